@@ -1,0 +1,39 @@
+"""Game id -> engine. Engines are imported on first use, so one broken engine cannot stop the
+others from loading, and a process that plays only Trees never imports Aristocracy."""
+from __future__ import annotations
+
+import importlib
+
+from .contract import Game
+
+# id -> (module, lobby title). Magnate's two rulesets are one engine with an option (RULINGS.md).
+GAMES: dict[str, str] = {
+    "trees": "service.games.trees",
+    "magnate": "service.games.magnate",
+    "suzerain": "service.games.suzerain",
+    "aristocracy": "service.games.aristocracy",
+}
+_loaded: dict[str, Game] = {}
+
+
+class UnknownGame(KeyError):
+    pass
+
+
+def get(game_id: str) -> Game:
+    if game_id not in _loaded:
+        if game_id not in GAMES:
+            raise UnknownGame(game_id)
+        _loaded[game_id] = importlib.import_module(GAMES[game_id]).GAME
+    return _loaded[game_id]
+
+
+def available() -> dict[str, Game]:
+    """Every game whose engine is present, in lobby order."""
+    out = {}
+    for game_id in GAMES:
+        try:
+            out[game_id] = get(game_id)
+        except ModuleNotFoundError:
+            continue
+    return out

@@ -1,0 +1,48 @@
+"""Reading names players type: any case, with or without "the", ids, unambiguous prefixes."""
+from __future__ import annotations
+
+import difflib
+import re
+from typing import Iterable, Mapping
+
+from .contract import CommandError
+
+
+def norm(text: str) -> str:
+    text = re.sub(r"[^a-z0-9.' ]+", " ", text.lower())
+    text = re.sub(r"^(the|a|an) ", "", text.strip())
+    return re.sub(r"\s+", " ", text).strip()
+
+
+def match(query: str, names: Mapping[str, Iterable[str]], what: str = "card") -> str:
+    """Resolve `query` to one key of `names` (key -> its spellings).
+
+    Exact spellings win; otherwise a unique prefix (of a spelling or of one of its words).
+    Unknown or ambiguous text raises CommandError naming the candidates."""
+    q = norm(query)
+    if not q:
+        raise CommandError(f"which {what}?")
+    spellings = {key: {norm(s) for s in spells} | {norm(key)} for key, spells in names.items()}
+    exact = [k for k, ss in spellings.items() if q in ss]
+    if len(exact) == 1:
+        return exact[0]
+    pref = exact or [k for k, ss in spellings.items()
+                     if any(s.startswith(q) for s in ss)]
+    if not pref:
+        pref = [k for k, ss in spellings.items()
+                if any(w.startswith(q) for s in ss for w in s.split())]
+    if len(pref) == 1:
+        return pref[0]
+    if pref:
+        raise CommandError(f"{query!r} could be several {what}s", [first(names[k]) for k in pref])
+    pool = {s: k for k, ss in spellings.items() for s in ss}
+    close = difflib.get_close_matches(q, list(pool), n=3, cutoff=0.6)
+    keys = list(dict.fromkeys(pool[c] for c in close))
+    hint = [first(names[k]) for k in keys]
+    raise CommandError(f"there is no {what} {query!r} here", hint)
+
+
+def first(spellings: Iterable[str]) -> str:
+    spells = list(spellings)
+    # the longest spelling reads best ("the Chance Meeting" rather than "7ML")
+    return max(spells, key=len) if spells else ""
