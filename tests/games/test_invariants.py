@@ -1,6 +1,6 @@
 """DESIGN.md's invariants, checked by random play on every registered engine:
 
-replay of the log reproduces the state; no view or history entry contains a card its seat may
+replay of the log reproduces the state; neither decide nor evolve mutates a state; no view or history entry contains a card its seat may
 not know; every card is in exactly one zone; `decide` never mutates its input; every legal
 move's canonical text parses back to it; random legal play always reaches an outcome.
 """
@@ -93,8 +93,11 @@ def play_out(game, seats, options, seed, check_every=1, roundtrip_sample=8):
         assert events, "a legal move produced no events"
         for event in events:
             json.dumps(event.to_json())
-            state = game.evolve(state, event)
-        assert before == copy.deepcopy(before)
+            prior = copy.deepcopy(state) if steps % check_every == 0 else None
+            new = game.evolve(state, event)
+            # the service caches states and shares them between requests: evolve must copy
+            assert prior is None or state == prior, f"evolve mutated the state on {event.type}"
+            state = new
         log.extend(events)
         if steps % check_every == 0:
             check_zones(game, state, total)

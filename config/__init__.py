@@ -1,0 +1,46 @@
+"""Every knob in one place: defaults for the embedded laptop setup, overridden by TURNPOST_*
+environment variables (production sets DATABASE_URL, BROKER_URL, SMTP_*, SECRET_KEY...)."""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, fields
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+DEV_SECRET = "dev-only-secret-change-me"
+
+
+def _env(name: str, default: str) -> str:
+    return os.environ.get(f"TURNPOST_{name}", default)
+
+
+@dataclass
+class Settings:
+    # storage: an SQLite file by default; postgresql+psycopg://... in production
+    DATABASE_URL: str = field(default_factory=lambda: _env(
+        "DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'turnpost.db'}"))
+    # background work: empty = run tasks in process (Celery eager); redis://... = real workers
+    BROKER_URL: str = field(default_factory=lambda: _env("BROKER_URL", ""))
+    SECRET_KEY: str = field(default_factory=lambda: _env("SECRET_KEY", DEV_SECRET))
+    BASE_URL: str = field(default_factory=lambda: _env("BASE_URL", "http://127.0.0.1:5000"))
+    # mail out: "maildir" writes files the dev outbox page shows; "smtp" talks to a relay
+    MAIL_TRANSPORT: str = field(default_factory=lambda: _env("MAIL_TRANSPORT", "maildir"))
+    MAILDIR: str = field(default_factory=lambda: _env("MAILDIR", str(ROOT / "var" / "outbox")))
+    MAIL_DOMAIN: str = field(default_factory=lambda: _env("MAIL_DOMAIN", "turnpost.localhost"))
+    MAIL_FROM_NAME: str = field(default_factory=lambda: _env("MAIL_FROM_NAME", "Turnpost"))
+    SMTP_HOST: str = field(default_factory=lambda: _env("SMTP_HOST", "localhost"))
+    SMTP_PORT: int = field(default_factory=lambda: int(_env("SMTP_PORT", "25")))
+    SMTP_SECURITY: str = field(default_factory=lambda: _env("SMTP_SECURITY", "none"))  # none|starttls|ssl
+    SMTP_USER: str = field(default_factory=lambda: _env("SMTP_USER", ""))
+    SMTP_PASSWORD: str = field(default_factory=lambda: _env("SMTP_PASSWORD", ""))
+    SMTP_TIMEOUT: float = field(default_factory=lambda: float(_env("SMTP_TIMEOUT", "30")))
+    # a failed send is retried after each of these delays (seconds), then parked for an operator
+    RETRY_SCHEDULE: tuple[int, ...] = field(default_factory=lambda: tuple(
+        int(s) for s in _env("RETRY_SCHEDULE", "60,300,1800,7200,21600").split(",") if s))
+    SWEEP_SECONDS: int = field(default_factory=lambda: int(_env("SWEEP_SECONDS", "60")))
+    LINK_MAX_AGE_DAYS: int = field(default_factory=lambda: int(_env("LINK_MAX_AGE_DAYS", "90")))
+    DEV_OUTBOX: bool = field(default_factory=lambda: _env("DEV_OUTBOX", "auto") in ("1", "true", "auto"))
+
+    def as_flask(self) -> dict:
+        return {f"TURNPOST_{f.name}": getattr(self, f.name) for f in fields(self)} | {
+            "SECRET_KEY": self.SECRET_KEY}

@@ -1,0 +1,119 @@
+"""Signed tokens: the bearer credentials in every email (DESIGN.md, "Players and identity").
+
+* Link tokens (itsdangerous, one salt per purpose) for moves, views and unsubscribing. A move
+  token is bound to game, seat and the sequence number it was minted at, and carries the move.
+* Reply tokens for `play+<token>@domain` addresses: lower-case base32 (mail systems lower-case
+  addresses) of game and seat plus a truncated HMAC, short enough for any mail client.
+"""
+from __future__ import annotations
+
+import base64
+import hashlib
+import hmac
+from dataclasses import dataclass
+from typing import Any
+
+from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+
+PURPOSES = ("move", "view", "unsubscribe", "invite")
+DAY = 86400
+
+
+class TokenError(Exception):
+    """Why a token cannot be used, in words for the person who clicked it."""
+
+    title = "This link does not work"
+
+    def __init__(self, detail: str = ""):
+        super().__init__(detail or self.__doc__)
+        self.detail = detail or (self.__doc__ or "").strip()
+
+
+class Tampered(TokenError):
+    """The link is damaged or was changed: it was not made by Turnpost. Open the link from the
+    email again (some mail apps break long links across lines), or use the game page."""
+
+    title = "This link is damaged"
+
+
+class Expired(TokenError):
+    """The link is too old to use. Open the game page from your latest email instead."""
+
+    title = "This link has expired"
+
+
+class WrongPurpose(TokenError):
+    """This link is for something else (for example an unsubscribe link used as a move)."""
+
+    title = "This link is for something else"
+
+
+@dataclass(frozen=True)
+class Claims:
+    game: int
+    seat: int | None
+    seq: int | None = None
+    move: Any = None
+
+
+class Signer:
+    def __init__(self, secret: str, max_age_days: int = 90):
+        self.secret = secret
+        self.max_age = max_age_days * DAY
+        self._ser = {p: URLSafeTimedSerializer(secret, salt=f"turnpost.{p}") for p in PURPOSES}
+
+    def dumps(self, purpose: str, claims: Claims) -> str:
+        payload = {"g": claims.game, "s": claims.seat}
+        if claims.seq is not None:
+            payload["q"] = claims.seq
+        if claims.move is not None:
+            payload["m"] = claims.move
+        return self._ser[purpose].dumps(payload)
+
+    def loads(self, purpose: str, token: str) -> Claims:
+        try:
+            data = self._ser[purpose].loads(token, max_age=self.max_age)
+        except SignatureExpired as exc:
+            raise Expired() from exc
+        except BadSignature as exc:
+            for other in PURPOSES:
+                if other != purpose and self._valid(other, token):
+                    raise WrongPurpose(f"This is a link to {_PURPOSE_WORDS[other]}, not to "
+                                       f"{_PURPOSE_WORDS[purpose]}.") from exc
+            raise Tampered() from exc
+        if not isinstance(data, dict) or "g" not in data:
+            raise Tampered()
+        return Claims(data["g"], data.get("s"), data.get("q"), data.get("m"))
+
+    def _valid(self, purpose: str, token: str) -> bool:
+        try:
+            self._ser[purpose].loads(token)
+            return True
+        except BadSignature:
+            return False
+
+    # -- reply addresses ----------------------------------------------------------------
+    def reply_token(self, game: int, seat: int) -> str:
+        body = game.to_bytes(5, "big") + seat.to_bytes(1, "big")
+        return _b32(body + self._mac(body))
+
+    def read_reply_token(self, token: str) -> tuple[int, int]:
+        try:
+            raw = base64.b32decode(token.upper() + "=" * (-len(token) % 8))
+        except (ValueError, TypeError) as exc:
+            raise Tampered("The reply address is not one of ours.") from exc
+        body, mac = raw[:6], raw[6:]
+        if len(raw) != 16 or not hmac.compare_digest(mac, self._mac(body)):
+            raise Tampered("The reply address is not one of ours.")
+        return int.from_bytes(body[:5], "big"), body[5]
+
+    def _mac(self, body: bytes) -> bytes:
+        return hmac.new(self.secret.encode(), b"turnpost.reply:" + body, hashlib.sha256).digest()[:10]
+
+
+_PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
+                  "unsubscribe": "stop a game's emails", "invite": "join a game"}
+
+
+def _b32(raw: bytes) -> str:
+    return base64.b32encode(raw).decode().rstrip("=").lower()

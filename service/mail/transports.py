@@ -1,0 +1,78 @@
+"""Where composed mail goes: an SMTP relay in production, a Maildir on a laptop (and in tests,
+where an autouse fixture forbids real SMTP)."""
+from __future__ import annotations
+
+import mailbox
+import smtplib
+import ssl
+from email.message import EmailMessage
+from pathlib import Path
+
+
+class SendFailed(Exception):
+    """A send that may work if tried again later (connection refused, 4xx, timeout...)."""
+
+
+class MaildirTransport:
+    name = "maildir"
+
+    def __init__(self, path: str | Path):
+        self.path = Path(path)
+
+    def send(self, msg: EmailMessage) -> None:
+        try:
+            box = mailbox.Maildir(self.path, create=True)
+            box.add(msg.as_bytes())
+        except OSError as exc:
+            raise SendFailed(f"cannot write to {self.path}: {exc}") from exc
+
+    def messages(self) -> list[tuple[str, bytes]]:
+        """(key, raw bytes) oldest first: the dev outbox page and the tests read this."""
+        if not self.path.exists():
+            return []
+        box = mailbox.Maildir(self.path, create=False)
+        items = []
+        for key in box.keys():
+            path = self.path / ("new" if (self.path / "new" / key).exists() else "cur") / key
+            items.append((path.stat().st_mtime_ns, key, box.get_bytes(key)))
+        return [(k, raw) for _, k, raw in sorted(items)]
+
+
+class SMTPTransport:
+    name = "smtp"
+
+    def __init__(self, host: str, port: int, security: str = "none", user: str = "",
+                 password: str = "", timeout: float = 30.0):
+        if security not in ("none", "starttls", "ssl"):
+            raise ValueError(f"SMTP security must be none, starttls or ssl, not {security!r}")
+        self.host, self.port, self.security = host, port, security
+        self.user, self.password, self.timeout = user, password, timeout
+
+    def send(self, msg: EmailMessage) -> None:
+        try:
+            if self.security == "ssl":
+                conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
+                                        context=ssl.create_default_context())
+            else:
+                conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
+            with conn:
+                if self.security == "starttls":
+                    conn.starttls(context=ssl.create_default_context())
+                if self.user:
+                    conn.login(self.user, self.password)
+                conn.send_message(msg)
+        except smtplib.SMTPRecipientsRefused as exc:
+            raise SendFailed(f"recipient refused: {exc.recipients}") from exc
+        except (smtplib.SMTPException, OSError) as exc:
+            raise SendFailed(f"{type(exc).__name__}: {exc}") from exc
+
+
+def from_settings(cfg: dict):
+    kind = cfg["TURNPOST_MAIL_TRANSPORT"]
+    if kind == "maildir":
+        return MaildirTransport(cfg["TURNPOST_MAILDIR"])
+    if kind == "smtp":
+        return SMTPTransport(cfg["TURNPOST_SMTP_HOST"], cfg["TURNPOST_SMTP_PORT"],
+                             cfg["TURNPOST_SMTP_SECURITY"], cfg["TURNPOST_SMTP_USER"],
+                             cfg["TURNPOST_SMTP_PASSWORD"], cfg["TURNPOST_SMTP_TIMEOUT"])
+    raise ValueError(f"TURNPOST_MAIL_TRANSPORT must be maildir or smtp, not {kind!r}")

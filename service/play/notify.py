@@ -1,0 +1,38 @@
+"""Which emails a change of position calls for, queued as outbox rows in the same transaction
+as the events (DESIGN.md step 4): if the events commit, so do their emails; if not, neither."""
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from service.games.contract import Game
+from service.store.models import GameRow, OutboxRow
+
+
+def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
+                        seq: int, now: datetime) -> list[OutboxRow]:
+    """One email per seat whose view differs between `before` and `after` (all seats when the
+    game starts: `before` is None)."""
+    rows = []
+    for seat_row in game.seats:
+        seat = seat_row.seat
+        if before is not None and engine.view(before, seat) == engine.view(after, seat):
+            continue
+        rows.append(queue(session, game, seat, "turn", seq, now))
+    return rows
+
+
+def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
+          payload: dict | None = None) -> OutboxRow:
+    seat_row = next(s for s in game.seats if s.seat == seat)
+    since = session.scalar(select(func.max(OutboxRow.seq)).where(
+        OutboxRow.game_id == game.id, OutboxRow.seat == seat, OutboxRow.kind == "turn")) or 0
+    row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
+                    seq=seq, since_seq=since, payload=payload or {},
+                    status="skipped" if seat_row.muted and kind == "turn" else "pending",
+                    attempts=0, next_try=now, created_at=now)
+    session.add(row)
+    return row

@@ -1,0 +1,80 @@
+"""Starting a game: players by address, seats in the order given, the engine's opening events,
+and everybody's first email — one transaction."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any, Sequence
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.games import registry
+from service.games.contract import Chance, OptionError, replay
+from service.store.models import EventRow, GameRow, Player, Seat
+
+from . import notify
+from .errors import PlayError
+
+ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+
+
+class BadStart(PlayError):
+    title = "The game could not be started"
+
+
+@dataclass(frozen=True)
+class Started:
+    game_id: int
+    seq: int
+    outbox_ids: list[int]
+
+
+def parse_player(text: str) -> tuple[str, str]:
+    """"Anna <anna@example.org>" or "anna@example.org" -> (address, display name)."""
+    text = text.strip()
+    m = re.match(r"^(.*?)\s*<([^>]+)>$", text)
+    name, addr = (m.group(1).strip(' "'), m.group(2).strip()) if m else ("", text)
+    if not ADDRESS.match(addr):
+        raise BadStart(f"{text!r} is not an email address.")
+    return addr.lower(), name or addr.split("@")[0]
+
+
+def start_game(session: Session, kind: str, players: Sequence[str], options: dict[str, Any],
+               chance: Chance, now: datetime) -> Started:
+    try:
+        engine = registry.get(kind)
+    except registry.UnknownGame:
+        raise BadStart(f"There is no game called {kind!r}.") from None
+    people = [parse_player(p) for p in players]
+    addrs = [a for a, _ in people]
+    if len(set(addrs)) != len(addrs):
+        raise BadStart("Each seat needs a different email address.")
+    try:
+        options = engine.validate_options(len(people), options)
+    except OptionError as exc:
+        raise BadStart(str(exc)) from None
+    game = GameRow(kind=kind, options=options, seq=0, status="active", created_at=now)
+    session.add(game)
+    session.flush()
+    for seat, (addr, name) in enumerate(people):
+        player = session.scalars(select(Player).where(Player.email == addr)).first()
+        if player is None:
+            player = Player(email=addr, name=name, created_at=now)
+            session.add(player)
+            session.flush()
+        session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, muted=False))
+    session.flush()
+    session.refresh(game)
+    events = engine.start(len(people), options, chance)
+    for seq, event in enumerate(events, start=1):
+        session.add(EventRow(game_id=game.id, seq=seq, type=event.type, data=dict(event.data),
+                             seat=None, source="start", created_at=now))
+    game.seq = len(events)
+    state = replay(engine, events)
+    if engine.outcome(state) is not None:
+        game.status = "ended"
+    rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
+    session.flush()
+    return Started(game.id, game.seq, [r.id for r in rows])

@@ -1,0 +1,128 @@
+"""Submitting a move: intent -> engine -> events + emails, in one transaction (DESIGN.md, "One
+move, end to end", steps 2-4).
+
+Several moves (or command lines) in one intent are applied in order on the evolving state and
+committed together, or not at all: a whole Magnate turn, an Aristocracy action turn, a reply
+email with three lines."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import event as sa_event
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.games.contract import Chance, CommandError, IllegalMove, Move, replay
+from service.store.models import EventRow, Submission
+
+from . import notify, positions
+from .errors import AlreadyDone, GameOver, PositionChanged, Refused
+
+
+@dataclass(frozen=True)
+class Intent:
+    game_id: int
+    seat: int
+    moves: list[Move] = field(default_factory=list)   # structured moves (links, buttons)
+    lines: list[str] = field(default_factory=list)    # command text (email, turn form)
+    expected_seq: int | None = None    # the position the player was looking at
+    source: str = "web"                # link | web | email | bot | cli
+    key: str | None = None             # idempotency key: same key twice = applied once
+
+
+@dataclass(frozen=True)
+class Applied:
+    game_id: int
+    first_seq: int
+    last_seq: int
+    moves: list[Move]
+    outbox_ids: list[int]
+    ended: bool
+
+
+def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> Applied:
+    if intent.key is not None:
+        done = session.get(Submission, (intent.game_id, intent.key))
+        if done is not None:
+            raise AlreadyDone("That move was already made; nothing more to do.",
+                              done.first_seq, done.last_seq)
+    pos = positions.load(session, intent.game_id, lock=True)
+    engine, state, seq = pos.engine, pos.state, pos.seq
+    if pos.row.status == "ended" or engine.outcome(state) is not None:
+        raise GameOver("This game has finished; no more moves can be made.")
+    check_fresh(session, pos, intent)
+
+    events, applied = [], []
+    new_state = state
+    for index, move in enumerate(_moves(engine, intent, lambda: new_state)):
+        if isinstance(move, Refused):
+            raise move
+        text, move = move
+        try:
+            produced = engine.decide(new_state, intent.seat, move, chance)
+        except IllegalMove as exc:
+            raise Refused(exc.why, index=index, text=text or engine.describe(move)) from None
+        new_state = replay(engine, produced, new_state)
+        events.extend(produced)
+        applied.append(move)
+    if not events:
+        raise Refused("There was no move in that.")
+
+    first = seq + 1
+    for n, ev in enumerate(events):
+        session.add(EventRow(game_id=pos.row.id, seq=first + n, type=ev.type, data=dict(ev.data),
+                             seat=intent.seat, source=intent.source, created_at=now))
+    last = first + len(events) - 1
+    if intent.key is not None:
+        session.add(Submission(game_id=pos.row.id, key=intent.key, seat=intent.seat,
+                               first_seq=first, last_seq=last, source=intent.source,
+                               created_at=now))
+    try:
+        session.flush()
+    except IntegrityError:
+        # another writer took these sequence numbers (or this key) first: it won the race
+        raise PositionChanged("Someone else moved at the same moment; have a look at the "
+                              "new position and try again.", seq) from None
+    pos.row.seq = last
+    ended = engine.outcome(new_state) is not None
+    if ended:
+        pos.row.status = "ended"
+    rows = notify.queue_changed_views(session, pos.row, engine, state, new_state, last, now)
+    session.flush()
+    sa_event.listen(session, "after_commit",
+                    lambda _s: positions.remember(pos.row.id, last, new_state), once=True)
+    return Applied(pos.row.id, first, last, applied, [r.id for r in rows], ended)
+
+
+def check_fresh(session: Session, pos: positions.Position, intent: Intent) -> None:
+    """A link or email minted at an older position is refused only if the change is one this
+    seat can see: in a sealed-choice round other seats' hidden choices move the log on without
+    making anybody's link stale."""
+    if intent.expected_seq is None or intent.expected_seq == pos.seq:
+        return
+    if intent.expected_seq > pos.seq:
+        raise PositionChanged("That link is for a position this game never reached.", pos.seq)
+    then = positions.load(session, pos.row.id, upto=intent.expected_seq)
+    if pos.engine.view(then.state, intent.seat) != pos.engine.view(pos.state, intent.seat):
+        raise PositionChanged("The game has moved on since that email was sent, so its links "
+                              "no longer apply. Here is the position as it is now.", pos.seq)
+
+
+def _moves(engine, intent: Intent, current):
+    """Yield (text, move) pairs; text lines are parsed against the state as it then stands, so
+    a later line may use a card an earlier line gained."""
+    for move in intent.moves:
+        yield None, move
+    for index, line in enumerate(intent.lines):
+        try:
+            parsed = engine.parse(current(), intent.seat, line)
+        except CommandError as exc:
+            yield Refused(exc.why, index=len(intent.moves) + index, text=line,
+                          suggestions=exc.suggestions)
+            return
+        for move in parsed:
+            yield line, move
+
+

@@ -1,0 +1,102 @@
+"""What a seat is shown of a game: its view, the news since it last looked, whose turn it is,
+and its one-click moves. Shared by the emails and the web pages; built only from the engine's
+`view` and `redact`, never from the state, so nothing hidden can reach a template."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.games.contract import Event, Game
+
+_SEAT = re.compile(r"\{p(\d+)\}")
+
+
+def fill(text: str, names: list[str], me: int | None) -> str:
+    """Put names into an engine's history sentence: "{p0} plays first" -> "Anna plays first",
+    or "You play first" for the reader (the verb after "you" loses its third-person -s)."""
+    def name(m: re.Match) -> str:
+        seat = int(m.group(1))
+        if seat == me:
+            return "\x00you"
+        return names[seat] if seat < len(names) else f"player {seat + 1}"
+    out = _YOU_VERB.sub(lambda m: "you " + _plain_verb(m.group(1)), _SEAT.sub(name, text))
+    out = out.replace("\x00you", "you")
+    return out[:1].upper() + out[1:] if out.startswith("you") else out
+
+
+_YOU_VERB = re.compile(r"\x00you ([a-z]+)\b")
+_IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do"}
+
+
+def _plain_verb(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if not word.endswith("s") or word.endswith("ss") or len(word) < 3:
+        return word
+    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+        return word[:-2]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+@dataclass
+class SeatPage:
+    game_id: int
+    kind: str
+    title: str
+    seq: int
+    me: int | None
+    names: list[str]
+    view: dict
+    news: list[str]
+    to_act: list[int]
+    your_turn: bool
+    menu: list[dict] = field(default_factory=list)   # [{"move": ..., "text": ...}]
+    outcome: dict | None = None
+
+    @property
+    def waiting_for(self) -> str:
+        others = [self.names[s] for s in self.to_act if s != self.me]
+        return ", ".join(others)
+
+
+def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
+            names: list[str]) -> list[dict]:
+    """Each event as `seat` may see it: [{"seq", "text"}]; events it may not see are left out."""
+    out = []
+    for seq, event in events:
+        seen = engine.redact(event, seat)
+        if seen is not None and seen.get("text"):
+            out.append({"seq": seq, "text": fill(seen["text"], names, seat), "type": seen.get("type")})
+    return out
+
+
+def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,
+              names: list[str], news_events: list[tuple[int, Event]]) -> SeatPage:
+    view = engine.view(state, seat)
+    to_act = sorted(engine.to_act(state))
+    outcome = engine.outcome(state)
+    page = SeatPage(game_id=game_id, kind=kind, title=engine.title, seq=seq, me=seat,
+                    names=names, view=view,
+                    news=[h["text"] for h in history(engine, news_events, seat, names)],
+                    to_act=to_act, your_turn=seat is not None and seat in to_act,
+                    outcome=outcome.to_json() if outcome else None)
+    if page.your_turn:
+        page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
+    return page
+
+
+def result_line(page: SeatPage) -> str:
+    if not page.outcome:
+        return ""
+    winners = page.outcome["winners"]
+    who = [("you" if w == page.me else page.names[w]) for w in winners]
+    if len(who) == 1:
+        head = "You won" if who[0] == "you" else f"{who[0]} won"
+    else:
+        head = "Shared win: " + ", ".join(who)
+    scores = ", ".join(f"{page.names[s]} {page.outcome['scores'][s]:g}"
+                       for s in range(len(page.names)))
+    return f"{head} ({scores}). {page.outcome['how']}"

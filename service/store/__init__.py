@@ -1,0 +1,5 @@
+from .db import Database
+from .models import Base, EventRow, GameRow, InboundMessage, OutboxRow, Player, Seat, Submission
+
+__all__ = ["Base", "Database", "EventRow", "GameRow", "InboundMessage", "OutboxRow", "Player",
+           "Seat", "Submission"]

@@ -1,0 +1,85 @@
+"""`flask --app service.web ...` commands for operators and for trying things out."""
+from __future__ import annotations
+
+import click
+from flask import current_app
+from sqlalchemy import select
+
+from service import play
+from service.mail import relay
+from service.store.migrate import upgrade
+from service.store.models import OutboxRow
+
+from . import actions
+
+
+def init_app(app) -> None:
+    for command in (init_db, start_game, sweep, outbox, retry, move):
+        app.cli.add_command(command)
+
+
+@click.command("init-db")
+def init_db():
+    """Create or upgrade the database schema (Alembic migrations)."""
+    upgrade(current_app.config["TURNPOST_DATABASE_URL"])
+    click.echo("database is up to date")
+
+
+@click.command("start-game")
+@click.argument("game")
+@click.argument("players", nargs=-1, required=True)
+@click.option("--option", "-o", multiple=True, help="name=value, e.g. -o turn_cap=200")
+def start_game(game, players, option):
+    """Start GAME for PLAYERS (email addresses, seat order) and send everyone's first email."""
+    options = dict(o.split("=", 1) for o in option)
+    try:
+        started = actions.start(game, list(players), options)
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"started {game} game {started.game_id}; {len(started.outbox_ids)} emails queued")
+
+
+@click.command("move")
+@click.argument("game_id", type=int)
+@click.argument("seat", type=int)
+@click.argument("command", nargs=-1, required=True)
+def move(game_id, seat, command):
+    """Play COMMAND (as a player would write it) for SEAT (0-based) in GAME_ID."""
+    try:
+        applied = actions.submit(play.Intent(game_id, seat, lines=[" ".join(command)],
+                                             source="cli"))
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"applied as events {applied.first_seq}..{applied.last_seq}")
+
+
+@click.command("sweep")
+def sweep():
+    """Send every outbox row that is due (what the beat schedule does every minute)."""
+    from workers.tasks import sweep_outbox
+    results = sweep_outbox.run()
+    click.echo(f"{len(results)} rows: {sorted(set(results.values())) or 'nothing due'}")
+
+
+@click.command("outbox")
+@click.option("--status", default="parked", help="pending | sending | sent | parked | skipped")
+def outbox(status):
+    """List outbox rows (by default the parked ones an operator must look at)."""
+    db = current_app.extensions["turnpost.db"]
+    with db.transaction() as session:
+        rows = session.scalars(select(OutboxRow).where(OutboxRow.status == status)
+                               .order_by(OutboxRow.id)).all()
+        for r in rows:
+            click.echo(f"{r.id}\tgame {r.game_id}\t{r.to_addr}\t{r.kind}\t"
+                       f"attempts {r.attempts}\t{r.last_error or ''}")
+    click.echo(f"{len(rows)} {status}")
+
+
+@click.command("retry")
+@click.argument("row_ids", type=int, nargs=-1, required=True)
+def retry(row_ids):
+    """Put parked outbox rows back in the queue and send them."""
+    db = current_app.extensions["turnpost.db"]
+    ok = [i for i in row_ids if relay.requeue(db, i, relay.utcnow())]
+    actions.kick(ok)
+    click.echo(f"requeued {ok}")

@@ -1,0 +1,42 @@
+"""The dev outbox: every email the Maildir transport wrote, readable in the browser, and the
+rows an operator must look at (parked after their retries ran out)."""
+from __future__ import annotations
+
+from email import policy
+from email.parser import BytesParser
+
+from flask import Blueprint, abort, current_app, render_template
+from sqlalchemy import select
+
+from service.store.models import OutboxRow
+
+bp = Blueprint("dev", __name__, url_prefix="/dev")
+
+
+def _messages():
+    transport = current_app.extensions["turnpost.mailer"].transport
+    for key, raw in reversed(transport.messages()):
+        yield key, BytesParser(policy=policy.default).parsebytes(raw)
+
+
+@bp.get("/outbox")
+def outbox():
+    mails = [{"key": k, "to": m["To"], "subject": m["Subject"], "date": m["Date"]}
+             for k, m in _messages()]
+    db = current_app.extensions["turnpost.db"]
+    with db.transaction() as session:
+        parked = session.scalars(select(OutboxRow).where(OutboxRow.status == "parked")).all()
+    return render_template("web/outbox.html", mails=mails, parked=parked)
+
+
+@bp.get("/outbox/<key>")
+def message(key: str):
+    for k, msg in _messages():
+        if k == key:
+            html = msg.get_body(("html",))
+            text = msg.get_body(("plain",))
+            return render_template("web/message.html", msg=msg,
+                                   html=html.get_content() if html else "",
+                                   text=text.get_content() if text else "",
+                                   headers=list(msg.items()))
+    abort(404)

@@ -1,0 +1,94 @@
+"""The lobby (start a game), a player's game page with its turn form, and the spectator page."""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, current_app, redirect, render_template, request, url_for
+
+from service import play
+from service.games import registry
+from service.links import TokenError
+from service.play import Intent
+
+from . import actions, pages
+
+bp = Blueprint("games", __name__)
+
+
+@bp.get("/")
+def lobby():
+    return render_template("web/new_game.html", games=registry.available(), form={}, error=None)
+
+
+@bp.post("/games")
+def create():
+    form = request.form
+    kind = form.get("game", "")
+    players = [line for line in form.get("players", "").replace(",", "\n").splitlines()
+               if line.strip()]
+    try:
+        game = registry.get(kind)
+    except registry.UnknownGame:
+        return _lobby_error(form, f"There is no game called {kind!r}."), 400
+    options = {name: form[f"opt_{name}"] for name in game.options
+               if form.get(f"opt_{name}", "") != ""}
+    try:
+        started = actions.start(kind, players, options)
+    except play.PlayError as exc:
+        return _lobby_error(form, exc.detail), 400
+    return redirect(url_for("games.started", game_id=started.game_id))
+
+
+def _lobby_error(form, error: str):
+    return render_template("web/new_game.html", games=registry.available(), form=form,
+                           error=error)
+
+
+@bp.get("/games/<int:game_id>")
+def started(game_id: int):
+    """The public page of a game: the spectator's view and the public history."""
+    try:
+        page, past, row = pages.load(game_id, None)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return pages.render_game(page, past, view_token="", emails=[s.player.email for s in row.seats],
+                             dev_outbox="dev.outbox" in current_app.view_functions)
+
+
+@bp.get("/g/<token>")
+def game_page(token: str):
+    try:
+        claims = current_app.extensions["turnpost.signer"].loads("view", token)
+        page, past, _ = pages.load(claims.game, claims.seat)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return pages.render_game(page, past, view_token=token, nonce=secrets.token_urlsafe(16))
+
+
+@bp.post("/g/<token>/play")
+def turn_form(token: str):
+    """Commands typed on the game page, one per line: applied in order, all or none."""
+    try:
+        claims = current_app.extensions["turnpost.signer"].loads("view", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
+    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    seq = request.form.get("seq", type=int)
+    nonce = request.form.get("nonce") or None
+    intent = Intent(claims.game, claims.seat, lines=lines, expected_seq=seq, source="web",
+                    key=f"form:{nonce}" if nonce else None)
+    here = url_for("games.game_page", token=token)
+    try:
+        if not lines:
+            raise play.Refused("Type a command first, one per line.")
+        actions.submit(intent)
+    except play.AlreadyDone:
+        return redirect(here)
+    except play.PlayError as exc:
+        page, past, _ = pages.load(claims.game, claims.seat)
+        return pages.render_game(page, past, view_token=token, nonce=secrets.token_urlsafe(16),
+                                 error=exc, typed="\n".join(lines)), 422
+    return redirect(here)

@@ -1,0 +1,83 @@
+"""Moves by signed link. GET (and HEAD) only show the move and a button: mail scanners and link
+previews follow links, so nothing changes until a person presses the button, which POSTs."""
+from __future__ import annotations
+
+import hashlib
+
+from flask import Blueprint, current_app, render_template
+
+from service import play
+from service.links import Claims, TokenError
+from service.mail.templating import game_partial
+from service.play import Intent
+
+from . import actions, pages
+
+bp = Blueprint("links", __name__)
+
+
+def _claims(token: str) -> Claims:
+    return current_app.extensions["turnpost.signer"].loads("move", token)
+
+
+def _game_link(claims: Claims) -> str:
+    signer = current_app.extensions["turnpost.signer"]
+    return "/g/" + signer.dumps("view", Claims(claims.game, claims.seat))
+
+
+@bp.get("/m/<token>")
+def confirm(token: str):
+    try:
+        claims = _claims(token)
+        page, _, _ = pages.load(claims.game, claims.seat)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    engine_text = _describe(page.kind, claims.move)
+    stale = page.seq != claims.seq
+    return render_template("web/confirm.html", page=page, view=page.view, names=page.names,
+                           me=page.me, move_text=engine_text, token=token, stale=stale,
+                           game_link=_game_link(claims),
+                           partial_html=game_partial(current_app.jinja_env, page.kind, "html"))
+
+
+@bp.post("/m/<token>")
+def act(token: str):
+    try:
+        claims = _claims(token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    # the token itself is the idempotency key: a double click applies the move once
+    key = "link:" + hashlib.sha256(token.encode()).hexdigest()[:40]
+    intent = Intent(claims.game, claims.seat, moves=[claims.move], expected_seq=claims.seq,
+                    source="link", key=key)
+    game_link = _game_link(claims)
+    try:
+        applied = actions.submit(intent)
+    except play.AlreadyDone as exc:
+        return pages.problem(exc.title, exc.detail, 200, game_link, kind="done")
+    except play.PositionChanged as exc:
+        return pages.problem(exc.title, exc.detail, 409, game_link)
+    except play.Refused as exc:
+        return pages.problem(exc.title, exc.detail, 422, game_link)
+    except play.PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409, game_link)
+    return render_template("web/done.html", applied=applied, game_link=game_link,
+                           move_text=_describe_from(claims))
+
+
+def _describe(kind: str, move) -> str:
+    from service.games import registry
+    try:
+        return registry.get(kind).describe(move)
+    except Exception:  # noqa: BLE001 - a forged-but-signed move cannot happen; be safe anyway
+        return "this move"
+
+
+def _describe_from(claims: Claims) -> str:
+    db = current_app.extensions["turnpost.db"]
+    from service.store.models import GameRow
+    with db.transaction() as session:
+        kind = session.get(GameRow, claims.game).kind
+    return _describe(kind, claims.move)

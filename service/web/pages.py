@@ -1,0 +1,42 @@
+"""Building what a web page shows of a game for one seat (reads only; one short transaction)."""
+from __future__ import annotations
+
+from flask import current_app, render_template
+
+from service.links import Claims
+from service.mail.templating import game_partial
+from service.play import positions
+from service.presenting import history, result_line, seat_page
+
+
+def load(game_id: int, seat: int | None, since: int | None = None):
+    """(page, full history for that seat, game row)."""
+    db = current_app.extensions["turnpost.db"]
+    with db.transaction() as session:
+        pos = positions.load(session, game_id)
+        names = [s.player.name for s in pos.row.seats]
+        events = [(seq, ev) for seq, ev, _ in positions.load_events(session, game_id)]
+        news = [(q, e) for q, e in events if since is not None and q > since]
+        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names, news)
+        past = history(pos.engine, events, seat, names)
+        return page, past, pos.row
+
+
+def move_url(page, move) -> str:
+    signer = current_app.extensions["turnpost.signer"]
+    return "/m/" + signer.dumps("move", Claims(page.game_id, page.me, page.seq, move))
+
+
+def render_game(page, past, view_token: str, **extra):
+    env = current_app.jinja_env
+    return render_template("web/game.html", page=page, view=page.view, names=page.names,
+                           me=page.me, history=list(reversed(past)), token=view_token,
+                           result=result_line(page),
+                           moves=[{"text": m["text"], "url": move_url(page, m["move"])}
+                                  for m in page.menu],
+                           partial_html=game_partial(env, page.kind, "html"), **extra)
+
+
+def problem(title: str, detail: str, status: int, game_link: str | None = None, **extra):
+    return render_template("web/problem.html", title=title, detail=detail,
+                           game_link=game_link, **extra), status

@@ -1,0 +1,102 @@
+"""Shared fixtures. The suite runs anywhere on SQLite and a Maildir; with
+TURNPOST_TEST_DATABASE_URL / TURNPOST_TEST_REDIS_URL set (CI sets both) the store, play, web
+and worker tests also run against real PostgreSQL and Redis, and fail if those are down."""
+from __future__ import annotations
+
+import os
+import random
+import smtplib
+
+import pytest
+from sqlalchemy import create_engine, text
+
+from service.play import positions
+from service.store.migrate import upgrade
+from service.store.models import Base
+
+PG_URL = os.environ.get("TURNPOST_TEST_DATABASE_URL", "")
+REDIS_URL = os.environ.get("TURNPOST_TEST_REDIS_URL", "")
+LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+
+
+@pytest.fixture(autouse=True)
+def no_real_smtp(monkeypatch):
+    """No test may talk to a mail server other than one it started on this machine."""
+    real_connect = smtplib.SMTP.connect
+
+    def connect(self, host="localhost", port=0, source_address=None):
+        if host not in LOCAL_HOSTS:
+            raise AssertionError(f"a test tried to send real mail through {host}:{port}")
+        return real_connect(self, host, port, source_address)
+
+    monkeypatch.setattr(smtplib.SMTP, "connect", connect)
+
+
+@pytest.fixture(autouse=True)
+def fresh_state_cache():
+    # game ids restart with each test's fresh tables: cached states must not carry over
+    positions.forget_all()
+    yield
+    positions.forget_all()
+
+
+BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
+
+
+@pytest.fixture(scope="session")
+def pg_migrated():
+    if not PG_URL:
+        pytest.skip("TURNPOST_TEST_DATABASE_URL not set")
+    engine = create_engine(PG_URL)
+    with engine.begin() as conn:   # a clean slate: CI's database is shared with nothing else
+        Base.metadata.drop_all(conn)
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+    engine.dispose()
+    upgrade(PG_URL)
+    return PG_URL
+
+
+def _truncate_pg(url):
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        names = ", ".join(t.name for t in Base.metadata.sorted_tables)
+        conn.execute(text(f"TRUNCATE {names} RESTART IDENTITY CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture(params=BACKENDS)
+def db_url(request, tmp_path):
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'turnpost.db'}"
+        upgrade(url)
+        return url
+    url = request.getfixturevalue("pg_migrated")
+    _truncate_pg(url)
+    return url
+
+
+@pytest.fixture
+def app_factory(db_url, tmp_path):
+    from service.web import create_app, db
+
+    def make(**overrides):
+        cfg = {"TURNPOST_DATABASE_URL": db_url, "TURNPOST_MAILDIR": str(tmp_path / "outbox"),
+               "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
+               "TURNPOST_BASE_URL": "http://turnpost.test",
+               "TURNPOST_MAIL_DOMAIN": "turnpost.test",
+               "TURNPOST_CHANCE": random.Random(1234), "TESTING": True}
+        cfg.update(overrides)
+        return create_app(cfg)
+
+    yield make
+    db.dispose()
+
+
+@pytest.fixture
+def app(app_factory):
+    return app_factory()
+
+
+@pytest.fixture
+def client(app):
+    return app.test_client()

@@ -1,0 +1,1 @@
+"""Background work: Celery, configured from the Flask app (Flask's documented pattern)."""
