@@ -1,0 +1,148 @@
+"""Trees commands: what players type (RULINGS.md, "Commands accept names ...") and the
+canonical text of every move.
+
+    play the Sea under the Mill     sea under mill      play sea on the mill    sea on mill
+    harvest the Moons tree          harvest moons       harvest moon tree       harvest 1M
+    harvest ace of moons            unroot waves        unroot the Waves tree
+
+`parse(describe(m)) == [m]` for every move. Names are read the shared way (service.games.text):
+any case, with or without "the", ids, unambiguous prefixes; a prefix that fits several cards is
+settled by the cards that could mean something here (your hand, the trees) when that leaves one.
+"""
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..cards import decktet
+from ..contract import CommandError
+from ..text import match
+from . import rules
+
+PLAY_RE = re.compile(r"^(?:play\s+|put\s+|place\s+)?(?P<card>.+?)\s+"
+                     r"(?:under|on|onto|on to|beneath|below|beside)\s+(?P<under>.+)$")
+PLAY_ALONE_RE = re.compile(r"^(?:play|put|place)\s+(?P<card>.+)$")
+TREE_RE = re.compile(r"^(?P<verb>harvest|unroot)(?:\s+(?P<tree>.+))?$")
+
+CARD_NAMES = {c: decktet.aliases(c) for c in rules.DRAW_CARDS}
+NODE_NAMES = {c: decktet.aliases(c) for c in rules.ACES + rules.DRAW_CARDS}
+
+
+def _tree_spellings(ace: str) -> list[str]:
+    plural, single = decktet.SUIT_NAMES[ace[1]].lower(), decktet.SUIT_SINGULAR[ace[1]].lower()
+    out = set(decktet.aliases(ace))
+    for word in {plural, single}:
+        out |= {word, f"{word} tree", f"the {word} tree", f"tree of {word}"}
+    out |= {f"{ace} tree", f"ace of {plural} tree", rules.tree_name(ace)}
+    return sorted(out)
+
+
+TREE_NAMES = {a: _tree_spellings(a) for a in rules.ACES}
+
+
+def describe(move: Mapping) -> str:
+    kind = move.get("type")
+    if kind == "play":
+        return f"play {rules.card_name(move['card'])} under {rules.card_name(move['under'])}"
+    if kind in ("harvest", "unroot"):
+        return f"{kind} {rules.tree_name(move['root'])}"
+    raise ValueError(f"not a Trees move: {move!r}")
+
+
+def _resolve(query: str, names: Mapping[str, list[str]], likely: list[str], what: str) -> str:
+    """Match against every card; if that is ambiguous, against the `likely` ones alone."""
+    try:
+        return match(query, names, what)
+    except CommandError as err:
+        near = {c: names[c] for c in likely if c in names}
+        if near:
+            try:
+                return match(query, near, what)
+            except CommandError:
+                pass
+        raise err
+
+
+def _first_line(text: str) -> str:
+    for line in text.splitlines():
+        line = line.strip()
+        if line and not line.startswith(">"):
+            return line
+    return ""
+
+
+def parse(state: Mapping, seat: int, text: str) -> list[dict]:
+    line = _first_line(text)
+    words = re.sub(r"[^a-z0-9.' ]+", " ", line.lower())
+    words = re.sub(r"\s+", " ", words).strip().rstrip(". ")   # a sentence's full stop
+    legal = rules.legal_moves(state, seat)
+    hint = [describe(m) for m in legal[:5]]
+    if not words:
+        raise CommandError("the message holds no move", hint)
+
+    m = TREE_RE.match(words)
+    if m:
+        verb, query = m["verb"], m["tree"]
+        if not query:
+            kinds = [mv for mv in legal if mv["type"] == verb]
+            if len(kinds) == 1:
+                return [kinds[0]]
+            in_play = [t["root"] for t in state["trees"]]
+            raise CommandError(f"{verb} which tree?",
+                               [describe({"type": verb, "root": r}) for r in in_play])
+        try:
+            root = match(re.sub(r"\btree$", "", query).strip() or query, TREE_NAMES, "tree")
+        except CommandError as err:
+            in_play = [t["root"] for t in state["trees"]]
+            sugg = [describe({"type": verb, "root": r})
+                    for r in ([c for c in in_play if rules.tree_name(c) in err.suggestions]
+                              or in_play)]
+            raise CommandError(err.why, sugg) from None
+        return [{"type": verb, "root": root}]
+
+    m = PLAY_RE.match(words)
+    hand = list(state["hands"][seat]) if seat is not None else []
+    nodes = [c for t in state["trees"] for c in t["kids"]]
+    if m:
+        try:
+            card = _card(m["card"], hand, legal)
+        except CommandError as err:
+            # keep the suggestions that go under the card named, when that name reads
+            try:
+                tail = " under " + rules.card_name(_resolve(m["under"], NODE_NAMES, nodes, "card"))
+            except CommandError:
+                raise err from None
+            raise CommandError(err.why, [s for s in err.suggestions if s.endswith(tail)]
+                               or err.suggestions) from None
+        try:
+            under = _resolve(m["under"], NODE_NAMES, nodes, "card")
+        except CommandError as err:
+            targets = [describe(mv) for mv in legal
+                       if mv["type"] == "play" and mv["card"] == card]
+            raise CommandError(err.why, targets or err.suggestions) from None
+        return [{"type": "play", "card": card, "under": under}]
+
+    m = PLAY_ALONE_RE.match(words)
+    if m and not re.search(r"\b(under|on|onto)\b", m["card"]):
+        card = _card(m["card"], hand, legal)
+        targets = [mv for mv in legal if mv["type"] == "play" and mv["card"] == card]
+        if len(targets) == 1:
+            return [targets[0]]
+        if not targets:
+            raise CommandError(f"{rules.card_name(card)} has nowhere to go", hint)
+        raise CommandError(f"under which card should {rules.card_name(card)} go?",
+                           [describe(mv) for mv in targets])
+    raise CommandError("Trees moves read \"play <card> under <card>\", \"harvest <tree>\" "
+                       "or \"unroot <tree>\"", hint)
+
+
+def _card(query: str, hand: list[str], legal: list[dict]) -> str:
+    try:
+        return _resolve(query, CARD_NAMES, hand, "card")
+    except CommandError as err:
+        named = [c for c in hand if decktet.name(c) in err.suggestions]
+        if "several" in err.why:   # ambiguous: name the candidates, those in hand if any
+            raise CommandError(err.why, [decktet.name(c) for c in named]
+                               or err.suggestions) from None
+        plays = [describe(mv) for mv in legal if mv["type"] == "play" and mv["card"] in named]
+        raise CommandError(err.why, plays or err.suggestions) from None

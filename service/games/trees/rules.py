@@ -1,0 +1,257 @@
+"""Trees rules (seed 003, RULINGS.md T1-T8): legal moves, `start` and `decide`.
+
+`decide` works on a copy of the state and returns events recording every chance outcome (root
+and discard shuffles, the first player), so `state.evolve` replays a game without chance.
+"""
+from __future__ import annotations
+
+from collections.abc import Iterator, Mapping
+from typing import Any
+
+from ..contract import Chance, Event, IllegalMove, OptionError
+from .state import (  # noqa: F401
+    ACES,
+    CAP,
+    DRAW_CARDS,
+    HAND_SIZE,
+    RANK,
+    SUITS,
+    apply,
+    cap_name,
+    card_name,
+    copy_state,
+    crowns_in,
+    evolve,
+    is_crown,
+    node_of,
+    tree_by_root,
+    tree_name,
+)
+
+# --------------------------------------------------------------------------- options
+
+
+def parse_order(name: str, text: str, cards: tuple[str, ...]) -> list[str]:
+    """Read a fixed order option: card ids separated by commas or spaces, top first.
+    For `roots`, suit letters alone also do ("MSVLYK" or "M S V L Y K")."""
+    raw = [t for t in text.replace(",", " ").split() if t]
+    if name == "roots" and len(raw) == 1 and len(raw[0]) == len(cards):
+        raw = list(raw[0])
+    out = []
+    for token in raw:
+        tok = token.strip().upper()
+        if name == "roots" and len(tok) == 1:
+            tok = "1" + tok
+        if tok not in cards:
+            known = f" ({', '.join(cards)})" if len(cards) <= len(ACES) else ""
+            raise OptionError(f"option {name!r}: {token!r} is not one of its cards{known}")
+        out.append(tok)
+    if len(set(out)) != len(out):
+        dup = next(c for c in out if out.count(c) > 1)
+        raise OptionError(f"option {name!r} lists {dup} twice")
+    if len(out) != len(cards):
+        missing = [c for c in cards if c not in out]
+        raise OptionError(f"option {name!r} must order all {len(cards)} cards; "
+                          f"missing {', '.join(missing)}")
+    return out
+
+
+def harvest_value(state: Mapping, seat: int, tree: Mapping) -> tuple[int, int, int]:
+    """T5: (crowns, bonus points, total) for `seat` harvesting `tree` now."""
+    crowns = crowns_in(tree)
+    owned = {a[1] for a in state["aces"][seat]}
+    bonus = state["options"]["bonus"] * sum(1 for c in crowns if c[1] in owned)
+    return len(crowns), bonus, len(crowns) + bonus
+
+
+def play_problem(state: Mapping, card: str, under: str) -> str | None:
+    """Why `card` may not go under `under` in this position (None: it may). Hand not checked."""
+    tree = node_of(state, under)
+    if tree is None:
+        return f"{card_name(under)} is not in any tree"
+    if is_crown(under):
+        return f"nothing can go under a Crown ({card_name(under)})"
+    if not SUITS[card] & SUITS[under]:
+        return f"{card_name(card)} shares no suit with {card_name(under)}"
+    if RANK[card] <= RANK[under]:
+        if RANK[card] == RANK[under]:
+            return (f"{card_name(card)} does not rank above {card_name(under)} "
+                    f"(they are equal in Trees)")
+        return f"{card_name(card)} ranks below {card_name(under)} in Trees"
+    held = len(tree["kids"][under])
+    if held >= CAP[under]:
+        words = {2: "two", 3: "three"}
+        return f"{card_name(under)} already holds {words.get(held, held)} cards"
+    return None
+
+
+def _plays(state: Mapping, seat: int) -> Iterator[dict]:
+    """T3: every (hand card, tree card) pair sharing a suit, rising in rank, with room."""
+    open_nodes = [c for tree in state["trees"] for c, kids in tree["kids"].items()
+                  if len(kids) < CAP[c]]
+    for card in state["hands"][seat]:
+        suits, rank = SUITS[card], RANK[card]
+        for under in open_nodes:
+            if RANK[under] < rank and suits & SUITS[under]:
+                yield {"type": "play", "card": card, "under": under}
+
+
+def plays_for(state: Mapping, seat: int) -> list[dict]:
+    return list(_plays(state, seat))
+
+
+def can_play(state: Mapping, seat: int) -> bool:
+    return next(_plays(state, seat), None) is not None
+
+
+def harvests(state: Mapping) -> list[dict]:
+    """T4: any tree holding at least one Crown."""
+    return [{"type": "harvest", "root": t["root"]} for t in state["trees"] if crowns_in(t)]
+
+
+def legal_moves(state: Mapping, seat: int) -> list[dict]:
+    if state["ended"] or state["to_act"] != seat:
+        return []
+    moves = plays_for(state, seat) + harvests(state)
+    if moves:
+        return moves
+    # T6: unrooting is legal, and then required, only with no play and no harvest
+    return [{"type": "unroot", "root": t["root"]} for t in state["trees"]]
+
+
+MENU_PLAYS = 12
+
+
+def menu(state: Mapping, seat: int) -> list[dict]:
+    """The moves worth a one-click link: every harvest and unroot; every play when there are
+    few, else for each playable card its play under the highest card that takes it (the one
+    that leaves the lower, roomier cards free)."""
+    moves = legal_moves(state, seat)
+    plays = [m for m in moves if m["type"] == "play"]
+    rest = [m for m in moves if m["type"] != "play"]
+    if len(plays) <= MENU_PLAYS:
+        return rest + plays
+    best: dict[str, dict] = {}
+    for m in plays:
+        if m["card"] not in best or RANK[m["under"]] > RANK[best[m["card"]]["under"]]:
+            best[m["card"]] = m
+    return rest + list(best.values())
+
+
+# --------------------------------------------------------------------------- decide
+
+
+def start(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
+    if options["deck"]:
+        deck = parse_order("deck", options["deck"], DRAW_CARDS)
+    else:
+        deck = list(DRAW_CARDS)
+        chance.shuffle(deck)
+    if options["roots"]:
+        roots = parse_order("roots", options["roots"], ACES)
+    else:
+        roots = list(ACES)
+        chance.shuffle(roots)
+    first = chance.randint(0, seats - 1)
+    events = [Event("GameStarted", {"seats": seats, "options": dict(options), "first": first,
+                                    "deck": deck, "roots": roots})]
+    # "Turn the top two over": the two starter trees (T1).
+    events += [Event("TreeStarted", {"root": roots[0]}), Event("TreeStarted", {"root": roots[1]})]
+    return events
+
+
+def check_move(state: Mapping, seat: int, move: Any) -> dict:
+    """Validate `move` for `seat`; return it normalised, or raise IllegalMove with the reason."""
+    if not isinstance(move, Mapping) or move.get("type") not in ("play", "harvest", "unroot"):
+        raise IllegalMove("a Trees move is play, harvest or unroot")
+    if state["ended"]:
+        raise IllegalMove("the game is over")
+    if seat != state["to_act"]:
+        raise IllegalMove("it is not your turn")
+    kind = move["type"]
+    if kind == "play":
+        card, under = move.get("card"), move.get("under")
+        if card not in SUITS or card in ACES:
+            raise IllegalMove(f"{card!r} is not a card you can play")
+        if under not in SUITS:
+            raise IllegalMove(f"{under!r} is not a card")
+        if card not in state["hands"][seat]:
+            raise IllegalMove(f"you do not hold {card_name(card)}")
+        why = play_problem(state, card, under)
+        if why:
+            raise IllegalMove(why)
+        return {"type": "play", "card": card, "under": under}
+    root = move.get("root")
+    if root not in ACES:
+        raise IllegalMove(f"{root!r} is not an Ace")
+    tree = tree_by_root(state, root)
+    if tree is None:
+        where = "harvested" if any(root in a for a in state["aces"]) else "not in play"
+        raise IllegalMove(f"{tree_name(root)} is {where}")
+    if kind == "harvest":
+        if not crowns_in(tree):
+            raise IllegalMove(f"{tree_name(root)} holds no Crown, so it cannot be harvested")
+        return {"type": "harvest", "root": root}
+    if harvests(state):
+        raise IllegalMove("you may unroot only when you can neither play nor harvest, "
+                          "and a tree can be harvested")
+    if can_play(state, seat):
+        raise IllegalMove("you may unroot only when you can neither play nor harvest, "
+                          "and you have a card to play")
+    return {"type": "unroot", "root": root}
+
+
+def decide(state: Mapping, seat: int, move: Any, chance: Chance) -> list[Event]:
+    move = check_move(state, seat, move)
+    work = copy_state(state)
+    events: list[Event] = []
+
+    def emit(event: Event) -> None:
+        events.append(event)
+        apply(work, event)
+
+    kind = move["type"]
+    if kind == "play":
+        tree = node_of(work, move["under"])
+        emit(Event("CardPlayed", {"seat": seat, "card": move["card"], "under": move["under"],
+                                  "root": tree["root"]}))
+    elif kind == "harvest":
+        crowns, bonus, points = harvest_value(work, seat, tree_by_root(work, move["root"]))
+        emit(Event("TreeHarvested", {"seat": seat, "root": move["root"], "crowns": crowns,
+                                     "bonus": bonus, "points": points}))
+    else:
+        emit(Event("TreeUnrooted", {"seat": seat, "root": move["root"]}))
+    # T6: new trees start whenever fewer than two are in play and roots remain.
+    while len(work["trees"]) < 2 and work["roots"]:
+        order = list(work["roots"])
+        chance.shuffle(order)
+        emit(Event("RootsShuffled", {"order": order}))
+        emit(Event("TreeStarted", {"root": order[0]}))
+    # T8: the end comes right after the action that brings it; nobody draws any more.
+    how = None
+    if sum(len(a) for a in work["aces"]) == len(ACES):
+        how = "harvested"
+    elif work["turn"] > work["options"]["turn_cap"]:
+        how = "turn_cap"
+    if how:
+        emit(Event("GameEnded", {"how": how, "scores": list(work["scores"])}))
+        return events
+    # T7: draw one; refill an empty draw pile from the discards; no draw if both are empty.
+    if not work["draw"] and work["discard"]:
+        order = list(work["discard"])
+        chance.shuffle(order)
+        emit(Event("DiscardsReshuffled", {"order": order}))
+    if work["draw"]:
+        emit(Event("CardDrawn", {"seat": seat, "card": work["draw"][0]}))
+    return events
+
+
+def validate(options: dict) -> dict:
+    if options["turn_cap"] < 1:
+        raise OptionError("option 'turn_cap' must be at least 1")
+    # fixed orders are stored canonically: ids, top first, comma-separated
+    if options["deck"]:
+        options["deck"] = ",".join(parse_order("deck", options["deck"], DRAW_CARDS))
+    if options["roots"]:
+        options["roots"] = ",".join(parse_order("roots", options["roots"], ACES))
+    return options
