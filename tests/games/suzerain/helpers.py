@@ -1,0 +1,47 @@
+"""Building Suzerain positions for scenario tests: a fixed setup and moves typed as text."""
+from __future__ import annotations
+
+import random
+
+from service.games.contract import replay
+from service.games.suzerain import GAME
+from service.games.suzerain.state import POOL
+
+RNG = random.Random(0)
+# seat 0 deals (so seat 1 leads) and holds the Moon set with the Aces of Moons, Suns, Waves;
+# seat 1 holds the Wyrm set with the Aces of Leaves, Wyrms, Knots.
+ACES = "1M, 1S, 1V, 1L, 1Y, 1K"
+
+
+def deck(*top: str) -> str:
+    """The pool with `top` first (top of the deck first), then the rest in a fixed order."""
+    return ", ".join(list(top) + [c for c in POOL if c not in top])
+
+
+def new(*top: str, **options) -> tuple:
+    opts = {"dealer": "first", "moon_set": "first", "aces": ACES, "deck": deck(*top)}
+    opts.update(options)
+    events = GAME.start(2, GAME.validate_options(2, opts), RNG)
+    return replay(GAME, events), list(events)
+
+
+def seat_to_act(state) -> int:
+    (seat,) = GAME.to_act(state)
+    return seat
+
+
+def act(state, text: str, log: list | None = None, seat: int | None = None):
+    """Apply the moves `text` reads as, for the seat to act (or `seat`)."""
+    seat = seat_to_act(state) if seat is None else seat
+    for move in GAME.parse(state, seat, text):
+        events = GAME.decide(state, seat, move, RNG)
+        if log is not None:
+            log.extend(events)
+        state = replay(GAME, events, state)
+    return state
+
+
+def play(state, *texts: str, log: list | None = None):
+    for text in texts:
+        state = act(state, text, log)
+    return state
