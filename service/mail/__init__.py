@@ -1,0 +1,1 @@
+"""Mail: composing and sending turn emails, and reading replies."""

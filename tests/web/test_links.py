@@ -1,0 +1,128 @@
+"""Moves by signed link, and every bad link: a GET never changes anything; a tampered, expired,
+wrong-purpose or stale link, a double click and a move out of turn each get a page that says
+what happened, and change nothing."""
+from __future__ import annotations
+
+import pytest
+from itsdangerous import URLSafeTimedSerializer
+from sqlalchemy import func, select
+
+from service.links import Claims
+from service.store.models import EventRow
+
+from .helpers import game_link, latest_to, mails, move_links
+
+PLAYERS = "Anna <anna@example.org>\nben@example.org"
+
+
+def start(client, app):
+    r = client.post("/games", data={"game": "trees", "players": PLAYERS})
+    assert r.status_code == 302, r.text
+    return int(r.headers["Location"].rsplit("/", 1)[1])
+
+
+def event_count(app):
+    with app.extensions["turnpost.db"].transaction() as s:
+        return s.scalar(select(func.count()).select_from(EventRow))
+
+
+def mover(app):
+    """The address whose latest email offers moves, and those moves."""
+    for addr in ("anna@example.org", "ben@example.org"):
+        links = move_links(latest_to(app, addr))
+        if links:
+            return addr, links
+    raise AssertionError("nobody was offered a move")
+
+
+def test_starting_a_game_emails_each_player_their_view(client, app):
+    start(client, app)
+    sent = mails(app)
+    assert sorted(m["To"] for m in sent) == ["anna@example.org", "ben@example.org"]
+    addr, links = mover(app)
+    assert links, "the player to act gets one link per move"
+
+
+def test_get_and_head_change_nothing_post_applies_once(client, app):
+    start(client, app)
+    addr, links = mover(app)
+    text, path = links[0]
+    before = event_count(app)
+    for _ in range(3):
+        assert client.get(path).status_code == 200
+        assert client.head(path).status_code == 200
+    assert event_count(app) == before
+    page = client.get(path).text
+    assert text in page and 'method="post"' in page
+    done = client.post(path)
+    assert done.status_code == 200 and "Done" in done.text
+    after = event_count(app)
+    assert after > before
+    again = client.post(path)          # the double click
+    assert again.status_code == 200 and "Already done" in again.text
+    assert event_count(app) == after
+
+
+def test_a_tampered_link_is_refused(client, app):
+    start(client, app)
+    _, links = mover(app)
+    path = links[0][1]
+    forged = path[:-3] + ("AAA" if not path.endswith("AAA") else "BBB")
+    before = event_count(app)
+    r = client.post(forged)
+    assert r.status_code == 400 and "damaged" in r.text
+    assert client.get(forged).status_code == 400
+    assert event_count(app) == before
+
+
+def test_a_link_signed_with_another_key_is_refused(client, app):
+    gid = start(client, app)
+    evil = URLSafeTimedSerializer("not-our-secret", salt="turnpost.move").dumps(
+        {"g": gid, "s": 0, "q": 1, "m": {"type": "harvest", "root": "1M"}})
+    r = client.post(f"/m/{evil}")
+    assert r.status_code == 400 and "Nothing was changed" in r.text
+
+
+def test_an_expired_link_is_refused(client, app, app_factory):
+    start(client, app)
+    _, links = mover(app)
+    strict = app_factory(TURNPOST_LINK_MAX_AGE_DAYS=-1)
+    r = strict.test_client().post(links[0][1])
+    assert r.status_code == 400 and "expired" in r.text
+
+
+def test_a_link_for_another_purpose_is_refused(client, app):
+    start(client, app)
+    _, links = mover(app)
+    view_token = game_link(latest_to(app, "anna@example.org")).split("/")[-1]
+    r = client.post(f"/m/{view_token}")
+    assert r.status_code == 400 and "something else" in r.text
+
+
+def test_a_stale_link_is_refused_once_the_game_moved_on(client, app):
+    start(client, app)
+    addr, links = mover(app)
+    assert client.post(links[0][1]).status_code == 200
+    r = client.post(links[1][1])       # another move from the same, now old, email
+    assert r.status_code in (409, 422)
+    assert "moved on" in r.text or "not" in r.text
+    assert "Nothing was changed" in r.text
+
+
+def test_a_move_out_of_turn_is_refused(client, app):
+    gid = start(client, app)
+    addr, links = mover(app)
+    signer = app.extensions["turnpost.signer"]
+    seat = 0 if addr == "anna@example.org" else 1
+    claims = signer.loads("move", links[0][1].split("/")[-1])
+    forged_for_other = signer.dumps("move", Claims(gid, 1 - seat, claims.seq, claims.move))
+    before = event_count(app)
+    r = client.post(f"/m/{forged_for_other}")
+    assert r.status_code == 422 and "Nothing was changed" in r.text
+    assert event_count(app) == before
+
+
+@pytest.mark.parametrize("path", ["/m/garbage", "/g/garbage", "/u/garbage"])
+def test_garbage_tokens_get_a_page_not_a_crash(client, app, path):
+    r = client.get(path)
+    assert r.status_code == 400 and "Nothing was changed" in r.text
