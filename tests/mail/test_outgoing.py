@@ -1,0 +1,79 @@
+"""Turn emails: headers that thread a game as one conversation and let clients unsubscribe, a
+template trio, links per legal move, and no card the reader may not know anywhere in the mail."""
+from __future__ import annotations
+
+import re
+
+from service.play import positions
+
+from ..web.helpers import html_of, latest_to, mails, move_links, text_of
+
+ADDRS = ["anna@example.org", "ben@example.org"]
+
+
+def start(client):
+    r = client.post("/games", data={"game": "trees", "players": "\n".join(ADDRS)})
+    return int(r.headers["Location"].rsplit("/", 1)[1])
+
+
+def test_headers_thread_identify_and_unsubscribe(client, app):
+    gid = start(client)
+    sent = mails(app)
+    ids = {m["Message-ID"] for m in sent}
+    assert len(ids) == len(sent), "every email has its own Message-ID"
+    for msg in sent:
+        assert msg["In-Reply-To"] == msg["References"] == f"<game-{gid}@turnpost.test>"
+        assert msg["List-Id"].endswith(f"<game-{gid}.turnpost.test>")
+        assert msg["Auto-Submitted"] == "auto-generated"
+        assert msg["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+        assert re.fullmatch(r"<http://turnpost\.test/u/[\w.\-]+>", msg["List-Unsubscribe"])
+        assert re.fullmatch(r".*<play\+[a-z2-7]{26}@turnpost\.test>", msg["Reply-To"])
+        assert msg.get_content_type() == "multipart/alternative"
+    # the subject stays the same for the whole game: Gmail threads by subject
+    assert len({m["Subject"] for m in sent}) == 1
+
+
+def test_message_ids_are_stable_when_a_row_is_rendered_again(client, app):
+    start(client)
+    mailer = app.extensions["turnpost.mailer"]
+    db = app.extensions["turnpost.db"]
+    from service.store.models import OutboxRow
+    with db.transaction() as s:
+        row = s.get(OutboxRow, 1)
+        first = mailer.render(s, row)
+        second = mailer.render(s, row)
+    assert first["Message-ID"] == second["Message-ID"]
+    assert text_of(first) == text_of(second)
+
+
+def test_html_is_inlined_and_carries_the_moves(client, app):
+    start(client)
+    for addr in ADDRS:
+        msg = latest_to(app, addr)
+        html = html_of(msg)
+        assert "<style" not in html, "CSS is inlined for clients that drop <style>"
+        assert 'style="' in html
+        assert "-- reply above this line --" in html and "-- reply above this line --" in text_of(msg)
+        for text, path in move_links(msg):
+            assert path in html and text in html
+
+
+def test_no_email_shows_a_card_its_reader_may_not_know(client, app):
+    gid = start(client)
+    # play a few moves so there is history too
+    for _ in range(6):
+        addr = next((a for a in ADDRS if move_links(latest_to(app, a))), None)
+        client.post(move_links(latest_to(app, addr))[0][1])
+    db = app.extensions["turnpost.db"]
+    from service.games.cards import decktet
+    from service.store.models import OutboxRow
+    with db.transaction() as s:
+        for seat, addr in enumerate(ADDRS):
+            msg = latest_to(app, addr)
+            row_id = int(re.search(r"\.(\d+)@", msg["Message-ID"]).group(1))
+            pos = positions.load(s, gid, upto=s.get(OutboxRow, row_id).seq)  # as the mail shows it
+            secret = pos.engine.secrets(pos.state, seat)
+            body = text_of(msg) + html_of(msg)
+            for card in secret:
+                name = decktet.name(card)
+                assert name not in body, f"{addr}'s email names {name}, which they cannot know"

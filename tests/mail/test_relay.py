@@ -1,0 +1,117 @@
+"""The outbox relay: sends through a real local SMTP server, retries a failing send on the
+fixed schedule, parks it when the schedule runs out, and never sends one row twice."""
+from __future__ import annotations
+
+import socket
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import select
+
+from service.mail import relay
+from service.mail.transports import SMTPTransport
+from service.store.models import OutboxRow
+
+
+class Inbox:
+    def __init__(self):
+        self.messages = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(envelope)
+        return "250 OK"
+
+
+@pytest.fixture
+def smtp_server():
+    inbox = Inbox()
+    controller = Controller(inbox, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield controller, inbox
+    controller.stop()
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start(client):
+    r = client.post("/games", data={"game": "trees",
+                                    "players": "anna@example.org\nben@example.org"})
+    assert r.status_code == 302
+
+
+def rows(app):
+    with app.extensions["turnpost.db"].transaction() as s:
+        return {r.id: (r.status, r.attempts) for r in s.scalars(select(OutboxRow))}
+
+
+def test_sends_through_a_real_smtp_server(app_factory, smtp_server):
+    controller, inbox = smtp_server
+    app = app_factory(TURNPOST_MAIL_TRANSPORT="smtp", TURNPOST_SMTP_HOST="127.0.0.1",
+                      TURNPOST_SMTP_PORT=controller.port)
+    start(app.test_client())
+    assert sorted(e.rcpt_tos[0] for e in inbox.messages) == ["anna@example.org", "ben@example.org"]
+    assert all(v == ("sent", 0) for v in rows(app).values())
+
+
+def test_a_dead_mail_server_retries_on_schedule_then_parks(app_factory, smtp_server):
+    port = free_port()     # nothing listens here
+    app = app_factory(TURNPOST_MAIL_TRANSPORT="smtp", TURNPOST_SMTP_HOST="127.0.0.1",
+                      TURNPOST_SMTP_PORT=port, TURNPOST_RETRY_SCHEDULE=(60, 300))
+    start(app.test_client())
+    assert set(rows(app).values()) == {("pending", 1)}
+    db, mailer = app.extensions["turnpost.db"], app.extensions["turnpost.mailer"]
+    t0 = datetime.now(timezone.utc)
+    with db.transaction() as s:
+        assert relay.due(s, t0) == []                         # not before its next try
+        assert len(relay.due(s, t0 + timedelta(seconds=61))) == 2
+    later = lambda: t0 + timedelta(seconds=61)  # noqa: E731
+    outcomes = [relay.deliver(db, i, mailer.render, mailer.transport.send, mailer.schedule, later)
+                for i in rows(app)]
+    assert outcomes == ["retry", "retry"]
+    much_later = lambda: t0 + timedelta(seconds=1000)  # noqa: E731
+    outcomes = [relay.deliver(db, i, mailer.render, mailer.transport.send, mailer.schedule,
+                              much_later) for i in rows(app)]
+    assert outcomes == ["parked", "parked"]
+    with db.transaction() as s:
+        parked = s.scalars(select(OutboxRow)).all()
+        assert all("Connection" in r.last_error or "refused" in r.last_error.lower()
+                   for r in parked)
+    # the operator fixes the mail server and requeues: nothing was lost
+    controller, inbox = smtp_server
+    mailer.transport = SMTPTransport("127.0.0.1", controller.port)
+    for i in rows(app):
+        assert relay.requeue(db, i, datetime.now(timezone.utc))
+        assert mailer.deliver(db, i) == "sent"
+    assert len(inbox.messages) == 2
+
+
+def test_a_row_is_sent_once_however_often_it_is_kicked(app):
+    start(app.test_client())
+    db, mailer = app.extensions["turnpost.db"], app.extensions["turnpost.mailer"]
+    before = len(mailer.transport.messages())
+    for i in rows(app):
+        assert mailer.deliver(db, i) == "skipped"
+    assert len(mailer.transport.messages()) == before
+
+
+def test_a_claim_abandoned_by_a_dead_worker_is_taken_over(app):
+    start(app.test_client())
+    db = app.extensions["turnpost.db"]
+    t0 = datetime.now(timezone.utc)
+    with db.transaction() as s:
+        row = s.scalars(select(OutboxRow)).first()
+        row.status, row.claimed_at = "sending", t0
+    with db.transaction() as s:
+        assert row.id not in relay.due(s, t0 + timedelta(minutes=1))
+        assert row.id in relay.due(s, t0 + relay.CLAIM_TIMEOUT + timedelta(seconds=1))
+
+
+def test_tests_cannot_reach_a_real_mail_server():
+    import smtplib
+    with pytest.raises(AssertionError, match="real mail"):
+        smtplib.SMTP("smtp.example.com", 25)
