@@ -1,0 +1,109 @@
+"""Aristocracy (seed 001, rulings A1-A21): the GAME object tying the modules together.
+
+state.py (state + evolve) · flow.py (what happens by itself) · rules.py (to_act, legal moves,
+decide) · commands.py (parse/describe) · views.py (view, redact, secrets, zones, outcome) ·
+bots.py (random, greedy).
+"""
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..contract import Chance, Event, Option, OptionError, State
+from ..contract import validate_options as _validate
+from . import commands, rules, views
+from .bots import BOTS
+from .flow import Run, advance
+from .state import SIZES, all_cards, evolve, hand_size
+
+
+class Aristocracy:
+    id = "aristocracy"
+    title = "Aristocracy"
+    seats = range(2, 6)
+    options = {
+        "sizes": Option("4-5-6", "Cards in a farm, estate and château (A21); 2-3-4 is the "
+                        "short one-deck game with 5-card hands", choices=tuple(SIZES),
+                        label="Building sizes"),
+        "herald_order_commits": Option(False, "Sealed choices are made in Herald order, later "
+                                       "players seeing only the counts (A3)",
+                                       choices=(False, True), label="Choose in Herald order"),
+        "ball_reveal": Option(False, "Show the cards pooled at the ball (A15)",
+                              choices=(False, True), label="Reveal the ball"),
+        "downgrade_many": Option(False, "A downgrade may take any number of building cards "
+                                 "(A8)", choices=(False, True), label="Downgrade many"),
+        "round_cap": Option(25, "The game ends after the Jack phase of this round at the "
+                            "latest (A19)", label="Round cap"),
+        "deck": Option("", "Fixed deck order, comma-separated card ids (tests, table replays)",
+                       label="Deck order"),
+    }
+    bots = BOTS
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict:
+        opts = _validate(self, seats, options)
+        if opts["round_cap"] < 1:
+            raise OptionError("the round cap must be at least 1")
+        if opts["deck"]:
+            order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+            if sorted(order) != sorted(all_cards(opts["sizes"])):
+                raise OptionError("the deck must list every card of the game exactly once "
+                                  f"({len(all_cards(opts['sizes']))} cards)")
+        return opts
+
+    def start(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
+        opts = self.validate_options(seats, options)
+        if opts["deck"]:
+            order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+        else:
+            order = all_cards(opts["sizes"])
+            chance.shuffle(order)
+        run = Run(None)
+        run.emit("GameStarted", seats=seats, options=opts, order=order,
+                 herald=chance.randint(0, seats - 1))
+        return advance(run, chance)
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return evolve(state, event)
+
+    def to_act(self, state) -> frozenset[int]:
+        return rules.to_act(state)
+
+    def legal_moves(self, state, seat: int) -> list[dict]:
+        return rules.legal_moves(state, seat)
+
+    def menu(self, state, seat: int) -> list[dict]:
+        """One-click moves for the email: passing/ending first, then the first legal ones."""
+        moves = rules.legal_moves(state, seat)
+        first = [m for m in moves if m["type"] in ("pass", "end")]
+        return first + [m for m in moves if m not in first][:12 - len(first)]
+
+    def timeout_move(self, state, seat: int) -> dict | None:
+        return rules.timeout_move(state, seat)
+
+    def decide(self, state, seat: int, move: dict, chance: Chance) -> list[Event]:
+        return rules.decide(state, seat, move, chance)
+
+    def view(self, state, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> dict | None:
+        return views.redact(event, seat)
+
+    def parse(self, state, seat: int, text: str) -> list[dict]:
+        return commands.parse(state, seat, text)
+
+    def describe(self, move: dict) -> str:
+        return commands.describe(move)
+
+    def outcome(self, state):
+        return views.outcome(state)
+
+    def zones(self, state):
+        return views.zones(state)
+
+    def secrets(self, state, seat: int | None) -> set[str]:
+        return views.secrets(state, seat)
+
+
+GAME = Aristocracy()
+__all__ = ["GAME", "hand_size"]

@@ -1,0 +1,485 @@
+"""Who acts, what they may do, and what their move does.
+
+Moves (JSON-safe dicts, exact card ids):
+
+* sealed choices: ``stall``/``ball``/``discard`` (tax) with ``cards``; ``bid`` with ``coins``
+* auction: ``take`` (single top bidder) and ``declare`` (tied top bidders), with ``card``
+* the nine actions (A6-A10): ``trade`` (give, take, from = "market" or a seat), ``store``
+  (card, building, out), ``hide`` (card), ``sell`` (cards), ``harvest`` (building), ``favor``
+  (card + a royal action), ``royal`` (a royal action), ``downgrade`` (building, cards),
+  ``pass``. A royal action is ``do`` = build (address, cards) | upgrade (building, cards) |
+  visit (owner, building) | buy (take). Buildings are named by their address card.
+* after a visit: ``expose`` (card or None), ``discard_exposed``, ``take_coin``
+* after a King phase: ``end`` or ``pass``
+
+`legal_moves` is COMPLETE for bids, auction picks and declarations, trades, hides, harvests,
+visits, buys, visit follow-ups and the end of the game. Elsewhere it is a REPRESENTATIVE list,
+because the full spaces are combinatorial: equal-rank cards of one zone are shown once (suits
+play no role); stalls and ball gifts list nothing, each single rank, pairs of ranks (at most
+12) and the cheapest k cards for every k; tax discards list at most 24 rank-distinct sets;
+builds and upgrades list, per address rank and size, the matching cards first, topped up
+with the cheapest others; store lists no same-rank swaps; sales list rank-distinct pairs;
+downgrades take the exposed card, then mismatches. `decide` accepts ANY legal move.
+"""
+from __future__ import annotations
+
+from itertools import combinations
+
+from ..contract import Chance, Event, IllegalMove
+from .flow import Run, advance
+from .state import ROYAL_ACTION, SEALED, State, rank, value
+
+SEALED_MOVE = {"stall": "stall", "ball": "ball", "tax": "discard", "bid": "bid"}
+FACE = {"K": "build", "Q": "visit", "J": "buy"}
+
+
+def to_act(s: State) -> frozenset[int]:
+    if s.stage in SEALED:
+        return frozenset(s.waiting[:1] if s.options["herald_order_commits"] else s.waiting)
+    if s.stage == "pick":
+        return frozenset(s.auction["tied"][:1])
+    if s.stage == "declare":
+        return frozenset(s.auction["tied"][len(s.auction["declared"]):][:1])
+    if s.stage in ("turn", "visit"):
+        return frozenset([s.active])
+    if s.stage == "end":
+        return frozenset(s.asked[:1])
+    return frozenset()
+
+
+def may_choose(s: State, seat: int) -> bool:
+    """A sealed choice may be replaced until the last one is in; under
+    `herald_order_commits` a seat that has not chosen waits for those before it."""
+    if s.stage not in SEALED or seat not in s.sealed_seats:
+        return False
+    return seat in s.choices or seat in to_act(s)
+
+
+def timeout_move(s: State, seat: int) -> dict | None:
+    """The choice a reminder/deadline job submits for a seat still awaited: an empty stall or
+    ball gift, a bid of 0, the first cards of the hand for tax."""
+    if s.stage not in SEALED or seat not in s.waiting:
+        return None
+    if s.stage == "bid":
+        return {"type": "bid", "coins": 0}
+    if s.stage == "tax":
+        return {"type": "discard", "cards": list(s.hands[seat][:_tax_count(s, seat)])}
+    return {"type": SEALED_MOVE[s.stage], "cards": []}
+
+
+def _tax_count(s: State, seat: int) -> int:
+    return max(0, len(s.hands[seat]) - s.hand_limit(seat))
+
+
+def reps(cards) -> list[str]:
+    seen, out = set(), []
+    for c in cards:
+        if rank(c) not in seen:
+            seen.add(rank(c))
+            out.append(c)
+    return out
+
+
+def cheapest(cards) -> list[str]:
+    return sorted(cards, key=lambda c: (value(c), c))
+
+
+# ---------------------------------------------------------------- legal moves
+
+
+def legal_moves(s: State, seat: int) -> list[dict]:
+    if seat not in to_act(s) and not may_choose(s, seat):
+        return []
+    st = s.stage
+    if st in SEALED:
+        return _sealed_moves(s, seat)
+    if st == "pick":
+        return [{"type": "take", "card": c} for c in reps(s.market)]
+    if st == "declare":
+        return [{"type": "declare", "card": c} for c in s.market]
+    if st == "end":
+        return [{"type": "end"}, {"type": "pass"}]
+    if st == "visit":
+        return _visit_moves(s)
+    return _action_moves(s, seat)
+
+
+def _sealed_moves(s: State, seat: int) -> list[dict]:
+    hand = s.hands[seat]
+    if s.stage == "bid":
+        return [{"type": "bid", "coins": k} for k in range(s.coins[seat] + 1)]
+    if s.stage == "tax":
+        k = _tax_count(s, seat)
+        sets = [list(hand[:k]), cheapest(hand)[:k]]
+        for n, combo in enumerate(combinations(hand, k)):
+            if len(sets) >= 24 or n > 400:
+                break
+            sets.append(list(combo))
+        return [{"type": "discard", "cards": c} for c in _distinct(sets)]
+    sets = [[]] + [[c] for c in reps(hand)]
+    sets += [list(p) for p in combinations(reps(hand), 2)][:12]
+    low = cheapest(hand)
+    sets += [low[:k] for k in range(2, len(low) + 1)]
+    return [{"type": SEALED_MOVE[s.stage], "cards": c} for c in _distinct(sets)]
+
+
+def _distinct(sets):
+    seen, out = set(), []
+    for cards in sets:
+        key = tuple(sorted(rank(c) for c in cards))
+        if key not in seen:
+            seen.add(key)
+            out.append(cards)
+    return out
+
+
+def _visit_moves(s: State) -> list[dict]:
+    v = s.visit
+    b = s.buildings[v["owner"]][s.find(v["owner"], v["building"])]
+    if v["mode"] == "exposed":
+        return [{"type": "discard_exposed"}, {"type": "take_coin"}]
+    return [{"type": "expose", "card": c} for c in reps(b.mismatches())] + [
+        {"type": "expose", "card": None}]
+
+
+def _action_moves(s: State, seat: int) -> list[dict]:
+    stall, hand = s.stalls[seat], s.hands[seat]
+    out: list[dict] = [{"type": "pass"}]
+    for give in reps(stall):
+        for c in reps(s.market):
+            out.append({"type": "trade", "give": give, "take": c, "from": "market"})
+        for other in s.order():
+            if other != seat:
+                for c in reps(s.stalls[other]):
+                    out.append({"type": "trade", "give": give, "take": c, "from": other})
+    for b in s.buildings[seat]:
+        outs = reps([c for c in b.cards if c != b.exposed]) + ([b.exposed] if b.exposed else [])
+        for card in reps(hand) + reps(stall):
+            for o in outs:
+                if rank(o) != rank(card) or o == b.exposed:
+                    out.append({"type": "store", "card": card, "building": b.address, "out": o})
+    out += [{"type": "hide", "card": c} for c in reps(stall)]
+    out += [{"type": "sell", "cards": list(p)} for p in _distinct(combinations(stall, 2))]
+    out += [{"type": "harvest", "building": b.address}
+            for b in s.buildings[seat] if b.production]
+    for face in reps([c for c in stall + hand if rank(c) in FACE]):
+        for act in _royal_options(s, seat, FACE[rank(face)], face):
+            out.append({"type": "favor", "card": face, **act})
+    if s.coins[seat] >= 1:
+        for act in _royal_options(s, seat, ROYAL_ACTION[s.royal], None):
+            out.append({"type": "royal", **act})
+    out += _downgrade_moves(s, seat)
+    return out
+
+
+def _royal_options(s: State, seat: int, action: str, exclude: str | None) -> list[dict]:
+    if action == "visit":
+        return [{"do": "visit", "owner": o, "building": b.address}
+                for o in s.order() if o != seat for b in s.buildings[o]]
+    if action == "buy":
+        return [{"do": "buy", "take": c} for c in reps(s.discard[:4])]
+    pool = [c for c in s.hands[seat] + s.stalls[seat] if c != exclude]
+    bc = s.bcounts()
+    out = []
+    for addr in reps(pool):
+        others = [c for c in pool if c != addr]
+        fill = ([c for c in others if rank(c) == rank(addr)]
+                + cheapest(c for c in others if rank(c) != rank(addr)))
+        for need in bc:
+            if len(fill) >= need:
+                out.append({"do": "build", "address": addr, "cards": fill[:need]})
+    for b in s.buildings[seat]:
+        fill = ([c for c in pool if rank(c) == rank(b.address)]
+                + cheapest(c for c in pool if rank(c) != rank(b.address)))
+        for target in bc[s.level(b) + 1:]:
+            need = target - len(b.cards)
+            if len(fill) >= need:
+                out.append({"do": "upgrade", "building": b.address, "cards": fill[:need]})
+    return out
+
+
+def _downgrade_targets(s: State, level: int) -> list[int]:
+    """Building-card counts a downgrade may leave (0 = the building is gone); A8."""
+    bc = s.bcounts()
+    if level == 0:
+        return [0]
+    return [0, *bc[:level]] if s.options["downgrade_many"] else [bc[level - 1]]
+
+
+def _downgrade_moves(s: State, seat: int) -> list[dict]:
+    out = []
+    for b in s.buildings[seat]:
+        lvl = s.level(b)
+        for t in _downgrade_targets(s, lvl):
+            if lvl == 0:
+                cards = []
+            elif t == 0:
+                cards = list(b.cards)
+            else:
+                first = ([b.exposed] if b.exposed else []) + [
+                    c for c in b.mismatches() if c != b.exposed]
+                rest = [c for c in b.cards if c not in first]
+                cards = (first + rest)[:len(b.cards) - t]
+            out.append({"type": "downgrade", "building": b.address, "cards": cards})
+    return out
+
+
+# ---------------------------------------------------------------- decide
+
+
+def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
+    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
+        raise IllegalMove("that is not a move")
+    if s.stage == "over":
+        raise IllegalMove("the game is over")
+    run = Run(s)
+    kind = move["type"]
+    if s.stage in SEALED:
+        if kind != SEALED_MOVE[s.stage]:
+            raise IllegalMove(f"now everyone chooses their {_SEALED_NAME[s.stage]}")
+        if not may_choose(s, seat):
+            raise IllegalMove("you have no choice to make now" if seat not in s.sealed_seats
+                              else "wait for the players before you in Herald order")
+        run.emit("ChoiceMade", kind=s.stage, seat=seat, choice=_check_sealed(s, seat, move))
+        return advance(run, chance)
+    if seat not in to_act(s):
+        raise IllegalMove("it is not your turn")
+    handler = _STAGE_MOVES.get(s.stage, {}).get(kind)
+    if handler is None:
+        raise IllegalMove(f"you cannot {kind} now")
+    handler(run, s, seat, move)
+    return advance(run, chance)
+
+
+_SEALED_NAME = {"stall": "stall", "ball": "ball contribution", "tax": "tax discards",
+                "bid": "auction bid"}
+
+
+def _cards_arg(move, key="cards") -> list[str]:
+    cards = move.get(key)
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
+        raise IllegalMove("name the cards")
+    if len(set(cards)) != len(cards):
+        raise IllegalMove("a card is named twice")
+    return cards
+
+
+def _own(cards, pool, where="your hand"):
+    missing = [c for c in cards if c not in pool]
+    if missing:
+        raise IllegalMove(f"{missing[0]} is not in {where}")
+
+
+def _check_sealed(s: State, seat: int, move: dict):
+    if s.stage == "bid":
+        coins = move.get("coins")
+        if not isinstance(coins, int) or isinstance(coins, bool) or not 0 <= coins <= s.coins[seat]:
+            raise IllegalMove(f"bid from 0 to {s.coins[seat]} coins")
+        return coins
+    cards = _cards_arg(move)
+    _own(cards, s.hands[seat])
+    if s.stage == "tax" and len(cards) != _tax_count(s, seat):
+        raise IllegalMove(f"discard exactly {_tax_count(s, seat)} cards (A14)")
+    return cards
+
+
+def _take(run, s, seat, move):
+    if move.get("card") not in s.market:
+        raise IllegalMove("take a card from the market")
+    run.emit("AuctionTaken", seat=seat, card=move["card"], price=s.auction["price"])
+
+
+def _declare(run, s, seat, move):
+    if move.get("card") not in s.market:
+        raise IllegalMove("declare a card in the market")
+    run.emit("Declared", seat=seat, card=move["card"])
+
+
+def _end(run, s, seat, move):
+    run.emit("GameEnded", how="ended", by=seat)
+
+
+def _decline(run, s, seat, move):
+    run.emit("EndDeclined", seat=seat)
+
+
+def _pass(run, s, seat, move):
+    run.emit("TurnEnded", seat=seat, passed=True)
+
+
+def _trade(run, s, seat, move):
+    give, take, src = move.get("give"), move.get("take"), move.get("from")
+    _own([give], s.stalls[seat], "your stall")
+    if src == "market":
+        pool = s.market
+    elif isinstance(src, int) and not isinstance(src, bool) and 0 <= src < s.n and src != seat:
+        pool = s.stalls[src]
+    else:
+        raise IllegalMove("trade with the market or an opponent's stall")
+    _own([take], pool, "that stall" if src != "market" else "the market")
+    run.emit("Traded", seat=seat, give=give, take=take, **{"from": src})
+
+
+def _building(s, seat, address):
+    i = s.find(seat, address) if isinstance(address, str) else None
+    if i is None:
+        raise IllegalMove("there is no such building")
+    return s.buildings[seat][i]
+
+
+def _store(run, s, seat, move):
+    card = move.get("card")
+    _own([card], s.hands[seat] + s.stalls[seat], "your hand or stall")
+    b = _building(s, seat, move.get("building"))
+    if move.get("out") not in b.cards:
+        raise IllegalMove("that card is not in that building")
+    run.emit("Stored", seat=seat, card=card, building=b.address, out=move["out"])
+
+
+def _hide(run, s, seat, move):
+    _own([move.get("card")], s.stalls[seat], "your stall")
+    run.emit("Hid", seat=seat, card=move["card"])
+
+
+def _sell(run, s, seat, move):
+    cards = _cards_arg(move)
+    if len(cards) != 2:
+        raise IllegalMove("sell exactly two stall cards (A9)")
+    _own(cards, s.stalls[seat], "your stall")
+    run.emit("Sold", seat=seat, cards=cards)
+
+
+def _harvest(run, s, seat, move):
+    b = _building(s, seat, move.get("building"))
+    if not b.production:
+        raise IllegalMove("that farm has no production card")
+    run.emit("Harvested", seat=seat, building=b.address, card=b.production)
+
+
+def _favor(run, s, seat, move):
+    face = move.get("card")
+    _own([face], s.hands[seat] + s.stalls[seat], "your hand or stall")
+    if rank(face) not in FACE:
+        raise IllegalMove("a favor needs a King, Queen or Jack (A10)")
+    do = move.get("do")
+    if do not in (("build", "upgrade") if rank(face) == "K" else (FACE[rank(face)],)):
+        raise IllegalMove(f"a {rank(face)} grants the {FACE[rank(face)]} action")
+    check = _ROYAL_CHECKS[do](s, seat, move, face)
+    run.emit("Favored", seat=seat, card=face, royal=rank(face))
+    check(run)
+
+
+def _royal(run, s, seat, move):
+    if s.coins[seat] < 1:
+        raise IllegalMove("the royal action costs 1 coin")
+    do = move.get("do")
+    allowed = ("build", "upgrade") if s.royal == "K" else (ROYAL_ACTION[s.royal],)
+    if do not in allowed:
+        raise IllegalMove(f"in this phase the royal action is {ROYAL_ACTION[s.royal]}")
+    check = _ROYAL_CHECKS[do](s, seat, move, None)
+    run.emit("RoyalPaid", seat=seat, royal=s.royal)
+    check(run)
+
+
+def _check_build(s, seat, move, face):
+    address, cards = move.get("address"), _cards_arg(move)
+    if address in cards:
+        raise IllegalMove("the address card cannot also be a building card")
+    _own([address, *cards], [c for c in s.hands[seat] + s.stalls[seat] if c != face],
+         "your hand or stall")
+    if len(cards) not in s.bcounts():
+        raise IllegalMove("a farm, estate or château takes "
+                          + "/".join(map(str, s.bcounts())) + " building cards (A11)")
+    return lambda run: run.emit("Built", seat=seat, address=address, cards=cards)
+
+
+def _check_upgrade(s, seat, move, face):
+    b = _building(s, seat, move.get("building"))
+    cards = _cards_arg(move)
+    _own(cards, [c for c in s.hands[seat] + s.stalls[seat] if c != face], "your hand or stall")
+    if not cards or len(b.cards) + len(cards) not in s.bcounts():
+        raise IllegalMove("an upgrade makes a farm an estate or château, or an estate a château")
+    return lambda run: run.emit("Upgraded", seat=seat, building=b.address, cards=cards)
+
+
+def _check_visit(s, seat, move, face):
+    owner = move.get("owner")
+    if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < s.n \
+            or owner == seat:
+        raise IllegalMove("visit an opponent's building")
+    b = _building(s, owner, move.get("building"))
+
+    def emit(run):
+        """A12: the visitor looks; an exposed card: choose; mismatches: the owner pays."""
+        if b.exposed:
+            mode, paid = "exposed", False
+        elif b.mismatches():
+            mode, paid = "expose", s.coins[owner] >= 1
+        else:
+            mode, paid = None, False
+        run.emit("Visited", seat=seat, owner=owner, building=b.address, look=list(b.cards),
+                 paid=paid, mode=mode)
+    return emit
+
+
+def _check_buy(s, seat, move, face):
+    card = move.get("take")
+    if card not in s.discard[:4]:
+        raise IllegalMove("buy one of the four face-up discards (A13)")
+    return lambda run: run.emit("Bought", seat=seat, card=card)
+
+
+_ROYAL_CHECKS = {"build": _check_build, "upgrade": _check_upgrade, "visit": _check_visit,
+                 "buy": _check_buy}
+
+
+def _downgrade(run, s, seat, move):
+    b = _building(s, seat, move.get("building"))
+    cards = _cards_arg(move)
+    _own(cards, b.cards, "that building")
+    lvl = s.level(b)
+    left = 0 if lvl == 0 else len(b.cards) - len(cards)
+    if (lvl > 0 and not cards) or left not in _downgrade_targets(s, lvl) \
+            or (lvl == 0 and cards):
+        raise IllegalMove("take one building card (a farm comes home whole; A8)")
+    run.emit("Downgraded", seat=seat, building=b.address, cards=cards)
+
+
+def _expose(run, s, seat, move):
+    v = s.visit
+    if v["mode"] != "expose":
+        raise IllegalMove("choose: discard the exposed card or take a coin")
+    b = _building(s, v["owner"], v["building"])
+    card = move.get("card")
+    if card is not None and card not in b.mismatches():
+        raise IllegalMove("expose one of the mismatching cards, or nothing")
+    run.emit("Exposed", seat=seat, owner=v["owner"], building=b.address, card=card)
+
+
+def _discard_exposed(run, s, seat, move):
+    v = s.visit
+    if v["mode"] != "exposed":
+        raise IllegalMove("there is no exposed card here")
+    b = _building(s, v["owner"], v["building"])
+    lvl = s.level(b)
+    rest = [c for c in b.cards if c != b.exposed]
+    extra = 0 if lvl == 0 else len(rest) - s.bcounts()[lvl - 1]
+    run.emit("ExposedDiscarded", seat=seat, owner=v["owner"], building=b.address,
+             card=b.exposed, returned=rest[len(rest) - extra:] if extra else [])
+
+
+def _take_coin(run, s, seat, move):
+    v = s.visit
+    if v["mode"] != "exposed":
+        raise IllegalMove("there is no exposed card here")
+    run.emit("VisitCoinTaken", seat=seat, owner=v["owner"], paid=s.coins[v["owner"]] >= 1)
+
+
+_STAGE_MOVES = {
+    "pick": {"take": _take},
+    "declare": {"declare": _declare},
+    "end": {"end": _end, "pass": _decline},
+    "visit": {"expose": _expose, "discard_exposed": _discard_exposed, "take_coin": _take_coin},
+    "turn": {"pass": _pass, "trade": _trade, "store": _store, "hide": _hide, "sell": _sell,
+             "harvest": _harvest, "favor": _favor, "royal": _royal, "downgrade": _downgrade},
+}

@@ -1,0 +1,281 @@
+"""What each seat may see (RULINGS, Aristocracy "Hidden information").
+
+Hands: owner. Sealed choices: their maker until revealed (under `herald_order_commits` later
+players see the card counts of earlier ones). Face-down building cards: owner, and the visitor
+while the visit's follow-up is pending. Production cards: nobody. Draw pile and the face-down
+discards: nobody. Public: stalls after the reveal, the market, addresses, exposed cards,
+building sizes, coins, the four oldest discards. At the end every building card is turned up.
+
+History (`redact`) names cards by label ("7♥") and never by id, so a card's later
+whereabouts cannot be read from it; private facts (own draws, tax discards, ball returns, a
+visitor's look) are told to their seat only.
+"""
+from __future__ import annotations
+
+from ..cards import french
+from ..contract import Event, Outcome
+from .flow import stall_value
+from .rules import timeout_move, to_act
+from .state import SEALED, State, hand_size
+
+NOTE = ("Some menus are representative samples (stalls, ball gifts, tax discards, builds, "
+        "stores, sales, downgrades); any legal choice may be typed.")
+
+
+def _label(cards) -> str:
+    return " ".join(french.label(c) for c in cards) or "nothing"
+
+
+def outcome(s: State) -> Outcome | None:
+    r = s.result
+    if r is None:
+        return None
+    how = f"{_p(r['by'])} ended the game" if r["how"] == "ended" else "the round cap was reached"
+    return Outcome(scores=tuple(float(p) for p in r["points"]), winners=(r["winner"],),
+                   how=how, detail={"coins": r["coins"], "hand_value": r["hand_value"],
+                                    "tiebreak": "points, then coins, then hand value, then "
+                                                "Herald order (A19)"})
+
+
+def _building_view(s: State, b, show: bool) -> dict:
+    return {"address": b.address, "kind": s.kind(b), "size": len(b.cards) + 1,
+            "exposed": b.exposed, "production": b.production is not None,
+            "cards": list(b.cards) if show else None,
+            "complete": b.complete() if show else None}
+
+
+def view(s: State, seat: int | None) -> dict:
+    over = s.stage == "over"
+    sealed = s.stage in SEALED
+    players = []
+    for x in range(s.n):
+        players.append({
+            "seat": x, "ref": f"p{x + 1}", "coins": s.coins[x], "hand_size": len(s.hands[x]),
+            "stall": list(s.stalls[x]), "stall_value": stall_value(s, x),
+            "buildings": [_building_view(s, b, over or x == seat) for b in s.buildings[x]],
+            "points_shown": s.points(x) if over else None,
+            "hand_limit": s.hand_limit(x),
+            "chosen": (x in s.choices) if sealed and x in s.sealed_seats else None,
+            "had_turn": x in s.turned,
+        })
+    v = {
+        "game": "aristocracy", "seat": seat, "to_act": sorted(to_act(s)),
+        "outcome": outcome(s).to_json() if s.result else None,
+        "round": s.round, "round_cap": s.options["round_cap"], "royal": s.royal,
+        "royal_action": {"K": "build", "Q": "visit", "J": "buy"}[s.royal],
+        "stage": s.stage, "herald": s.herald, "herald_order": s.order(),
+        "sizes": s.options["sizes"], "market": list(s.market),
+        "discard_face_up": list(s.discard[:4]), "discard_count": len(s.discard),
+        "deck_count": len(s.deck), "players": players,
+        "active": s.active, "actions_left": s.actions if s.active is not None else None,
+        "note": NOTE, "last": None,
+    }
+    if sealed:
+        v["sealed"] = {"kind": s.stage, "seats": list(s.sealed_seats),
+                       "waiting": list(s.waiting),
+                       "chosen": [x for x in s.sealed_seats if x in s.choices]}
+        if s.options["herald_order_commits"] and s.stage != "bid":
+            v["sealed"]["counts"] = {str(x): len(s.choices[x]) for x in s.choices}
+        if seat is not None and seat in s.sealed_seats:
+            v["sealed"]["mine"] = s.choices.get(seat)
+            v["sealed"]["default"] = timeout_move(s, seat)
+            if s.stage == "tax":
+                v["sealed"]["discard_count"] = len(s.hands[seat]) - s.hand_limit(seat)
+    if s.auction:
+        v["auction"] = {"bids": s.auction["bids"], "price": s.auction["price"],
+                        "tied": s.auction["tied"], "declared": s.auction["declared"]}
+    if s.stage == "end":
+        v["may_end"] = list(s.asked)
+    if s.visit:
+        vis = s.visit
+        v["visit"] = {"seat": vis["seat"], "owner": vis["owner"], "building": vis["building"],
+                      "mode": vis["mode"]}
+        if seat == vis["seat"]:
+            b = s.buildings[vis["owner"]][s.find(vis["owner"], vis["building"])]
+            v["visit"]["look"] = list(b.cards)
+    if seat is not None:
+        v["hand"] = list(s.hands[seat])
+        v["hand_value"] = sum(french.value(c) for c in s.hands[seat])
+    return v
+
+
+def secrets(s: State, seat: int | None) -> set[str]:
+    out = set(s.deck) | set(s.discard[4:])
+    looking = s.visit if s.visit and s.visit["seat"] == seat else None
+    for x in range(s.n):
+        for b in s.buildings[x]:
+            if b.production:
+                out.add(b.production)
+            if s.stage == "over" or x == seat:
+                continue
+            if looking and looking["owner"] == x and looking["building"] == b.address:
+                continue
+            out |= {c for c in b.cards if c != b.exposed}
+        if x != seat:
+            out |= set(s.hands[x])
+    return out
+
+
+def zones(s: State) -> dict[str, list[str]]:
+    z = {"deck": list(s.deck), "discard": list(s.discard), "market": list(s.market)}
+    for x in range(s.n):
+        z[f"hand:{x}"] = list(s.hands[x])
+        z[f"stall:{x}"] = list(s.stalls[x])
+        for b in s.buildings[x]:
+            z[f"building:{x}:{b.address}"] = [b.address, *b.cards]
+            if b.production:
+                z[f"production:{x}:{b.address}"] = [b.production]
+    return z
+
+
+# ---------------------------------------------------------------- history
+
+
+def redact(e: Event, seat: int | None) -> dict | None:
+    d = e.data
+    text = _text(e.type, d, seat)
+    if text is None:
+        return None
+    out = {"type": e.type, "text": text}
+    if "seat" in d:
+        out["seat"] = d["seat"]
+    return out
+
+
+def _p(x) -> str:
+    return "{p" + str(x) + "}"
+
+
+def _text(t: str, d: dict, seat: int | None) -> str | None:
+    if t == "GameStarted":
+        text = f"The game begins; {_p(d['herald'])} is the first Herald."
+        if seat is not None:
+            k = hand_size(d["options"]["sizes"])
+            text += f" Your hand: {_label(d['order'][seat * k:(seat + 1) * k])}."
+        return text
+    if t == "PhaseBegan":
+        name = {"K": "King", "Q": "Queen", "J": "Jack"}[d["royal"]]
+        return f"Round {d['round']}, the {name} phase begins."
+    if t == "Reshuffled":
+        return "The discard pile is shuffled into a new deck."
+    if t == "MarketDrawn":
+        return f"The market gets {_label(d['cards'])}."
+    if t == "CardsDrawn":
+        mine = d["cards"][seat] if seat is not None else None
+        return "Everyone draws a card" + (f"; you draw {french.label(mine)}." if mine else ".")
+    if t == "SealedBegan":
+        what = {"tax": "tax discards (over the hand limit)", "ball": "gifts to the ball",
+                "bid": "auction bids", "stall": "stalls"}[d["kind"]]
+        return f"Sealed choice: {what} from " + ", ".join(_p(x) for x in d["seats"]) + "."
+    if t == "ChoiceMade":
+        if seat == d["seat"]:
+            c = d["choice"]
+            return f"You choose {c if d['kind'] == 'bid' else _label(c)} ({d['kind']})."
+        return f"{_p(d['seat'])} has made their choice."
+    if t == "StallsRevealed":
+        return "Stalls revealed: " + "; ".join(
+            f"{_p(x)} {_label(c)}" for x, c in enumerate(d["stalls"])) + "."
+    if t == "TaxPaid":
+        parts = []
+        for x, c in enumerate(d["discards"]):
+            if c:
+                parts.append(f"{_p(x)} discards {_label(c) if x == seat else len(c)}")
+        return "Tax: " + ("; ".join(parts) or "nobody discards") + "."
+    if t == "BallHeld":
+        return _ball_text(d, seat)
+    if t == "BidsRevealed":
+        return "Bids: " + "; ".join(f"{_p(x)} {b}" for x, b in enumerate(d["bids"])
+                                    if b is not None) + "."
+    if t == "AuctionTaken":
+        return f"{_p(d['seat'])} buys {french.label(d['card'])} for {d['price']}."
+    if t == "Declared":
+        return f"{_p(d['seat'])} declares {french.label(d['card'])}."
+    if t == "DeclarationsSettled":
+        parts = [f"{_p(x)} takes {french.label(c)}" for x, c in d["awards"]]
+        if d["discarded"]:
+            parts.append(f"{_label(d['discarded'])} discarded")
+        return "Auction: " + ("; ".join(parts) or "nothing sold") + f" (price {d['price']})."
+    if t == "TurnBegan":
+        return f"{_p(d['seat'])} takes a turn with {d['actions']} actions."
+    return _action_text(t, d, seat)
+
+
+def _ball_text(d, seat) -> str:
+    counts = "; ".join(f"{_p(x)} gives {len(g)}" for x, g in enumerate(d["given"]) if g)
+    text = "The ball: " + (counts or "nobody gives anything")
+    pooled = [c for g in d["given"] for c in g]
+    if pooled and d.get("reveal"):
+        text += f" (pooled: {_label(pooled)})"
+    if seat is not None and d["given"][seat]:
+        text += (f"; you gave {_label(d['given'][seat])} and get "
+                 f"{_label(d['returns'][seat])}")
+    return text + f". Market: {_label(d['market'])}."
+
+
+def _action_text(t: str, d: dict, seat: int | None) -> str | None:
+    p = _p(d.get("seat", 0))
+    L = french.label
+    if t == "Traded":
+        src = "the market" if d["from"] == "market" else f"{_p(d['from'])}'s stall"
+        return f"{p} trades {L(d['give'])} for {L(d['take'])} from {src}."
+    if t == "Stored":
+        own = seat == d["seat"]
+        return (f"{p} stores {L(d['card']) if own else 'a card'} in the building at "
+                f"{L(d['building'])}" + (f", taking out {L(d['out'])}." if own else "."))
+    if t == "Hid":
+        return f"{p} hides {L(d['card'])}."
+    if t == "Sold":
+        return f"{p} sells {_label(d['cards'])} for a coin."
+    if t == "Harvested":
+        mine = f" ({L(d['card'])})" if seat == d["seat"] else ""
+        return f"{p} harvests the farm at {L(d['building'])}{mine}."
+    if t == "Favored":
+        return f"{p} discards {L(d['card'])} for a favor."
+    if t == "RoyalPaid":
+        return f"{p} pays a coin for the royal action."
+    if t == "Built":
+        return f"{p} builds at {L(d['address'])} with {len(d['cards'])} face-down cards."
+    if t == "Upgraded":
+        return f"{p} adds {len(d['cards'])} cards to the building at {L(d['building'])}."
+    if t == "Visited":
+        text = f"{p} visits {_p(d['owner'])}'s building at {L(d['building'])}"
+        if seat == d["seat"]:
+            text += f" and sees {_label(d['look'])}"
+        if d["paid"]:
+            text += f"; {_p(d['owner'])} pays a coin"
+        return text + "."
+    if t == "Exposed":
+        return (f"{p} exposes {L(d['card'])}." if d["card"] else f"{p} exposes nothing.")
+    if t == "ExposedDiscarded":
+        return f"{p} discards the exposed {L(d['card'])} from {_p(d['owner'])}'s building."
+    if t == "VisitCoinTaken":
+        return f"{p} takes a coin from {_p(d['owner'])}." if d["paid"] else \
+            f"{p} asks for a coin, but {_p(d['owner'])} has none."
+    if t == "Bought":
+        return f"{p} buys {L(d['card'])} from the discard pile."
+    if t == "Downgraded":
+        what = _label(d["cards"]) if seat == d["seat"] else f"{len(d['cards'])} cards"
+        return f"{p} downgrades the building at {L(d['building'])} (taking {what})."
+    if t == "TurnEnded":
+        return f"{p} ends their turn."
+    if t == "MarketCleared":
+        return f"The market ({_label(d['cards'])}) is discarded."
+    if t == "StallsReturned":
+        return "Stall cards go back to their owners' hands."
+    if t == "EndOffered":
+        return "May end the game: " + ", ".join(_p(x) for x in d["seats"]) + "."
+    if t == "EndDeclined":
+        return f"{p} does not end the game."
+    if t == "PhaseEnded":
+        parts = [f"{_p(x)} +{g}" for x, g in enumerate(d["income"]) if g]
+        text = "The phase ends."
+        if parts:
+            text += " Income: " + ", ".join(parts) + "."
+        if d["production"]:
+            text += f" {len(d['production'])} farms produce."
+        return text
+    if t == "GameEnded":
+        return f"{_p(d['by'])} ends the game." if d["how"] == "ended" else \
+            "The round cap is reached; the game ends."
+    return None
+

@@ -1,0 +1,37 @@
+"""Positions for scenario tests: a real started game, then the fields a test cares about."""
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from service.games.aristocracy import GAME
+from service.games.aristocracy.state import Building
+from service.games.contract import replay
+
+
+def started(n=3, seed=1, **options):
+    rng = random.Random(seed)
+    return replay(GAME, GAME.start(n, GAME.validate_options(n, options), rng))
+
+
+def turn(hands, stalls=None, buildings=None, coins=None, royal="K", seat=0, n=3, **more):
+    """Seat `seat` is active with one action per stall card (A4)."""
+    s = started(n)
+    stalls = stalls or [[] for _ in range(n)]
+    bl = tuple(tuple(Building(*b) if isinstance(b, tuple) else b for b in row)
+               for row in (buildings or [[] for _ in range(n)]))
+    return replace(s, stage="turn", active=seat, actions=more.pop("actions", len(stalls[seat])),
+                   turned=(seat,), royal=royal, hands=tuple(tuple(h) for h in hands),
+                   stalls=tuple(tuple(x) for x in stalls), buildings=bl,
+                   coins=tuple(coins or [3] * n), herald=more.pop("herald", 0),
+                   sealed_seats=(), waiting=(), choices={}, **more)
+
+
+def play(s, seat, move, seed=0):
+    events = GAME.decide(s, seat, move, random.Random(seed))
+    return replay(GAME, events, s), events
+
+
+def say(s, seat, text, seed=0):
+    (move,) = GAME.parse(s, seat, text)
+    return play(s, seat, move, seed)
