@@ -31,8 +31,12 @@ def celery_init_app(app) -> Celery:
         "broker_transport_options": {"socket_connect_timeout": 2, "socket_timeout": 5},
         "beat_schedule": {"sweep-outbox": {"task": "workers.tasks.sweep_outbox",
                                            "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])}},
-        "imports": ("workers.tasks",),
+        "imports": ("workers.tasks", "workers.imap_tasks"),
     })
+    if app.config.get("TURNPOST_IMAP_HOST"):
+        celery_app.conf.beat_schedule["poll-imap"] = {
+            "task": "workers.imap_tasks.poll_imap",
+            "schedule": float(app.config.get("TURNPOST_IMAP_POLL_SECONDS", 60))}
     celery_app.set_default()
     app.extensions["celery"] = celery_app
     return celery_app

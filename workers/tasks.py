@@ -6,7 +6,7 @@ import logging
 from celery import shared_task
 from flask import current_app
 
-from service.mail import relay
+from service.mail import relay, replies
 
 log = logging.getLogger(__name__)
 
@@ -22,7 +22,23 @@ def deliver_outbox(row_ids: list[int]) -> dict:
 
 @shared_task(ignore_result=True)
 def sweep_outbox() -> dict:
+    """Send what is due, and process inbound mail whose kick was lost."""
     db = current_app.extensions["turnpost.db"]
     with db.transaction() as session:
         ids = relay.due(session, relay.utcnow())
+        waiting = replies.waiting(session, relay.utcnow())
+    for inbound_id in waiting:
+        process_inbound(inbound_id)
     return deliver_outbox(ids) if ids else {}
+
+
+@shared_task(ignore_result=True)
+def process_inbound(inbound_id: int) -> str:
+    """Read one stored inbound message and act on it (apply, answer or ignore)."""
+    from service.web import actions
+    result = replies.process(current_app.extensions["turnpost.db"],
+                             current_app.extensions["turnpost.mailer"], inbound_id,
+                             actions.chance(), relay.utcnow())
+    if result.outbox_ids:
+        deliver_outbox(result.outbox_ids)
+    return result.status

@@ -14,9 +14,9 @@ from jinja2 import Environment
 from service.links import Claims, Signer
 from service.presenting import SeatPage, result_line
 
+from .inbound import REPLY_MARKER  # one marker for what we write and what we cut
 from .templating import game_partial
 
-REPLY_MARKER = "-- reply above this line --"
 _inliner = css_inline.CSSInliner(keep_style_tags=False)
 # Long unbreakable header values (the List-Unsubscribe URL) must stay plain ASCII, not be
 # folded into encoded words that unsubscribe buttons cannot read; 998 is SMTP's own limit.
@@ -65,6 +65,26 @@ def compose_turn(env: Environment, page: SeatPage, links: Links, *, row_id: int,
                  from_name=from_name, when=when, title=page.title, names=page.names)
 
 
+def compose_notice(env: Environment, *, row_id: int, to_addr: str, from_name: str, when,
+                   domain: str, why: str, subject: str, in_reply_to: str | None) -> EmailMessage:
+    """A reply that belongs to no game we can name (unknown game, a stranger's address)."""
+    ctx = {"why": why, "their_subject": subject}
+    msg = EmailMessage(policy=POLICY)
+    msg["Subject"] = " ".join(env.get_template("email/notice.subject.txt").render(ctx).split())
+    msg["From"] = Address(from_name, addr_spec=f"turnpost@{domain}")
+    msg["To"] = to_addr
+    msg["Date"] = format_datetime(when)
+    msg["Message-ID"] = f"<turnpost.notice.{row_id}@{domain}>"
+    if in_reply_to:
+        msg["In-Reply-To"] = msg["References"] = f"<{in_reply_to}>"
+    msg["Auto-Submitted"] = "auto-replied"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg.set_content(env.get_template("email/notice.txt").render(ctx))
+    msg.add_alternative(_inliner.inline(env.get_template("email/notice.html").render(ctx)),
+                        subtype="html")
+    return msg
+
+
 def build(env: Environment, kind: str, ctx: dict, game_id: int, links: Links, *, row_id: int,
           to_addr: str, from_name: str, when, title: str, names: list[str]) -> EmailMessage:
     domain = links.domain
@@ -81,12 +101,14 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: Links, *,
     msg["Date"] = format_datetime(when)
     msg["Message-ID"] = message_id(row_id, game_id, domain)
     root = thread_root(game_id, domain)
-    msg["In-Reply-To"] = root
-    msg["References"] = root
+    # answers to a player's email thread under it; everything else under the game's root
+    replying = ctx.get("in_reply_to")
+    msg["In-Reply-To"] = f"<{replying}>" if replying else root
+    msg["References"] = f"{root} <{replying}>" if replying else root
     msg["List-Id"] = f"{title} game {game_id} <game-{game_id}.{domain}>"
     msg["List-Unsubscribe"] = f"<{links.unsubscribe()}>"
     msg["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
-    msg["Auto-Submitted"] = "auto-generated"
+    msg["Auto-Submitted"] = "auto-replied" if replying else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
     msg["X-Turnpost-Game"] = str(game_id)
     msg.set_content(text)

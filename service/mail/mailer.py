@@ -35,6 +35,14 @@ class Mailer:
                              self.cfg["TURNPOST_MAIL_DOMAIN"], game_id, seat, seq)
 
     def render(self, session: Session, row: OutboxRow):
+        if row.game_id is None:
+            p = row.payload or {}
+            return compose.compose_notice(self.env, row_id=row.id, to_addr=row.to_addr,
+                                          from_name=self.cfg["TURNPOST_MAIL_FROM_NAME"],
+                                          when=row.created_at,
+                                          domain=self.cfg["TURNPOST_MAIL_DOMAIN"],
+                                          why=p.get("why", ""), subject=p.get("subject", ""),
+                                          in_reply_to=p.get("in_reply_to"))
         game = session.get(GameRow, row.game_id)
         pos = positions.load(session, row.game_id, upto=row.seq)
         names = [s.player.name for s in game.seats]

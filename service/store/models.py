@@ -75,10 +75,10 @@ class OutboxRow(Base):
 
     __tablename__ = "outbox"
     id: Mapped[int] = mapped_column(primary_key=True)
-    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)  # None: notice
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     to_addr: Mapped[str] = mapped_column(String(320))
-    kind: Mapped[str] = mapped_column(String(20))          # turn | refusal | answer
+    kind: Mapped[str] = mapped_column(String(20))  # turn | refusal | answer | message | notice
     seq: Mapped[int] = mapped_column(Integer)              # the position shown
     since_seq: Mapped[int] = mapped_column(Integer, default=0)  # news after this seq
     payload: Mapped[dict] = mapped_column(JSON, default=dict)

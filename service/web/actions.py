@@ -49,3 +49,17 @@ def kick(outbox_ids: list[int]) -> None:
             sweep_outbox.delay()
     except Exception:  # noqa: BLE001 - broker trouble must not fail a committed move
         log.exception("could not kick the outbox relay; the sweep will send %s", outbox_ids)
+
+
+def accept_mail(raw: bytes, via: str) -> tuple[int, bool]:
+    """Store an inbound message and have a worker process it (after the commit)."""
+    from service.mail.intake import store_raw
+    from workers.tasks import process_inbound
+    db = current_app.extensions["turnpost.db"]
+    row_id, new = store_raw(db, raw, via, now())
+    if new:
+        try:
+            process_inbound.delay(row_id)
+        except Exception:  # noqa: BLE001 - the sweep processes what the kick could not
+            log.exception("could not kick inbound processing for %s", row_id)
+    return row_id, new

@@ -59,7 +59,7 @@ def upgrade() -> None:
     )
     op.create_table('outbox',
     sa.Column('id', sa.Integer(), nullable=False),
-    sa.Column('game_id', sa.Integer(), nullable=False),
+    sa.Column('game_id', sa.Integer(), nullable=True),
     sa.Column('seat', sa.Integer(), nullable=True),
     sa.Column('to_addr', sa.String(length=320), nullable=False),
     sa.Column('kind', sa.String(length=20), nullable=False),

@@ -1,0 +1,182 @@
+"""Moves by reply: a player answers the turn email with text commands. Applied like a click,
+refused with a reply in the game's thread that quotes the line and says what would work, and
+robots, strangers and duplicates change nothing."""
+from __future__ import annotations
+
+from email.message import EmailMessage
+from email.utils import make_msgid
+
+from sqlalchemy import func, select
+
+from service.store.models import EventRow, InboundMessage, OutboxRow
+
+from ..web.helpers import latest_to, mails, move_links, text_of
+
+ADDRS = ["anna@example.org", "ben@example.org"]
+
+
+def start(client):
+    r = client.post("/games", data={"game": "trees", "players": "\n".join(ADDRS)})
+    return int(r.headers["Location"].rsplit("/", 1)[1])
+
+
+def reply_to(ours, body: str, sender: str | None = None, **headers) -> bytes:
+    """A reply as a phone mail app writes it: commands on top, our email quoted below."""
+    msg = EmailMessage()
+    msg["From"] = sender or ours["To"]
+    msg["To"] = ours["Reply-To"]
+    msg["Subject"] = "Re: " + ours["Subject"]
+    msg["Message-ID"] = make_msgid(domain="phone.example")
+    msg["In-Reply-To"] = ours["Message-ID"]
+    msg["References"] = f'{ours["References"]} {ours["Message-ID"]}'
+    for k, v in headers.items():
+        msg[k.replace("_", "-")] = v
+    quoted = "\n".join("> " + line for line in text_of(ours).splitlines()[:12])
+    msg.set_content(f"{body}\n\nOn Sun, Nov 22, 2026 at 3:14 PM Turnpost wrote:\n{quoted}\n")
+    return msg.as_bytes()
+
+
+def mover(app):
+    for addr in ADDRS:
+        msg = latest_to(app, addr)
+        if move_links(msg):
+            return addr, msg
+    raise AssertionError("nobody to move")
+
+
+def events(app):
+    with app.extensions["turnpost.db"].transaction() as s:
+        return s.scalar(select(func.count()).select_from(EventRow))
+
+
+def deliver(app, raw: bytes, via="smtp"):
+    from service.web import actions
+    with app.app_context():
+        return actions.accept_mail(raw, via)
+
+
+def inbound_status(app, row_id):
+    with app.extensions["turnpost.db"].transaction() as s:
+        row = s.get(InboundMessage, row_id)
+        return row.status, row.outcome
+
+
+def test_a_reply_with_a_command_makes_the_move_and_mails_the_next_turn(client, app):
+    start(client)
+    addr, ours = mover(app)
+    command = move_links(ours)[0][0]
+    before_events, before_mails = events(app), len(mails(app))
+    row_id, new = deliver(app, reply_to(ours, command))
+    assert new and inbound_status(app, row_id)[0] == "applied"
+    assert events(app) > before_events
+    assert len(mails(app)) > before_mails
+    other = next(a for a in ADDRS if a != addr)
+    assert "YOUR TURN" in text_of(latest_to(app, other)) or "GAME OVER" in text_of(latest_to(app, other))
+
+
+def test_the_same_message_delivered_twice_is_processed_once(client, app):
+    start(client)
+    _, ours = mover(app)
+    raw = reply_to(ours, move_links(ours)[0][0])
+    first, new = deliver(app, raw)
+    after = events(app), len(mails(app))
+    again, new2 = deliver(app, raw, via="imap")
+    assert (again, new2) == (first, False)
+    assert (events(app), len(mails(app))) == after
+
+
+def test_a_bad_line_is_answered_in_the_thread_with_suggestions_and_changes_nothing(client, app):
+    start(client)
+    addr, ours = mover(app)
+    good = move_links(ours)[0][0]
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, f"{good}\nplay the sailer under the mil"))
+    assert inbound_status(app, row_id)[0] == "refused"
+    assert events(app) == before, "all lines or none"
+    answer = latest_to(app, addr)
+    body = text_of(answer)
+    assert "Nothing was changed" in body and "play the sailer under the mil" in body
+    assert answer["In-Reply-To"].startswith("<") and "phone.example" in answer["In-Reply-To"]
+    assert answer["Auto-Submitted"] == "auto-replied"
+
+
+def test_auto_replies_and_bounces_are_recorded_and_never_answered(client, app):
+    start(client)
+    _, ours = mover(app)
+    before = len(mails(app))
+    ooo = reply_to(ours, "I am out of the office until Monday.", Auto_Submitted="auto-replied")
+    row_id, _ = deliver(app, ooo)
+    assert inbound_status(app, row_id)[0] == "ignored"
+    assert len(mails(app)) == before
+
+
+def test_a_stranger_cannot_move_for_a_player(client, app):
+    start(client)
+    addr, ours = mover(app)
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0], sender="mallory@evil.example"))
+    assert inbound_status(app, row_id)[0] == "refused"
+    assert events(app) == before
+    notice = latest_to(app, "mallory@evil.example")
+    assert notice is not None and "not playing" in text_of(notice)
+    # the notice shows nothing of the game
+    assert "hand" not in text_of(notice).lower()
+
+
+def test_a_reply_to_an_old_email_is_refused_with_the_fresh_view(client, app):
+    start(client)
+    addr, ours = mover(app)
+    client.post(move_links(ours)[0][1])           # the player clicks a link first...
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, move_links(ours)[1][0]))   # ...then replies to it
+    status, outcome = inbound_status(app, row_id)
+    assert status == "refused" and events(app) == before
+    body = text_of(latest_to(app, addr))
+    assert "moved on" in body or "not" in body
+    assert "Trees in play".upper() in body.upper() or "hand" in body.lower()
+
+
+def test_help_view_and_say(client, app):
+    start(client)
+    addr, ours = mover(app)
+    other = next(a for a in ADDRS if a != addr)
+    deliver(app, reply_to(ours, "help"))
+    helped = text_of(latest_to(app, addr))
+    assert "Every move you can make now" in helped
+    assert move_links(ours)[0][0] in helped
+    deliver(app, reply_to(ours, "say good luck, Ben!"))
+    assert "good luck, Ben!" in text_of(latest_to(app, other))
+    deliver(app, reply_to(ours, "view"))
+    assert "Here is the game as it stands" in text_of(latest_to(app, addr))
+
+
+def test_an_empty_reply_is_told_what_to_write(client, app):
+    start(client)
+    addr, ours = mover(app)
+    row_id, _ = deliver(app, reply_to(ours, ""))
+    assert inbound_status(app, row_id)[0] == "refused"
+    assert "Nothing was changed" in text_of(latest_to(app, addr))
+
+
+def test_the_game_is_found_from_in_reply_to_when_the_reply_address_is_lost(client, app):
+    start(client)
+    addr, ours = mover(app)
+    raw = reply_to(ours, move_links(ours)[0][0])
+    raw = raw.replace(ours["Reply-To"].encode(), b"turnpost@turnpost.test")
+    before = events(app)
+    row_id, _ = deliver(app, raw)
+    assert inbound_status(app, row_id)[0] == "applied" and events(app) > before
+
+
+def test_malformed_mail_is_kept_and_answered_without_a_crash(client, app):
+    start(client)
+    raw = (b"From: anna@example.org\r\nTo: play+zzzz@turnpost.test\r\nSubject: hi\r\n"
+           b"Content-Type: multipart/mixed; boundary=\"nope\"\r\n\r\n--wrong\r\n\xff\xfe garbage")
+    row_id, new = deliver(app, raw)
+    assert new
+    status, _ = inbound_status(app, row_id)
+    assert status in ("refused", "ignored")
+    with app.extensions["turnpost.db"].transaction() as s:
+        assert s.get(InboundMessage, row_id).raw == raw
+        notices = s.scalars(select(OutboxRow).where(OutboxRow.kind == "notice")).all()
+        assert [n.to_addr for n in notices] == ["anna@example.org"]

@@ -1,0 +1,1 @@
+"""IMAP polling task (placeholder until the IMAP poller lands)."""
