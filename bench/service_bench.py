@@ -1,0 +1,117 @@
+"""Service figures: server time of one move (request in, events and outbox rows committed, on
+SQLite and on PostgreSQL), and events replayed per second when a state is rebuilt from its log.
+
+    .venv/bin/python bench/service_bench.py [--pg postgresql+psycopg://postgres@127.0.0.1/test]
+
+The PostgreSQL run DROPS AND RECREATES the tables of the database it is given: point it only
+at a scratch database (the default is this machine's `test`).
+
+Mail is not sent during the timed requests (the relay is switched off) so the figure is the
+web + engine + database path of DESIGN.md steps 1-4."""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from service.games import registry  # noqa: E402
+from service.games.contract import replay  # noqa: E402
+from service.links import Claims  # noqa: E402
+from service.play import positions  # noqa: E402
+from service.store.migrate import upgrade  # noqa: E402
+
+
+def time_moves(url: str, moves: int = 200) -> list[float]:
+    from sqlalchemy import create_engine, text
+
+    from service.store.models import Base
+    from service.web import actions, create_app
+    if url.startswith("postgresql"):
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            Base.metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        engine.dispose()
+    upgrade(url)
+    positions.forget_all()
+    app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": tempfile.mkdtemp(),
+                      "TURNPOST_CHANCE": random.Random(1)})
+    actions.kick = lambda ids: None        # time the move, not the mail
+    client, signer, rng = app.test_client(), app.extensions["turnpost.signer"], random.Random(2)
+    times: list[float] = []
+    while len(times) < moves:
+        with app.app_context():
+            started = actions.start("trees", ["a@example.org", "b@example.org"], {})
+        while len(times) < moves:
+            db = app.extensions["turnpost.db"]
+            with db.transaction() as s:
+                pos = positions.load(s, started.game_id)
+            if pos.engine.outcome(pos.state) is not None:
+                break
+            seat = min(pos.engine.to_act(pos.state))
+            move = pos.engine.bots["random"](pos.state, seat, rng)
+            token = signer.dumps("move", Claims(started.game_id, seat, pos.seq, move))
+            t0 = time.perf_counter()
+            r = client.post(f"/m/{token}")
+            times.append(time.perf_counter() - t0)
+            assert r.status_code == 200, r.text
+    return times
+
+
+def replay_rate(game_id: str, seats: int, games: int = 20) -> tuple[float, int]:
+    game = registry.get(game_id)
+    rng = random.Random(3)
+    logs = []
+    for _ in range(games):
+        events = game.start(seats, game.validate_options(seats, {}), rng)
+        state = replay(game, events)
+        while game.outcome(state) is None:
+            seat = min(game.to_act(state))
+            new = game.decide(state, seat, game.bots["random"](state, seat, rng), rng)
+            events += new
+            state = replay(game, new, state)
+        logs.append(events)
+    total = sum(len(e) for e in logs)
+    t0 = time.perf_counter()
+    for events in logs:
+        replay(game, events)
+    return total / (time.perf_counter() - t0), total // games
+
+
+def report(name: str, times: list[float]) -> None:
+    ms = sorted(t * 1000 for t in times)
+    print(f"one move, request to commit, {name}: median {statistics.median(ms):.1f} ms, "
+          f"p95 {ms[int(len(ms) * 0.95)]:.1f} ms over {len(ms)} moves")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--pg", default=os.environ.get("TURNPOST_BENCH_DATABASE_URL",
+                                                    "postgresql+psycopg://postgres@127.0.0.1:5432/test"))
+    ap.add_argument("--moves", type=int, default=200)
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        report("SQLite", time_moves(f"sqlite:///{tmp}/bench.db", args.moves))
+    try:
+        report("PostgreSQL", time_moves(args.pg, args.moves))
+    except Exception as exc:  # noqa: BLE001 - a laptop without PostgreSQL still gets figures
+        print(f"PostgreSQL: not measured ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+    for game_id, seats in (("trees", 2), ("suzerain", 2), ("aristocracy", 3), ("magnate", 2)):
+        try:
+            rate, per_game = replay_rate(game_id, seats)
+        except Exception as exc:  # noqa: BLE001
+            print(f"replay {game_id}: not measured ({exc})")
+            continue
+        print(f"replay {game_id} ({seats} players): {rate:,.0f} events/s "
+              f"({per_game} events in a finished game)")
+
+
+if __name__ == "__main__":
+    main()
