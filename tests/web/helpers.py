@@ -40,3 +40,24 @@ def move_links(msg) -> list[tuple[str, str]]:
 
 def game_link(msg) -> str:
     return next(m.group(1) for m in LINK.finditer(text_of(msg)) if m.group(1).startswith("/g/"))
+
+
+class MailWatcher:
+    """Hands out each email once, parsing only files not seen before (cheap in long games)."""
+
+    def __init__(self, app):
+        self.root = app.extensions["turnpost.mailer"].transport.path
+        self.seen: set[str] = set()
+
+    def new(self) -> list:
+        fresh = []
+        for sub in ("new", "cur"):
+            folder = self.root / sub
+            if not folder.exists():
+                continue
+            for path in folder.iterdir():
+                if path.name not in self.seen:
+                    self.seen.add(path.name)
+                    fresh.append((path.stat().st_mtime_ns, path))
+        return [BytesParser(policy=policy.default).parsebytes(p.read_bytes())
+                for _, p in sorted(fresh)]

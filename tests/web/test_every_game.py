@@ -1,0 +1,81 @@
+"""Every engine through the whole service: a game played to its end by signed links, with the
+bots choosing, including Aristocracy's sealed choices where several seats act at once. Each
+seat's emails must render and name no card that seat may not know."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from service.games import cards, registry
+from service.links import Claims
+from service.play import positions
+
+from .helpers import MailWatcher, html_of, mails, text_of
+
+CASES = [("trees", 3, {}), ("suzerain", 2, {}), ("aristocracy", 3, {"round_cap": 2}),
+         ("magnate", 2, {"ruleset": "modern"})]
+
+
+def _leaks(engine, state, seat, body: str) -> set[str]:
+    """Names of secret cards in `body`, where the name is not shared by a card the reader may
+    know (double decks have two cards of one name)."""
+    zones = engine.zones(state)
+    every = {c for cs in zones.values() for c in cs}
+    secret = engine.secrets(state, seat)
+    known_names = {cards.name(c) for c in every - secret}
+    return {cards.name(c) for c in secret
+            if cards.name(c) not in known_names and re.search(re.escape(cards.name(c)) + r"\b", body)}
+
+
+def _check_new_mail(watcher, db, gid, addrs) -> None:
+    """Each email sent since the last look names no card its reader may not know at the
+    position it shows."""
+    from service.store.models import OutboxRow
+    with db.transaction() as s:
+        for msg in watcher.new():
+            row = s.get(OutboxRow, int(re.search(r"\.(\d+)@", msg["Message-ID"]).group(1)))
+            pos = positions.load(s, gid, upto=row.seq)
+            leaked = _leaks(pos.engine, pos.state, addrs.index(msg["To"]),
+                            text_of(msg) + html_of(msg))
+            assert not leaked, f"email to {msg['To']} at seq {row.seq} names {leaked}"
+
+
+@pytest.mark.parametrize("kind, seats, options", CASES, ids=[c[0] for c in CASES])
+def test_a_game_played_to_the_end_through_links(client, app, kind, seats, options):
+    if kind not in registry.available():
+        pytest.skip(f"{kind} engine not present")
+    addrs = [f"p{n}@example.org" for n in range(seats)]
+    data = {"game": kind, "players": "\n".join(addrs)}
+    data.update({f"opt_{k}": str(v) for k, v in options.items()})
+    r = client.post("/games", data=data)
+    assert r.status_code == 302, r.text
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    signer, db = app.extensions["turnpost.signer"], app.extensions["turnpost.db"]
+    rng = random.Random(4)
+    watcher = MailWatcher(app)
+    for step in range(3000):
+        _check_new_mail(watcher, db, gid, addrs)
+        with db.transaction() as s:
+            pos = positions.load(s, gid)
+        engine = pos.engine
+        if engine.outcome(pos.state) is not None:
+            break
+        seat = rng.choice(sorted(engine.to_act(pos.state)))
+        move = engine.bots["random"](pos.state, seat, rng)
+        token = signer.dumps("move", Claims(gid, seat, pos.seq, move))
+        resp = client.post(f"/m/{token}")
+        assert resp.status_code == 200, f"step {step}: {resp.text}"
+    else:
+        pytest.fail("the game did not end")
+    # every email rendered; the last one per seat shows the end and leaks nothing
+    sent = mails(app)
+    assert len(sent) >= seats
+    with db.transaction() as s:
+        final = positions.load(s, gid)
+    for seat, addr in enumerate(addrs):
+        last = [m for m in sent if m["To"] == addr][-1]
+        body = text_of(last) + html_of(last)
+        assert "GAME OVER" in text_of(last)
+        assert not _leaks(final.engine, final.state, seat, body)
