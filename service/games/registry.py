@@ -37,3 +37,21 @@ def available() -> dict[str, Game]:
         except (ModuleNotFoundError, AttributeError):
             continue   # an engine not (yet) present; tests/games/test_registry.py insists
     return out
+
+
+# What the lobby offers: (entry id, label, engine id, preset options). Magnate's two rulesets
+# are one engine but two games to a player (RULINGS.md, Magnate).
+LOBBY: tuple[tuple[str, str, str, dict], ...] = (
+    ("trees", "Trees", "trees", {}),
+    ("magnate", "Magnate", "magnate", {"ruleset": "classic"}),
+    ("magnate-roller", "Magnate (Roller rules)", "magnate", {"ruleset": "modern"}),
+    ("suzerain", "Suzerain", "suzerain", {}),
+    ("aristocracy", "Aristocracy", "aristocracy", {}),
+)
+
+
+def lobby() -> list[tuple[str, str, Game, dict]]:
+    """Lobby entries whose engine is present: (entry id, label, engine, preset options)."""
+    games = available()
+    return [(entry, label, games[kind], preset) for entry, label, kind, preset in LOBBY
+            if kind in games]

@@ -17,21 +17,24 @@ bp = Blueprint("games", __name__)
 
 @bp.get("/")
 def lobby():
-    return render_template("web/new_game.html", games=registry.available(), form={}, error=None)
+    return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None)
 
 
 @bp.post("/games")
 def create():
     form = request.form
-    kind = form.get("game", "")
+    entry = form.get("game", "")
     players = [line for line in form.get("players", "").replace(",", "\n").splitlines()
                if line.strip()]
-    try:
-        game = registry.get(kind)
-    except registry.UnknownGame:
-        return _lobby_error(form, f"There is no game called {kind!r}."), 400
-    options = {name: form[f"opt_{name}"] for name in game.options
-               if form.get(f"opt_{name}", "") != ""}
+    chosen = next((e for e in registry.lobby() if e[0] == entry), None)
+    if chosen is None:
+        return _lobby_error(form, f"There is no game called {entry!r}."), 400
+    _, _, game, preset = chosen
+    kind = game.id
+    # options are named per lobby entry (two entries may share an engine)
+    options = {name: form[f"{entry}.{name}"] for name in game.options
+               if name not in preset and form.get(f"{entry}.{name}", "") != ""}
+    options.update(preset)
     try:
         started = actions.start(kind, players, options)
     except play.PlayError as exc:
@@ -40,7 +43,7 @@ def create():
 
 
 def _lobby_error(form, error: str):
-    return render_template("web/new_game.html", games=registry.available(), form=form,
+    return render_template("web/new_game.html", entries=registry.lobby(), form=form,
                            error=error)
 
 

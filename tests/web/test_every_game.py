@@ -15,7 +15,7 @@ from service.play import positions
 from .helpers import MailWatcher, html_of, mails, text_of
 
 CASES = [("trees", 3, {}), ("suzerain", 2, {}), ("aristocracy", 3, {"round_cap": 2}),
-         ("magnate", 2, {"ruleset": "modern"})]
+         ("magnate-roller", 2, {})]
 
 
 def _leaks(engine, state, seat, body: str) -> set[str]:
@@ -44,11 +44,11 @@ def _check_new_mail(watcher, db, gid, addrs) -> None:
 
 @pytest.mark.parametrize("kind, seats, options", CASES, ids=[c[0] for c in CASES])
 def test_a_game_played_to_the_end_through_links(client, app, kind, seats, options):
-    if kind not in registry.available():
+    if kind not in [e[0] for e in registry.lobby()]:
         pytest.skip(f"{kind} engine not present")
     addrs = [f"p{n}@example.org" for n in range(seats)]
     data = {"game": kind, "players": "\n".join(addrs)}
-    data.update({f"opt_{k}": str(v) for k, v in options.items()})
+    data.update({f"{kind}.{k}": str(v) for k, v in options.items()})
     r = client.post("/games", data=data)
     assert r.status_code == 302, r.text
     gid = int(r.headers["Location"].rsplit("/", 1)[1])
