@@ -1,0 +1,72 @@
+"""District totals and the final result (seed 000 "Victory", M3, M13, M14)."""
+from __future__ import annotations
+
+from .rules import is_ace, is_big
+from .state import State, info
+
+
+def card_value(card: str, column, modern: bool) -> int:
+    """What one developed card adds to its column's total."""
+    if is_big(card):
+        return 10
+    if is_ace(card):
+        if not modern:
+            return 1
+        # M3: one per fully developed card in this column bearing the Ace's suit, itself too
+        suit = info(card)[1]
+        return sum(1 for x in column if x.developed and suit in info(x.card)[1])
+    return int(info(card)[0])
+
+
+def column_total(column, modern: bool) -> int:
+    return sum(card_value(x.card, column, modern) for x in column if x.developed)
+
+
+def totals(st: State) -> list[list[int | None]]:
+    """[district][seat] -> total of developed ranks, None where the seat does not contest."""
+    return [[column_total(st.players[s].columns[d], st.modern) if s in st.contest[d] else None
+             for s in range(st.n)] for d in range(len(st.districts))]
+
+
+def leader(row: list[int | None]) -> int | None:
+    """M13: a district's winner has a strictly higher total than every other contestant."""
+    vals = [(t, s) for s, t in enumerate(row) if t is not None]
+    best = max(t for t, _ in vals)
+    top = [s for t, s in vals if t == best]
+    return top[0] if len(top) == 1 else None
+
+
+def standings(st: State) -> dict:
+    tot = totals(st)
+    points = [0] * st.n
+    leaders = []
+    for row in tot:
+        w = leader(row)
+        leaders.append(w)
+        if w is not None:
+            points[w] += 1
+    developed = [sum(row[s] or 0 for row in tot) for s in range(st.n)]
+    tokens = [sum(p.tokens) for p in st.players]
+    return {"totals": tot, "leaders": leaders, "points": points, "developed": developed,
+            "tokens": tokens}
+
+
+def final(st: State) -> dict:
+    """M13: most points; tie: higher developed value; tie: more tokens; tie: a draw.
+    Called on the state after hands and incomplete deeds are gone (M7, M12)."""
+    sd = standings(st)
+    keys = [(sd["points"][s], sd["developed"][s], sd["tokens"][s]) for s in range(st.n)]
+    best = max(keys)
+    winners = [s for s in range(st.n) if keys[s] == best]
+    contenders = [s for s in range(st.n) if keys[s][0] == best[0]]
+    if len(contenders) == 1:
+        how = "most districts"
+    elif len([s for s in contenders if keys[s][1] == best[1]]) == 1:
+        how = "tie on districts, broken by developed value"
+    elif len(winners) == 1:
+        how = "tie on districts and developed value, broken by tokens"
+    else:
+        how = "draw"
+    return {"scores": sd["points"], "winners": winners, "how": how,
+            "detail": {"developed": sd["developed"], "tokens": sd["tokens"],
+                       "leaders": sd["leaders"], "totals": sd["totals"]}}

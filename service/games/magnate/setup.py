@@ -1,0 +1,127 @@
+"""Options, their combinations, and the opening deal (seed 000 "Setup", M14-M21).
+
+District order (shown in every view, used by "in 3"):
+* two players: the four Pawns in the RULINGS order with the Excuse in the middle,
+  1 Watchman, 2 Light Keeper, 3 Excuse, 4 Harvest, 5 Borderland (the Roller's line "centered
+  around the Excuse"). With Pawn properties (M15) districts 1, 2, 4, 5 are plain districts.
+* mega (M20): the same line twice around one Excuse: 1-4 the first deck's Pawns, 5 the Excuse,
+  6-9 the second deck's Pawns.
+* three players (M21): 1 the Excuse (all three), then each arm of the Y: 2-3 between seats 0
+  and 1, 4-5 between seats 1 and 2, 6-7 between seats 2 and 0.
+"""
+from __future__ import annotations
+
+from ..cards import decktet
+from ..contract import Event, Option, OptionError
+
+OPTIONS = {
+    "ruleset": Option("classic", "classic (seed 000) or modern Roller rules (seed 002)",
+                      ("classic", "modern"), "Rules"),
+    "courts": Option("default", "Courts as properties (M14); default: off in classic, on in "
+                     "modern", ("default", "on", "off"), "Courts"),
+    "pawn_properties": Option(False, "Pawns are properties, every district unrestricted "
+                              "(M15; classic only, needs Courts off)", (False, True),
+                              "Pawn properties"),
+    "replace_ace": Option(False, "an Ace drawn at the end of a turn may be replaced (M16)",
+                          (False, True), "Replace the Ace"),
+    "double_taxation": Option(False, "two tax dice (M11); always on in mega", (False, True),
+                              "Double taxation"),
+    "mega": Option(False, "two Decktets, nine districts, two plays a turn (M20)",
+                   (False, True), "Mega Magnate"),
+    "three": Option(False, "three players on a Y of districts (M21; modern only)",
+                    (False, True), "Three players"),
+    "deck": Option("", "fixed deck order, comma-separated card ids, top first (tests, "
+                   "replaying a table game); may end with the Crowns in dealing order", None,
+                   "Deck order"),
+}
+
+
+def check(opts: dict, seats: int) -> dict:
+    """Refuse impossible combinations; resolve the Courts default; force mega's taxation."""
+    modern = opts["ruleset"] == "modern"
+    if opts["three"] and not modern:
+        raise OptionError("the three-player game exists only in the modern rules (M21)")
+    if opts["three"] != (seats == 3):
+        raise OptionError("three players need the 'three' option, and it needs exactly three "
+                          "seats (M21)")
+    if opts["three"] and opts["mega"]:
+        raise OptionError("mega and the three-player layout cannot be combined: the rules "
+                          "give no district layout for both (M20, M21)")
+    if opts["courts"] == "default":
+        opts["courts"] = "on" if modern else "off"
+    if opts["pawn_properties"]:
+        if modern:
+            raise OptionError("Pawn properties are a classic-rules variant (M15)")
+        if opts["courts"] == "on":
+            raise OptionError("Pawn properties cannot be used with Courts (M15)")
+        if opts["mega"]:
+            raise OptionError("Pawn properties cannot be used in mega, whose districts are "
+                              "all eight Pawns (M20)")
+    if opts["mega"]:
+        opts["double_taxation"] = True      # M11/M20: forced by mega
+    if opts["deck"]:
+        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+        props, crowns = property_deck(opts), crown_set(opts)
+        if sorted(order) not in (sorted(props), sorted(props + crowns)):
+            raise OptionError(f"deck must list each of these {len(props)} cards once "
+                              f"(optionally followed by the Crowns): {', '.join(sorted(props))}")
+    return opts
+
+
+def _ids(cards, opts) -> list[str]:
+    return decktet.double_deck(cards) if opts["mega"] else list(cards)
+
+
+def property_deck(opts: dict) -> list[str]:
+    cards = list(decktet.ACES + decktet.NUMERALS)
+    if opts["courts"] == "on":
+        cards += decktet.COURTS
+    if opts["pawn_properties"]:
+        cards += decktet.PAWNS
+    return _ids(cards, opts)
+
+
+def crown_set(opts: dict) -> list[str]:
+    return _ids(decktet.CROWNS, opts)
+
+
+def start(seats: int, opts: dict, chance) -> list[Event]:
+    deck = property_deck(opts)
+    crowns = crown_set(opts)
+    removed: list[str] = []
+    if opts["deck"]:
+        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+        deck = [c for c in order if not c.startswith("N")]
+        given = [c for c in order if c.startswith("N")]
+        if given:
+            crowns = given
+        else:
+            chance.shuffle(crowns)
+    else:
+        chance.shuffle(deck)
+        chance.shuffle(crowns)
+    if opts["three"]:
+        extra = [p + ".2" for p in decktet.PAWNS]
+        chance.shuffle(extra)
+        pawns = list(decktet.PAWNS) + extra[:2]
+        chance.shuffle(pawns)
+        districts = [decktet.EXCUSE] + pawns
+        contest = [[0, 1, 2], [0, 1], [0, 1], [1, 2], [1, 2], [2, 0], [2, 0]]
+    elif opts["mega"]:
+        p1, p2 = (list(decktet.PAWNS), list(decktet.PAWNS))
+        districts = [p + ".1" for p in p1] + ["0.1"] + [p + ".2" for p in p2]
+        removed = ["0.2"]
+        contest = [list(range(seats))] * 9
+    else:
+        pawns = [""] * 4 if opts["pawn_properties"] else list(decktet.PAWNS)
+        districts = pawns[:2] + [decktet.EXCUSE] + pawns[2:]
+        contest = [list(range(seats))] * 5
+    per_hand = 6 if opts["mega"] else 3
+    hands = [deck[s * per_hand:(s + 1) * per_hand] for s in range(seats)]
+    draw = deck[seats * per_hand:]
+    dealt = [crowns[s::seats] for s in range(seats)]   # round robin: evenly (M20, M21)
+    first = chance.randint(0, seats - 1)                # M17
+    return [Event("GameStarted", {
+        "options": dict(opts), "seats": seats, "districts": districts, "contest": contest,
+        "crowns": dealt, "hands": hands, "draw": draw, "removed": removed, "first": first,
+        "piles": 3 if opts["three"] else 2})]

@@ -1,0 +1,234 @@
+"""Magnate state and its pure fold (`evolve`).
+
+The state is made of frozen dataclasses holding tuples, so `replace` copies only what changes and
+equality compares by value (the invariant suite compares replayed and live states). Every chance
+outcome (deck order, dice) arrives inside an event; `evolve` never draws anything.
+
+Token vectors are 6-tuples in suit order M S V L Y K (RULINGS: suit order everywhere).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cache
+
+from ..cards import decktet
+from ..contract import Event
+
+SUITS = decktet.SUITS
+SI = {s: i for i, s in enumerate(SUITS)}
+ZERO = (0,) * 6
+
+
+@cache
+def info(card_id: str) -> tuple[str, str]:
+    """(rank character, suit letters) of a card id, copy suffix ignored."""
+    return decktet.rank(card_id), decktet.suits(card_id)
+
+
+def vec(pay: dict) -> tuple[int, ...]:
+    return tuple(int(pay.get(s, 0)) for s in SUITS)
+
+
+def unvec(v) -> dict:
+    return {s: n for s, n in zip(SUITS, v) if n}
+
+
+def add(a, b, sign: int = 1) -> tuple[int, ...]:
+    return tuple(x + sign * y for x, y in zip(a, b))
+
+
+@dataclass(frozen=True)
+class Prop:
+    """A card in a player's column: developed (`on` is None) or a deed with tokens on it."""
+
+    card: str
+    on: tuple[int, ...] | None = None
+
+    @property
+    def developed(self) -> bool:
+        return self.on is None
+
+
+@dataclass(frozen=True)
+class Player:
+    tokens: tuple[int, ...]
+    hand: tuple[str, ...]
+    crowns: tuple[str, ...]
+    columns: tuple[tuple[Prop, ...], ...]      # one per district, empty where not contested
+    prefs: tuple[tuple[str, str], ...] = ()    # (deed card, suit): hidden standing choice, M19
+    aces: str = "ask"                          # M16 standing choice: always / never / ask
+
+    def pref(self, card: str) -> str | None:
+        for c, s in self.prefs:
+            if c == card:
+                return s
+        return None
+
+    def deed_in(self, d: int) -> Prop | None:
+        col = self.columns[d]
+        return col[-1] if col and not col[-1].developed else None
+
+
+@dataclass(frozen=True)
+class State:
+    options: dict
+    n: int
+    districts: tuple[str, ...]              # Pawn / Excuse id; "" = a plain district (M15)
+    contest: tuple[tuple[int, ...], ...]    # seats contesting each district (M21)
+    players: tuple[Player, ...]
+    draw: tuple[str, ...]                   # top card first
+    discard: tuple[str, ...] = ()
+    removed: tuple[str, ...] = ()           # mega: the second Excuse (M20)
+    pile: int = 1                           # which pile is being drawn from
+    piles: int = 2                          # M12: 2 piles, 3 with three players (M21)
+    turn: int = 0
+    phase: str = "play"                     # play / draw / ask / over
+    plays_left: int = 0
+    draws_left: int = 0
+    asked: str | None = None                # the Ace awaiting keep/replace (M16 "ask")
+    final_left: int | None = None           # final turns not yet begun, once the end is near
+    turns: int = 0
+    last_roll: dict | None = None
+    outcome: dict | None = None
+    recycled: frozenset = frozenset()      # cards once public, shuffled back into a pile
+
+    @property
+    def modern(self) -> bool:
+        return self.options["ruleset"] == "modern"
+
+    @property
+    def per_turn(self) -> int:
+        return 2 if self.options["mega"] else 1
+
+
+def _player(st: State, seat: int, **changes) -> tuple[Player, ...]:
+    ps = list(st.players)
+    ps[seat] = replace(ps[seat], **changes)
+    return tuple(ps)
+
+
+def _remove(hand: tuple[str, ...], card: str) -> tuple[str, ...]:
+    i = hand.index(card)
+    return hand[:i] + hand[i + 1:]
+
+
+def _set_column(p: Player, d: int, col: tuple[Prop, ...]) -> tuple:
+    cols = list(p.columns)
+    cols[d] = col
+    return tuple(cols)
+
+
+def _after_play(st: State) -> State:
+    left = st.plays_left - 1
+    if left > 0:
+        return replace(st, plays_left=left)
+    draws = st.per_turn if st.final_left is None else 0   # M12: final turns draw nothing
+    return replace(st, plays_left=0, phase="draw", draws_left=draws)
+
+
+def evolve(st: State | None, event: Event) -> State:
+    d = event.data
+    t = event.type
+    if t == "GameStarted":
+        n = d["seats"]
+        nd = len(d["districts"])
+        players = tuple(
+            Player(tokens=tuple(sum(1 for c in d["crowns"][s] if info(c)[1] == x)
+                                for x in SUITS),
+                   hand=tuple(d["hands"][s]), crowns=tuple(d["crowns"][s]),
+                   columns=((),) * nd)
+            for s in range(n))
+        return State(options=dict(d["options"]), n=n, districts=tuple(d["districts"]),
+                     contest=tuple(tuple(c) for c in d["contest"]), players=players,
+                     draw=tuple(d["draw"]), removed=tuple(d["removed"]),
+                     piles=d["piles"], turn=d["first"], phase="draw", draws_left=0,
+                     final_left=None)
+    assert st is not None
+    seat = d.get("seat")
+    if t == "Rolled":
+        ps = list(st.players)
+        for s in range(st.n):
+            tok = add(add(ps[s].tokens, d["lost"][s], -1), d["income"][s])
+            ps[s] = replace(ps[s], tokens=tok)
+        final = st.final_left - 1 if st.final_left is not None else None
+        plays = min(st.per_turn, len(ps[seat].hand))
+        nxt = replace(st, players=tuple(ps), turn=seat, phase="play", plays_left=plays,
+                      draws_left=0, final_left=final, turns=st.turns + 1, last_roll=dict(d))
+        if plays == 0:   # an empty hand cannot play (never happens in a normal game)
+            nxt = replace(nxt, phase="draw", draws_left=st.per_turn if final is None else 0)
+        return nxt
+    if t == "Bought" or t == "DeedBought":
+        p = st.players[seat]
+        di = d["district"] - 1
+        prop = Prop(d["card"]) if t == "Bought" else Prop(d["card"], ZERO)
+        st = replace(st, players=_player(
+            st, seat, hand=_remove(p.hand, d["card"]), tokens=add(p.tokens, vec(d["pay"]), -1),
+            columns=_set_column(p, di, p.columns[di] + (prop,))))
+        return _after_play(st)
+    if t == "DeedAdded":
+        p = st.players[seat]
+        di = d["district"] - 1
+        col = p.columns[di]
+        on = add(col[-1].on, vec(d["pay"]))
+        prop = Prop(col[-1].card, None if d["completed"] else on)
+        prefs = p.prefs
+        if d["completed"]:
+            prefs = tuple(x for x in prefs if x[0] != prop.card)
+        return replace(st, players=_player(
+            st, seat, tokens=add(p.tokens, vec(d["pay"]), -1), prefs=prefs,
+            columns=_set_column(p, di, col[:-1] + (prop,))))
+    if t == "Sold":
+        p = st.players[seat]
+        st = replace(st, discard=st.discard + (d["card"],), players=_player(
+            st, seat, hand=_remove(p.hand, d["card"]), tokens=add(p.tokens, vec(d["gain"]))))
+        return _after_play(st)
+    if t == "Traded":
+        p = st.players[seat]
+        tok = list(p.tokens)
+        tok[SI[d["give"]]] -= 3
+        tok[SI[d["get"]]] += 1
+        return replace(st, players=_player(st, seat, tokens=tuple(tok)))
+    if t == "PreferenceSet":
+        p = st.players[seat]
+        prefs = tuple(x for x in p.prefs if x[0] != d["card"]) + ((d["card"], d["suit"]),)
+        return replace(st, players=_player(st, seat, prefs=tuple(sorted(prefs))))
+    if t == "AceSettingSet":
+        return replace(st, players=_player(st, seat, aces=d["mode"]))
+    if t == "Reshuffled":
+        return replace(st, draw=tuple(d["order"]), discard=(), pile=d["pile"],
+                       recycled=st.recycled | frozenset(d["order"]))
+    if t == "Drew":
+        p = st.players[seat]
+        assert st.draw[0] == d["card"]
+        st = replace(st, draw=st.draw[1:], draws_left=st.draws_left - 1,
+                     players=_player(st, seat, hand=p.hand + (d["card"],)))
+        if d.get("ask"):
+            st = replace(st, phase="ask", asked=d["card"])
+        return st
+    if t == "EndTriggered":
+        return replace(st, final_left=st.n, draws_left=0)
+    if t == "AceKept":
+        return replace(st, phase="draw", asked=None)
+    if t == "AceReplaced":
+        ps = list(st.players)
+        card = d["card"]
+        ps[seat] = replace(ps[seat], hand=_remove(ps[seat].hand, card))
+        gain = vec({info(card)[1]: 1})
+        ps = [replace(p, tokens=add(p.tokens, gain)) for p in ps]
+        again = 1 if st.final_left is None else 0
+        return replace(st, players=tuple(ps), discard=st.discard + (card,), phase="draw",
+                       asked=None, draws_left=st.draws_left + again)
+    if t == "GameEnded":
+        # M12: hands are discarded unscored; M7: incomplete deeds and their tokens too.
+        gone = list(st.discard)
+        ps = []
+        for p in st.players:
+            gone.extend(p.hand)
+            cols = []
+            for col in p.columns:
+                gone.extend(x.card for x in col if not x.developed)
+                cols.append(tuple(x for x in col if x.developed))
+            ps.append(replace(p, hand=(), columns=tuple(cols), prefs=()))
+        return replace(st, players=tuple(ps), discard=tuple(gone), phase="over",
+                       outcome=dict(d["outcome"]), draws_left=0, plays_left=0)
+    raise ValueError(f"unknown Magnate event {t!r}")

@@ -1,0 +1,65 @@
+"""Whole games: bot strength, golden playthroughs, options, replay."""
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+import pytest
+
+from service.games.contract import OptionError, replay
+from service.games.magnate import GAME
+from service.games.magnate.setup import property_deck
+from tests.games.golden import check
+
+GOLDEN = Path(__file__).parent / "golden"
+
+
+def play(seats, options, seed, bots):
+    rng = random.Random(seed)
+    events = GAME.start(seats, GAME.validate_options(seats, options), rng)
+    st = replay(GAME, events)
+    while GAME.outcome(st) is None:
+        seat = st.turn
+        move = GAME.bots[bots[seat]](st, seat, rng)
+        new = GAME.decide(st, seat, move, rng)
+        events += new
+        st = replay(GAME, new, st)
+    return st, events
+
+
+def test_greedy_beats_random_at_least_70_percent_of_200_games():
+    wins = 0
+    for n in range(200):
+        g = n % 2
+        bots = ["random", "random"]
+        bots[g] = "greedy"
+        st, _ = play(2, {}, 5000 + n, bots)
+        wins += GAME.outcome(st).winners == (g,)
+    assert wins >= 140, wins
+
+
+def test_finished_game_replays_from_its_log():
+    st, events = play(2, {"ruleset": "modern", "replace_ace": True}, 11, ["greedy", "random"])
+    assert replay(GAME, events) == st
+
+
+@pytest.mark.parametrize("name,seats,options,seed", [
+    ("classic", 2, {}, 1),
+    ("modern", 2, {"ruleset": "modern", "replace_ace": True}, 2),
+    ("mega", 2, {"mega": True, "replace_ace": True}, 21),
+    ("three", 3, {"ruleset": "modern", "three": True}, 4),
+])
+def test_golden(name, seats, options, seed):
+    check(GOLDEN / f"{name}.jsonl", GAME, seats, options, seed, bot="greedy")
+
+
+def test_deck_option_fixes_the_order():
+    opts = GAME.validate_options(2, {})
+    deck = property_deck(opts)
+    st = replay(GAME, GAME.start(2, {"deck": ",".join(deck)}, random.Random(1)))
+    assert st.players[0].hand == tuple(deck[:3]) and st.players[1].hand == tuple(deck[3:6])
+    with pytest.raises(OptionError, match="each of these"):
+        GAME.validate_options(2, {"deck": ",".join(deck[1:])})
+    crowns = ["NM", "NS", "NV", "NL", "NY", "NK"]
+    st = replay(GAME, GAME.start(2, {"deck": ",".join(deck + crowns)}, random.Random(1)))
+    assert st.players[0].crowns == ("NM", "NV", "NY")
