@@ -40,6 +40,22 @@ class Settings:
     SWEEP_SECONDS: int = field(default_factory=lambda: int(_env("SWEEP_SECONDS", "60")))
     LINK_MAX_AGE_DAYS: int = field(default_factory=lambda: int(_env("LINK_MAX_AGE_DAYS", "90")))
     DEV_OUTBOX: bool = field(default_factory=lambda: _env("DEV_OUTBOX", "auto") in ("1", "true", "auto"))
+    # mail in: the built-in SMTP receiver (Procfile "inbound"), provider webhooks, or IMAP polling
+    INBOUND_SMTP_HOST: str = field(default_factory=lambda: _env("INBOUND_SMTP_HOST", "127.0.0.1"))
+    INBOUND_SMTP_PORT: int = field(default_factory=lambda: int(_env("INBOUND_SMTP_PORT", "2525")))
+    INBOUND_MAX_BYTES: int = field(default_factory=lambda: int(_env("INBOUND_MAX_BYTES",
+                                                                    str(10 * 1024 * 1024))))
+    # bearer secret of POST /inbound/raw and ?key= of /inbound/sendgrid; empty = webhooks off
+    INBOUND_SECRET: str = field(default_factory=lambda: _env("INBOUND_SECRET", ""))
+    MAILGUN_SIGNING_KEY: str = field(default_factory=lambda: _env("MAILGUN_SIGNING_KEY", ""))
+    # IMAP polling runs (beat schedule) only when IMAP_HOST is set
+    IMAP_HOST: str = field(default_factory=lambda: _env("IMAP_HOST", ""))
+    IMAP_PORT: int = field(default_factory=lambda: int(_env("IMAP_PORT", "0")))  # 0: 993 or 143
+    IMAP_USER: str = field(default_factory=lambda: _env("IMAP_USER", ""))
+    IMAP_PASSWORD: str = field(default_factory=lambda: _env("IMAP_PASSWORD", ""))
+    IMAP_FOLDER: str = field(default_factory=lambda: _env("IMAP_FOLDER", "INBOX"))
+    IMAP_SSL: bool = field(default_factory=lambda: _env("IMAP_SSL", "true").lower() in ("1", "true", "yes"))
+    IMAP_POLL_SECONDS: int = field(default_factory=lambda: int(_env("IMAP_POLL_SECONDS", "60")))
 
     def as_flask(self) -> dict:
         return {f"TURNPOST_{f.name}": getattr(self, f.name) for f in fields(self)} | {

@@ -35,13 +35,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import cli, dev, games, links, players
+    from . import cli, cli_inbound, dev, games, inbound, links, players
     app.register_blueprint(links.bp)
+    app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
     cli.init_app(app)
+    cli_inbound.init_app(app)
 
     @app.get("/healthz")
     def healthz():

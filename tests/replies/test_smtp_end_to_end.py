@@ -1,0 +1,41 @@
+"""The whole reply path over real SMTP: a player's reply goes into the running SMTP receiver,
+is stored, processed, the move is applied, and the next turn emails go out."""
+from __future__ import annotations
+
+import smtplib
+import socket
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from service.mail.smtp_receiver import InboundHandler, server_options
+
+from ..web.helpers import latest_to, mails, move_links, text_of
+from .test_replies import ADDRS, events, mover, reply_to, start
+
+
+@pytest.fixture
+def receiver(app):
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    controller = Controller(InboundHandler(app), hostname="127.0.0.1", port=port,
+                            **server_options(app))
+    controller.start()
+    yield controller
+    controller.stop()
+
+
+def test_a_reply_through_the_smtp_receiver_moves_and_mails_the_next_turn(client, app, receiver):
+    start(client)
+    addr, ours = mover(app)
+    other = next(a for a in ADDRS if a != addr)
+    before_events, before_mails = events(app), len(mails(app))
+    raw = reply_to(ours, move_links(ours)[0][0])
+    to = ours["Reply-To"].addresses[0].addr_spec
+    with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as smtp:
+        assert smtp.sendmail(addr, [to], raw) == {}
+    assert events(app) > before_events, "the move was applied"
+    assert len(mails(app)) > before_mails, "the next emails were sent"
+    news = text_of(latest_to(app, other))
+    assert "YOUR TURN" in news or "GAME OVER" in news
