@@ -34,7 +34,7 @@ def _plain_verb(word: str) -> str:
         return _IRREGULAR[word]
     if not word.endswith("s") or word.endswith("ss") or len(word) < 3:
         return word
-    if word.endswith(("sses", "shes", "ches", "xes", "zes")):
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
         return word[:-2]
     if word.endswith("ies"):
         return word[:-3] + "y"
@@ -54,6 +54,7 @@ class SeatPage:
     to_act: list[int]
     your_turn: bool
     menu: list[dict] = field(default_factory=list)   # [{"move": ..., "text": ...}]
+    all_moves: list[str] = field(default_factory=list)   # every legal move as a command
     outcome: dict | None = None
 
     @property
@@ -85,6 +86,9 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
                     outcome=outcome.to_json() if outcome else None)
     if page.your_turn:
         page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
+    if seat is not None and outcome is None:
+        # off-turn moves exist too (Magnate's standing preferences), so ask for every seat
+        page.all_moves = [engine.describe(m) for m in engine.legal_moves(state, seat)]
     return page
 
 

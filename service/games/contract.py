@@ -15,8 +15,9 @@ Conventions shared by all engines:
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Mapping, Protocol, Sequence
+from typing import Any, Protocol
 
 Move = dict[str, Any]
 State = Any
@@ -40,7 +41,7 @@ class Event:
         return {"type": self.type, "data": dict(self.data)}
 
     @classmethod
-    def from_json(cls, obj: Mapping[str, Any]) -> "Event":
+    def from_json(cls, obj: Mapping[str, Any]) -> Event:
         return cls(obj["type"], obj.get("data", {}))
 
 
@@ -65,7 +66,8 @@ class Option:
             try:
                 value = int(value.strip())
             except ValueError:
-                raise OptionError(f"option {name!r} must be a whole number, not {value!r}")
+                raise OptionError(f"option {name!r} must be a whole number, "
+                                  f"not {value!r}") from None
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
             raise OptionError(f"option {name!r} must be {kind.__name__}, not {value!r}")
         if self.choices is not None and value not in self.choices:

@@ -8,8 +8,8 @@
 """
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime, timedelta, timezone
-from typing import Callable
 
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session

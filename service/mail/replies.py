@@ -19,8 +19,15 @@ from service.play import Intent, notify, positions
 from service.store.db import Database
 from service.store.models import GameRow, InboundMessage, OutboxRow
 
-from .inbound import (Automated, InboundMail, NoCommands, NoGameAddress, parse_message,
-                      rejection, reply_tokens)
+from .inbound import (
+    Automated,
+    InboundMail,
+    NoCommands,
+    NoGameAddress,
+    parse_message,
+    rejection,
+    reply_tokens,
+)
 
 HELP_LIMIT = 60
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients

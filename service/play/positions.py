@@ -54,9 +54,10 @@ def load(session: Session, game_id: int, upto: int | None = None, *, lock: bool 
     base_seq, state = (0, None)
     if cached and cached[0] <= (upto if upto is not None else cached[0]):
         base_seq, state = cached
-    seq = base_seq
-    for seq, event, _ in load_events(session, game_id, after=base_seq, upto=upto):
+    newer = load_events(session, game_id, after=base_seq, upto=upto)
+    for _, event, _ in newer:
         state = engine.evolve(state, event)
+    seq = newer[-1][0] if newer else base_seq
     if state is None:
         raise NoSuchGame(f"Game {game_id} has no events.")
     if upto is None:

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime
-from typing import Any
 
 from sqlalchemy import event as sa_event
 from sqlalchemy.exc import IntegrityError
@@ -56,7 +55,8 @@ def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> A
 
     events, applied = [], []
     new_state = state
-    for index, move in enumerate(_moves(engine, intent, lambda: new_state)):
+    # the lambda reads new_state as it stands when each line is parsed: late binding wanted
+    for index, move in enumerate(_moves(engine, intent, lambda: new_state)):  # noqa: B023
         if isinstance(move, Refused):
             raise move
         text, move = move

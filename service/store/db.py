@@ -2,8 +2,8 @@
 without Flask, for workers, the CLI, benchmarks and tests."""
 from __future__ import annotations
 
+from collections.abc import Iterator
 from contextlib import contextmanager
-from typing import Iterator
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine

@@ -3,12 +3,11 @@
 Timestamps are naive UTC columns (service.store.types.UTCDateTime adds the zone on the way out).
 
 Revision ID: 0001
-Revises: 
+Revises:
 Create Date: 2026-11-22 03:23:53.388275
 """
-from alembic import op
 import sqlalchemy as sa
-
+from alembic import op
 
 revision = '0001'
 down_revision = None
