@@ -14,12 +14,20 @@ from service.store.models import GameRow, OutboxRow
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
                         seq: int, now: datetime) -> list[OutboxRow]:
-    """One email per seat whose view differs between `before` and `after` (all seats when the
-    game starts: `before` is None)."""
+    """One email per seat whose view changed (all seats when the game starts: `before` is
+    None) — except a seat that is only watching someone else part-way through a turn of
+    several actions (an Aristocracy turn, a Magnate turn of trades): it hears once, when the
+    turn passes, with all of the turn's news in that one email."""
+    if before is None:
+        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats]
+    acting_before, acting_after = engine.to_act(before), engine.to_act(after)
+    turn_passed = acting_before != acting_after or engine.outcome(after) is not None
     rows = []
     for seat_row in game.seats:
         seat = seat_row.seat
-        if before is not None and engine.view(before, seat) == engine.view(after, seat):
+        if not turn_passed and seat not in acting_after:
+            continue
+        if engine.view(before, seat) == engine.view(after, seat):
             continue
         rows.append(queue(session, game, seat, "turn", seq, now))
     return rows

@@ -1,0 +1,68 @@
+"""Who gets an email after a move: every seat whose view changed, except seats watching
+someone part-way through a turn of several actions."""
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from types import SimpleNamespace
+
+from service.play import notify
+
+NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
+
+
+class FakeEngine:
+    """States are dicts: {"to_act": {...}, "views": {seat: ...}, "over": bool}."""
+
+    def to_act(self, state):
+        return frozenset(state["to_act"])
+
+    def view(self, state, seat):
+        return state["views"][seat]
+
+    def outcome(self, state):
+        return "over" if state.get("over") else None
+
+
+def recipients(before, after, seats=3) -> list[int]:
+    """The seats queue() is called for (the database part is not under test here)."""
+    queued: list[int] = []
+    game = SimpleNamespace(seats=[SimpleNamespace(seat=n) for n in range(seats)])
+    real = notify.queue
+    notify.queue = lambda s, g, seat, *rest, **kw: queued.append(seat)
+    try:
+        notify.queue_changed_views(None, game, FakeEngine(), before, after, 5, NOW)
+    finally:
+        notify.queue = real
+    return queued
+
+
+def state(to_act, views, over=False):
+    return {"to_act": set(to_act), "views": dict(enumerate(views)), "over": over}
+
+
+def test_mid_turn_actions_mail_only_the_acting_seat():
+    before = state({0}, ["a", "b", "c"])
+    after = state({0}, ["a2", "b2", "c2"])      # seat 0 took one of several actions
+    assert recipients(before, after) == [0]
+
+
+def test_when_the_turn_passes_every_changed_view_is_mailed():
+    before = state({0}, ["a", "b", "c"])
+    after = state({1}, ["a2", "b2", "c"])
+    assert recipients(before, after) == [0, 1]
+
+
+def test_a_sealed_choice_mails_the_chooser_and_those_still_choosing():
+    before = state({0, 1, 2}, ["a", "b", "c"])
+    after = state({1, 2}, ["a2", "b2", "c2"])   # seat 0 chose; the others see "0 has chosen"
+    assert recipients(before, after) == [0, 1, 2]
+
+
+def test_the_end_is_mailed_to_everyone_whose_view_changed():
+    before = state({0}, ["a", "b", "c"])
+    after = state(set(), ["a2", "b2", "c2"], over=True)
+    assert recipients(before, after) == [0, 1, 2]
+
+
+def test_the_start_mails_everyone():
+    assert recipients(None, state({0}, ["a", "b"]), seats=2) == [0, 1]
