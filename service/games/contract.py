@@ -134,6 +134,11 @@ class Game(Protocol):
     def describe(self, move: Move) -> str: ...
     def outcome(self, state: State) -> Outcome | None: ...
 
+    # Optional, for deadlines (not yet scheduled by the service): the move made for `seat`
+    # when its time to choose runs out, or None where nothing sensible can be chosen for it.
+    # Aristocracy implements it for its sealed choices.
+    #   def timeout_move(self, state: State, seat: int) -> Move | None: ...
+
     # For the invariant tests (tests/games/test_invariants.py); engines implement both.
     def zones(self, state: State) -> Mapping[str, Sequence[str]]:
         """Every card in the game by where it lies ("hand:0", "draw", "tree:1M"...)."""
