@@ -43,7 +43,7 @@ def time_moves(url: str, moves: int = 200) -> list[float]:
     positions.forget_all()
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": tempfile.mkdtemp(),
                       "TURNPOST_CHANCE": random.Random(1)})
-    actions.kick = lambda ids: None        # time the move, not the mail
+    real_kick, actions.kick = actions.kick, (lambda ids: None)   # time the move, not the mail
     client, signer, rng = app.test_client(), app.extensions["turnpost.signer"], random.Random(2)
     times: list[float] = []
     while len(times) < moves:
@@ -62,7 +62,54 @@ def time_moves(url: str, moves: int = 200) -> list[float]:
             r = client.post(f"/m/{token}")
             times.append(time.perf_counter() - t0)
             assert r.status_code == 200, r.text
+    actions.kick = real_kick
     return times
+
+
+def reply_pipeline(url: str, replies: int = 100) -> tuple[float, int]:
+    """Reply emails per second through the whole inbound pipeline on the embedded default:
+    store raw (de-duplicated), parse, find game and seat, apply the command, queue and send
+    the next emails to the Maildir."""
+    from email import policy
+    from email.message import EmailMessage
+    from email.parser import BytesParser
+
+    from service.web import actions, create_app
+    upgrade(url)
+    positions.forget_all()
+    maildir = tempfile.mkdtemp()
+    app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": maildir,
+                      "TURNPOST_CHANCE": random.Random(1)})
+    transport = app.extensions["turnpost.mailer"].transport
+    rng, done, elapsed = random.Random(5), 0, 0.0
+    while done < replies:
+        with app.app_context():
+            gid = actions.start("trees", ["a@example.org", "b@example.org"], {}).game_id
+        while done < replies:
+            db = app.extensions["turnpost.db"]
+            with db.transaction() as s:
+                pos = positions.load(s, gid)
+            if pos.engine.outcome(pos.state) is not None:
+                break
+            seat = min(pos.engine.to_act(pos.state))
+            addr = ["a@example.org", "b@example.org"][seat]
+            ours = [BytesParser(policy=policy.default).parsebytes(raw)
+                    for _, raw in transport.messages()]
+            ours = [m for m in ours if m["To"] == addr][-1]
+            move = pos.engine.bots["random"](pos.state, seat, rng)
+            reply = EmailMessage()
+            reply["From"], reply["To"] = addr, ours["Reply-To"]
+            reply["Subject"] = "Re: " + ours["Subject"]
+            reply["Message-ID"] = f"<bench-{gid}-{done}@phone.example>"
+            reply["In-Reply-To"] = ours["Message-ID"]
+            reply.set_content(pos.engine.describe(move) + "\n\nOn Sunday Turnpost wrote:\n> ...\n")
+            raw = reply.as_bytes()
+            t0 = time.perf_counter()
+            with app.app_context():
+                actions.accept_mail(raw, "bench")
+            elapsed += time.perf_counter() - t0
+            done += 1
+    return done / elapsed, done
 
 
 def replay_rate(game_id: str, seats: int, games: int = 20) -> tuple[float, int]:
@@ -103,6 +150,10 @@ def main() -> None:
         report("PostgreSQL", time_moves(args.pg, args.moves))
     except Exception as exc:  # noqa: BLE001 - a laptop without PostgreSQL still gets figures
         print(f"PostgreSQL: not measured ({type(exc).__name__}: {str(exc).splitlines()[0]})")
+    with tempfile.TemporaryDirectory() as tmp:
+        rate, n = reply_pipeline(f"sqlite:///{tmp}/replies.db")
+        print(f"reply emails through the whole pipeline (store, parse, apply, send the next "
+              f"emails), SQLite: {rate:.1f} messages/s over {n}")
     for game_id, seats in (("trees", 2), ("suzerain", 2), ("aristocracy", 3), ("magnate", 2)):
         try:
             rate, per_game = replay_rate(game_id, seats)

@@ -21,14 +21,18 @@ class MaildirTransport:
 
     def send(self, msg: EmailMessage) -> None:
         try:
-            box = mailbox.Maildir(self.path, create=True)
+            # mailbox creates cur/new/tmp only for a folder it makes itself: an existing empty
+            # folder (a fresh mount, a mkdtemp) needs them made here
+            for sub in ("cur", "new", "tmp"):
+                (self.path / sub).mkdir(parents=True, exist_ok=True)
+            box = mailbox.Maildir(self.path, create=False)
             box.add(msg.as_bytes())
         except OSError as exc:
             raise SendFailed(f"cannot write to {self.path}: {exc}") from exc
 
     def messages(self) -> list[tuple[str, bytes]]:
         """(key, raw bytes) oldest first: the dev outbox page and the tests read this."""
-        if not self.path.exists():
+        if not (self.path / "cur").exists():
             return []
         box = mailbox.Maildir(self.path, create=False)
         items = []

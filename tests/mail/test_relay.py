@@ -115,3 +115,18 @@ def test_tests_cannot_reach_a_real_mail_server():
     import smtplib
     with pytest.raises(AssertionError, match="real mail"):
         smtplib.SMTP("smtp.example.com", 25)
+
+
+def test_maildir_transport_writes_into_an_existing_empty_folder(tmp_path):
+    from email.message import EmailMessage
+
+    from service.mail.transports import MaildirTransport
+    folder = tmp_path / "outbox"
+    folder.mkdir()                      # exists, but without cur/new/tmp
+    transport = MaildirTransport(folder)
+    assert transport.messages() == []
+    msg = EmailMessage()
+    msg["To"], msg["Subject"] = "a@example.org", "hello"
+    msg.set_content("hi")
+    transport.send(msg)
+    assert len(transport.messages()) == 1
