@@ -54,7 +54,7 @@ class SeatPage:
     to_act: list[int]
     your_turn: bool
     menu: list[dict] = field(default_factory=list)   # [{"move": ..., "text": ...}]
-    all_moves: list[str] = field(default_factory=list)   # every legal move as a command
+    all_moves: list[dict] = field(default_factory=list)  # every legal move, as the menu
     outcome: dict | None = None
 
     @property
@@ -88,7 +88,8 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
         page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
     if seat is not None and outcome is None:
         # off-turn moves exist too (Magnate's standing preferences), so ask for every seat
-        page.all_moves = [engine.describe(m) for m in engine.legal_moves(state, seat)]
+        page.all_moves = [{"move": m, "text": engine.describe(m)}
+                          for m in engine.legal_moves(state, seat)]
     return page
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import hashlib
 
-from flask import Blueprint, current_app, render_template
+from flask import Blueprint, current_app, flash, redirect, render_template, request
 
 from service import play
 from service.links import Claims, TokenError
@@ -63,8 +63,12 @@ def act(token: str):
         return pages.problem(exc.title, exc.detail, 422, game_link)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409, game_link)
+    move_text = _describe_from(claims)
+    if request.form.get("then") == "game":     # a button on the game page: back to it
+        flash(f"Done: {move_text}.")
+        return redirect(game_link)
     return render_template("web/done.html", applied=applied, game_link=game_link,
-                           move_text=_describe_from(claims))
+                           move_text=move_text)
 
 
 def _describe(kind: str, move) -> str:

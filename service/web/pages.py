@@ -27,6 +27,9 @@ def move_url(page, move) -> str:
     return "/m/" + signer.dumps("move", Claims(page.game_id, page.me, page.seq, move))
 
 
+MAX_BUTTONS = 400
+
+
 def render_game(page, past, view_token: str, **extra):
     env = current_app.jinja_env
     return render_template("web/game.html", page=page, view=page.view, names=page.names,
@@ -34,7 +37,18 @@ def render_game(page, past, view_token: str, **extra):
                            result=result_line(page),
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
+                           groups=grouped_moves(page) if view_token else {},
                            partial_html=game_partial(env, page.kind, "html"), **extra)
+
+
+def grouped_moves(page) -> dict[str, list[dict]]:
+    """Every legal move as a button, grouped by kind ("trade", "add", "buy"...): clicking
+    trades and deed additions one by one, then the card play, composes a whole turn."""
+    groups: dict[str, list[dict]] = {}
+    for m in page.all_moves[:MAX_BUTTONS]:
+        kind = str(m["move"].get("type", "move")).replace("_", " ")
+        groups.setdefault(kind, []).append({"text": m["text"], "url": move_url(page, m["move"])})
+    return groups
 
 
 def problem(title: str, detail: str, status: int, game_link: str | None = None, **extra):

@@ -90,3 +90,16 @@ def test_dev_outbox_shows_the_mail(client, app):
     assert page.status_code == 200 and "anna@example.org" in page.text
     key = re.search(r'href="/dev/outbox/([^"]+)"', page.text).group(1)
     assert client.get(f"/dev/outbox/{key}").status_code == 200
+
+
+def test_game_page_buttons_make_moves_and_come_back(client, app):
+    client.post("/games", data={"game": "trees", "players": "\n".join(ADDRS)})
+    addr = next(a for a in ADDRS if move_links(latest_to(app, a)))
+    page_path = game_link(latest_to(app, addr))
+    page = client.get(page_path).text
+    assert "Every move you can make now" in page
+    action = re.search(r'<form method="post" action="(/m/[^"]+)"><input type="hidden" '
+                       r'name="then" value="game">', page).group(1)
+    r = client.post(action, data={"then": "game"})
+    assert r.status_code == 302 and r.headers["Location"].endswith(page_path)
+    assert "Done:" in client.get(page_path).text
