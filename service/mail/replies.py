@@ -6,11 +6,12 @@ Each way a message can fail is one outcome with its own reply; nothing is applie
 the message's move lines are."""
 from __future__ import annotations
 
+import logging
 import re
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
 from service import play
@@ -29,6 +30,7 @@ from .inbound import (
     reply_tokens,
 )
 
+log = logging.getLogger(__name__)
 HELP_LIMIT = 60
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
@@ -50,21 +52,37 @@ class Target:
     seq: int | None                  # position of the email replied to, if we know it
 
 
+CLAIM_TIMEOUT = timedelta(minutes=10)
+
+
+def _claimable(now: datetime):
+    # received and never taken, or taken by a worker that died more than CLAIM_TIMEOUT ago
+    return or_(InboundMessage.status == "received",
+               and_(InboundMessage.status == "processing",
+                    InboundMessage.processed_at < now - CLAIM_TIMEOUT))
+
+
 def waiting(session: Session, now: datetime) -> list[int]:
     """Stored messages still unprocessed (their kick was lost): the sweep takes them."""
-    return list(session.scalars(select(InboundMessage.id)
-                                .where(InboundMessage.status == "received")
+    return list(session.scalars(select(InboundMessage.id).where(_claimable(now))
                                 .order_by(InboundMessage.id).limit(200)))
 
 
 def process(db: Database, mailer, inbound_id: int, chance, now: datetime) -> Result:
+    """Process one stored message once. A message whose processing raises is marked `failed`
+    with the error for an operator, not retried forever by the sweep."""
     with db.transaction() as session:
-        row = session.get(InboundMessage, inbound_id)
-        if row is None or row.status != "received":
+        claimed = session.execute(update(InboundMessage)
+                                  .where(InboundMessage.id == inbound_id, _claimable(now))
+                                  .values(status="processing", processed_at=now)).rowcount
+        if not claimed:
             return Result("already processed")
-        raw = row.raw
-    mail = parse_message(raw)
-    result = _decide(db, mailer, mail, chance, now)
+        raw = session.get(InboundMessage, inbound_id).raw
+    try:
+        result = _decide(db, mailer, parse_message(raw), chance, now)
+    except Exception as exc:
+        log.exception("processing inbound message %s failed", inbound_id)
+        result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
     with db.transaction() as session:
         row = session.get(InboundMessage, inbound_id)
         row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now

@@ -180,3 +180,30 @@ def test_malformed_mail_is_kept_and_answered_without_a_crash(client, app):
         assert s.get(InboundMessage, row_id).raw == raw
         notices = s.scalars(select(OutboxRow).where(OutboxRow.kind == "notice")).all()
         assert [n.to_addr for n in notices] == ["anna@example.org"]
+
+
+def test_a_message_that_breaks_processing_is_parked_as_failed_not_retried(client, app, monkeypatch):
+    start(client)
+    _, ours = mover(app)
+    from service.mail import replies
+    monkeypatch.setattr(replies, "_decide", lambda *a, **k: 1 / 0)
+    row_id, _ = deliver(app, reply_to(ours, "anything"))
+    status, outcome = inbound_status(app, row_id)
+    assert status == "failed" and "ZeroDivisionError" in outcome
+    from service.mail.relay import utcnow
+    with app.extensions["turnpost.db"].transaction() as s:
+        assert row_id not in replies.waiting(s, utcnow())
+
+
+def test_a_lost_kick_is_processed_by_the_sweep(client, app, monkeypatch):
+    start(client)
+    _, ours = mover(app)
+    import workers.tasks
+    from service.mail.intake import store_raw
+    from service.mail.relay import utcnow
+    row_id, _ = store_raw(app.extensions["turnpost.db"], reply_to(ours, move_links(ours)[0][0]),
+                          "smtp", utcnow())        # stored, but nobody was told
+    before = events(app)
+    with app.app_context():
+        workers.tasks.sweep_outbox.run()
+    assert inbound_status(app, row_id)[0] == "applied" and events(app) > before
