@@ -8,13 +8,13 @@ from sqlalchemy import select
 from service import play
 from service.mail import relay
 from service.store.migrate import upgrade
-from service.store.models import OutboxRow
+from service.store.models import InboundMessage, OutboxRow
 
 from . import actions
 
 
 def init_app(app) -> None:
-    for command in (init_db, start_game, sweep, outbox, retry, move):
+    for command in (init_db, start_game, sweep, outbox, retry, move, inbound):
         app.cli.add_command(command)
 
 
@@ -83,3 +83,17 @@ def retry(row_ids):
     ok = [i for i in row_ids if relay.requeue(db, i, relay.utcnow())]
     actions.kick(ok)
     click.echo(f"requeued {ok}")
+
+
+@click.command("inbound")
+@click.option("--status", default="failed",
+              help="received | processing | applied | answered | refused | ignored | failed")
+def inbound(status):
+    """List stored inbound mail by what became of it (by default: processing failed)."""
+    db = current_app.extensions["turnpost.db"]
+    with db.transaction() as session:
+        rows = session.scalars(select(InboundMessage).where(InboundMessage.status == status)
+                               .order_by(InboundMessage.id)).all()
+        for r in rows:
+            click.echo(f"{r.id}\t{r.via}\t{r.message_id}\t{r.outcome or ''}")
+    click.echo(f"{len(rows)} {status}")
