@@ -18,14 +18,22 @@ because the full spaces are combinatorial: equal-rank cards of one zone are show
 play no role); stalls and ball gifts list nothing, each single rank, pairs of ranks (at most
 12) and the cheapest k cards for every k; tax discards list at most 24 rank-distinct sets;
 builds and upgrades list, per address rank and size, the matching cards first, topped up
-with the cheapest others; store lists no same-rank swaps; sales list rank-distinct pairs;
-downgrades take the exposed card, then mismatches. `decide` accepts ANY legal move.
+with the cheapest others (each card the copy its plain name reads as: hand before stall);
+store lists no same-rank swaps; sales list rank-distinct pairs; downgrades take the exposed
+card, then mismatches. `decide` accepts ANY legal move, whichever copy it names.
+
+Every listed move is in `commands.canonical` form: two copies of one card in one zone are
+interchangeable, so a move uses the lowest copy present there, and no two listed moves differ
+only by a copy; where copies are not interchangeable (hand vs stall, exposed vs face-down,
+two buildings at one address card, declarations) the move carries the ``mark`` its text
+needs. `decide` ignores ``mark``.
 """
 from __future__ import annotations
 
 from itertools import combinations
 
 from ..contract import Chance, Event, IllegalMove
+from .commands import canonical
 from .flow import Run, advance
 from .state import ROYAL_ACTION, SEALED, State, rank, value
 
@@ -88,6 +96,18 @@ def cheapest(cards) -> list[str]:
 
 
 def legal_moves(s: State, seat: int) -> list[dict]:
+    """Every listed move once, in canonical form (see the module doc)."""
+    seen, out = set(), []
+    for m in _raw_moves(s, seat):
+        m = canonical(s, seat, m, plain=m.get("do") in ("build", "upgrade"))
+        key = repr(sorted(m.items()))
+        if key not in seen:
+            seen.add(key)
+            out.append(m)
+    return out
+
+
+def _raw_moves(s: State, seat: int) -> list[dict]:
     if seat not in to_act(s) and not may_choose(s, seat):
         return []
     st = s.stage
@@ -162,7 +182,7 @@ def _action_moves(s: State, seat: int) -> list[dict]:
     out += [{"type": "sell", "cards": list(p)} for p in _distinct(combinations(stall, 2))]
     out += [{"type": "harvest", "building": b.address}
             for b in s.buildings[seat] if b.production]
-    for face in reps([c for c in stall + hand if rank(c) in FACE]):
+    for face in reps([c for c in hand + stall if rank(c) in FACE]):
         for act in _royal_options(s, seat, FACE[rank(face)], face):
             out.append({"type": "favor", "card": face, **act})
     if s.coins[seat] >= 1:

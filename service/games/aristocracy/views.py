@@ -19,7 +19,8 @@ from .rules import timeout_move, to_act
 from .state import SEALED, State, hand_size
 
 NOTE = ("Some menus are representative samples (stalls, ball gifts, tax discards, builds, "
-        "stores, sales, downgrades); any legal choice may be typed.")
+        "stores, sales, downgrades); any legal choice may be typed. Write cards as 7♥ or 7h; "
+        "a card in both your hand and your stall is the hand one unless you write stall 7♥.")
 
 
 def _label(cards) -> str:

@@ -33,7 +33,7 @@ def test_parse_refusals_offer_suggestions():
     s = turn([["8S.1"], [], []], stalls=[["8H.1"], ["QS.1"], []])
     with pytest.raises(CommandError) as err:
         GAME.parse(s, 0, "hide 9")
-    assert "8H.1" in err.value.suggestions
+    assert err.value.suggestions == ["hide 8♥"]
     with pytest.raises(CommandError) as err:
         GAME.parse(s, 0, "dance")
     assert "pass" in err.value.suggestions
