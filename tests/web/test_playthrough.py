@@ -101,5 +101,8 @@ def test_game_page_buttons_make_moves_and_come_back(client, app):
     action = re.search(r'<form method="post" action="(/m/[^"]+)"><input type="hidden" '
                        r'name="then" value="game">', page).group(1)
     r = client.post(action, data={"then": "game"})
-    assert r.status_code == 302 and r.headers["Location"].endswith(page_path)
-    assert "Done:" in client.get(page_path).text
+    assert r.status_code == 302
+    signer = app.extensions["turnpost.signer"]
+    back = r.headers["Location"].rsplit("/", 1)[1]       # a fresh token for the same page
+    assert signer.loads("view", back) == signer.loads("view", page_path.rsplit("/", 1)[1])
+    assert "Done:" in client.get(r.headers["Location"]).text
