@@ -1,0 +1,151 @@
+"""Dev tool: render sample turn emails and game pages of every game, for looking at them.
+
+    .venv/bin/python tools/render_samples.py [OUT_DIR] [--shots] [--only NAME,...]
+
+Starts games through the app on a throwaway SQLite database, plays them with the random bots by
+signed links, and writes the email seat 0 got at the start, mid-game and at the end
+(`<name>.<when>.html|txt`), seat 0's view partial alone (`<name>.<when>.board.html`) and
+seat 0's game page mid-game (`<name>.page.html`) to OUT_DIR
+(default /tmp/render_samples). With --shots each HTML file is screenshot by headless Chromium
+at a phone's width (390px) into a .png beside it.
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import subprocess
+import sys
+import tempfile
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+# name, lobby entry, seats, options, step to sample "mid" at
+SAMPLES = [
+    ("magnate", "magnate", 2, {}, 14),
+    ("magnate-roller", "magnate-roller", 2, {}, 30),
+    ("magnate-mega", "magnate", 2, {"mega": "true"}, 30),
+    ("magnate-three", "magnate-roller", 3, {"three": "true"}, 30),
+    ("trees", "trees", 3, {}, 20),
+    ("suzerain", "suzerain", 2, {}, 12),
+    ("aristocracy", "aristocracy", 3, {"round_cap": "2"}, 40),
+]
+NAMES = ["Alice", "Bartholomew", "Chloe", "Dmitri"]
+
+
+def _mails(app) -> list:
+    t = app.extensions["turnpost.mailer"].transport
+    return [BytesParser(policy=policy.default).parsebytes(raw) for _, raw in t.messages()]
+
+
+def _write_latest(app, addr: str, out: Path, stem: str) -> None:
+    found = [m for m in _mails(app) if m["To"] == addr]
+    if not found:
+        return
+    msg = found[-1]
+    (out / f"{stem}.html").write_text(msg.get_body(("html",)).get_content())
+    (out / f"{stem}.txt").write_text(msg.get_body(("plain",)).get_content())
+
+
+def _write_board(pos, seats: int, out: Path, stem: str) -> None:
+    """Seat 0's view partial alone, inlined as in an email: quicker to look at."""
+    import css_inline
+
+    from service.mail.templating import game_partial, make_env
+    env = make_env()
+    kind = pos.engine.id
+    ctx = {"view": pos.engine.view(pos.state, 0), "names": NAMES[:seats], "me": 0}
+    body = env.get_template(game_partial(env, kind, "html")).render(ctx)
+    page = ('<!doctype html><html><head><meta charset="utf-8"><meta name="viewport" '
+            'content="width=device-width"></head><body style="margin:0;padding:12px;'
+            'font-family:Helvetica,Arial,sans-serif;background:#f4f1ea"><div style="'
+            'background:#fff;padding:14px 16px;border-radius:8px">' + body + '</div></body></html>')
+    (out / f"{stem}.board.html").write_text(css_inline.CSSInliner(keep_style_tags=False).inline(page))
+
+
+def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
+    from service.links import Claims
+    from service.play import positions
+    from service.store.migrate import upgrade
+    from service.web import create_app, db
+
+    tmp = Path(tempfile.mkdtemp(prefix=f"render-{name}-"))
+    url = f"sqlite:///{tmp / 'db.sqlite'}"
+    upgrade(url)
+    positions.forget_all()
+    app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
+                      "TURNPOST_SECRET_KEY": "render-secret", "TURNPOST_BROKER_URL": "",
+                      "TURNPOST_BASE_URL": "http://turnpost.test",
+                      "TURNPOST_MAIL_DOMAIN": "turnpost.test",
+                      "TURNPOST_CHANCE": random.Random(seed), "TESTING": True})
+    client = app.test_client()
+    addrs = [f"p{n}@example.org" for n in range(seats)]
+    data = {"game": entry,
+            "players": "\n".join(f"{NAMES[n]} <{a}>" for n, a in enumerate(addrs))}
+    data.update({f"{entry}.{k}": v for k, v in options.items()})
+    r = client.post("/games", data=data)
+    assert r.status_code == 302, r.text
+    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    signer, store = app.extensions["turnpost.signer"], app.extensions["turnpost.db"]
+    _write_latest(app, addrs[0], out, f"{name}.start")
+    rng = random.Random(seed)
+    for step in range(5000):
+        with store.transaction() as s:
+            pos = positions.load(s, gid)
+        engine = pos.engine
+        if engine.outcome(pos.state) is not None:
+            break
+        if step == 0:
+            _write_board(pos, seats, out, f"{name}.start")
+        if step == mid:
+            _write_latest(app, addrs[0], out, f"{name}.mid")
+            _write_board(pos, seats, out, f"{name}.mid")
+            page = client.get(f"/g/{signer.dumps('view', Claims(gid, 0))}")
+            (out / f"{name}.page.html").write_text(page.text)
+        seat = rng.choice(sorted(engine.to_act(pos.state)))
+        move = engine.bots["random"](pos.state, seat, rng)
+        token = signer.dumps("move", Claims(gid, seat, pos.seq, move))
+        resp = client.post(f"/m/{token}")
+        assert resp.status_code == 200, f"{name} step {step}: {resp.text[:500]}"
+    _write_latest(app, addrs[0], out, f"{name}.end")
+    _write_board(pos, seats, out, f"{name}.end")
+    db.dispose()
+    positions.forget_all()
+
+
+def shoot(html: Path, height: int = 2400) -> Path:
+    png = html.with_suffix(".png")
+    with tempfile.TemporaryDirectory(prefix="render-chromium-") as ud:
+        subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
+                        "--disable-quic", "--no-first-run", "--disable-background-networking",
+                        "--disable-component-update", "--disable-sync",
+                        f"--user-data-dir={ud}", "--hide-scrollbars",
+                        f"--window-size=390,{height}", f"--screenshot={png}", f"file://{html}"],
+                       check=True, capture_output=True, timeout=120)
+    return png
+
+
+def main(argv=None) -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("out", nargs="?", default="/tmp/render_samples")
+    ap.add_argument("--shots", action="store_true", help="screenshot the HTML with Chromium")
+    ap.add_argument("--height", type=int, default=2400, help="screenshot height in pixels")
+    ap.add_argument("--only", default="", help="comma-separated sample names")
+    args = ap.parse_args(argv)
+    out = Path(args.out).resolve()
+    out.mkdir(parents=True, exist_ok=True)
+    only = set(filter(None, args.only.split(",")))
+    for name, entry, seats, options, mid in SAMPLES:
+        if only and name not in only:
+            continue
+        play(name, entry, seats, options, mid, out)
+        print(f"rendered {name}")
+        if args.shots:
+            for html in sorted(out.glob(f"{name}.*.html")):
+                print("  ", shoot(html, args.height))
+
+
+if __name__ == "__main__":
+    main()
