@@ -104,4 +104,5 @@ def result_line(page: SeatPage) -> str:
         head = "Shared win: " + ", ".join(who)
     scores = ", ".join(f"{page.names[s]} {page.outcome['scores'][s]:g}"
                        for s in range(len(page.names)))
-    return f"{head} ({scores}). {page.outcome['how']}"
+    how = page.outcome["how"].strip()
+    return f"{head} ({scores}). {how[:1].upper() + how[1:]}"
