@@ -24,7 +24,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from service.games import registry  # noqa: E402
 from service.games.contract import replay  # noqa: E402
 from service.links import Claims  # noqa: E402
-from service.play import positions  # noqa: E402
+from service.play import marks, positions  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 
 
@@ -57,7 +57,7 @@ def time_moves(url: str, moves: int = 200) -> list[float]:
                 break
             seat = min(pos.engine.to_act(pos.state))
             move = pos.engine.bots["random"](pos.state, seat, rng)
-            token = signer.dumps("move", Claims(started.game_id, seat, pos.seq, move))
+            token = signer.dumps("move", Claims(started.game_id, seat, marks.mark(pos.engine, pos.state, seat), move))
             t0 = time.perf_counter()
             r = client.post(f"/m/{token}")
             times.append(time.perf_counter() - t0)

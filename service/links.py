@@ -1,7 +1,8 @@
 """Signed tokens: the bearer credentials in every email (DESIGN.md, "Players and identity").
 
 * Link tokens (itsdangerous, one salt per purpose) for moves, views and unsubscribing. A move
-  token is bound to game, seat and the sequence number it was minted at, and carries the move.
+  token is bound to game and seat, carries the move, and the mark of the position its seat saw
+  when it was minted (service.play.marks): a link for a position that changed is stale.
 * Reply tokens for `play+<token>@domain` addresses: lower-case base32 (mail systems lower-case
   addresses) of game and seat plus a truncated HMAC, short enough for any mail client.
 """
@@ -52,7 +53,7 @@ class WrongPurpose(TokenError):
 class Claims:
     game: int
     seat: int | None
-    seq: int | None = None
+    mark: str | None = None      # the position as the seat saw it (service.play.marks)
     move: Any = None
 
 
@@ -64,8 +65,8 @@ class Signer:
 
     def dumps(self, purpose: str, claims: Claims) -> str:
         payload = {"g": claims.game, "s": claims.seat}
-        if claims.seq is not None:
-            payload["q"] = claims.seq
+        if claims.mark is not None:
+            payload["q"] = claims.mark
         if claims.move is not None:
             payload["m"] = claims.move
         return self._ser[purpose].dumps(payload)

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.games.contract import Event, Game
+from service.play.marks import mark
 
 _SEAT = re.compile(r"\{p(\d+)\}")
 
@@ -47,6 +48,7 @@ class SeatPage:
     kind: str
     title: str
     seq: int
+    mark: str          # the position as this seat sees it: links and forms carry it
     me: int | None
     names: list[str]
     view: dict
@@ -79,7 +81,8 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
     view = engine.view(state, seat)
     to_act = sorted(engine.to_act(state))
     outcome = engine.outcome(state)
-    page = SeatPage(game_id=game_id, kind=kind, title=engine.title, seq=seq, me=seat,
+    page = SeatPage(game_id=game_id, kind=kind, title=engine.title, seq=seq,
+                    mark=mark(engine, state, seat), me=seat,
                     names=names, view=view,
                     news=[h["text"] for h in history(engine, news_events, seat, names)],
                     to_act=to_act, your_turn=seat is not None and seat in to_act,

@@ -67,7 +67,7 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
 
 def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
     from service.links import Claims
-    from service.play import positions
+    from service.play import marks, positions
     from service.store.migrate import upgrade
     from service.web import create_app, db
 
@@ -106,7 +106,7 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
             (out / f"{name}.page.html").write_text(page.text)
         seat = rng.choice(sorted(engine.to_act(pos.state)))
         move = engine.bots["random"](pos.state, seat, rng)
-        token = signer.dumps("move", Claims(gid, seat, pos.seq, move))
+        token = signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine, pos.state, seat), move))
         resp = client.post(f"/m/{token}")
         assert resp.status_code == 200, f"{name} step {step}: {resp.text[:500]}"
     _write_latest(app, addrs[0], out, f"{name}.end")

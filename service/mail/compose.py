@@ -27,12 +27,12 @@ class Links:
     """Absolute URLs and addresses for one seat of one game at one position."""
 
     def __init__(self, signer: Signer, base_url: str, domain: str, game_id: int,
-                 seat: int | None, seq: int):
+                 seat: int | None, mark: str | None):
         self.signer, self.base, self.domain = signer, base_url.rstrip("/"), domain
-        self.game_id, self.seat, self.seq = game_id, seat, seq
+        self.game_id, self.seat, self.mark = game_id, seat, mark
 
     def move(self, move: dict) -> str:
-        token = self.signer.dumps("move", Claims(self.game_id, self.seat, self.seq, move))
+        token = self.signer.dumps("move", Claims(self.game_id, self.seat, self.mark, move))
         return f"{self.base}/m/{token}"
 
     def game(self) -> str:

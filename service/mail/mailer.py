@@ -30,9 +30,9 @@ class Mailer:
     def schedule(self) -> tuple[int, ...]:
         return tuple(self.cfg["TURNPOST_RETRY_SCHEDULE"])
 
-    def links(self, game_id: int, seat: int | None, seq: int) -> compose.Links:
+    def links(self, game_id: int, seat: int | None, mark: str | None) -> compose.Links:
         return compose.Links(self.signer, self.cfg["TURNPOST_BASE_URL"],
-                             self.cfg["TURNPOST_MAIL_DOMAIN"], game_id, seat, seq)
+                             self.cfg["TURNPOST_MAIL_DOMAIN"], game_id, seat, mark)
 
     def render(self, session: Session, row: OutboxRow):
         if row.game_id is None:
@@ -49,7 +49,7 @@ class Mailer:
         news = [(seq, ev) for seq, ev, _ in
                 positions.load_events(session, row.game_id, after=row.since_seq, upto=row.seq)]
         page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
-        return compose.compose_turn(self.env, page, self.links(game.id, row.seat, pos.seq),
+        return compose.compose_turn(self.env, page, self.links(game.id, row.seat, page.mark),
                                     row_id=row.id, to_addr=row.to_addr,
                                     from_name=self.cfg["TURNPOST_MAIL_FROM_NAME"],
                                     when=row.created_at, extra=dict(row.payload or {},

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 from service.games.contract import Chance, CommandError, IllegalMove, Move, replay
 from service.store.models import EventRow, Submission
 
-from . import notify, positions
+from . import marks, notify, positions
 from .errors import AlreadyDone, GameOver, PositionChanged, Refused
 
 
@@ -26,7 +26,8 @@ class Intent:
     seat: int
     moves: list[Move] = field(default_factory=list)   # structured moves (links, buttons)
     lines: list[str] = field(default_factory=list)    # command text (email, turn form)
-    expected_seq: int | None = None    # the position the player was looking at
+    expected: str | None = None        # mark of the position the player was looking at
+    expected_seq: int | None = None    # or, server side only, its sequence number
     source: str = "web"                # link | web | email | bot | cli
     key: str | None = None             # idempotency key: same key twice = applied once
 
@@ -97,17 +98,20 @@ def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> A
 
 
 def check_fresh(session: Session, pos: positions.Position, intent: Intent) -> None:
-    """A link or email minted at an older position is refused only if the change is one this
-    seat can see: in a sealed-choice round other seats' hidden choices move the log on without
-    making anybody's link stale."""
-    if intent.expected_seq is None or intent.expected_seq == pos.seq:
+    """A link or email made for an older position is refused only if the change is one this
+    seat can see (its freshness view, service.play.marks): other seats' hidden choices move
+    the log on without making anybody's link stale."""
+    expected = intent.expected
+    if intent.expected_seq is not None and intent.expected_seq != pos.seq:
+        if intent.expected_seq > pos.seq:
+            raise PositionChanged("That email is for a position this game never reached.",
+                                  pos.seq)
+        then = positions.load(session, pos.row.id, upto=intent.expected_seq)
+        expected = marks.mark(pos.engine, then.state, intent.seat)
+    if expected is None or expected == marks.mark(pos.engine, pos.state, intent.seat):
         return
-    if intent.expected_seq > pos.seq:
-        raise PositionChanged("That link is for a position this game never reached.", pos.seq)
-    then = positions.load(session, pos.row.id, upto=intent.expected_seq)
-    if pos.engine.view(then.state, intent.seat) != pos.engine.view(pos.state, intent.seat):
-        raise PositionChanged("The game has moved on since that email was sent, so its links "
-                              "no longer apply. Here is the position as it is now.", pos.seq)
+    raise PositionChanged("The game has moved on since that email was sent, so its links "
+                          "no longer apply. Here is the position as it is now.", pos.seq)
 
 
 def _moves(engine, intent: Intent, current):

@@ -79,9 +79,9 @@ def turn_form(token: str):
         return pages.problem(exc.title, exc.detail, 400)
     lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
-    seq = request.form.get("seq", type=int)
+    seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
-    intent = Intent(claims.game, claims.seat, lines=lines, expected_seq=seq, source="web",
+    intent = Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
                     key=f"form:{nonce}" if nonce else None)
     here = url_for("games.game_page", token=token)
     try:

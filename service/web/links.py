@@ -35,7 +35,7 @@ def confirm(token: str):
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     engine_text = _describe(page.kind, claims.move)
-    stale = page.seq != claims.seq
+    stale = page.mark != claims.mark
     return render_template("web/confirm.html", page=page, view=page.view, names=page.names,
                            me=page.me, move_text=engine_text, token=token, stale=stale,
                            game_link=_game_link(claims),
@@ -50,7 +50,7 @@ def act(token: str):
         return pages.problem(exc.title, exc.detail, 400)
     # the token itself is the idempotency key: a double click applies the move once
     key = "link:" + hashlib.sha256(token.encode()).hexdigest()[:40]
-    intent = Intent(claims.game, claims.seat, moves=[claims.move], expected_seq=claims.seq,
+    intent = Intent(claims.game, claims.seat, moves=[claims.move], expected=claims.mark,
                     source="link", key=key)
     game_link = _game_link(claims)
     try:

@@ -24,7 +24,7 @@ def load(game_id: int, seat: int | None, since: int | None = None):
 
 def move_url(page, move) -> str:
     signer = current_app.extensions["turnpost.signer"]
-    return "/m/" + signer.dumps("move", Claims(page.game_id, page.me, page.seq, move))
+    return "/m/" + signer.dumps("move", Claims(page.game_id, page.me, page.mark, move))
 
 
 MAX_BUTTONS = 400

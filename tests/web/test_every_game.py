@@ -10,7 +10,7 @@ import pytest
 
 from service.games import cards, registry
 from service.links import Claims
-from service.play import positions
+from service.play import marks, positions
 
 from .helpers import MailWatcher, html_of, mails, text_of
 
@@ -64,7 +64,7 @@ def test_a_game_played_to_the_end_through_links(client, app, kind, seats, option
             break
         seat = rng.choice(sorted(engine.to_act(pos.state)))
         move = engine.bots["random"](pos.state, seat, rng)
-        token = signer.dumps("move", Claims(gid, seat, pos.seq, move))
+        token = signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine, pos.state, seat), move))
         resp = client.post(f"/m/{token}")
         assert resp.status_code == 200, f"step {step}: {resp.text}"
     else:

@@ -115,7 +115,11 @@ def test_a_move_out_of_turn_is_refused(client, app):
     signer = app.extensions["turnpost.signer"]
     seat = 0 if addr == "anna@example.org" else 1
     claims = signer.loads("move", links[0][1].split("/")[-1])
-    forged_for_other = signer.dumps("move", Claims(gid, 1 - seat, claims.seq, claims.move))
+    from service.play import marks, positions
+    with app.extensions["turnpost.db"].transaction() as s:
+        pos = positions.load(s, gid)
+        their_mark = marks.mark(pos.engine, pos.state, 1 - seat)   # fresh for the other seat
+    forged_for_other = signer.dumps("move", Claims(gid, 1 - seat, their_mark, claims.move))
     before = event_count(app)
     r = client.post(f"/m/{forged_for_other}")
     assert r.status_code == 422 and "Nothing was changed" in r.text

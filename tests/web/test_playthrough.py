@@ -45,15 +45,15 @@ def test_turn_form_applies_typed_commands_and_explains_mistakes(client, app):
     msg = latest_to(app, addr)
     page_path = game_link(msg)
     page = client.get(page_path).text
-    seq = re.search(r'name="seq" value="(\d+)"', page).group(1)
+    seen = re.search(r'name="seen" value="([0-9a-f]+)"', page).group(1)
     nonce = re.search(r'name="nonce" value="([^"]+)"', page).group(1)
     bad = client.post(page_path + "/play", data={"commands": "play the moon under the sun",
-                                                 "seq": seq, "nonce": nonce})
+                                                 "seen": seen, "nonce": nonce})
     assert bad.status_code == 422 and "Nothing was changed" in bad.text
     text = move_links(msg)[0][0]
-    ok = client.post(page_path + "/play", data={"commands": text, "seq": seq, "nonce": nonce})
+    ok = client.post(page_path + "/play", data={"commands": text, "seen": seen, "nonce": nonce})
     assert ok.status_code == 302
-    again = client.post(page_path + "/play", data={"commands": text, "seq": seq, "nonce": nonce})
+    again = client.post(page_path + "/play", data={"commands": text, "seen": seen, "nonce": nonce})
     assert again.status_code == 302    # a resubmitted form is answered "already done"
     history = client.get(page_path).text
     assert history.count("<li>") >= 1
