@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import hashlib
 import hmac
+import secrets
 from dataclasses import dataclass
 from typing import Any
 
@@ -69,6 +70,9 @@ class Signer:
             payload["q"] = claims.mark
         if claims.move is not None:
             payload["m"] = claims.move
+            # a move link's token is its idempotency key: two links for the same move at the
+            # same position (minted in the same second) must still be two different keys
+            payload["n"] = secrets.token_urlsafe(6)
         return self._ser[purpose].dumps(payload)
 
     def loads(self, purpose: str, token: str) -> Claims:

@@ -11,25 +11,35 @@ from sqlalchemy.orm import Session
 from service.games.contract import Game
 from service.store.models import GameRow, OutboxRow
 
+from . import marks
+
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
                         seq: int, now: datetime) -> list[OutboxRow]:
     """One email per seat whose view changed (all seats when the game starts: `before` is
-    None) — except a seat that is only watching someone else part-way through a turn of
-    several actions (an Aristocracy turn, a Magnate turn of trades): it hears once, when the
-    turn passes, with all of the turn's news in that one email."""
+    None), but no chatter: a seat watching someone part-way through a turn of several actions
+    hears once, when new seats must act, with all of the turn's news; a seat still to choose
+    in a sealed round is not mailed because another seat chose (its links stay good: the
+    change is outside its freshness view, service.play.marks)."""
     if before is None:
         return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats]
     acting_before, acting_after = engine.to_act(before), engine.to_act(after)
-    turn_passed = acting_before != acting_after or engine.outcome(after) is not None
+    ended = engine.outcome(after) is not None
+    new_actors = bool(acting_after - acting_before)
     rows = []
     for seat_row in game.seats:
         seat = seat_row.seat
-        if not turn_passed and seat not in acting_after:
-            continue
         if engine.view(before, seat) == engine.view(after, seat):
             continue
-        rows.append(queue(session, game, seat, "turn", seq, now))
+        was, now_acts = seat in acting_before, seat in acting_after
+        if ended or now_acts != was:
+            wanted = True                      # its turn began or its part is done
+        elif now_acts:                         # still acting: new links if its position moved
+            wanted = marks.mark(engine, before, seat) != marks.mark(engine, after, seat)
+        else:
+            wanted = new_actors                # watching: once, when the turn passes
+        if wanted:
+            rows.append(queue(session, game, seat, "turn", seq, now))
     return rows
 
 

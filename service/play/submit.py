@@ -43,12 +43,13 @@ class Applied:
 
 
 def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> Applied:
-    if intent.key is not None:
-        done = session.get(Submission, (intent.game_id, intent.key))
-        if done is not None:
-            raise AlreadyDone("That move was already made; nothing more to do.",
-                              done.first_seq, done.last_seq)
+    # keys are per seat: one seat's key can never answer for another's move
+    key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
     pos = positions.load(session, intent.game_id, lock=True)
+    if key is not None:
+        done = session.get(Submission, (intent.game_id, key))
+        if done is not None:
+            already_done(session, pos, intent.seat, done)
     engine, state, seq = pos.engine, pos.state, pos.seq
     if pos.row.status == "ended" or engine.outcome(state) is not None:
         raise GameOver("This game has finished; no more moves can be made.")
@@ -76,8 +77,8 @@ def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> A
         session.add(EventRow(game_id=pos.row.id, seq=first + n, type=ev.type, data=dict(ev.data),
                              seat=intent.seat, source=intent.source, created_at=now))
     last = first + len(events) - 1
-    if intent.key is not None:
-        session.add(Submission(game_id=pos.row.id, key=intent.key, seat=intent.seat,
+    if key is not None:
+        session.add(Submission(game_id=pos.row.id, key=key, seat=intent.seat,
                                first_seq=first, last_seq=last, source=intent.source,
                                created_at=now))
     try:
@@ -95,6 +96,19 @@ def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> A
     sa_event.listen(session, "after_commit",
                     lambda _s: positions.remember(pos.row.id, last, new_state), once=True)
     return Applied(pos.row.id, first, last, applied, [r.id for r in rows], ended)
+
+
+def already_done(session: Session, pos: positions.Position, seat: int, done: Submission):
+    """The same submission again: "already done" while the seat's position is still the one
+    it produced (a double click, a redelivered email); once the seat's position has changed
+    since (say it replaced a sealed choice), the old link is simply stale."""
+    if done.last_seq != pos.seq:
+        then = positions.load(session, pos.row.id, upto=done.last_seq)
+        if marks.mark(pos.engine, then.state, seat) != marks.mark(pos.engine, pos.state, seat):
+            raise PositionChanged("That move was made before, and the game has moved on since; "
+                                  "here is the position as it is now.", pos.seq)
+    raise AlreadyDone("That move was already made; nothing more to do.",
+                      done.first_seq, done.last_seq)
 
 
 def check_fresh(session: Session, pos: positions.Position, intent: Intent) -> None:

@@ -23,14 +23,14 @@ class FakeEngine:
         return "over" if state.get("over") else None
 
 
-def recipients(before, after, seats=3) -> list[int]:
+def recipients(before, after, seats=3, engine=None) -> list[int]:
     """The seats queue() is called for (the database part is not under test here)."""
     queued: list[int] = []
     game = SimpleNamespace(seats=[SimpleNamespace(seat=n) for n in range(seats)])
     real = notify.queue
     notify.queue = lambda s, g, seat, *rest, **kw: queued.append(seat)
     try:
-        notify.queue_changed_views(None, game, FakeEngine(), before, after, 5, NOW)
+        notify.queue_changed_views(None, game, engine or FakeEngine(), before, after, 5, NOW)
     finally:
         notify.queue = real
     return queued
@@ -52,9 +52,23 @@ def test_when_the_turn_passes_every_changed_view_is_mailed():
     assert recipients(before, after) == [0, 1]
 
 
-def test_a_sealed_choice_mails_the_chooser_and_those_still_choosing():
+def test_a_sealed_choice_mails_the_chooser_only():
     before = state({0, 1, 2}, ["a", "b", "c"])
     after = state({1, 2}, ["a2", "b2", "c2"])   # seat 0 chose; the others see "0 has chosen"
+    engine = FakeEngine()
+    engine.freshness = lambda st, seat: "same" if seat else st["views"][seat]
+    assert recipients(before, after, engine=engine) == [0]
+
+
+def test_a_seat_still_choosing_is_mailed_if_its_own_position_changed():
+    before = state({0, 1, 2}, ["a", "b", "c"])
+    after = state({1, 2}, ["a2", "b2", "c2"])   # without a freshness view, "b2" is new to 1
+    assert recipients(before, after) == [0, 1, 2]
+
+
+def test_the_reveal_mails_everyone():
+    before = state({2}, ["a", "b", "c"])
+    after = state({0}, ["a2", "b2", "c2"])      # the last choice is in: active turns begin
     assert recipients(before, after) == [0, 1, 2]
 
 

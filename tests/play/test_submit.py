@@ -175,3 +175,39 @@ def test_a_finished_game_takes_no_more_moves(db):
             play.submit(s, Intent(started.game_id, 0, lines=["help"]), rng, NOW)
     with db.transaction() as s:
         assert positions.load(s, started.game_id).row.status == "ended"
+
+
+def test_a_replayed_key_after_a_changed_choice_is_stale_not_already_done(db):
+    """Aristocracy lets a seat replace its sealed choice (A3). Re-sending the first choice's
+    link afterwards must not be answered "already done" while the other choice stands."""
+    started = start(db, kind="aristocracy", players=PLAYERS + ["cleo@example.org"])
+    pos = position(db, started.game_id)
+    seat = min(pos.engine.to_act(pos.state))
+    first, second = [m for m in pos.engine.legal_moves(pos.state, seat)][:2]
+    rng = random.Random(1)
+
+    def send(move, key):
+        with db.transaction() as s:
+            return play.submit(s, Intent(started.game_id, seat, moves=[move], key=key), rng, NOW)
+
+    send(first, "link-x")
+    with pytest.raises(play.AlreadyDone):
+        send(first, "link-x")                  # the double click
+    send(second, "link-y")                     # the player changes their mind
+    with pytest.raises(play.PositionChanged):
+        send(first, "link-x")                  # the old link again: stale, said so
+
+
+def test_one_seats_key_never_answers_for_another(db):
+    started = start(db)
+    pos, seat, move = first_move(db, started.game_id)
+    with db.transaction() as s:
+        play.submit(s, Intent(started.game_id, seat, moves=[move], key="same"),
+                    random.Random(1), NOW)
+    nxt = position(db, started.game_id)
+    other = min(nxt.engine.to_act(nxt.state))
+    move2 = nxt.engine.legal_moves(nxt.state, other)[0]
+    with db.transaction() as s:   # the other seat happens to send the same key: still applied
+        applied = play.submit(s, Intent(started.game_id, other, moves=[move2], key="same"),
+                              random.Random(1), NOW)
+    assert applied.first_seq > pos.seq
