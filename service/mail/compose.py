@@ -49,23 +49,23 @@ def thread_root(game_id: int, domain: str) -> str:
     return f"<game-{game_id}@{domain}>"
 
 
-def message_id(row_id: int, game_id: int, domain: str) -> str:
-    # stable per outbox row: a resend after a crash carries the same id, and clients dedupe it
-    return f"<turnpost.{game_id}.{row_id}@{domain}>"
+def message_id(local: str, domain: str) -> str:
+    # stored per outbox row: a resend after a crash carries the same id, and clients dedupe it
+    return f"<{local}@{domain}>"
 
 
-def compose_turn(env: Environment, page: SeatPage, links: Links, *, row_id: int, to_addr: str,
+def compose_turn(env: Environment, page: SeatPage, links: Links, *, msg_id: str, to_addr: str,
                  from_name: str, when, extra: dict | None = None) -> EmailMessage:
     ctx = {"page": page, "view": page.view, "names": page.names, "me": page.me,
            "links": links, "marker": REPLY_MARKER, "result": result_line(page),
            "moves": [{"text": m["text"], "url": links.move(m["move"])} for m in page.menu],
            "partial_html": game_partial(env, page.kind, "html"),
            "partial_txt": game_partial(env, page.kind, "txt"), **(extra or {})}
-    return build(env, "turn", ctx, page.game_id, links, row_id=row_id, to_addr=to_addr,
+    return build(env, "turn", ctx, page.game_id, links, msg_id=msg_id, to_addr=to_addr,
                  from_name=from_name, when=when, title=page.title, names=page.names)
 
 
-def compose_notice(env: Environment, *, row_id: int, to_addr: str, from_name: str, when,
+def compose_notice(env: Environment, *, msg_id: str, to_addr: str, from_name: str, when,
                    domain: str, why: str, subject: str, in_reply_to: str | None) -> EmailMessage:
     """A reply that belongs to no game we can name (unknown game, a stranger's address)."""
     ctx = {"why": why, "their_subject": subject}
@@ -74,7 +74,7 @@ def compose_notice(env: Environment, *, row_id: int, to_addr: str, from_name: st
     msg["From"] = Address(from_name, addr_spec=f"turnpost@{domain}")
     msg["To"] = to_addr
     msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = f"<turnpost.notice.{row_id}@{domain}>"
+    msg["Message-ID"] = message_id(msg_id, domain)
     if in_reply_to:
         msg["In-Reply-To"] = msg["References"] = f"<{in_reply_to}>"
     msg["Auto-Submitted"] = "auto-replied"
@@ -85,7 +85,7 @@ def compose_notice(env: Environment, *, row_id: int, to_addr: str, from_name: st
     return msg
 
 
-def build(env: Environment, kind: str, ctx: dict, game_id: int, links: Links, *, row_id: int,
+def build(env: Environment, kind: str, ctx: dict, game_id: int, links: Links, *, msg_id: str,
           to_addr: str, from_name: str, when, title: str, names: list[str]) -> EmailMessage:
     domain = links.domain
     ctx = {"game_title": title, "game_id": game_id, **ctx}
@@ -99,7 +99,7 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: Links, *,
     msg["To"] = to_addr
     msg["Reply-To"] = Address(f"{title} #{game_id}", addr_spec=links.reply_address())
     msg["Date"] = format_datetime(when)
-    msg["Message-ID"] = message_id(row_id, game_id, domain)
+    msg["Message-ID"] = message_id(msg_id, domain)
     root = thread_root(game_id, domain)
     # answers to a player's email thread under it; everything else under the game's root
     replying = ctx.get("in_reply_to")

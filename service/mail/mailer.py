@@ -37,7 +37,7 @@ class Mailer:
     def render(self, session: Session, row: OutboxRow):
         if row.game_id is None:
             p = row.payload or {}
-            return compose.compose_notice(self.env, row_id=row.id, to_addr=row.to_addr,
+            return compose.compose_notice(self.env, msg_id=row.message_id, to_addr=row.to_addr,
                                           from_name=self.cfg["TURNPOST_MAIL_FROM_NAME"],
                                           when=row.created_at,
                                           domain=self.cfg["TURNPOST_MAIL_DOMAIN"],
@@ -50,7 +50,7 @@ class Mailer:
                 positions.load_events(session, row.game_id, after=row.since_seq, upto=row.seq)]
         page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
         return compose.compose_turn(self.env, page, self.links(game.id, row.seat, page.mark),
-                                    row_id=row.id, to_addr=row.to_addr,
+                                    msg_id=row.message_id, to_addr=row.to_addr,
                                     from_name=self.cfg["TURNPOST_MAIL_FROM_NAME"],
                                     when=row.created_at, extra=dict(row.payload or {},
                                                                     kind=row.kind))

@@ -34,7 +34,6 @@ log = logging.getLogger(__name__)
 HELP_LIMIT = 60
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
-_OUR_ID = re.compile(r"^turnpost\.(\d+)\.(\d+)@")
 _ROOT_ID = re.compile(r"^game-(\d+)@")
 
 
@@ -201,6 +200,7 @@ def _reply_row(session, game, seat, kind, seq, now, mail: InboundMail, payload) 
 def _notice(session: Session, mail: InboundMail, now: datetime, why: str) -> list[int]:
     """A reply outside any game (we do not know which, or the sender is not its player)."""
     row = OutboxRow(game_id=None, seat=None, to_addr=mail.sender, kind="notice", seq=0,
+                    message_id=notify.new_message_id(),
                     since_seq=0, status="pending", attempts=0, next_try=now, created_at=now,
                     payload={"why": why, "subject": mail.subject, "in_reply_to": mail.message_id})
     session.add(row)
@@ -230,11 +230,13 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
 
 
 def _replied_row(session: Session, mail: InboundMail, domain: str) -> OutboxRow | None:
+    """The email of ours this one answers. Our Message-IDs are random, so a match shows the
+    writer had that email (unlike the guessable thread root, which only names the game)."""
     for ref in [*mail.in_reply_to, *reversed(mail.references)]:
-        m = _OUR_ID.match(ref)
-        if m and ref.endswith("@" + domain):
-            row = session.get(OutboxRow, int(m.group(2)))
-            if row is not None and row.game_id == int(m.group(1)):
+        local, _, host = ref.partition("@")
+        if host == domain and local.startswith("tp."):
+            row = session.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
+            if row is not None and row.game_id is not None:
                 return row
     return None
 

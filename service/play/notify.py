@@ -2,6 +2,7 @@
 as the events (DESIGN.md step 4): if the events commit, so do their emails; if not, neither."""
 from __future__ import annotations
 
+import secrets
 from datetime import datetime
 from typing import Any
 
@@ -43,12 +44,17 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     return rows
 
 
+def new_message_id() -> str:
+    return "tp." + secrets.token_hex(12)
+
+
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
           payload: dict | None = None) -> OutboxRow:
     seat_row = next(s for s in game.seats if s.seat == seat)
     since = session.scalar(select(func.max(OutboxRow.seq)).where(
         OutboxRow.game_id == game.id, OutboxRow.seat == seat, OutboxRow.kind == "turn")) or 0
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
+                    message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},
                     status="skipped" if seat_row.muted and kind == "turn" else "pending",
                     attempts=0, next_try=now, created_at=now)

@@ -82,6 +82,9 @@ class OutboxRow(Base):
     seq: Mapped[int] = mapped_column(Integer)              # the position shown
     since_seq: Mapped[int] = mapped_column(Integer, default=0)  # news after this seq
     payload: Mapped[dict] = mapped_column(JSON, default=dict)
+    # the local part of the email's Message-ID: random, so that a reply's In-Reply-To proves
+    # its writer saw this email, and so ids count nothing (a row number would)
+    message_id: Mapped[str] = mapped_column(String(64))
     status: Mapped[str] = mapped_column(String(12), default="pending")
     # pending -> sending -> sent; failures go back to pending with a later next_try, then parked
     attempts: Mapped[int] = mapped_column(Integer, default=0)
@@ -92,7 +95,8 @@ class OutboxRow(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (Index("ix_outbox_due", "status", "next_try"),
-                      Index("ix_outbox_game_seat", "game_id", "seat"))
+                      Index("ix_outbox_game_seat", "game_id", "seat"),
+                      UniqueConstraint("message_id", name="uq_outbox_message_id"))
 
 
 class InboundMessage(Base):

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy import select
+
 from service.play import positions
 
 from ..web.helpers import html_of, latest_to, mails, move_links, text_of
@@ -43,7 +45,9 @@ def test_message_ids_are_stable_when_a_row_is_rendered_again(client, app):
         first = mailer.render(s, row)
         second = mailer.render(s, row)
     assert first["Message-ID"] == second["Message-ID"]
-    assert text_of(first) == text_of(second)
+    # the same words; only the move links' one-time nonces differ
+    strip = lambda text: re.sub(r"/[mgu]/\S+", "/LINK", text.replace("=\n", ""))  # noqa: E731
+    assert strip(text_of(first)) == strip(text_of(second))
 
 
 def test_html_is_inlined_and_carries_the_moves(client, app):
@@ -70,8 +74,9 @@ def test_no_email_shows_a_card_its_reader_may_not_know(client, app):
     with db.transaction() as s:
         for seat, addr in enumerate(ADDRS):
             msg = latest_to(app, addr)
-            row_id = int(re.search(r"\.(\d+)@", msg["Message-ID"]).group(1))
-            pos = positions.load(s, gid, upto=s.get(OutboxRow, row_id).seq)  # as the mail shows it
+            local = msg["Message-ID"].strip("<>").split("@")[0]
+            row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
+            pos = positions.load(s, gid, upto=row.seq)  # as the mail shows it
             secret = pos.engine.secrets(pos.state, seat)
             body = text_of(msg) + html_of(msg)
             for card in secret:

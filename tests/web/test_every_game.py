@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from sqlalchemy import select
 
 from service.games import cards, registry
 from service.links import Claims
@@ -35,7 +36,8 @@ def _check_new_mail(watcher, db, gid, addrs) -> None:
     from service.store.models import OutboxRow
     with db.transaction() as s:
         for msg in watcher.new():
-            row = s.get(OutboxRow, int(re.search(r"\.(\d+)@", msg["Message-ID"]).group(1)))
+            local = msg["Message-ID"].strip("<>").split("@")[0]
+            row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
             pos = positions.load(s, gid, upto=row.seq)
             leaked = _leaks(pos.engine, pos.state, addrs.index(msg["To"]),
                             text_of(msg) + html_of(msg))
