@@ -113,7 +113,7 @@ def _slots(s: State, seat: int, m: dict) -> list:
             if 0 <= m["owner"] < s.n:
                 one("building", EXACT, _addresses(s, m["owner"]), "building")
         elif do == "buy":
-            one("take", SAME, [(None, list(s.discard[:4]))], "discard")
+            one("take", SAME, [(None, list(s.face_up))], "discard")
 
     if t in ("stall", "ball", "discard"):
         many("cards", SAME, [("hand", list(s.hands[seat]))], "hand")
@@ -538,7 +538,7 @@ def _parse_action(r: _Reader) -> dict:
         owner = r.player()
         return {"do": "visit", "owner": owner, "building": r.building(owner).address}
     if r.word("buy"):
-        return {"do": "buy", "take": r.card([(None, list(s.discard[:4]))], "discard",
+        return {"do": "buy", "take": r.card([(None, list(s.face_up))], "discard",
                                             "face-up discard")}
     raise CommandError("build, upgrade, visit or buy?",
                        ["royal build at 8 with 8 8 8", "favor Q visit p2 8", "favor J buy 5"])

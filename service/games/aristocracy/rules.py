@@ -197,7 +197,7 @@ def _royal_options(s: State, seat: int, action: str, exclude: str | None) -> lis
         return [{"do": "visit", "owner": o, "building": b.address}
                 for o in s.order() if o != seat for b in s.buildings[o]]
     if action == "buy":
-        return [{"do": "buy", "take": c} for c in reps(s.discard[:4])]
+        return [{"do": "buy", "take": c} for c in reps(s.face_up)]
     pool = [c for c in s.hands[seat] + s.stalls[seat] if c != exclude]
     bc = s.bcounts()
     out = []
@@ -444,8 +444,8 @@ def _check_visit(s, seat, move, face):
 
 def _check_buy(s, seat, move, face):
     card = move.get("take")
-    if card not in s.discard[:4]:
-        raise IllegalMove("buy one of the four face-up discards (A13)")
+    if card not in s.face_up:
+        raise IllegalMove("buy one of the face-up discards (A13)")
     return lambda run: run.emit("Bought", seat=seat, card=card)
 
 

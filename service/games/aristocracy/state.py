@@ -3,6 +3,18 @@
 The state is a frozen dataclass of tuples and small dicts; `evolve` builds a new one with
 `dataclasses.replace` and never touches its input. Events carry every chance outcome (the deck
 order, reshuffles, the ball's shuffle), so replaying them draws nothing.
+
+The discard pile (A13; our ruling on unseen and hidden discards). The pile runs oldest to
+newest and at most four of its cards lie face up; which ones is kept explicitly in
+`State.face_up`, not read off as "the four oldest". A public discard (market leftovers, a
+sale, a favor, a visit's exposed card, the cards discarded at an auction) takes a free
+face-up place as it arrives, else lies face down. A card discarded unseen or hidden (a
+farm's production card discarded on an upgrade (A11) or when the farm is dissolved by a
+downgrade or a visit (A8, A12), and tax discards (A14)) goes in face down and never takes a
+face-up place as it arrives, even when fewer than four cards lie face up: otherwise it would
+be shown to everyone. A face-down card turns up only when a Buy takes a face-up card: then
+the oldest face-down card turns up (A13) and is public from then on. A reshuffle of the whole
+pile into the deck (A13) is unchanged.
 """
 from __future__ import annotations
 
@@ -20,6 +32,7 @@ SIZES = {"4-5-6": (4, 5, 6), "5-6-7": (5, 6, 7), "4-5-7": (4, 5, 7), "2-3-4": (2
 BCOUNTS = {k: tuple(x - 1 for x in v) for k, v in SIZES.items()}
 SEALED = ("tax", "ball", "bid", "stall")
 START_COINS = 3
+FACE_UP_PLACES = 4   # A13: at most four discards lie face up
 
 
 def hand_size(sizes: str) -> int:
@@ -65,7 +78,8 @@ class State:
     buildings: tuple             # per seat: tuple of Building
     coins: tuple
     herald: int
-    discard: tuple = ()          # A13: oldest first; the first four lie face up
+    discard: tuple = ()          # A13: oldest first (face up and face down alike)
+    face_up: tuple = ()          # A13: the face-up discards (at most 4), in pile order
     market: tuple = ()
     round: int = 1
     royal: str = "K"
@@ -160,8 +174,15 @@ def _coins(s: State, seat: int, delta: int) -> State:
     return replace(s, coins=_set(s.coins, seat, s.coins[seat] + delta))
 
 
-def _discard(s: State, cards) -> State:
-    return replace(s, discard=s.discard + tuple(c for c in cards if c))
+def _discard(s: State, cards, hidden: bool = False) -> State:
+    """A13: cards go on the pile in order. A public discard takes a free face-up place;
+    an unseen or hidden one (production cards, tax discards) always lies face down (see the
+    module docstring)."""
+    cards = tuple(c for c in cards if c)
+    up = s.face_up
+    if not hidden:
+        up = up + cards[:max(0, FACE_UP_PLACES - len(up))]
+    return replace(s, discard=s.discard + cards, face_up=up)
 
 
 def _shrink(s: State, seat: int, i: int, removed) -> State:
@@ -178,7 +199,7 @@ def _shrink(s: State, seat: int, i: int, removed) -> State:
 
 def _dissolve(s: State, seat: int, i: int, left) -> State:
     b = s.buildings[seat][i]
-    s = _discard(s, [b.production])
+    s = _discard(s, [b.production], hidden=True)   # unseen (A8, A12)
     s = _to_hand(s, seat, [b.address, *left])
     return _set_building(s, seat, i, None)
 
@@ -206,7 +227,7 @@ def _phase_began(s, d):
 
 
 def _reshuffled(s, d):
-    return replace(s, deck=s.deck + tuple(d["order"]), discard=())
+    return replace(s, deck=s.deck + tuple(d["order"]), discard=(), face_up=())
 
 
 def _market_drawn(s, d):
@@ -245,7 +266,7 @@ def _stalls_revealed(s, d):
 def _tax_paid(s, d):
     for seat, cards in enumerate(d["discards"]):
         s = _take_from_player(s, seat, cards)
-        s = _discard(s, cards)
+        s = _discard(s, cards, hidden=True)        # A14: hidden, so face down
     return replace(s, stage="stalls", **_sealed_done(s))
 
 
@@ -374,7 +395,7 @@ def _upgraded(s, d):
     s = _take_from_player(s, seat, d["cards"])
     i = s.find(seat, d["building"])
     b = s.buildings[seat][i]
-    s = _discard(s, [b.production])
+    s = _discard(s, [b.production], hidden=True)   # unseen (A11)
     return _set_building(s, seat, i, replace(b, cards=b.cards + tuple(d["cards"]),
                                              production=None))
 
@@ -415,7 +436,14 @@ def _visit_coin(s, d):
 
 
 def _bought(s, d):
-    s = replace(s, discard=_without(s.discard, [d["card"]]))
+    """A13: Buy takes a face-up card; the oldest face-down one turns up."""
+    pile = _without(s.discard, [d["card"]])
+    up = _without(s.face_up, [d["card"]])
+    down = [c for c in pile if c not in up]
+    if down:
+        turned = down[0]
+        up = tuple(c for c in pile if c in up or c == turned)
+    s = replace(s, discard=pile, face_up=up)
     return _to_hand(s, d["seat"], [d["card"]])
 
 

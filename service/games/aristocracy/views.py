@@ -4,7 +4,10 @@ Hands: owner. Sealed choices: their maker until revealed (under `herald_order_co
 players see the card counts of earlier ones). Face-down building cards: owner, and the visitor
 while the visit's follow-up is pending. Production cards: nobody. Draw pile and the face-down
 discards: nobody. Public: stalls after the reveal, the market, addresses, exposed cards,
-building sizes, coins, the four oldest discards. At the end every building card is turned up.
+building sizes, coins, the (at most four) face-up discards, `State.face_up`, which are not
+simply the four oldest: a production card discarded unseen and tax discards go into the pile
+face down and stay secret until a Buy turns them up (A11/A13/A14, see state.py). At the end
+every building card is turned up.
 
 History (`redact`) names cards by label ("7♥") and never by id, so a card's later
 whereabouts cannot be read from it; private facts (own draws, tax discards, ball returns, a
@@ -66,7 +69,7 @@ def view(s: State, seat: int | None) -> dict:
         "royal_action": {"K": "build", "Q": "visit", "J": "buy"}[s.royal],
         "stage": s.stage, "herald": s.herald, "herald_order": s.order(),
         "sizes": s.options["sizes"], "market": list(s.market),
-        "discard_face_up": list(s.discard[:4]), "discard_count": len(s.discard),
+        "discard_face_up": list(s.face_up), "discard_count": len(s.discard),
         "deck_count": len(s.deck), "players": players,
         "active": s.active, "actions_left": s.actions if s.active is not None else None,
         "note": NOTE, "last": None,
@@ -101,7 +104,7 @@ def view(s: State, seat: int | None) -> dict:
 
 
 def secrets(s: State, seat: int | None) -> set[str]:
-    out = set(s.deck) | set(s.discard[4:])
+    out = set(s.deck) | (set(s.discard) - set(s.face_up))
     looking = s.visit if s.visit and s.visit["seat"] == seat else None
     for x in range(s.n):
         for b in s.buildings[x]:
@@ -118,7 +121,9 @@ def secrets(s: State, seat: int | None) -> set[str]:
 
 
 def zones(s: State) -> dict[str, list[str]]:
-    z = {"deck": list(s.deck), "discard": list(s.discard), "market": list(s.market)}
+    up = set(s.face_up)
+    z = {"deck": list(s.deck), "discard": [c for c in s.discard if c in up],
+         "discard:face-down": [c for c in s.discard if c not in up], "market": list(s.market)}
     for x in range(s.n):
         z[f"hand:{x}"] = list(s.hands[x])
         z[f"stall:{x}"] = list(s.stalls[x])

@@ -159,12 +159,13 @@ def test_a10_favor_any_phase_and_royal_for_a_coin():
     does the current phase's action."""
     hand = ["JS.1", "4C.1"]
     s = turn([hand, [], []], stalls=[["2S.1"], [], []], royal="Q")
-    s = replace(s, discard=("5H.2", "6H.2", "7H.2", "8H.2", "9H.2"))
+    s = replace(s, discard=("5H.2", "6H.2", "7H.2", "8H.2", "9H.2"),
+                face_up=("5H.2", "6H.2", "7H.2", "8H.2"))
     with pytest.raises(IllegalMove):
         say(s, 0, "royal buy 5")
     s2, _ = say(s, 0, "favor J buy 5")
     assert "5H.2" in s2.hands[0] and "JS.1" not in s2.hands[0] and s2.coins[0] == 3
-    assert s2.discard[:4] == ("6H.2", "7H.2", "8H.2", "9H.2"), "A13: the next turns face up"
+    assert s2.face_up == ("6H.2", "7H.2", "8H.2", "9H.2"), "A13: the next turns face up"
     s = replace(s, royal="J")
     s3, _ = say(s, 0, "royal buy 6")
     assert s3.coins[0] == 2 and "6H.2" in s3.hands[0]
