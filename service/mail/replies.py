@@ -49,6 +49,7 @@ class Target:
     game_id: int
     seat: int | None
     seq: int | None                  # position of the email replied to, if we know it
+    proven: bool = True              # a reply token or one of our random Message-IDs
 
 
 CLAIM_TIMEOUT = timedelta(minutes=10)
@@ -111,6 +112,12 @@ def _decide(db: Database, mailer, mail: InboundMail, chance, now: datetime) -> R
             return Result("refused", ids, "sender not in game")
         if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
             return _refuse(session, game, seat, mail, now, why.explain())
+        if not target.proven:
+            # a From header is easy to forge: without the reply address or one of our own
+            # Message-IDs nothing is applied (the answer goes to the player's own address)
+            return _refuse(session, game, seat, mail, now, "Your email did not come back to "
+                           "the game's reply address (play+…), so we cannot be sure it is "
+                           "from you. Please reply to your latest email from this game.")
     lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
     if not lines:
         with db.transaction() as session:
@@ -225,7 +232,8 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
     for ref in [*mail.in_reply_to, *mail.references]:
         m = _ROOT_ID.match(ref)
         if m and ref.endswith("@" + domain) and session.get(GameRow, int(m.group(1))):
-            return Target(int(m.group(1)), None, None)
+            # the thread root is guessable: it names the game but proves nothing
+            return Target(int(m.group(1)), None, None, proven=False)
     return None
 
 

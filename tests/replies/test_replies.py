@@ -207,3 +207,21 @@ def test_a_lost_kick_is_processed_by_the_sweep(client, app, monkeypatch):
     with app.app_context():
         workers.tasks.sweep_outbox.run()
     assert inbound_status(app, row_id)[0] == "applied" and events(app) > before
+
+
+def test_a_forged_from_without_the_reply_address_or_our_message_id_moves_nothing(client, app):
+    """From headers are easy to forge and the thread root is guessable: neither is enough."""
+    gid = start(client)
+    addr, ours = mover(app)
+    forged = EmailMessage()
+    forged["From"] = addr
+    forged["To"] = "anything@turnpost.test"
+    forged["Subject"] = "Re: " + ours["Subject"]
+    forged["Message-ID"] = make_msgid(domain="evil.example")
+    forged["In-Reply-To"] = forged["References"] = f"<game-{gid}@turnpost.test>"
+    forged.set_content(move_links(ours)[0][0])
+    before = events(app)
+    row_id, _ = deliver(app, forged.as_bytes())
+    assert inbound_status(app, row_id)[0] == "refused"
+    assert events(app) == before
+    assert "reply address" in text_of(latest_to(app, addr))
