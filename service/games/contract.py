@@ -139,6 +139,11 @@ class Game(Protocol):
     # Aristocracy implements it for its sealed choices.
     #   def timeout_move(self, state: State, seat: int) -> Move | None: ...
 
+    # Optional: the part of a seat's view its links depend on (service.play.marks); default
+    # the whole view. Leave out what others' progress changes without touching this seat's
+    # decision (who has chosen so far in a sealed round).
+    #   def freshness(self, state: State, seat: int | None) -> Any: ...
+
     # For the invariant tests (tests/games/test_invariants.py); engines implement both.
     def zones(self, state: State) -> Mapping[str, Sequence[str]]:
         """Every card in the game by where it lies ("hand:0", "draw", "tree:1M"...)."""

@@ -211,3 +211,24 @@ def test_one_seats_key_never_answers_for_another(db):
         applied = play.submit(s, Intent(started.game_id, other, moves=[move2], key="same"),
                               random.Random(1), NOW)
     assert applied.first_seq > pos.seq
+
+
+def test_in_a_sealed_round_another_seats_choice_keeps_my_link_fresh_and_my_inbox_quiet(db):
+    """A3: choices are collected from all at once. Anna choosing must not make Ben's link
+    stale, nor send Ben an email, though Ben's view now says Anna has chosen."""
+    started = start(db, kind="aristocracy", players=PLAYERS + ["cleo@example.org"])
+    pos = position(db, started.game_id)
+    assert len(pos.engine.to_act(pos.state)) == 3
+    from service.play import marks
+    ben_mark = marks.mark(pos.engine, pos.state, 1)
+    ben_move = pos.engine.legal_moves(pos.state, 1)[0]
+    with db.transaction() as s:
+        applied = play.submit(s, Intent(started.game_id, 0,
+                                        moves=[pos.engine.legal_moves(pos.state, 0)[0]]),
+                              random.Random(1), NOW)
+        mailed = {r.seat for r in s.scalars(select(OutboxRow).where(
+            OutboxRow.id.in_(applied.outbox_ids)))}
+    assert mailed == {0}
+    with db.transaction() as s:      # Ben's link from the first email still works
+        play.submit(s, Intent(started.game_id, 1, moves=[ben_move], expected=ben_mark),
+                    random.Random(1), NOW)

@@ -86,6 +86,9 @@ class Aristocracy:
     def view(self, state, seat: int | None) -> dict:
         return views.view(state, seat)
 
+    def freshness(self, state, seat: int | None) -> dict:
+        return views.freshness(state, seat)
+
     def redact(self, event: Event, seat: int | None) -> dict | None:
         return views.redact(event, seat)
 

@@ -48,6 +48,20 @@ def _building_view(s: State, b, show: bool) -> dict:
             "complete": b.complete() if show else None}
 
 
+def freshness(s: State, seat: int | None) -> dict:
+    """What a seat's links depend on (service.play.marks): its view, less the progress of a
+    sealed round — who has chosen so far changes nothing a seat may decide (A3), so another
+    seat's choice neither makes this seat's links stale nor sends it an email."""
+    v = view(s, seat)
+    if s.stage in SEALED:
+        v.pop("to_act", None)
+        v["sealed"].pop("waiting", None)
+        v["sealed"].pop("chosen", None)
+        for p in v["players"]:
+            p.pop("chosen", None)
+    return v
+
+
 def view(s: State, seat: int | None) -> dict:
     over = s.stage == "over"
     sealed = s.stage in SEALED
