@@ -47,8 +47,9 @@ def deliver(db: Database, row_id: int, render: Callable[[Session, OutboxRow], ob
             send: Callable[[object], None], schedule: tuple[int, ...],
             clock: Callable[[], datetime] = utcnow) -> str:
     """Send one outbox row. Returns what happened: sent | skipped | retry | parked."""
+    claimed_at = clock()
     with db.transaction() as session:
-        if not claim(session, row_id, clock()):
+        if not claim(session, row_id, claimed_at):
             return "skipped"
     try:
         with db.transaction() as session:
@@ -56,18 +57,22 @@ def deliver(db: Database, row_id: int, render: Callable[[Session, OutboxRow], ob
             msg = render(session, row)
         send(msg)
     except Exception as exc:   # noqa: BLE001 - any failure, a template bug included, retries
-        return _failed(db, row_id, exc, schedule, clock())
+        return _failed(db, row_id, claimed_at, exc, schedule, clock())
     with db.transaction() as session:
         row = session.get(OutboxRow, row_id)
         row.status, row.sent_at, row.last_error = "sent", clock(), None
     return "sent"
 
 
-def _failed(db: Database, row_id: int, exc: Exception, schedule: tuple[int, ...],
-            now: datetime) -> str:
+def _failed(db: Database, row_id: int, claimed_at: datetime, exc: Exception,
+            schedule: tuple[int, ...], now: datetime) -> str:
     reason = str(exc) if isinstance(exc, SendFailed) else f"{type(exc).__name__}: {exc}"
     with db.transaction() as session:
         row = session.get(OutboxRow, row_id)
+        if row.status != "sending" or row.claimed_at != claimed_at:
+            # a send slower than CLAIM_TIMEOUT: the sweep has taken the row over (and maybe
+            # sent it); a late failure here must not undo that
+            return "skipped"
         row.attempts += 1
         row.last_error = reason[:2000]
         row.claimed_at = None

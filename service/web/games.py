@@ -14,10 +14,15 @@ from . import actions, pages
 
 bp = Blueprint("games", __name__)
 
+# Options that fix the cards' order or the deal, for replaying a table game from the command
+# line. Offered in the lobby they would let whoever starts a game know every hand.
+TABLE_ONLY = frozenset({"deck", "roots", "aces", "dealer", "moon_set"})
+
 
 @bp.get("/")
 def lobby():
-    return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None)
+    return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None,
+                           table_only=TABLE_ONLY)
 
 
 @bp.post("/games")
@@ -34,6 +39,11 @@ def create():
     # options are named per lobby entry (two entries may share an engine)
     options = {name: form[f"{entry}.{name}"] for name in game.options
                if name not in preset and form.get(f"{entry}.{name}", "") != ""}
+    fixed = sorted(TABLE_ONLY & set(options))
+    if fixed:
+        return _lobby_error(form, f"The option {fixed[0]!r} fixes the deal, so whoever starts "
+                            "the game would know every hand; it is only for replaying a table "
+                            "game: flask --app service.web start-game ... -o NAME=VALUE"), 400
     options.update(preset)
     try:
         started = actions.start(kind, players, options)
@@ -44,7 +54,7 @@ def create():
 
 def _lobby_error(form, error: str):
     return render_template("web/new_game.html", entries=registry.lobby(), form=form,
-                           error=error)
+                           error=error, table_only=TABLE_ONLY)
 
 
 @bp.get("/games/<int:game_id>")

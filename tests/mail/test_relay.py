@@ -130,3 +130,22 @@ def test_maildir_transport_writes_into_an_existing_empty_folder(tmp_path):
     msg.set_content("hi")
     transport.send(msg)
     assert len(transport.messages()) == 1
+
+
+def test_a_late_failure_does_not_undo_a_takeover(app):
+    """A send slower than the claim timeout is taken over by the sweep; when the slow worker
+    finally fails, it must not put the row back to pending (which would send it twice)."""
+    start(app.test_client())
+    db = app.extensions["turnpost.db"]
+    t0 = datetime.now(timezone.utc)
+    row_id = next(iter(rows(app)))
+    with db.transaction() as s:
+        s.get(OutboxRow, row_id).status = "pending"
+    with db.transaction() as s:
+        assert relay.claim(s, row_id, t0)                         # the slow worker
+    later = t0 + relay.CLAIM_TIMEOUT + timedelta(seconds=1)
+    with db.transaction() as s:
+        assert relay.claim(s, row_id, later)                      # the sweep takes over
+        s.get(OutboxRow, row_id).status = "sent"                  # ...and sends it
+    assert relay._failed(db, row_id, t0, OSError("timeout"), (60,), later) == "skipped"
+    assert rows(app)[row_id] == ("sent", 0)

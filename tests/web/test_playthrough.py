@@ -106,3 +106,11 @@ def test_game_page_buttons_make_moves_and_come_back(client, app):
     back = r.headers["Location"].rsplit("/", 1)[1]       # a fresh token for the same page
     assert signer.loads("view", back) == signer.loads("view", page_path.rsplit("/", 1)[1])
     assert "Done:" in client.get(r.headers["Location"]).text
+
+
+def test_the_lobby_will_not_let_a_player_fix_the_deal(client):
+    page = client.get("/").text
+    assert 'name="trees.deck"' not in page and 'name="trees.turn_cap"' in page
+    r = client.post("/games", data={"game": "trees", "players": "\n".join(ADDRS),
+                                    "trees.deck": "NM,NS"})
+    assert r.status_code == 400 and "fixes the deal" in r.text
