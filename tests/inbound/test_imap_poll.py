@@ -82,8 +82,10 @@ def dovecot():
     """A throw-away Dovecot on a free port: own config, passwd-file user and mail in a temp
     dir; plain-text login, no SSL, nothing of the system's dovecot service is used."""
     if not os.path.exists(DOVECOT):
-        pytest.fail("Dovecot is needed for the IMAP poller tests: "
-                    "apt-get update && apt-get install -y dovecot-imapd")
+        # a laptop may lack it (then skipped); CI sets TURNPOST_TEST_IMAP=1, where it must run
+        say = pytest.fail if os.environ.get("TURNPOST_TEST_IMAP") else pytest.skip
+        say("Dovecot is needed for the IMAP poller tests: "
+            "apt-get update && apt-get install -y dovecot-imapd")
     root = Path(tempfile.mkdtemp(prefix="turnpost-dovecot-"))
     (root / "mail").mkdir()
     if os.geteuid() == 0:
