@@ -58,6 +58,9 @@ def check_views(game, state, seats, events):
     for seat in [*range(seats), None]:
         view = game.view(state, seat)
         json.dumps(view)  # JSON-safe
+        # DESIGN.md: every view has at least these (a spectator has no hand)
+        assert {"game", "seat", "to_act", "outcome"} <= set(view), sorted(view)
+        assert view["seat"] == seat and ("hand" in view) == (seat is not None)
         secret = game.secrets(state, seat)
         leaked = secret & ids_in(view)
         assert not leaked, f"seat {seat} view shows {sorted(leaked)}"
