@@ -104,3 +104,22 @@ def test_partials_render_every_seat_without_secrets():
         assert max(len(line) for line in txt.splitlines()) < 72
         if me is not None:
             assert "YOUR HAND" in txt
+
+
+def test_the_turn_email_menu_offers_every_legal_move_in_ordinary_positions():
+    """Issue 2: on their turn, one signed link per legal move."""
+    import random
+
+    from service.games.contract import replay
+    from service.games.trees import GAME
+    rng = random.Random(3)
+    state = replay(GAME, GAME.start(2, GAME.validate_options(2, {}), rng))
+    for _ in range(40):
+        if GAME.outcome(state) is not None:
+            break
+        seat = min(GAME.to_act(state))
+        legal = GAME.legal_moves(state, seat)
+        if len(legal) <= 40:
+            assert sorted(map(str, GAME.menu(state, seat))) == sorted(map(str, legal))
+        state = replay(GAME, GAME.decide(state, seat, GAME.bots["random"](state, seat, rng), rng),
+                       state)
