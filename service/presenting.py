@@ -77,7 +77,10 @@ def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
 
 
 def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,
-              names: list[str], news_events: list[tuple[int, Event]]) -> SeatPage:
+              names: list[str], news_events: list[tuple[int, Event]],
+              every_move: bool = False) -> SeatPage:
+    """`every_move` also lists every legal move (the game page's buttons); emails, which
+    show only the menu, skip that work."""
     view = engine.view(state, seat)
     to_act = sorted(engine.to_act(state))
     outcome = engine.outcome(state)
@@ -89,7 +92,7 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
                     outcome=outcome.to_json() if outcome else None)
     if page.your_turn:
         page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
-    if seat is not None and outcome is None:
+    if every_move and seat is not None and outcome is None:
         # off-turn moves exist too (Magnate's standing preferences), so ask for every seat
         page.all_moves = [{"move": m, "text": engine.describe(m)}
                           for m in engine.legal_moves(state, seat)]

@@ -35,6 +35,7 @@ class Intent:
 @dataclass(frozen=True)
 class Applied:
     game_id: int
+    kind: str
     first_seq: int
     last_seq: int
     moves: list[Move]
@@ -58,10 +59,7 @@ def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> A
     events, applied = [], []
     new_state = state
     # the lambda reads new_state as it stands when each line is parsed: late binding wanted
-    for index, move in enumerate(_moves(engine, intent, lambda: new_state)):  # noqa: B023
-        if isinstance(move, Refused):
-            raise move
-        text, move = move
+    for index, (text, move) in enumerate(_moves(engine, intent, lambda: new_state)):  # noqa: B023
         try:
             produced = engine.decide(new_state, intent.seat, move, chance)
         except IllegalMove as exc:
@@ -95,7 +93,7 @@ def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> A
     session.flush()
     sa_event.listen(session, "after_commit",
                     lambda _s: positions.remember(pos.row.id, last, new_state), once=True)
-    return Applied(pos.row.id, first, last, applied, [r.id for r in rows], ended)
+    return Applied(pos.row.id, pos.row.kind, first, last, applied, [r.id for r in rows], ended)
 
 
 def already_done(session: Session, pos: positions.Position, seat: int, done: Submission):
@@ -137,9 +135,8 @@ def _moves(engine, intent: Intent, current):
         try:
             parsed = engine.parse(current(), intent.seat, line)
         except CommandError as exc:
-            yield Refused(exc.why, index=len(intent.moves) + index, text=line,
-                          suggestions=exc.suggestions)
-            return
+            raise Refused(exc.why, index=len(intent.moves) + index, text=line,
+                          suggestions=exc.suggestions) from None
         for move in parsed:
             yield line, move
 

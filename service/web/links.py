@@ -7,6 +7,7 @@ import hashlib
 from flask import Blueprint, current_app, flash, redirect, render_template, request
 
 from service import play
+from service.games import registry
 from service.links import Claims, TokenError
 from service.mail.templating import game_partial
 from service.play import Intent
@@ -63,7 +64,7 @@ def act(token: str):
         return pages.problem(exc.title, exc.detail, 422, game_link)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409, game_link)
-    move_text = _describe_from(claims)
+    move_text = _describe(applied.kind, claims.move)
     if request.form.get("then") == "game":     # a button on the game page: back to it
         flash(f"Done: {move_text}.")
         return redirect(game_link)
@@ -72,16 +73,7 @@ def act(token: str):
 
 
 def _describe(kind: str, move) -> str:
-    from service.games import registry
     try:
         return registry.get(kind).describe(move)
     except Exception:  # noqa: BLE001 - a forged-but-signed move cannot happen; be safe anyway
         return "this move"
-
-
-def _describe_from(claims: Claims) -> str:
-    db = current_app.extensions["turnpost.db"]
-    from service.store.models import GameRow
-    with db.transaction() as session:
-        kind = session.get(GameRow, claims.game).kind
-    return _describe(kind, claims.move)

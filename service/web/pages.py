@@ -17,7 +17,8 @@ def load(game_id: int, seat: int | None, since: int | None = None):
         names = [s.player.name for s in pos.row.seats]
         events = [(seq, ev) for seq, ev, _ in positions.load_events(session, game_id)]
         news = [(q, e) for q, e in events if since is not None and q > since]
-        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names, news)
+        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names, news,
+                         every_move=True)
         past = history(pos.engine, events, seat, names)
         return page, past, pos.row
 

@@ -21,6 +21,7 @@ from service.games.aristocracy.state import Building as B
 from service.games.cards import french
 from service.games.contract import IllegalMove
 
+from ..test_invariants import ids_in
 from .helpers import play, say, started, turn
 
 SEATS = (0, 1, 2, None)
@@ -32,21 +33,6 @@ def clean(s):
     placed = [c for z, cards in GAME.zones(s).items() if z != "deck" for c in cards]
     assert len(placed) == len(set(placed))
     return replace(s, deck=tuple(c for c in s.deck if c not in set(placed)))
-
-
-def ids_in(obj) -> set[str]:
-    out: set[str] = set()
-    stack = [obj]
-    while stack:
-        x = stack.pop()
-        if isinstance(x, str):
-            out.add(x)
-        elif isinstance(x, dict):
-            stack.extend(x.keys())
-            stack.extend(x.values())
-        elif isinstance(x, (list, tuple)):
-            stack.extend(x)
-    return out
 
 
 def assert_face_down(s, card, events=(), told=(), seats=SEATS):
