@@ -118,6 +118,11 @@ class Game(Protocol):
     id: str
     title: str
     seats: range
+    # The version of the rules this engine plays now. `start` records it in the game's first
+    # event (``"rules": N``) and the service in `games.rules_version`; a behaviour change bumps
+    # it and keeps the old behaviour reachable for games begun under the old number
+    # (service/games/folding.py, docs/engines.md).
+    rules_version: int
     options: Mapping[str, Option]
     bots: Mapping[str, Bot]
 
@@ -134,10 +139,15 @@ class Game(Protocol):
     def describe(self, move: Move) -> str: ...
     def outcome(self, state: State) -> Outcome | None: ...
 
-    # Optional, for deadlines (not yet scheduled by the service): the move made for `seat`
-    # when its time to choose runs out, or None where nothing sensible can be chosen for it.
-    # Aristocracy implements it for its sealed choices.
+    # Optional, for deadlines: the move made for `seat` when its time to choose runs out, or
+    # None where nothing sensible can be chosen for it.
     #   def timeout_move(self, state: State, seat: int) -> Move | None: ...
+
+    # Optional, for games whose turn stays open after its main action (Magnate, M9): the move
+    # that ends `seat`'s open turn, or None when it has no turn open that may end now. The
+    # service plays it after a reply's lines (unless the last line is ``keep``) and after a
+    # one-click link from an email, so those stay one complete turn each.
+    #   def finish_turn(self, state: State, seat: int) -> Move | None: ...
 
     # Optional: the part of a seat's view its links depend on (service.play.marks); default
     # the whole view. Leave out what others' progress changes without touching this seat's
