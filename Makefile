@@ -40,7 +40,7 @@ worker: install
 beat: install
 	$(BIN)/celery -A workers.worker beat --loglevel=INFO
 inbound: install
-	$(BIN)/python -m service.mail.smtp_receiver
+	$(FLASK) inbound-smtp
 
 lint: install
 	$(BIN)/ruff check .

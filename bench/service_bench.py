@@ -21,18 +21,19 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
+from sqlalchemy import create_engine, text  # noqa: E402
+
+from service import marks, play  # noqa: E402
 from service.games import registry  # noqa: E402
 from service.games.contract import replay  # noqa: E402
 from service.links import Claims  # noqa: E402
-from service.play import marks, positions  # noqa: E402
+from service.play import positions  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
+from service.store.models import Base  # noqa: E402
+from service.web import create_app  # noqa: E402
 
 
 def time_moves(url: str, moves: int = 200) -> list[float]:
-    from sqlalchemy import create_engine, text
-
-    from service.store.models import Base
-    from service.web import actions, create_app
     if url.startswith("postgresql"):
         engine = create_engine(url)
         with engine.begin() as conn:
@@ -40,29 +41,27 @@ def time_moves(url: str, moves: int = 200) -> list[float]:
             conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
         engine.dispose()
     upgrade(url)
-    positions.forget_all()
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": tempfile.mkdtemp(),
                       "TURNPOST_CHANCE": random.Random(1)})
-    real_kick, actions.kick = actions.kick, (lambda ids: None)   # time the move, not the mail
-    client, signer, rng = app.test_client(), app.extensions["turnpost.signer"], random.Random(2)
+    svc = app.extensions["turnpost"]
+    svc.enqueue = play.services.run_nothing      # time the move, not the mail
+    client, signer, rng = app.test_client(), svc.urls.signer, random.Random(2)
     times: list[float] = []
     while len(times) < moves:
-        with app.app_context():
-            started = actions.start("trees", ["a@example.org", "b@example.org"], {})
+        started = play.start_game(svc, "trees", ["a@example.org", "b@example.org"], {})
         while len(times) < moves:
-            db = app.extensions["turnpost.db"]
-            with db.transaction() as s:
-                pos = positions.load(s, started.game_id)
+            with svc.db.transaction() as s:
+                pos = positions.load(s, svc.states, started.game_id)
             if pos.engine.outcome(pos.state) is not None:
                 break
             seat = min(pos.engine.to_act(pos.state))
-            move = pos.engine.bots["random"](pos.state, seat, rng)
+            move = pos.engine.bots["easy"](pos.state, seat, rng)
             token = signer.dumps("move", Claims(started.game_id, seat, marks.mark(pos.engine, pos.state, seat), move))
             t0 = time.perf_counter()
             r = client.post(f"/m/{token}")
             times.append(time.perf_counter() - t0)
             assert r.status_code == 200, r.text
-    actions.kick = real_kick
+    svc.dispose()
     return times
 
 
@@ -74,21 +73,18 @@ def reply_pipeline(url: str, replies: int = 100) -> tuple[float, int]:
     from email.message import EmailMessage
     from email.parser import BytesParser
 
-    from service.web import actions, create_app
     upgrade(url)
-    positions.forget_all()
     maildir = tempfile.mkdtemp()
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": maildir,
                       "TURNPOST_CHANCE": random.Random(1)})
-    transport = app.extensions["turnpost.mailer"].transport
+    svc = app.extensions["turnpost"]
+    transport = svc.transport
     rng, done, elapsed = random.Random(5), 0, 0.0
     while done < replies:
-        with app.app_context():
-            gid = actions.start("trees", ["a@example.org", "b@example.org"], {}).game_id
+        gid = play.start_game(svc, "trees", ["a@example.org", "b@example.org"], {}).game_id
         while done < replies:
-            db = app.extensions["turnpost.db"]
-            with db.transaction() as s:
-                pos = positions.load(s, gid)
+            with svc.db.transaction() as s:
+                pos = positions.load(s, svc.states, gid)
             if pos.engine.outcome(pos.state) is not None:
                 break
             seat = min(pos.engine.to_act(pos.state))
@@ -96,7 +92,7 @@ def reply_pipeline(url: str, replies: int = 100) -> tuple[float, int]:
             ours = [BytesParser(policy=policy.default).parsebytes(raw)
                     for _, raw in transport.messages()]
             ours = [m for m in ours if m["To"] == addr][-1]
-            move = pos.engine.bots["random"](pos.state, seat, rng)
+            move = pos.engine.bots["easy"](pos.state, seat, rng)
             reply = EmailMessage()
             reply["From"], reply["To"] = addr, ours["Reply-To"]
             reply["Subject"] = "Re: " + ours["Subject"]
@@ -106,9 +102,10 @@ def reply_pipeline(url: str, replies: int = 100) -> tuple[float, int]:
             raw = reply.as_bytes()
             t0 = time.perf_counter()
             with app.app_context():
-                actions.accept_mail(raw, "bench")
+                play.accept_mail(svc, raw, "bench")
             elapsed += time.perf_counter() - t0
             done += 1
+    svc.dispose()
     return done / elapsed, done
 
 
@@ -121,7 +118,7 @@ def replay_rate(game_id: str, seats: int, games: int = 20) -> tuple[float, int]:
         state = replay(game, events)
         while game.outcome(state) is None:
             seat = min(game.to_act(state))
-            new = game.decide(state, seat, game.bots["random"](state, seat, rng), rng)
+            new = game.decide(state, seat, game.bots["easy"](state, seat, rng), rng)
             events += new
             state = replay(game, new, state)
         logs.append(events)

@@ -2,7 +2,7 @@
 
 * Link tokens (itsdangerous, one salt per purpose) for moves, views and unsubscribing. A move
   token is bound to game and seat, carries the move, and the mark of the position its seat saw
-  when it was minted (service.play.marks): a link for a position that changed is stale.
+  when it was minted (service.marks): a link for a position that changed is stale.
 * Reply tokens for `play+<token>@domain` addresses: lower-case base32 (mail systems lower-case
   addresses) of game and seat plus a truncated HMAC, short enough for any mail client.
 """
@@ -54,7 +54,7 @@ class WrongPurpose(TokenError):
 class Claims:
     game: int
     seat: int | None
-    mark: str | None = None      # the position as the seat saw it (service.play.marks)
+    mark: str | None = None      # the position as the seat saw it (service.marks)
     move: Any = None
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.games.contract import Event, Game
-from service.play.marks import mark
+from service.marks import mark
 
 _SEAT = re.compile(r"\{p(\d+)\}")
 

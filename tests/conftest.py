@@ -6,11 +6,13 @@ from __future__ import annotations
 import os
 import random
 import smtplib
+from datetime import datetime, timezone
 
 import pytest
 from sqlalchemy import create_engine, text
 
-from service.play import positions
+from service.clock import ManualClock
+from service.play import Services, from_settings
 from service.store.migrate import upgrade
 from service.store.models import Base
 
@@ -30,14 +32,6 @@ def no_real_smtp(monkeypatch):
         return real_connect(self, host, port, source_address)
 
     monkeypatch.setattr(smtplib.SMTP, "connect", connect)
-
-
-@pytest.fixture(autouse=True)
-def fresh_state_cache():
-    # game ids restart with each test's fresh tables: cached states must not carry over
-    positions.forget_all()
-    yield
-    positions.forget_all()
 
 
 BACKENDS = ["sqlite"] + (["postgresql"] if PG_URL else [])
@@ -75,21 +69,29 @@ def db_url(request, tmp_path):
     return url
 
 
+def test_settings(db_url: str, tmp_path, **overrides) -> dict:
+    cfg = {"TURNPOST_DATABASE_URL": db_url, "TURNPOST_MAILDIR": str(tmp_path / "outbox"),
+           "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
+           "TURNPOST_BASE_URL": "http://turnpost.test",
+           "TURNPOST_MAIL_DOMAIN": "turnpost.test",
+           "TURNPOST_CHANCE": random.Random(1234), "TESTING": True}
+    cfg.update(overrides)
+    return cfg
+
+
 @pytest.fixture
 def app_factory(db_url, tmp_path):
-    from service.web import create_app, db
+    from service.web import create_app
+    made = []
 
     def make(**overrides):
-        cfg = {"TURNPOST_DATABASE_URL": db_url, "TURNPOST_MAILDIR": str(tmp_path / "outbox"),
-               "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
-               "TURNPOST_BASE_URL": "http://turnpost.test",
-               "TURNPOST_MAIL_DOMAIN": "turnpost.test",
-               "TURNPOST_CHANCE": random.Random(1234), "TESTING": True}
-        cfg.update(overrides)
-        return create_app(cfg)
+        app = create_app(test_settings(db_url, tmp_path, **overrides))
+        made.append(app)
+        return app
 
     yield make
-    db.dispose()
+    for app in made:
+        app.extensions["turnpost"].dispose()
 
 
 @pytest.fixture
@@ -100,3 +102,17 @@ def app(app_factory):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def services(db_url, tmp_path) -> Services:
+    """The use cases' collaborators without any web or worker: a manual clock standing at T0,
+    seeded chance, mail to a Maildir, background work left to explicit calls."""
+    from config import Settings
+    cfg = Settings().as_flask() | test_settings(db_url, tmp_path)
+    svc = from_settings(cfg, clock=ManualClock(T0), chance=random.Random(1234))
+    yield svc
+    svc.dispose()

@@ -36,7 +36,7 @@ NAMES = ["Alice", "Bartholomew", "Chloe", "Dmitri"]
 
 
 def _mails(app) -> list:
-    t = app.extensions["turnpost.mailer"].transport
+    t = app.extensions["turnpost"].transport
     return [BytesParser(policy=policy.default).parsebytes(raw) for _, raw in t.messages()]
 
 
@@ -53,7 +53,7 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
     """Seat 0's view partial alone, inlined as in an email: quicker to look at."""
     import css_inline
 
-    from service.mail.templating import game_partial, make_env
+    from service.mail.outbound.templating import game_partial, make_env
     env = make_env()
     kind = pos.engine.id
     ctx = {"view": pos.engine.view(pos.state, 0), "names": NAMES[:seats], "me": 0}
@@ -66,15 +66,15 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
 
 
 def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
+    from service import marks
     from service.links import Claims
-    from service.play import marks, positions
+    from service.play import positions
     from service.store.migrate import upgrade
-    from service.web import create_app, db
+    from service.web import create_app
 
     tmp = Path(tempfile.mkdtemp(prefix=f"render-{name}-"))
     url = f"sqlite:///{tmp / 'db.sqlite'}"
     upgrade(url)
-    positions.forget_all()
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
                       "TURNPOST_SECRET_KEY": "render-secret", "TURNPOST_BROKER_URL": "",
                       "TURNPOST_BASE_URL": "http://turnpost.test",
@@ -88,12 +88,12 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
     r = client.post("/games", data=data)
     assert r.status_code == 302, r.text
     gid = int(r.headers["Location"].rsplit("/", 1)[1])
-    signer, store = app.extensions["turnpost.signer"], app.extensions["turnpost.db"]
+    signer, store = app.extensions["turnpost"].urls.signer, app.extensions["turnpost"].db
     _write_latest(app, addrs[0], out, f"{name}.start")
     rng = random.Random(seed)
     for step in range(5000):
         with store.transaction() as s:
-            pos = positions.load(s, gid)
+            pos = positions.load(s, app.extensions["turnpost"].states, gid)
         engine = pos.engine
         if engine.outcome(pos.state) is not None:
             break
@@ -105,14 +105,13 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
             page = client.get(f"/g/{signer.dumps('view', Claims(gid, 0))}")
             (out / f"{name}.page.html").write_text(page.text)
         seat = rng.choice(sorted(engine.to_act(pos.state)))
-        move = engine.bots["random"](pos.state, seat, rng)
+        move = engine.bots["easy"](pos.state, seat, rng)
         token = signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine, pos.state, seat), move))
         resp = client.post(f"/m/{token}")
         assert resp.status_code == 200, f"{name} step {step}: {resp.text[:500]}"
     _write_latest(app, addrs[0], out, f"{name}.end")
     _write_board(pos, seats, out, f"{name}.end")
-    db.dispose()
-    positions.forget_all()
+    app.extensions["turnpost"].dispose()
 
 
 def shoot(html: Path, height: int = 2400) -> Path:

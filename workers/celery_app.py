@@ -1,12 +1,22 @@
 """Celery bound to the Flask app, as Flask's own Celery guide does it: every task runs inside an
-app context, so tasks reach the database and mailer through `current_app` and never import
-the app themselves.
+app context, so tasks reach the use cases' services through `current_app` and never import the
+app themselves.
 
 With no broker configured (the embedded default) tasks run in process, eagerly, right where
 they are called; with TURNPOST_BROKER_URL=redis://... they go to real worker processes."""
 from __future__ import annotations
 
+from typing import Any
+
 from celery import Celery, Task
+
+# the task modules register their shared tasks with every Celery app made after this import
+from . import imap_tasks, tasks  # noqa: F401
+
+# the use cases' background jobs, by the names they ask for (service.play.services.Enqueue)
+JOBS = {"deliver": "workers.tasks.deliver_outbox",
+        "process_inbound": "workers.tasks.process_inbound",
+        "sweep": "workers.tasks.sweep_outbox"}
 
 
 def celery_init_app(app) -> Celery:
@@ -29,7 +39,7 @@ def celery_init_app(app) -> Celery:
         # a request must not hang on a dead broker: the sweep sends what the kick could not
         "task_publish_retry_policy": {"max_retries": 1, "interval_start": 0.2},
         "broker_transport_options": {"socket_connect_timeout": 2, "socket_timeout": 5},
-        "beat_schedule": {"sweep-outbox": {"task": "workers.tasks.sweep_outbox",
+        "beat_schedule": {"sweep-outbox": {"task": JOBS["sweep"],
                                            "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])}},
         "imports": ("workers.tasks", "workers.imap_tasks"),
     })
@@ -40,3 +50,16 @@ def celery_init_app(app) -> Celery:
     celery_app.set_default()
     app.extensions["celery"] = celery_app
     return celery_app
+
+
+def enqueue_for(celery_app: Celery, *, embedded: bool):
+    """The use cases' `enqueue`, sending to THIS Celery app's tasks (so two Flask apps in one
+    process each run their own work in their own app context)."""
+    def enqueue(job: str, *args: Any) -> None:
+        if job == "deliver" and not args[0]:
+            return
+        celery_app.tasks[JOBS[job]].delay(*args)
+        if embedded and job == "deliver":
+            # no beat process on the embedded default: retries that fell due go out now
+            celery_app.tasks[JOBS["sweep"]].delay()
+    return enqueue

@@ -149,7 +149,7 @@ class Game(Protocol):
     # one-click link from an email, so those stay one complete turn each.
     #   def finish_turn(self, state: State, seat: int) -> Move | None: ...
 
-    # Optional: the part of a seat's view its links depend on (service.play.marks); default
+    # Optional: the part of a seat's view its links depend on (service.marks); default
     # the whole view. Leave out what others' progress changes without touching this seat's
     # decision (who has chosen so far in a sealed round).
     #   def freshness(self, state: State, seat: int | None) -> Any: ...

@@ -9,10 +9,9 @@ from typing import Any
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from service import marks
 from service.games.contract import Game
 from service.store.models import GameRow, OutboxRow
-
-from . import marks
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
@@ -21,7 +20,7 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     None), but no chatter: a seat watching someone part-way through a turn of several actions
     hears once, when new seats must act, with all of the turn's news; a seat still to choose
     in a sealed round is not mailed because another seat chose (its links stay good: the
-    change is outside its freshness view, service.play.marks)."""
+    change is outside its freshness view, service.marks)."""
     if before is None:
         return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats]
     acting_before, acting_after = engine.to_act(before), engine.to_act(after)

@@ -1,22 +1,23 @@
 """Starting a game: players by address, seats in the order given, the engine's opening events,
-and everybody's first email — one transaction."""
+and everybody's first email — one transaction, then the outbox relay is kicked."""
 from __future__ import annotations
 
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from datetime import datetime
 from typing import Any
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.games.contract import Chance, OptionError, replay
-from service.store.models import EventRow, GameRow, Player, Seat
+from service.games.contract import OptionError, replay
+from service.store import events as event_store
+from service.store.models import GameRow, Player, Seat
 
 from . import notify
 from .errors import PlayError
+from .services import Services
 
 ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
@@ -42,8 +43,17 @@ def parse_player(text: str) -> tuple[str, str]:
     return addr.lower(), name or addr.split("@")[0]
 
 
-def start_game(session: Session, kind: str, players: Sequence[str], options: dict[str, Any],
-               chance: Chance, now: datetime) -> Started:
+def start_game(svc: Services, kind: str, players: Sequence[str],
+               options: dict[str, Any]) -> Started:
+    with svc.db.transaction() as session:
+        started = open_game(session, svc, kind, players, options)
+    svc.kick("deliver", started.outbox_ids)
+    return started
+
+
+def open_game(session: Session, svc: Services, kind: str, players: Sequence[str],
+              options: dict[str, Any]) -> Started:
+    """The game's rows, first events and first emails, in the caller's transaction."""
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
@@ -56,26 +66,30 @@ def start_game(session: Session, kind: str, players: Sequence[str], options: dic
         options = engine.validate_options(len(people), options)
     except OptionError as exc:
         raise BadStart(str(exc)) from None
-    game = GameRow(kind=kind, options=options, seq=0, status="active", created_at=now)
+    now = svc.clock.now()
+    game = GameRow(kind=kind, options=options, seq=0, status="active", created_at=now,
+                   rules_version=getattr(engine, "rules_version", 1))
     session.add(game)
     session.flush()
     for seat, (addr, name) in enumerate(people):
-        player = session.scalars(select(Player).where(Player.email == addr)).first()
-        if player is None:
-            player = Player(email=addr, name=name, created_at=now)
-            session.add(player)
-            session.flush()
+        player = _player(session, addr, name, now)
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, muted=False))
     session.flush()
     session.refresh(game)
-    events = engine.start(len(people), options, chance)
-    for seq, event in enumerate(events, start=1):
-        session.add(EventRow(game_id=game.id, seq=seq, type=event.type, data=dict(event.data),
-                             seat=None, source="start", created_at=now))
-    game.seq = len(events)
+    events = engine.start(len(people), options, svc.chance)
+    event_store.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)
     if engine.outcome(state) is not None:
         game.status = "ended"
     rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     session.flush()
     return Started(game.id, game.seq, [r.id for r in rows])
+
+
+def _player(session: Session, addr: str, name: str, now) -> Player:
+    player = session.scalars(select(Player).where(Player.email == addr)).first()
+    if player is None:
+        player = Player(email=addr, name=name, created_at=now)
+        session.add(player)
+        session.flush()
+    return player

@@ -1,5 +1,5 @@
 """Submitting a move: intent -> engine -> events + emails, in one transaction (DESIGN.md, "One
-move, end to end", steps 2-4).
+move, end to end", steps 2-5).
 
 Several moves (or command lines) in one intent are applied in order on the evolving state and
 committed together, or not at all: a whole Magnate turn, an Aristocracy action turn, a reply
@@ -7,17 +7,22 @@ email with three lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from datetime import datetime
+from typing import Any
 
 from sqlalchemy import event as sa_event
-from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.games.contract import Chance, CommandError, IllegalMove, Move, replay
-from service.store.models import EventRow, Submission
+from service import marks
+from service.games.contract import CommandError, Event, IllegalMove, Move, replay
+from service.store import events as event_store
+from service.store.models import Submission
 
-from . import marks, notify, positions
+from . import notify, positions
 from .errors import AlreadyDone, GameOver, PositionChanged, Refused
+from .services import Services
+
+#: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
+KEEP = "keep"
 
 
 @dataclass(frozen=True)
@@ -28,8 +33,11 @@ class Intent:
     lines: list[str] = field(default_factory=list)    # command text (email, turn form)
     expected: str | None = None        # mark of the position the player was looking at
     expected_seq: int | None = None    # or, server side only, its sequence number
-    source: str = "web"                # link | web | email | bot | cli
+    source: str = "web"                # link | web | email | bot | timer | cli
     key: str | None = None             # idempotency key: same key twice = applied once
+    # a reply or a one-click email link is one whole turn: a turn left open by it (M9) is
+    # ended for the player, unless a reply's last line is "keep"
+    whole_turn: bool = False
 
 
 @dataclass(frozen=True)
@@ -43,65 +51,89 @@ class Applied:
     ended: bool
 
 
-def submit(session: Session, intent: Intent, chance: Chance, now: datetime) -> Applied:
+def submit(svc: Services, intent: Intent) -> Applied:
+    """Apply the intent in one transaction, then kick the outbox relay (never before the
+    commit: a worker must find the rows)."""
+    with svc.db.transaction() as session:
+        applied = apply(session, svc, intent)
+    svc.kick("deliver", applied.outbox_ids)
+    return applied
+
+
+def apply(session: Session, svc: Services, intent: Intent) -> Applied:
+    """The move in the caller's transaction (it commits or rolls back everything)."""
     # keys are per seat: one seat's key can never answer for another's move
     key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
-    pos = positions.load(session, intent.game_id, lock=True)
+    pos = positions.load(session, svc.states, intent.game_id, lock=True)
     if key is not None:
         done = session.get(Submission, (intent.game_id, key))
         if done is not None:
-            already_done(session, pos, intent.seat, done)
-    engine, state, seq = pos.engine, pos.state, pos.seq
-    if pos.row.status == "ended" or engine.outcome(state) is not None:
+            already_done(session, svc, pos, intent.seat, done)
+    if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
         raise GameOver("This game has finished; no more moves can be made.")
-    check_fresh(session, pos, intent)
+    check_fresh(session, svc, pos, intent)
+    events, moves, new_state = decide_all(pos, intent, svc.chance)
+    return record(session, svc, pos, intent, key, events, moves, new_state)
 
-    events, applied = [], []
-    new_state = state
+
+def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:
+    engine, events, applied = pos.engine, [], []
+    lines, keep = _without_keep(intent.lines)
+    new_state = pos.state
     # the lambda reads new_state as it stands when each line is parsed: late binding wanted
-    for index, (text, move) in enumerate(_moves(engine, intent, lambda: new_state)):  # noqa: B023
-        try:
-            produced = engine.decide(new_state, intent.seat, move, chance)
-        except IllegalMove as exc:
-            raise Refused(exc.why, index=index, text=text or engine.describe(move)) from None
+    work = _moves(engine, intent.seat, intent.moves, lines, lambda: new_state)  # noqa: B023
+    for index, (text, move) in enumerate(work):
+        produced = _decide(engine, new_state, intent.seat, move, chance, index, text)
         new_state = replay(engine, produced, new_state)
         events.extend(produced)
         applied.append(move)
+    finish = getattr(engine, "finish_turn", None)
+    if events and intent.whole_turn and not keep and finish is not None:
+        closing = finish(new_state, intent.seat)
+        if closing is not None:
+            produced = _decide(engine, new_state, intent.seat, closing, chance, len(applied), "")
+            new_state = replay(engine, produced, new_state)
+            events.extend(produced)
+            applied.append(closing)
     if not events:
         raise Refused("There was no move in that.")
+    return events, applied, new_state
 
-    first = seq + 1
-    for n, ev in enumerate(events):
-        session.add(EventRow(game_id=pos.row.id, seq=first + n, type=ev.type, data=dict(ev.data),
-                             seat=intent.seat, source=intent.source, created_at=now))
-    last = first + len(events) - 1
+
+def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
+           key: str | None, events: list[Event], moves: list[Move], new_state) -> Applied:
+    now = svc.clock.now()
+    receipt = []
     if key is not None:
-        session.add(Submission(game_id=pos.row.id, key=key, seat=intent.seat,
-                               first_seq=first, last_seq=last, source=intent.source,
-                               created_at=now))
+        receipt.append(Submission(game_id=pos.row.id, key=key, seat=intent.seat,
+                                  first_seq=pos.seq + 1, last_seq=pos.seq + len(events),
+                                  source=intent.source, created_at=now))
     try:
-        session.flush()
-    except IntegrityError:
+        first, last = event_store.append(session, pos.row, events, seat=intent.seat,
+                                         source=intent.source, now=now, extra=receipt)
+    except event_store.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
         raise PositionChanged("Someone else moved at the same moment; have a look at the "
-                              "new position and try again.", seq) from None
-    pos.row.seq = last
-    ended = engine.outcome(new_state) is not None
+                              "new position and try again.", pos.seq) from None
+    ended = pos.engine.outcome(new_state) is not None
     if ended:
         pos.row.status = "ended"
-    rows = notify.queue_changed_views(session, pos.row, engine, state, new_state, last, now)
+    rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
+                                      now)
     session.flush()
+    game_id = pos.row.id
     sa_event.listen(session, "after_commit",
-                    lambda _s: positions.remember(pos.row.id, last, new_state), once=True)
-    return Applied(pos.row.id, pos.row.kind, first, last, applied, [r.id for r in rows], ended)
+                    lambda _s: svc.states.remember(game_id, last, new_state), once=True)
+    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended)
 
 
-def already_done(session: Session, pos: positions.Position, seat: int, done: Submission):
+def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,
+                 done: Submission):
     """The same submission again: "already done" while the seat's position is still the one
     it produced (a double click, a redelivered email); once the seat's position has changed
     since (say it replaced a sealed choice), the old link is simply stale."""
     if done.last_seq != pos.seq:
-        then = positions.load(session, pos.row.id, upto=done.last_seq)
+        then = positions.load(session, svc.states, pos.row.id, upto=done.last_seq)
         if marks.mark(pos.engine, then.state, seat) != marks.mark(pos.engine, pos.state, seat):
             raise PositionChanged("That move was made before, and the game has moved on since; "
                                   "here is the position as it is now.", pos.seq)
@@ -109,16 +141,17 @@ def already_done(session: Session, pos: positions.Position, seat: int, done: Sub
                       done.first_seq, done.last_seq)
 
 
-def check_fresh(session: Session, pos: positions.Position, intent: Intent) -> None:
+def check_fresh(session: Session, svc: Services, pos: positions.Position,
+                intent: Intent) -> None:
     """A link or email made for an older position is refused only if the change is one this
-    seat can see (its freshness view, service.play.marks): other seats' hidden choices move
-    the log on without making anybody's link stale."""
+    seat can see (its freshness view, service.marks): other seats' hidden choices move the
+    log on without making anybody's link stale."""
     expected = intent.expected
     if intent.expected_seq is not None and intent.expected_seq != pos.seq:
         if intent.expected_seq > pos.seq:
             raise PositionChanged("That email is for a position this game never reached.",
                                   pos.seq)
-        then = positions.load(session, pos.row.id, upto=intent.expected_seq)
+        then = positions.load(session, svc.states, pos.row.id, upto=intent.expected_seq)
         expected = marks.mark(pos.engine, then.state, intent.seat)
     if expected is None or expected == marks.mark(pos.engine, pos.state, intent.seat):
         return
@@ -126,18 +159,29 @@ def check_fresh(session: Session, pos: positions.Position, intent: Intent) -> No
                           "no longer apply. Here is the position as it is now.", pos.seq)
 
 
-def _moves(engine, intent: Intent, current):
+def _without_keep(lines: list[str]) -> tuple[list[str], bool]:
+    if lines and lines[-1].strip().lower() == KEEP:
+        return lines[:-1], True
+    return lines, False
+
+
+def _decide(engine, state, seat: int, move: Move, chance, index: int, text: str | None):
+    try:
+        return engine.decide(state, seat, move, chance)
+    except IllegalMove as exc:
+        raise Refused(exc.why, index=index, text=text or engine.describe(move)) from None
+
+
+def _moves(engine, seat: int, moves: list[Move], lines: list[str], current):
     """Yield (text, move) pairs; text lines are parsed against the state as it then stands, so
     a later line may use a card an earlier line gained."""
-    for move in intent.moves:
+    for move in moves:
         yield None, move
-    for index, line in enumerate(intent.lines):
+    for index, line in enumerate(lines):
         try:
-            parsed = engine.parse(current(), intent.seat, line)
+            parsed = engine.parse(current(), seat, line)
         except CommandError as exc:
-            raise Refused(exc.why, index=len(intent.moves) + index, text=line,
+            raise Refused(exc.why, index=len(moves) + index, text=line,
                           suggestions=exc.suggestions) from None
         for move in parsed:
             yield line, move
-
-

@@ -34,6 +34,8 @@ class GameRow(Base):
     options: Mapped[dict] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)   # last event's seq (a read cache)
     status: Mapped[str] = mapped_column(String(20), default="active")  # active | ended
+    # the engine's rules_version when the game started: a game plays to its end under it
+    rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 
@@ -106,6 +108,8 @@ class InboundMessage(Base):
     id: Mapped[int] = mapped_column(primary_key=True)
     message_id: Mapped[str] = mapped_column(String(998))
     raw: Mapped[bytes] = mapped_column()
+    # what the raw bytes were parsed into when stored (InboundMail.to_json): parsed once
+    parsed: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     via: Mapped[str] = mapped_column(String(20))           # smtp | webhook | imap
     status: Mapped[str] = mapped_column(String(20), default="received")
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)

@@ -1,19 +1,16 @@
-"""The Flask app factory (Flask tutorial style): settings, extensions, blueprints, CLI."""
+"""The Flask app factory (Flask tutorial style): settings, the use cases' services as this
+app's extension, Celery, blueprints, CLI. Everything per app lives in `app.extensions`, so two
+apps in one process with different settings are independent."""
 from __future__ import annotations
-
-import random
 
 from flask import Flask
 
 from config import DEV_SECRET, Settings
-from service.links import Signer
-from service.mail.mailer import Mailer
-from service.mail.templating import FILTERS, TEMPLATES
-from service.store.db import Database
-from workers.celery_app import celery_init_app
+from service import play
+from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
+from workers.celery_app import celery_init_app, enqueue_for
 
-db = Database()
-mailer = Mailer()
+from . import cli, cli_inbound, dev, games, inbound, links, players
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -24,18 +21,14 @@ def create_app(overrides: dict | None = None) -> Flask:
     if app.config["TURNPOST_SECRET_KEY"] == DEV_SECRET and app.config["TURNPOST_BROKER_URL"]:
         app.logger.warning("TURNPOST_SECRET_KEY is the development default: links can be forged")
     app.config["SECRET_KEY"] = app.config["TURNPOST_SECRET_KEY"]
-    app.extensions["turnpost.signer"] = Signer(app.config["TURNPOST_SECRET_KEY"],
-                                               app.config["TURNPOST_LINK_MAX_AGE_DAYS"])
-    # the service's chance: a CSPRNG; tests put a seeded Random here
-    app.extensions.setdefault("turnpost.chance", app.config.get("TURNPOST_CHANCE") or
-                              random.SystemRandom())
-    db.init_app(app)
-    mailer.init_app(app)
-    celery_init_app(app)
+
+    celery_app = celery_init_app(app)
+    enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"])
+    app.extensions["turnpost"] = play.from_settings(
+        app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    from . import cli, cli_inbound, dev, games, inbound, links, players
     app.register_blueprint(links.bp)
     app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)

@@ -2,15 +2,12 @@
 from __future__ import annotations
 
 import click
-from flask import current_app
-from sqlalchemy import select
 
 from service import play
-from service.mail import relay
+from service.play import admin
 from service.store.migrate import upgrade
-from service.store.models import InboundMessage, OutboxRow
 
-from . import actions
+from .ext import services
 
 
 def init_app(app) -> None:
@@ -21,7 +18,7 @@ def init_app(app) -> None:
 @click.command("init-db")
 def init_db():
     """Create or upgrade the database schema (Alembic migrations)."""
-    upgrade(current_app.config["TURNPOST_DATABASE_URL"])
+    upgrade(services().settings["TURNPOST_DATABASE_URL"])
     click.echo("database is up to date")
 
 
@@ -33,7 +30,7 @@ def start_game(game, players, option):
     """Start GAME for PLAYERS (email addresses, seat order) and send everyone's first email."""
     options = dict(o.split("=", 1) for o in option)
     try:
-        started = actions.start(game, list(players), options)
+        started = play.start_game(services(), game, list(players), options)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(f"started {game} game {started.game_id}; {len(started.outbox_ids)} emails queued")
@@ -46,8 +43,8 @@ def start_game(game, players, option):
 def move(game_id, seat, command):
     """Play COMMAND (as a player would write it) for SEAT (0-based) in GAME_ID."""
     try:
-        applied = actions.submit(play.Intent(game_id, seat, lines=[" ".join(command)],
-                                             source="cli"))
+        applied = play.submit(services(), play.Intent(game_id, seat, lines=[" ".join(command)],
+                                                      source="cli"))
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(f"applied as events {applied.first_seq}..{applied.last_seq}")
@@ -56,8 +53,7 @@ def move(game_id, seat, command):
 @click.command("sweep")
 def sweep():
     """Send every outbox row that is due (what the beat schedule does every minute)."""
-    from workers.tasks import sweep_outbox
-    results = sweep_outbox.run()
+    results = play.sweep(services())
     click.echo(f"{len(results)} rows: {sorted(set(results.values())) or 'nothing due'}")
 
 
@@ -65,13 +61,10 @@ def sweep():
 @click.option("--status", default="parked", help="pending | sending | sent | parked | skipped")
 def outbox(status):
     """List outbox rows (by default the parked ones an operator must look at)."""
-    db = current_app.extensions["turnpost.db"]
-    with db.transaction() as session:
-        rows = session.scalars(select(OutboxRow).where(OutboxRow.status == status)
-                               .order_by(OutboxRow.id)).all()
-        for r in rows:
-            click.echo(f"{r.id}\tgame {r.game_id}\t{r.to_addr}\t{r.kind}\t"
-                       f"attempts {r.attempts}\t{r.last_error or ''}")
+    rows = admin.outbox(services(), status)
+    for r in rows:
+        click.echo(f"{r.id}\tgame {r.game_id}\t{r.to_addr}\t{r.kind}\t"
+                   f"attempts {r.attempts}\t{r.last_error}")
     click.echo(f"{len(rows)} {status}")
 
 
@@ -79,10 +72,7 @@ def outbox(status):
 @click.argument("row_ids", type=int, nargs=-1, required=True)
 def retry(row_ids):
     """Put parked outbox rows back in the queue and send them."""
-    db = current_app.extensions["turnpost.db"]
-    ok = [i for i in row_ids if relay.requeue(db, i, relay.utcnow())]
-    actions.kick(ok)
-    click.echo(f"requeued {ok}")
+    click.echo(f"requeued {play.requeue(services(), list(row_ids))}")
 
 
 @click.command("inbound")
@@ -90,10 +80,7 @@ def retry(row_ids):
               help="received | processing | applied | answered | refused | ignored | failed")
 def inbound(status):
     """List stored inbound mail by what became of it (by default: processing failed)."""
-    db = current_app.extensions["turnpost.db"]
-    with db.transaction() as session:
-        rows = session.scalars(select(InboundMessage).where(InboundMessage.status == status)
-                               .order_by(InboundMessage.id)).all()
-        for r in rows:
-            click.echo(f"{r.id}\t{r.via}\t{r.message_id}\t{r.outcome or ''}")
+    rows = admin.inbound(services(), status)
+    for r in rows:
+        click.echo(f"{r.id}\t{r.via}\t{r.message_id}\t{r.outcome}")
     click.echo(f"{len(rows)} {status}")

@@ -1,12 +1,24 @@
 """`flask --app service.web inbound-smtp`: run the built-in SMTP receiver for reply mail."""
 from __future__ import annotations
 
+import logging
+
 import click
-from flask import current_app
+
+from service import play
+from service.mail.inbound import smtp_receiver
+
+from .ext import services
 
 
 def init_app(app) -> None:
     app.cli.add_command(inbound_smtp)
+
+
+def handler(svc: play.Services) -> smtp_receiver.InboundHandler:
+    """The receiver storing into these services' database (the use case `accept_mail`)."""
+    return smtp_receiver.InboundHandler(lambda raw: play.accept_mail(svc, raw, "smtp"),
+                                        svc.urls.domain)
 
 
 @click.command("inbound-smtp")
@@ -14,12 +26,11 @@ def init_app(app) -> None:
 @click.option("--port", type=int, default=None, help="default: TURNPOST_INBOUND_SMTP_PORT (2525)")
 def inbound_smtp(host, port):
     """Receive reply mail by SMTP and store it for the workers; runs until interrupted."""
-    import logging
-
-    from service.mail import smtp_receiver
-    logging.basicConfig(level=logging.INFO)
-    app = current_app._get_current_object()
-    click.echo(f"receiving mail for play+…@{app.config['TURNPOST_MAIL_DOMAIN']} on "
-               f"{host or app.config['TURNPOST_INBOUND_SMTP_HOST']}:"
-               f"{port or app.config['TURNPOST_INBOUND_SMTP_PORT']}")
-    smtp_receiver.run(app, host, port)
+    logging.basicConfig(level=logging.INFO,
+                        format="%(asctime)s %(levelname)s %(name)s: %(message)s")
+    svc = services()
+    cfg = svc.settings
+    host = host or cfg["TURNPOST_INBOUND_SMTP_HOST"]
+    port = int(port or cfg["TURNPOST_INBOUND_SMTP_PORT"])
+    click.echo(f"receiving mail for play+…@{svc.urls.domain} on {host}:{port}")
+    smtp_receiver.run(handler(svc), host, port, cfg["TURNPOST_INBOUND_MAX_BYTES"])

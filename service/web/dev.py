@@ -5,17 +5,17 @@ from __future__ import annotations
 from email import policy
 from email.parser import BytesParser
 
-from flask import Blueprint, abort, current_app, render_template
-from sqlalchemy import select
+from flask import Blueprint, abort, render_template
 
-from service.store.models import OutboxRow
+from service.play import admin
+
+from .ext import services
 
 bp = Blueprint("dev", __name__, url_prefix="/dev")
 
 
 def _messages():
-    transport = current_app.extensions["turnpost.mailer"].transport
-    for key, raw in reversed(transport.messages()):
+    for key, raw in reversed(services().transport.messages()):
         yield key, BytesParser(policy=policy.default).parsebytes(raw)
 
 
@@ -23,10 +23,8 @@ def _messages():
 def outbox():
     mails = [{"key": k, "to": m["To"], "subject": m["Subject"], "date": m["Date"]}
              for k, m in _messages()]
-    db = current_app.extensions["turnpost.db"]
-    with db.transaction() as session:
-        parked = session.scalars(select(OutboxRow).where(OutboxRow.status == "parked")).all()
-    return render_template("web/outbox.html", mails=mails, parked=parked)
+    return render_template("web/outbox.html", mails=mails,
+                           parked=admin.outbox(services(), "parked"))
 
 
 @bp.get("/outbox/<key>")

@@ -8,9 +8,9 @@ from flask import Blueprint, current_app, redirect, render_template, request, ur
 from service import play
 from service.games import registry
 from service.links import TokenError
-from service.play import Intent
 
-from . import actions, pages
+from . import pages
+from .ext import services
 
 bp = Blueprint("games", __name__)
 
@@ -35,7 +35,6 @@ def create():
     if chosen is None:
         return _lobby_error(form, f"There is no game called {entry!r}."), 400
     _, _, game, preset = chosen
-    kind = game.id
     # options are named per lobby entry (two entries may share an engine)
     options = {name: form[f"{entry}.{name}"] for name in game.options
                if name not in preset and form.get(f"{entry}.{name}", "") != ""}
@@ -46,7 +45,7 @@ def create():
                             "game: flask --app service.web start-game ... -o NAME=VALUE"), 400
     options.update(preset)
     try:
-        started = actions.start(kind, players, options)
+        started = play.start_game(services(), game.id, players, options)
     except play.PlayError as exc:
         return _lobby_error(form, exc.detail), 400
     return redirect(url_for("games.started", game_id=started.game_id))
@@ -61,47 +60,47 @@ def _lobby_error(form, error: str):
 def started(game_id: int):
     """The public page of a game: the spectator's view and the public history."""
     try:
-        page, past, row = pages.load(game_id, None)
+        read = play.read_game(services(), game_id, None)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
-    return pages.render_game(page, past, view_token="", emails=[s.player.email for s in row.seats],
+    return pages.render_game(read, view_token="", emails=read.addresses,
                              dev_outbox="dev.outbox" in current_app.view_functions)
 
 
 @bp.get("/g/<token>")
 def game_page(token: str):
     try:
-        claims = current_app.extensions["turnpost.signer"].loads("view", token)
-        page, past, _ = pages.load(claims.game, claims.seat)
+        claims = services().urls.signer.loads("view", token)
+        read = play.read_game(services(), claims.game, claims.seat)
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
-    return pages.render_game(page, past, view_token=token, nonce=secrets.token_urlsafe(16))
+    return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16))
 
 
 @bp.post("/g/<token>/play")
 def turn_form(token: str):
     """Commands typed on the game page, one per line: applied in order, all or none."""
     try:
-        claims = current_app.extensions["turnpost.signer"].loads("view", token)
+        claims = services().urls.signer.loads("view", token)
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
-    intent = Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
-                    key=f"form:{nonce}" if nonce else None)
+    intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
+                         key=f"form:{nonce}" if nonce else None)
     here = url_for("games.game_page", token=token)
     try:
         if not lines:
             raise play.Refused("Type a command first, one per line.")
-        actions.submit(intent)
+        play.submit(services(), intent)
     except play.AlreadyDone:
         return redirect(here)
     except play.PlayError as exc:
-        page, past, _ = pages.load(claims.game, claims.seat)
-        return pages.render_game(page, past, view_token=token, nonce=secrets.token_urlsafe(16),
+        read = play.read_game(services(), claims.game, claims.seat)
+        return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
                                  error=exc, typed="\n".join(lines)), 422
     return redirect(here)

@@ -19,7 +19,9 @@ import time
 
 from flask import Blueprint, abort, current_app, jsonify, request
 
-from . import actions
+from service import play
+
+from .ext import services
 
 bp = Blueprint("inbound", __name__, url_prefix="/inbound")
 
@@ -43,7 +45,7 @@ def _store(raw: bytes):
         abort(400, "no message in the request")
     if len(raw) > _limit():
         abort(413)
-    row_id, new = actions.accept_mail(raw, "webhook")
+    row_id, new = play.accept_mail(services(), raw, "webhook")
     return jsonify(stored=row_id, duplicate=not new)
 
 

@@ -9,28 +9,27 @@ from flask import Blueprint, current_app, flash, redirect, render_template, requ
 from service import play
 from service.games import registry
 from service.links import Claims, TokenError
-from service.mail.templating import game_partial
-from service.play import Intent
+from service.mail.outbound.templating import game_partial
 
-from . import actions, pages
+from . import pages
+from .ext import services
 
 bp = Blueprint("links", __name__)
 
 
 def _claims(token: str) -> Claims:
-    return current_app.extensions["turnpost.signer"].loads("move", token)
+    return services().urls.signer.loads("move", token)
 
 
 def _game_link(claims: Claims) -> str:
-    signer = current_app.extensions["turnpost.signer"]
-    return "/g/" + signer.dumps("view", Claims(claims.game, claims.seat))
+    return services().urls.game_path(claims.game, claims.seat)
 
 
 @bp.get("/m/<token>")
 def confirm(token: str):
     try:
         claims = _claims(token)
-        page, _, _ = pages.load(claims.game, claims.seat)
+        page = play.read_game(services(), claims.game, claims.seat, with_history=False).page
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     except play.NoSuchGame as exc:
@@ -51,11 +50,13 @@ def act(token: str):
         return pages.problem(exc.title, exc.detail, 400)
     # the token itself is the idempotency key: a double click applies the move once
     key = "link:" + hashlib.sha256(token.encode()).hexdigest()[:40]
-    intent = Intent(claims.game, claims.seat, moves=[claims.move], expected=claims.mark,
-                    source="link", key=key)
+    from_page = request.form.get("then") == "game"   # a button on the game page
+    # a link from an email is one whole turn (M9); the page's buttons compose one step by step
+    intent = play.Intent(claims.game, claims.seat, moves=[claims.move], expected=claims.mark,
+                         source="link", key=key, whole_turn=not from_page)
     game_link = _game_link(claims)
     try:
-        applied = actions.submit(intent)
+        applied = play.submit(services(), intent)
     except play.AlreadyDone as exc:
         return pages.problem(exc.title, exc.detail, 200, game_link, kind="done")
     except play.PositionChanged as exc:
@@ -65,7 +66,7 @@ def act(token: str):
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409, game_link)
     move_text = _describe(applied.kind, claims.move)
-    if request.form.get("then") == "game":     # a button on the game page: back to it
+    if from_page:
         flash(f"Done: {move_text}.")
         return redirect(game_link)
     return render_template("web/done.html", applied=applied, game_link=game_link,

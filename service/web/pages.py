@@ -1,40 +1,25 @@
-"""Building what a web page shows of a game for one seat (reads only; one short transaction)."""
+"""Rendering a game for one seat, and problem pages. Reads go through `play.read_game`."""
 from __future__ import annotations
 
 from flask import current_app, render_template
 
-from service.links import Claims
-from service.mail.templating import game_partial
-from service.play import positions
-from service.presenting import history, result_line, seat_page
+from service.mail.outbound.templating import game_partial
+from service.presenting import result_line
 
-
-def load(game_id: int, seat: int | None, since: int | None = None):
-    """(page, full history for that seat, game row)."""
-    db = current_app.extensions["turnpost.db"]
-    with db.transaction() as session:
-        pos = positions.load(session, game_id)
-        names = [s.player.name for s in pos.row.seats]
-        events = [(seq, ev) for seq, ev, _ in positions.load_events(session, game_id)]
-        news = [(q, e) for q, e in events if since is not None and q > since]
-        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names, news,
-                         every_move=True)
-        past = history(pos.engine, events, seat, names)
-        return page, past, pos.row
-
-
-def move_url(page, move) -> str:
-    signer = current_app.extensions["turnpost.signer"]
-    return "/m/" + signer.dumps("move", Claims(page.game_id, page.me, page.mark, move))
-
+from .ext import services
 
 MAX_BUTTONS = 400
 
 
-def render_game(page, past, view_token: str, **extra):
+def move_url(page, move) -> str:
+    return services().urls.move_path(page.game_id, page.me, page.mark, move)
+
+
+def render_game(read, view_token: str, **extra):
+    page = read.page
     env = current_app.jinja_env
     return render_template("web/game.html", page=page, view=page.view, names=page.names,
-                           me=page.me, history=list(reversed(past)), token=view_token,
+                           me=page.me, history=list(reversed(read.history)), token=view_token,
                            result=result_line(page),
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],

@@ -2,13 +2,13 @@
 replaced by a recorder, and the tests look at the stored InboundMessage rows."""
 from __future__ import annotations
 
-import types
 from email import policy
 from email.message import EmailMessage
 
 import pytest
 from sqlalchemy import select
 
+from service.play import Services
 from service.store.models import InboundMessage
 
 DOMAIN = "turnpost.test"
@@ -17,12 +17,14 @@ REPLY_TO = f"play+abc234xyz@{DOMAIN}"
 
 @pytest.fixture
 def kicked(monkeypatch):
-    """Row ids whose processing was kicked; nothing is processed."""
-    import workers.tasks
+    """Row ids whose processing was kicked; nothing is processed (in any app of the test)."""
     calls: list[int] = []
-    # the module attribute, not the task's: the task is a proxy to whichever Celery app the
-    # latest create_app made, and accept_mail looks the name up on each call
-    monkeypatch.setattr(workers.tasks, "process_inbound", types.SimpleNamespace(delay=calls.append))
+
+    def kick(self, job, *args):
+        if job == "process_inbound":
+            calls.append(args[0])
+
+    monkeypatch.setattr(Services, "kick", kick)
     return calls
 
 
@@ -39,7 +41,7 @@ def message(message_id: str | None = "<reply-1@example.org>", *, to: str = REPLY
 
 
 def stored(app) -> list[InboundMessage]:
-    with app.extensions["turnpost.db"].transaction() as session:
+    with app.extensions["turnpost"].db.transaction() as session:
         rows = list(session.scalars(select(InboundMessage).order_by(InboundMessage.id)))
         session.expunge_all()
         return rows

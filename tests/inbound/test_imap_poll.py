@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 from imapclient import IMAPClient
 
-from service.mail import imap_poll
-from service.web import actions
+from service import play
+from service.mail.inbound import imap_poll
 
 from .conftest import message, stored
 
@@ -142,8 +142,7 @@ def account(dovecot):
 
 def accept(app):
     def accept(raw):
-        with app.app_context():
-            return actions.accept_mail(raw, "imap")
+        return play.accept_mail(app.extensions["turnpost"], raw, "imap")
     return accept
 
 
@@ -216,6 +215,7 @@ def test_the_celery_task_polls_the_configured_mailbox(app_factory, kicked, mailb
                       TURNPOST_IMAP_SSL=False)
     assert "poll-imap" in app.extensions["celery"].conf.beat_schedule
     mailbox.append("INBOX", message("<task@example.org>"))
-    assert poll_imap.delay().get()["stored"] == 1   # eager: no broker in the tests
+    # eager (no broker in the tests), on this app's Celery
+    assert app.extensions["celery"].tasks[poll_imap.name].delay().get()["stored"] == 1
     assert [(r.message_id, r.via) for r in stored(app)] == [("task@example.org", "imap")]
     assert len(kicked) == 1

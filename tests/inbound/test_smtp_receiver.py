@@ -9,8 +9,9 @@ import socket
 import pytest
 from aiosmtpd.controller import Controller
 
-from service.mail.smtp_receiver import InboundHandler, server_options
-from service.web import actions
+from service import play
+from service.mail.inbound.smtp_receiver import server_options
+from service.web.cli_inbound import handler
 
 from .conftest import DOMAIN, REPLY_TO, message, stored
 
@@ -25,8 +26,8 @@ def free_port() -> int:
 @pytest.fixture
 def receiver(app_factory):
     app = app_factory(TURNPOST_INBOUND_MAX_BYTES=64 * 1024)
-    controller = Controller(InboundHandler(app), hostname="127.0.0.1", port=free_port(),
-                            **server_options(app))
+    controller = Controller(handler(app.extensions["turnpost"]), hostname="127.0.0.1", port=free_port(),
+                            **server_options(app.config["TURNPOST_INBOUND_MAX_BYTES"]))
     controller.start()
     yield app, controller
     controller.stop()
@@ -83,14 +84,14 @@ def test_oversize_mail_is_refused(receiver, kicked):
 
 def test_a_storage_failure_asks_the_sender_to_retry(receiver, kicked, monkeypatch):
     app, controller = receiver
-    real_accept, down = actions.accept_mail, [True]
+    real_accept, down = play.accept_mail, [True]
 
-    def accept_mail(raw, via):
+    def accept_mail(svc, raw, via):
         if down[0]:
             raise ConnectionError("database is down")
-        return real_accept(raw, via)
+        return real_accept(svc, raw, via)
 
-    monkeypatch.setattr(actions, "accept_mail", accept_mail)
+    monkeypatch.setattr(play, "accept_mail", accept_mail)
     with pytest.raises(smtplib.SMTPDataError) as err:
         send(controller, message("<later@example.org>"))
     assert err.value.smtp_code == 451

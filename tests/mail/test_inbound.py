@@ -8,8 +8,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.mail import inbound
-from service.mail.inbound import (
+from service.mail.inbound import parse as inbound
+from service.mail.inbound.body import unflow
+from service.mail.inbound.html import html_to_text
+from service.mail.inbound.parse import (
     Automated,
     NoCommands,
     NoGameAddress,
@@ -19,8 +21,6 @@ from service.mail.inbound import (
     rejection,
     reply_tokens,
 )
-from service.mail.inbound_body import unflow
-from service.mail.inbound_html import html_to_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TO = "play+abcd2345efgh6789@turnpost.example"

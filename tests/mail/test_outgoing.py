@@ -37,13 +37,13 @@ def test_headers_thread_identify_and_unsubscribe(client, app):
 
 def test_message_ids_are_stable_when_a_row_is_rendered_again(client, app):
     start(client)
-    mailer = app.extensions["turnpost.mailer"]
-    db = app.extensions["turnpost.db"]
+    svc = app.extensions["turnpost"]
+    from service.play import relay
     from service.store.models import OutboxRow
-    with db.transaction() as s:
+    with svc.db.transaction() as s:
         row = s.get(OutboxRow, 1)
-        first = mailer.render(s, row)
-        second = mailer.render(s, row)
+        first = relay.render(s, svc, row)
+        second = relay.render(s, svc, row)
     assert first["Message-ID"] == second["Message-ID"]
     # the same words; only the move links' one-time nonces differ
     strip = lambda text: re.sub(r"/[mgu]/\S+", "/LINK", text.replace("=\n", ""))  # noqa: E731
@@ -68,7 +68,7 @@ def test_no_email_shows_a_card_its_reader_may_not_know(client, app):
     for _ in range(6):
         addr = next((a for a in ADDRS if move_links(latest_to(app, a))), None)
         client.post(move_links(latest_to(app, addr))[0][1])
-    db = app.extensions["turnpost.db"]
+    db = app.extensions["turnpost"].db
     from service.games.cards import decktet
     from service.store.models import OutboxRow
     with db.transaction() as s:
@@ -76,7 +76,7 @@ def test_no_email_shows_a_card_its_reader_may_not_know(client, app):
             msg = latest_to(app, addr)
             local = msg["Message-ID"].strip("<>").split("@")[0]
             row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
-            pos = positions.load(s, gid, upto=row.seq)  # as the mail shows it
+            pos = positions.load(s, app.extensions["turnpost"].states, gid, upto=row.seq)  # as the mail shows it
             secret = pos.engine.secrets(pos.state, seat)
             body = text_of(msg) + html_of(msg)
             for card in secret:

@@ -9,9 +9,13 @@ import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
-from service.mail import relay
-from service.mail.transports import SMTPTransport
+from service import play
+from service.clock import ManualClock
+from service.mail.outbound.transports import SMTPTransport
+from service.play import relay
 from service.store.models import OutboxRow
+
+T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
 
 
 class Inbox:
@@ -45,7 +49,7 @@ def start(client):
 
 
 def rows(app):
-    with app.extensions["turnpost.db"].transaction() as s:
+    with app.extensions["turnpost"].db.transaction() as s:
         return {r.id: (r.status, r.attempts) for r in s.scalars(select(OutboxRow))}
 
 
@@ -60,49 +64,46 @@ def test_sends_through_a_real_smtp_server(app_factory, smtp_server):
 
 def test_a_dead_mail_server_retries_on_schedule_then_parks(app_factory, smtp_server):
     port = free_port()     # nothing listens here
+    clock = ManualClock(T0)
     app = app_factory(TURNPOST_MAIL_TRANSPORT="smtp", TURNPOST_SMTP_HOST="127.0.0.1",
-                      TURNPOST_SMTP_PORT=port, TURNPOST_RETRY_SCHEDULE=(60, 300))
+                      TURNPOST_SMTP_PORT=port, TURNPOST_RETRY_SCHEDULE=(60, 300),
+                      TURNPOST_CLOCK=clock)
     start(app.test_client())
     assert set(rows(app).values()) == {("pending", 1)}
-    db, mailer = app.extensions["turnpost.db"], app.extensions["turnpost.mailer"]
-    t0 = datetime.now(timezone.utc)
+    svc = app.extensions["turnpost"]
+    db = svc.db
     with db.transaction() as s:
-        assert relay.due(s, t0) == []                         # not before its next try
-        assert len(relay.due(s, t0 + timedelta(seconds=61))) == 2
-    later = lambda: t0 + timedelta(seconds=61)  # noqa: E731
-    outcomes = [relay.deliver(db, i, mailer.render, mailer.transport.send, mailer.schedule, later)
-                for i in rows(app)]
-    assert outcomes == ["retry", "retry"]
-    much_later = lambda: t0 + timedelta(seconds=1000)  # noqa: E731
-    outcomes = [relay.deliver(db, i, mailer.render, mailer.transport.send, mailer.schedule,
-                              much_later) for i in rows(app)]
-    assert outcomes == ["parked", "parked"]
+        assert relay.due(s, T0) == []                         # not before its next try
+        assert len(relay.due(s, T0 + timedelta(seconds=61))) == 2
+    clock.advance(seconds=61)
+    assert [relay.deliver_one(svc, i) for i in rows(app)] == ["retry", "retry"]
+    clock.advance(seconds=1000)
+    assert [relay.deliver_one(svc, i) for i in rows(app)] == ["parked", "parked"]
     with db.transaction() as s:
         parked = s.scalars(select(OutboxRow)).all()
         assert all("Connection" in r.last_error or "refused" in r.last_error.lower()
                    for r in parked)
     # the operator fixes the mail server and requeues: nothing was lost
     controller, inbox = smtp_server
-    mailer.transport = SMTPTransport("127.0.0.1", controller.port)
-    for i in rows(app):
-        assert relay.requeue(db, i, datetime.now(timezone.utc))
-        assert mailer.deliver(db, i) == "sent"
+    svc.transport = SMTPTransport("127.0.0.1", controller.port)
+    assert play.requeue(svc, list(rows(app))) == list(rows(app))    # requeued and sent
+    assert set(rows(app).values()) == {("sent", 0)}
     assert len(inbox.messages) == 2
 
 
 def test_a_row_is_sent_once_however_often_it_is_kicked(app):
     start(app.test_client())
-    db, mailer = app.extensions["turnpost.db"], app.extensions["turnpost.mailer"]
-    before = len(mailer.transport.messages())
+    svc = app.extensions["turnpost"]
+    before = len(svc.transport.messages())
     for i in rows(app):
-        assert mailer.deliver(db, i) == "skipped"
-    assert len(mailer.transport.messages()) == before
+        assert relay.deliver_one(svc, i) == "skipped"
+    assert len(svc.transport.messages()) == before
 
 
 def test_a_claim_abandoned_by_a_dead_worker_is_taken_over(app):
     start(app.test_client())
-    db = app.extensions["turnpost.db"]
-    t0 = datetime.now(timezone.utc)
+    db = app.extensions["turnpost"].db
+    t0 = T0
     with db.transaction() as s:
         row = s.scalars(select(OutboxRow)).first()
         row.status, row.claimed_at = "sending", t0
@@ -120,7 +121,7 @@ def test_tests_cannot_reach_a_real_mail_server():
 def test_maildir_transport_writes_into_an_existing_empty_folder(tmp_path):
     from email.message import EmailMessage
 
-    from service.mail.transports import MaildirTransport
+    from service.mail.outbound.transports import MaildirTransport
     folder = tmp_path / "outbox"
     folder.mkdir()                      # exists, but without cur/new/tmp
     transport = MaildirTransport(folder)
@@ -132,12 +133,15 @@ def test_maildir_transport_writes_into_an_existing_empty_folder(tmp_path):
     assert len(transport.messages()) == 1
 
 
-def test_a_late_failure_does_not_undo_a_takeover(app):
+def test_a_late_failure_does_not_undo_a_takeover(app_factory):
     """A send slower than the claim timeout is taken over by the sweep; when the slow worker
     finally fails, it must not put the row back to pending (which would send it twice)."""
+    clock = ManualClock(T0)
+    app = app_factory(TURNPOST_CLOCK=clock)
     start(app.test_client())
-    db = app.extensions["turnpost.db"]
-    t0 = datetime.now(timezone.utc)
+    svc = app.extensions["turnpost"]
+    db = svc.db
+    t0 = T0
     row_id = next(iter(rows(app)))
     with db.transaction() as s:
         s.get(OutboxRow, row_id).status = "pending"
@@ -147,5 +151,6 @@ def test_a_late_failure_does_not_undo_a_takeover(app):
     with db.transaction() as s:
         assert relay.claim(s, row_id, later)                      # the sweep takes over
         s.get(OutboxRow, row_id).status = "sent"                  # ...and sends it
-    assert relay._failed(db, row_id, t0, OSError("timeout"), (60,), later) == "skipped"
+    clock.set(later)
+    assert relay._failed(svc, row_id, t0, OSError("timeout")) == "skipped"
     assert rows(app)[row_id] == ("sent", 0)

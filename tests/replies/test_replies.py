@@ -8,6 +8,8 @@ from email.utils import make_msgid
 
 from sqlalchemy import func, select
 
+from service import play
+from service.play import intake, replies
 from service.store.models import EventRow, InboundMessage, OutboxRow
 
 from ..web.helpers import latest_to, mails, move_links, text_of
@@ -45,18 +47,17 @@ def mover(app):
 
 
 def events(app):
-    with app.extensions["turnpost.db"].transaction() as s:
+    with app.extensions["turnpost"].db.transaction() as s:
         return s.scalar(select(func.count()).select_from(EventRow))
 
 
 def deliver(app, raw: bytes, via="smtp"):
-    from service.web import actions
     with app.app_context():
-        return actions.accept_mail(raw, via)
+        return play.accept_mail(app.extensions["turnpost"], raw, via)
 
 
 def inbound_status(app, row_id):
-    with app.extensions["turnpost.db"].transaction() as s:
+    with app.extensions["turnpost"].db.transaction() as s:
         row = s.get(InboundMessage, row_id)
         return row.status, row.outcome
 
@@ -176,7 +177,7 @@ def test_malformed_mail_is_kept_and_answered_without_a_crash(client, app):
     assert new
     status, _ = inbound_status(app, row_id)
     assert status in ("refused", "ignored")
-    with app.extensions["turnpost.db"].transaction() as s:
+    with app.extensions["turnpost"].db.transaction() as s:
         assert s.get(InboundMessage, row_id).raw == raw
         notices = s.scalars(select(OutboxRow).where(OutboxRow.kind == "notice")).all()
         assert [n.to_addr for n in notices] == ["anna@example.org"]
@@ -185,27 +186,23 @@ def test_malformed_mail_is_kept_and_answered_without_a_crash(client, app):
 def test_a_message_that_breaks_processing_is_parked_as_failed_not_retried(client, app, monkeypatch):
     start(client)
     _, ours = mover(app)
-    from service.mail import replies
     monkeypatch.setattr(replies, "_decide", lambda *a, **k: 1 / 0)
     row_id, _ = deliver(app, reply_to(ours, "anything"))
     status, outcome = inbound_status(app, row_id)
     assert status == "failed" and "ZeroDivisionError" in outcome
-    from service.mail.relay import utcnow
-    with app.extensions["turnpost.db"].transaction() as s:
-        assert row_id not in replies.waiting(s, utcnow())
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        assert row_id not in replies.waiting(s, svc.clock.now())
 
 
 def test_a_lost_kick_is_processed_by_the_sweep(client, app, monkeypatch):
     start(client)
     _, ours = mover(app)
-    import workers.tasks
-    from service.mail.intake import store_raw
-    from service.mail.relay import utcnow
-    row_id, _ = store_raw(app.extensions["turnpost.db"], reply_to(ours, move_links(ours)[0][0]),
-                          "smtp", utcnow())        # stored, but nobody was told
+    svc = app.extensions["turnpost"]
+    # stored, but nobody was told
+    row_id, _ = intake.store_raw(svc, reply_to(ours, move_links(ours)[0][0]), "smtp")
     before = events(app)
-    with app.app_context():
-        workers.tasks.sweep_outbox.run()
+    play.sweep(svc)
     assert inbound_status(app, row_id)[0] == "applied" and events(app) > before
 
 

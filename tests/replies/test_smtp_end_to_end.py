@@ -8,7 +8,8 @@ import socket
 import pytest
 from aiosmtpd.controller import Controller
 
-from service.mail.smtp_receiver import InboundHandler, server_options
+from service.mail.inbound.smtp_receiver import server_options
+from service.web.cli_inbound import handler
 
 from ..web.helpers import latest_to, mails, move_links, text_of
 from .test_replies import ADDRS, events, mover, reply_to, start
@@ -19,8 +20,8 @@ def receiver(app):
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         port = s.getsockname()[1]
-    controller = Controller(InboundHandler(app), hostname="127.0.0.1", port=port,
-                            **server_options(app))
+    controller = Controller(handler(app.extensions["turnpost"]), hostname="127.0.0.1", port=port,
+                            **server_options(app.config["TURNPOST_INBOUND_MAX_BYTES"]))
     controller.start()
     yield controller
     controller.stop()

@@ -9,7 +9,7 @@ LINK = re.compile(r"http://turnpost\.test(/[mgu]/[A-Za-z0-9_.\-]+)")
 
 
 def mails(app) -> list:
-    transport = app.extensions["turnpost.mailer"].transport
+    transport = app.extensions["turnpost"].transport
     return [BytesParser(policy=policy.default).parsebytes(raw) for _, raw in transport.messages()]
 
 
@@ -46,7 +46,7 @@ class MailWatcher:
     """Hands out each email once, parsing only files not seen before (cheap in long games)."""
 
     def __init__(self, app):
-        self.root = app.extensions["turnpost.mailer"].transport.path
+        self.root = app.extensions["turnpost"].transport.path
         self.seen: set[str] = set()
 
     def new(self) -> list:

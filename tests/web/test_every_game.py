@@ -9,9 +9,10 @@ import re
 import pytest
 from sqlalchemy import select
 
+from service import marks
 from service.games import cards, registry
 from service.links import Claims
-from service.play import marks, positions
+from service.play import positions
 
 from .helpers import MailWatcher, html_of, mails, text_of
 
@@ -30,15 +31,15 @@ def _leaks(engine, state, seat, body: str) -> set[str]:
             if cards.name(c) not in known_names and re.search(re.escape(cards.name(c)) + r"\b", body)}
 
 
-def _check_new_mail(watcher, db, gid, addrs) -> None:
+def _check_new_mail(watcher, svc, gid, addrs) -> None:
     """Each email sent since the last look names no card its reader may not know at the
     position it shows."""
     from service.store.models import OutboxRow
-    with db.transaction() as s:
+    with svc.db.transaction() as s:
         for msg in watcher.new():
             local = msg["Message-ID"].strip("<>").split("@")[0]
             row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
-            pos = positions.load(s, gid, upto=row.seq)
+            pos = positions.load(s, svc.states, gid, upto=row.seq)
             leaked = _leaks(pos.engine, pos.state, addrs.index(msg["To"]),
                             text_of(msg) + html_of(msg))
             assert not leaked, f"email to {msg['To']} at seq {row.seq} names {leaked}"
@@ -54,13 +55,13 @@ def test_a_game_played_to_the_end_through_links(client, app, kind, seats, option
     r = client.post("/games", data=data)
     assert r.status_code == 302, r.text
     gid = int(r.headers["Location"].rsplit("/", 1)[1])
-    signer, db = app.extensions["turnpost.signer"], app.extensions["turnpost.db"]
+    signer, db = app.extensions["turnpost"].urls.signer, app.extensions["turnpost"].db
     rng = random.Random(4)
     watcher = MailWatcher(app)
     for step in range(3000):
-        _check_new_mail(watcher, db, gid, addrs)
+        _check_new_mail(watcher, app.extensions["turnpost"], gid, addrs)
         with db.transaction() as s:
-            pos = positions.load(s, gid)
+            pos = positions.load(s, app.extensions["turnpost"].states, gid)
         engine = pos.engine
         if engine.outcome(pos.state) is not None:
             break
@@ -75,7 +76,7 @@ def test_a_game_played_to_the_end_through_links(client, app, kind, seats, option
     sent = mails(app)
     assert len(sent) >= seats
     with db.transaction() as s:
-        final = positions.load(s, gid)
+        final = positions.load(s, app.extensions["turnpost"].states, gid)
     for seat, addr in enumerate(addrs):
         last = [m for m in sent if m["To"] == addr][-1]
         body = text_of(last) + html_of(last)

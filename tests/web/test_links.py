@@ -22,7 +22,7 @@ def start(client, app):
 
 
 def event_count(app):
-    with app.extensions["turnpost.db"].transaction() as s:
+    with app.extensions["turnpost"].db.transaction() as s:
         return s.scalar(select(func.count()).select_from(EventRow))
 
 
@@ -112,12 +112,13 @@ def test_a_stale_link_is_refused_once_the_game_moved_on(client, app):
 def test_a_move_out_of_turn_is_refused(client, app):
     gid = start(client, app)
     addr, links = mover(app)
-    signer = app.extensions["turnpost.signer"]
+    signer = app.extensions["turnpost"].urls.signer
     seat = 0 if addr == "anna@example.org" else 1
     claims = signer.loads("move", links[0][1].split("/")[-1])
-    from service.play import marks, positions
-    with app.extensions["turnpost.db"].transaction() as s:
-        pos = positions.load(s, gid)
+    from service import marks
+    from service.play import positions
+    with app.extensions["turnpost"].db.transaction() as s:
+        pos = positions.load(s, app.extensions["turnpost"].states, gid)
         their_mark = marks.mark(pos.engine, pos.state, 1 - seat)   # fresh for the other seat
     forged_for_other = signer.dumps("move", Claims(gid, 1 - seat, their_mark, claims.move))
     before = event_count(app)

@@ -102,7 +102,7 @@ def test_game_page_buttons_make_moves_and_come_back(client, app):
                        r'name="then" value="game">', page).group(1)
     r = client.post(action, data={"then": "game"})
     assert r.status_code == 302
-    signer = app.extensions["turnpost.signer"]
+    signer = app.extensions["turnpost"].urls.signer
     back = r.headers["Location"].rsplit("/", 1)[1]       # a fresh token for the same page
     assert signer.loads("view", back) == signer.loads("view", page_path.rsplit("/", 1)[1])
     assert "Done:" in client.get(r.headers["Location"]).text

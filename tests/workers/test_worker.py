@@ -54,9 +54,9 @@ def test_a_real_worker_on_redis_sends_the_emails(redis_url, pg_migrated, tmp_pat
         r = app.test_client().post("/games", data={"game": "trees",
                                                    "players": "anna@example.org\nben@example.org"})
         assert r.status_code == 302
-        transport = app.extensions["turnpost.mailer"].transport
+        transport = app.extensions["turnpost"].transport
         assert wait_for(lambda: len(transport.messages()) == 2), "the worker sent nothing"
-        db = app.extensions["turnpost.db"]
+        db = app.extensions["turnpost"].db
         with db.transaction() as s:
             assert {r.status for r in s.scalars(select(OutboxRow))} == {"sent"}
     finally:
@@ -73,11 +73,10 @@ def test_a_dead_broker_loses_nothing(app_factory):
     r = client.post("/games", data={"game": "trees", "players": "anna@example.org\nben@example.org"})
     assert r.status_code == 302
     assert time.monotonic() - t0 < 30
-    db = app.extensions["turnpost.db"]
+    db = app.extensions["turnpost"].db
     with db.transaction() as s:
         assert {r.status for r in s.scalars(select(OutboxRow))} == {"pending"}
-    from workers.tasks import sweep_outbox
-    with app.app_context():
-        results = sweep_outbox.run()
+    from service import play
+    results = play.sweep(app.extensions["turnpost"])
     assert sorted(results.values()) == ["sent", "sent"]
-    assert len(app.extensions["turnpost.mailer"].transport.messages()) == 2
+    assert len(app.extensions["turnpost"].transport.messages()) == 2

@@ -14,13 +14,8 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
-from service import play
 from service.links import Signer, TokenError
-from service.play import Intent, notify, positions
-from service.store.db import Database
-from service.store.models import GameRow, InboundMessage, OutboxRow
-
-from .inbound import (
+from service.mail.inbound.parse import (
     Automated,
     InboundMail,
     NoCommands,
@@ -29,6 +24,12 @@ from .inbound import (
     rejection,
     reply_tokens,
 )
+from service.store.models import GameRow, InboundMessage, OutboxRow
+
+from . import notify, positions
+from .errors import AlreadyDone, PlayError, Refused
+from .services import Services
+from .submit import Intent, apply
 
 log = logging.getLogger(__name__)
 HELP_LIMIT = 60
@@ -68,36 +69,40 @@ def waiting(session: Session, now: datetime) -> list[int]:
                                 .order_by(InboundMessage.id).limit(200)))
 
 
-def process(db: Database, mailer, inbound_id: int, chance, now: datetime) -> Result:
-    """Process one stored message once. A message whose processing raises is marked `failed`
-    with the error for an operator, not retried forever by the sweep."""
-    with db.transaction() as session:
+def process(svc: Services, inbound_id: int) -> Result:
+    """Process one stored message once, then send its answers. A message whose processing
+    raises is marked `failed` with the error for an operator, not retried forever."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
         claimed = session.execute(update(InboundMessage)
                                   .where(InboundMessage.id == inbound_id, _claimable(now))
                                   .values(status="processing", processed_at=now)).rowcount
         if not claimed:
             return Result("already processed")
-        raw = session.get(InboundMessage, inbound_id).raw
+        row = session.get(InboundMessage, inbound_id)
+        # parsed once, at intake; rows stored before that was kept are parsed here
+        mail = InboundMail.from_json(row.parsed) if row.parsed else parse_message(row.raw)
     try:
-        result = _decide(db, mailer, parse_message(raw), chance, now)
+        result = _decide(svc, mail, now)
     except Exception as exc:
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
-    with db.transaction() as session:
+    with svc.db.transaction() as session:
         row = session.get(InboundMessage, inbound_id)
         row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now
+    svc.kick("deliver", result.outbox_ids)
     return result
 
 
-def _decide(db: Database, mailer, mail: InboundMail, chance, now: datetime) -> Result:
-    domain = mailer.cfg["TURNPOST_MAIL_DOMAIN"]
+def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
+    db, domain = svc.db, svc.urls.domain
     why = rejection(mail, domain)
     if isinstance(why, Automated):
         return Result("ignored", detail=why.explain())   # never answer a robot: no mail loops
     if not mail.sender:
         return Result("ignored", detail="no sender to answer")
     with db.transaction() as session:
-        target = find_target(session, mailer.signer, mail, domain)
+        target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
             ids = _notice(session, mail, now, "We could not tell which game your email is "
                           "for. Please reply to the latest email of your game, keeping its "
@@ -111,61 +116,63 @@ def _decide(db: Database, mailer, mail: InboundMail, chance, now: datetime) -> R
                           "the address the game's emails go to.")
             return Result("refused", ids, "sender not in game")
         if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
-            return _refuse(session, game, seat, mail, now, why.explain())
+            return _refuse(session, svc, game, seat, mail, now, why.explain())
         if not target.proven:
             # a From header is easy to forge: without the reply address or one of our own
             # Message-IDs nothing is applied (the answer goes to the player's own address)
-            return _refuse(session, game, seat, mail, now, "Your email did not come back to "
+            return _refuse(session, svc, game, seat, mail, now, "Your email did not come back to "
                            "the game's reply address (play+…), so we cannot be sure it is "
                            "from you. Please reply to your latest email from this game.")
     lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
     if not lines:
         with db.transaction() as session:
             game = session.get(GameRow, target.game_id)
-            return _refuse(session, game, seat, mail, now, NoCommands().explain())
-    return _run(db, mail, target, seat, lines, chance, now)
+            return _refuse(session, svc, game, seat, mail, now, NoCommands().explain())
+    return _run(svc, mail, target, seat, lines, now)
 
 
-def _run(db, mail: InboundMail, target: Target, seat: int, lines: list[str], chance,
+def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: list[str],
          now: datetime) -> Result:
+    db = svc.db
     special = [ln for ln in lines if _word(ln) in ("help", "view", "say")]
     moves = [ln for ln in lines if _word(ln) not in ("help", "view", "say")]
     ids: list[int] = []
     status = "answered"
     if moves:
+        # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
         intent = Intent(target.game_id, seat, lines=moves, expected_seq=target.seq,
-                        source="email", key=f"mail:{mail.message_id}"[:128])
+                        source="email", key=f"mail:{mail.message_id}"[:128], whole_turn=True)
         try:
             with db.transaction() as session:
-                applied = play.submit(session, intent, chance, now)
+                applied = apply(session, svc, intent)
             ids += applied.outbox_ids
             status = "applied"
-        except play.AlreadyDone:
+        except AlreadyDone:
             return Result("duplicate", detail="already applied")
-        except play.Refused as exc:
+        except Refused as exc:
             with db.transaction() as session:
                 game = session.get(GameRow, target.game_id)
-                return _refuse(session, game, seat, mail, now, exc.detail, exc.text,
+                return _refuse(session, svc, game, seat, mail, now, exc.detail, exc.text,
                                exc.suggestions)
-        except play.PlayError as exc:    # the game moved on, or is over
+        except PlayError as exc:    # the game moved on, or is over
             with db.transaction() as session:
                 game = session.get(GameRow, target.game_id)
-                return _refuse(session, game, seat, mail, now, exc.detail)
+                return _refuse(session, svc, game, seat, mail, now, exc.detail)
     with db.transaction() as session:
         game = session.get(GameRow, target.game_id)
         for line in special:
-            ids += _special(session, game, seat, line, mail, now)
+            ids += _special(session, svc, game, seat, line, mail, now)
     return Result(status, ids, f"{len(moves)} move lines, {len(special)} other")
 
 
-def _special(session: Session, game: GameRow, seat: int, line: str, mail: InboundMail,
-             now: datetime) -> list[int]:
+def _special(session: Session, svc: Services, game: GameRow, seat: int, line: str,
+             mail: InboundMail, now: datetime) -> list[int]:
     word, _, rest = line.strip().partition(" ")
-    pos = positions.load(session, game.id)
+    pos = positions.load(session, svc.states, game.id)
     word = word.lower()
     if word == "say":
         if not rest.strip():
-            return _refuse(session, game, seat, mail, now, "Write the message after the word "
+            return _refuse(session, svc, game, seat, mail, now, "Write the message after the word "
                            "say, e.g. \"say good luck!\"", line).outbox_ids
         name = next(s.player.name for s in game.seats if s.seat == seat)
         rows = [notify.queue(session, game, s.seat, "message", pos.seq, now,
@@ -188,9 +195,10 @@ def _special(session: Session, game: GameRow, seat: int, line: str, mail: Inboun
     return [r.id for r in rows]
 
 
-def _refuse(session: Session, game: GameRow, seat: int, mail: InboundMail, now: datetime,
-            why: str, line: str = "", suggestions: list[str] | None = None) -> Result:
-    pos = positions.load(session, game.id)
+def _refuse(session: Session, svc: Services, game: GameRow, seat: int, mail: InboundMail,
+            now: datetime, why: str, line: str = "",
+            suggestions: list[str] | None = None) -> Result:
+    pos = positions.load(session, svc.states, game.id)
     row = _reply_row(session, game, seat, "refusal", pos.seq, now, mail,
                      {"refusal": {"why": why, "line": line, "suggestions": suggestions or []}})
     session.flush()

@@ -8,18 +8,19 @@ reply to what, whether a robot wrote it, and which lines are the player's comman
 rest is still filled in. Whether to act on a message is then the caller's decision, helped by
 ``rejection(mail)`` which returns one of the typed ``Rejection`` reasons (or None).
 
-Quote stripping is our own small module (``inbound_quotes.py``), not ``mail-parser-reply``:
+Quote stripping is our own small module (``quotes.py``), not ``mail-parser-reply``:
 that library returns only the text above the first quote header, so bottom-posted replies
 (mutt, Thunderbird) lose their commands, and its signature heuristics cut at lines such as
-"Thanks," or "- ...". The module docstring of ``inbound_quotes`` has the details.
+"Thanks," or "- ...". The module docstring of ``quotes`` has the details.
 
-Module map: ``inbound.py`` (this: API, headers, robots), ``inbound_body.py`` (MIME walk,
-charsets, format=flowed), ``inbound_html.py`` (HTML -> text), ``inbound_quotes.py``
+Module map: ``parse.py`` (this: API, headers, robots), ``body.py`` (MIME walk,
+charsets, format=flowed), ``html.py`` (HTML -> text), ``quotes.py``
 (what the player wrote).
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass, field
@@ -29,8 +30,9 @@ from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 
-from .inbound_body import MAX_TEXT_CHARS, decode_bytes, extract_body, prepare_raw
-from .inbound_quotes import REPLY_MARKER, command_lines, extract_command_text
+from .. import REPLY_MARKER
+from .body import MAX_TEXT_CHARS, decode_bytes, extract_body, prepare_raw
+from .quotes import command_lines, extract_command_text
 
 __all__ = [
     "MAX_RAW_BYTES",
@@ -89,6 +91,15 @@ class InboundMail:
     problems: list[str] = field(default_factory=list)
     #: False when no text body could be found or decoded (see ``Unreadable``).
     readable: bool = True
+
+    def to_json(self) -> dict:
+        """Stored with the raw bytes, so a message is parsed once (at intake)."""
+        return dataclasses.asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict) -> InboundMail:
+        known = {f.name for f in dataclasses.fields(cls)}
+        return cls(**{k: v for k, v in data.items() if k in known})
 
 
 # -- rejections -------------------------------------------------------------------------------

@@ -12,15 +12,14 @@ This module is a small line-based pass with one rule for both posting styles (se
 ``extract_command_text``).
 
 Text from HTML bodies arrives with ``<blockquote>`` already rendered as ``> `` lines
-(``inbound_html.py``), so the same rules cover both.
+(``html.py``), so the same rules cover both.
 """
 
 from __future__ import annotations
 
 import re
 
-#: The line our outgoing emails put above their content. Everything from it down is ours.
-REPLY_MARKER = "-- reply above this line --"
+from .. import REPLY_MARKER
 
 # Found anywhere in a line, whatever the dashes and spacing around the words: clients turn
 # "--" into en/em dashes, HTML rendering eats or doubles spaces, and some (Yahoo on Android)

@@ -1,4 +1,5 @@
-"""The Jinja environment for emails (the web app registers the same filters on its own)."""
+"""The Jinja environment of the email templates (the web app registers the same filters on
+its own)."""
 from __future__ import annotations
 
 from pathlib import Path
@@ -8,7 +9,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescap
 from service.games import cards
 from service.presenting import fill
 
-TEMPLATES = Path(__file__).resolve().parent.parent.parent / "templates"
+TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
 FILTERS = {"card": cards.label, "cardname": cards.name}

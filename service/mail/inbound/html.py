@@ -1,10 +1,10 @@
-"""HTML mail body -> plain text, for the inbound parser (``inbound.py``).
+"""HTML mail body -> plain text, for the inbound parser (``parse.py``).
 
 Built on the stdlib ``html.parser`` tokenizer rather than regexes: mail HTML is rarely
 well-formed (Outlook's ``<o:p>``, unclosed ``<p>``, comments holding CSS), and a tokenizer
 copes with all of it while a regex stripper breaks on the first ``>`` inside an attribute.
 
-Two choices matter for what comes after (``inbound_quotes.py``):
+Two choices matter for what comes after (``quotes.py``):
 
 - Block elements and ``<br>`` become line breaks, because players type one command per line
   and clients put each typed line in its own ``<div>`` or ``<p>`` (or after a ``<br>``).

@@ -1,4 +1,4 @@
-"""Pick and decode the text body of an inbound message (helper of ``inbound.py``).
+"""Pick and decode the text body of an inbound message (helper of ``parse.py``).
 
 Everything here is defensive: the input is whatever a mail client, a forwarding service or an
 attacker produced. Every function returns something and records what went wrong in
@@ -14,7 +14,7 @@ from email import policy
 from email.message import Message
 from email.parser import BytesParser
 
-from .inbound_html import html_to_text
+from .html import html_to_text
 
 MAX_TEXT_CHARS = 64 * 1024  # of body text we look at: a reply with moves is a few lines
 MAX_HTML_CHARS = 4 * MAX_TEXT_CHARS  # HTML is verbose; cap before parsing it

@@ -1,30 +1,34 @@
 """The built-in SMTP receiver (Procfile ``inbound``): an MX for the reply addresses.
 
-It only takes ``play+<token>@<TURNPOST_MAIL_DOMAIN>`` recipients, stores each message with
-``accept_mail`` and answers 250 only once the row is committed. If storing fails it answers a
-temporary 451, so the sending MTA keeps the message and retries: nothing is lost, and a
-message that arrives twice is stored once (Message-ID de-duplication).
+It only takes ``play+<token>@<TURNPOST_MAIL_DOMAIN>`` recipients, stores each message with the
+``accept`` it is given (the use case ``play.accept_mail``) and answers 250 only once the row is
+committed. If storing fails it answers a temporary 451, so the sending MTA keeps the message and
+retries: nothing is lost, and a message that arrives twice is stored once (Message-ID
+de-duplication).
 
-Run it with ``python -m service.mail.smtp_receiver`` or ``flask --app service.web inbound-smtp``.
+Run it with ``flask --app service.web inbound-smtp`` (Procfile ``inbound``).
 """
 from __future__ import annotations
 
 import asyncio
 import logging
 import re
+from collections.abc import Callable
 
 from aiosmtpd.smtp import SMTP
 
 log = logging.getLogger(__name__)
+Accept = Callable[[bytes], tuple[int, bool]]
 
 
 class InboundHandler:
-    """aiosmtpd handler bound to a Flask app (for its config, database and Celery)."""
+    """aiosmtpd handler: takes mail for the reply addresses of `domain` and hands the raw
+    bytes to `accept` (which stores them and queues their processing)."""
 
-    def __init__(self, app) -> None:
-        self.app = app
-        domain = re.escape(app.config["TURNPOST_MAIL_DOMAIN"].strip().lower())
-        self._ours = re.compile(rf"^play\+[a-z0-9]+@{domain}$")
+    def __init__(self, accept: Accept, domain: str) -> None:
+        self.accept = accept
+        self.domain = domain
+        self._ours = re.compile(rf"^play\+[a-z0-9]+@{re.escape(domain.strip().lower())}$")
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         # Refusing here, not after DATA, means mail for anyone else never gets stored and the
@@ -39,18 +43,13 @@ class InboundHandler:
         try:
             # accept_mail talks to the database: keep it off the event loop so one slow
             # commit does not stall every other connection.
-            row_id, new = await asyncio.get_running_loop().run_in_executor(None, self._store, raw)
+            row_id, new = await asyncio.get_running_loop().run_in_executor(None, self.accept, raw)
         except Exception:  # noqa: BLE001 - any failure to store must become a retry, not a loss
             log.exception("could not store an inbound message; asked the sender to retry")
             return "451 4.3.0 try again later"
         log.info("inbound message stored as %s%s", row_id, "" if new else " (duplicate)")
         # A duplicate also gets 250: we have it already, the sender must stop retrying.
         return "250 OK"
-
-    def _store(self, raw: bytes) -> tuple[int, bool]:
-        from service.web.actions import accept_mail
-        with self.app.app_context():
-            return accept_mail(raw, "smtp")
 
 
 def with_recipients(raw: bytes, rcpt_tos: list[str]) -> bytes:
@@ -66,40 +65,27 @@ def with_recipients(raw: bytes, rcpt_tos: list[str]) -> bytes:
                     for r in rcpt_tos) + raw
 
 
-def server_options(app) -> dict:
+def server_options(max_bytes: int) -> dict:
     """Keyword arguments for aiosmtpd's ``SMTP`` (and its ``Controller``)."""
-    return {"data_size_limit": int(app.config["TURNPOST_INBOUND_MAX_BYTES"]),  # over it: 552
+    return {"data_size_limit": int(max_bytes),  # over it: 552
             "enable_SMTPUTF8": True, "ident": "Turnpost inbound"}
 
 
-async def serve(app, host: str, port: int) -> None:
-    handler = InboundHandler(app)
-    options = server_options(app)
+async def serve(handler: InboundHandler, host: str, port: int, max_bytes: int) -> None:
+    options = server_options(max_bytes)
     loop = asyncio.get_running_loop()
     server = await loop.create_server(lambda: SMTP(handler, **options), host, port)
     log.info("inbound SMTP receiver listening on %s:%s for play+…@%s", host, port,
-             app.config["TURNPOST_MAIL_DOMAIN"])
+             handler.domain)
     async with server:
         await server.serve_forever()
 
 
-def run(app, host: str | None = None, port: int | None = None) -> None:
+def run(handler: InboundHandler, host: str, port: int, max_bytes: int) -> None:
     """Serve until interrupted."""
-    host = host or app.config["TURNPOST_INBOUND_SMTP_HOST"]
-    port = int(port or app.config["TURNPOST_INBOUND_SMTP_PORT"])
     # aiosmtpd logs every SMTP command at INFO; we log each stored message ourselves
     logging.getLogger("mail.log").setLevel(logging.WARNING)
     try:
-        asyncio.run(serve(app, host, port))
+        asyncio.run(serve(handler, host, port, max_bytes))
     except KeyboardInterrupt:
         log.info("inbound SMTP receiver stopped")
-
-
-def main() -> None:
-    from service.web import create_app
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(levelname)s %(name)s: %(message)s")
-    run(create_app())
-
-
-if __name__ == "__main__":
-    main()

@@ -1,0 +1,88 @@
+"""What every use case is given: its collaborators, explicitly. Adapters (the Flask app, the
+Celery worker, the SMTP receiver, the CLI, benchmarks, tests) build one `Services` and hand it
+to the use cases; the use cases know no Flask, Celery, HTTP or SMTP."""
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from jinja2 import Environment
+
+from service.clock import Clock, SystemClock
+from service.games.contract import Chance
+from service.links import Signer
+from service.mail.outbound import transports
+from service.mail.outbound.templating import make_env
+from service.store.db import Database
+from service.urls import Urls
+
+from .positions import StateCache
+
+log = logging.getLogger(__name__)
+
+
+class Enqueue(Protocol):
+    """Hand background work to whoever runs it: `enqueue("deliver", [ids])`,
+    `enqueue("process_inbound", id)`, `enqueue("sweep")`. With a broker, workers run it;
+    on the embedded default, it runs in process."""
+
+    def __call__(self, job: str, *args: Any) -> None: ...
+
+
+def run_nothing(job: str, *args: Any) -> None:
+    """For tools that leave background work to the sweep (benchmarks, one-off scripts)."""
+
+
+@dataclass
+class Services:
+    db: Database
+    clock: Clock
+    chance: Chance
+    urls: Urls
+    transport: Any                        # .send(EmailMessage); Maildir also .messages()
+    templates: Environment                # the email templates
+    from_name: str = "Turnpost"
+    retry_schedule: tuple[int, ...] = (60, 300, 1800, 7200, 21600)
+    enqueue: Enqueue = run_nothing
+    states: StateCache = field(default_factory=StateCache)
+    settings: Mapping[str, Any] = field(default_factory=dict)
+
+    def kick(self, job: str, *args: Any) -> None:
+        """Ask for background work after a commit. A broker that cannot be reached loses
+        nothing: the rows are in the database and the periodic sweep picks them up."""
+        try:
+            self.enqueue(job, *args)
+        except Exception:  # noqa: BLE001 - broker trouble must not fail committed work
+            log.exception("could not enqueue %s%s; the sweep will do it", job, args)
+
+    @property
+    def embedded(self) -> bool:
+        """No broker: work runs in process and no beat process sweeps."""
+        return not self.settings.get("TURNPOST_BROKER_URL")
+
+    def dispose(self) -> None:
+        self.db.dispose()
+
+
+def from_settings(cfg: Mapping[str, Any], enqueue: Enqueue = run_nothing, *,
+                  clock: Clock | None = None, chance: Chance | None = None,
+                  templates: Environment | None = None) -> Services:
+    """Build the services from TURNPOST_* settings (config.Settings().as_flask())."""
+    signer = Signer(cfg["TURNPOST_SECRET_KEY"], cfg["TURNPOST_LINK_MAX_AGE_DAYS"])
+    return Services(
+        db=Database(cfg["TURNPOST_DATABASE_URL"]),
+        clock=clock or SystemClock(),
+        # the service's chance is a CSPRNG; tests hand in a seeded Random
+        chance=chance or cfg.get("TURNPOST_CHANCE") or random.SystemRandom(),
+        urls=Urls(signer, cfg["TURNPOST_BASE_URL"], cfg["TURNPOST_MAIL_DOMAIN"]),
+        transport=transports.from_settings(cfg),
+        templates=templates or make_env(),
+        from_name=cfg["TURNPOST_MAIL_FROM_NAME"],
+        retry_schedule=tuple(cfg["TURNPOST_RETRY_SCHEDULE"]),
+        enqueue=enqueue,
+        settings=dict(cfg),
+    )
+

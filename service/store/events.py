@@ -1,0 +1,70 @@
+"""The event store: the one place that appends to a game's log and reads it back.
+
+`events` has PRIMARY KEY (game_id, seq). Appending at `seq+1..` while another writer appends at
+the same numbers makes one of the two fail on the key (`Conflict`): the loser never overwrites,
+it is told the position changed. Reading applies the upcaster: logs older than rules versions
+have no `"rules"` in their first event, and get the version their game row records.
+"""
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.games.contract import Event
+
+from .models import EventRow, GameRow
+
+
+class Conflict(Exception):
+    """Another writer appended at these sequence numbers first."""
+
+
+@dataclass(frozen=True)
+class Recorded:
+    seq: int
+    event: Event
+    seat: int | None
+    source: str
+    at: datetime
+
+
+def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: int | None,
+           source: str, now: datetime, extra: Sequence[object] = ()) -> tuple[int, int]:
+    """Append `events` after the game's last one, with `extra` rows (an idempotency record)
+    in the same flush. Returns (first seq, last seq); raises Conflict if another writer won."""
+    first = game.seq + 1
+    for n, ev in enumerate(events):
+        session.add(EventRow(game_id=game.id, seq=first + n, type=ev.type, data=dict(ev.data),
+                             seat=seat, source=source, created_at=now))
+    session.add_all(list(extra))
+    try:
+        session.flush()
+    except IntegrityError:
+        raise Conflict(f"game {game.id}: events from {first} were appended by another writer") \
+            from None
+    game.seq = first + len(events) - 1
+    return first, game.seq
+
+
+def load(session: Session, game: GameRow, after: int = 0,
+         upto: int | None = None) -> list[Recorded]:
+    """The game's events after `after` up to `upto` (default: all), oldest first."""
+    q = select(EventRow).where(EventRow.game_id == game.id, EventRow.seq > after)
+    if upto is not None:
+        q = q.where(EventRow.seq <= upto)
+    rows = session.scalars(q.order_by(EventRow.seq)).all()
+    return [Recorded(r.seq, upcast(Event(r.type, r.data), r.seq, game.rules_version), r.seat,
+                     r.source, r.created_at) for r in rows]
+
+
+def upcast(event: Event, seq: int, rules_version: int) -> Event:
+    """Old events in today's shape. The first event of a game names the rules version it was
+    started under; logs written before versions existed lack it."""
+    if seq == 1 and "rules" not in event.data:
+        return Event(event.type, {**event.data, "rules": rules_version})
+    return event

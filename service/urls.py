@@ -1,0 +1,79 @@
+"""Every link and address the service hands out, minted in one place for the web pages, the
+emails and the CLI: move links, game pages, unsubscribe links, reply addresses, and the
+Message-IDs that thread a game's emails. Tokens come from `service.links.Signer`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from service.links import Claims, Signer
+
+
+@dataclass(frozen=True)
+class Urls:
+    signer: Signer
+    base_url: str            # "https://turnpost.example": absolute links in emails
+    domain: str              # mail domain: reply addresses and Message-IDs
+
+    # -- paths (relative, for pages of the service itself) ---------------------------------
+    def move_path(self, game: int, seat: int | None, mark: str | None, move) -> str:
+        return "/m/" + self.signer.dumps("move", Claims(game, seat, mark, move))
+
+    def game_path(self, game: int, seat: int | None) -> str:
+        return "/g/" + self.signer.dumps("view", Claims(game, seat))
+
+    def unsubscribe_path(self, game: int, seat: int | None) -> str:
+        return "/u/" + self.signer.dumps("unsubscribe", Claims(game, seat))
+
+    def public_game_path(self, game: int) -> str:
+        return f"/games/{game}"
+
+    # -- absolute, for emails and the CLI ----------------------------------------------------
+    def absolute(self, path: str) -> str:
+        return self.base_url.rstrip("/") + path
+
+    def reply_address(self, game: int, seat: int) -> str:
+        return f"play+{self.signer.reply_token(game, seat)}@{self.domain}"
+
+    def sender_address(self) -> str:
+        return f"turnpost@{self.domain}"
+
+    def thread_root(self, game: int) -> str:
+        # one root per game: every email of a game threads under it
+        return f"<game-{game}@{self.domain}>"
+
+    def message_id(self, local: str) -> str:
+        # stored per outbox row: a resend after a crash carries the same id, and clients dedupe
+        return f"<{local}@{self.domain}>"
+
+    def list_id(self, title: str, game: int) -> str:
+        return f"{title} game {game} <game-{game}.{self.domain}>"
+
+    def for_seat(self, game: int, seat: int | None, mark: str | None = None) -> SeatLinks:
+        return SeatLinks(self, game, seat, mark)
+
+
+@dataclass(frozen=True)
+class SeatLinks:
+    """The absolute links of one seat of one game at one position: what a turn email needs
+    (templates call `links.move(m)`, `links.game()`, `links.unsubscribe()`)."""
+
+    urls: Urls
+    game_id: int
+    seat: int | None
+    mark: str | None
+
+    @property
+    def domain(self) -> str:
+        return self.urls.domain
+
+    def move(self, move) -> str:
+        return self.urls.absolute(self.urls.move_path(self.game_id, self.seat, self.mark, move))
+
+    def game(self) -> str:
+        return self.urls.absolute(self.urls.game_path(self.game_id, self.seat))
+
+    def unsubscribe(self) -> str:
+        return self.urls.absolute(self.urls.unsubscribe_path(self.game_id, self.seat))
+
+    def reply_address(self) -> str:
+        return self.urls.reply_address(self.game_id, self.seat)
