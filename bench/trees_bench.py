@@ -1,5 +1,6 @@
-"""Trees figures: random games per second (2, 3, 4 players), the greedy bot's win rate against
-random over 200 two-player games, and the time to rebuild a finished game from its log.
+"""Trees figures: random games per second (2, 3, 4 players), the normal (greedy) bot's win rate
+against easy (random) over 200 two-player games, and the time to rebuild a finished game from
+its log.
 
     .venv/bin/python bench/trees_bench.py
 """
@@ -24,7 +25,7 @@ def games_per_second(seats: int, seconds: float = 3.0) -> tuple[float, float]:
     done = turns = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
-        state, _ = play_game(["random"] * seats, options, rng)
+        state, _ = play_game(["easy"] * seats, options, rng)
         done += 1
         turns += state["turn"] - 1
     elapsed = time.perf_counter() - start
@@ -36,8 +37,8 @@ def greedy_win_rate(games: int = 200) -> tuple[float, float, float]:
     wins = shared = 0
     margin = 0
     for n in range(games):
-        seat = n % 2   # greedy moves first in half the games (the first player is random anyway)
-        players = ["greedy", "random"] if seat == 0 else ["random", "greedy"]
+        seat = n % 2   # normal moves first in half the games (the first player is random anyway)
+        players = ["normal", "easy"] if seat == 0 else ["easy", "normal"]
         state, _ = play_game(players, options, random.Random(10_000 + n))
         outcome = GAME.outcome(state)
         if seat in outcome.winners:
@@ -50,7 +51,7 @@ def greedy_win_rate(games: int = 200) -> tuple[float, float, float]:
 
 
 def rebuild_time(repeats: int = 200) -> tuple[float, int]:
-    state, log = play_game(["random", "random"], GAME.validate_options(2, {}), random.Random(7))
+    state, log = play_game(["easy", "easy"], GAME.validate_options(2, {}), random.Random(7))
     stored = [json.dumps(e.to_json()) for e in log]   # as the event store holds them
     start = time.perf_counter()
     for _ in range(repeats):
@@ -65,7 +66,7 @@ def main() -> None:
         rate, turns = games_per_second(seats)
         print(f"random play, {seats} players: {rate:8.1f} games/s  ({turns:.0f} turns a game)")
     win, shared, margin = greedy_win_rate()
-    print(f"greedy vs random, 200 2-player games: greedy wins {win:.1%}, shares {shared:.1%}, "
+    print(f"normal vs easy, 200 2-player games: normal wins {win:.1%}, shares {shared:.1%}, "
           f"average margin {margin:+.2f} points")
     seconds, events = rebuild_time()
     print(f"rebuild a finished 2-player game from its JSON log ({events} events): "

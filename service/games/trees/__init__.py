@@ -1,7 +1,9 @@
 """Trees (game id ``trees``): the Decktet tree-building game of seed 003, RULINGS.md T1-T8.
 
-`GAME` keeps the engine contract (service/games/contract.py). The rules are in `rules`, the
-command grammar in `commands`, the bots in `bots`; the views, history and outcome in `views`.
+`GAME` keeps the engine contract (service/games/contract.py) in the shape of docs/engines.md:
+`state` holds the state, the card facts and `evolve` (a `folding.Fold`); `rules` the legal
+moves, `start`, `decide` and `timeout_move`; `commands` the grammar; `views` the views, history
+and outcome; `bots` the bots. Each contract method below is one line delegating to them.
 """
 from __future__ import annotations
 
@@ -10,13 +12,14 @@ from typing import Any
 
 from ..contract import Chance, Event, Option, Outcome
 from ..contract import validate_options as _validate
-from . import bots, commands, rules, views
+from . import bots, commands, rules, state, views
 
 
 class Trees:
     id = "trees"
     title = "Trees"
     seats = range(2, 5)
+    rules_version = rules.RULES_VERSION   # T1-T8 have not changed: every game is version 1
     options = {
         "deck": Option("", "Fixed draw order: the 38 card ids, top first, comma-separated "
                            "(empty = shuffled)", label="Deck order"),
@@ -37,11 +40,11 @@ class Trees:
     def start(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
         return rules.start(seats, self.validate_options(seats, options), chance)
 
-    def evolve(self, state, event: Event):
-        return rules.evolve(state, event)
+    def evolve(self, s, event: Event):
+        return state.evolve(s, event)
 
-    def to_act(self, state) -> frozenset[int]:
-        return frozenset() if state["to_act"] is None else frozenset((state["to_act"],))
+    def to_act(self, s) -> frozenset[int]:
+        return frozenset() if s["to_act"] is None else frozenset((s["to_act"],))
 
     def legal_moves(self, state, seat: int) -> list[dict]:
         return rules.legal_moves(state, seat)
@@ -51,6 +54,9 @@ class Trees:
 
     def decide(self, state, seat: int, move, chance: Chance) -> list[Event]:
         return rules.decide(state, seat, move, chance)
+
+    def timeout_move(self, state, seat: int) -> dict | None:
+        return rules.timeout_move(state, seat)
 
     def parse(self, state, seat: int, text: str) -> list[dict]:
         return commands.parse(state, seat, text)

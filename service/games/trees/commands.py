@@ -18,14 +18,15 @@ from ..cards import decktet
 from ..contract import CommandError
 from ..text import match
 from . import rules
+from .state import ACES, DRAW_CARDS, card_name, tree_name
 
 PLAY_RE = re.compile(r"^(?:play\s+|put\s+|place\s+)?(?P<card>.+?)\s+"
                      r"(?:under|on|onto|on to|beneath|below|beside)\s+(?P<under>.+)$")
 PLAY_ALONE_RE = re.compile(r"^(?:play|put|place)\s+(?P<card>.+)$")
 TREE_RE = re.compile(r"^(?P<verb>harvest|unroot)(?:\s+(?P<tree>.+))?$")
 
-CARD_NAMES = {c: decktet.aliases(c) for c in rules.DRAW_CARDS}
-NODE_NAMES = {c: decktet.aliases(c) for c in rules.ACES + rules.DRAW_CARDS}
+CARD_NAMES = {c: decktet.aliases(c) for c in DRAW_CARDS}
+NODE_NAMES = {c: decktet.aliases(c) for c in ACES + DRAW_CARDS}
 
 
 def _tree_spellings(ace: str) -> list[str]:
@@ -33,19 +34,19 @@ def _tree_spellings(ace: str) -> list[str]:
     out = set(decktet.aliases(ace))
     for word in {plural, single}:
         out |= {word, f"{word} tree", f"the {word} tree", f"tree of {word}"}
-    out |= {f"{ace} tree", f"ace of {plural} tree", rules.tree_name(ace)}
+    out |= {f"{ace} tree", f"ace of {plural} tree", tree_name(ace)}
     return sorted(out)
 
 
-TREE_NAMES = {a: _tree_spellings(a) for a in rules.ACES}
+TREE_NAMES = {a: _tree_spellings(a) for a in ACES}
 
 
 def describe(move: Mapping) -> str:
     kind = move.get("type")
     if kind == "play":
-        return f"play {rules.card_name(move['card'])} under {rules.card_name(move['under'])}"
+        return f"play {card_name(move['card'])} under {card_name(move['under'])}"
     if kind in ("harvest", "unroot"):
-        return f"{kind} {rules.tree_name(move['root'])}"
+        return f"{kind} {tree_name(move['root'])}"
     raise ValueError(f"not a Trees move: {move!r}")
 
 
@@ -79,61 +80,71 @@ def parse(state: Mapping, seat: int, text: str) -> list[dict]:
     hint = [describe(m) for m in legal[:5]]
     if not words:
         raise CommandError("the message holds no move", hint)
-
     m = TREE_RE.match(words)
     if m:
-        verb, query = m["verb"], m["tree"]
-        if not query:
-            kinds = [mv for mv in legal if mv["type"] == verb]
-            if len(kinds) == 1:
-                return [kinds[0]]
-            in_play = [t["root"] for t in state["trees"]]
-            raise CommandError(f"{verb} which tree?",
-                               [describe({"type": verb, "root": r}) for r in in_play])
-        try:
-            root = match(re.sub(r"\btree$", "", query).strip() or query, TREE_NAMES, "tree")
-        except CommandError as err:
-            in_play = [t["root"] for t in state["trees"]]
-            sugg = [describe({"type": verb, "root": r})
-                    for r in ([c for c in in_play if rules.tree_name(c) in err.suggestions]
-                              or in_play)]
-            raise CommandError(err.why, sugg) from None
-        return [{"type": verb, "root": root}]
-
-    m = PLAY_RE.match(words)
+        return _parse_tree(state, m, legal)
     hand = list(state["hands"][seat]) if seat is not None else []
-    nodes = [c for t in state["trees"] for c in t["kids"]]
+    m = PLAY_RE.match(words)
     if m:
-        try:
-            card = _card(m["card"], hand, legal)
-        except CommandError as err:
-            # keep the suggestions that go under the card named, when that name reads
-            try:
-                tail = " under " + rules.card_name(_resolve(m["under"], NODE_NAMES, nodes, "card"))
-            except CommandError:
-                raise err from None
-            raise CommandError(err.why, [s for s in err.suggestions if s.endswith(tail)]
-                               or err.suggestions) from None
-        try:
-            under = _resolve(m["under"], NODE_NAMES, nodes, "card")
-        except CommandError as err:
-            targets = [describe(mv) for mv in legal
-                       if mv["type"] == "play" and mv["card"] == card]
-            raise CommandError(err.why, targets or err.suggestions) from None
-        return [{"type": "play", "card": card, "under": under}]
-
+        return _parse_play(state, m, hand, legal)
     m = PLAY_ALONE_RE.match(words)
     if m and not re.search(r"\b(under|on|onto)\b", m["card"]):
-        card = _card(m["card"], hand, legal)
-        targets = [mv for mv in legal if mv["type"] == "play" and mv["card"] == card]
-        if len(targets) == 1:
-            return [targets[0]]
-        if not targets:
-            raise CommandError(f"{rules.card_name(card)} has nowhere to go", hint)
-        raise CommandError(f"under which card should {rules.card_name(card)} go?",
-                           [describe(mv) for mv in targets])
+        return _parse_play_alone(m, hand, legal, hint)
     raise CommandError("Trees moves read \"play <card> under <card>\", \"harvest <tree>\" "
                        "or \"unroot <tree>\"", hint)
+
+
+def _parse_tree(state: Mapping, m: re.Match, legal: list[dict]) -> list[dict]:
+    """harvest / unroot, with the tree named, or alone when only one such move is legal."""
+    verb, query = m["verb"], m["tree"]
+    in_play = [t["root"] for t in state["trees"]]
+    if not query:
+        kinds = [mv for mv in legal if mv["type"] == verb]
+        if len(kinds) == 1:
+            return [kinds[0]]
+        raise CommandError(f"{verb} which tree?",
+                           [describe({"type": verb, "root": r}) for r in in_play])
+    try:
+        root = match(re.sub(r"\btree$", "", query).strip() or query, TREE_NAMES, "tree")
+    except CommandError as err:
+        sugg = [describe({"type": verb, "root": r})
+                for r in ([c for c in in_play if tree_name(c) in err.suggestions] or in_play)]
+        raise CommandError(err.why, sugg) from None
+    return [{"type": verb, "root": root}]
+
+
+def _parse_play(state: Mapping, m: re.Match, hand: list[str], legal: list[dict]) -> list[dict]:
+    """play <card> under <card>."""
+    nodes = [c for t in state["trees"] for c in t["kids"]]
+    try:
+        card = _card(m["card"], hand, legal)
+    except CommandError as err:
+        # keep the suggestions that go under the card named, when that name reads
+        try:
+            tail = " under " + card_name(_resolve(m["under"], NODE_NAMES, nodes, "card"))
+        except CommandError:
+            raise err from None
+        raise CommandError(err.why, [s for s in err.suggestions if s.endswith(tail)]
+                           or err.suggestions) from None
+    try:
+        under = _resolve(m["under"], NODE_NAMES, nodes, "card")
+    except CommandError as err:
+        targets = [describe(mv) for mv in legal if mv["type"] == "play" and mv["card"] == card]
+        raise CommandError(err.why, targets or err.suggestions) from None
+    return [{"type": "play", "card": card, "under": under}]
+
+
+def _parse_play_alone(m: re.Match, hand: list[str], legal: list[dict],
+                      hint: list[str]) -> list[dict]:
+    """play <card>: fine when the card has exactly one place to go."""
+    card = _card(m["card"], hand, legal)
+    targets = [mv for mv in legal if mv["type"] == "play" and mv["card"] == card]
+    if len(targets) == 1:
+        return [targets[0]]
+    if not targets:
+        raise CommandError(f"{card_name(card)} has nowhere to go", hint)
+    raise CommandError(f"under which card should {card_name(card)} go?",
+                       [describe(mv) for mv in targets])
 
 
 def _card(query: str, hand: list[str], legal: list[dict]) -> str:

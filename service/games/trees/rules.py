@@ -9,17 +9,14 @@ from collections.abc import Iterator, Mapping
 from typing import Any
 
 from ..contract import Chance, Event, IllegalMove, OptionError
-from .state import (  # noqa: F401
+from ..folding import Recorder
+from .state import (
     ACES,
     CAP,
     DRAW_CARDS,
-    HAND_SIZE,
     RANK,
     SUITS,
-    apply,
-    cap_name,
     card_name,
-    copy_state,
     crowns_in,
     evolve,
     is_crown,
@@ -27,6 +24,10 @@ from .state import (  # noqa: F401
     tree_by_root,
     tree_name,
 )
+
+# The version of the rules `start` records in GameStarted (folding.started_version). Trees'
+# rules have not changed since the game was first offered, so every game is version 1.
+RULES_VERSION = 1
 
 # --------------------------------------------------------------------------- options
 
@@ -155,35 +156,49 @@ def start(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]
         roots = list(ACES)
         chance.shuffle(roots)
     first = chance.randint(0, seats - 1)
-    events = [Event("GameStarted", {"seats": seats, "options": dict(options), "first": first,
-                                    "deck": deck, "roots": roots})]
+    rec = Recorder(evolve, None)
+    rec.emit("GameStarted", rules=RULES_VERSION, seats=seats, options=dict(options),
+             first=first, deck=deck, roots=roots)
     # "Turn the top two over": the two starter trees (T1).
-    events += [Event("TreeStarted", {"root": roots[0]}), Event("TreeStarted", {"root": roots[1]})]
-    return events
+    rec.emit("TreeStarted", root=roots[0])
+    rec.emit("TreeStarted", root=roots[1])
+    return rec.events
+
+
+MOVE_TYPES = ("play", "harvest", "unroot")
 
 
 def check_move(state: Mapping, seat: int, move: Any) -> dict:
     """Validate `move` for `seat`; return it normalised, or raise IllegalMove with the reason."""
-    if not isinstance(move, Mapping) or move.get("type") not in ("play", "harvest", "unroot"):
+    if not isinstance(move, Mapping) or move.get("type") not in MOVE_TYPES:
         raise IllegalMove("a Trees move is play, harvest or unroot")
     if state["ended"]:
         raise IllegalMove("the game is over")
     if seat != state["to_act"]:
         raise IllegalMove("it is not your turn")
-    kind = move["type"]
-    if kind == "play":
-        card, under = move.get("card"), move.get("under")
-        if card not in SUITS or card in ACES:
-            raise IllegalMove(f"{card!r} is not a card you can play")
-        if under not in SUITS:
-            raise IllegalMove(f"{under!r} is not a card")
-        if card not in state["hands"][seat]:
-            raise IllegalMove(f"you do not hold {card_name(card)}")
-        why = play_problem(state, card, under)
-        if why:
-            raise IllegalMove(why)
-        return {"type": "play", "card": card, "under": under}
-    root = move.get("root")
+    if move["type"] == "play":
+        return _check_play(state, seat, move)
+    return _check_tree_move(state, seat, move)
+
+
+def _check_play(state: Mapping, seat: int, move: Mapping) -> dict:
+    """T3: a hand card under a tree card it may go under."""
+    card, under = move.get("card"), move.get("under")
+    if card not in SUITS or card in ACES:
+        raise IllegalMove(f"{card!r} is not a card you can play")
+    if under not in SUITS:
+        raise IllegalMove(f"{under!r} is not a card")
+    if card not in state["hands"][seat]:
+        raise IllegalMove(f"you do not hold {card_name(card)}")
+    why = play_problem(state, card, under)
+    if why:
+        raise IllegalMove(why)
+    return {"type": "play", "card": card, "under": under}
+
+
+def _check_tree_move(state: Mapping, seat: int, move: Mapping) -> dict:
+    """T4 harvest (a tree with a Crown) and T6 unroot (only with no play and no harvest)."""
+    kind, root = move["type"], move.get("root")
     if root not in ACES:
         raise IllegalMove(f"{root!r} is not an Ace")
     tree = tree_by_root(state, root)
@@ -203,49 +218,102 @@ def check_move(state: Mapping, seat: int, move: Any) -> dict:
     return {"type": "unroot", "root": root}
 
 
-def decide(state: Mapping, seat: int, move: Any, chance: Chance) -> list[Event]:
-    move = check_move(state, seat, move)
-    work = copy_state(state)
-    events: list[Event] = []
+# One emitter per action; each records the action itself. What follows every action (new
+# trees, the end, the draw) is `_after_action`'s.
 
-    def emit(event: Event) -> None:
-        events.append(event)
-        apply(work, event)
 
-    kind = move["type"]
-    if kind == "play":
-        tree = node_of(work, move["under"])
-        emit(Event("CardPlayed", {"seat": seat, "card": move["card"], "under": move["under"],
-                                  "root": tree["root"]}))
-    elif kind == "harvest":
-        crowns, bonus, points = harvest_value(work, seat, tree_by_root(work, move["root"]))
-        emit(Event("TreeHarvested", {"seat": seat, "root": move["root"], "crowns": crowns,
-                                     "bonus": bonus, "points": points}))
-    else:
-        emit(Event("TreeUnrooted", {"seat": seat, "root": move["root"]}))
-    # T6: new trees start whenever fewer than two are in play and roots remain.
-    while len(work["trees"]) < 2 and work["roots"]:
-        order = list(work["roots"])
+def _play(rec: Recorder, seat: int, move: Mapping) -> None:
+    tree = node_of(rec.state, move["under"])
+    rec.emit("CardPlayed", seat=seat, card=move["card"], under=move["under"], root=tree["root"])
+
+
+def _harvest(rec: Recorder, seat: int, move: Mapping) -> None:
+    crowns, bonus, points = harvest_value(rec.state, seat, tree_by_root(rec.state, move["root"]))
+    rec.emit("TreeHarvested", seat=seat, root=move["root"], crowns=crowns, bonus=bonus,
+             points=points)
+
+
+def _unroot(rec: Recorder, seat: int, move: Mapping) -> None:
+    rec.emit("TreeUnrooted", seat=seat, root=move["root"])
+
+
+ACTIONS = {"play": _play, "harvest": _harvest, "unroot": _unroot}
+
+
+def _start_trees(rec: Recorder, chance: Chance) -> None:
+    """T6: new trees start whenever fewer than two are in play and roots remain."""
+    while len(rec.state["trees"]) < 2 and rec.state["roots"]:
+        order = list(rec.state["roots"])
         chance.shuffle(order)
-        emit(Event("RootsShuffled", {"order": order}))
-        emit(Event("TreeStarted", {"root": order[0]}))
-    # T8: the end comes right after the action that brings it; nobody draws any more.
+        rec.emit("RootsShuffled", order=order)
+        rec.emit("TreeStarted", root=order[0])
+
+
+def _end(rec: Recorder) -> bool:
+    """T8: the end comes right after the action that brings it; nobody draws any more."""
+    s = rec.state
     how = None
-    if sum(len(a) for a in work["aces"]) == len(ACES):
+    if sum(len(a) for a in s["aces"]) == len(ACES):
         how = "harvested"
-    elif work["turn"] > work["options"]["turn_cap"]:
+    elif s["turn"] > s["options"]["turn_cap"]:
         how = "turn_cap"
     if how:
-        emit(Event("GameEnded", {"how": how, "scores": list(work["scores"])}))
-        return events
-    # T7: draw one; refill an empty draw pile from the discards; no draw if both are empty.
-    if not work["draw"] and work["discard"]:
-        order = list(work["discard"])
+        rec.emit("GameEnded", how=how, scores=list(s["scores"]))
+    return how is not None
+
+
+def _draw(rec: Recorder, seat: int, chance: Chance) -> None:
+    """T7: draw one; refill an empty draw pile from the discards; no draw if both are empty."""
+    if not rec.state["draw"] and rec.state["discard"]:
+        order = list(rec.state["discard"])
         chance.shuffle(order)
-        emit(Event("DiscardsReshuffled", {"order": order}))
-    if work["draw"]:
-        emit(Event("CardDrawn", {"seat": seat, "card": work["draw"][0]}))
-    return events
+        rec.emit("DiscardsReshuffled", order=order)
+    if rec.state["draw"]:
+        rec.emit("CardDrawn", seat=seat, card=rec.state["draw"][0])
+
+
+def decide(state: Mapping, seat: int, move: Any, chance: Chance) -> list[Event]:
+    move = check_move(state, seat, move)
+    # The Recorder folds each event into a new state at once; `state` itself is never changed.
+    rec = Recorder(evolve, state)
+    ACTIONS[move["type"]](rec, seat, move)
+    _start_trees(rec, chance)
+    if not _end(rec):
+        _draw(rec, seat, chance)
+    return rec.events
+
+
+# --------------------------------------------------------------------------- deadlines
+
+
+def timeout_move(state: Mapping, seat: int) -> dict | None:
+    """The move made for `seat` when its time runs out; None when it is not its turn.
+
+    Deterministic (no chance, ties go to the first in `legal_moves`' order) and cautious, so a
+    missed deadline costs the absent player little and hands the others nothing:
+    harvest the tree worth most to `seat` (points now; a tree left with a Crown is the next
+    player's harvest); else play the highest-ranking card that is not a Crown, under the highest
+    card that takes it (the lower, roomier cards stay free); else a Crown, under the tree worth
+    least to the next player, who could harvest it; else unroot (T6) the smallest tree, which
+    throws away the fewest cards.
+    """
+    moves = legal_moves(state, seat)
+    if not moves:
+        return None
+    harvest = [m for m in moves if m["type"] == "harvest"]
+    if harvest:
+        return max(harvest, key=lambda m: harvest_value(
+            state, seat, tree_by_root(state, m["root"]))[2])
+    plays = [m for m in moves if m["type"] == "play"]
+    safe = [m for m in plays if not is_crown(m["card"])]
+    if safe:
+        return max(safe, key=lambda m: (RANK[m["card"]], RANK[m["under"]]))
+    if plays:
+        # no tree holds a Crown (else a harvest was legal), so the gift is this Crown alone
+        nxt_suits = {a[1] for a in state["aces"][(seat + 1) % state["seats"]]}
+        bonus = state["options"]["bonus"]
+        return min(plays, key=lambda m: (bonus * (m["card"][1] in nxt_suits), -RANK[m["under"]]))
+    return min(moves, key=lambda m: len(tree_by_root(state, m["root"])["kids"]))
 
 
 def validate(options: dict) -> dict:

@@ -6,11 +6,12 @@ root pile by nobody. Trees, harvested Aces, scores and the discard pile are publ
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from ..contract import Event, Outcome
 from . import commands, rules
-from .rules import card_name, tree_name
+from .state import CAP, HAND_SIZE, cap_name, card_name, crowns_in, tree_name
 
 HOW = {"harvested": "all six Aces harvested", "turn_cap": "turn cap reached"}
 
@@ -70,70 +71,109 @@ def view(state, seat: int | None) -> dict:
         out["outcome"] = result.to_json()
     return out
 
+
 def _tree_view(state, tree, seat):
     kids = tree["kids"]
 
     def node(card):
         return {"card": card, "name": card_name(card),
-                "room": rules.CAP[card] - len(kids[card]),
+                "room": CAP[card] - len(kids[card]),
                 "children": [node(c) for c in kids[card]]}
 
-    crowns = rules.crowns_in(tree)
+    crowns = crowns_in(tree)
     out = {"root": tree["root"], "name": tree_name(tree["root"]), "size": len(kids),
            "crowns": crowns, "tree": node(tree["root"])}
     if seat is not None:
         out["worth"] = rules.harvest_value(state, seat, tree)[2]
     return out
 
-def redact(event: Event, seat: int | None) -> dict | None:
-    d, kind = event.data, event.type
-    out: dict[str, Any] = {"type": kind}
-    if kind == "GameStarted":
-        opts = {k: v for k, v in d["options"].items() if k not in ("deck", "roots")}
-        opts.update({k: ("fixed" if d["options"][k] else "shuffled")
-                     for k in ("deck", "roots")})
-        out.update(seats=d["seats"], first=d["first"], options=opts,
-                   text=f"The game begins; {_p(d['first'])} plays first.")
-        if seat is not None:
-            out["hand"] = list(d["deck"][seat * rules.HAND_SIZE:(seat + 1) * rules.HAND_SIZE])
-    elif kind == "TreeStarted":
-        out.update(root=d["root"],
-                   text=f"{rules.cap_name(d['root'])} starts {tree_name(d['root'])}.")
-    elif kind == "CardPlayed":
-        out.update(seat=d["seat"], card=d["card"], under=d["under"], root=d["root"],
-                   text=f"{_p(d['seat'])} played {card_name(d['card'])} under "
-                        f"{card_name(d['under'])} in {tree_name(d['root'])}.")
-    elif kind == "TreeHarvested":
-        bonus = f", {d['bonus']} bonus" if d["bonus"] else ""
-        crowns = "1 Crown" if d["crowns"] == 1 else f"{d['crowns']} Crowns"
-        points = "1 point" if d["points"] == 1 else f"{d['points']} points"
-        out.update(seat=d["seat"], root=d["root"], crowns=d["crowns"], bonus=d["bonus"],
-                   points=d["points"],
-                   text=f"{_p(d['seat'])} harvested {tree_name(d['root'])}: "
-                        f"{crowns}{bonus}, {points}.")
-    elif kind == "TreeUnrooted":
-        out.update(seat=d["seat"], root=d["root"],
-                   text=f"{_p(d['seat'])} could neither play nor harvest and unrooted "
-                        f"{tree_name(d['root'])}.")
-    elif kind == "RootsShuffled":
-        out.update(count=len(d["order"]), text="The root pile was shuffled.")
-    elif kind == "DiscardsReshuffled":
-        out.update(count=len(d["order"]),
-                   text=f"The discard pile ({len(d['order'])} cards) was shuffled into a "
-                        f"new draw pile.")
-    elif kind == "CardDrawn":
-        out["seat"] = d["seat"]
-        if seat == d["seat"]:
-            out.update(card=d["card"],
-                       text=f"{_p(d['seat'])} drew {card_name(d['card'])}.")
-        else:
-            out["text"] = f"{_p(d['seat'])} drew a card."
-    elif kind == "GameEnded":
-        out.update(how=d["how"], scores=list(d["scores"]),
-                   text=f"The game is over: {HOW[d['how']]}.")
-    else:
-        return None
+# ------------------------------------------------------------------ history
+# One function per event type: what `seat` (None = a spectator) may know of it, with the
+# sentence the history shows. Only GameStarted (the dealt hand) and CardDrawn (the card) hold
+# anything private; everything else is public (RULINGS.md, Trees, "Hidden information").
+
+Data = Mapping[str, Any]
+
+
+def _game_started(d: Data, seat: int | None) -> dict:
+    # the fixed deck and root orders would reveal the draw pile and root pile: say only
+    # whether they were fixed
+    opts = {k: v for k, v in d["options"].items() if k not in ("deck", "roots")}
+    opts.update({k: ("fixed" if d["options"][k] else "shuffled") for k in ("deck", "roots")})
+    out = {"seats": d["seats"], "first": d["first"], "options": opts,
+           "text": f"The game begins; {_p(d['first'])} plays first."}
+    if seat is not None:
+        out["hand"] = list(d["deck"][seat * HAND_SIZE:(seat + 1) * HAND_SIZE])
     return out
+
+
+def _tree_started(d: Data, seat: int | None) -> dict:
+    return {"root": d["root"], "text": f"{cap_name(d['root'])} starts {tree_name(d['root'])}."}
+
+
+def _card_played(d: Data, seat: int | None) -> dict:
+    return {"seat": d["seat"], "card": d["card"], "under": d["under"], "root": d["root"],
+            "text": f"{_p(d['seat'])} played {card_name(d['card'])} under "
+                    f"{card_name(d['under'])} in {tree_name(d['root'])}."}
+
+
+def _tree_harvested(d: Data, seat: int | None) -> dict:
+    bonus = f", {d['bonus']} bonus" if d["bonus"] else ""
+    crowns = "1 Crown" if d["crowns"] == 1 else f"{d['crowns']} Crowns"
+    points = "1 point" if d["points"] == 1 else f"{d['points']} points"
+    return {"seat": d["seat"], "root": d["root"], "crowns": d["crowns"], "bonus": d["bonus"],
+            "points": d["points"],
+            "text": f"{_p(d['seat'])} harvested {tree_name(d['root'])}: "
+                    f"{crowns}{bonus}, {points}."}
+
+
+def _tree_unrooted(d: Data, seat: int | None) -> dict:
+    return {"seat": d["seat"], "root": d["root"],
+            "text": f"{_p(d['seat'])} could neither play nor harvest and unrooted "
+                    f"{tree_name(d['root'])}."}
+
+
+def _roots_shuffled(d: Data, seat: int | None) -> dict:
+    # the order stays secret (nobody knows the root pile's order); only the count is told
+    return {"count": len(d["order"]), "text": "The root pile was shuffled."}
+
+
+def _discards_reshuffled(d: Data, seat: int | None) -> dict:
+    return {"count": len(d["order"]),
+            "text": f"The discard pile ({len(d['order'])} cards) was shuffled into a "
+                    f"new draw pile."}
+
+
+def _card_drawn(d: Data, seat: int | None) -> dict:
+    if seat == d["seat"]:
+        return {"seat": d["seat"], "card": d["card"],
+                "text": f"{_p(d['seat'])} drew {card_name(d['card'])}."}
+    return {"seat": d["seat"], "text": f"{_p(d['seat'])} drew a card."}
+
+
+def _game_ended(d: Data, seat: int | None) -> dict:
+    return {"how": d["how"], "scores": list(d["scores"]),
+            "text": f"The game is over: {HOW[d['how']]}."}
+
+
+REDACT: dict[str, Callable[[Data, int | None], dict]] = {
+    "GameStarted": _game_started,
+    "TreeStarted": _tree_started,
+    "CardPlayed": _card_played,
+    "TreeHarvested": _tree_harvested,
+    "TreeUnrooted": _tree_unrooted,
+    "RootsShuffled": _roots_shuffled,
+    "DiscardsReshuffled": _discards_reshuffled,
+    "CardDrawn": _card_drawn,
+    "GameEnded": _game_ended,
+}
+
+
+def redact(event: Event, seat: int | None) -> dict | None:
+    part = REDACT.get(event.type)
+    if part is None:
+        return None
+    return {"type": event.type, **part(event.data, seat)}
 
 
 def zones(state) -> dict[str, list[str]]:
@@ -145,6 +185,7 @@ def zones(state) -> dict[str, list[str]]:
     for s, a in enumerate(state["aces"]):
         out[f"aces:{s}"] = list(a)
     return out
+
 
 def secrets(state, seat: int | None) -> set[str]:
     """Other players' hands and the draw pile. The root pile's *order* is secret too (it

@@ -1,4 +1,5 @@
-"""Positions for Trees scenario tests, built directly as the engine's plain-JSON state.
+"""Positions for Trees scenario tests, built directly as the engine's plain-JSON state
+(a mapping the engine never changes in place: state.py).
 
 Every card not placed explicitly goes to the draw pile (non-Aces, in deck order) or the root pile
 (Aces), so each position still holds all 44 cards exactly once."""
@@ -33,6 +34,7 @@ def table(hands, trees=(), *, to_act=0, aces=None, scores=None, discard=(), draw
     if roots is None:
         roots = [a for a in ACES if a not in placed]
     return {
+        "rules": 1,
         "seats": seats,
         "options": GAME.validate_options(seats, {"bonus": bonus, "turn_cap": turn_cap}),
         "first": 0, "turn": turn, "to_act": to_act,

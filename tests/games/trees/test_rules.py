@@ -25,6 +25,7 @@ def refused(state, seat, move) -> str:
 
 
 # --------------------------------------------------------------------- T1, T2: set-up
+# RULINGS T1, T2
 
 
 def test_t1_two_to_four_players():
@@ -106,6 +107,7 @@ def test_options_bonus_and_turn_cap():
 
 
 # --------------------------------------------------------------------- T3: play
+# RULINGS T3
 
 
 def test_t3_attach_under_any_card_sharing_a_suit_and_lower():
@@ -159,7 +161,7 @@ def test_t3_room_three_under_pawns_and_courts():
     tree = ("1K", ("PMYK", "1K"), ("2MK", "PMYK"), ("4YK", "PMYK"))
     state = table([["5YK", "7SK"], []], [tree])
     state, _ = act(state, 0, play("5YK", "PMYK"))
-    state["to_act"] = 0
+    state = {**state, "to_act": 0}   # states are never changed in place; seat 0 again
     assert refused(state, 0, play("7SK", "PMYK")) == "the Watchman already holds three cards"
 
 
@@ -179,6 +181,7 @@ def test_play_refusals_name_the_reason():
 
 
 # --------------------------------------------------------------------- T4, T5: harvest
+# RULINGS T4, T5
 
 
 def test_t4_harvest_keeps_the_ace_and_discards_the_rest():
@@ -196,7 +199,8 @@ def test_t4_no_harvest_without_a_crown():
     """Seed: "A tree with zero Crowns may not be harvested." """
     state = table([["2SY"], []], [("1M", ("9MS", "1M"))])
     assert harvest("1M") not in GAME.legal_moves(state, 0)
-    assert refused(state, 0, harvest("1M")) == "the Moons tree holds no Crown, so it cannot be harvested"
+    assert refused(state, 0, harvest("1M")) == (
+        "the Moons tree holds no Crown, so it cannot be harvested")
     assert refused(state, 0, harvest("1S")) == "the Suns tree is not in play"
 
 
@@ -220,6 +224,7 @@ def test_t5_the_harvested_ace_itself_gives_no_bonus():
 
 
 # --------------------------------------------------------------------- T6: new trees, unroot
+# RULINGS T6
 
 
 def test_t6_a_new_tree_starts_when_fewer_than_two():
@@ -271,6 +276,7 @@ def test_t6_an_empty_hand_must_unroot():
 
 
 # --------------------------------------------------------------------- T7: draw
+# RULINGS T7
 
 
 def test_t7_draw_after_every_action():
@@ -311,6 +317,7 @@ def test_t7_no_draw_when_both_piles_are_empty():
 
 
 # --------------------------------------------------------------------- T8: the end
+# RULINGS T8
 
 
 def test_t8_ends_when_all_six_aces_are_harvested():
