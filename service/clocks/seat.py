@@ -206,11 +206,12 @@ class Miss:
     absent: bool              # ABSENT_AFTER missed turns in a row: mark the seat absent
 
 
-def after_miss(policy: OnTimeout, tc: TimeControl, clock: SeatClock, now: datetime,
-               seats_in_play: int = 2) -> Miss:
+def after_miss(policy: OnTimeout, tc: TimeControl, clock: SeatClock, now: datetime, *,
+               seats_in_play: int) -> Miss:
     """The seat's deadline passed (is_overdue). `seats_in_play` counts the seats not yet
-    forfeited, this one included. A turn counts once as missed, even when its one extension
-    runs out too."""
+    forfeited, this one included (required: a default would let a forgotten count end a
+    four-player game). A turn counts once as missed, even when its one extension runs out
+    too."""
     if not is_overdue(clock, now):
         raise ValueError("after_miss on a seat whose deadline has not passed")
     missed = clock.missed_in_a_row + (0 if clock.extended else 1)

@@ -7,6 +7,8 @@ from datetime import UTC, date, datetime, timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from service.clocks import (
     ABSENT_AFTER,
@@ -123,6 +125,16 @@ def test_describe_says_it_in_words():
 def test_option_text_round_trips(text):
     assert option_text(parse_clock(text)) == text
     assert parse_clock(option_text(parse_clock(text))) == parse_clock(text)
+
+
+@given(st.integers(1, 1440), st.integers(1, 1440), st.booleans())
+def test_option_text_round_trips_any_valid_control(first_hours, second_hours, with_increment):
+    if with_increment:
+        bank, increment = max(first_hours, second_hours), min(first_hours, second_hours)
+        tc = fischer(timedelta(hours=bank), timedelta(hours=increment))
+    else:
+        tc = fixed(timedelta(hours=first_hours))
+    assert parse_clock(option_text(tc)) == tc
 
 
 def test_option_text_is_canonical():
@@ -263,6 +275,38 @@ def test_pause_and_resume_move_a_fischer_deadline_and_keep_the_bank_exact():
     assert clock.bank == 5 * D + D
 
 
+# (running minutes, paused minutes) stretches, in turn
+stretches = st.lists(st.tuples(st.integers(0, 3000), st.integers(0, 30000)), max_size=8)
+
+
+@given(stretches)
+def test_any_vacations_give_back_exactly_the_time_they_took(pattern):
+    clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0)
+    now, ran, stood = T0, timedelta(0), timedelta(0)
+    for running, paused in pattern:
+        now += timedelta(minutes=running)
+        ran += timedelta(minutes=running)
+        clock = pause(clock, now)
+        now += timedelta(minutes=paused)
+        stood += timedelta(minutes=paused)
+        clock = resume(clock, now)
+        assert time_left(clock, now) == 3 * D - ran
+    assert clock.deadline == T0 + 3 * D + stood
+
+
+@given(st.lists(st.integers(0, 300), min_size=1, max_size=20))
+def test_fischer_bank_stays_between_nothing_and_its_cap(hours_per_move):
+    clock, now = new_clock(BANK_7_PLUS_1), T0
+    for hours in hours_per_move:
+        before = clock.bank
+        clock = start_turn(BANK_7_PLUS_1, clock, now)
+        now += timedelta(hours=hours)
+        clock = finish_turn(BANK_7_PLUS_1, clock, now)
+        spent = min(before, timedelta(hours=hours))
+        assert clock.bank == min(7 * D, before - spent + D)
+        assert D <= clock.bank <= 7 * D
+
+
 def test_pause_twice_or_resume_a_running_clock_changes_nothing():
     clock = pause(start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0), T0 + H)
     assert pause(clock, T0 + 2 * H) == clock
@@ -352,14 +396,14 @@ def test_not_overdue_before_the_deadline_or_on_vacation():
 
 
 def test_bot_policy_plays_the_timeout_move_and_stops_the_clock():
-    miss = after_miss("bot", THREE_DAYS, overdue_clock(), T0 + 3 * D)
+    miss = after_miss("bot", THREE_DAYS, overdue_clock(), T0 + 3 * D, seats_in_play=2)
     assert miss.play_timeout_move and not miss.forfeit and not miss.end_game
     assert not miss.tell_others and not miss.absent
     assert not miss.clock.in_turn and miss.clock.missed_in_a_row == 1
 
 
 def test_bot_policy_leaves_a_fischer_seat_its_increment():
-    miss = after_miss("bot", BANK_7_PLUS_1, overdue_clock(BANK_7_PLUS_1), T0 + 7 * D)
+    miss = after_miss("bot", BANK_7_PLUS_1, overdue_clock(BANK_7_PLUS_1), T0 + 7 * D, seats_in_play=2)
     assert miss.clock.bank == D
 
 
@@ -374,18 +418,18 @@ def test_forfeit_with_more_players_plays_the_timeout_move_on():
 
 
 def test_wait_plays_nothing_and_tells_the_others():
-    miss = after_miss("wait", THREE_DAYS, overdue_clock(), T0 + 3 * D)
+    miss = after_miss("wait", THREE_DAYS, overdue_clock(), T0 + 3 * D, seats_in_play=2)
     assert not miss.play_timeout_move and miss.tell_others and miss.can_extend
     assert miss.clock.in_turn and miss.clock.missed_in_a_row == 1
     assert not is_overdue(miss.clock, T0 + 4 * D)     # handled: the sweep does not repeat it
 
 
 def test_wait_extends_once_from_now_then_refuses():
-    miss = after_miss("wait", THREE_DAYS, overdue_clock(), T0 + 3 * D)
+    miss = after_miss("wait", THREE_DAYS, overdue_clock(), T0 + 3 * D, seats_in_play=2)
     extended = extend_once(THREE_DAYS, miss.clock, T0 + 3 * D + 5 * H)
     assert extended.deadline == T0 + 6 * D + 5 * H and extended.extended
     assert is_overdue(extended, T0 + 6 * D + 5 * H)
-    again = after_miss("wait", THREE_DAYS, extended, T0 + 6 * D + 5 * H)
+    again = after_miss("wait", THREE_DAYS, extended, T0 + 6 * D + 5 * H, seats_in_play=2)
     assert again.tell_others and not again.can_extend
     assert again.clock.missed_in_a_row == 1               # the same turn, missed once
     with pytest.raises(ClockError, match="already been extended once; you can switch the seat"):
@@ -398,22 +442,23 @@ def test_extend_refused_without_a_deadline():
 
 
 def test_extended_fischer_turn_keeps_only_the_increment():
-    miss = after_miss("wait", BANK_7_PLUS_1, overdue_clock(BANK_7_PLUS_1), T0 + 7 * D)
+    miss = after_miss("wait", BANK_7_PLUS_1, overdue_clock(BANK_7_PLUS_1), T0 + 7 * D, seats_in_play=2)
     extended = extend_once(BANK_7_PLUS_1, miss.clock, T0 + 7 * D)
     assert extended.deadline == T0 + 14 * D
     assert finish_turn(BANK_7_PLUS_1, extended, T0 + 8 * D).bank == D
 
 
 def test_switch_a_waiting_seat_to_bot():
-    miss = after_miss("wait", THREE_DAYS, overdue_clock(), T0 + 3 * D)
+    miss = after_miss("wait", THREE_DAYS, overdue_clock(), T0 + 3 * D, seats_in_play=2)
     clock = timeout_move_played(THREE_DAYS, miss.clock)
     assert not clock.in_turn and clock.missed_in_a_row == 1
 
 
 def test_absent_after_three_missed_turns_in_a_row():
     assert ABSENT_AFTER == 3
-    assert not after_miss("bot", THREE_DAYS, overdue_clock(missed=1), T0 + 3 * D).absent
-    assert after_miss("bot", THREE_DAYS, overdue_clock(missed=2), T0 + 3 * D).absent
+    second = after_miss("bot", THREE_DAYS, overdue_clock(missed=1), T0 + 3 * D, seats_in_play=2)
+    third = after_miss("bot", THREE_DAYS, overdue_clock(missed=2), T0 + 3 * D, seats_in_play=2)
+    assert not second.absent and third.absent
 
 
 def test_moving_ends_the_run_of_missed_turns():
@@ -424,7 +469,7 @@ def test_moving_ends_the_run_of_missed_turns():
 def test_after_miss_refuses_a_seat_not_overdue():
     clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0)
     with pytest.raises(ValueError):
-        after_miss("bot", THREE_DAYS, clock, T0 + D)
+        after_miss("bot", THREE_DAYS, clock, T0 + D, seats_in_play=2)
 
 
 # --- storing ---------------------------------------------------------------------------------
