@@ -46,7 +46,7 @@ from .state import (
     value,
 )
 
-RULES_VERSION = 1
+RULES_VERSION = 2
 
 OPTIONS = {
     "deck": Option("", "Fix the deck order: all 32 cards of the pool, top first (the first "

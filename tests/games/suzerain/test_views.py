@@ -19,7 +19,7 @@ TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 def test_view_has_the_contract_keys_and_the_public_position():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
-                 "take the Harvest", "take the Huntress")
+                 "take the Harvest", "remove nothing", "take the Huntress")
     v = GAME.view(state, 1)
     assert {"game", "seat", "to_act", "hand", "outcome"} <= set(v)
     assert v["to_act"] == [1] and v["phase"] == "discard" and v["outcome"] is None
@@ -93,7 +93,7 @@ def render(kind: str, view: dict, me):
 
 def test_templates_render_mid_game_and_at_the_end():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
-                 "take the Harvest", "take the Huntress")
+                 "take the Harvest", "remove nothing", "take the Huntress")
     for me in (0, 1, None):
         for kind in ("txt", "html"):
             out = render(kind, GAME.view(state, me), me)
