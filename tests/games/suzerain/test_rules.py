@@ -347,3 +347,16 @@ def test_not_your_turn_and_wrong_phase():
         GAME.decide(state, 1, {"type": "lead", "card": "1M"}, RNG)
     with pytest.raises(IllegalMove):
         GAME.decide(state, 1, {"type": "lead", "card": 5}, RNG)
+
+
+def test_a_pawn_claimed_blind_is_set_aside_face_up_and_public():
+    """Hidden information: 'a Pawn or Court claimed blind is set aside face up at once (S7), so
+    it becomes public'; any other blind claim stays the taker's."""
+    # RULINGS S7; RULINGS Suzerain hidden information: a Pawn or Court claimed blind is public
+    log: list = []
+    state = play(new("NM", "NS", "PVLY")[0], "lead the Desert", "play the Mountain",
+                 "take blind", log=log)
+    claim = next(e for e in log if e.type == "Claimed")
+    assert claim.data["blind"] and claim.data["kept"] and state.kept[0] == ("PVLY",)
+    assert GAME.redact(claim, 1)["card"] == "PVLY" and "PVLY" in str(GAME.view(state, None))
+    assert "PVLY" not in GAME.secrets(state, 1) and "PVLY" in state.public

@@ -36,6 +36,7 @@ def test_view_has_the_contract_keys_and_the_public_position():
 
 
 def test_tally_counts_own_private_cards_but_only_public_ones_of_the_other():
+    # RULINGS S10 (the tally) with RULINGS Suzerain hidden information (blind claims)
     state = play(new("NM", "NS", "9VY")[0], "lead the Desert", "play the Mountain",
                  "take blind")                                      # seat 0 took the Darkness
     nines = lambda v: next(r for r in v["tally"] if r["rank"] == "9")  # noqa: E731
@@ -47,6 +48,8 @@ def test_tally_counts_own_private_cards_but_only_public_ones_of_the_other():
 def test_nothing_secret_reaches_the_other_seat_in_a_whole_game():
     """Blind claims, discards and removed cards never reach the other seat, in views or in the
     history; after the end everything is revealed."""
+    # RULINGS Suzerain hidden information: hand and own discard pile owner only (sizes public),
+    # blind claims and discards the taker only, removed cards owner only, Aces until played
     rng = random.Random(5)
     log = list(GAME.start(2, GAME.validate_options(2, {}), rng))
     state = replay(GAME, log)
