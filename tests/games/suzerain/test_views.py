@@ -94,6 +94,18 @@ def render(kind: str, view: dict, me):
         view=view, names=["Ann", "Bob"], me=me)
 
 
+def test_templates_render_the_offer_of_a_fresh_right():
+    # RULINGS S7: the winner is asked at once (rules 2); the other seat sees it is waiting
+    state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
+                 "take the Harvest")
+    assert "use the right of the Harvest now" in GAME.view(state, 0)["prompt"]
+    assert GAME.view(state, 1)["prompt"].startswith("Waiting for your opponent")
+    for me in (0, 1, None):
+        txt = render("txt", GAME.view(state, me), me)
+        assert all(len(line) < 80 for line in txt.splitlines())
+        assert "Harvest" in render("html", GAME.view(state, me), me)
+
+
 def test_templates_render_mid_game_and_at_the_end():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
                  "take the Harvest", "remove nothing", "take the Huntress")
