@@ -1,8 +1,9 @@
 """Suzerain (seed 004, RULINGS.md S1-S14): a two-player Decktet trick-taking game.
 
-Modules: `state` (zones, State, evolve), `rules` (legal moves, decide, outcome), `engine` (the
-`GAME` object: options, setup, zones and secrets), `commands` (parse/describe), `views`
-(view/redact), `scoring` (S10-S13), `bots` ("random", "greedy").
+Modules, imports running down this list (docs/engines.md): `state` (zones, State, the fold),
+`scoring` (S10-S13, a helper of the modules below), `rules` (options and setup, legal moves,
+decide, timeout_move), `commands` (parse/describe), `views` (view, redact, outcome, zones,
+secrets), `bots` ("easy", "normal"), and this file, the `GAME` object delegating to them.
 
 Zones (every one of the 44 cards is in exactly one; the Excuse is out of the game, S1):
 
@@ -33,22 +34,91 @@ Flow of a trick (`phase`, and the one seat in `to_act`):
    the higher rank leads next, the leader on equal ranks. Both played cards go to their players'
    piles.
 3. ``claim``  the winner takes a face-up card or the top of the deck blind (S5).
-4. ``loser``  the loser takes a face-up card (S5); the display is refilled to two. If deck and
+4. ``right``  (rules 2 only) the winner who just set a Pawn or Court aside may use its right at
+   once or keep it for later (S7 amended, "including immediately").
+5. ``loser``  the loser takes a face-up card (S5); the display is refilled to two. If deck and
    display are now empty the game ends here (S9, no discard).
-5. ``discard`` the loser discards 0, 1 or 2 hand cards into their pile (S6), skipped when the
+6. ``discard`` the loser discards 0, 1 or 2 hand cards into their pile (S6), skipped when the
    loser's hand is empty. Cleanup: each seat with an empty hand takes up its pile (S8); the next
    leader leads the next trick.
 
 A Pawn/Court right (``remove X with the Consul``) is an extra move for its owner whenever the
-owner is to act; it does not end the decision. At ``lead``/``follow`` it may not remove the last
-hand card (the seat still has to play one). Judgment calls beyond the rulings:
+owner is to act; it does not end the decision. Rules versions (`rules` module docstring):
+version 1 never removes the last hand card at a lead or follow and has no ``right`` phase;
+version 2 (the amended S7) removes the last card whenever the pile holds one. Judgment calls
+beyond the rulings:
 
 * A Pawn or Court claimed blind is still set aside face up (S7 and the hidden-information list
   make Pawns and Courts public; a right must be checkable), so it is revealed.
-* A winner who claims a Pawn or Court has no decision left in that trick, so its right is first
-  usable at the owner's next decision point (the loser may use a fresh one at its discard).
+* Rules 2: the last card removed at a lead or follow brings the pile up as the new hand at once
+  (the seat must still play, S8); the fresh right is not offered when the loser's claim must
+  end the game, since a removal then changes no score.
 """
-from .engine import Suzerain
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from ..contract import Chance, Event, Move, Outcome
+from ..contract import validate_options as _validate_options
+from . import bots, commands, rules, views
+from . import state as st
+from .state import State
+
+
+class Suzerain:
+    id = "suzerain"
+    title = "Suzerain"
+    seats = range(2, 3)
+    rules_version = rules.RULES_VERSION
+    options = rules.OPTIONS
+    bots = dict(bots.BOTS)
+
+    def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict:
+        return rules.validate(_validate_options(self, seats, options))
+
+    def start(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
+        return rules.start(self.validate_options(seats, options), chance)
+
+    def evolve(self, state: State | None, event: Event) -> State:
+        return st.evolve(state, event)
+
+    def to_act(self, state: State) -> frozenset[int]:
+        return st.to_act(state)
+
+    def legal_moves(self, state: State, seat: int) -> list[Move]:
+        return rules.legal_moves(state, seat)
+
+    def menu(self, state: State, seat: int) -> list[Move]:
+        return rules.menu(state, seat)
+
+    def decide(self, state: State, seat: int, move: Move, chance: Chance) -> list[Event]:
+        return rules.decide(state, seat, move, chance)
+
+    def timeout_move(self, state: State, seat: int) -> Move | None:
+        return rules.timeout_move(state, seat)
+
+    def parse(self, state: State, seat: int, text: str) -> list[Move]:
+        return commands.parse(state, seat, text)
+
+    def describe(self, move: Move) -> str:
+        return commands.describe(move)
+
+    def view(self, state: State, seat: int | None) -> dict:
+        return views.view(state, seat)
+
+    def redact(self, event: Event, seat: int | None) -> dict | None:
+        return views.redact(event, seat)
+
+    def outcome(self, state: State) -> Outcome | None:
+        return views.outcome(state)
+
+    def zones(self, state: State) -> dict[str, tuple[str, ...]]:
+        return views.zones(state)
+
+    def secrets(self, state: State, seat: int | None) -> set[str]:
+        return views.secrets(state, seat)
+
 
 GAME = Suzerain()
 

@@ -1,4 +1,5 @@
-"""Suzerain bots: "random" (any legal move) and "greedy" (a one-trick lookahead on the score).
+"""Suzerain bots: "easy" (any legal move) and "normal" (a one-trick lookahead on the score);
+"random" and "greedy" are their older names, kept for stored games and golden files.
 
 The greedy bot plays from what its seat knows: its own cards, the cards publicly seen as the
 opponent's, and the opponent's Aces by elimination (all six are dealt, three each). It values a
@@ -14,9 +15,9 @@ from functools import cache
 from math import comb
 
 from ..cards import decktet as dk
-from .rules import _playable, legal_moves
+from .rules import legal_moves, playable
 from .scoring import MAJORITY_RANKS, RANK_SIZE, shared
-from .state import CARDS, CLAIM, DISCARD, LEAD, LOSER, ordered, value
+from .state import CARDS, CLAIM, DISCARD, LEAD, LOSER, RIGHT, ordered, value
 
 
 def random_bot(state, seat: int, chance):
@@ -145,6 +146,8 @@ def greedy_bot(state, seat: int, chance):
         best = min(rights, key=lambda m: (value(m["card"]), m["card"]))
         if value(best["card"]) <= LOW - 1:
             return best
+    if state.phase == RIGHT:       # no low card to shed with the fresh right: keep it
+        return {"type": "decline"}
     know = Knowledge(state, seat)
     if state.phase == CLAIM:
         return max(know.win_options(state), key=lambda vm: vm[0])[1]
@@ -168,8 +171,9 @@ def greedy_bot(state, seat: int, chance):
     winning = [c for c in hand if dk.shares_suit(c, led) and value(c) > value(led)]
     if winning and worth > 0.05:
         return {"type": "play", "card": min(winning, key=value)}
-    legal = _playable(state.hands[seat], led)
+    legal = playable(state.hands[seat], led)
     return {"type": "play", "card": min(legal, key=value)}
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+BOTS = {"easy": random_bot, "normal": greedy_bot,
+        "random": random_bot, "greedy": greedy_bot}

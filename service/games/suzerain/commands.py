@@ -4,13 +4,14 @@ Canonical texts (``describe``), each of which parses back to its move:
 
     lead the Mill             play the Savage            take the Cave      take blind
     discard none              discard the Author         discard the Author and the Journey
-    remove the Forest with the Consul
+    remove the Forest with the Consul                    remove nothing
 
-Also read: a bare card name (``mill``) means whatever the seat must do now (lead, play, take
-or discard it); ``play`` while leading leads; ``take the top card``/``take deck``/``blind``;
-``discard author journey`` (two names without a separator), ``discard nothing``/``no discard``;
-``remove forest`` when only one unused right fits, ``use the consul on the forest``. Several
-commands may be given on separate lines or separated by ``;``.
+Also read: a bare card name (``mill``) means whatever the seat must do now (lead, play, take,
+discard or remove it); ``play`` while leading leads; ``take the top card``/``take deck``/
+``blind``; ``discard author journey`` (two names without a separator), ``discard nothing``/
+``no discard``; ``remove forest`` when only one unused right fits, ``use the consul on the
+forest``; when a fresh right is offered (rules 2, S7), ``no``/``later``/``keep it`` decline it.
+Several commands may be given on separate lines or separated by ``;``.
 """
 from __future__ import annotations
 
@@ -20,17 +21,22 @@ from functools import cache
 from .. import text as names
 from ..cards import decktet as dk
 from ..contract import CommandError, Move
-from .scoring import sort_key
-from .state import CARDS, CLAIM, DISCARD, FOLLOW, LEAD, LOSER, ordered
+from .rules import legal_moves
+from .state import CARDS, CLAIM, DISCARD, FOLLOW, LEAD, LOSER, OVER, RIGHT, ordered, sort_key
 
 BLIND_WORDS = {"blind", "top", "top card", "deck", "the deck", "random", "random card",
                "a random card", "top of the deck", "the top of the deck", "face down",
                "face down card", "the face down card", "the top card", "a blind card"}
 NONE_WORDS = {"none", "nothing", "no", "0", "zero", "no cards", "no card", "nothing at all",
               "discard none", "discard nothing", "no discard", "no discards", "pass", "skip"}
+# declining a fresh right (rules 2): what a reply to "use the right of the Consul?" says
+DECLINE_WORDS = NONE_WORDS | {"decline", "later", "keep", "keep it", "keep the right",
+                              "not now", "remove nothing", "remove none", "no removal",
+                              "done"}
 VERBS = {"lead": "lead", "play": "play", "follow": "play", "take": "take", "claim": "take",
          "pick": "take", "discard": "discard", "remove": "remove", "use": "use"}
-PHASE_VERB = {LEAD: "lead", FOLLOW: "play", CLAIM: "take", LOSER: "take", DISCARD: "discard"}
+PHASE_VERB = {LEAD: "lead", FOLLOW: "play", CLAIM: "take", LOSER: "take", DISCARD: "discard",
+              RIGHT: "remove"}
 
 
 def describe(move: Move) -> str:
@@ -44,80 +50,112 @@ def describe(move: Move) -> str:
         return "discard " + (" and ".join(dk.name(c) for c in cards) if cards else "none")
     if kind == "remove":
         return f"remove {dk.name(move['card'])} with {dk.name(move['with'])}"
+    if kind == "decline":
+        return "remove nothing"
     raise ValueError(f"not a Suzerain move: {move!r}")
 
 
-def parse(game, state, seat: int, text: str) -> list[Move]:
+def parse(state, seat: int, text: str) -> list[Move]:
     chunks = [c.strip() for c in re.split(r"[\n;]+", text or "") if c.strip()]
     if not chunks:
-        raise CommandError("there is no command in that text", _hints(game, state, seat))
-    return [_one(game, state, seat, chunk) for chunk in chunks]
+        raise CommandError("there is no command in that text", _hints(state, seat))
+    return [_one(state, seat, chunk) for chunk in chunks]
 
 
-def _one(game, state, seat: int, chunk: str) -> Move:
+def _one(state, seat: int, chunk: str) -> Move:
     low = re.sub(r"\s+", " ", chunk.lower().replace("-", " ")).strip(" .!?")
+    if state.phase == RIGHT and low in DECLINE_WORDS:
+        return {"type": "decline"}
+    verb, rest = _verb(state, seat, low, chunk)
+    return _GRAMMAR[verb](state, seat, verb, rest.strip())
+
+
+def _verb(state, seat: int, low: str, chunk: str) -> tuple[str, str]:
+    """The command's verb and the rest; without a verb, what the phase asks for."""
     first, _, rest = low.partition(" ")
-    verb = VERBS.get(first)
+    if first in VERBS:
+        return VERBS[first], rest
+    if low in BLIND_WORDS:
+        return "take", low
+    if low in NONE_WORDS:
+        return "discard", low
+    verb = PHASE_VERB.get(state.phase)
     if verb is None:
-        verb, rest = PHASE_VERB.get(state.phase), low
-        if low in BLIND_WORDS:
-            verb = "take"
-        elif low in NONE_WORDS:
-            verb = "discard"
-        if verb is None:
-            raise CommandError("the game is over" if state.phase == "over" else
-                               f"I do not understand {chunk!r}", _hints(game, state, seat))
-    rest = rest.strip()
-    hand = state.hands[seat]
-    if verb in ("lead", "play"):
-        if not rest:
-            raise CommandError(f"{verb} which card?", _hints(game, state, seat))
-        card = _resolve(rest, hand, "card in your hand")
-        kind = verb
-        if verb == "play" and state.phase == LEAD and state.leader == seat:
-            kind = "lead"
-        elif verb == "lead" and state.phase == FOLLOW and state.leader != seat:
-            kind = "play"
-        return {"type": kind, "card": card}
-    if verb == "take":
-        if rest in BLIND_WORDS:
-            return {"type": "take_blind"}
-        if not rest:
-            raise CommandError("take which card? (or 'take blind')", _hints(game, state, seat))
-        return {"type": "take", "card": _resolve(rest, state.display, "face-up card")}
-    if verb == "discard":
-        if not rest:
-            raise CommandError("discard which cards? Say 'discard none' to keep them all",
-                               _hints(game, state, seat))
-        if rest in NONE_WORDS:
-            return {"type": "discard", "cards": []}
-        cards = _card_list(rest, hand)
-        return {"type": "discard", "cards": sorted(cards, key=sort_key)}
-    # remove X [with Y] | use Y on X | use Y to remove X
+        raise CommandError("the game is over" if state.phase == OVER else
+                           f"I do not understand {chunk!r}", _hints(state, seat))
+    return verb, low
+
+
+def _play(state, seat: int, verb: str, rest: str) -> Move:
+    if not rest:
+        raise CommandError(f"{verb} which card?", _hints(state, seat))
+    card = _resolve(rest, state.hands[seat], "card in your hand")
+    kind = verb
+    if verb == "play" and state.phase == LEAD and state.leader == seat:
+        kind = "lead"
+    elif verb == "lead" and state.phase == FOLLOW and state.leader != seat:
+        kind = "play"
+    return {"type": kind, "card": card}
+
+
+def _take(state, seat: int, verb: str, rest: str) -> Move:
+    if rest in BLIND_WORDS:
+        return {"type": "take_blind"}
+    if not rest:
+        raise CommandError("take which card? (or 'take blind')", _hints(state, seat))
+    return {"type": "take", "card": _resolve(rest, state.display, "face-up card")}
+
+
+def _discard(state, seat: int, verb: str, rest: str) -> Move:
+    if not rest:
+        raise CommandError("discard which cards? Say 'discard none' to keep them all",
+                           _hints(state, seat))
+    if rest in NONE_WORDS:
+        return {"type": "discard", "cards": []}
+    cards = _card_list(rest, state.hands[seat])
+    return {"type": "discard", "cards": sorted(cards, key=sort_key)}
+
+
+def _remove(state, seat: int, verb: str, rest: str) -> Move:
+    """remove X [with Y] | use Y on X | use Y to remove X"""
+    if state.phase == RIGHT and rest in ("nothing", "none", "no card", "no cards"):
+        return {"type": "decline"}
+    target, right = _remove_parts(state, seat, verb, rest)
+    if not target:
+        raise CommandError("remove which card?", _rights(state, seat))
+    card = _resolve(target, state.hands[seat], "card in your hand")
+    by = (_resolve(right, state.kept[seat], "Pawn or Court of yours") if right
+          else _only_right(state, seat, card))
+    return {"type": "remove", "card": card, "with": by}
+
+
+def _remove_parts(state, seat: int, verb: str, rest: str) -> tuple[str, str]:
     if verb == "use":
         m = re.match(r"(.+?) (?:on|to remove|for) (.+)", rest)
         if not m:
             raise CommandError("say 'remove <card> with <Pawn or Court>'",
-                               _rights(game, state, seat))
-        right, target = m.group(1), m.group(2)
-    else:
-        m = re.match(r"(.+?) (?:with|using|by) (.+)", rest)
-        target, right = (m.group(1), m.group(2)) if m else (rest, "")
-    if not target:
-        raise CommandError("remove which card?", _rights(game, state, seat))
-    card = _resolve(target, hand, "card in your hand")
-    if right:
-        by = _resolve(right, state.kept[seat], "Pawn or Court of yours")
-    else:
-        fits = [k for k in state.kept[seat]
-                if k not in state.used[seat] and dk.shares_suit(k, card)]
-        if len(fits) != 1:
-            why = (f"none of your unused Pawns and Courts shares a suit with {dk.name(card)}"
-                   if not fits else f"which right removes {dk.name(card)}?")
-            raise CommandError(why, [describe({"type": "remove", "card": card, "with": k})
-                                     for k in fits] or _rights(game, state, seat))
-        by = fits[0]
-    return {"type": "remove", "card": card, "with": by}
+                               _rights(state, seat))
+        return m.group(2), m.group(1)
+    m = re.match(r"(.+?) (?:with|using|by) (.+)", rest)
+    return (m.group(1), m.group(2)) if m else (rest, "")
+
+
+def _only_right(state, seat: int, card: str) -> str:
+    """The one unused right that fits `card` (the fresh one first, when one is offered)."""
+    fits = [k for k in state.kept[seat]
+            if k not in state.used[seat] and dk.shares_suit(k, card)]
+    if state.phase == RIGHT and state.offer in fits:
+        return state.offer
+    if len(fits) != 1:
+        why = (f"none of your unused Pawns and Courts shares a suit with {dk.name(card)}"
+               if not fits else f"which right removes {dk.name(card)}?")
+        raise CommandError(why, [describe({"type": "remove", "card": card, "with": k})
+                                 for k in fits] or _rights(state, seat))
+    return fits[0]
+
+
+_GRAMMAR = {"lead": _play, "play": _play, "take": _take, "discard": _discard,
+            "remove": _remove, "use": _remove}
 
 
 @cache
@@ -182,10 +220,10 @@ def _segment(words: tuple[str, ...], hand: tuple[str, ...]) -> list[list[str]]:
     return found
 
 
-def _hints(game, state, seat: int) -> list[str]:
-    moves = game.legal_moves(state, seat)
+def _hints(state, seat: int) -> list[str]:
+    moves = legal_moves(state, seat)
     return [describe(m) for m in moves if m["type"] != "discard" or len(m["cards"]) < 2][:10]
 
 
-def _rights(game, state, seat: int) -> list[str]:
-    return [describe(m) for m in game.legal_moves(state, seat) if m["type"] == "remove"][:10]
+def _rights(state, seat: int) -> list[str]:
+    return [describe(m) for m in legal_moves(state, seat) if m["type"] == "remove"][:10]

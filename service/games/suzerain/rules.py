@@ -1,11 +1,27 @@
-"""Suzerain's moves: what is legal, and the events each legal move makes."""
+"""Suzerain's rules: options and setup, what is legal, the events each legal move makes, and
+the move made for a seat whose time runs out.
+
+Rules versions (docs/engines.md): version 2 plays S7 as amended; version 1 (logs whose first
+event has no ``"rules"``) keeps the old Pawn/Court right, and every rule that changed asks
+`state.rules`:
+
+* version 1: a right is usable whenever its owner is to act, and never on the last hand card at
+  a lead or a follow (the card must still be played).
+* version 2: also right after claiming it ("including immediately"): a winner who sets a Pawn
+  or Court aside is offered its right before the loser claims (phase ``right``). The last hand
+  card may be removed whenever the owner's pile holds a card, since the pile refills the hand
+  (S8): at cleanup, or at once when the owner must still lead or follow.
+"""
 from __future__ import annotations
 
+import re
 from collections.abc import Mapping
 from itertools import combinations
 
+from .. import text as names
 from ..cards import decktet as dk
-from ..contract import Chance, Event, IllegalMove, Move, Outcome
+from ..contract import Chance, CommandError, Event, IllegalMove, Move, Option, OptionError
+from ..folding import Recorder
 from . import scoring
 from .state import (
     CARDS,
@@ -14,10 +30,14 @@ from .state import (
     FOLLOW,
     LEAD,
     LOSER,
+    MOON_SET,
     OVER,
+    POOL,
+    RIGHT,
+    SEAT_CHOICES,
+    WYRM_SET,
     State,
-    _put,
-    _without,
+    acting,
     evolve,
     listing,
     ordered,
@@ -26,112 +46,263 @@ from .state import (
     value,
 )
 
+RULES_VERSION = 2
+
+OPTIONS = {
+    "deck": Option("", "Fix the deck order: all 32 cards of the pool, top first (the first "
+                   "two are turned face up), as ids or names separated by commas. Empty: "
+                   "shuffled.", label="Deck order"),
+    "aces": Option("", "Fix the dealt Aces: six Aces, the first three to the first seat. "
+                   "Empty: dealt at random (S2).", label="Dealt Aces"),
+    "dealer": Option("random", "Who deals; the other seat leads first (S2).",
+                     SEAT_CHOICES, label="Dealer"),
+    "moon_set": Option("random", "Who starts with the Moon set (the Author, the Journey, "
+                       "the Mountain); the other takes the Wyrm set (S2).",
+                       SEAT_CHOICES, label="Moon set"),
+}
+
+# the move each phase expects (a Pawn/Court right is an extra move in any of them)
+EXPECTED = {LEAD: "lead", FOLLOW: "play", CLAIM: "take", LOSER: "take", DISCARD: "discard",
+            RIGHT: "decline"}
+MOVE_TYPES = ("lead", "play", "take", "take_blind", "discard", "remove", "decline")
+
+
+# ----- options and setup (S1, S2, S14) ----------------------------------------------------
+
+
+def validate(opts: dict) -> dict:
+    """Options already checked one by one (contract.validate_options): the card orders."""
+    opts["deck"] = ", ".join(_option_cards(opts["deck"], POOL, "deck"))
+    opts["aces"] = ", ".join(_option_cards(opts["aces"], dk.ACES, "aces"))
+    return opts
+
+
+def start(opts: Mapping, chance: Chance) -> list[Event]:
+    """S2: dealer, Moon/Wyrm sets and three Aces each, the display of two; the rules version
+    goes into the first event so the game is played to its end under it."""
+    dealer = _seat(opts["dealer"], chance)
+    moon = _seat(opts["moon_set"], chance)
+    aces = opts["aces"].split(", ") if opts["aces"] else []
+    if not aces:
+        aces = list(dk.ACES)
+        chance.shuffle(aces)
+    pool = opts["deck"].split(", ") if opts["deck"] else list(POOL)
+    if not opts["deck"]:
+        chance.shuffle(pool)
+    sets = [list(MOON_SET), list(WYRM_SET)] if moon == 0 else [list(WYRM_SET), list(MOON_SET)]
+    return [Event("Started", {"dealer": dealer, "moon": moon, "sets": sets,
+                              "aces": [list(ordered(aces[:3])), list(ordered(aces[3:]))],
+                              "display": pool[:2], "deck": pool[2:],
+                              "rules": RULES_VERSION})]
+
+
+def _seat(choice: str, chance: Chance) -> int:
+    return chance.randint(0, 1) if choice == "random" else SEAT_CHOICES.index(choice) - 1
+
+
+def _option_cards(text: str, allowed, option: str) -> list[str]:
+    """An option's card order: every card of `allowed` once, as ids or names separated by
+    commas (ids may also be separated by spaces). Empty text: none (dealt at random)."""
+    text = text.strip()
+    if not text:
+        return []
+    parts = re.split(r"\s*,\s*", text) if "," in text else text.split()
+    spell = {c: dk.aliases(c) for c in allowed}
+    out: list[str] = []
+    for part in parts:
+        try:
+            card = names.match(part, spell)
+        except CommandError as err:
+            hint = f" (did you mean {', '.join(err.suggestions)}?)" if err.suggestions else ""
+            raise OptionError(f"option {option!r}: {err.why}{hint}") from None
+        if card in out:
+            raise OptionError(f"option {option!r} lists {dk.name(card)} twice")
+        out.append(card)
+    if len(out) != len(allowed):
+        missing = listing(c for c in allowed if c not in out)
+        raise OptionError(f"option {option!r} must list all {len(allowed)} cards; "
+                          f"missing: {missing}")
+    return out
+
+
+# ----- legal moves ---------------------------------------------------------------------------
+
 
 def legal_moves(state: State, seat: int) -> list[Move]:
     if seat not in to_act(state):
         return []
+    return _MOVES[state.phase](state, seat) + rights(state, seat)
+
+
+def _lead_moves(state: State, seat: int) -> list[Move]:
+    return [{"type": "lead", "card": c} for c in state.hands[seat]]
+
+
+def _follow_moves(state: State, seat: int) -> list[Move]:
+    return [{"type": "play", "card": c} for c in playable(state.hands[seat], state.table[0])]
+
+
+def _claim_moves(state: State, seat: int) -> list[Move]:
+    moves = [{"type": "take", "card": c} for c in ordered(state.display)]
+    if state.phase == CLAIM and state.deck:
+        moves.append({"type": "take_blind"})
+    return moves
+
+
+def _discard_moves(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
-    if state.phase == LEAD:
-        moves = [{"type": "lead", "card": c} for c in hand]
-    elif state.phase == FOLLOW:
-        moves = [{"type": "play", "card": c} for c in _playable(hand, state.table[0])]
-    elif state.phase in (CLAIM, LOSER):
-        moves = [{"type": "take", "card": c} for c in ordered(state.display)]
-        if state.phase == CLAIM and state.deck:
-            moves.append({"type": "take_blind"})
-    else:
-        moves = [{"type": "discard", "cards": []}]
-        moves += [{"type": "discard", "cards": [c]} for c in hand]
-        moves += [{"type": "discard", "cards": [a, b]} for a, b in combinations(hand, 2)]
-    return moves + rights(state, seat)
+    return ([{"type": "discard", "cards": []}]
+            + [{"type": "discard", "cards": [c]} for c in hand]
+            + [{"type": "discard", "cards": [a, b]} for a, b in combinations(hand, 2)])
+
+
+def _right_moves(state: State, seat: int) -> list[Move]:
+    return [{"type": "decline"}]
+
+
+_MOVES = {LEAD: _lead_moves, FOLLOW: _follow_moves, CLAIM: _claim_moves, LOSER: _claim_moves,
+          DISCARD: _discard_moves, RIGHT: _right_moves}
+
+
+def menu(state: State, seat: int) -> list[Move]:
+    # discarding two cards is left to a reply: the pairs would swamp the email
+    return [m for m in legal_moves(state, seat)
+            if m["type"] != "discard" or len(m["cards"]) < 2]
 
 
 def rights(state: State, seat: int) -> list[Move]:
-    """S7: the removals open to `seat` now (never its last card while it must still play)."""
-    hand = state.hands[seat]
-    if state.phase in (LEAD, FOLLOW) and len(hand) < 2:
+    """S7: the removals open to `seat` now."""
+    if _last_card_refusal(state, seat, "") is not None:
         return []
+    hand = state.hands[seat]
     return [{"type": "remove", "card": c, "with": k}
             for k in state.kept[seat] if k not in state.used[seat]
             for c in hand if dk.shares_suit(c, k)]
 
 
+def _last_card_refusal(state: State, seat: int, card: str) -> str | None:
+    """Why `card` may not be removed as the last hand card, or None if it may.
+    Version 1: never at a lead or follow, where it must still be played. Version 2 (S7
+    amended): whenever the pile holds a card, as the pile refills the hand (S8)."""
+    if len(state.hands[seat]) > 1:
+        return None
+    name = dk.name(card) if card else "your last card"
+    if state.rules < 2:
+        if state.phase in (LEAD, FOLLOW):
+            return f"{name} is your last card and you must still play it"
+        return None
+    if not state.piles[seat]:
+        return (f"{name} is your last card and your discard pile is empty, so nothing would "
+                "refill your hand (S7, S8)")
+    return None
+
+
+def playable(hand, led: str) -> list[str]:
+    """S3: the cards sharing a suit with the led card, or the whole hand if none does."""
+    follow = [c for c in hand if dk.shares_suit(c, led)]
+    return follow or list(hand)
+
+
+# ----- decide ------------------------------------------------------------------------------
+
+
 def decide(state: State, seat: int, move: Move, chance: Chance) -> list[Event]:
     kind = move.get("type") if isinstance(move, Mapping) else None
-    if kind not in ("lead", "play", "take", "take_blind", "discard", "remove"):
+    if kind not in MOVE_TYPES:
         raise IllegalMove("that is not a Suzerain move (lead, play, take, discard, remove)")
     if state.phase == OVER:
         raise IllegalMove("the game is over")
     if seat not in to_act(state):
         raise IllegalMove(f"it is not your turn: your opponent must {_task(state)}")
-    if kind == "remove":
-        return _remove(state, seat, move)
-    expected = {LEAD: "lead", FOLLOW: "play", CLAIM: "take", LOSER: "take",
-                DISCARD: "discard"}[state.phase]
-    if kind.split("_")[0] != expected:
+    if kind != "remove" and kind.split("_")[0] != EXPECTED[state.phase]:
         raise IllegalMove(f"you must {_task(state)} now")
-    hand = state.hands[seat]
-    if kind == "lead":
-        card = _card_of(move)
-        if card not in hand:
-            raise IllegalMove(f"you do not hold {_called(card)}")
-        return [Event("Led", {"seat": seat, "card": card, "trick": state.trick})]
-    if kind == "play":
-        return _follow(state, seat, _card_of(move))
-    if kind in ("take", "take_blind"):
-        return _claim(state, seat, move)
-    return _discard(state, seat, move)
+    rec = Recorder(evolve, state)
+    _DECIDE[kind](rec, seat, move)
+    return rec.events
 
 
-def _follow(state: State, seat: int, card: str) -> list[Event]:
-    hand, led = state.hands[seat], state.table[0]
-    if card not in hand:
-        raise IllegalMove(f"you do not hold {_called(card)}")
-    followers = _playable(hand, led)
+def _lead(rec: Recorder, seat: int, move: Move) -> None:
+    state = rec.state
+    card = _held(state, seat, move)
+    rec.emit("Led", seat=seat, card=card, trick=state.trick)
+
+
+def _follow(rec: Recorder, seat: int, move: Move) -> None:
+    """S3/S4: follow a suit if able; the follower wins only by following higher; the higher
+    rank leads next, the leader on equal ranks."""
+    state = rec.state
+    card = _held(state, seat, move)
+    led = state.table[0]
+    followers = playable(state.hands[seat], led)
     followed = dk.shares_suit(card, led)
-    if not followed and len(followers) < len(hand):
+    if not followed and len(followers) < len(state.hands[seat]):
         raise IllegalMove(f"you must follow {suit_words(led)}: you hold {listing(followers)}")
     leader = state.leader
     winner = seat if followed and value(card) > value(led) else leader
     nxt = seat if value(card) > value(led) else leader
-    return [Event("Followed", {"seat": seat, "card": card, "followed": followed}),
-            Event("TrickWon", {"trick": state.trick, "winner": winner, "loser": 1 - winner,
-                               "next_leader": nxt, "followed": followed,
-                               "cards": [led, card]})]
+    rec.emit("Followed", seat=seat, card=card, followed=followed)
+    rec.emit("TrickWon", trick=state.trick, winner=winner, loser=1 - winner,
+             next_leader=nxt, followed=followed, cards=[led, card])
 
 
-def _claim(state: State, seat: int, move: Move) -> list[Event]:
+def _claim(rec: Recorder, seat: int, move: Move) -> None:
+    """S5: the winner's claim (then, rules 2, the fresh right), or the loser's claim with the
+    refill and what follows it."""
+    state = rec.state
+    card, blind = _claimed_card(state, move)
+    kept = dk.rank(card) in "PT"
+    rec.emit("Claimed", seat=seat, card=card, blind=blind, kept=kept, trick=state.trick)
+    if state.phase == LOSER:
+        _after_losers_claim(rec, seat)
+    elif kept and _offer_now(rec.state, seat, card):
+        rec.emit("RightOffered", seat=seat, **{"with": card})
+
+
+def _claimed_card(state: State, move: Move) -> tuple[str, bool]:
     if move["type"] == "take_blind":
         if state.phase == LOSER:
             raise IllegalMove("the loser of the trick must take a face-up card: "
                               f"{listing(ordered(state.display))}")
         if not state.deck:
             raise IllegalMove("the deck is empty: take a face-up card")
-        card, blind = state.deck[0], True
-    else:
-        card, blind = _card_of(move), False
-        if card not in state.display:
-            raise IllegalMove(f"{_called(card)} is not face up; face up: "
-                              f"{listing(ordered(state.display))}")
-    kept = dk.rank(card) in "PT"
-    events = [Event("Claimed", {"seat": seat, "card": card, "blind": blind, "kept": kept,
-                                "trick": state.trick})]
-    if state.phase == CLAIM:
-        return events
-    # the loser's claim: refill (S5), then the end (S9) or the discard (S6) and cleanup
-    display = _without(state.display, card)
-    fill = list(state.deck[:2 - len(display)])
+        return state.deck[0], True
+    card = _card_of(move)
+    if card not in state.display:
+        raise IllegalMove(f"{_called(card)} is not face up; face up: "
+                          f"{listing(ordered(state.display))}")
+    return card, False
+
+
+def _offer_now(state: State, seat: int, card: str) -> bool:
+    """Rules 2 (S7 "including immediately"): offer the right just claimed, before the loser's
+    claim, when there is a hand card it could remove. Not when the loser's claim is bound to
+    end the game (S9: one face-up card left, the deck empty): every card scores wherever it
+    lies, so a removal then changes nothing and would only make the loser wait."""
+    if state.rules < 2 or (not state.deck and len(state.display) <= 1):
+        return False
+    return any(m["with"] == card for m in rights(state, seat))
+
+
+def _after_losers_claim(rec: Recorder, seat: int) -> None:
+    """S5 refill, then S9 end or the S6 discard (skipped, with cleanup, for an empty hand)."""
+    state = rec.state
+    fill = list(state.deck[:2 - len(state.display)])
     if fill:
-        events.append(Event("DisplayRefilled", {"cards": fill}))
-    if not display and not fill:
-        return events + [_ended(state, events)]
-    if not state.hands[seat]:
-        events.append(Event("Discarded", {"seat": seat, "cards": [], "auto": True}))
-        events += _cleanup(state.hands)
-    return events
+        rec.emit("DisplayRefilled", cards=fill)
+    if not rec.state.display:
+        _end(rec)
+    elif not rec.state.hands[seat]:
+        _auto_discard(rec, seat)
 
 
-def _discard(state: State, seat: int, move: Move) -> list[Event]:
+def _auto_discard(rec: Recorder, seat: int) -> None:
+    rec.emit("Discarded", seat=seat, cards=[], auto=True)
+    _cleanup(rec)
+
+
+def _discard(rec: Recorder, seat: int, move: Move) -> None:
+    """S6: 0, 1 or 2 hand cards into the own pile; then cleanup (S8)."""
+    state = rec.state
     cards = move.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise IllegalMove("say which cards to discard, or 'discard none'")
@@ -142,13 +313,33 @@ def _discard(state: State, seat: int, move: Move) -> list[Event]:
     missing = [c for c in cards if c not in state.hands[seat]]
     if missing:
         raise IllegalMove(f"you do not hold {_called(missing[0])}")
-    hands = _put(state.hands, seat, tuple(c for c in state.hands[seat] if c not in cards))
-    return [Event("Discarded", {"seat": seat, "cards": list(ordered(cards))}),
-            *_cleanup(hands)]
+    rec.emit("Discarded", seat=seat, cards=list(ordered(cards)))
+    _cleanup(rec)
 
 
-def _remove(state: State, seat: int, move: Move) -> list[Event]:
+def _decline(rec: Recorder, seat: int, move: Move) -> None:
+    """Rules 2: the winner keeps the fresh right for a later decision; the loser claims."""
+    rec.emit("OfferClosed", seat=seat, used=False, **{"with": rec.state.offer})
+
+
+def _remove(rec: Recorder, seat: int, move: Move) -> None:
+    """S7: one hand card sharing a suit with an unused Pawn/Court of the seat's, set aside.
+    It does not end the decision, except where nothing is left to decide (below)."""
+    state = rec.state
     card, by = _card_of(move), move.get("with")
+    _check_right(state, seat, by)
+    card = _held(state, seat, move)
+    if not dk.shares_suit(card, by):
+        raise IllegalMove(f"{dk.name(card)} shares no suit with {dk.name(by)} "
+                          f"({suit_words(by)})")
+    refusal = _last_card_refusal(state, seat, card)
+    if refusal:
+        raise IllegalMove(refusal)
+    rec.emit("Removed", seat=seat, card=card, **{"with": by})
+    _after_removal(rec, seat)
+
+
+def _check_right(state: State, seat: int, by) -> None:
     if not isinstance(by, str) or by not in state.kept[seat]:
         mine = [k for k in state.kept[seat] if k not in state.used[seat]]
         raise IllegalMove(f"you have no Pawn or Court {_called(by)}; your unused rights: "
@@ -156,52 +347,103 @@ def _remove(state: State, seat: int, move: Move) -> list[Event]:
                           "you have no Pawn or Court with an unused right")
     if by in state.used[seat]:
         raise IllegalMove(f"you have already used {dk.name(by)}")
-    if card not in state.hands[seat]:
-        raise IllegalMove(f"you do not hold {_called(card)}")
-    if not dk.shares_suit(card, by):
-        raise IllegalMove(f"{dk.name(card)} shares no suit with {dk.name(by)} "
-                          f"({suit_words(by)})")
-    if state.phase in (LEAD, FOLLOW) and len(state.hands[seat]) < 2:
-        raise IllegalMove(f"{dk.name(card)} is your last card and you must still play it")
-    return [Event("Removed", {"seat": seat, "card": card, "with": by})]
 
 
-def _ended(state: State, events: list[Event]) -> Event:
-    after = state
-    for e in events:
-        after = evolve(after, e)
+def _after_removal(rec: Recorder, seat: int) -> None:
+    """Rules 2 only (in version 1 none of these positions can arise):
+    * the fresh right used or left without a card to remove: the loser claims;
+    * the last card removed at a lead or follow: the pile is the new hand at once (S8), as the
+      seat must still play;
+    * the last card removed at the discard: nothing is left to discard, cleanup follows."""
+    state = rec.state
+    if state.rules < 2:
+        return
+    if state.phase == RIGHT and not any(m["with"] == state.offer for m in rights(state, seat)):
+        rec.emit("OfferClosed", seat=seat, used=state.offer in state.used[seat],
+                 **{"with": state.offer})
+    if state.hands[seat]:
+        return
+    if state.phase in (LEAD, FOLLOW):
+        rec.emit("PileTakenUp", seat=seat)
+    elif state.phase == DISCARD:
+        _auto_discard(rec, seat)
+
+
+_DECIDE = {"lead": _lead, "play": _follow, "take": _claim, "take_blind": _claim,
+           "discard": _discard, "remove": _remove, "decline": _decline}
+
+
+def _cleanup(rec: Recorder) -> None:
+    """S8: every seat with an empty hand takes up its pile."""
+    for s in (0, 1):
+        if not rec.state.hands[s]:
+            rec.emit("PileTakenUp", seat=s)
+
+
+def _end(rec: Recorder) -> None:
+    """S9-S13: the end right after the last claims, with the score."""
+    after = rec.state
     parts = scoring.breakdown([after.owned(s) for s in (0, 1)])
     won, how = scoring.winners(parts)
-    return Event("Ended", {"scores": [p["total"] for p in parts], "winners": list(won),
-                           "how": how,
-                           "owned": [list(ordered(after.owned(s))) for s in (0, 1)]})
+    rec.emit("Ended", scores=[p["total"] for p in parts], winners=list(won), how=how,
+             owned=[list(ordered(after.owned(s))) for s in (0, 1)])
 
 
-def outcome(state: State) -> Outcome | None:
-    if state.phase != OVER:
+# ----- timeouts ----------------------------------------------------------------------------
+
+
+def timeout_move(state: State, seat: int) -> Move | None:
+    """The move made for `seat` when its time to choose runs out; None when it is not to act.
+    It plays the least it can on the seat's behalf and never spends a right (S7 rights are
+    optional and one-time, so they are kept for the owner):
+
+    * lead: the lowest hand card (rank, then suit order);
+    * follow: the lowest card the seat may play (S3);
+    * winner's claim: the top card blind if the deck has one (no preference shown between the
+      face-up cards, both left to the loser), else the lowest face-up card;
+    * loser's claim: the lowest face-up card;
+    * discard: none (S6 makes it optional; every card scores wherever it lies);
+    * a fresh right offered (rules 2): declined, kept for later.
+    """
+    if acting(state) != seat:
         return None
-    parts = scoring.breakdown([state.owned(s) for s in (0, 1)])
-    won, how = scoring.winners(parts)
-    return Outcome(scores=tuple(p["total"] for p in parts), winners=won, how=how,
-                   detail={"seats": parts})
+    return _TIMEOUT[state.phase](state, seat)
 
 
-def _playable(hand, led: str) -> list[str]:
-    """S3: the cards sharing a suit with the led card, or the whole hand if none does."""
-    follow = [c for c in hand if dk.shares_suit(c, led)]
-    return follow or list(hand)
+def _lowest(cards) -> str:
+    return ordered(cards)[0]
 
 
-def _cleanup(hands) -> list[Event]:
-    """S8: every seat with an empty hand takes up its pile."""
-    return [Event("PileTakenUp", {"seat": s}) for s in (0, 1) if not hands[s]]
+_TIMEOUT = {
+    LEAD: lambda s, seat: {"type": "lead", "card": _lowest(s.hands[seat])},
+    FOLLOW: lambda s, seat: {"type": "play", "card": _lowest(playable(s.hands[seat],
+                                                                      s.table[0]))},
+    CLAIM: lambda s, seat: ({"type": "take_blind"} if s.deck
+                            else {"type": "take", "card": _lowest(s.display)}),
+    LOSER: lambda s, seat: {"type": "take", "card": _lowest(s.display)},
+    DISCARD: lambda s, seat: {"type": "discard", "cards": []},
+    RIGHT: lambda s, seat: {"type": "decline"},
+}
+
+
+# ----- words -------------------------------------------------------------------------------
 
 
 def _task(state: State) -> str:
     return {LEAD: "lead a card", FOLLOW: f"play a card to {dk.name(state.table[0])}"
             if state.table else "play a card",
             CLAIM: "take a face-up card or take blind", LOSER: "take a face-up card",
-            DISCARD: "discard 0, 1 or 2 cards ('discard none' for none)"}.get(state.phase, "wait")
+            DISCARD: "discard 0, 1 or 2 cards ('discard none' for none)",
+            RIGHT: f"use the right of {dk.name(state.offer)} or keep it for later "
+                   "('remove nothing')" if state.offer else "decide on a right",
+            }.get(state.phase, "wait")
+
+
+def _held(state: State, seat: int, move: Move) -> str:
+    card = _card_of(move)
+    if card not in state.hands[seat]:
+        raise IllegalMove(f"you do not hold {_called(card)}")
+    return card
 
 
 def _card_of(move: Move) -> str:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..cards import decktet as dk
+from .state import sort_key
 
 MAJORITY_RANKS = ("5", "6", "7", "8", "9", "N")
 RANK_WORD = {"5": "5s", "6": "6s", "7": "7s", "8": "8s", "9": "9s", "N": "Crowns"}
@@ -71,12 +72,3 @@ def winners(parts: Sequence[dict]) -> tuple[tuple[int, ...], str]:
     if len(top5) == 1:
         return tuple(top5), "tie broken by more 5s"
     return tuple(top5), "draw"
-
-
-_ORDER = {c: i for i, c in enumerate(sorted(dk.ALL, key=lambda c: (dk.RANK_VALUE[dk.rank(c)],
-                                                                   dk.ALL.index(c))))}
-
-
-def sort_key(card: str) -> int:
-    """Rank order, then suit order: the order hands and piles are shown in."""
-    return _ORDER[card]

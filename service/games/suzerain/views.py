@@ -10,14 +10,29 @@ score broken down by rule.
 from __future__ import annotations
 
 from ..cards import decktet as dk
-from ..contract import Event
+from ..contract import Event, Outcome
+from . import scoring
 from .scoring import MAJORITY_RANKS, RANK_SIZE, RANK_WORD
-from .state import CLAIM, DISCARD, FOLLOW, LEAD, LOSER, OVER, listing, ordered
+from .state import (
+    CLAIM,
+    DISCARD,
+    FOLLOW,
+    LEAD,
+    LOSER,
+    OVER,
+    RIGHT,
+    State,
+    acting,
+    listing,
+    ordered,
+    to_act,
+)
 
+GAME_ID = "suzerain"
 TRICKS = 16
 
 
-def view(game, state, seat: int | None) -> dict:
+def view(state: State, seat: int | None) -> dict:
     over = state.phase == OVER
     players = []
     for s in (0, 1):
@@ -34,9 +49,9 @@ def view(game, state, seat: int | None) -> dict:
             "known": list(ordered(c for c in state.owned(s) if c in state.public)),
         })
     out = {
-        "game": game.id,
+        "game": GAME_ID,
         "seat": seat,
-        "to_act": sorted(game.to_act(state)),
+        "to_act": sorted(to_act(state)),
         "phase": state.phase,
         "trick": min(state.trick, TRICKS),
         "tricks": TRICKS,
@@ -57,7 +72,7 @@ def view(game, state, seat: int | None) -> dict:
         out["pile"] = list(ordered(state.piles[seat]))
         out["removed"] = list(state.removed[seat])
     if over:
-        result = game.outcome(state)
+        result = outcome(state)
         out["outcome"] = result.to_json()
         out["reveal"] = [{"hand": list(state.hands[s]), "pile": list(ordered(state.piles[s])),
                           "kept": list(state.kept[s]), "removed": list(state.removed[s]),
@@ -92,111 +107,183 @@ def tally(state, seat: int | None) -> list[dict]:
 def prompt(state, seat: int | None) -> str:
     if state.phase == OVER:
         return "The game is over."
-    acting = {LEAD: state.leader, FOLLOW: 1 - state.leader, CLAIM: state.winner,
-              LOSER: state.loser, DISCARD: state.loser}[state.phase]
-    if seat != acting:
-        what = {LEAD: "lead", FOLLOW: "follow", CLAIM: "claim a card as the winner",
-                LOSER: "claim a face-up card as the loser",
-                DISCARD: "discard 0, 1 or 2 cards"}[state.phase]
-        who = "your opponent" if seat is not None else f"seat {acting + 1}"
-        return f"Waiting for {who} to {what}."
-    if state.phase == LEAD:
-        text = f"Your lead to trick {state.trick} of {TRICKS}."
-    elif state.phase == FOLLOW:
-        led = state.table[0]
-        text = (f"Follow {dk.name(led)}: play a card with "
-                f"{' or '.join(dk.SUIT_NAMES[s] for s in dk.suits(led))} if you can.")
-    elif state.phase == CLAIM:
-        text = ("You won the trick: take a face-up card"
-                + (" or the top card of the deck blind." if state.deck else "."))
-    elif state.phase == LOSER:
-        text = "You lost the trick: take a face-up card."
-    else:
-        text = "You may discard 0, 1 or 2 cards into your pile (say 'discard none' to keep them)."
-    rights = [k for k in state.kept[seat] if k not in state.used[seat]]
+    actor = acting(state)
+    if seat != actor:
+        who = "your opponent" if seat is not None else f"seat {actor + 1}"
+        return f"Waiting for {who} to {_WAITING[state.phase]}."
+    text = _ASKING[state.phase](state)
+    rights = [k for k in state.kept[seat] if k not in state.used[seat] and k != state.offer]
     if rights and state.hands[seat]:
         text += f" Unused rights: {listing(rights)}."
     return text
 
 
+_WAITING = {LEAD: "lead", FOLLOW: "follow", CLAIM: "claim a card as the winner",
+            RIGHT: "decide whether to use a right at once",
+            LOSER: "claim a face-up card as the loser", DISCARD: "discard 0, 1 or 2 cards"}
+
+
+def _follow_prompt(state: State) -> str:
+    led = state.table[0]
+    return (f"Follow {dk.name(led)}: play a card with "
+            f"{' or '.join(dk.SUIT_NAMES[s] for s in dk.suits(led))} if you can.")
+
+
+_ASKING = {
+    LEAD: lambda s: f"Your lead to trick {s.trick} of {TRICKS}.",
+    FOLLOW: _follow_prompt,
+    CLAIM: lambda s: ("You won the trick: take a face-up card"
+                      + (" or the top card of the deck blind." if s.deck else ".")),
+    RIGHT: lambda s: (f"You may use the right of {dk.name(s.offer)} now: remove a hand card "
+                      "sharing a suit with it, or say 'remove nothing' to keep the right for "
+                      "later (S7)."),
+    LOSER: lambda s: "You lost the trick: take a face-up card.",
+    DISCARD: lambda s: ("You may discard 0, 1 or 2 cards into your pile "
+                        "(say 'discard none' to keep them)."),
+}
+
+
+
+
+# ----- history: one function per event type -------------------------------------------------
+
+
 def redact(event: Event, seat: int | None) -> dict | None:
+    """What `seat` may know of `event`, with a sentence; None for an unknown event."""
+    handler = _REDACT.get(event.type)
+    if handler is None:
+        return None
     d = dict(event.data)
-    t = event.type
-    s = d.get("seat")
-    mine = seat is not None and seat == s
-    out: dict = {"type": t}
-    if t == "Started":
-        dealer, moon = d["dealer"], d["moon"]
-        out.update({"dealer": dealer, "moon": moon, "sets": d["sets"], "display": d["display"],
-                    "deck": len(d["deck"])})
-        text = (f"{{p{dealer}}} dealt. {{p{moon}}} started with the Moon set "
-                f"({listing(d['sets'][moon])}), {{p{1 - moon}}} with the Wyrm set "
-                f"({listing(d['sets'][1 - moon])}), and each with three Aces. Face up: "
-                f"{listing(d['display'])}. {{p{1 - dealer}}} leads the first trick.")
-        if seat is not None:
-            out["aces"] = d["aces"][seat]
-            text += f" Aces dealt to {{p{seat}}}: {listing(d['aces'][seat])}."
-        out["text"] = text
-        return out
-    if t == "Led":
-        out.update(d)
-        out["text"] = f"{{p{s}}} led {dk.name(d['card'])} to trick {d['trick']}."
-        return out
-    if t == "Followed":
-        out.update(d)
-        verb = "played" if d["followed"] else "could not follow and played"
-        out["text"] = f"{{p{s}}} {verb} {dk.name(d['card'])}."
-        return out
-    if t == "TrickWon":
-        out.update(d)
-        w, n = d["winner"], d["next_leader"]
-        out["text"] = f"{{p{w}}} won trick {d['trick']}; {{p{n}}} will lead the next."
-        return out
-    if t == "Claimed":
-        if d["blind"] and not d["kept"] and not mine:
-            out.update({"seat": s, "blind": True, "kept": False, "trick": d["trick"]})
-            out["text"] = f"{{p{s}}} took the top card of the deck blind."
-            return out
-        out.update(d)
-        how = "took the top card of the deck blind: " if d["blind"] else "took "
-        text = f"{{p{s}}} {how}{dk.name(d['card'])}"
-        out["text"] = text + (" and set it aside face up." if d["kept"] else ".")
-        return out
-    if t == "DisplayRefilled":
-        out.update(d)
-        out["text"] = f"Turned face up: {listing(d['cards'])}."
-        return out
-    if t == "Discarded":
-        n = len(d["cards"])
-        out.update({"seat": s, "count": n, "auto": bool(d.get("auto"))})
-        if d.get("auto"):
-            out["text"] = f"{{p{s}}} had no cards in hand to discard."
-        elif mine:
-            out["cards"] = d["cards"]
-            out["text"] = f"{{p{s}}} discarded {listing(d['cards'])}."
-        else:
-            out["text"] = f"{{p{s}}} discarded {['no cards', 'one card', 'two cards'][n]}."
-        return out
-    if t == "PileTakenUp":
-        out.update(d)
-        out["text"] = f"{{p{s}}} ran out of cards and took the discard pile back as a new hand."
-        return out
-    if t == "Removed":
-        out.update({"seat": s, "with": d["with"]})
-        what = dk.name(d["card"]) if mine else "a card"
-        if mine:
-            out["card"] = d["card"]
-        out["text"] = f"{{p{s}}} used the right of {dk.name(d['with'])} to set aside {what} from hand."
-        return out
-    if t == "Ended":
-        out.update(d)
-        sc = d["scores"]
-        if len(d["winners"]) == 1:
-            result = f"{{p{d['winners'][0]}}} won"
-            if d["how"] != "score":
-                result += f" ({d['how']})"
-        else:
-            result = "a draw"
-        out["text"] = f"The game is over: {{p0}} {sc[0]}, {{p1}} {sc[1]} points; {result}."
-        return out
-    return None
+    out = handler(d, seat, seat is not None and seat == d.get("seat"))
+    return {"type": event.type, **out}
+
+
+def _started(d, seat, mine) -> dict:
+    dealer, moon = d["dealer"], d["moon"]
+    out = {"dealer": dealer, "moon": moon, "sets": d["sets"], "display": d["display"],
+           "deck": len(d["deck"])}
+    text = (f"{{p{dealer}}} dealt. {{p{moon}}} started with the Moon set "
+            f"({listing(d['sets'][moon])}), {{p{1 - moon}}} with the Wyrm set "
+            f"({listing(d['sets'][1 - moon])}), and each with three Aces. Face up: "
+            f"{listing(d['display'])}. {{p{1 - dealer}}} leads the first trick.")
+    if seat is not None:
+        out["aces"] = d["aces"][seat]
+        text += f" Aces dealt to {{p{seat}}}: {listing(d['aces'][seat])}."
+    out["text"] = text
+    return out
+
+
+def _public(sentence):
+    """An event everyone sees whole: its data and a sentence made from it."""
+    return lambda d, seat, mine: {**d, "text": sentence(d)}
+
+
+def _followed_text(d) -> str:
+    verb = "played" if d["followed"] else "could not follow and played"
+    return f"{{p{d['seat']}}} {verb} {dk.name(d['card'])}."
+
+
+def _claimed(d, seat, mine) -> dict:
+    s = d["seat"]
+    if d["blind"] and not d["kept"] and not mine:
+        return {"seat": s, "blind": True, "kept": False, "trick": d["trick"],
+                "text": f"{{p{s}}} took the top card of the deck blind."}
+    how = "took the top card of the deck blind: " if d["blind"] else "took "
+    text = f"{{p{s}}} {how}{dk.name(d['card'])}"
+    return {**d, "text": text + (" and set it aside face up." if d["kept"] else ".")}
+
+
+def _discarded(d, seat, mine) -> dict:
+    s, n = d["seat"], len(d["cards"])
+    out = {"seat": s, "count": n, "auto": bool(d.get("auto"))}
+    if d.get("auto"):
+        out["text"] = f"{{p{s}}} had no cards in hand to discard."
+    elif mine:
+        out["cards"] = d["cards"]
+        out["text"] = f"{{p{s}}} discarded {listing(d['cards'])}."
+    else:
+        out["text"] = f"{{p{s}}} discarded {['no cards', 'one card', 'two cards'][n]}."
+    return out
+
+
+def _removed(d, seat, mine) -> dict:
+    s = d["seat"]
+    out = {"seat": s, "with": d["with"]}
+    what = dk.name(d["card"]) if mine else "a card"
+    if mine:
+        out["card"] = d["card"]
+    out["text"] = (f"{{p{s}}} used the right of {dk.name(d['with'])} to set aside {what} "
+                   "from hand.")
+    return out
+
+
+def _offer_closed_text(d) -> str:
+    if d["used"]:
+        return f"{{p{d['seat']}}} is done with the right of {dk.name(d['with'])}."
+    return f"{{p{d['seat']}}} kept the right of {dk.name(d['with'])} for later."
+
+
+def _ended_text(d) -> str:
+    sc = d["scores"]
+    if len(d["winners"]) == 1:
+        result = f"{{p{d['winners'][0]}}} won"
+        if d["how"] != "score":
+            result += f" ({d['how']})"
+    else:
+        result = "a draw"
+    return f"The game is over: {{p0}} {sc[0]}, {{p1}} {sc[1]} points; {result}."
+
+
+_REDACT = {
+    "Started": _started,
+    "Led": _public(lambda d: f"{{p{d['seat']}}} led {dk.name(d['card'])} to trick "
+                             f"{d['trick']}."),
+    "Followed": _public(_followed_text),
+    "TrickWon": _public(lambda d: f"{{p{d['winner']}}} won trick {d['trick']}; "
+                                  f"{{p{d['next_leader']}}} will lead the next."),
+    "Claimed": _claimed,
+    "RightOffered": _public(lambda d: f"{{p{d['seat']}}} may use the right of "
+                                      f"{dk.name(d['with'])} at once."),
+    "OfferClosed": _public(_offer_closed_text),
+    "DisplayRefilled": _public(lambda d: f"Turned face up: {listing(d['cards'])}."),
+    "Discarded": _discarded,
+    "PileTakenUp": _public(lambda d: f"{{p{d['seat']}}} ran out of cards and took the "
+                                     "discard pile back as a new hand."),
+    "Removed": _removed,
+    "Ended": _public(_ended_text),
+}
+
+
+# ----- outcome and the invariants' zones and secrets ------------------------------------------
+
+
+def outcome(state: State) -> Outcome | None:
+    """S10-S13, with the breakdown by rule for the reveal."""
+    if state.phase != OVER:
+        return None
+    parts = scoring.breakdown([state.owned(s) for s in (0, 1)])
+    won, how = scoring.winners(parts)
+    return Outcome(scores=tuple(p["total"] for p in parts), winners=won, how=how,
+                   detail={"seats": parts})
+
+
+def zones(state: State) -> dict[str, tuple[str, ...]]:
+    out = {"deck": state.deck, "display": state.display, "table": state.table}
+    for s in (0, 1):
+        out[f"hand:{s}"] = state.hands[s]
+        out[f"pile:{s}"] = state.piles[s]
+        out[f"kept:{s}"] = state.kept[s]
+        out[f"removed:{s}"] = state.removed[s]
+    return out
+
+
+def secrets(state: State, seat: int | None) -> set[str]:
+    if state.phase == OVER:
+        return set()
+    out = set(state.deck)
+    for s in (0, 1):
+        if s != seat:
+            out |= {c for c in state.hands[s] + state.piles[s] + state.removed[s]
+                    if c not in state.public}
+    return out
+

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 
-from service.games.contract import replay
+from service.games.contract import Event, replay
 from service.games.suzerain import GAME
 from service.games.suzerain.state import POOL
 
@@ -18,11 +18,21 @@ def deck(*top: str) -> str:
     return ", ".join(list(top) + [c for c in POOL if c not in top])
 
 
-def new(*top: str, **options) -> tuple:
+def new(*top: str, version: int | None = None, **options) -> tuple:
+    """A fixed setup; `version=1` makes the log a game begun before rules versions existed."""
     opts = {"dealer": "first", "moon_set": "first", "aces": ACES, "deck": deck(*top)}
     opts.update(options)
     events = GAME.start(2, GAME.validate_options(2, opts), RNG)
+    if version == 1:
+        events = as_version_1(events)
     return replay(GAME, events), list(events)
+
+
+def as_version_1(events: list) -> list:
+    """The same log as it was written before rules versions: no "rules" in its first event."""
+    first = events[0]
+    data = {k: v for k, v in first.data.items() if k != "rules"}
+    return [Event(first.type, data), *events[1:]]
 
 
 def seat_to_act(state) -> int:

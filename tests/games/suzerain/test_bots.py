@@ -31,11 +31,19 @@ def test_greedy_beats_random_in_65_percent_of_200_games():
     assert greedy_win_rate() >= 0.65
 
 
+def test_bots_have_the_lobby_levels_and_keep_their_old_names():
+    bots = GAME.bots
+    assert {"easy", "normal"} <= set(bots)
+    assert bots["easy"] is bots["random"] and bots["normal"] is bots["greedy"]
+
+
 def test_every_bot_move_is_legal():
     rng = random.Random(9)
     state = replay(GAME, GAME.start(2, GAME.validate_options(2, {}), rng))
     while GAME.outcome(state) is None:
         (seat,) = GAME.to_act(state)
-        move = GAME.bots["greedy"](state, seat, rng)
-        assert move in GAME.legal_moves(state, seat)
+        for name in ("normal", "easy"):
+            assert GAME.bots[name](state, seat, random.Random(0)) in \
+                GAME.legal_moves(state, seat)
+        move = GAME.bots["normal"](state, seat, rng)
         state = replay(GAME, GAME.decide(state, seat, move, rng), state)

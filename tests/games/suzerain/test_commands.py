@@ -26,7 +26,13 @@ def test_claims_discards_and_rights():
     assert GAME.parse(state, 0, "take blind") == [{"type": "take_blind"}]
     assert GAME.parse(state, 0, "take the top card") == [{"type": "take_blind"}]
     assert GAME.parse(state, 0, "huntress") == [{"type": "take", "card": "NM"}]
-    state = play(state, "take the Harvest", "take the Huntress")
+    state = act(state, "take the Harvest")
+    # rules 2 (RULINGS S7 amended): the fresh right is offered at once; declining reads easily
+    for text in ("remove nothing", "no", "later", "keep the right", "none"):
+        assert GAME.parse(state, 0, text) == [{"type": "decline"}]
+    assert GAME.parse(state, 0, "journey") == [{"type": "remove", "card": "3MV",
+                                                "with": "PMSL"}]
+    state = play(state, "remove nothing", "take the Huntress")
     assert GAME.parse(state, 1, "discard none") == [{"type": "discard", "cards": []}]
     assert GAME.parse(state, 1, "discard nothing") == [{"type": "discard", "cards": []}]
     both = [{"type": "discard", "cards": ["1Y", "3LY"]}]
@@ -86,9 +92,10 @@ def test_follow_error_names_the_suits_and_the_cards():
 
 
 def test_every_legal_move_round_trips_through_its_text():
-    state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
-                 "take the Harvest", "take the Huntress")
-    for state_, seat in ((state, 1), (act(state, "discard none"), 0)):
+    offered = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
+                   "take the Harvest")
+    state = play(offered, "remove nothing", "take the Huntress")
+    for state_, seat in ((offered, 0), (state, 1), (act(state, "discard none"), 0)):
         for move in GAME.legal_moves(state_, seat):
             assert GAME.parse(state_, seat, GAME.describe(move)) == [move]
     assert GAME.describe({"type": "discard", "cards": ["2MK", "3MV"]}) == \
@@ -96,11 +103,12 @@ def test_every_legal_move_round_trips_through_its_text():
     assert GAME.describe({"type": "remove", "card": "5ML", "with": "TMVK"}) == \
         "remove the Forest with the Consul"
     assert GAME.describe({"type": "take_blind"}) == "take blind"
+    assert GAME.describe({"type": "decline"}) == "remove nothing"
 
 
 def test_menu_leaves_pairs_of_discards_to_replies():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
-                 "take the Harvest", "take the Huntress")
+                 "take the Harvest", "remove nothing", "take the Huntress")
     menu = GAME.menu(state, 1)
     assert {"type": "discard", "cards": []} in menu
     assert all(len(m["cards"]) < 2 for m in menu if m["type"] == "discard")

@@ -19,7 +19,7 @@ TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 def test_view_has_the_contract_keys_and_the_public_position():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
-                 "take the Harvest", "take the Huntress")
+                 "take the Harvest", "remove nothing", "take the Huntress")
     v = GAME.view(state, 1)
     assert {"game", "seat", "to_act", "hand", "outcome"} <= set(v)
     assert v["to_act"] == [1] and v["phase"] == "discard" and v["outcome"] is None
@@ -36,6 +36,7 @@ def test_view_has_the_contract_keys_and_the_public_position():
 
 
 def test_tally_counts_own_private_cards_but_only_public_ones_of_the_other():
+    # RULINGS S10 (the tally) with RULINGS Suzerain hidden information (blind claims)
     state = play(new("NM", "NS", "9VY")[0], "lead the Desert", "play the Mountain",
                  "take blind")                                      # seat 0 took the Darkness
     nines = lambda v: next(r for r in v["tally"] if r["rank"] == "9")  # noqa: E731
@@ -47,6 +48,8 @@ def test_tally_counts_own_private_cards_but_only_public_ones_of_the_other():
 def test_nothing_secret_reaches_the_other_seat_in_a_whole_game():
     """Blind claims, discards and removed cards never reach the other seat, in views or in the
     history; after the end everything is revealed."""
+    # RULINGS Suzerain hidden information: hand and own discard pile owner only (sizes public),
+    # blind claims and discards the taker only, removed cards owner only, Aces until played
     rng = random.Random(5)
     log = list(GAME.start(2, GAME.validate_options(2, {}), rng))
     state = replay(GAME, log)
@@ -91,9 +94,21 @@ def render(kind: str, view: dict, me):
         view=view, names=["Ann", "Bob"], me=me)
 
 
+def test_templates_render_the_offer_of_a_fresh_right():
+    # RULINGS S7: the winner is asked at once (rules 2); the other seat sees it is waiting
+    state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
+                 "take the Harvest")
+    assert "use the right of the Harvest now" in GAME.view(state, 0)["prompt"]
+    assert GAME.view(state, 1)["prompt"].startswith("Waiting for your opponent")
+    for me in (0, 1, None):
+        txt = render("txt", GAME.view(state, me), me)
+        assert all(len(line) < 80 for line in txt.splitlines())
+        assert "Harvest" in render("html", GAME.view(state, me), me)
+
+
 def test_templates_render_mid_game_and_at_the_end():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
-                 "take the Harvest", "take the Huntress")
+                 "take the Harvest", "remove nothing", "take the Huntress")
     for me in (0, 1, None):
         for kind in ("txt", "html"):
             out = render(kind, GAME.view(state, me), me)
