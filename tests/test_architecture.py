@@ -1,0 +1,204 @@
+"""The layers of the house (DESIGN.md, README "How it is built"), checked by reading every
+module's imports with `ast`: no import circle among service/, workers/ and config/; nothing
+imports an adapter from below; engines import only the standard library and each other; the
+two directions of mail never import each other; the use cases know no Flask or Celery; and the
+project's own modules are imported at the top of a file, never inside a function."""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("service", "workers", "config")
+
+# (importer prefix, imported prefix): an edge from the first to the second is forbidden
+FORBIDDEN = [
+    # adapters sit on top: nothing below may import them
+    *[(low, "service.web") for low in ("service.play", "service.store", "service.mail",
+                                       "service.games", "service.clocks", "workers.tasks",
+                                       "workers.imap_tasks", "workers.celery_app")],
+    *[(low, "workers") for low in ("service.play", "service.store", "service.mail",
+                                   "service.games", "service.clocks")],
+    # the use cases know no web framework and no task queue
+    ("service.play", "flask"), ("service.play", "celery"), ("service.play", "werkzeug"),
+    # the store knows only itself and the engines' Event type
+    ("service.store", "service.play"), ("service.store", "service.mail"),
+    # mail in two directions that never call back into each other, nor into the use cases
+    ("service.mail.inbound", "service.mail.outbound"),
+    ("service.mail.outbound", "service.mail.inbound"),
+    ("service.mail", "service.play"), ("service.mail", "service.store"),
+    # the pure time-control module
+    ("service.clocks", "service.play"), ("service.clocks", "service.store"),
+]
+# engines: nothing of ours outside service.games, no framework
+ENGINE_MAY_NOT = ("service.web", "service.play", "service.store", "service.mail", "workers",
+                  "config", "flask", "sqlalchemy", "celery", "jinja2")
+
+# the only composition root allowed to import the app factory (Flask's Celery pattern)
+ENTRY_POINTS = {"workers.worker"}
+
+
+def modules() -> dict[str, Path]:
+    found = {}
+    for package in PACKAGES:
+        for path in (ROOT / package).rglob("*.py"):
+            if "migrations" in path.parts:
+                continue
+            name = ".".join(path.relative_to(ROOT).with_suffix("").parts)
+            found[name.removesuffix(".__init__")] = path
+    return found
+
+
+def imports_of(name: str, path: Path) -> list[tuple[str, bool]]:
+    """(imported name, inside a function?) for every import of the file. For
+    `from pkg import x` the name is `pkg.x`, and `pkg` itself follows it only when `x` may be
+    a name rather than a module (the caller decides which one is ours)."""
+    tree = ast.parse(path.read_text(), str(path))
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    in_function: set[int] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            in_function.update(id(sub) for sub in ast.walk(node) if sub is not node)
+    out = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            targets = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - (node.level - 1)]
+                base = ".".join([*parts, base] if base else parts)
+            targets = [f"{base}.{alias.name}" for alias in node.names]
+            targets.append(base + ".")      # the trailing dot marks "the package, maybe"
+        else:
+            continue
+        out.extend((t, id(node) in in_function) for t in targets)
+    return out
+
+
+def graph() -> tuple[dict[str, set[str]], dict[str, set[str]], list[str]]:
+    """Edges between our modules, all imported names per module, imports inside functions."""
+    mods = modules()
+
+    def ours(target: str) -> str | None:
+        while target:
+            if target in mods:
+                return target
+            target = target.rpartition(".")[0]
+        return None
+
+    edges: dict[str, set[str]] = {m: set() for m in mods}
+    raw: dict[str, set[str]] = {m: set() for m in mods}
+    local: list[str] = []
+    for name, path in mods.items():
+        found = imports_of(name, path)
+        named = {t for t, _ in found if not t.endswith(".")}
+        for target, inside in found:
+            if target.endswith("."):
+                # `from pkg import x`: an edge to pkg only if no `pkg.x` is a module of ours
+                package = target[:-1]
+                if any(ours(t) not in (None, ours(package)) for t in named
+                       if t.startswith(package + ".")):
+                    continue
+                target = package
+            raw[name].add(target)
+            hit = ours(target)
+            if hit and hit != name:
+                edges[name].add(hit)
+                if inside:
+                    local.append(f"{path.relative_to(ROOT)} imports {hit} inside a function")
+    return edges, raw, sorted(set(local))
+
+
+def circles(edges: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected components of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        on_stack.add(v)
+        for w in edges[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            component = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                component.append(w)
+                if w == v:
+                    break
+            if len(component) > 1:
+                found.append(sorted(component))
+
+    for v in edges:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def under(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+def forbidden_edges(raw: dict[str, set[str]]) -> list[str]:
+    bad = []
+    for name, targets in raw.items():
+        if name in ENTRY_POINTS:
+            continue
+        for target in targets:
+            rules = FORBIDDEN + ([("service.games", t) for t in ENGINE_MAY_NOT])
+            for low, high in rules:
+                if under(name, low) and under(target, high) and not under(target, low):
+                    bad.append(f"{name} imports {target}")
+    return sorted(set(bad))
+
+
+def test_no_import_circle():
+    edges, _, _ = graph()
+    assert circles(edges) == []
+
+
+def test_nothing_imports_an_adapter_or_a_framework_from_below():
+    _, raw, _ = graph()
+    assert forbidden_edges(raw) == []
+
+
+def test_our_modules_are_imported_at_the_top_of_a_file():
+    _, _, local = graph()
+    assert local == []
+
+
+# -- the checks can fail -------------------------------------------------------------------
+
+def test_the_circle_check_finds_a_planted_circle():
+    edges = {"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}
+    assert circles(edges) == [["a", "b", "c"]]
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("service.play.submit", "service.web.ext"),
+    ("service.play.relay", "flask"),
+    ("service.mail.outbound.compose", "service.mail.inbound.parse"),
+    ("service.games.trees.rules", "service.store.models"),
+    ("workers.tasks", "service.web"),
+])
+def test_the_layer_check_finds_a_planted_upward_import(importer, imported):
+    assert forbidden_edges({importer: {imported}}) == [f"{importer} imports {imported}"]
+
+
+def test_the_inside_a_function_check_reads_nested_imports(tmp_path):
+    source = tmp_path / "mod.py"
+    source.write_text("import os\n\ndef f():\n    from service import play\n")
+    assert imports_of("pkg.mod", source) == [("os", False), ("service.play", True),
+                                              ("service.", True)]
