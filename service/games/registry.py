@@ -55,3 +55,21 @@ def lobby() -> list[tuple[str, str, Game, dict]]:
     games = available()
     return [(entry, label, games[kind], preset) for entry, label, kind, preset in LOBBY
             if kind in games]
+
+
+def player_counts(game: Game, preset: dict) -> range:
+    """The player counts a lobby entry allows: a ruleset may allow fewer than its engine
+    (classic Magnate is a two-player game, seed 000; three players is a Roller variant)."""
+    seats_for = getattr(game, "seats_for", None)
+    return seats_for(preset) if seats_for is not None else game.seats
+
+
+def players_wording(game: Game, preset: dict) -> str:
+    """"2 players", "2 or 3 players", "2 to 4 players", as the rules state them."""
+    counts = player_counts(game, preset)
+    low, high = counts.start, counts.stop - 1
+    if low == high:
+        return f"{low} players"
+    if high == low + 1:
+        return f"{low} or {high} players"
+    return f"{low} to {high} players"

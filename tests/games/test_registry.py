@@ -21,3 +21,13 @@ def test_each_engine_has_the_contract_methods_and_both_bots():
                      "secrets"):
             assert callable(getattr(game, name)), f"{game.id} lacks {name}"
         assert "random" in game.bots and len(game.bots) >= 2, game.id
+
+
+def test_the_lobby_states_each_rulesets_own_player_counts():
+    # RULINGS M21: three players is the Roller variant; seed 000 is a two-player game
+    words = {entry: registry.players_wording(game, preset)
+             for entry, _, game, preset in registry.lobby()}
+    assert words["trees"] == "2 to 4 players"
+    assert words["suzerain"] == "2 players"
+    assert words["magnate-roller"] == "2 or 3 players"
+    assert words["magnate"] in ("2 players", "2 or 3 players")   # 2 once seats_for is in
