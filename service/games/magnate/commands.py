@@ -5,6 +5,7 @@ Canonical texts (describe):
   add 2 Knots to the Castle                        sell the Sailor
   trade 3 Moons for 1 Knot                         prefer Waves for the Sailor
   replace aces always                              replace the Ace of Moons / keep the Ace of Moons
+  end turn                                         (rules 2: ends an open turn, M9; also "end")
 In mega the copy is named: "sell the Mill #2".
 
 Forgiving forms: any case, with or without "the", unambiguous prefixes and ids; districts by
@@ -26,8 +27,8 @@ import re
 from ..cards import decktet
 from ..contract import CommandError, IllegalMove
 from ..text import match, norm
-from . import rules as R
-from .flow import decide
+from . import costs as R
+from .rules import decide, menu
 from .state import SUITS, State, evolve, unvec, vec
 
 SUIT_WORDS = {}
@@ -75,6 +76,8 @@ def describe(move: dict) -> str:
         return f"replace aces {move['mode']}"
     if t in ("replace", "keep"):
         return f"{t} {card_text(move['card'])}"
+    if t == "end":
+        return "end turn"
     raise ValueError(f"unknown move {move!r}")
 
 
@@ -121,7 +124,6 @@ def _simulate(st: State, seat: int, move: dict) -> State:
 
 
 def _suggest(st: State, seat: int) -> list[str]:
-    from .moves import menu
     return [describe(m) for m in menu(st, seat)][:8]
 
 
@@ -133,6 +135,8 @@ def _clean(line: str) -> str:
 
 def _one(st: State, seat: int, line: str, pending: dict | None = None) -> list[dict]:
     t = _clean(line)
+    if re.fullmatch(r"end(?: (?:my |the )?turn)?|end of turn", t):
+        return [{"type": "end"}]            # M9 amended: ends an open turn
     m = re.fullmatch(r"(?:set )?(?:replace|replacing) (?:the )?aces? (?:to )?(always|never|ask)"
                      r"|aces? (always|never|ask)", t)
     if m:
@@ -304,7 +308,7 @@ def _add(st: State, seat: int, pay_q: str, card_q: str, pending: dict | None) ->
         tokens, on = p.tokens, held[0].on
     else:   # the deed being bought in this same message
         tokens = tuple(t - c - pending.get("add", {}).get(s, 0) for t, c, s in
-                       zip(p.tokens, R.deed_cost(card), SUITS))
+                       zip(p.tokens, R.deed_cost(card), SUITS, strict=True))
         on = vec(pending.get("add", {}))
     pay = R.default_completion(tokens, on, card, st.modern)
     if pay is None:

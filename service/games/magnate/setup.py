@@ -85,7 +85,8 @@ def crown_set(opts: dict) -> list[str]:
     return _ids(decktet.CROWNS, opts)
 
 
-def start(seats: int, opts: dict, chance) -> list[Event]:
+def start(seats: int, opts: dict, chance, rules: int) -> list[Event]:
+    """The deal (seed 000 "Setup"); the first event records the rules version (`rules`)."""
     deck = property_deck(opts)
     crowns = crown_set(opts)
     removed: list[str] = []
@@ -124,4 +125,4 @@ def start(seats: int, opts: dict, chance) -> list[Event]:
     return [Event("GameStarted", {
         "options": dict(opts), "seats": seats, "districts": districts, "contest": contest,
         "crowns": dealt, "hands": hands, "draw": draw, "removed": removed, "first": first,
-        "piles": 3 if opts["three"] else 2})]
+        "piles": 3 if opts["three"] else 2, "rules": rules})]

@@ -7,7 +7,7 @@ import pytest
 
 from service.games.contract import IllegalMove, OptionError
 from service.games.magnate import GAME
-from service.games.magnate.rules import places
+from service.games.magnate.costs import places
 from service.games.magnate.scoring import column_total, final
 from service.games.magnate.setup import property_deck
 
@@ -29,8 +29,8 @@ def test_m12_first_empty_draw_reshuffles_and_finishes_the_draw():
     st = quiet(new(), draw=(), discard=("5ML",))
     st = player(st, 0, hand=("3MV", "4VL", "6SY"))
     st, ev = sell(st, 0)
-    assert types(ev)[:4] == ["Sold", "Reshuffled", "Drew", "Rolled"]
-    assert ev[1].data == {"pile": 2, "order": ["5ML", "3MV"]}
+    assert types(ev)[:5] == ["Sold", "TurnEnded", "Reshuffled", "Drew", "Rolled"]
+    assert ev[2].data == {"pile": 2, "order": ["5ML", "3MV"]}
     assert st.pile == 2 and st.final_left is None
 
 
@@ -41,13 +41,13 @@ def test_m12_two_players_last_card_then_one_final_turn_each():
     st = player(st, 0, hand=("3MV", "4VL", "6SY"))
     st = player(st, 1, hand=("7SK", "8YK", "9LK"))
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "Drew", "EndTriggered", "Rolled"]
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "EndTriggered", "Rolled"]
     assert st.turn == 1 and GAME.view(st, 0)["end"].startswith("2 turns left")
     st, ev = sell(st, 1)
-    assert types(ev) == ["Sold", "Rolled"]                     # no draw in a final turn
+    assert types(ev) == ["Sold", "TurnEnded", "Rolled"]        # no draw in a final turn
     assert st.turn == 0 and GAME.view(st, 1)["end"] == "this is the last turn"
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "GameEnded"]
+    assert types(ev) == ["Sold", "TurnEnded", "GameEnded"]
     assert [len(p.hand) for p in st.players] == [0, 0]
     assert len(st.discard) == 7 and GAME.outcome(st) is not None
     assert GAME.legal_moves(st, 0) == [] and GAME.to_act(st) == frozenset()
@@ -60,13 +60,13 @@ def test_m12_three_players_end_on_the_third_pile():
     for s, h in enumerate((("3MV", "4VL"), ("6SY", "7SK"), ("8YK", "9LK"))):
         st = player(st, s, hand=h)
     st, ev = sell(st, 2)
-    assert types(ev) == ["Sold", "Reshuffled", "Drew", "EndTriggered", "Rolled"]
-    assert ev[1].data["pile"] == 3 and st.turn == 0
+    assert types(ev) == ["Sold", "TurnEnded", "Reshuffled", "Drew", "EndTriggered", "Rolled"]
+    assert ev[2].data["pile"] == 3 and st.turn == 0
     for seat in (0, 1):
         st, ev = sell(st, seat)
-        assert types(ev) == ["Sold", "Rolled"]
+        assert types(ev) == ["Sold", "TurnEnded", "Rolled"]
     st, ev = sell(st, 2)
-    assert types(ev) == ["Sold", "GameEnded"]
+    assert types(ev) == ["Sold", "TurnEnded", "GameEnded"]
 
 
 def test_m12_two_player_game_does_not_reshuffle_twice():
@@ -84,12 +84,13 @@ def test_m12_mega_draws_two_and_stops_at_the_last_card():
     st, ev = sell(st, 0)
     assert types(ev) == ["Sold"] and st.plays_left == 1       # two plays a turn
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "Drew", "EndTriggered", "Rolled"]
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "EndTriggered", "Rolled"]
     st = quiet(new(mega=True), draw=("5ML.1", "5ML.2", "1M.1"))
     st = player(st, 0, hand=("3MV.1", "4VL.1", "6SY.1", "7SK.1", "8YK.1", "9LK.1"))
     st, _ = sell(st, 0)
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "Drew", "Drew", "Rolled"] and len(st.players[0].hand) == 6
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "Drew", "Rolled"]
+    assert len(st.players[0].hand) == 6
 
 
 # ---------------------------------------------------------------- M13 scoring
@@ -199,20 +200,21 @@ def test_m16_always_replaces_every_ace_and_everyone_gains():
     """M16: a replaced Ace is discarded, every player gains one token of its suit, the drawer
     draws again (repeat)."""
     st, ev = sell(_ace_game("always"), 0)
-    assert types(ev)[:6] == ["Sold", "Drew", "AceReplaced", "Drew", "AceReplaced", "Drew"]
+    assert types(ev)[:7] == ["Sold", "TurnEnded", "Drew", "AceReplaced", "Drew", "AceReplaced",
+                             "Drew"]
     assert st.players[0].hand[-1] == "5ML" and "1M" in st.discard and "1S" in st.discard
     assert [e.data["income"] for e in ev if e.type == "Rolled"]   # then the next roll
 
 
 def test_m16_never_keeps_it():
     st, ev = sell(_ace_game("never"), 0)
-    assert types(ev) == ["Sold", "Drew", "Rolled"] and "1M" in st.players[0].hand
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "Rolled"] and "1M" in st.players[0].hand
 
 
 def test_m16_ask_keeps_the_turn_open_for_the_answer():
     """M16: "ask" keeps the turn open for that answer; nobody else waits."""
     st, ev = sell(_ace_game("ask"), 0)
-    assert types(ev) == ["Sold", "Drew"] and st.phase == "ask"
+    assert types(ev) == ["Sold", "TurnEnded", "Drew"] and st.phase == "ask"
     assert GAME.to_act(st) == frozenset([0])
     moves = GAME.legal_moves(st, 0)
     assert moves[:2] == [{"type": "replace", "card": "1M"}, {"type": "keep", "card": "1M"}]
