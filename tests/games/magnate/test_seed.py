@@ -73,6 +73,7 @@ def test_one_card_play_then_draw_ends_the_turn():
 
 
 def test_taxation_before_collecting():
+    # RULINGS M11
     """000: "If either die is a 1, immediately resolve taxation. Then, both players collect"
     (a player taxed down to 1 Moon then collects the rolled Moon income)."""
     st = quiet(new())
