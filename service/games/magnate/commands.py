@@ -89,7 +89,7 @@ def parse(st: State, seat: int, text: str) -> list[dict]:
     if not lines:
         raise CommandError("no command found", _suggest(st, seat))
     moves: list[dict] = []
-    cur = st
+    cur, over = st, False
     for line in lines:
         last = moves[-1] if moves else None
         pending = last if last and last["type"] == "deed" else None
@@ -100,8 +100,11 @@ def parse(st: State, seat: int, text: str) -> list[dict]:
                 # tokens go on as the deed is bought, before the draw ends the turn.
                 last["add"] = _merge(last.get("add", {}), m["pay"])
                 continue
+            if m["type"] == "end" and over:
+                continue    # M9: the turn already ended by itself; "end" asks nothing more
             moves.append(m)
-            cur = _simulate(cur, seat, m)
+            cur, ended = _simulate(cur, seat, m)
+            over = over or ended
     return moves
 
 
@@ -109,18 +112,19 @@ def _merge(a: dict, b: dict) -> dict:
     return {s: a.get(s, 0) + b.get(s, 0) for s in SUITS if a.get(s, 0) + b.get(s, 0)}
 
 
-def _simulate(st: State, seat: int, move: dict) -> State:
+def _simulate(st: State, seat: int, move: dict) -> tuple[State, bool]:
     """Apply a move so later commands in the same message see its effect (a deed just bought,
-    tokens just traded). Moves that end the turn are not followed (they draw and roll)."""
+    tokens just traded), and say whether it ended the turn. Moves that end the turn are not
+    followed (they draw and roll)."""
     try:
         events = decide(st, seat, move, random.Random(0))
     except (IllegalMove, KeyError, TypeError, ValueError):
-        return st
-    if any(e.type in ("Rolled", "Drew", "GameEnded") for e in events):
-        return st
+        return st, False
+    if any(e.type in ("TurnEnded", "Rolled", "Drew", "GameEnded") for e in events):
+        return st, True
     for e in events:
         st = evolve(st, e)
-    return st
+    return st, False
 
 
 def _suggest(st: State, seat: int) -> list[str]:

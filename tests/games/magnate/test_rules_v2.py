@@ -298,3 +298,12 @@ def test_a_rules_1_log_replays_and_plays_on_as_before():
         log += new_events
         st = replay(GAME, new_events, st)
     assert replay(GAME, log) == st and st.rules == 1
+
+
+def test_m9_reply_end_after_a_turn_that_ended_by_itself_is_harmless():
+    # RULINGS M9 (amended): a reply "sell ... / end" where the sale left nothing to trade or
+    # add: the turn ended by itself, so the "end" line asks nothing more
+    st = player(quiet(new()), 0, hand=("4VL", "2MK", "3MV"))
+    assert GAME.parse(st, 0, "sell the sailor\nend") == [{"type": "sell", "card": "4VL"}]
+    st = player(st, 0, tokens={"M": 3})
+    assert GAME.parse(st, 0, "sell the sailor\nend") == [{"type": "sell", "card": "4VL"}, END]
