@@ -55,30 +55,31 @@ def pay_text(pay: dict) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _deed_text(m: dict) -> str:
+    extra = f" and put {pay_text(m['add'])} on it" if m.get("add") else ""
+    return f"deed {card_text(m['card'])} in {m['district']}{extra}"
+
+
+DESCRIBE = {
+    "buy": lambda m: f"buy {card_text(m['card'])} in {m['district']} with {pay_text(m['pay'])}",
+    "deed": _deed_text,
+    "add": lambda m: f"add {pay_text(m['pay'])} to {card_text(m['card'])}",
+    "sell": lambda m: f"sell {card_text(m['card'])}",
+    "trade": lambda m: (f"trade 3 {decktet.SUIT_NAMES[m['give']]} for 1 "
+                        f"{decktet.SUIT_SINGULAR[m['get']]}"),
+    "prefer": lambda m: f"prefer {decktet.SUIT_NAMES[m['suit']]} for {card_text(m['card'])}",
+    "replace_aces": lambda m: f"replace aces {m['mode']}",
+    "replace": lambda m: f"replace {card_text(m['card'])}",
+    "keep": lambda m: f"keep {card_text(m['card'])}",
+    "end": lambda m: "end turn",
+}
+
+
 def describe(move: dict) -> str:
-    t = move["type"]
-    if t == "buy":
-        return (f"buy {card_text(move['card'])} in {move['district']} "
-                f"with {pay_text(move['pay'])}")
-    if t == "deed":
-        extra = f" and put {pay_text(move['add'])} on it" if move.get("add") else ""
-        return f"deed {card_text(move['card'])} in {move['district']}{extra}"
-    if t == "add":
-        return f"add {pay_text(move['pay'])} to {card_text(move['card'])}"
-    if t == "sell":
-        return f"sell {card_text(move['card'])}"
-    if t == "trade":
-        return (f"trade 3 {decktet.SUIT_NAMES[move['give']]} for 1 "
-                f"{decktet.SUIT_SINGULAR[move['get']]}")
-    if t == "prefer":
-        return f"prefer {decktet.SUIT_NAMES[move['suit']]} for {card_text(move['card'])}"
-    if t == "replace_aces":
-        return f"replace aces {move['mode']}"
-    if t in ("replace", "keep"):
-        return f"{t} {card_text(move['card'])}"
-    if t == "end":
-        return "end turn"
-    raise ValueError(f"unknown move {move!r}")
+    text = DESCRIBE.get(move["type"])
+    if text is None:
+        raise ValueError(f"unknown move {move!r}")
+    return text(move)
 
 
 # ---------------------------------------------------------------- parse
