@@ -1,5 +1,6 @@
-"""Magnate figures: random games per second per variant, the greedy bot's win rate against
-random over 200 games, and the time to rebuild a finished game's state from its log.
+"""Magnate figures: random games per second per variant (rules 2: turns stay open until `end`,
+M9 amended), the "normal" (greedy) bot's win rate against "easy" (random) over 200 games,
+and the time to rebuild a finished game's state from its log.
 
 Run: .venv/bin/python bench/magnate_bench.py   (prints figures; asserts nothing about time)
 """
@@ -48,7 +49,7 @@ def main() -> None:
         t0 = time.perf_counter()
         n, steps = 0, 0
         while time.perf_counter() - t0 < 2.0:
-            _, events, k = play(seats, opts, n, ["random"] * seats)
+            _, events, k = play(seats, opts, n, ["easy"] * seats)
             logs.append(events)
             n += 1
             steps += k
@@ -60,13 +61,13 @@ def main() -> None:
         t0 = time.perf_counter()
         for n in range(200):
             g = n % 2
-            bots = ["random", "random"]
-            bots[g] = "greedy"
+            bots = ["easy", "easy"]
+            bots[g] = "normal"
             st, _, _ = play(2, opts, 5000 + n, bots)
             o = GAME.outcome(st)
             wins += o.winners == (g,)
             draws += len(o.winners) > 1
-        print(f"Greedy vs random, {name}, 200 games (alternating seats): {wins / 2:.1f}% won, "
+        print(f"Normal (greedy) vs easy (random), {name}, 200 games (alternating seats): {wins / 2:.1f}% won, "
               f"{draws} drawn ({time.perf_counter() - t0:.1f} s)")
 
     longest = max(logs, key=len)

@@ -1,18 +1,24 @@
 """Magnate (seeds 000 classic and 002 Roller/modern; RULINGS M1-M21) as a Turnpost engine.
 
-Modules: `setup` (options, deal), `state` (state + evolve), `rules` (costs, placement,
-payments), `flow` (decide and everything automatic), `moves` (legal moves, menu), `scoring`,
-`commands` (parse/describe), `views` (view, redact, zones, secrets), `bots`.
+Modules (docs/engines.md, imports run down this list): `state` (state and `evolve`, one
+handler per event), then the rules helpers `costs` (costs, placement, payments), `scoring`
+(district totals, the result), `setup` (options, the deal), `flow` (decide and everything
+automatic), `moves` (legal moves, menu, finish_turn, timeout_move); `rules` (the entry points);
+`commands` (parse/describe); `views` (view, redact, zones, secrets); `bots`.
 
 Options: `ruleset` classic|modern; `courts` default|on|off (default resolves to off in classic
 and on in modern, M14); `pawn_properties`, `replace_ace`, `double_taxation`, `mega`, `three`;
 `deck` fixes the deck order. The replace-the-Ace standing choice starts at "ask" (the seed's own
 behaviour: the drawer decides) and each player may change it at any time.
+
+Rules versions (`rules.RULES_VERSION`): 2 keeps a turn open after its card play until
+`{"type": "end"}` (M9 amended), keeps an Ace drawn with no card left (M16) and lets two of three
+tied players share the win (M13); games begun under 1 play on under 1.
 """
 from __future__ import annotations
 
-from ..contract import Event, Outcome, validate_options
-from . import bots, commands, flow, moves, setup, views
+from ..contract import Event, Outcome
+from . import bots, commands, rules, setup, views
 from .state import State, evolve
 
 
@@ -20,15 +26,18 @@ class Magnate:
     id = "magnate"
     title = "Magnate"
     seats = range(2, 4)
+    rules_version = rules.RULES_VERSION
     options = setup.OPTIONS
-    bots = {"random": bots.random_bot, "greedy": bots.greedy_bot}
+    bots = bots.BOTS
 
     def validate_options(self, seats, options) -> dict:
-        return setup.check(validate_options(self, seats, options), seats)
+        return rules.validate(self, seats, options)
+
+    def seats_for(self, options) -> range:
+        return rules.seats_for(self, options)
 
     def start(self, seats, options, chance) -> list[Event]:
-        opts = self.validate_options(seats, dict(options))
-        return flow.begin(setup.start(seats, opts, chance), chance)
+        return rules.start(self, seats, options, chance)
 
     def evolve(self, state, event) -> State:
         return evolve(state, event)
@@ -37,13 +46,19 @@ class Magnate:
         return views.to_act(state)
 
     def legal_moves(self, state, seat) -> list[dict]:
-        return moves.legal_moves(state, seat)
+        return rules.legal_moves(state, seat)
 
     def menu(self, state, seat) -> list[dict]:
-        return moves.menu(state, seat)
+        return rules.menu(state, seat)
 
     def decide(self, state, seat, move, chance) -> list[Event]:
-        return flow.decide(state, seat, move, chance)
+        return rules.decide(state, seat, move, chance)
+
+    def finish_turn(self, state, seat) -> dict | None:
+        return rules.finish_turn(state, seat)
+
+    def timeout_move(self, state, seat) -> dict | None:
+        return rules.timeout_move(state, seat)
 
     def view(self, state, seat) -> dict:
         return views.view(state, seat)
@@ -58,10 +73,7 @@ class Magnate:
         return commands.describe(move)
 
     def outcome(self, state) -> Outcome | None:
-        o = state.outcome
-        if o is None:
-            return None
-        return Outcome(tuple(o["scores"]), tuple(o["winners"]), o["how"], o["detail"])
+        return views.outcome(state)
 
     def zones(self, state):
         return views.zones(state)

@@ -1,8 +1,9 @@
-"""Bots: uniform random legal play, and a greedy player that builds where it counts."""
+"""Bots: "easy" plays a uniformly random legal move; "normal" is a greedy player that builds
+where it counts, then ends its turn (M9 amended). "random" and "greedy" are the older names."""
 from __future__ import annotations
 
-from . import rules as R
-from .moves import legal_moves
+from . import costs as R
+from .rules import legal_moves
 from .scoring import column_total
 from .state import SI, SUITS, Prop, State, info, unvec
 
@@ -27,20 +28,21 @@ def _buy_score(st: State, seat: int, card: str, d: int) -> float:
     return gain * 10 + (new - mine) * 0.3 - (1.5 if mine > top + 8 else 0)
 
 
-def greedy_bot(st: State, seat: int, rng) -> dict:
-    if st.phase == "ask" and st.turn == seat:
-        return {"type": "replace", "card": st.asked}
-    if st.phase != "play" or st.turn != seat:
-        return legal_moves(st, seat)[0]
+def _complete_a_deed(st: State, seat: int) -> dict | None:
+    """Finish what is started: a deed completed with the default payment (M7)."""
     p = st.players[seat]
-    modern = st.modern
-    for _d, deed in R.deeds(p):                       # finish what is started
-        pay = R.default_completion(p.tokens, deed.on, deed.card, modern)
+    for _d, deed in R.deeds(p):
+        pay = R.default_completion(p.tokens, deed.on, deed.card, st.modern)
         if pay is not None:
             return {"type": "add", "card": deed.card, "pay": unvec(pay)}
+    return None
+
+
+def _best_buy(st: State, seat: int, rng) -> dict | None:
+    p = st.players[seat]
     best, best_score = None, -1e9
     for card in p.hand:
-        pay = R.default_outright(p.tokens, card, modern)
+        pay = R.default_outright(p.tokens, card, st.modern)
         if pay is None:
             continue
         for d in R.places(st, seat, card):
@@ -48,15 +50,23 @@ def greedy_bot(st: State, seat: int, rng) -> dict:
             if score > best_score:
                 best, best_score = {"type": "buy", "card": card, "district": d + 1,
                                     "pay": unvec(pay)}, score
-    if best is not None:
-        return best
-    trade = _enabling_trade(st, seat)
-    if trade:
-        return trade
-    for _d, deed in R.deeds(p):                       # park tokens safe from tax (M7)
-        pays = R.add_payments(p.tokens, deed.on, deed.card, modern)
+    return best
+
+
+def _park(st: State, seat: int) -> dict | None:
+    """Park tokens on a deed, safe from tax (M7)."""
+    p = st.players[seat]
+    for _d, deed in R.deeds(p):
+        pays = R.add_payments(p.tokens, deed.on, deed.card, st.modern)
         if pays:
             return {"type": "add", "card": deed.card, "pay": unvec(max(pays, key=sum))}
+    return None
+
+
+def _good_deed(st: State, seat: int) -> dict | None:
+    """A deed worth buying: rank 5+ while there is time to finish it (M7, M12)."""
+    p = st.players[seat]
+    modern = st.modern
     deeds = [(int(info(c)[0]) if info(c)[0].isdigit() else 10, c) for c in p.hand
              if R.deed_allowed(c, modern) and R.can_afford(p.tokens, R.deed_cost(c))
              and info(c)[0] not in "1"]
@@ -67,7 +77,29 @@ def greedy_bot(st: State, seat: int, rng) -> dict:
         if where:
             d = max(where, key=lambda x: _buy_score(st, seat, card, x))
             return {"type": "deed", "card": card, "district": d + 1}
-    return {"type": "sell", "card": min(p.hand, key=lambda c: _keep_value(st, seat, c))}
+    return None
+
+
+def _card_play(st: State, seat: int, rng) -> dict:
+    p = st.players[seat]
+    return (_complete_a_deed(st, seat) or _best_buy(st, seat, rng)
+            or _enabling_trade(st, seat) or _park(st, seat) or _good_deed(st, seat)
+            or {"type": "sell", "card": min(p.hand, key=lambda c: _keep_value(st, seat, c))})
+
+
+def _open_turn(st: State, seat: int) -> dict:
+    """After the card play (M9 amended): finish or feed deeds, then end the turn."""
+    return _complete_a_deed(st, seat) or _park(st, seat) or {"type": "end"}
+
+
+def greedy_bot(st: State, seat: int, rng) -> dict:
+    if st.phase == "ask" and st.turn == seat:
+        return {"type": "replace", "card": st.asked}
+    if st.turn == seat and st.phase == "open":
+        return _open_turn(st, seat)
+    if st.phase != "play" or st.turn != seat:
+        return legal_moves(st, seat)[0]
+    return _card_play(st, seat, rng)
 
 
 def _keep_value(st: State, seat: int, card: str) -> float:
@@ -95,3 +127,7 @@ def _enabling_trade(st: State, seat: int) -> dict | None:
                     return {"type": "trade", "give": give, "get": get}
     return None
 
+
+
+BOTS = {"easy": random_bot, "normal": greedy_bot,
+        "random": random_bot, "greedy": greedy_bot}   # older names, kept for tests and logs

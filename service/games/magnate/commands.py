@@ -5,6 +5,7 @@ Canonical texts (describe):
   add 2 Knots to the Castle                        sell the Sailor
   trade 3 Moons for 1 Knot                         prefer Waves for the Sailor
   replace aces always                              replace the Ace of Moons / keep the Ace of Moons
+  end turn                                         (rules 2: ends an open turn, M9; also "end")
 In mega the copy is named: "sell the Mill #2".
 
 Forgiving forms: any case, with or without "the", unambiguous prefixes and ids; districts by
@@ -26,8 +27,8 @@ import re
 from ..cards import decktet
 from ..contract import CommandError, IllegalMove
 from ..text import match, norm
-from . import rules as R
-from .flow import decide
+from . import costs as R
+from .rules import decide, menu
 from .state import SUITS, State, evolve, unvec, vec
 
 SUIT_WORDS = {}
@@ -54,28 +55,31 @@ def pay_text(pay: dict) -> str:
     return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1]
 
 
+def _deed_text(m: dict) -> str:
+    extra = f" and put {pay_text(m['add'])} on it" if m.get("add") else ""
+    return f"deed {card_text(m['card'])} in {m['district']}{extra}"
+
+
+DESCRIBE = {
+    "buy": lambda m: f"buy {card_text(m['card'])} in {m['district']} with {pay_text(m['pay'])}",
+    "deed": _deed_text,
+    "add": lambda m: f"add {pay_text(m['pay'])} to {card_text(m['card'])}",
+    "sell": lambda m: f"sell {card_text(m['card'])}",
+    "trade": lambda m: (f"trade 3 {decktet.SUIT_NAMES[m['give']]} for 1 "
+                        f"{decktet.SUIT_SINGULAR[m['get']]}"),
+    "prefer": lambda m: f"prefer {decktet.SUIT_NAMES[m['suit']]} for {card_text(m['card'])}",
+    "replace_aces": lambda m: f"replace aces {m['mode']}",
+    "replace": lambda m: f"replace {card_text(m['card'])}",
+    "keep": lambda m: f"keep {card_text(m['card'])}",
+    "end": lambda m: "end turn",
+}
+
+
 def describe(move: dict) -> str:
-    t = move["type"]
-    if t == "buy":
-        return (f"buy {card_text(move['card'])} in {move['district']} "
-                f"with {pay_text(move['pay'])}")
-    if t == "deed":
-        extra = f" and put {pay_text(move['add'])} on it" if move.get("add") else ""
-        return f"deed {card_text(move['card'])} in {move['district']}{extra}"
-    if t == "add":
-        return f"add {pay_text(move['pay'])} to {card_text(move['card'])}"
-    if t == "sell":
-        return f"sell {card_text(move['card'])}"
-    if t == "trade":
-        return (f"trade 3 {decktet.SUIT_NAMES[move['give']]} for 1 "
-                f"{decktet.SUIT_SINGULAR[move['get']]}")
-    if t == "prefer":
-        return f"prefer {decktet.SUIT_NAMES[move['suit']]} for {card_text(move['card'])}"
-    if t == "replace_aces":
-        return f"replace aces {move['mode']}"
-    if t in ("replace", "keep"):
-        return f"{t} {card_text(move['card'])}"
-    raise ValueError(f"unknown move {move!r}")
+    text = DESCRIBE.get(move["type"])
+    if text is None:
+        raise ValueError(f"unknown move {move!r}")
+    return text(move)
 
 
 # ---------------------------------------------------------------- parse
@@ -86,7 +90,7 @@ def parse(st: State, seat: int, text: str) -> list[dict]:
     if not lines:
         raise CommandError("no command found", _suggest(st, seat))
     moves: list[dict] = []
-    cur = st
+    cur, over = st, False
     for line in lines:
         last = moves[-1] if moves else None
         pending = last if last and last["type"] == "deed" else None
@@ -97,8 +101,11 @@ def parse(st: State, seat: int, text: str) -> list[dict]:
                 # tokens go on as the deed is bought, before the draw ends the turn.
                 last["add"] = _merge(last.get("add", {}), m["pay"])
                 continue
+            if m["type"] == "end" and over:
+                continue    # M9: the turn already ended by itself; "end" asks nothing more
             moves.append(m)
-            cur = _simulate(cur, seat, m)
+            cur, ended = _simulate(cur, seat, m)
+            over = over or ended
     return moves
 
 
@@ -106,22 +113,22 @@ def _merge(a: dict, b: dict) -> dict:
     return {s: a.get(s, 0) + b.get(s, 0) for s in SUITS if a.get(s, 0) + b.get(s, 0)}
 
 
-def _simulate(st: State, seat: int, move: dict) -> State:
+def _simulate(st: State, seat: int, move: dict) -> tuple[State, bool]:
     """Apply a move so later commands in the same message see its effect (a deed just bought,
-    tokens just traded). Moves that end the turn are not followed (they draw and roll)."""
+    tokens just traded), and say whether it ended the turn. Moves that end the turn are not
+    followed (they draw and roll)."""
     try:
         events = decide(st, seat, move, random.Random(0))
     except (IllegalMove, KeyError, TypeError, ValueError):
-        return st
-    if any(e.type in ("Rolled", "Drew", "GameEnded") for e in events):
-        return st
+        return st, False
+    if any(e.type in ("TurnEnded", "Rolled", "Drew", "GameEnded") for e in events):
+        return st, True
     for e in events:
         st = evolve(st, e)
-    return st
+    return st, False
 
 
 def _suggest(st: State, seat: int) -> list[str]:
-    from .moves import menu
     return [describe(m) for m in menu(st, seat)][:8]
 
 
@@ -133,6 +140,8 @@ def _clean(line: str) -> str:
 
 def _one(st: State, seat: int, line: str, pending: dict | None = None) -> list[dict]:
     t = _clean(line)
+    if re.fullmatch(r"end(?: (?:my |the )?turn)?|end of turn", t):
+        return [{"type": "end"}]            # M9 amended: ends an open turn
     m = re.fullmatch(r"(?:set )?(?:replace|replacing) (?:the )?aces? (?:to )?(always|never|ask)"
                      r"|aces? (always|never|ask)", t)
     if m:
@@ -304,7 +313,7 @@ def _add(st: State, seat: int, pay_q: str, card_q: str, pending: dict | None) ->
         tokens, on = p.tokens, held[0].on
     else:   # the deed being bought in this same message
         tokens = tuple(t - c - pending.get("add", {}).get(s, 0) for t, c, s in
-                       zip(p.tokens, R.deed_cost(card), SUITS))
+                       zip(p.tokens, R.deed_cost(card), SUITS, strict=True))
         on = vec(pending.get("add", {}))
     pay = R.default_completion(tokens, on, card, st.modern)
     if pay is None:

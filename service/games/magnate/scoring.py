@@ -1,7 +1,7 @@
 """District totals and the final result (seed 000 "Victory", M3, M13, M14)."""
 from __future__ import annotations
 
-from .rules import is_ace, is_big
+from .costs import is_ace, is_big
 from .state import State, info
 
 
@@ -51,22 +51,30 @@ def standings(st: State) -> dict:
             "tokens": tokens}
 
 
+def _how(keys: list[tuple], winners: list[int], n: int, rules: int) -> str:
+    """M13: which tie-break decided, in words."""
+    best = keys[winners[0]]
+    contenders = [k for k in keys if k[0] == best[0]]
+    if len(contenders) == 1:
+        return "most districts"
+    if len([k for k in contenders if k[1] == best[1]]) == 1:
+        return "tie on districts, broken by developed value"
+    if len(winners) == 1:
+        return "tie on districts and developed value, broken by tokens"
+    if len(winners) == n or rules < 2:   # rules 1 called any shared first place a draw
+        return "draw"
+    return "shared win: tied on districts, developed value and tokens"
+
+
 def final(st: State) -> dict:
-    """M13: most points; tie: higher developed value; tie: more tokens; tie: a draw.
+    """M13: most points; tie: higher developed value; tie: more tokens; still tied: a shared
+    win of those tied, a draw only when every player is tied (rules 2).
     Called on the state after hands and incomplete deeds are gone (M7, M12)."""
     sd = standings(st)
     keys = [(sd["points"][s], sd["developed"][s], sd["tokens"][s]) for s in range(st.n)]
     best = max(keys)
     winners = [s for s in range(st.n) if keys[s] == best]
-    contenders = [s for s in range(st.n) if keys[s][0] == best[0]]
-    if len(contenders) == 1:
-        how = "most districts"
-    elif len([s for s in contenders if keys[s][1] == best[1]]) == 1:
-        how = "tie on districts, broken by developed value"
-    elif len(winners) == 1:
-        how = "tie on districts and developed value, broken by tokens"
-    else:
-        how = "draw"
-    return {"scores": sd["points"], "winners": winners, "how": how,
+    return {"scores": sd["points"], "winners": winners,
+            "how": _how(keys, winners, st.n, st.rules),
             "detail": {"developed": sd["developed"], "tokens": sd["tokens"],
                        "leaders": sd["leaders"], "totals": sd["totals"]}}

@@ -36,9 +36,8 @@ OPTIONS = {
 }
 
 
-def check(opts: dict, seats: int) -> dict:
-    """Refuse impossible combinations; resolve the Courts default; force mega's taxation."""
-    modern = opts["ruleset"] == "modern"
+def _check_layout(opts: dict, seats: int, modern: bool) -> None:
+    """M20, M21: the three-player Y is modern only, needs exactly three seats, and no mega."""
     if opts["three"] and not modern:
         raise OptionError("the three-player game exists only in the modern rules (M21)")
     if opts["three"] != (seats == 3):
@@ -47,24 +46,42 @@ def check(opts: dict, seats: int) -> dict:
     if opts["three"] and opts["mega"]:
         raise OptionError("mega and the three-player layout cannot be combined: the rules "
                           "give no district layout for both (M20, M21)")
+
+
+def _check_pawns(opts: dict, modern: bool) -> None:
+    """M15: Pawn properties are classic only, without Courts, and not in mega."""
+    if not opts["pawn_properties"]:
+        return
+    if modern:
+        raise OptionError("Pawn properties are a classic-rules variant (M15)")
+    if opts["courts"] == "on":
+        raise OptionError("Pawn properties cannot be used with Courts (M15)")
+    if opts["mega"]:
+        raise OptionError("Pawn properties cannot be used in mega, whose districts are "
+                          "all eight Pawns (M20)")
+
+
+def _check_deck(opts: dict) -> None:
+    """A fixed deck lists every property card once, optionally followed by the Crowns."""
+    if not opts["deck"]:
+        return
+    order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+    props, crowns = property_deck(opts), crown_set(opts)
+    if sorted(order) not in (sorted(props), sorted(props + crowns)):
+        raise OptionError(f"deck must list each of these {len(props)} cards once "
+                          f"(optionally followed by the Crowns): {', '.join(sorted(props))}")
+
+
+def check(opts: dict, seats: int) -> dict:
+    """Refuse impossible combinations; resolve the Courts default; force mega's taxation."""
+    modern = opts["ruleset"] == "modern"
+    _check_layout(opts, seats, modern)
     if opts["courts"] == "default":
         opts["courts"] = "on" if modern else "off"
-    if opts["pawn_properties"]:
-        if modern:
-            raise OptionError("Pawn properties are a classic-rules variant (M15)")
-        if opts["courts"] == "on":
-            raise OptionError("Pawn properties cannot be used with Courts (M15)")
-        if opts["mega"]:
-            raise OptionError("Pawn properties cannot be used in mega, whose districts are "
-                              "all eight Pawns (M20)")
+    _check_pawns(opts, modern)
     if opts["mega"]:
         opts["double_taxation"] = True      # M11/M20: forced by mega
-    if opts["deck"]:
-        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
-        props, crowns = property_deck(opts), crown_set(opts)
-        if sorted(order) not in (sorted(props), sorted(props + crowns)):
-            raise OptionError(f"deck must list each of these {len(props)} cards once "
-                              f"(optionally followed by the Crowns): {', '.join(sorted(props))}")
+    _check_deck(opts)
     return opts
 
 
@@ -85,37 +102,43 @@ def crown_set(opts: dict) -> list[str]:
     return _ids(decktet.CROWNS, opts)
 
 
-def start(seats: int, opts: dict, chance) -> list[Event]:
+def _cards(opts: dict, chance) -> tuple[list[str], list[str]]:
+    """The property deck and the Crowns, shuffled, or in the fixed `deck` order."""
     deck = property_deck(opts)
     crowns = crown_set(opts)
-    removed: list[str] = []
-    if opts["deck"]:
-        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
-        deck = [c for c in order if not c.startswith("N")]
-        given = [c for c in order if c.startswith("N")]
-        if given:
-            crowns = given
-        else:
-            chance.shuffle(crowns)
-    else:
+    if not opts["deck"]:
         chance.shuffle(deck)
         chance.shuffle(crowns)
+        return deck, crowns
+    order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+    given = [c for c in order if c.startswith("N")]
+    if not given:
+        chance.shuffle(crowns)
+    return [c for c in order if not c.startswith("N")], given or crowns
+
+
+def _layout(opts: dict, seats: int, chance) -> tuple[list[str], list, list[str]]:
+    """(districts, who contests each, removed cards): the line, mega's double line (M20) or
+    the three-player Y (M21), in the order the module docstring gives."""
     if opts["three"]:
         extra = [p + ".2" for p in decktet.PAWNS]
         chance.shuffle(extra)
         pawns = list(decktet.PAWNS) + extra[:2]
         chance.shuffle(pawns)
-        districts = [decktet.EXCUSE] + pawns
         contest = [[0, 1, 2], [0, 1], [0, 1], [1, 2], [1, 2], [2, 0], [2, 0]]
-    elif opts["mega"]:
-        p1, p2 = (list(decktet.PAWNS), list(decktet.PAWNS))
-        districts = [p + ".1" for p in p1] + ["0.1"] + [p + ".2" for p in p2]
-        removed = ["0.2"]
-        contest = [list(range(seats))] * 9
-    else:
-        pawns = [""] * 4 if opts["pawn_properties"] else list(decktet.PAWNS)
-        districts = pawns[:2] + [decktet.EXCUSE] + pawns[2:]
-        contest = [list(range(seats))] * 5
+        return [decktet.EXCUSE] + pawns, contest, []
+    if opts["mega"]:
+        districts = ([p + ".1" for p in decktet.PAWNS] + ["0.1"]
+                     + [p + ".2" for p in decktet.PAWNS])
+        return districts, [list(range(seats))] * 9, ["0.2"]
+    pawns = [""] * 4 if opts["pawn_properties"] else list(decktet.PAWNS)
+    return pawns[:2] + [decktet.EXCUSE] + pawns[2:], [list(range(seats))] * 5, []
+
+
+def start(seats: int, opts: dict, chance, rules: int) -> list[Event]:
+    """The deal (seed 000 "Setup"); the first event records the rules version (`rules`)."""
+    deck, crowns = _cards(opts, chance)
+    districts, contest, removed = _layout(opts, seats, chance)
     per_hand = 6 if opts["mega"] else 3
     hands = [deck[s * per_hand:(s + 1) * per_hand] for s in range(seats)]
     draw = deck[seats * per_hand:]
@@ -124,4 +147,4 @@ def start(seats: int, opts: dict, chance) -> list[Event]:
     return [Event("GameStarted", {
         "options": dict(opts), "seats": seats, "districts": districts, "contest": contest,
         "crowns": dealt, "hands": hands, "draw": draw, "removed": removed, "first": first,
-        "piles": 3 if opts["three"] else 2})]
+        "piles": 3 if opts["three"] else 2, "rules": rules})]

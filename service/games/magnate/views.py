@@ -3,14 +3,15 @@ owner's alone, the draw pile nobody's; everything else is public), history sente
 from __future__ import annotations
 
 from ..cards import decktet
-from ..contract import Event
-from . import rules as R
+from ..contract import Event, Outcome
+from . import costs as R
+from .commands import pay_text
 from .scoring import standings
 from .state import SUITS, State, unvec
 
 
 def _tokens(v) -> dict:
-    return {s: n for s, n in zip(SUITS, v)}
+    return {s: n for s, n in zip(SUITS, v, strict=True)}
 
 
 def _district_name(st: State, d: int) -> str:
@@ -80,6 +81,11 @@ def view(st: State, seat: int | None) -> dict:
         "final_turns_left": final_turns(st),
         "end": end_text(st),
     }
+    if st.rules >= 2:
+        # M9 amended: the card play is made and the turn waits for its player's `end` (or more
+        # trades and deed additions). Only in rules-2 games, so older games' views stay as
+        # they were.
+        out["turn_open"] = st.phase == "open"
     if seat is not None:
         p = st.players[seat]
         out["hand"] = list(p.hand)
@@ -108,87 +114,148 @@ def to_act(st: State) -> frozenset[int]:
 
 
 def _toks(pay: dict) -> str:
-    from .commands import pay_text
     return pay_text(pay) if pay else "nothing"
 
 
-def redact(event: Event, seat: int | None) -> dict | None:
-    d = event.data
-    t = event.type
-    who = f"{{p{d['seat']}}}" if "seat" in d else ""
-    mine = seat is not None and d.get("seat") == seat
-    name = decktet.name(d["card"]) if "card" in d else ""
-    if t == "GameStarted":
-        out = {"type": t, "first": d["first"], "districts": d["districts"],
-               "crowns": d["crowns"], "draw_count": len(d["draw"]),
-               "text": f"The game began; {{p{d['first']}}} goes first."}
-        if seat is not None:
-            out["hand"] = list(d["hands"][seat])
-        return out
-    if t == "Rolled":
-        text = f"{who} rolled {d['dice'][0]} and {d['dice'][1]}"
-        if d["taxed"]:
-            text += "; taxation on " + " and ".join(decktet.SUIT_NAMES[s] for s in d["taxed"])
-        text += f"; income on {d['high']}"
-        gains = [f"{{p{s}}} +{sum(v)}" for s, v in enumerate(d["income"]) if sum(v)]
-        text += (": " + ", ".join(gains) if gains else ": nobody collects") + "."
-        return {"type": t, "seat": d["seat"], "dice": d["dice"], "tax_dice": d["tax_dice"],
-                "taxed": d["taxed"], "lost": d["lost"], "income": d["income"],
-                "paid": d["paid"], "text": text}
-    if t == "Bought":
-        return {"type": t, "seat": d["seat"], "card": d["card"], "district": d["district"],
-                "pay": d["pay"], "text": f"{who} developed {name} in district {d['district']} "
-                                         f"for {_toks(d['pay'])}."}
-    if t == "DeedBought":
-        return {"type": t, "seat": d["seat"], "card": d["card"], "district": d["district"],
-                "text": f"{who} bought the deed to {name} in district {d['district']}."}
-    if t == "DeedAdded":
-        done = " and completed it" if d["completed"] else ""
-        return {"type": t, "seat": d["seat"], "card": d["card"], "pay": d["pay"],
-                "completed": d["completed"],
-                "text": f"{who} put {_toks(d['pay'])} on {name}{done}."}
-    if t == "Sold":
-        return {"type": t, "seat": d["seat"], "card": d["card"], "gain": d["gain"],
-                "text": f"{who} sold {name} for {_toks(d['gain'])}."}
-    if t == "Traded":
-        return {"type": t, "seat": d["seat"], "give": d["give"], "get": d["get"],
-                "text": f"{who} traded 3 {decktet.SUIT_NAMES[d['give']]} for 1 "
-                        f"{decktet.SUIT_SINGULAR[d['get']]}."}
-    if t in ("PreferenceSet", "AceSettingSet"):
-        if not mine:
+def _who(d) -> str:
+    return f"{{p{d['seat']}}}" if "seat" in d else ""
+
+
+def _name(d) -> str:
+    return decktet.name(d["card"]) if "card" in d else ""
+
+
+def _game_started(d, seat):
+    out = {"type": "GameStarted", "first": d["first"], "districts": d["districts"],
+           "crowns": d["crowns"], "draw_count": len(d["draw"]),
+           "text": f"The game began; {{p{d['first']}}} goes first."}
+    if seat is not None:
+        out["hand"] = list(d["hands"][seat])
+    return out
+
+
+def _rolled(d, _seat):
+    text = f"{_who(d)} rolled {d['dice'][0]} and {d['dice'][1]}"
+    if d["taxed"]:
+        text += "; taxation on " + " and ".join(decktet.SUIT_NAMES[s] for s in d["taxed"])
+    text += f"; income on {d['high']}"
+    gains = [f"{{p{s}}} +{sum(v)}" for s, v in enumerate(d["income"]) if sum(v)]
+    text += (": " + ", ".join(gains) if gains else ": nobody collects") + "."
+    return {"type": "Rolled", "seat": d["seat"], "dice": d["dice"], "tax_dice": d["tax_dice"],
+            "taxed": d["taxed"], "lost": d["lost"], "income": d["income"], "paid": d["paid"],
+            "text": text}
+
+
+def _bought(d, _seat):
+    return {"type": "Bought", "seat": d["seat"], "card": d["card"], "district": d["district"],
+            "pay": d["pay"], "text": f"{_who(d)} developed {_name(d)} in district "
+                                     f"{d['district']} for {_toks(d['pay'])}."}
+
+
+def _deed_bought(d, _seat):
+    return {"type": "DeedBought", "seat": d["seat"], "card": d["card"],
+            "district": d["district"],
+            "text": f"{_who(d)} bought the deed to {_name(d)} in district {d['district']}."}
+
+
+def _deed_added(d, _seat):
+    done = " and completed it" if d["completed"] else ""
+    return {"type": "DeedAdded", "seat": d["seat"], "card": d["card"], "pay": d["pay"],
+            "completed": d["completed"],
+            "text": f"{_who(d)} put {_toks(d['pay'])} on {_name(d)}{done}."}
+
+
+def _sold(d, _seat):
+    return {"type": "Sold", "seat": d["seat"], "card": d["card"], "gain": d["gain"],
+            "text": f"{_who(d)} sold {_name(d)} for {_toks(d['gain'])}."}
+
+
+def _traded(d, _seat):
+    return {"type": "Traded", "seat": d["seat"], "give": d["give"], "get": d["get"],
+            "text": f"{_who(d)} traded 3 {decktet.SUIT_NAMES[d['give']]} for 1 "
+                    f"{decktet.SUIT_SINGULAR[d['get']]}."}
+
+
+def _standing_choice(type_):
+    def redact_it(d, seat):
+        if seat is None or d.get("seat") != seat:
             return None                      # hidden standing choices (M16, M19)
-        what = (f"{decktet.SUIT_NAMES[d['suit']]} from {name}" if t == "PreferenceSet"
+        what = (f"{decktet.SUIT_NAMES[d['suit']]} from {_name(d)}" if type_ == "PreferenceSet"
                 else f"replace aces: {d['mode']}")
-        return {"type": t, **dict(d), "text": f"You set {what}."}
-    if t == "Reshuffled":
-        return {"type": t, "pile": d["pile"], "count": len(d["order"]),
-                "text": f"The discards were shuffled into draw pile {d['pile']} "
-                        f"({len(d['order'])} cards)."}
-    if t == "Drew":
-        if mine:
-            return {"type": t, "seat": d["seat"], "card": d["card"], "ask": d["ask"],
-                    "text": f"{who} drew {name}."
-                            + (" Keep it or replace it?" if d["ask"] else "")}
-        return {"type": t, "seat": d["seat"], "text": f"{who} drew a card."}
-    if t == "EndTriggered":
-        return {"type": t, "text": "The last draw pile is used up: each player takes one "
-                                   "final turn without drawing."}
-    if t == "AceKept":
-        if mine:
-            return {"type": t, "seat": d["seat"], "card": d["card"],
-                    "text": f"{who} kept {name}."}
-        return {"type": t, "seat": d["seat"], "text": f"{who} kept the card drawn."}
-    if t == "AceReplaced":
-        suit = decktet.SUIT_SINGULAR[decktet.suits(d["card"])]
-        return {"type": t, "seat": d["seat"], "card": d["card"],
-                "text": f"{who} replaced {name}: everyone gains a {suit} token."}
-    if t == "GameEnded":
-        o = d["outcome"]
-        win = " and ".join(f"{{p{s}}}" for s in o["winners"])
-        text = ("The game ended in a draw." if len(o["winners"]) > 1
-                else f"The game ended: {win} wins ({o['how']}).")
-        return {"type": t, "outcome": o, "text": text}
-    return {"type": t, "text": t}
+        return {"type": type_, **dict(d), "text": f"You set {what}."}
+    return redact_it
+
+
+def _turn_ended(d, _seat):
+    how = ("with nothing left to trade or add" if d.get("auto") else "")
+    return {"type": "TurnEnded", "seat": d["seat"], "auto": bool(d.get("auto")),
+            "text": f"{_who(d)} ended the turn{' ' + how if how else ''}."}
+
+
+def _reshuffled(d, _seat):
+    return {"type": "Reshuffled", "pile": d["pile"], "count": len(d["order"]),
+            "text": f"The discards were shuffled into draw pile {d['pile']} "
+                    f"({len(d['order'])} cards)."}
+
+
+def _drew(d, seat):
+    if seat is not None and d["seat"] == seat:
+        return {"type": "Drew", "seat": d["seat"], "card": d["card"], "ask": d["ask"],
+                "text": f"{_who(d)} drew {_name(d)}."
+                        + (" Keep it or replace it?" if d["ask"] else "")}
+    return {"type": "Drew", "seat": d["seat"], "text": f"{_who(d)} drew a card."}
+
+
+def _end_triggered(_d, _seat):
+    return {"type": "EndTriggered", "text": "The last draw pile is used up: each player "
+                                            "takes one final turn without drawing."}
+
+
+def _ace_kept(d, seat):
+    if seat is not None and d["seat"] == seat:
+        return {"type": "AceKept", "seat": d["seat"], "card": d["card"],
+                "text": f"{_who(d)} kept {_name(d)}."}
+    return {"type": "AceKept", "seat": d["seat"], "text": f"{_who(d)} kept the card drawn."}
+
+
+def _ace_replaced(d, _seat):
+    suit = decktet.SUIT_SINGULAR[decktet.suits(d["card"])]
+    return {"type": "AceReplaced", "seat": d["seat"], "card": d["card"],
+            "text": f"{_who(d)} replaced {_name(d)}: everyone gains a {suit} token."}
+
+
+def outcome_text(o) -> str:
+    """The end in one sentence, from the recorded outcome itself so history and outcome agree
+    (M13: a draw only when `how` says so; two of three tied share the win)."""
+    win = " and ".join(f"{{p{s}}}" for s in o["winners"])
+    if o["how"] == "draw":
+        return "The game ended in a draw."
+    if len(o["winners"]) > 1:
+        return f"The game ended: {win} share the win ({o['how']})."
+    return f"The game ended: {win} wins ({o['how']})."
+
+
+def _game_ended(d, _seat):
+    return {"type": "GameEnded", "outcome": d["outcome"], "text": outcome_text(d["outcome"])}
+
+
+REDACT = {
+    "GameStarted": _game_started, "Rolled": _rolled, "Bought": _bought,
+    "DeedBought": _deed_bought, "DeedAdded": _deed_added, "Sold": _sold, "Traded": _traded,
+    "PreferenceSet": _standing_choice("PreferenceSet"),
+    "AceSettingSet": _standing_choice("AceSettingSet"),
+    "TurnEnded": _turn_ended, "Reshuffled": _reshuffled, "Drew": _drew,
+    "EndTriggered": _end_triggered, "AceKept": _ace_kept, "AceReplaced": _ace_replaced,
+    "GameEnded": _game_ended,
+}
+
+
+def redact(event: Event, seat: int | None) -> dict | None:
+    """What `seat` may know of an event (RULINGS "Hidden information"), with its sentence."""
+    handler = REDACT.get(event.type)
+    if handler is None:
+        return {"type": event.type, "text": event.type}
+    return handler(event.data, seat)
 
 
 def zones(st: State) -> dict[str, list[str]]:
@@ -214,3 +281,10 @@ def secrets(st: State, seat: int | None) -> set[str]:
         if s != seat:
             out.update(p.hand)
     return out - st.recycled
+
+
+def outcome(st: State) -> Outcome | None:
+    o = st.outcome
+    if o is None:
+        return None
+    return Outcome(tuple(o["scores"]), tuple(o["winners"]), o["how"], o["detail"])

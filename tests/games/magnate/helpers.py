@@ -6,8 +6,9 @@ import random
 from dataclasses import replace
 
 from service.games.contract import replay
+from service.games.folding import Recorder
 from service.games.magnate import GAME
-from service.games.magnate.flow import Builder, roll
+from service.games.magnate.flow import roll
 from service.games.magnate.state import SUITS, Prop, evolve
 
 
@@ -93,10 +94,22 @@ def say(st, seat, text, chance=None):
 
 def rolled(st, seat, *dice):
     """The roll of `seat` with given dice (two d10, then d6s if taxed)."""
-    b = Builder(st)
-    roll(b, seat, Script(*dice))
-    return b.st, b.events[0]
+    rec = Recorder(evolve, st)
+    roll(rec, seat, Script(*dice))
+    return rec.state, rec.events[0]
 
 
 def types(events):
     return [e.type for e in events]
+
+
+def turn(st, seat, move, chance=None, stop=None):
+    """A whole turn from one move: `act`, then (rules 2) the end of the open turn (M9
+    amended), as the service does after a one-click link. Events of both are returned."""
+    chance = chance or random.Random(0)
+    st, events = act(st, seat, move, chance)
+    end = GAME.finish_turn(st, seat)
+    if end is None:
+        return st, events
+    st, more = act(st, seat, end, chance, stop)
+    return st, events + more

@@ -60,7 +60,8 @@ def test_default_payment_spends_what_you_hold_most_of(st):
     left (documented default): 3 Waves 7 Leaves pay the Mill with 2 Waves 6 Leaves."""
     assert one(st, "buy mill in 3")["pay"] == {"V": 2, "L": 6}
     assert one(st, "buy sailor in 3")["pay"] == {"V": 1, "L": 3}
-    assert GAME.describe(one(st, "buy sailor in 3")) == "buy the Sailor in 3 with 1 Wave and 3 Leaves"
+    assert GAME.describe(one(st, "buy sailor in 3")) == (
+        "buy the Sailor in 3 with 1 Wave and 3 Leaves")
 
 
 def test_single_district_may_be_omitted():

@@ -7,11 +7,21 @@ from pathlib import Path
 import pytest
 
 from service.games.contract import OptionError, replay
-from service.games.magnate import GAME
+from service.games.magnate import GAME, Magnate
 from service.games.magnate.setup import property_deck
 from tests.games.golden import check
 
 GOLDEN = Path(__file__).parent / "golden"
+
+
+class MagnateV1(Magnate):
+    """The engine starting games under rules version 1, as it did before versions: the golden
+    files recorded then must keep replaying unchanged (docs/engines.md, "Rules versions")."""
+
+    rules_version = 1
+
+
+V1 = MagnateV1()
 
 
 def play(seats, options, seed, bots):
@@ -49,8 +59,19 @@ def test_finished_game_replays_from_its_log():
     ("mega", 2, {"mega": True, "replace_ace": True}, 21),
     ("three", 3, {"ruleset": "modern", "three": True}, 4),
 ])
-def test_golden(name, seats, options, seed):
-    check(GOLDEN / f"{name}.jsonl", GAME, seats, options, seed, bot="greedy")
+def test_golden_v1(name, seats, options, seed):
+    check(GOLDEN / f"{name}.jsonl", V1, seats, options, seed, bot="greedy")
+
+
+@pytest.mark.parametrize("name,seats,options,seed", [
+    ("classic", 2, {}, 1),
+    ("modern", 2, {"ruleset": "modern", "replace_ace": True}, 2),
+    ("mega", 2, {"mega": True, "replace_ace": True}, 21),
+    ("three", 3, {"ruleset": "modern", "three": True}, 4),
+])
+def test_golden_v2(name, seats, options, seed):
+    """Rules 2: the same seeds, turns ended by the bot's `end` (M9 amended)."""
+    check(GOLDEN / f"{name}_v2.jsonl", GAME, seats, options, seed, bot="normal")
 
 
 def test_deck_option_fixes_the_order():

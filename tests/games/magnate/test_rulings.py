@@ -5,7 +5,7 @@ import pytest
 
 from service.games.contract import IllegalMove
 from service.games.magnate import GAME
-from service.games.magnate import rules as R
+from service.games.magnate import costs as R
 from service.games.magnate.scoring import column_total
 
 from .helpers import act, deed, dev, new, player, quiet, rolled, toks, types
@@ -13,6 +13,7 @@ from .helpers import act, deed, dev, new, player, quiet, rolled, toks, types
 # ---------------------------------------------------------------- M1 income
 
 def test_m1_crowns_pay_on_a_ten():
+    # RULINGS M1
     """M1: R = 10: one token per Crown held, of its suit, to every player."""
     st = quiet(new())
     st = player(st, 0, crowns=("NM", "NS", "NV"))
@@ -24,6 +25,7 @@ def test_m1_crowns_pay_on_a_ten():
 
 
 def test_m1_developed_pays_each_suit_deed_pays_one():
+    # RULINGS M1
     """M1: R = 2..9: a developed property pays each of its suits, a deed one of them."""
     st = quiet(new())
     st = player(st, 0, column=(1, dev("7SK")))
@@ -34,6 +36,7 @@ def test_m1_developed_pays_each_suit_deed_pays_one():
 
 
 def test_m1_doubles_pay_once_and_other_ranks_nothing():
+    # RULINGS M1
     """M1: "if the dice are doubles, you still just collect resources once" (seed 000)."""
     st = quiet(new())
     st = player(st, 0, column=(1, dev("7SK", "3SK")))
@@ -42,6 +45,7 @@ def test_m1_doubles_pay_once_and_other_ranks_nothing():
 
 
 def test_m1_double_ones_pay_developed_aces():
+    # RULINGS M1
     """M1: R = 1 (double 1s only): per developed Ace one token of its suit; taxation first."""
     st = quiet(new(ruleset="modern"))
     st = player(st, 0, column=(1, dev("1M", "1K")), tokens={"S": 3})
@@ -53,6 +57,8 @@ def test_m1_double_ones_pay_developed_aces():
 
 
 def test_m1_courts_never_pay():
+    # RULINGS M1
+    # RULINGS M14
     """M1/M14: "Courts cannot be rolled" (seed 002); a 10 pays Crowns only."""
     st = quiet(new(ruleset="modern"))
     st = player(st, 0, crowns=("NM",), column=(3, dev("TMVK")))
@@ -63,6 +69,7 @@ def test_m1_courts_never_pay():
 # ---------------------------------------------------------------- M2, M3, M4
 
 def test_m2_cost_is_the_real_rank():
+    # RULINGS M2
     """M2: the seed's "Mill (4 of Waves and Leaves)" is the Sailor; cost is the real rank."""
     assert R.cost("4VL", False) == 4 and R.cost("8VL", False) == 8
     pays = R.outright_payments(toks(V=9, L=9), "8VL", False)
@@ -70,6 +77,7 @@ def test_m2_cost_is_the_real_rank():
 
 
 def test_m3_classic_ace_costs_one_counts_one_no_deed():
+    # RULINGS M3
     """M3 classic: develop an Ace for 1 token of its suit, it counts 1, no deed."""
     st = quiet(new())
     st = player(st, 0, hand=("1M", "3MV", "4MS"), tokens={"M": 1})
@@ -80,6 +88,7 @@ def test_m3_classic_ace_costs_one_counts_one_no_deed():
 
 
 def test_m3_modern_ace_costs_three_deed_one_scores_by_suit():
+    # RULINGS M3
     """M3 modern: develop for 3 of its suit, deed for 1; counts 1 per developed card in the
     owner's column of that district bearing its suit, itself included."""
     st = quiet(new(ruleset="modern"))
@@ -93,6 +102,7 @@ def test_m3_modern_ace_costs_three_deed_one_scores_by_suit():
 
 
 def test_m4_deed_costs_one_per_suit_to_the_bank():
+    # RULINGS M4
     """M4: a deed costs one token per suit on the card, paid to the bank, not toward it."""
     st = quiet(new())
     st = player(st, 0, hand=("7SK", "2MK", "1M"), tokens={"S": 1, "K": 1, "M": 5})
@@ -106,6 +116,8 @@ def test_m4_deed_costs_one_per_suit_to_the_bank():
 
 
 def test_m4_court_deed_costs_three():
+    # RULINGS M4
+    # RULINGS M14
     """M4/M14: a Court's deed costs 3, one per suit."""
     assert R.deed_cost("TMVK") == toks(M=1, V=1, K=1)
 
@@ -113,6 +125,7 @@ def test_m4_court_deed_costs_three():
 # ---------------------------------------------------------------- M5
 
 def test_m5_classic_completion_any_mix():
+    # RULINGS M5
     """M5 classic: any mix of the card's suits totalling the rank completes a deed."""
     st = quiet(new())
     st = player(st, 0, column=(2, (deed("7SK"),)), tokens={"K": 7})
@@ -121,6 +134,7 @@ def test_m5_classic_completion_any_mix():
 
 
 def test_m5_modern_needs_each_suit_and_refuses_overpayment():
+    # RULINGS M5
     """M5 modern: the tokens must include each suit; an addition that makes it impossible,
     and any overpayment, is refused."""
     st = quiet(new(ruleset="modern"))
@@ -137,6 +151,7 @@ def test_m5_modern_needs_each_suit_and_refuses_overpayment():
 
 
 def test_m5_classic_refuses_overpayment_too():
+    # RULINGS M5
     """M5/seed 000: "When the total spent in development equals the rank" - never more."""
     st = quiet(new())
     st = player(st, 0, column=(2, (deed("4VL"),)), tokens={"V": 5})
@@ -145,6 +160,7 @@ def test_m5_classic_refuses_overpayment_too():
 
 
 def test_m6_deed_allowed_when_outright_affordable():
+    # RULINGS M6
     """M6: "If you cannot afford ... you may purchase the deed" is advice, not a condition."""
     st = quiet(new())
     st = player(st, 0, hand=("4VL", "3MV", "5ML"), tokens={"V": 4, "L": 4})
@@ -156,6 +172,7 @@ def test_m6_deed_allowed_when_outright_affordable():
 # ---------------------------------------------------------------- M7
 
 def test_m7_add_same_turn_repeatedly_only_on_own_turn():
+    # RULINGS M7
     """M7: tokens may be added on the turn the deed is bought, any number of times, only on
     your own turn."""
     st = quiet(new())
@@ -171,6 +188,7 @@ def test_m7_add_same_turn_repeatedly_only_on_own_turn():
 
 
 def test_m7_deed_tokens_safe_from_tax():
+    # RULINGS M7
     """M7 / seed 000: "resources spent on it will be safe from taxation"."""
     st = quiet(new())
     st = player(st, 0, column=(3, (deed("8VL", V=5),)), tokens={"V": 4})
@@ -180,6 +198,7 @@ def test_m7_deed_tokens_safe_from_tax():
 
 
 def test_m7_completion_in_place_and_one_deed_per_district():
+    # RULINGS M7
     """M7: completion sends tokens to the bank and the card is developed where it lies; until
     then nothing else may be placed in that district."""
     st = quiet(new())
@@ -194,6 +213,8 @@ def test_m7_completion_in_place_and_one_deed_per_district():
 
 
 def test_m7_incomplete_deeds_discarded_at_the_end():
+    # RULINGS M7
+    # RULINGS M12
     """M7/M12: incomplete deeds and their tokens are discarded at the end, unscored."""
     st = quiet(new())
     st = player(st, 0, column=(1, dev("9MS") + (deed("8MS", M=7),)), hand=("3MV",))
@@ -208,6 +229,7 @@ def test_m7_incomplete_deeds_discarded_at_the_end():
 # ---------------------------------------------------------------- M8 placement
 
 def test_m8_first_card_shares_a_suit_with_the_pawn():
+    # RULINGS M8
     """M8 / seed 000: first card shares a suit with the district's Pawn; the Excuse takes any
     card. Districts: 1 Watchman MYK, 2 Light Keeper SVK, 3 Excuse, 4 Harvest MSL, 5 Borderland
     VLY."""
@@ -218,6 +240,7 @@ def test_m8_first_card_shares_a_suit_with_the_pawn():
 
 
 def test_m8_later_cards_share_a_suit_with_the_last_card():
+    # RULINGS M8
     """M8: later cards (and deeds) share a suit with the last card of that column."""
     st = quiet(new())
     st = player(st, 0, column=(3, dev("4VL")))
@@ -226,6 +249,7 @@ def test_m8_later_cards_share_a_suit_with_the_last_card():
 
 
 def test_m8_columns_are_per_player():
+    # RULINGS M8
     """M8: each player has their own column in each district."""
     st = quiet(new())
     st = player(st, 1, column=(3, dev("4VL")))
@@ -235,6 +259,7 @@ def test_m8_columns_are_per_player():
 # ---------------------------------------------------------------- M9, M10
 
 def test_m9_one_card_per_turn_and_selling_always_legal():
+    # RULINGS M9
     """M9: each turn consumes exactly one hand card; selling is always legal; no pass."""
     st = quiet(new())
     st = player(st, 0, hand=("9MS", "8YK", "TMVK"))
@@ -247,6 +272,7 @@ def test_m9_one_card_per_turn_and_selling_always_legal():
 
 
 def test_m10_trade_three_for_one_on_own_turn():
+    # RULINGS M10
     """M10: 3 tokens of one suit for 1 of another, with the bank, on your turn."""
     st = quiet(new())
     st = player(st, 0, tokens={"M": 3})
@@ -262,6 +288,7 @@ def test_m10_trade_three_for_one_on_own_turn():
 # ---------------------------------------------------------------- M11 taxation
 
 def test_m11_taxation_keeps_one_before_income():
+    # RULINGS M11
     """M11: a 1 on either d10 rolls the tax die; 2+ of that suit keeps 1; then income."""
     st = quiet(new())
     st = player(st, 0, tokens={"K": 5, "M": 1}, column=(1, dev("9MS")))
@@ -273,6 +300,7 @@ def test_m11_taxation_keeps_one_before_income():
 
 
 def test_m11_double_taxation_same_suit_once():
+    # RULINGS M11
     """M11: double taxation rolls two tax dice; the same suit twice taxes it once."""
     st = quiet(new(double_taxation=True))
     st = player(st, 0, tokens={"K": 5, "M": 4})
@@ -284,6 +312,7 @@ def test_m11_double_taxation_same_suit_once():
 
 
 def test_m11_no_tax_without_a_one():
+    # RULINGS M11
     """M11: no 1 showing, no tax die."""
     st = quiet(new())
     st = player(st, 0, tokens={"K": 5})

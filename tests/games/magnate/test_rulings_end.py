@@ -7,7 +7,7 @@ import pytest
 
 from service.games.contract import IllegalMove, OptionError
 from service.games.magnate import GAME
-from service.games.magnate.rules import places
+from service.games.magnate.costs import places
 from service.games.magnate.scoring import column_total, final
 from service.games.magnate.setup import property_deck
 
@@ -24,52 +24,57 @@ def sell(st, seat, chance=None, **kw):
 # ---------------------------------------------------------------- M12 the end
 
 def test_m12_first_empty_draw_reshuffles_and_finishes_the_draw():
+    # RULINGS M12
     """M12: the first time a card must be drawn from an empty pile, the discards (the card just
     sold included) are shuffled into a new pile and the draw is finished."""
     st = quiet(new(), draw=(), discard=("5ML",))
     st = player(st, 0, hand=("3MV", "4VL", "6SY"))
     st, ev = sell(st, 0)
-    assert types(ev)[:4] == ["Sold", "Reshuffled", "Drew", "Rolled"]
-    assert ev[1].data == {"pile": 2, "order": ["5ML", "3MV"]}
+    assert types(ev)[:5] == ["Sold", "TurnEnded", "Reshuffled", "Drew", "Rolled"]
+    assert ev[2].data == {"pile": 2, "order": ["5ML", "3MV"]}
     assert st.pile == 2 and st.final_left is None
 
 
 def test_m12_two_players_last_card_then_one_final_turn_each():
+    # RULINGS M12
     """M12: when the second pile's last card is drawn, no more draws: each player, starting
     with the next one, takes one final turn without drawing; hands discarded unscored."""
     st = quiet(new(), draw=("5ML",), pile=2)
     st = player(st, 0, hand=("3MV", "4VL", "6SY"))
     st = player(st, 1, hand=("7SK", "8YK", "9LK"))
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "Drew", "EndTriggered", "Rolled"]
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "EndTriggered", "Rolled"]
     assert st.turn == 1 and GAME.view(st, 0)["end"].startswith("2 turns left")
     st, ev = sell(st, 1)
-    assert types(ev) == ["Sold", "Rolled"]                     # no draw in a final turn
+    assert types(ev) == ["Sold", "TurnEnded", "Rolled"]        # no draw in a final turn
     assert st.turn == 0 and GAME.view(st, 1)["end"] == "this is the last turn"
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "GameEnded"]
+    assert types(ev) == ["Sold", "TurnEnded", "GameEnded"]
     assert [len(p.hand) for p in st.players] == [0, 0]
     assert len(st.discard) == 7 and GAME.outcome(st) is not None
     assert GAME.legal_moves(st, 0) == [] and GAME.to_act(st) == frozenset()
 
 
 def test_m12_three_players_end_on_the_third_pile():
+    # RULINGS M12
+    # RULINGS M21
     """M12/M21: with three players the discards are reshuffled twice; the third pile's last card
     starts the final turns, next player first."""
     st = quiet(new(3, ruleset="modern", three=True), draw=(), discard=(), pile=2, turn=2)
     for s, h in enumerate((("3MV", "4VL"), ("6SY", "7SK"), ("8YK", "9LK"))):
         st = player(st, s, hand=h)
     st, ev = sell(st, 2)
-    assert types(ev) == ["Sold", "Reshuffled", "Drew", "EndTriggered", "Rolled"]
-    assert ev[1].data["pile"] == 3 and st.turn == 0
+    assert types(ev) == ["Sold", "TurnEnded", "Reshuffled", "Drew", "EndTriggered", "Rolled"]
+    assert ev[2].data["pile"] == 3 and st.turn == 0
     for seat in (0, 1):
         st, ev = sell(st, seat)
-        assert types(ev) == ["Sold", "Rolled"]
+        assert types(ev) == ["Sold", "TurnEnded", "Rolled"]
     st, ev = sell(st, 2)
-    assert types(ev) == ["Sold", "GameEnded"]
+    assert types(ev) == ["Sold", "TurnEnded", "GameEnded"]
 
 
 def test_m12_two_player_game_does_not_reshuffle_twice():
+    # RULINGS M12
     """M12: two players end on the second pile: no third pile."""
     st = quiet(new(), draw=("5ML",), pile=2)
     st = player(st, 0, hand=("3MV", "4VL", "6SY"))
@@ -78,18 +83,21 @@ def test_m12_two_player_game_does_not_reshuffle_twice():
 
 
 def test_m12_mega_draws_two_and_stops_at_the_last_card():
+    # RULINGS M12
+    # RULINGS M20
     """M12/M20: mega draws two; if the first takes the last card the second is not drawn."""
     st = quiet(new(mega=True), draw=("5ML.1",), pile=2)
     st = player(st, 0, hand=("3MV.1", "4VL.1", "6SY.1", "7SK.1", "8YK.1", "9LK.1"))
     st, ev = sell(st, 0)
     assert types(ev) == ["Sold"] and st.plays_left == 1       # two plays a turn
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "Drew", "EndTriggered", "Rolled"]
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "EndTriggered", "Rolled"]
     st = quiet(new(mega=True), draw=("5ML.1", "5ML.2", "1M.1"))
     st = player(st, 0, hand=("3MV.1", "4VL.1", "6SY.1", "7SK.1", "8YK.1", "9LK.1"))
     st, _ = sell(st, 0)
     st, ev = sell(st, 0)
-    assert types(ev) == ["Sold", "Drew", "Drew", "Rolled"] and len(st.players[0].hand) == 6
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "Drew", "Rolled"]
+    assert len(st.players[0].hand) == 6
 
 
 # ---------------------------------------------------------------- M13 scoring
@@ -106,6 +114,7 @@ def _scored(cols0, cols1, tok0=(), tok1=(), **opts):
 
 
 def test_m13_most_districts_wins_ties_score_nothing():
+    # RULINGS M13
     """M13/seed 000: the higher total takes a district; equal totals score for neither."""
     o = _scored({1: dev("9MS"), 2: dev("4VL")}, {1: dev("4MS"), 2: dev("4VL"), 3: dev("2MK")})
     assert o["scores"] == [1, 1]
@@ -113,6 +122,7 @@ def test_m13_most_districts_wins_ties_score_nothing():
 
 
 def test_m13_first_tiebreak_developed_value():
+    # RULINGS M13
     """M13: tie on points: higher total value of developed properties wins."""
     o = _scored({1: dev("9MS")}, {2: dev("4VL")})
     assert o["scores"] == [1, 1] and o["winners"] == [0]
@@ -120,6 +130,7 @@ def test_m13_first_tiebreak_developed_value():
 
 
 def test_m13_second_tiebreak_tokens_then_draw():
+    # RULINGS M13
     """M13: then more tokens; then a draw."""
     o = _scored({1: dev("9MS")}, {2: dev("9VY")}, tok0={"M": 2}, tok1={"K": 3})
     assert o["winners"] == [1] and "tokens" in o["how"]
@@ -128,12 +139,15 @@ def test_m13_second_tiebreak_tokens_then_draw():
 
 
 def test_m13_modern_aces_count_at_district_value_in_tiebreak():
+    # RULINGS M13
     """M13: modern Aces count at their district value in the developed-value tie-break."""
     o = _scored({1: dev("1M", "4MS", "9MS")}, {2: dev("9VY", "4VL")}, ruleset="modern")
     assert o["detail"]["developed"] == [16, 13] and o["winners"] == [0]
 
 
 def test_m13_three_way_district_needs_a_strict_leader():
+    # RULINGS M13
+    # RULINGS M21
     """M13/M21: the Excuse is contested by all three; the winner beats every other total."""
     st = quiet(new(3, ruleset="modern", three=True))
     st = player(st, 0, column=(1, dev("9MS")))
@@ -147,6 +161,7 @@ def test_m13_three_way_district_needs_a_strict_leader():
 # ---------------------------------------------------------------- M14 Courts
 
 def test_m14_courts_default_off_classic_on_modern():
+    # RULINGS M14
     """M14: Courts default off in classic, on in modern; either can be chosen."""
     assert GAME.validate_options(2, {})["courts"] == "off"
     assert GAME.validate_options(2, {"ruleset": "modern"})["courts"] == "on"
@@ -156,6 +171,7 @@ def test_m14_courts_default_off_classic_on_modern():
 
 
 def test_m14_court_costs_ten_each_suit_deed_three_sells_three_counts_ten():
+    # RULINGS M14
     """M14: develop for 10 of its suits, each at least once; deed 3; sell for 3; counts 10."""
     st = quiet(new(ruleset="modern"))
     st = player(st, 0, hand=("TMVK", "3MV", "4VL"), tokens={"M": 8, "V": 1, "K": 1})
@@ -174,6 +190,7 @@ def test_m14_court_costs_ten_each_suit_deed_three_sells_three_counts_ten():
 # ---------------------------------------------------------------- M15 Pawn properties
 
 def test_m15_pawn_properties_classic_only_without_courts():
+    # RULINGS M15
     """M15: Pawns go into the deck as Courts; every district takes any first card; classic only
     and needs Courts off."""
     opts = GAME.validate_options(2, {"pawn_properties": True})
@@ -196,23 +213,26 @@ def _ace_game(mode):
 
 
 def test_m16_always_replaces_every_ace_and_everyone_gains():
+    # RULINGS M16
     """M16: a replaced Ace is discarded, every player gains one token of its suit, the drawer
     draws again (repeat)."""
     st, ev = sell(_ace_game("always"), 0)
-    assert types(ev)[:6] == ["Sold", "Drew", "AceReplaced", "Drew", "AceReplaced", "Drew"]
+    assert types(ev)[:7] == ["Sold", "TurnEnded", "Drew", "AceReplaced", "Drew", "AceReplaced",
+                             "Drew"]
     assert st.players[0].hand[-1] == "5ML" and "1M" in st.discard and "1S" in st.discard
     assert [e.data["income"] for e in ev if e.type == "Rolled"]   # then the next roll
 
 
 def test_m16_never_keeps_it():
     st, ev = sell(_ace_game("never"), 0)
-    assert types(ev) == ["Sold", "Drew", "Rolled"] and "1M" in st.players[0].hand
+    assert types(ev) == ["Sold", "TurnEnded", "Drew", "Rolled"] and "1M" in st.players[0].hand
 
 
 def test_m16_ask_keeps_the_turn_open_for_the_answer():
+    # RULINGS M16
     """M16: "ask" keeps the turn open for that answer; nobody else waits."""
     st, ev = sell(_ace_game("ask"), 0)
-    assert types(ev) == ["Sold", "Drew"] and st.phase == "ask"
+    assert types(ev) == ["Sold", "TurnEnded", "Drew"] and st.phase == "ask"
     assert GAME.to_act(st) == frozenset([0])
     moves = GAME.legal_moves(st, 0)
     assert moves[:2] == [{"type": "replace", "card": "1M"}, {"type": "keep", "card": "1M"}]
@@ -226,6 +246,7 @@ def test_m16_ask_keeps_the_turn_open_for_the_answer():
 
 
 def test_m16_only_the_end_of_turn_draw_and_setting_any_time():
+    # RULINGS M16
     """M16: the deal is never replaced; the standing choice may be set off-turn."""
     deck = ",".join(["1M", "1S", "1V", "1L", "1Y", "1K"] + [c for c in property_deck(
         GAME.validate_options(2, {})) if c[0] != "1"])
@@ -242,6 +263,7 @@ def test_m16_only_the_end_of_turn_draw_and_setting_any_time():
 # ---------------------------------------------------------------- M17, M18
 
 def test_m17_random_start_player_and_every_turn_starts_with_a_roll():
+    # RULINGS M17
     """M17: the start player is random; the first turn starts with the automatic roll."""
     firsts = set()
     for seed in range(20):
@@ -253,6 +275,7 @@ def test_m17_random_start_player_and_every_turn_starts_with_a_roll():
 
 
 def test_m18_the_bank_never_runs_out():
+    # RULINGS M18
     """M18: income is paid whatever the number of tokens already out."""
     st = quiet(new())
     st = player(st, 0, tokens={"K": 40}, crowns=("NK",))
@@ -264,6 +287,7 @@ def test_m18_the_bank_never_runs_out():
 # ---------------------------------------------------------------- M19 deed income choice
 
 def test_m19_default_fewest_held_ties_in_suit_order_and_standing_choice():
+    # RULINGS M19
     """M19: default: the card's suit the owner holds fewest of, ties in suit order; a standing
     preference, settable any time (even off-turn), overrides it."""
     from .helpers import rolled
@@ -287,6 +311,7 @@ def test_m19_default_fewest_held_ties_in_suit_order_and_standing_choice():
 # ---------------------------------------------------------------- M20, M21
 
 def test_m20_mega_setup():
+    # RULINGS M20
     """M20: 9 districts (8 Pawns + one Excuse), 12 Crowns 6 each, 6-card hands, two plays,
     double taxation forced, the second Excuse removed."""
     opts = GAME.validate_options(2, {"mega": True})
@@ -301,6 +326,7 @@ def test_m20_mega_setup():
 
 
 def test_m21_three_players_layout():
+    # RULINGS M21
     """M21: modern only; the Excuse and six Pawns (two from a second deck); each arm contested
     by its two flanking players, the Excuse by all; 5 districts each; Crowns 2 each; 3 piles."""
     st = new(3, ruleset="modern", three=True)

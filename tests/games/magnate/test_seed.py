@@ -66,12 +66,14 @@ def test_one_card_play_then_draw_ends_the_turn():
     st = player(st, 0, hand=("4VL", "2MK", "3MV"), tokens={"V": 4, "L": 4})
     st2, ev = act(st, 0, {"type": "buy", "card": "4VL", "district": 3,
                           "pay": {"V": 2, "L": 2}})
-    assert types(ev)[:3] == ["Bought", "Drew", "Rolled"] and st2.turn == 1
+    # RULINGS M9 (amended): with nothing left to trade or add, the turn ends by itself
+    assert types(ev)[:4] == ["Bought", "TurnEnded", "Drew", "Rolled"] and st2.turn == 1
     with pytest.raises(IllegalMove, match="not your turn"):
         act(st2, 0, {"type": "sell", "card": "2MK"})
 
 
 def test_taxation_before_collecting():
+    # RULINGS M11
     """000: "If either die is a 1, immediately resolve taxation. Then, both players collect"
     (a player taxed down to 1 Moon then collects the rolled Moon income)."""
     st = quiet(new())

@@ -45,3 +45,20 @@ def test_views_render(seats, options):
     text = env.get_template("games/magnate/view.txt").render(view=GAME.view(st, 0),
                                                              names=names, me=0)
     assert "GAME OVER" in text
+
+
+def test_open_turn_says_how_to_end_it():
+    """RULINGS M9 (amended): the page and the email say plainly that the turn is still open
+    and how to end it."""
+    # RULINGS M9
+    from .helpers import act, new, player, quiet
+    st = player(quiet(new()), 0, hand=("4VL", "2MK", "3MV"), tokens={"V": 4, "L": 4, "M": 3})
+    st, _ = act(st, 0, {"type": "buy", "card": "4VL", "district": 3, "pay": {"V": 2, "L": 2}})
+    env = _env()
+    for kind in ("txt", "html"):
+        out = env.get_template(f"games/magnate/view.{kind}").render(
+            view=GAME.view(st, 0), names=["Ann", "Bob"], me=0)
+        assert "Your turn is still open" in out and "end" in out
+        other = env.get_template(f"games/magnate/view.{kind}").render(
+            view=GAME.view(st, 1), names=["Ann", "Bob"], me=1)
+        assert "Ann has made the card play" in other

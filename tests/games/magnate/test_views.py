@@ -6,7 +6,7 @@ import json
 
 from service.games.magnate import GAME
 
-from .helpers import act, deed, dev, new, player, quiet, rolled, say
+from .helpers import deed, dev, new, player, quiet, rolled, say, turn
 
 
 def _position():
@@ -38,7 +38,7 @@ def test_hands_stay_private_in_views_and_history():
     for card in ("8VL", "7SK", "4VL"):
         assert card not in v1
     assert "hand" not in GAME.view(st, None)
-    st2, events = act(st, 0, {"type": "sell", "card": "4VL"})
+    st2, events = turn(st, 0, {"type": "sell", "card": "4VL"})
     drew = next(e for e in events if e.type == "Drew")
     assert drew.data["card"] not in json.dumps(GAME.redact(drew, 1))
     assert GAME.redact(drew, 0)["card"] == drew.data["card"]
@@ -80,7 +80,7 @@ def test_menu_one_click_per_card_play_all_legal():
 
 def test_history_sentences():
     st = _position()
-    _, ev = act(st, 0, {"type": "buy", "card": "4VL", "district": 3, "pay": {"V": 2, "L": 2}})
+    _, ev = turn(st, 0, {"type": "buy", "card": "4VL", "district": 3, "pay": {"V": 2, "L": 2}})
     assert GAME.redact(ev[0], 1)["text"] == (
         "{p0} developed the Sailor in district 3 for 2 Waves and 2 Leaves.")
     assert GAME.redact(ev[-1], 1)["text"].startswith("{p1} rolled ")
