@@ -61,7 +61,13 @@ def player_counts(game: Game, preset: dict) -> range:
     """The player counts a lobby entry allows: a ruleset may allow fewer than its engine
     (classic Magnate is a two-player game, seed 000; three players is a Roller variant)."""
     seats_for = getattr(game, "seats_for", None)
-    return seats_for(preset) if seats_for is not None else game.seats
+    if seats_for is None:
+        return game.seats
+    # a count any on/off variant of the entry allows counts too (Roller's three-player game)
+    variants = [{**preset, name: True} for name, opt in game.options.items()
+                if isinstance(opt.default, bool) and name not in preset]
+    counts = set(seats_for(preset)).union(*(set(seats_for(v)) for v in variants))
+    return range(min(counts), max(counts) + 1) if counts else game.seats
 
 
 def players_wording(game: Game, preset: dict) -> str:

@@ -30,4 +30,4 @@ def test_the_lobby_states_each_rulesets_own_player_counts():
     assert words["trees"] == "2 to 4 players"
     assert words["suzerain"] == "2 players"
     assert words["magnate-roller"] == "2 or 3 players"
-    assert words["magnate"] in ("2 players", "2 or 3 players")   # 2 once seats_for is in
+    assert words["magnate"] == "2 players"

@@ -1,0 +1,76 @@
+"""A Magnate turn stays open after the card play (RULINGS M9 as amended, rules version 2): a
+reply's lines and a one-click email link are each one whole turn, ended for the player unless
+the reply's last line is `keep`; the game page's buttons compose a turn step by step."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from service import play
+from service.play import positions
+
+PLAYERS = ["anna@example.org", "ben@example.org"]
+
+
+def start(svc):
+    svc.chance = random.Random(11)
+    return play.start_game(svc, "magnate", PLAYERS, {"ruleset": "classic"}).game_id
+
+
+def position(svc, gid):
+    with svc.db.transaction() as s:
+        return positions.load(s, svc.states, gid)
+
+
+def a_sale(svc, gid):
+    pos = position(svc, gid)
+    (seat,) = pos.engine.to_act(pos.state)
+    sale = next(m for m in pos.engine.legal_moves(pos.state, seat) if m["type"] == "sell")
+    return pos, seat, sale
+
+
+@pytest.mark.parametrize("whole_turn, keep, still_mine", [
+    (True, False, False),      # a reply "sell ...": the turn ends with it
+    (True, True, True),        # a reply "sell ... / keep": the turn stays open
+    (False, False, True),      # the page's button: one step, the turn stays open
+])
+def test_a_card_play_ends_the_turn_only_when_the_submission_is_a_whole_turn(
+        services, whole_turn, keep, still_mine):
+    # RULINGS M9
+    gid = start(services)
+    pos, seat, sale = a_sale(services, gid)
+    lines = [pos.engine.describe(sale)] + (["keep"] if keep else [])
+    applied = play.submit(services, play.Intent(gid, seat, lines=lines, source="email",
+                                                whole_turn=whole_turn))
+    after = position(services, gid)
+    assert (seat in after.engine.to_act(after.state)) is still_mine
+    ended = [m for m in applied.moves if m["type"] == "end"]
+    if still_mine:
+        assert ended == [] and after.engine.view(after.state, seat).get("turn_open")
+    else:
+        assert ended == [{"type": "end"}]
+
+
+def test_the_open_turn_is_ended_by_an_end_line_later(services):
+    # RULINGS M9: "end" closes a turn left open
+    gid = start(services)
+    pos, seat, sale = a_sale(services, gid)
+    play.submit(services, play.Intent(gid, seat, moves=[sale], source="web"))
+    assert seat in position(services, gid).engine.to_act(position(services, gid).state)
+    play.submit(services, play.Intent(gid, seat, lines=["end"], source="email",
+                                      whole_turn=True))
+    after = position(services, gid)
+    assert seat not in after.engine.to_act(after.state)
+
+
+def test_an_email_link_plays_the_card_and_ends_the_turn(client, app):
+    # RULINGS M9: one click on a card play link plays it and ends the turn
+    from ..web.helpers import latest_to, move_links
+    r = client.post("/games", data={"game": "magnate", "players": "\n".join(PLAYERS)})
+    assert r.status_code == 302
+    mover = next(a for a in PLAYERS if move_links(latest_to(app, a)))
+    text, path = next((t, p) for t, p in move_links(latest_to(app, mover)) if "sell" in t.lower())
+    assert client.post(path).status_code == 200
+    other = next(a for a in PLAYERS if a != mover)
+    assert move_links(latest_to(app, other)), "the turn passed to the other player"
