@@ -1,5 +1,5 @@
-"""Bots: uniformly random legal play, and "greedy", which collects ranks and builds complete
-buildings. Both are plain `(state, seat, rng) -> move` functions."""
+"""Bots: "easy" plays a uniformly random legal move; "normal" (greedy) collects ranks and
+builds complete buildings. Both are plain `(state, seat, rng) -> move` functions."""
 from __future__ import annotations
 
 from collections import Counter
@@ -97,4 +97,6 @@ def _turn(s: State, seat: int, moves: list[dict], keep) -> dict:
     return {"type": "pass"}
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+# "easy" and "normal" are the names the service offers (docs/engines.md); "random" and
+# "greedy" are the old names, kept because recorded golden playthroughs name their bot.
+BOTS = {"easy": random_bot, "normal": greedy_bot, "random": random_bot, "greedy": greedy_bot}

@@ -22,7 +22,7 @@ with the cheapest others (each card the copy its plain name reads as: hand befor
 store lists no same-rank swaps; sales list rank-distinct pairs; downgrades take the exposed
 card, then mismatches. `decide` accepts ANY legal move, whichever copy it names.
 
-Every listed move is in `commands.canonical` form: two copies of one card in one zone are
+Every listed move is in `copies.canonical` form: two copies of one card in one zone are
 interchangeable, so a move uses the lowest copy present there, and no two listed moves differ
 only by a copy; where copies are not interchangeable (hand vs stall, exposed vs face-down,
 two buildings at one address card, declarations) the move carries the ``mark`` its text
@@ -33,12 +33,26 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..contract import Chance, Event, IllegalMove
-from .commands import canonical
-from .flow import Run, advance
-from .state import ROYAL_ACTION, SEALED, State, rank, value
+from .copies import canonical
+from .flow import advance, recorder
+from .state import ROYAL_ACTION, SEALED, State, all_cards, rank, value
 
 SEALED_MOVE = {"stall": "stall", "ball": "ball", "tax": "discard", "bid": "bid"}
 FACE = {"K": "build", "Q": "visit", "J": "buy"}
+
+
+def start(seats: int, opts: dict, chance: Chance, version: int) -> list[Event]:
+    """The first event (the deck order, the first Herald, and ``rules``: the version the game
+    is played under to its end), then everything up to the first decision."""
+    if opts["deck"]:
+        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+    else:
+        order = all_cards(opts["sizes"])
+        chance.shuffle(order)
+    run = recorder(None)
+    run.emit("GameStarted", seats=seats, options=opts, order=order,
+             herald=chance.randint(0, seats - 1), rules=version)
+    return advance(run, chance)
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -162,34 +176,57 @@ def _visit_moves(s: State) -> list[dict]:
         {"type": "expose", "card": None}]
 
 
-def _action_moves(s: State, seat: int) -> list[dict]:
-    stall, hand = s.stalls[seat], s.hands[seat]
-    out: list[dict] = [{"type": "pass"}]
-    for give in reps(stall):
+def _trade_moves(s: State, seat: int) -> list[dict]:
+    out = []
+    for give in reps(s.stalls[seat]):
         for c in reps(s.market):
             out.append({"type": "trade", "give": give, "take": c, "from": "market"})
         for other in s.order():
             if other != seat:
                 for c in reps(s.stalls[other]):
                     out.append({"type": "trade", "give": give, "take": c, "from": other})
+    return out
+
+
+def _store_moves(s: State, seat: int) -> list[dict]:
+    """No same-rank swaps of face-down cards (they change nothing); the exposed card may
+    always be swapped out (A7 ends the exposure)."""
+    out = []
+    mine = reps(s.hands[seat]) + reps(s.stalls[seat])
     for b in s.buildings[seat]:
         outs = reps([c for c in b.cards if c != b.exposed]) + ([b.exposed] if b.exposed else [])
-        for card in reps(hand) + reps(stall):
+        for card in mine:
             for o in outs:
                 if rank(o) != rank(card) or o == b.exposed:
                     out.append({"type": "store", "card": card, "building": b.address, "out": o})
-    out += [{"type": "hide", "card": c} for c in reps(stall)]
+    return out
+
+
+def _stall_moves(s: State, seat: int) -> list[dict]:
+    """Hide, sell and harvest."""
+    stall = s.stalls[seat]
+    out = [{"type": "hide", "card": c} for c in reps(stall)]
     out += [{"type": "sell", "cards": list(p)} for p in _distinct(combinations(stall, 2))]
     out += [{"type": "harvest", "building": b.address}
             for b in s.buildings[seat] if b.production]
-    for face in reps([c for c in hand + stall if rank(c) in FACE]):
+    return out
+
+
+def _face_moves(s: State, seat: int) -> list[dict]:
+    """Favors (any phase, A10) and the paid royal action of this phase."""
+    out = []
+    for face in reps([c for c in s.hands[seat] + s.stalls[seat] if rank(c) in FACE]):
         for act in _royal_options(s, seat, FACE[rank(face)], face):
             out.append({"type": "favor", "card": face, **act})
     if s.coins[seat] >= 1:
         for act in _royal_options(s, seat, ROYAL_ACTION[s.royal], None):
             out.append({"type": "royal", **act})
-    out += _downgrade_moves(s, seat)
     return out
+
+
+def _action_moves(s: State, seat: int) -> list[dict]:
+    return [{"type": "pass"}, *_trade_moves(s, seat), *_store_moves(s, seat),
+            *_stall_moves(s, seat), *_face_moves(s, seat), *_downgrade_moves(s, seat)]
 
 
 def _royal_options(s: State, seat: int, action: str, exclude: str | None) -> list[dict]:
@@ -252,7 +289,7 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
         raise IllegalMove("that is not a move")
     if s.stage == "over":
         raise IllegalMove("the game is over")
-    run = Run(s)
+    run = recorder(s)
     kind = move["type"]
     if s.stage in SEALED:
         if kind != SEALED_MOVE[s.stage]:

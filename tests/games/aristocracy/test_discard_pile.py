@@ -16,7 +16,7 @@ from dataclasses import replace
 import pytest
 
 from service.games.aristocracy import GAME
-from service.games.aristocracy.flow import Run, advance
+from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.state import Building as B
 from service.games.cards import french
 from service.games.contract import IllegalMove
@@ -115,7 +115,7 @@ def test_a14_tax_discards_go_face_down_into_an_almost_empty_pile():
     s = replace(s, stage="phase", hands=(big, small), round=2, discard=("5H.2",),
                 face_up=("5H.2",), market=(), deck=s.deck + s.hands[0] + s.hands[1] + s.market)
     s = clean(s)
-    run = Run(s)
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.stage == "tax" and s.sealed_seats == (0,)
@@ -155,7 +155,7 @@ def test_a13_reshuffle_takes_the_whole_pile_face_up_and_down():
     s = started(2)
     s = replace(s, deck=("AS.1",), discard=("2S.1", "3S.1", "4S.1"), face_up=("3S.1",),
                 stage="phase", royal="Q", stalls=((), ()), market=())
-    run = Run(s)
+    run = recorder(s)
     advance(run, random.Random(3))
     shuffled = next(e for e in run.events if e.type == "Reshuffled")
     assert sorted(shuffled.data["order"]) == ["2S.1", "3S.1", "4S.1"]

@@ -229,8 +229,8 @@ def test_a13_reshuffle_when_deck_runs_out():
     s = started(2)
     s = replace(s, deck=("AS.1",), discard=("2S.1", "3S.1", "4S.1"), stage="phase",
                 royal="Q", stalls=((), ()), market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(3))
     assert run.events[1].type == "MarketDrawn" or run.events[1].type == "Reshuffled"
     assert run.state.discard == () and run.state.market[0] == "AS.1"
@@ -243,8 +243,8 @@ def test_a14_tax_over_the_limit():
     big = tuple(f"{r}C.2" for r in ("2", "3", "4", "5", "6", "7", "8", "10", "J"))
     s = replace(s, stage="phase", hands=(big, big[:7]), round=2,
                 buildings=((), (ch,)), deck=tuple(c for c in s.deck if c not in big))
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.stage == "tax" and s.sealed_seats == (0,)       # 10 > 7, while 8 <= 7 + 1 château
@@ -303,13 +303,13 @@ def test_a17_production_and_a18_income():
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"))
     s = started(2)
     s = replace(s, stage="closing", royal="Q", buildings=((farm, est), ()), market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     assert run.state.coins == (4, 3)
     s = replace(run.state, stage="closing", royal="J")
     top = s.deck[0]
-    run = Run(s)
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.buildings[0][0].production == top and s.buildings[0][1].production is None
@@ -322,8 +322,8 @@ def test_a19_end_offered_only_when_true_and_scoring():
     s = started(2)
     s = replace(s, stage="closing", royal="K", buildings=((ch, *farms), (farms[0],)),
                 market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.stage == "end" and GAME.to_act(s) == frozenset({0})
@@ -349,8 +349,8 @@ def test_a19_tie_breaks_coins_then_hand_value_then_herald():
 def test_round_cap_ends_after_the_jack_phase():
     s = started(2, round_cap=1)
     s = replace(s, stage="closing", royal="J", market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     assert run.state.stage == "over" and GAME.outcome(run.state).how.startswith("the round")
 
