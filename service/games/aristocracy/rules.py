@@ -35,7 +35,7 @@ from itertools import combinations
 from ..contract import Chance, Event, IllegalMove
 from .copies import canonical
 from .flow import advance, recorder
-from .state import ROYAL_ACTION, SEALED, State, all_cards, rank, value
+from .state import KINDS, ROYAL_ACTION, SEALED, State, all_cards, rank, value
 
 SEALED_MOVE = {"stall": "stall", "ball": "ball", "tax": "discard", "bid": "bid"}
 FACE = {"K": "build", "Q": "visit", "J": "buy"}
@@ -78,15 +78,54 @@ def may_choose(s: State, seat: int) -> bool:
 
 
 def timeout_move(s: State, seat: int) -> dict | None:
-    """The choice a reminder/deadline job submits for a seat still awaited: an empty stall or
-    ball gift, a bid of 0, the first cards of the hand for tax."""
-    if s.stage not in SEALED or seat not in s.waiting:
+    """The move the service makes for `seat` when its time to choose runs out: the mildest
+    legal choice, the same every time for the same position, for every decision there is.
+
+    * sealed choices (A3): an empty stall or ball gift, a bid of 0, and for tax the first
+      cards of the hand, as many as the limit asks (A14);
+    * a single top bidder (A16): take the first market card (they bid, so they want one);
+    * tied top bidders (A16): declare the first market card nobody has declared yet (else
+      the first), so a silent bidder does not spoil another's card where it can be helped;
+    * an action turn (A4): pass, ending the turn;
+    * after a visit (A12): expose nothing, or take the coin rather than discard the card;
+    * the end-of-game offer (A19): pass, never ending the game for a silent player.
+
+    None when `seat` has nothing to decide now (another seat is to act, or a sealed choice
+    it has already made)."""
+    if s.stage in SEALED:
+        return _sealed_default(s, seat) if seat in s.waiting else None
+    if seat not in to_act(s):
         return None
+    return _TIMEOUTS[s.stage](s, seat) if s.stage in _TIMEOUTS else None
+
+
+def _sealed_default(s: State, seat: int) -> dict:
     if s.stage == "bid":
         return {"type": "bid", "coins": 0}
     if s.stage == "tax":
         return {"type": "discard", "cards": list(s.hands[seat][:_tax_count(s, seat)])}
     return {"type": SEALED_MOVE[s.stage], "cards": []}
+
+
+def _declare_default(s: State, seat: int) -> dict:
+    taken = {card for _, card in s.auction["declared"]}
+    free = [c for c in s.market if c not in taken]
+    return canonical(s, seat, {"type": "declare", "card": (free or list(s.market))[0]})
+
+
+def _visit_default(s: State, seat: int) -> dict:
+    if s.visit["mode"] == "exposed":
+        return {"type": "take_coin"}
+    return {"type": "expose", "card": None}
+
+
+_TIMEOUTS = {
+    "pick": lambda s, seat: canonical(s, seat, {"type": "take", "card": s.market[0]}),
+    "declare": _declare_default,
+    "turn": lambda s, seat: {"type": "pass"},
+    "visit": _visit_default,
+    "end": lambda s, seat: {"type": "pass"},
+}
 
 
 def _tax_count(s: State, seat: int) -> int:
@@ -498,8 +537,25 @@ def _downgrade(run, s, seat, move):
     left = 0 if lvl == 0 else len(b.cards) - len(cards)
     if (lvl > 0 and not cards) or left not in _downgrade_targets(s, lvl) \
             or (lvl == 0 and cards):
-        raise IllegalMove("take one building card (a farm comes home whole; A8)")
+        raise IllegalMove(_downgrade_refusal(s, b))
     run.emit("Downgraded", seat=seat, building=b.address, cards=cards)
+
+
+def _downgrade_refusal(s: State, b) -> str:
+    """A8: the refusal names exactly the downgrades `_downgrade_moves` offers: a farm comes
+    home whole; otherwise as many building cards as make it the next size down, which is
+    two for a château with sizes 4-5-7 (one downgrade all the same); `downgrade_many` adds
+    every smaller size and taking them all."""
+    lvl = s.level(b)
+    if lvl == 0:
+        return "a downgraded farm comes home whole: name no cards (A8)"
+    bc = s.bcounts()
+    ways = []
+    for t in _downgrade_targets(s, lvl):
+        k = len(b.cards) - t
+        what = "the building comes home" if t == 0 else f"it becomes a {KINDS[bc.index(t)]}"
+        ways.append(f"{k} building card{'s' if k != 1 else ''} ({what})")
+    return f"from this {s.kind(b)} a downgrade takes " + " or ".join(ways) + " (A8)"
 
 
 def _expose(run, s, seat, move):

@@ -39,7 +39,7 @@ SIZES = {"4-5-6": (4, 5, 6), "5-6-7": (5, 6, 7), "4-5-7": (4, 5, 7), "2-3-4": (2
 BCOUNTS = {k: tuple(x - 1 for x in v) for k, v in SIZES.items()}
 SEALED = ("tax", "ball", "bid", "stall")
 START_COINS = 3
-RULES_VERSION = 1    # the rules this engine plays now (A13, A16 amended); see the docstring
+RULES_VERSION = 2    # the rules this engine plays now (A13, A16 amended); see the docstring
 FACE_UP_PLACES = 4   # A13: at most four discards lie face up
 
 

@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from service.games.aristocracy import GAME
+from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.state import Building, all_cards
 from service.games.contract import CommandError, IllegalMove, OptionError, replay
 
@@ -267,8 +268,8 @@ def test_a15_ball_returns_as_many_as_given():
     assert "gives 3" in GAME.redact(held, 1)["text"]
 
 
-def _auction(bids, coins=(5, 5, 5)):
-    s = started(3)
+def _auction(bids, coins=(5, 5, 5), rules=None):
+    s = started(3, rules=rules)
     s = replace(s, stage="bid", royal="J", sealed_seats=(0, 1, 2), waiting=(0, 1, 2),
                 market=("2H.1", "3H.1", "4H.1"), herald=0, coins=coins)
     for seat, b in enumerate(bids):
@@ -293,9 +294,51 @@ def test_a16_ties_declare_in_herald_order():
     assert "2H.1" in s.discard and s.market == ("3H.1",) or "3H.1" in s.discard
 
 
-def test_a16_top_bid_zero_sells_nothing():
-    s = _auction([0, 0, 0])
+def test_a16_top_bid_zero_sells_nothing_v1():
+    """Version 1 only (games begun before A16 was amended): all-zero bids sold nothing."""
+    s = _auction([0, 0, 0], rules=1)
     assert s.stage == "stall" and len(s.market) == 3
+
+
+def test_a16_v2_all_zero_bids_tie_and_declare():
+    """A16 as amended: 0 is a bid like any other; when every bid is 0 all are tied top
+    bidders and declare in Herald order, a card declared by one alone going for 0."""
+    # RULINGS A16
+    s = _auction([0, 0, 0])
+    assert s.stage == "declare" and s.auction["tied"] == [0, 1, 2] and s.auction["price"] == 0
+    s, _ = say(s, 0, "declare 2")
+    s, _ = say(s, 1, "declare 3")
+    s, _ = say(s, 2, "declare 3")
+    assert "2H.1" in s.hands[0] and s.coins == (5, 5, 5)
+    assert "3H.1" in s.discard and s.market == ("4H.1",)
+
+
+def test_a16_v2_every_player_bids_and_a_coinless_one_bids_0():
+    """A16 as amended: every player takes part; one without coins bids 0 at once (nobody
+    waits on them); they are a tied top bidder when every bid is 0."""
+    # RULINGS A16
+    s = started(3)
+    s = replace(s, stage="closing", royal="Q", market=(), coins=(0, 2, 0), herald=0,
+                offered=True)
+    run = recorder(s)
+    advance(run, random.Random(2))
+    s = run.state
+    assert s.stage == "bid" and s.sealed_seats == (0, 1, 2)
+    assert s.choices == {0: 0, 2: 0} and GAME.to_act(s) == frozenset({1})
+    auto = [e for e in run.events if e.type == "ChoiceMade"]
+    assert "has no coins and bids 0" in GAME.redact(auto[0], 1)["text"]
+    assert GAME.legal_moves(s, 1) == [{"type": "bid", "coins": k} for k in range(3)]
+    s, _ = play(s, 1, {"type": "bid", "coins": 0})
+    assert s.stage == "declare" and s.auction["tied"] == [0, 1, 2]
+
+
+def test_a16_v1_coinless_players_are_left_out():
+    s = started(3, rules=1)
+    s = replace(s, stage="closing", royal="Q", market=(), coins=(0, 2, 0), herald=0,
+                offered=True)
+    run = recorder(s)
+    advance(run, random.Random(2))
+    assert run.state.stage == "bid" and run.state.sealed_seats == (1,)
 
 
 def test_a17_production_and_a18_income():
