@@ -18,6 +18,7 @@ B = Building
 
 def test_a1_two_decks_less_one_set_of_diamond_royals():
     """A1: only one deck's K♦ Q♦ J♦ are removed: 101 cards."""
+    # RULINGS A1
     cards = all_cards("4-5-6")
     assert len(cards) == len(set(cards)) == 101
     assert "KD.1" in cards and "KD.2" not in cards and "QD.2" not in cards
@@ -26,6 +27,7 @@ def test_a1_two_decks_less_one_set_of_diamond_royals():
 
 def test_a21_hand_sizes_and_deal():
     """A21: hand size = twice the farm size minus one; the short game 5 cards, one deck."""
+    # RULINGS A21
     for sizes, k in (("4-5-6", 7), ("5-6-7", 9), ("4-5-7", 7), ("2-3-4", 5)):
         s = started(3, sizes=sizes)
         assert all(len(h) == k for h in s.hands)
@@ -44,6 +46,7 @@ def test_deck_option_fixes_order_and_is_checked():
 
 def test_a20_first_king_phase_has_no_draw_and_starts_with_stalls():
     """A20: market 2 cards; no draw in the very first King phase; nobody is over the limit."""
+    # RULINGS A20
     s = started(3)
     assert s.stage == "stall" and len(s.market) == 2 and s.royal == "K" and s.round == 1
     assert GAME.to_act(s) == frozenset({0, 1, 2})
@@ -52,6 +55,7 @@ def test_a20_first_king_phase_has_no_draw_and_starts_with_stalls():
 def test_a3_sealed_stalls_collected_replaceable_and_revealed_together():
     """A3: all choose at once; a choice may be replaced until the last is in; nothing of it
     reaches another seat before the reveal."""
+    # RULINGS A3
     s = started(3)
     c0 = s.hands[0][0]
     s, ev = play(s, 0, {"type": "stall", "cards": [c0]})
@@ -70,6 +74,7 @@ def test_a3_sealed_stalls_collected_replaceable_and_revealed_together():
 
 def test_a3_herald_order_commits():
     """A3 option: collected in Herald order; later players see only counts."""
+    # RULINGS A3
     s = started(3, herald_order_commits=True)
     first, second = s.order()[0], s.order()[1]
     assert GAME.to_act(s) == frozenset({first})
@@ -87,6 +92,7 @@ def test_timeout_defaults():
 
 def test_a4_actions_equal_stall_size_and_pass_ends():
     """A4: actions = stall size at the start of the turn; trading does not change it."""
+    # RULINGS A4
     s = turn([["2H.1"], ["3H.1"], []], stalls=[["5H.1", "6H.1"], ["KS.1"], []], herald=0)
     s = replace(s, market=("9C.1",))
     s, _ = say(s, 0, "trade 5 for market 9")
@@ -97,6 +103,8 @@ def test_a4_actions_equal_stall_size_and_pass_ends():
 
 def test_a4_a5_turn_order_lowest_stall_value_then_herald_order():
     """A4/A5: lowest stall value acts first, ties in Herald order; empty stalls skip."""
+    # RULINGS A4
+    # RULINGS A5
     s = started(3)
     s = replace(s, herald=1, hands=(("KH.1", "2C.1"), ("5C.1",), ("AH.1", "4C.1", "9C.1")))
     s, _ = play(s, 0, {"type": "stall", "cards": ["KH.1"]})
@@ -110,6 +118,7 @@ def test_a4_a5_turn_order_lowest_stall_value_then_herald_order():
 
 
 def test_a6_trade_with_opponent_stall():
+    # RULINGS A6
     s = turn([[], [], []], stalls=[["5H.1"], ["KS.1"], []])
     s, _ = say(s, 0, "trade 5 for p2 K")
     assert s.stalls[0] == ("KS.1",) and s.stalls[1] == ("5H.1",)
@@ -119,6 +128,7 @@ def test_a6_trade_with_opponent_stall():
 
 def test_a7_store_swaps_and_ends_exposure():
     """A7: the card taken out goes where the incoming came from; exposure ends."""
+    # RULINGS A7
     s = turn([["7C.1"], [], []], stalls=[["2S.1"], [], []],
              buildings=[[B("7H.1", ("7S.1", "7D.1", "3C.1"), "3C.1")], [], []])
     s, _ = say(s, 0, "store 7 in farm 7")
@@ -129,6 +139,7 @@ def test_a7_store_swaps_and_ends_exposure():
 
 def test_a8_downgrade_estate_and_farm():
     """A8: one building card to the hand; from a farm everything comes home."""
+    # RULINGS A8
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"))
     farm = B("7H.1", ("7S.1", "7D.1", "3C.1"), None, "9C.2")
     s = turn([[], [], []], stalls=[["2S.1", "3S.1"], [], []], buildings=[[est, farm], [], []])
@@ -140,6 +151,7 @@ def test_a8_downgrade_estate_and_farm():
 
 
 def test_a8_downgrade_many_option():
+    # RULINGS A8
     ch = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1", "4C.1"))
     s = turn([[], [], []], stalls=[["2S.1"], [], []], buildings=[[ch], [], []])
     with pytest.raises(IllegalMove):
@@ -150,6 +162,7 @@ def test_a8_downgrade_many_option():
 
 
 def test_a9_sell_two_for_a_coin():
+    # RULINGS A9
     s = turn([[], [], []], stalls=[["2S.1", "3S.1"], [], []])
     s, _ = say(s, 0, "sell 2 3")
     assert s.coins[0] == 4 and s.discard[-2:] == ("2S.1", "3S.1")
@@ -158,6 +171,8 @@ def test_a9_sell_two_for_a_coin():
 def test_a10_favor_any_phase_and_royal_for_a_coin():
     """A10: a face card grants its royal's action in any phase; Royal costs 1 coin and only
     does the current phase's action."""
+    # RULINGS A10
+    # RULINGS A13
     hand = ["JS.1", "4C.1"]
     s = turn([hand, [], []], stalls=[["2S.1"], [], []], royal="Q")
     s = replace(s, discard=("5H.2", "6H.2", "7H.2", "8H.2", "9H.2"),
@@ -175,6 +190,7 @@ def test_a10_favor_any_phase_and_royal_for_a_coin():
 def test_a11_build_and_upgrade():
     """A11: address + 3/4/5 face-down cards from hand and stall; upgrades add cards and
     discard the farm's production unseen; mismatches allowed."""
+    # RULINGS A11
     s = turn([["8S.1", "8D.1", "3H.1", "KC.1"], [], []], stalls=[["8H.1", "8C.1"], [], []])
     s, _ = say(s, 0, "favor K build estate at 8 with 8 8 8 3")
     b = s.buildings[0][0]
@@ -191,6 +207,7 @@ def test_a11_build_and_upgrade():
 
 
 def test_a12_visit_mismatch_pays_and_exposes_privately():
+    # RULINGS A12
     farm = B("7H.1", ("7S.1", "7D.1", "3C.1"))
     s = turn([["QS.1"], [], []], stalls=[["2S.1"], [], []], buildings=[[], [farm], []])
     s, ev = say(s, 0, "favor Q visit p2 farm 7")
@@ -203,6 +220,7 @@ def test_a12_visit_mismatch_pays_and_exposes_privately():
 
 
 def test_a12_visit_all_matching_does_nothing():
+    # RULINGS A12
     farm = B("7H.1", ("7S.1", "7D.1", "7C.1"))
     s = turn([["QS.1"], [], []], stalls=[["2S.1", "3S.1"], [], []],
              buildings=[[], [farm], []])
@@ -211,6 +229,7 @@ def test_a12_visit_all_matching_does_nothing():
 
 
 def test_a12_exposed_card_discarded_degrades():
+    # RULINGS A12
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"), "2C.1")
     s = turn([["QS.1"], [], []], stalls=[["2S.1", "3S.1"], [], []], buildings=[[], [est], []])
     s, _ = say(s, 0, "favor Q visit p2 8")
@@ -227,6 +246,7 @@ def test_a12_exposed_card_discarded_degrades():
 
 
 def test_a13_reshuffle_when_deck_runs_out():
+    # RULINGS A13
     s = started(2)
     s = replace(s, deck=("AS.1",), discard=("2S.1", "3S.1", "4S.1"), stage="phase",
                 royal="Q", stalls=((), ()), market=())
@@ -239,6 +259,7 @@ def test_a13_reshuffle_when_deck_runs_out():
 
 def test_a14_tax_over_the_limit():
     """A14: hand limit 7 + châteaux; over it, choose exactly the excess, hidden."""
+    # RULINGS A14
     s = started(2)
     ch = B("9H.1", ("9S.1", "9D.1", "9C.1", "9H.2", "9S.2"))
     big = tuple(f"{r}C.2" for r in ("2", "3", "4", "5", "6", "7", "8", "10", "J"))
@@ -257,6 +278,7 @@ def test_a14_tax_over_the_limit():
 
 
 def test_a15_ball_returns_as_many_as_given():
+    # RULINGS A15
     s = started(3, seed=5)
     s = replace(s, stage="ball", sealed_seats=(0, 1, 2), waiting=(0, 1, 2), royal="Q")
     given = list(s.hands[0][:3])
@@ -278,6 +300,7 @@ def _auction(bids, coins=(5, 5, 5), rules=None):
 
 
 def test_a16_single_top_bidder_pays_second_price():
+    # RULINGS A16
     s = _auction([3, 1, 0])
     assert s.stage == "pick" and GAME.to_act(s) == frozenset({0})
     s, _ = say(s, 0, "take 3")
@@ -285,6 +308,7 @@ def test_a16_single_top_bidder_pays_second_price():
 
 
 def test_a16_ties_declare_in_herald_order():
+    # RULINGS A16
     s = _auction([2, 2, 2])
     assert s.stage == "declare"
     s, _ = say(s, 0, "declare 2")
@@ -342,6 +366,9 @@ def test_a16_v1_coinless_players_are_left_out():
 
 
 def test_a17_production_and_a18_income():
+    # RULINGS A17
+    # RULINGS A18
+    # RULINGS A2
     farm = B("7H.1", ("7S.1", "7D.1", "7C.1"))
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"))
     s = started(2)
@@ -360,6 +387,7 @@ def test_a17_production_and_a18_income():
 
 
 def test_a19_end_offered_only_when_true_and_scoring():
+    # RULINGS A19
     ch = B("9H.1", ("9S.1", "9D.1", "9C.1", "9H.2", "9S.2"))
     farms = tuple(B(f"{r}H.1", (f"{r}S.1", f"{r}D.1", f"{r}C.1")) for r in "234")
     s = started(2)
@@ -378,6 +406,7 @@ def test_a19_end_offered_only_when_true_and_scoring():
 
 
 def test_a19_tie_breaks_coins_then_hand_value_then_herald():
+    # RULINGS A19
     s = started(2)
     s = replace(s, stage="end", asked=(0,), coins=(3, 3), herald=1,
                 hands=(("KH.1",), ("QH.1",)))
@@ -390,6 +419,7 @@ def test_a19_tie_breaks_coins_then_hand_value_then_herald():
 
 
 def test_round_cap_ends_after_the_jack_phase():
+    # RULINGS A19
     s = started(2, round_cap=1)
     s = replace(s, stage="closing", royal="J", market=())
     from service.games.aristocracy.flow import advance, recorder
