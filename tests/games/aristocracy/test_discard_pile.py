@@ -6,10 +6,11 @@ face up, always, whoever discarded them; a tax or production card among them is 
 Version 1 (games begun before version 2 keep it; the tests named ``_v1`` pin it): the
 discard pile runs oldest to newest and at most four of its cards lie face up, but a card
 discarded unseen or hidden (a farm's production card discarded when the farm is upgraded,
-A11, or dissolved by a downgrade or a visit, A8/A12; tax discards, A14) goes into the pile face down and does not take a face-up
-place as it arrives, even when fewer than four cards lie face up. Only public discards fill
-free face-up places as they arrive. A face-down card turns up only by A13's rule: when a Buy
-takes a face-up card, the oldest face-down card turns up, and from then on it is public.
+A11, or dissolved by a downgrade or a visit, A8/A12; tax discards, A14) goes into the pile
+face down and does not take a face-up place as it arrives, even when fewer than four cards
+lie face up. Only public discards fill free face-up places as they arrive. A face-down card
+turns up only by A13's rule: when a Buy takes a face-up card, the oldest face-down card
+turns up, and from then on it is public.
 """
 from __future__ import annotations
 
