@@ -90,16 +90,18 @@ def timeout_move(s: State, seat: int) -> dict | None:
     * after a visit (A12): expose nothing, or take the coin rather than discard the card;
     * the end-of-game offer (A19): pass, never ending the game for a silent player.
 
-    None when `seat` has nothing to decide now (another seat is to act, or a sealed choice
-    it has already made)."""
-    if s.stage in SEALED:
-        return _sealed_default(s, seat) if seat in s.waiting else None
-    if seat not in to_act(s):
+    None when `seat` has nothing to decide now (another seat is to act, a sealed choice it
+    has already made, or, under `herald_order_commits`, one whose turn to choose has not
+    come)."""
+    if seat not in to_act(s):       # (under `herald_order_commits` only the next chooser)
         return None
+    if s.stage in SEALED:
+        return sealed_default(s, seat)
     return _TIMEOUTS[s.stage](s, seat) if s.stage in _TIMEOUTS else None
 
 
-def _sealed_default(s: State, seat: int) -> dict:
+def sealed_default(s: State, seat: int) -> dict:
+    """The sealed choice made for a seat that makes none (shown to it in its view)."""
     if s.stage == "bid":
         return {"type": "bid", "coins": 0}
     if s.stage == "tax":

@@ -20,7 +20,7 @@ from collections.abc import Callable
 from ..cards import french
 from ..contract import Event, Outcome
 from .flow import stall_value
-from .rules import timeout_move, to_act
+from .rules import sealed_default, to_act
 from .state import SEALED, State, hand_size
 
 NOTE = ("Some menus are representative samples (stalls, ball gifts, tax discards, builds, "
@@ -87,7 +87,7 @@ def _sealed_view(s: State, seat: int | None) -> dict:
         out["counts"] = {str(x): len(s.choices[x]) for x in s.choices}
     if seat is not None and seat in s.sealed_seats:
         out["mine"] = s.choices.get(seat)
-        out["default"] = timeout_move(s, seat)
+        out["default"] = sealed_default(s, seat) if seat in s.waiting else None
         if s.stage == "tax":
             out["discard_count"] = len(s.hands[seat]) - s.hand_limit(seat)
     return out

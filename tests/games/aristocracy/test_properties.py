@@ -43,7 +43,7 @@ def test_the_4_oldest_discards_are_face_up_in_every_position(seats, options, see
     assert checked > 50
 
 
-@pytest.mark.parametrize("seats,options,seed", SEEDS[:3])
+@pytest.mark.parametrize("seats,options,seed", [*SEEDS[:3], SEEDS[4]])
 def test_timeout_move_is_legal_wherever_a_seat_is_to_act(seats, options, seed):
     """Every seat to act has a deterministic default, and it is a legal move there."""
     for s in positions(seats, options, seed):
