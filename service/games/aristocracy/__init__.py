@@ -18,11 +18,11 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from ..contract import Chance, Event, Option, OptionError, State
+from ..contract import Chance, Event, Option, State
 from ..contract import validate_options as _validate
 from . import commands, rules, views
 from .bots import BOTS
-from .state import RULES_VERSION, SIZES, all_cards, evolve, hand_size
+from .state import RULES_VERSION, SIZES, evolve, hand_size
 
 
 class Aristocracy:
@@ -55,15 +55,7 @@ class Aristocracy:
     bots = BOTS
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict:
-        opts = _validate(self, seats, options)
-        if opts["round_cap"] < 1:
-            raise OptionError("the round cap must be at least 1")
-        if opts["deck"]:
-            order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
-            if sorted(order) != sorted(all_cards(opts["sizes"])):
-                raise OptionError("the deck must list every card of the game exactly once "
-                                  f"({len(all_cards(opts['sizes']))} cards)")
-        return opts
+        return rules.validate(_validate(self, seats, options))
 
     def start(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
         return rules.start(seats, self.validate_options(seats, options), chance,
@@ -79,10 +71,7 @@ class Aristocracy:
         return rules.legal_moves(state, seat)
 
     def menu(self, state, seat: int) -> list[dict]:
-        """One-click moves for the email: passing/ending first, then the first legal ones."""
-        moves = rules.legal_moves(state, seat)
-        first = [m for m in moves if m["type"] in ("pass", "end")]
-        return first + [m for m in moves if m not in first][:12 - len(first)]
+        return rules.menu(state, seat)
 
     def timeout_move(self, state, seat: int) -> dict | None:
         return rules.timeout_move(state, seat)

@@ -1,4 +1,6 @@
-"""Who acts, what they may do, and what their move does.
+"""Who acts, what they may do, and what their move does: `validate` (option combinations),
+`start`, `to_act`, `legal_moves`, `menu`, `decide` and `timeout_move` (the default made for a
+seat whose clock runs out). Rules that changed in version 2 ask `s.rules` (state.py).
 
 Moves (JSON-safe dicts, exact card ids):
 
@@ -32,13 +34,26 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..contract import Chance, Event, IllegalMove
+from ..contract import Chance, Event, IllegalMove, OptionError
 from .copies import canonical
 from .flow import advance, recorder
 from .state import KINDS, ROYAL_ACTION, SEALED, State, all_cards, rank, value
 
 SEALED_MOVE = {"stall": "stall", "ball": "ball", "tax": "discard", "bid": "bid"}
 FACE = {"K": "build", "Q": "visit", "J": "buy"}
+
+
+def validate(opts: dict) -> dict:
+    """The combinations the shared option check cannot see (`contract.validate_options`
+    has coerced every value and filled in the defaults already)."""
+    if opts["round_cap"] < 1:
+        raise OptionError("the round cap must be at least 1")
+    if opts["deck"]:
+        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+        if sorted(order) != sorted(all_cards(opts["sizes"])):
+            raise OptionError("the deck must list every card of the game exactly once "
+                              f"({len(all_cards(opts['sizes']))} cards)")
+    return opts
 
 
 def start(seats: int, opts: dict, chance: Chance, version: int) -> list[Event]:
@@ -160,6 +175,13 @@ def legal_moves(s: State, seat: int) -> list[dict]:
             seen.add(key)
             out.append(m)
     return out
+
+
+def menu(s: State, seat: int) -> list[dict]:
+    """One-click moves for the email: passing/ending first, then the first legal ones."""
+    moves = legal_moves(s, seat)
+    first = [m for m in moves if m["type"] in ("pass", "end")]
+    return first + [m for m in moves if m not in first][:12 - len(first)]
 
 
 def _raw_moves(s: State, seat: int) -> list[dict]:
