@@ -173,6 +173,7 @@ def test_a13_reshuffle_takes_the_whole_pile_face_up_and_down():
 def test_a13_v2_tax_discards_among_the_4_oldest_turn_up_and_are_public():
     """A13 as amended / A14: a hidden tax discard that lands among the 4 oldest is turned up
     and becomes public, whoever discarded it; the next one lies face down and stays secret."""
+    # RULINGS Hidden information
     # RULINGS A13
     # RULINGS A14
     s = started(2)
@@ -241,6 +242,7 @@ def test_a13_v2_buy_turns_up_the_oldest_face_down_card():
 def test_favor_discard_is_public_wherever_it_lies():
     """Hidden information as amended: a J/Q/K discarded for a favor is shown as it is
     played, so it is no secret to anyone even when it lies face down in the pile."""
+    # RULINGS Hidden information
     # RULINGS A10
     pile = ("5H.2", "6H.2", "7H.2", "8H.2", "9H.2")
     s = turn([["JS.1"], [], []], stalls=[["2S.1", "3S.1"], [], []], discard=pile,

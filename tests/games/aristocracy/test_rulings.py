@@ -126,6 +126,7 @@ def test_a21_variant_sizes_build_and_hands():
 
 def test_hidden_information_hands_and_building_cards_stay_with_their_owner():
     """Hidden information: hands and face-down building cards are the owner's alone."""
+    # RULINGS Hidden information
     # RULINGS A11
     farm = B("7H.1", ("7S.1", "7D.1", "3C.1"))
     s = turn([["QS.1"], ["AH.1"], []], stalls=[["2S.1"], [], []], buildings=[[], [farm], []])
