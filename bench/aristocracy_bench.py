@@ -33,21 +33,21 @@ def main():
         for n in (2, 3, 4, 5):
             t, k = time.perf_counter(), 0
             while time.perf_counter() - t < 1.5:
-                game(n, {"sizes": sizes}, k, ["random"] * n)
+                game(n, {"sizes": sizes}, k, ["easy"] * n)
                 k += 1
             print(f"  {sizes} {n} players: {k / (time.perf_counter() - t):6.2f} games/s")
     t, wins, ended = time.perf_counter(), 0, 0
     for g in range(100):
         seat = g % 3
-        bots = ["random"] * 3
-        bots[seat] = "greedy"
+        bots = ["easy"] * 3
+        bots[seat] = "normal"
         s, _ = game(3, {}, 1000 + g, bots)
         wins += s.result["winner"] == seat
         ended += s.result["how"] == "ended"
     print(f"greedy vs 2 random, 100 three-player games: won {wins}% "
           f"({ended} ended by a player, the rest by the round cap; "
           f"{time.perf_counter() - t:.1f}s)")
-    s, log = game(3, {}, 7, ["random"] * 3)
+    s, log = game(3, {}, 7, ["easy"] * 3)
     t = time.perf_counter()
     assert replay(GAME, log) == s
     print(f"rebuild a finished 3-player game from its {len(log)} events: "

@@ -1,33 +1,48 @@
 """Aristocracy (seed 001, rulings A1-A21): the GAME object tying the modules together.
 
-state.py (state + evolve) · flow.py (what happens by itself) · rules.py (to_act, legal moves,
-decide) · commands.py (parse/describe) · views.py (view, redact, secrets, zones, outcome) ·
-bots.py (random, greedy).
+Modules, imported one way down this list (docs/engines.md):
+
+* state.py: the state, card facts and `evolve` (a `folding.Fold`), rules versions;
+* copies.py (helper): which copy of a card a move names (`canonical`), shared by rules and
+  commands;
+* flow.py (helper): what happens by itself between decisions (phases, reveals, turn order);
+* rules.py: `start`, `to_act`, `legal_moves`, `decide`, `timeout_move`;
+* commands.py: `parse` and `describe`;
+* views.py: `view`, `freshness`, `redact`, `secrets`, `zones`, `outcome`;
+* bots.py: `BOTS` ("easy", "normal"; "random" and "greedy" are their old names).
+
+`rules_version` 2: see state.py for what changed and how version-1 games keep their rules.
 """
 from __future__ import annotations
 
 from collections.abc import Mapping
 from typing import Any
 
-from ..contract import Chance, Event, Option, OptionError, State
+from ..contract import Chance, Event, Option, State
 from ..contract import validate_options as _validate
 from . import commands, rules, views
 from .bots import BOTS
-from .flow import Run, advance
-from .state import SIZES, all_cards, evolve, hand_size
+from .state import RULES_VERSION, SIZES, evolve, hand_size
 
 
 class Aristocracy:
     id = "aristocracy"
     title = "Aristocracy"
     seats = range(2, 6)
+    # 2: A13 (the 4 oldest discards always face up) and A16 (every player bids, all-zero
+    # bids tie) as amended. Games begun under 1 keep the old rules (state.py).
+    rules_version = RULES_VERSION
     options = {
         "sizes": Option("4-5-6", "Cards in a farm, estate and château (A21); 2-3-4 is the "
                         "short one-deck game with 5-card hands", choices=tuple(SIZES),
                         label="Building sizes"),
-        "herald_order_commits": Option(False, "Sealed choices are made in Herald order, later "
-                                       "players seeing only the counts (A3)",
-                                       choices=(False, True), label="Choose in Herald order"),
+        "herald_order_commits": Option(
+            False, "By default everyone chooses stalls, bids, ball gifts and tax discards at "
+            "the same time, and all are revealed together when the last one is in, so a round "
+            "costs one wait instead of one per player (A3). Switch this on for the printed "
+            "rules' Herald order: players choose one after another, starting at the Herald, "
+            "each seeing only how many cards those before them chose.",
+            choices=(False, True), label="Sealed choices in Herald order (one at a time)"),
         "ball_reveal": Option(False, "Show the cards pooled at the ball (A15)",
                               choices=(False, True), label="Reveal the ball"),
         "downgrade_many": Option(False, "A downgrade may take any number of building cards "
@@ -40,27 +55,11 @@ class Aristocracy:
     bots = BOTS
 
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict:
-        opts = _validate(self, seats, options)
-        if opts["round_cap"] < 1:
-            raise OptionError("the round cap must be at least 1")
-        if opts["deck"]:
-            order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
-            if sorted(order) != sorted(all_cards(opts["sizes"])):
-                raise OptionError("the deck must list every card of the game exactly once "
-                                  f"({len(all_cards(opts['sizes']))} cards)")
-        return opts
+        return rules.validate(_validate(self, seats, options))
 
     def start(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]:
-        opts = self.validate_options(seats, options)
-        if opts["deck"]:
-            order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
-        else:
-            order = all_cards(opts["sizes"])
-            chance.shuffle(order)
-        run = Run(None)
-        run.emit("GameStarted", seats=seats, options=opts, order=order,
-                 herald=chance.randint(0, seats - 1))
-        return advance(run, chance)
+        return rules.start(seats, self.validate_options(seats, options), chance,
+                           self.rules_version)
 
     def evolve(self, state: State | None, event: Event) -> State:
         return evolve(state, event)
@@ -72,10 +71,7 @@ class Aristocracy:
         return rules.legal_moves(state, seat)
 
     def menu(self, state, seat: int) -> list[dict]:
-        """One-click moves for the email: passing/ending first, then the first legal ones."""
-        moves = rules.legal_moves(state, seat)
-        first = [m for m in moves if m["type"] in ("pass", "end")]
-        return first + [m for m in moves if m not in first][:12 - len(first)]
+        return rules.menu(state, seat)
 
     def timeout_move(self, state, seat: int) -> dict | None:
         return rules.timeout_move(state, seat)

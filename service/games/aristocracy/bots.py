@@ -1,5 +1,5 @@
-"""Bots: uniformly random legal play, and "greedy", which collects ranks and builds complete
-buildings. Both are plain `(state, seat, rng) -> move` functions."""
+"""Bots: "easy" plays a uniformly random legal move; "normal" (greedy) collects ranks and
+builds complete buildings. Both are plain `(state, seat, rng) -> move` functions."""
 from __future__ import annotations
 
 from collections import Counter
@@ -61,40 +61,75 @@ def _matching(m: dict, s: State, seat: int) -> int:
     return sum(rank(c) != rank(b.address) for c in m["cards"]) + len(b.mismatches())
 
 
-def _turn(s: State, seat: int, moves: list[dict], keep) -> dict:
-    def size(m):
-        return len(m["cards"])
+# An action turn is a list of preferences, tried in order: the first that finds a move
+# plays it, and a turn with nothing worth doing passes.
 
-    builds = [m for m in moves if m["type"] in ("favor", "royal")
-              and m.get("do") in ("build", "upgrade")]
-    perfect = [m for m in builds if _matching(m, s, seat) == 0]
-    if perfect:
-        # pay with a coin while coins are plenty, else with the least useful face card
-        return max(perfect, key=lambda m: (size(m), m["type"] == "royal" and s.coins[seat] > 1,
-                                           -keep(m["card"]) if m["type"] == "favor" else 0))
-    fixes = [m for m in moves if m["type"] == "store"]
-    for m in fixes:
+
+def _builds(s, seat, moves, keep):
+    return [m for m in moves if m["type"] in ("favor", "royal")
+            and m.get("do") in ("build", "upgrade")]
+
+
+def _perfect_build(s, seat, moves, keep):
+    """The biggest build or upgrade with no mismatching card; pay with a coin while coins
+    are plenty, else with the least useful face card."""
+    perfect = [m for m in _builds(s, seat, moves, keep) if _matching(m, s, seat) == 0]
+    if not perfect:
+        return None
+    return max(perfect, key=lambda m: (len(m["cards"]), m["type"] == "royal" and s.coins[seat] > 1,
+                                       -keep(m["card"]) if m["type"] == "favor" else 0))
+
+
+def _fix_building(s, seat, moves, keep):
+    """Store a matching card in place of a mismatching one."""
+    for m in moves:
+        if m["type"] != "store":
+            continue
         b = s.buildings[seat][s.find(seat, m["building"])]
         if rank(m["card"]) == rank(b.address) and rank(m["out"]) != rank(b.address):
             return m
-    for m in moves:
-        if m["type"] == "harvest":
-            return m
+    return None
+
+
+def _harvest(s, seat, moves, keep):
+    return next((m for m in moves if m["type"] == "harvest"), None)
+
+
+def _good_trade(s, seat, moves, keep):
     trades = [m for m in moves if m["type"] == "trade" and keep(m["take"]) >= 2
               and keep(m["take"]) > keep(m["give"]) + 1]
-    if trades:
-        return max(trades, key=lambda m: keep(m["take"]) - keep(m["give"]))
-    near = [m for m in builds if m["do"] == "build" and size(m) == s.bcounts()[0]
+    return max(trades, key=lambda m: keep(m["take"]) - keep(m["give"])) if trades else None
+
+
+def _nearly_a_farm(s, seat, moves, keep):
+    """A paid farm with at most one mismatch, while coins are plenty."""
+    near = [m for m in _builds(s, seat, moves, keep)
+            if m["do"] == "build" and len(m["cards"]) == s.bcounts()[0]
             and _matching(m, s, seat) <= 1 and m["type"] == "royal"]
-    if near and s.coins[seat] >= 2:
-        return near[0]
-    sells = [m for m in moves if m["type"] == "sell" and all(keep(c) < 2 for c in m["cards"])]
-    if sells:
-        return sells[0]
-    hides = [m for m in moves if m["type"] == "hide" and keep(m["card"]) >= 2]
-    if hides:
-        return hides[0]
+    return near[0] if near and s.coins[seat] >= 2 else None
+
+
+def _sell_junk(s, seat, moves, keep):
+    return next((m for m in moves if m["type"] == "sell"
+                 and all(keep(c) < 2 for c in m["cards"])), None)
+
+
+def _hide_good(s, seat, moves, keep):
+    return next((m for m in moves if m["type"] == "hide" and keep(m["card"]) >= 2), None)
+
+
+_PREFERENCES = (_perfect_build, _fix_building, _harvest, _good_trade, _nearly_a_farm,
+                _sell_junk, _hide_good)
+
+
+def _turn(s: State, seat: int, moves: list[dict], keep) -> dict:
+    for prefer in _PREFERENCES:
+        move = prefer(s, seat, moves, keep)
+        if move is not None:
+            return move
     return {"type": "pass"}
 
 
-BOTS = {"random": random_bot, "greedy": greedy_bot}
+# "easy" and "normal" are the names the service offers (docs/engines.md); "random" and
+# "greedy" are the old names, kept because recorded golden playthroughs name their bot.
+BOTS = {"easy": random_bot, "normal": greedy_bot, "random": random_bot, "greedy": greedy_bot}

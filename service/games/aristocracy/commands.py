@@ -30,9 +30,12 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Callable
 
 from ..cards import french
 from ..contract import CommandError
+from .copies import EXACT, SAME, base, building_zones, canonical, lowest, own_zones
+from .rules import legal_moves
 from .state import KINDS, State, rank
 
 WORD_RANKS = {"ace": "A", "jack": "J", "queen": "Q", "king": "K", "a": "A", "j": "J",
@@ -43,151 +46,6 @@ NOTHING = ("nothing", "none", "no", "empty", "0", "-")
 QUALIFIERS = {"hand": "hand", "stall": "stall", "exposed": "exposed",
               "face-down": "face-down", "facedown": "face-down", "hidden": "face-down"}
 LIST_END = ("for", "with", "take", "at", "in", "into")
-
-SAME, EXACT = "same", "exact"   # copies interchangeable in their zone / a copy is a choice
-
-
-def base(card: str) -> str:
-    return french.base(card)
-
-
-def _copy(card: str) -> int:
-    return int(card.split(".", 1)[1]) if "." in card else 0
-
-
-def _lowest(cards, b: str, used) -> str | None:
-    hits = [c for c in cards if base(c) == b and c not in used]
-    return min(hits, key=_copy) if hits else None
-
-
-# ---------------------------------------------------------------- zones of each card slot
-#
-# A zone list is [(name, cards)] in the order a plain card name is looked up; a name is the
-# word that selects that zone in text (None: the zone needs no word).
-
-
-def _own(s: State, seat: int) -> list:
-    return [("hand", list(s.hands[seat])), ("stall", list(s.stalls[seat]))]
-
-
-def _bcards(b) -> list:
-    return [("exposed", [b.exposed] if b.exposed else []),
-            ("face-down", [c for c in b.cards if c != b.exposed])]
-
-
-def _addresses(s: State, owner: int) -> list:
-    return [(None, [b.address for b in s.buildings[owner]])]
-
-
-def _building_of(s: State, owner, address):
-    if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < s.n:
-        return None
-    i = s.find(owner, address) if isinstance(address, str) else None
-    return None if i is None else s.buildings[owner][i]
-
-
-def _slots(s: State, seat: int, m: dict) -> list:
-    """Every card of move `m` in text order: (key, index or None, kind, zones, group).
-    Slots of one group draw from one pool (a card is used once)."""
-    t = m.get("type")
-    out: list = []
-
-    def many(key, kind, zones, group):
-        cards = m.get(key)
-        if isinstance(cards, list):
-            out.extend((key, i, kind, zones, group) for i in range(len(cards)))
-
-    def one(key, kind, zones, group):
-        if isinstance(m.get(key), str):
-            out.append((key, None, kind, zones, group))
-
-    def action():
-        do = m.get("do")
-        if do == "build":
-            one("address", SAME, _own(s, seat), "own")
-            many("cards", SAME, _own(s, seat), "own")
-        elif do == "upgrade":
-            one("building", EXACT, _addresses(s, seat), "building")
-            many("cards", SAME, _own(s, seat), "own")
-        elif do == "visit" and isinstance(m.get("owner"), int):
-            if 0 <= m["owner"] < s.n:
-                one("building", EXACT, _addresses(s, m["owner"]), "building")
-        elif do == "buy":
-            one("take", SAME, [(None, list(s.face_up))], "discard")
-
-    if t in ("stall", "ball", "discard"):
-        many("cards", SAME, [("hand", list(s.hands[seat]))], "hand")
-    elif t == "take":
-        one("card", SAME, [(None, list(s.market))], "market")
-    elif t == "declare":
-        one("card", EXACT, [(None, list(s.market))], "market")
-    elif t == "trade":
-        one("give", SAME, [(None, list(s.stalls[seat]))], "stall")
-        src = m.get("from")
-        if src == "market":
-            one("take", SAME, [(None, list(s.market))], "other")
-        elif isinstance(src, int) and not isinstance(src, bool) and 0 <= src < s.n:
-            one("take", SAME, [(None, list(s.stalls[src]))], "other")
-    elif t == "store":
-        one("card", SAME, _own(s, seat), "own")
-        one("building", EXACT, _addresses(s, seat), "building")
-        b = _building_of(s, seat, m.get("building"))
-        if b is not None:
-            one("out", SAME, _bcards(b), "inside")
-    elif t in ("hide", "sell"):
-        one("card", SAME, [(None, list(s.stalls[seat]))], "stall")
-        many("cards", SAME, [(None, list(s.stalls[seat]))], "stall")
-    elif t == "harvest":
-        one("building", EXACT, _addresses(s, seat), "building")
-    elif t == "favor":
-        one("card", SAME, _own(s, seat), "own")
-        action()
-    elif t == "royal":
-        action()
-    elif t == "downgrade":
-        one("building", EXACT, _addresses(s, seat), "building")
-        b = _building_of(s, seat, m.get("building"))
-        if b is not None:
-            many("cards", SAME, _bcards(b), "inside")
-    elif t == "expose" and s.visit:
-        b = _building_of(s, s.visit["owner"], s.visit["building"])
-        if b is not None:
-            one("card", SAME, [(None, b.mismatches())], "inside")
-    return out
-
-
-def canonical(s: State, seat: int, move: dict, plain: bool = False) -> dict:
-    """The one form of `move` that listing and parsing agree on: each card the lowest copy
-    of its zone (interchangeable copies), plus the ``mark`` words the text needs. With
-    `plain`, cards keep no zone at all: each is the copy a plain name reads as (used for
-    the representative build lists, where the zone a card comes from is not offered)."""
-    m = {k: (list(v) if isinstance(v, list) else v) for k, v in move.items() if k != "mark"}
-    marks: dict[str, str] = {}
-    used: dict[str, set] = defaultdict(set)
-    for key, idx, kind, zones, group in _slots(s, seat, m):
-        c = m[key] if idx is None else m[key][idx]
-        u = used[group]
-        if kind == SAME:
-            default = next((x for _, cs in zones if (x := _lowest(cs, base(c), u))), None)
-            zone = next(((n, cs) for n, cs in zones if c in cs), None)
-            new = default if plain else (_lowest(zone[1], base(c), u) if zone else None)
-            if new is None:
-                new = c                              # not there: leave it for decide to refuse
-            elif new != default:
-                marks[new] = zone[0]
-        else:
-            new = c
-            default = _lowest([x for _, cs in zones for x in cs], base(c), u)
-            if default is not None and default != c and c in zones[0][1]:
-                marks[c] = f"#{_copy(c)}"
-        u.add(new)
-        if idx is None:
-            m[key] = new
-        else:
-            m[key][idx] = new
-    if marks:
-        m["mark"] = marks
-    return m
 
 
 # ---------------------------------------------------------------- describe
@@ -221,40 +79,51 @@ def _action(m: dict) -> str:
     return f"buy {card_text(m['take'], m)}"
 
 
+def _trade_text(m: dict) -> str:
+    src = "market" if m["from"] == "market" else _player(m["from"])
+    return f"trade {card_text(m['give'], m)} for {src} {card_text(m['take'], m)}"
+
+
+def _downgrade_text(m: dict) -> str:
+    take = f" take {_cards(m['cards'], m)}" if m["cards"] else ""
+    return f"downgrade {card_text(m['building'], m)}{take}"
+
+
+def _expose_text(m: dict) -> str:
+    return f"expose {card_text(m['card'], m) if m['card'] else 'nothing'}"
+
+
+def _card_move_text(m: dict) -> str:
+    return f"{m['type']} {card_text(m['card'], m)}"
+
+
+def _cards_move_text(m: dict) -> str:
+    return f"{m['type']} {_cards(m['cards'], m)}"
+
+
+_DESCRIBE: dict[str, Callable[[dict], str]] = {
+    "stall": _cards_move_text, "ball": _cards_move_text, "discard": _cards_move_text,
+    "sell": _cards_move_text,
+    "take": _card_move_text, "declare": _card_move_text, "hide": _card_move_text,
+    "bid": lambda m: f"bid {m['coins']}",
+    "trade": _trade_text,
+    "store": lambda m: (f"store {card_text(m['card'], m)} in {card_text(m['building'], m)} "
+                        f"for {card_text(m['out'], m)}"),
+    "harvest": lambda m: f"harvest {card_text(m['building'], m)}",
+    "favor": lambda m: f"favor {card_text(m['card'], m)} {_action(m)}",
+    "royal": lambda m: f"royal {_action(m)}",
+    "downgrade": _downgrade_text,
+    "expose": _expose_text,
+    "discard_exposed": lambda m: "discard exposed",
+    "take_coin": lambda m: "take coin",
+    "end": lambda m: "end game",
+}
+
+
 def describe(m: dict) -> str:
-    t = m["type"]
-    c = card_text
-    if t in ("stall", "ball", "discard"):
-        return f"{t} {_cards(m['cards'], m)}"
-    if t == "bid":
-        return f"bid {m['coins']}"
-    if t in ("take", "declare", "hide"):
-        return f"{t} {c(m['card'], m)}"
-    if t == "trade":
-        src = "market" if m["from"] == "market" else _player(m["from"])
-        return f"trade {c(m['give'], m)} for {src} {c(m['take'], m)}"
-    if t == "store":
-        return f"store {c(m['card'], m)} in {c(m['building'], m)} for {c(m['out'], m)}"
-    if t == "sell":
-        return f"sell {_cards(m['cards'], m)}"
-    if t == "harvest":
-        return f"harvest {c(m['building'], m)}"
-    if t == "favor":
-        return f"favor {c(m['card'], m)} {_action(m)}"
-    if t == "royal":
-        return f"royal {_action(m)}"
-    if t == "downgrade":
-        return f"downgrade {c(m['building'], m)}" + (
-            f" take {_cards(m['cards'], m)}" if m["cards"] else "")
-    if t == "expose":
-        return f"expose {c(m['card'], m) if m['card'] else 'nothing'}"
-    if t == "discard_exposed":
-        return "discard exposed"
-    if t == "take_coin":
-        return "take coin"
-    if t == "end":
-        return "end game"
-    return t
+    """The canonical text of a move (one writer per move type); `parse` reads it back."""
+    write = _DESCRIBE.get(m["type"])
+    return write(m) if write else m["type"]
 
 
 # ---------------------------------------------------------------- parsing
@@ -281,7 +150,6 @@ def _parse_one_helpfully(s: State, seat: int, line: str) -> dict:
         toks = _tokens(line)
         kind = VERB_TYPES.get(toks[0]) if toks else None
         if kind:
-            from .rules import legal_moves  # rules imports this module
             texts = [describe(m) for m in legal_moves(s, seat) if m["type"] == kind]
             if texts:
                 raise CommandError(err.why, texts[:8]) from None
@@ -325,7 +193,28 @@ def match_card(tok: str, pool) -> str | None:
     if su and copy and f"{r}{su}.{copy}" in pool:
         return f"{r}{su}.{copy}"
     hits = [c for c in pool if rank(c) == r and (su is None or french.suit(c) == su)]
-    return _lowest(pool, base(hits[0]), ()) if hits else None
+    return lowest(pool, base(hits[0]), ()) if hits else None
+
+
+def _find(parsed, zones, kind) -> str | None:
+    """The card a parsed name picks from `zones`: an exact copy named (``7H.2``) picks its
+    zone, and under EXACT that very copy; otherwise the lowest copy of the first fitting
+    card, zone by zone."""
+    if not parsed:
+        return None
+    r, su, copy = parsed
+    exact = f"{r}{su}.{copy}" if su and copy else None
+    for n, cs in zones:
+        if exact in cs:
+            if kind == EXACT:
+                return exact
+            zones = [(n, cs)]
+            break
+    for _, cs in zones:
+        hits = [c for c in cs if rank(c) == r and (su is None or french.suit(c) == su)]
+        if hits:
+            return lowest(cs, base(hits[0]), ())
+    return None
 
 
 class _Reader:
@@ -348,7 +237,7 @@ class _Reader:
                                f"{' before ' + repr(self.peek()) if self.peek() else ''}")
 
     def card(self, zones, group, what="card", kind=SAME) -> str:
-        """One card of `zones` (see `_slots`), resolved the way `canonical` resolves it."""
+        """One card of `zones` (see `copies.slots`), resolved the way `canonical` resolves it."""
         used = self.used[group]
         zones = [(n, [c for c in cs if c not in used]) for n, cs in zones]
         names = [n for n, _ in zones if n]
@@ -360,23 +249,7 @@ class _Reader:
         if not self.toks:
             raise CommandError(f"which {what}?", left[:8])
         tok = self.toks.pop(0)
-        parsed = read_card(tok)
-        found = None
-        if parsed:
-            r, su, copy = parsed
-            exact = f"{r}{su}.{copy}" if su and copy else None
-            for n, cs in zones:
-                if exact in cs:
-                    if kind == EXACT:
-                        found = exact
-                    zones = [(n, cs)]
-                    break
-            for _, cs in zones:
-                if found:
-                    break
-                hits = [c for c in cs if rank(c) == r and (su is None or french.suit(c) == su)]
-                if hits:
-                    found = _lowest(cs, base(hits[0]), ())
+        found = _find(read_card(tok), zones, kind)
         if found is None:
             where = f" in your {qual}" if qual else ""
             raise CommandError(f"there is no {what} {tok!r}{where} to use here", left[:8])
@@ -424,101 +297,146 @@ class _Reader:
             raise CommandError(f"did not understand {' '.join(self.toks)!r}")
 
 
+# One reader per verb: each takes the words after the verb and returns the move.
+
+
+def _read_sealed(r: _Reader, verb: str) -> dict:
+    return {"type": verb, "cards": r.cards([("hand", list(r.s.hands[r.seat]))], "hand")}
+
+
+def _read_bid(r: _Reader, verb: str) -> dict:
+    tok = r.toks.pop(0) if r.toks else ""
+    if not tok.isdigit():
+        raise CommandError("bid how many coins?", ["bid 0", "bid 1"])
+    return {"type": "bid", "coins": int(tok)}
+
+
+def _read_take(r: _Reader, verb: str) -> dict:
+    if r.word("coin", "coins", "1"):
+        r.word("coin")
+        return {"type": "take_coin"}
+    return _read_market_card(r, verb)
+
+
+def _read_market_card(r: _Reader, verb: str) -> dict:
+    kind = EXACT if verb == "declare" else SAME
+    return {"type": verb, "card": r.card([(None, list(r.s.market))], "market", "market card",
+                                         kind)}
+
+
+def _read_discard(r: _Reader, verb: str) -> dict:
+    if r.s.stage == "tax":
+        return _read_sealed(r, "discard")
+    r.word("exposed", "it", "the")
+    r.word("exposed", "card")
+    return {"type": "discard_exposed"}
+
+
+def _read_trade(r: _Reader, verb: str) -> dict:
+    s = r.s
+    give = r.card([(None, list(s.stalls[r.seat]))], "stall", "stall card")
+    r.word("for")
+    if r.word("market", "the"):
+        r.word("market")
+        take = r.card([(None, list(s.market))], "other", "market card")
+        return {"type": "trade", "give": give, "take": take, "from": "market"}
+    other = r.player()
+    r.word("stall")
+    take = r.card([(None, list(s.stalls[other]))], "other", "stall card")
+    return {"type": "trade", "give": give, "take": take, "from": other}
+
+
+def _read_store(r: _Reader, verb: str) -> dict:
+    card = r.card(own_zones(r.s, r.seat), "own")
+    r.word("in", "into")
+    b = r.building(r.seat)
+    if r.word("for", "out"):
+        out = r.card(building_zones(b), "inside", "building card")
+    else:
+        out = _default_out(b, card)
+    return {"type": "store", "card": card, "building": b.address, "out": out}
+
+
+def _read_hide(r: _Reader, verb: str) -> dict:
+    return {"type": "hide", "card": r.card([(None, list(r.s.stalls[r.seat]))], "stall",
+                                           "stall card")}
+
+
+def _read_sell(r: _Reader, verb: str) -> dict:
+    return {"type": "sell", "cards": r.cards([(None, list(r.s.stalls[r.seat]))], "stall",
+                                             "stall card")}
+
+
+def _read_harvest(r: _Reader, verb: str) -> dict:
+    return {"type": "harvest", "building": r.building(r.seat, "farm").address}
+
+
+def _read_favor(r: _Reader, verb: str) -> dict:
+    faces = [(n, [c for c in cs if rank(c) in "JQK"]) for n, cs in own_zones(r.s, r.seat)]
+    face = r.card(faces, "own", "face card")
+    return {"type": "favor", "card": face, **_parse_action(r)}
+
+
+def _read_royal(r: _Reader, verb: str) -> dict:
+    return {"type": "royal", **_parse_action(r)}
+
+
+def _read_downgrade(r: _Reader, verb: str) -> dict:
+    b = r.building(r.seat)
+    if r.word("take"):
+        cards = r.cards(building_zones(b), "inside", "building card")
+    else:
+        cards = _default_downgrade(r.s, b)
+    return {"type": "downgrade", "building": b.address, "cards": cards}
+
+
+def _read_expose(r: _Reader, verb: str) -> dict:
+    if r.peek() in NOTHING:
+        r.toks.pop(0)
+        return {"type": "expose", "card": None}
+    s, v = r.s, r.s.visit or {}
+    pool = []
+    if v:
+        pool = s.buildings[v["owner"]][s.find(v["owner"], v["building"])].mismatches()
+    return {"type": "expose", "card": r.card([(None, pool)], "inside", "mismatching card")}
+
+
+def _read_end(r: _Reader, verb: str) -> dict:
+    r.word("game", "the")
+    r.word("game")
+    return {"type": "end"}
+
+
+_READERS: dict[str, Callable[[_Reader, str], dict]] = {
+    "stall": _read_sealed, "ball": _read_sealed, "bid": _read_bid, "take": _read_take,
+    "declare": _read_market_card, "discard": _read_discard, "trade": _read_trade,
+    "store": _read_store, "hide": _read_hide, "sell": _read_sell, "harvest": _read_harvest,
+    "favor": _read_favor, "favour": _read_favor, "royal": _read_royal,
+    "downgrade": _read_downgrade, "expose": _read_expose, "end": _read_end,
+    "pass": lambda r, verb: {"type": "pass"}, "done": lambda r, verb: {"type": "pass"},
+    "continue": lambda r, verb: {"type": "pass"},
+}
+
+
 def _parse_one(s: State, seat: int, line: str) -> dict:
     toks = _tokens(line)
     if not toks:
         raise CommandError("there is no command here")
     r = _Reader(s, seat, toks)
     verb = toks.pop(0)
-    hand = [("hand", list(s.hands[seat]))]
-    stall = [(None, list(s.stalls[seat]))]
-    market = [(None, list(s.market))]
-    if verb in ("stall", "ball") or (verb == "discard" and s.stage == "tax"):
-        m = {"type": verb, "cards": r.cards(hand, "hand")}
-    elif verb == "bid":
-        tok = r.toks.pop(0) if r.toks else ""
-        if not tok.isdigit():
-            raise CommandError("bid how many coins?", ["bid 0", "bid 1"])
-        m = {"type": "bid", "coins": int(tok)}
-    elif verb == "take" and r.word("coin", "coins", "1"):
-        r.word("coin")
-        m = {"type": "take_coin"}
-    elif verb in ("take", "declare"):
-        m = {"type": verb, "card": r.card(market, "market", "market card",
-                                          EXACT if verb == "declare" else SAME)}
-    elif verb == "discard":
-        r.word("exposed", "it", "the")
-        r.word("exposed", "card")
-        m = {"type": "discard_exposed"}
-    elif verb == "trade":
-        give = r.card(stall, "stall", "stall card")
-        r.word("for")
-        if r.word("market", "the"):
-            r.word("market")
-            m = {"type": "trade", "give": give, "take": r.card(market, "other", "market card"),
-                 "from": "market"}
-        else:
-            other = r.player()
-            r.word("stall")
-            m = {"type": "trade", "give": give,
-                 "take": r.card([(None, list(s.stalls[other]))], "other", "stall card"),
-                 "from": other}
-    elif verb == "store":
-        card = r.card(_own(s, seat), "own")
-        r.word("in", "into")
-        b = r.building(seat)
-        if r.word("for", "out"):
-            out = r.card(_bcards(b), "inside", "building card")
-        else:
-            out = _default_out(b, card)
-        m = {"type": "store", "card": card, "building": b.address, "out": out}
-    elif verb == "hide":
-        m = {"type": "hide", "card": r.card(stall, "stall", "stall card")}
-    elif verb == "sell":
-        m = {"type": "sell", "cards": r.cards(stall, "stall", "stall card")}
-    elif verb == "harvest":
-        m = {"type": "harvest", "building": r.building(seat, "farm").address}
-    elif verb in ("favor", "favour"):
-        faces = [(n, [c for c in cs if rank(c) in "JQK"]) for n, cs in _own(s, seat)]
-        face = r.card(faces, "own", "face card")
-        m = {"type": "favor", "card": face, **_parse_action(r)}
-    elif verb == "royal":
-        m = {"type": "royal", **_parse_action(r)}
-    elif verb == "downgrade":
-        b = r.building(seat)
-        if r.word("take"):
-            cards = r.cards(_bcards(b), "inside", "building card")
-        else:
-            cards = _default_downgrade(s, b)
-        m = {"type": "downgrade", "building": b.address, "cards": cards}
-    elif verb == "expose":
-        if r.peek() in NOTHING:
-            r.toks.pop(0)
-            m = {"type": "expose", "card": None}
-        else:
-            v = s.visit or {}
-            pool = []
-            if v:
-                pool = s.buildings[v["owner"]][s.find(v["owner"], v["building"])].mismatches()
-            m = {"type": "expose", "card": r.card([(None, pool)], "inside",
-                                                  "mismatching card")}
-    elif verb in ("pass", "done", "continue"):
-        m = {"type": "pass"}
-    elif verb == "end":
-        r.word("game", "the")
-        r.word("game")
-        m = {"type": "end"}
-    else:
+    read = _READERS.get(verb)
+    if read is None:
         raise CommandError(f"unknown command {verb!r}",
                            ["pass", "stall nothing", "bid 0", "trade", "store", "sell", "hide",
                             "harvest", "favor", "royal", "downgrade", "end game"])
+    m = read(r, verb)
     r.done()
     return canonical(s, seat, m)
 
 
 def _parse_action(r: _Reader) -> dict:
     s, seat = r.s, r.seat
-    own = _own(s, seat)
+    own = own_zones(s, seat)
     if r.word("build"):
         kind = KIND_WORDS.get(r.peek() or "")
         if kind is not None:

@@ -6,23 +6,16 @@ from __future__ import annotations
 from collections import Counter
 
 from ..contract import Chance, Event
+from ..folding import Recorder
 from .state import SEALED, State, evolve, value
 
 
-class Run:
-    """A state and the events that led from the starting one; each emit folds at once."""
-
-    def __init__(self, state: State | None):
-        self.state = state
-        self.events: list[Event] = []
-
-    def emit(self, type_: str, **data) -> None:
-        event = Event(type_, data)
-        self.state = evolve(self.state, event)
-        self.events.append(event)
+def recorder(state: State | None) -> Recorder:
+    """`decide`'s scratch pad for this game: each emitted event folds at once."""
+    return Recorder(evolve, state)
 
 
-def draw_ready(run: Run, k: int, chance: Chance) -> list[str]:
+def draw_ready(run: Recorder, k: int, chance: Chance) -> list[str]:
     """The next k cards of the deck; A13: an empty deck is refilled by shuffling the whole
     discard pile (placed under whatever is left, which is the same as drawing those first)."""
     s = run.state
@@ -37,7 +30,7 @@ def stall_value(s: State, seat: int) -> int:
     return sum(value(c) for c in s.stalls[seat])
 
 
-def advance(run: Run, chance: Chance) -> list[Event]:
+def advance(run: Recorder, chance: Chance) -> list[Event]:
     while True:
         s = run.state
         st = s.stage
@@ -59,7 +52,7 @@ def advance(run: Run, chance: Chance) -> list[Event]:
             return run.events
 
 
-def _begin_phase(run: Run, chance: Chance) -> None:
+def _begin_phase(run: Recorder, chance: Chance) -> None:
     s = run.state
     run.emit("PhaseBegan", round=s.round, royal=s.royal)
     cards = draw_ready(run, 2, chance)
@@ -87,15 +80,30 @@ def _begin_phase(run: Run, chance: Chance) -> None:
         cards = draw_ready(run, 1, chance)
         if cards:
             run.emit("MarketDrawn", cards=cards)
-        s = run.state
-        seats = [x for x in order if s.coins[x] > 0]
-        if seats and s.market:
-            run.emit("SealedBegan", kind="bid", seats=seats)
+        if _open_auction(run):
             return
     _start_stalls(run)
 
 
-def _start_stalls(run: Run) -> None:
+def _open_auction(run: Recorder) -> bool:
+    """A16: sealed bids on the market. Version 1 left coinless players out; since version 2
+    (A16 as amended) every player bids, and a player without coins bids 0 at once (it is
+    their only bid, and coins are public), so nobody waits on them."""
+    s = run.state
+    if s.rules >= 2:
+        seats = s.order()
+    else:
+        seats = [x for x in s.order() if s.coins[x] > 0]
+    if not (seats and s.market):
+        return False
+    run.emit("SealedBegan", kind="bid", seats=seats)
+    for x in seats:
+        if s.coins[x] == 0:
+            run.emit("ChoiceMade", kind="bid", seat=x, choice=0, auto=True)
+    return True
+
+
+def _start_stalls(run: Recorder) -> None:
     s = run.state
     seats = [x for x in s.order() if s.hands[x]]
     if seats:
@@ -104,7 +112,7 @@ def _start_stalls(run: Run) -> None:
         run.emit("StallsRevealed", stalls=[[] for _ in range(s.n)])
 
 
-def _reveal(run: Run, chance: Chance) -> None:
+def _reveal(run: Recorder, chance: Chance) -> None:
     """A3: every sealed choice is revealed together once the last one is in."""
     s = run.state
     ch = s.choices
@@ -126,7 +134,7 @@ def _reveal(run: Run, chance: Chance) -> None:
                  reveal=s.options["ball_reveal"])
 
 
-def _settle(run: Run) -> None:
+def _settle(run: Recorder) -> None:
     """A16: a card declared by exactly one tied bidder goes to them for the top bid; a card
     declared by several is discarded and they pay nothing."""
     a = run.state.auction
@@ -136,7 +144,7 @@ def _settle(run: Run) -> None:
     run.emit("DeclarationsSettled", awards=awards, discarded=discarded, price=a["price"])
 
 
-def _next_turn(run: Run) -> None:
+def _next_turn(run: Recorder) -> None:
     """A4/A5: the lowest stall value among those still to act (recomputed now), ties in
     Herald order; an empty stall takes no turn."""
     s = run.state
@@ -151,7 +159,7 @@ def _next_turn(run: Run) -> None:
     run.emit("StallsReturned")
 
 
-def _closing(run: Run, chance: Chance) -> None:
+def _closing(run: Recorder, chance: Chance) -> None:
     s = run.state
     if s.royal == "K" and not s.offered:
         seats = [x for x in s.order() if s.may_end(x)]
@@ -169,6 +177,7 @@ def _closing(run: Run, chance: Chance) -> None:
         farms = [(x, b.address) for x in s.order() for b in s.buildings[x]
                  if s.level(b) == 0 and b.production is None]
         cards = draw_ready(run, len(farms), chance)
-        production = [[x, a, c] for (x, a), c in zip(farms, cards)]
+        # a deck short even after a reshuffle feeds the first farms only
+        production = [[x, a, c] for (x, a), c in zip(farms, cards, strict=False)]
     run.emit("PhaseEnded", royal=s.royal, income=income, production=production)
 

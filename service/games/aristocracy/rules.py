@@ -1,4 +1,6 @@
-"""Who acts, what they may do, and what their move does.
+"""Who acts, what they may do, and what their move does: `validate` (option combinations),
+`start`, `to_act`, `legal_moves`, `menu`, `decide` and `timeout_move` (the default made for a
+seat whose clock runs out). Rules that changed in version 2 ask `s.rules` (state.py).
 
 Moves (JSON-safe dicts, exact card ids):
 
@@ -22,7 +24,7 @@ with the cheapest others (each card the copy its plain name reads as: hand befor
 store lists no same-rank swaps; sales list rank-distinct pairs; downgrades take the exposed
 card, then mismatches. `decide` accepts ANY legal move, whichever copy it names.
 
-Every listed move is in `commands.canonical` form: two copies of one card in one zone are
+Every listed move is in `copies.canonical` form: two copies of one card in one zone are
 interchangeable, so a move uses the lowest copy present there, and no two listed moves differ
 only by a copy; where copies are not interchangeable (hand vs stall, exposed vs face-down,
 two buildings at one address card, declarations) the move carries the ``mark`` its text
@@ -32,13 +34,40 @@ from __future__ import annotations
 
 from itertools import combinations
 
-from ..contract import Chance, Event, IllegalMove
-from .commands import canonical
-from .flow import Run, advance
-from .state import ROYAL_ACTION, SEALED, State, rank, value
+from ..contract import Chance, Event, IllegalMove, OptionError
+from .copies import canonical
+from .flow import advance, recorder
+from .state import KINDS, ROYAL_ACTION, SEALED, State, all_cards, rank, value
 
 SEALED_MOVE = {"stall": "stall", "ball": "ball", "tax": "discard", "bid": "bid"}
 FACE = {"K": "build", "Q": "visit", "J": "buy"}
+
+
+def validate(opts: dict) -> dict:
+    """The combinations the shared option check cannot see (`contract.validate_options`
+    has coerced every value and filled in the defaults already)."""
+    if opts["round_cap"] < 1:
+        raise OptionError("the round cap must be at least 1")
+    if opts["deck"]:
+        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+        if sorted(order) != sorted(all_cards(opts["sizes"])):
+            raise OptionError("the deck must list every card of the game exactly once "
+                              f"({len(all_cards(opts['sizes']))} cards)")
+    return opts
+
+
+def start(seats: int, opts: dict, chance: Chance, version: int) -> list[Event]:
+    """The first event (the deck order, the first Herald, and ``rules``: the version the game
+    is played under to its end), then everything up to the first decision."""
+    if opts["deck"]:
+        order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
+    else:
+        order = all_cards(opts["sizes"])
+        chance.shuffle(order)
+    run = recorder(None)
+    run.emit("GameStarted", seats=seats, options=opts, order=order,
+             herald=chance.randint(0, seats - 1), rules=version)
+    return advance(run, chance)
 
 
 def to_act(s: State) -> frozenset[int]:
@@ -64,15 +93,56 @@ def may_choose(s: State, seat: int) -> bool:
 
 
 def timeout_move(s: State, seat: int) -> dict | None:
-    """The choice a reminder/deadline job submits for a seat still awaited: an empty stall or
-    ball gift, a bid of 0, the first cards of the hand for tax."""
-    if s.stage not in SEALED or seat not in s.waiting:
+    """The move the service makes for `seat` when its time to choose runs out: the mildest
+    legal choice, the same every time for the same position, for every decision there is.
+
+    * sealed choices (A3): an empty stall or ball gift, a bid of 0, and for tax the first
+      cards of the hand, as many as the limit asks (A14);
+    * a single top bidder (A16): take the first market card (they bid, so they want one);
+    * tied top bidders (A16): declare the first market card nobody has declared yet (else
+      the first), so a silent bidder does not spoil another's card where it can be helped;
+    * an action turn (A4): pass, ending the turn;
+    * after a visit (A12): expose nothing, or take the coin rather than discard the card;
+    * the end-of-game offer (A19): pass, never ending the game for a silent player.
+
+    None when `seat` has nothing to decide now (another seat is to act, a sealed choice it
+    has already made, or, under `herald_order_commits`, one whose turn to choose has not
+    come)."""
+    if seat not in to_act(s):       # (under `herald_order_commits` only the next chooser)
         return None
+    if s.stage in SEALED:
+        return sealed_default(s, seat)
+    return _TIMEOUTS[s.stage](s, seat) if s.stage in _TIMEOUTS else None
+
+
+def sealed_default(s: State, seat: int) -> dict:
+    """The sealed choice made for a seat that makes none (shown to it in its view)."""
     if s.stage == "bid":
         return {"type": "bid", "coins": 0}
     if s.stage == "tax":
         return {"type": "discard", "cards": list(s.hands[seat][:_tax_count(s, seat)])}
     return {"type": SEALED_MOVE[s.stage], "cards": []}
+
+
+def _declare_default(s: State, seat: int) -> dict:
+    taken = {card for _, card in s.auction["declared"]}
+    free = [c for c in s.market if c not in taken]
+    return canonical(s, seat, {"type": "declare", "card": (free or list(s.market))[0]})
+
+
+def _visit_default(s: State, seat: int) -> dict:
+    if s.visit["mode"] == "exposed":
+        return {"type": "take_coin"}
+    return {"type": "expose", "card": None}
+
+
+_TIMEOUTS = {
+    "pick": lambda s, seat: canonical(s, seat, {"type": "take", "card": s.market[0]}),
+    "declare": _declare_default,
+    "turn": lambda s, seat: {"type": "pass"},
+    "visit": _visit_default,
+    "end": lambda s, seat: {"type": "pass"},
+}
 
 
 def _tax_count(s: State, seat: int) -> int:
@@ -105,6 +175,13 @@ def legal_moves(s: State, seat: int) -> list[dict]:
             seen.add(key)
             out.append(m)
     return out
+
+
+def menu(s: State, seat: int) -> list[dict]:
+    """One-click moves for the email: passing/ending first, then the first legal ones."""
+    moves = legal_moves(s, seat)
+    first = [m for m in moves if m["type"] in ("pass", "end")]
+    return first + [m for m in moves if m not in first][:12 - len(first)]
 
 
 def _raw_moves(s: State, seat: int) -> list[dict]:
@@ -162,34 +239,57 @@ def _visit_moves(s: State) -> list[dict]:
         {"type": "expose", "card": None}]
 
 
-def _action_moves(s: State, seat: int) -> list[dict]:
-    stall, hand = s.stalls[seat], s.hands[seat]
-    out: list[dict] = [{"type": "pass"}]
-    for give in reps(stall):
+def _trade_moves(s: State, seat: int) -> list[dict]:
+    out = []
+    for give in reps(s.stalls[seat]):
         for c in reps(s.market):
             out.append({"type": "trade", "give": give, "take": c, "from": "market"})
         for other in s.order():
             if other != seat:
                 for c in reps(s.stalls[other]):
                     out.append({"type": "trade", "give": give, "take": c, "from": other})
+    return out
+
+
+def _store_moves(s: State, seat: int) -> list[dict]:
+    """No same-rank swaps of face-down cards (they change nothing); the exposed card may
+    always be swapped out (A7 ends the exposure)."""
+    out = []
+    mine = reps(s.hands[seat]) + reps(s.stalls[seat])
     for b in s.buildings[seat]:
         outs = reps([c for c in b.cards if c != b.exposed]) + ([b.exposed] if b.exposed else [])
-        for card in reps(hand) + reps(stall):
+        for card in mine:
             for o in outs:
                 if rank(o) != rank(card) or o == b.exposed:
                     out.append({"type": "store", "card": card, "building": b.address, "out": o})
-    out += [{"type": "hide", "card": c} for c in reps(stall)]
+    return out
+
+
+def _stall_moves(s: State, seat: int) -> list[dict]:
+    """Hide, sell and harvest."""
+    stall = s.stalls[seat]
+    out = [{"type": "hide", "card": c} for c in reps(stall)]
     out += [{"type": "sell", "cards": list(p)} for p in _distinct(combinations(stall, 2))]
     out += [{"type": "harvest", "building": b.address}
             for b in s.buildings[seat] if b.production]
-    for face in reps([c for c in hand + stall if rank(c) in FACE]):
+    return out
+
+
+def _face_moves(s: State, seat: int) -> list[dict]:
+    """Favors (any phase, A10) and the paid royal action of this phase."""
+    out = []
+    for face in reps([c for c in s.hands[seat] + s.stalls[seat] if rank(c) in FACE]):
         for act in _royal_options(s, seat, FACE[rank(face)], face):
             out.append({"type": "favor", "card": face, **act})
     if s.coins[seat] >= 1:
         for act in _royal_options(s, seat, ROYAL_ACTION[s.royal], None):
             out.append({"type": "royal", **act})
-    out += _downgrade_moves(s, seat)
     return out
+
+
+def _action_moves(s: State, seat: int) -> list[dict]:
+    return [{"type": "pass"}, *_trade_moves(s, seat), *_store_moves(s, seat),
+            *_stall_moves(s, seat), *_face_moves(s, seat), *_downgrade_moves(s, seat)]
 
 
 def _royal_options(s: State, seat: int, action: str, exclude: str | None) -> list[dict]:
@@ -252,7 +352,7 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
         raise IllegalMove("that is not a move")
     if s.stage == "over":
         raise IllegalMove("the game is over")
-    run = Run(s)
+    run = recorder(s)
     kind = move["type"]
     if s.stage in SEALED:
         if kind != SEALED_MOVE[s.stage]:
@@ -461,8 +561,25 @@ def _downgrade(run, s, seat, move):
     left = 0 if lvl == 0 else len(b.cards) - len(cards)
     if (lvl > 0 and not cards) or left not in _downgrade_targets(s, lvl) \
             or (lvl == 0 and cards):
-        raise IllegalMove("take one building card (a farm comes home whole; A8)")
+        raise IllegalMove(_downgrade_refusal(s, b))
     run.emit("Downgraded", seat=seat, building=b.address, cards=cards)
+
+
+def _downgrade_refusal(s: State, b) -> str:
+    """A8: the refusal names exactly the downgrades `_downgrade_moves` offers: a farm comes
+    home whole; otherwise as many building cards as make it the next size down, which is
+    two for a château with sizes 4-5-7 (one downgrade all the same); `downgrade_many` adds
+    every smaller size and taking them all."""
+    lvl = s.level(b)
+    if lvl == 0:
+        return "a downgraded farm comes home whole: name no cards (A8)"
+    bc = s.bcounts()
+    ways = []
+    for t in _downgrade_targets(s, lvl):
+        k = len(b.cards) - t
+        what = "the building comes home" if t == 0 else f"it becomes a {KINDS[bc.index(t)]}"
+        ways.append(f"{k} building card{'s' if k != 1 else ''} ({what})")
+    return f"from this {s.kind(b)} a downgrade takes " + " or ".join(ways) + " (A8)"
 
 
 def _expose(run, s, seat, move):

@@ -4,17 +4,24 @@ The state is a frozen dataclass of tuples and small dicts; `evolve` builds a new
 `dataclasses.replace` and never touches its input. Events carry every chance outcome (the deck
 order, reshuffles, the ball's shuffle), so replaying them draws nothing.
 
-The discard pile (A13; our ruling on unseen and hidden discards). The pile runs oldest to
-newest and at most four of its cards lie face up; which ones is kept explicitly in
-`State.face_up`, not read off as "the four oldest". A public discard (market leftovers, a
-sale, a favor, a visit's exposed card, the cards discarded at an auction) takes a free
-face-up place as it arrives, else lies face down. A card discarded unseen or hidden (a
-farm's production card discarded on an upgrade (A11) or when the farm is dissolved by a
-downgrade or a visit (A8, A12), and tax discards (A14)) goes in face down and never takes a
-face-up place as it arrives, even when fewer than four cards lie face up: otherwise it would
-be shown to everyone. A face-down card turns up only when a Buy takes a face-up card: then
-the oldest face-down card turns up (A13) and is public from then on. A reshuffle of the whole
-pile into the deck (A13) is unchanged.
+Rules versions (docs/engines.md): `State.rules` is the version the game began under, read
+from its first event (`folding.started_version`: 1 for logs older than versions). A game is
+played to its end under the rules it began with; the rules that changed ask `s.rules`.
+
+The discard pile (A13) runs oldest to newest; `State.face_up` holds the face-up cards in pile
+order.
+
+* Version 2 (A13 as amended, seed 001: "the bottom 4 cards in the discard pile are turned
+  face up"): the 4 oldest discards are face up, always, whoever discarded them. A hidden
+  tax discard (A14) or an unseen production card (A8, A11, A12) that lands among the 4
+  oldest is turned up and is public from then on; one that lands later lies face down. A
+  Buy takes a face-up card, and the oldest face-down one turns up (it is now among the 4
+  oldest).
+* Version 1 (kept for games begun under it): at most four cards lie face up, but a hidden
+  or unseen discard went in face down even when fewer than four lay face up, and turned up
+  only when a Buy took a face-up card.
+
+A reshuffle of the whole pile into the deck (A13) is the same in both.
 """
 from __future__ import annotations
 
@@ -23,7 +30,7 @@ from dataclasses import dataclass, field, replace
 from typing import Any
 
 from ..cards import french
-from ..contract import Event
+from ..folding import Fold, started_version
 
 ROYALS = ("K", "Q", "J")
 ROYAL_ACTION = {"K": "build", "Q": "visit", "J": "buy"}
@@ -32,6 +39,7 @@ SIZES = {"4-5-6": (4, 5, 6), "5-6-7": (5, 6, 7), "4-5-7": (4, 5, 7), "2-3-4": (2
 BCOUNTS = {k: tuple(x - 1 for x in v) for k, v in SIZES.items()}
 SEALED = ("tax", "ball", "bid", "stall")
 START_COINS = 3
+RULES_VERSION = 2    # the rules this engine plays now (A13, A16 amended); see the docstring
 FACE_UP_PLACES = 4   # A13: at most four discards lie face up
 
 
@@ -95,6 +103,8 @@ class State:
     asked: tuple = ()
     offered: bool = False
     result: dict | None = None
+    rules: int = 1               # the rules version the game began under (folding.started_version)
+    known: tuple = ()            # discards shown to everyone as they were played (see _discard)
 
     def __deepcopy__(self, memo):
         """Tuples of strings and frozen Buildings are shared; only the dicts are copied
@@ -175,14 +185,20 @@ def _coins(s: State, seat: int, delta: int) -> State:
 
 
 def _discard(s: State, cards, hidden: bool = False) -> State:
-    """A13: cards go on the pile in order. A public discard takes a free face-up place;
-    an unseen or hidden one (production cards, tax discards) always lies face down (see the
-    module docstring)."""
+    """A13: cards go on the pile in order (see the module docstring for which lie face up).
+    A card discarded in the open (a sale, a favor, the market, an exposed card) is `known`:
+    everyone saw it go onto the pile, face up or not, so it is no secret while it lies
+    there (hidden information: "a J/Q/K discarded for a favor"). Hidden and unseen ones
+    (tax discards, production cards) are not."""
     cards = tuple(c for c in cards if c)
+    pile = s.discard + cards
+    known = s.known if hidden else s.known + cards
+    if s.rules >= 2:
+        return replace(s, discard=pile, face_up=pile[:FACE_UP_PLACES], known=known)
     up = s.face_up
     if not hidden:
         up = up + cards[:max(0, FACE_UP_PLACES - len(up))]
-    return replace(s, discard=s.discard + cards, face_up=up)
+    return replace(s, discard=pile, face_up=up, known=known)
 
 
 def _shrink(s: State, seat: int, i: int, removed) -> State:
@@ -204,12 +220,6 @@ def _dissolve(s: State, seat: int, i: int, left) -> State:
     return _set_building(s, seat, i, None)
 
 
-def evolve(s: State | None, e: Event) -> State:
-    d = e.data
-    h = _HANDLERS[e.type]
-    return h(s, d)
-
-
 def _started(_s, d):
     opts = d["options"]
     n = d["seats"]
@@ -218,7 +228,7 @@ def _started(_s, d):
     hands = tuple(deck[i * k:(i + 1) * k] for i in range(n))
     return State(n=n, options=dict(opts), deck=deck[n * k:], hands=hands,
                  stalls=((),) * n, buildings=((),) * n, coins=(START_COINS,) * n,
-                 herald=d["herald"])
+                 herald=d["herald"], rules=started_version(d))
 
 
 def _phase_began(s, d):
@@ -227,7 +237,7 @@ def _phase_began(s, d):
 
 
 def _reshuffled(s, d):
-    return replace(s, deck=s.deck + tuple(d["order"]), discard=(), face_up=())
+    return replace(s, deck=s.deck + tuple(d["order"]), discard=(), face_up=(), known=())
 
 
 def _market_drawn(s, d):
@@ -237,7 +247,7 @@ def _market_drawn(s, d):
 
 def _cards_drawn(s, d):
     drawn = [c for c in d["cards"] if c]
-    hands = tuple(h + ((c,) if c else ()) for h, c in zip(s.hands, d["cards"]))
+    hands = tuple(h + ((c,) if c else ()) for h, c in zip(s.hands, d["cards"], strict=True))
     return replace(s, deck=s.deck[len(drawn):], hands=hands)
 
 
@@ -259,7 +269,7 @@ def _sealed_done(s):
 
 def _stalls_revealed(s, d):
     stalls = tuple(tuple(c) for c in d["stalls"])
-    hands = tuple(_without(h, st) for h, st in zip(s.hands, stalls))
+    hands = tuple(_without(h, st) for h, st in zip(s.hands, stalls, strict=True))
     return replace(s, hands=hands, stalls=stalls, stage="turns", turned=(), **_sealed_done(s))
 
 
@@ -271,7 +281,7 @@ def _tax_paid(s, d):
 
 
 def _ball_held(s, d):
-    for seat, (given, back) in enumerate(zip(d["given"], d["returns"])):
+    for seat, (given, back) in enumerate(zip(d["given"], d["returns"], strict=True)):
         s = _take_from_player(s, seat, given)
         s = _to_hand(s, seat, back)
     return replace(s, market=tuple(d["market"]), stage="stalls", **_sealed_done(s))
@@ -279,13 +289,14 @@ def _ball_held(s, d):
 
 def _bids_revealed(s, d):
     """A16: a single top bidder pays the second-highest bid and picks; tied top bidders
-    declare; a top bid of 0 sells nothing."""
+    declare. Version 1 sold nothing on a top bid of 0; since version 2 (A16 as amended) 0 is
+    a bid like any other, so when every bid is 0 all are tied top bidders and declare."""
     bids = d["bids"]
     placed = sorted((b for b in bids if b is not None), reverse=True)
     top = placed[0] if placed else 0
     order = s.order()
     tops = [x for x in order if bids[x] is not None and bids[x] == top]
-    if top == 0 or not s.market:
+    if (top == 0 and s.rules < 2) or not s.market:
         stage, auction = "stalls", None
     elif len(tops) == 1:
         second = placed[1] if len(placed) > 1 else 0
@@ -438,12 +449,16 @@ def _visit_coin(s, d):
 def _bought(s, d):
     """A13: Buy takes a face-up card; the oldest face-down one turns up."""
     pile = _without(s.discard, [d["card"]])
+    known = _without(s.known, [d["card"]])
+    if s.rules >= 2:    # the 4 oldest are the face-up ones, always
+        s = replace(s, discard=pile, face_up=pile[:FACE_UP_PLACES], known=known)
+        return _to_hand(s, d["seat"], [d["card"]])
     up = _without(s.face_up, [d["card"]])
     down = [c for c in pile if c not in up]
     if down:
         turned = down[0]
         up = tuple(c for c in pile if c in up or c == turned)
-    s = replace(s, discard=pile, face_up=up)
+    s = replace(s, discard=pile, face_up=up, known=known)
     return _to_hand(s, d["seat"], [d["card"]])
 
 
@@ -466,7 +481,7 @@ def _market_cleared(s, d):
 
 
 def _stalls_returned(s, d):
-    hands = tuple(h + st for h, st in zip(s.hands, s.stalls))
+    hands = tuple(h + st for h, st in zip(s.hands, s.stalls, strict=True))
     return replace(s, hands=hands, stalls=((),) * s.n, stage="closing")
 
 
@@ -481,7 +496,7 @@ def _end_declined(s, d):
 
 def _phase_ended(s, d):
     """A18 income after the Queen; A17 production after the Jack, then the royals pass."""
-    coins = tuple(c + g for c, g in zip(s.coins, d["income"]))
+    coins = tuple(c + g for c, g in zip(s.coins, d["income"], strict=True))
     s = replace(s, coins=coins)
     for seat, address, card in d["production"]:
         i = s.find(seat, address)
@@ -506,7 +521,7 @@ def _game_ended(s, d):
     return replace(s, stage="over", result=result, active=None, asked=())
 
 
-_HANDLERS = {
+evolve = Fold("aristocracy", "GameStarted", {
     "GameStarted": _started, "PhaseBegan": _phase_began, "Reshuffled": _reshuffled,
     "MarketDrawn": _market_drawn, "CardsDrawn": _cards_drawn, "SealedBegan": _sealed_began,
     "ChoiceMade": _choice_made, "StallsRevealed": _stalls_revealed, "TaxPaid": _tax_paid,
@@ -520,4 +535,4 @@ _HANDLERS = {
     "MarketCleared": _market_cleared, "StallsReturned": _stalls_returned,
     "EndOffered": _end_offered, "EndDeclined": _end_declined, "PhaseEnded": _phase_ended,
     "GameEnded": _game_ended,
-}
+})

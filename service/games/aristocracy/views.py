@@ -2,12 +2,12 @@
 
 Hands: owner. Sealed choices: their maker until revealed (under `herald_order_commits` later
 players see the card counts of earlier ones). Face-down building cards: owner, and the visitor
-while the visit's follow-up is pending. Production cards: nobody. Draw pile and the face-down
-discards: nobody. Public: stalls after the reveal, the market, addresses, exposed cards,
-building sizes, coins, the (at most four) face-up discards, `State.face_up`, which are not
-simply the four oldest: a production card discarded unseen and tax discards go into the pile
-face down and stay secret until a Buy turns them up (A11/A13/A14, see state.py). At the end
-every building card is turned up.
+while the visit's follow-up is pending. Production cards: nobody. Draw pile: nobody. Public:
+stalls after the reveal, the market, addresses, exposed cards, building sizes, coins, the
+face-up discards (`State.face_up`: since rules version 2 always the 4 oldest, whoever
+discarded them, A13 as amended; see state.py for version 1), and every card discarded in the
+open (a J/Q/K for a favor, a sale, the market's leftovers: `State.known`), wherever it lies in
+the pile. At the end every building card is turned up.
 
 History (`redact`) names cards by label ("7♥") and never by id, so a card's later
 whereabouts cannot be read from it; private facts (own draws, tax discards, ball returns, a
@@ -15,10 +15,12 @@ visitor's look) are told to their seat only.
 """
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from ..cards import french
 from ..contract import Event, Outcome
 from .flow import stall_value
-from .rules import timeout_move, to_act
+from .rules import sealed_default, to_act
 from .state import SEALED, State, hand_size
 
 NOTE = ("Some menus are representative samples (stalls, ball gifts, tax discards, builds, "
@@ -62,20 +64,47 @@ def freshness(s: State, seat: int | None) -> dict:
     return v
 
 
-def view(s: State, seat: int | None) -> dict:
+def _player_view(s: State, x: int, seat: int | None) -> dict:
     over = s.stage == "over"
     sealed = s.stage in SEALED
-    players = []
-    for x in range(s.n):
-        players.append({
-            "seat": x, "ref": f"p{x + 1}", "coins": s.coins[x], "hand_size": len(s.hands[x]),
-            "stall": list(s.stalls[x]), "stall_value": stall_value(s, x),
-            "buildings": [_building_view(s, b, over or x == seat) for b in s.buildings[x]],
-            "points_shown": s.points(x) if over else None,
-            "hand_limit": s.hand_limit(x),
-            "chosen": (x in s.choices) if sealed and x in s.sealed_seats else None,
-            "had_turn": x in s.turned,
-        })
+    return {
+        "seat": x, "ref": f"p{x + 1}", "coins": s.coins[x], "hand_size": len(s.hands[x]),
+        "stall": list(s.stalls[x]), "stall_value": stall_value(s, x),
+        "buildings": [_building_view(s, b, over or x == seat) for b in s.buildings[x]],
+        "points_shown": s.points(x) if over else None,
+        "hand_limit": s.hand_limit(x),
+        "chosen": (x in s.choices) if sealed and x in s.sealed_seats else None,
+        "had_turn": x in s.turned,
+    }
+
+
+def _sealed_view(s: State, seat: int | None) -> dict:
+    """A3: who takes part and who has chosen; a seat's own choice and its default; under
+    `herald_order_commits` the card counts of those who chose."""
+    out = {"kind": s.stage, "seats": list(s.sealed_seats), "waiting": list(s.waiting),
+           "chosen": [x for x in s.sealed_seats if x in s.choices]}
+    if s.options["herald_order_commits"] and s.stage != "bid":
+        out["counts"] = {str(x): len(s.choices[x]) for x in s.choices}
+    if seat is not None and seat in s.sealed_seats:
+        out["mine"] = s.choices.get(seat)
+        out["default"] = sealed_default(s, seat) if seat in s.waiting else None
+        if s.stage == "tax":
+            out["discard_count"] = len(s.hands[seat]) - s.hand_limit(seat)
+    return out
+
+
+def _visit_view(s: State, seat: int | None) -> dict:
+    """A12: the visitor alone sees the building cards while the follow-up is pending."""
+    vis = s.visit
+    out = {"seat": vis["seat"], "owner": vis["owner"], "building": vis["building"],
+           "mode": vis["mode"]}
+    if seat == vis["seat"]:
+        b = s.buildings[vis["owner"]][s.find(vis["owner"], vis["building"])]
+        out["look"] = list(b.cards)
+    return out
+
+
+def view(s: State, seat: int | None) -> dict:
     v = {
         "game": "aristocracy", "seat": seat, "to_act": sorted(to_act(s)),
         "outcome": outcome(s).to_json() if s.result else None,
@@ -84,33 +113,19 @@ def view(s: State, seat: int | None) -> dict:
         "stage": s.stage, "herald": s.herald, "herald_order": s.order(),
         "sizes": s.options["sizes"], "market": list(s.market),
         "discard_face_up": list(s.face_up), "discard_count": len(s.discard),
-        "deck_count": len(s.deck), "players": players,
+        "deck_count": len(s.deck), "players": [_player_view(s, x, seat) for x in range(s.n)],
         "active": s.active, "actions_left": s.actions if s.active is not None else None,
         "note": NOTE, "last": None,
     }
-    if sealed:
-        v["sealed"] = {"kind": s.stage, "seats": list(s.sealed_seats),
-                       "waiting": list(s.waiting),
-                       "chosen": [x for x in s.sealed_seats if x in s.choices]}
-        if s.options["herald_order_commits"] and s.stage != "bid":
-            v["sealed"]["counts"] = {str(x): len(s.choices[x]) for x in s.choices}
-        if seat is not None and seat in s.sealed_seats:
-            v["sealed"]["mine"] = s.choices.get(seat)
-            v["sealed"]["default"] = timeout_move(s, seat)
-            if s.stage == "tax":
-                v["sealed"]["discard_count"] = len(s.hands[seat]) - s.hand_limit(seat)
+    if s.stage in SEALED:
+        v["sealed"] = _sealed_view(s, seat)
     if s.auction:
         v["auction"] = {"bids": s.auction["bids"], "price": s.auction["price"],
                         "tied": s.auction["tied"], "declared": s.auction["declared"]}
     if s.stage == "end":
         v["may_end"] = list(s.asked)
     if s.visit:
-        vis = s.visit
-        v["visit"] = {"seat": vis["seat"], "owner": vis["owner"], "building": vis["building"],
-                      "mode": vis["mode"]}
-        if seat == vis["seat"]:
-            b = s.buildings[vis["owner"]][s.find(vis["owner"], vis["building"])]
-            v["visit"]["look"] = list(b.cards)
+        v["visit"] = _visit_view(s, seat)
     if seat is not None:
         v["hand"] = list(s.hands[seat])
         v["hand_value"] = sum(french.value(c) for c in s.hands[seat])
@@ -118,7 +133,11 @@ def view(s: State, seat: int | None) -> dict:
 
 
 def secrets(s: State, seat: int | None) -> set[str]:
-    out = set(s.deck) | (set(s.discard) - set(s.face_up))
+    """Cards whose whereabouts `seat` may not know. In the discard pile only the face-down
+    cards nobody saw go in: the face-up ones (A13: since version 2 the 4 oldest, so a tax or
+    production card among them is public too) and the ones discarded in the open (a favor's
+    J/Q/K, a sale, the market: `State.known`) are public wherever they lie in it."""
+    out = set(s.deck) | (set(s.discard) - set(s.face_up) - set(s.known))
     looking = s.visit if s.visit and s.visit["seat"] == seat else None
     for x in range(s.n):
         for b in s.buildings[x]:
@@ -166,58 +185,66 @@ def _p(x) -> str:
     return "{p" + str(x) + "}"
 
 
-def _text(t: str, d: dict, seat: int | None) -> str | None:
-    if t == "GameStarted":
-        text = f"The game begins; {_p(d['herald'])} is the first Herald."
-        if seat is not None:
-            k = hand_size(d["options"]["sizes"])
-            text += f" Your hand: {_label(d['order'][seat * k:(seat + 1) * k])}."
-        return text
-    if t == "PhaseBegan":
-        name = {"K": "King", "Q": "Queen", "J": "Jack"}[d["royal"]]
-        return f"Round {d['round']}, the {name} phase begins."
-    if t == "Reshuffled":
-        return "The discard pile is shuffled into a new deck."
-    if t == "MarketDrawn":
-        return f"The market gets {_label(d['cards'])}."
-    if t == "CardsDrawn":
-        mine = d["cards"][seat] if seat is not None else None
-        return "Everyone draws a card" + (f"; you draw {french.label(mine)}." if mine else ".")
-    if t == "SealedBegan":
-        what = {"tax": "tax discards (over the hand limit)", "ball": "gifts to the ball",
-                "bid": "auction bids", "stall": "stalls"}[d["kind"]]
-        return f"Sealed choice: {what} from " + ", ".join(_p(x) for x in d["seats"]) + "."
-    if t == "ChoiceMade":
-        if seat == d["seat"]:
-            c = d["choice"]
-            return f"You choose {c if d['kind'] == 'bid' else _label(c)} ({d['kind']})."
-        return f"{_p(d['seat'])} has made their choice."
-    if t == "StallsRevealed":
-        return "Stalls revealed: " + "; ".join(
-            f"{_p(x)} {_label(c)}" for x, c in enumerate(d["stalls"])) + "."
-    if t == "TaxPaid":
-        parts = []
-        for x, c in enumerate(d["discards"]):
-            if c:
-                parts.append(f"{_p(x)} discards {_label(c) if x == seat else len(c)}")
-        return "Tax: " + ("; ".join(parts) or "nobody discards") + "."
-    if t == "BallHeld":
-        return _ball_text(d, seat)
-    if t == "BidsRevealed":
-        return "Bids: " + "; ".join(f"{_p(x)} {b}" for x, b in enumerate(d["bids"])
-                                    if b is not None) + "."
-    if t == "AuctionTaken":
-        return f"{_p(d['seat'])} buys {french.label(d['card'])} for {d['price']}."
-    if t == "Declared":
-        return f"{_p(d['seat'])} declares {french.label(d['card'])}."
-    if t == "DeclarationsSettled":
-        parts = [f"{_p(x)} takes {french.label(c)}" for x, c in d["awards"]]
-        if d["discarded"]:
-            parts.append(f"{_label(d['discarded'])} discarded")
-        return "Auction: " + ("; ".join(parts) or "nothing sold") + f" (price {d['price']})."
-    if t == "TurnBegan":
-        return f"{_p(d['seat'])} takes a turn with {d['actions']} actions."
-    return _action_text(t, d, seat)
+# One writer per event type: (data, reader's seat) -> sentence, or None for no entry.
+# Seats are written {p0}, {p1}...; cards by label, never by id.
+
+L = french.label
+
+
+def _started_text(d, seat):
+    text = f"The game begins; {_p(d['herald'])} is the first Herald."
+    if seat is not None:
+        k = hand_size(d["options"]["sizes"])
+        text += f" Your hand: {_label(d['order'][seat * k:(seat + 1) * k])}."
+    return text
+
+
+def _phase_text(d, seat):
+    name = {"K": "King", "Q": "Queen", "J": "Jack"}[d["royal"]]
+    return f"Round {d['round']}, the {name} phase begins."
+
+
+def _drawn_text(d, seat):
+    mine = d["cards"][seat] if seat is not None else None
+    return "Everyone draws a card" + (f"; you draw {L(mine)}." if mine else ".")
+
+
+def _sealed_text(d, seat):
+    what = {"tax": "tax discards (over the hand limit)", "ball": "gifts to the ball",
+            "bid": "auction bids", "stall": "stalls"}[d["kind"]]
+    return f"Sealed choice: {what} from " + ", ".join(_p(x) for x in d["seats"]) + "."
+
+
+def _choice_text(d, seat):
+    if d.get("auto"):      # A16: a player without coins bids 0, in the open
+        return f"{_p(d['seat'])} has no coins and bids 0."
+    if seat == d["seat"]:
+        c = d["choice"]
+        return f"You choose {c if d['kind'] == 'bid' else _label(c)} ({d['kind']})."
+    return f"{_p(d['seat'])} has made their choice."
+
+
+def _stalls_text(d, seat):
+    return "Stalls revealed: " + "; ".join(
+        f"{_p(x)} {_label(c)}" for x, c in enumerate(d["stalls"])) + "."
+
+
+def _tax_text(d, seat):
+    parts = [f"{_p(x)} discards {_label(c) if x == seat else len(c)}"
+             for x, c in enumerate(d["discards"]) if c]
+    return "Tax: " + ("; ".join(parts) or "nobody discards") + "."
+
+
+def _bids_text(d, seat):
+    return "Bids: " + "; ".join(f"{_p(x)} {b}" for x, b in enumerate(d["bids"])
+                                if b is not None) + "."
+
+
+def _settled_text(d, seat):
+    parts = [f"{_p(x)} takes {L(c)}" for x, c in d["awards"]]
+    if d["discarded"]:
+        parts.append(f"{_label(d['discarded'])} discarded")
+    return "Auction: " + ("; ".join(parts) or "nothing sold") + f" (price {d['price']})."
 
 
 def _ball_text(d, seat) -> str:
@@ -232,70 +259,110 @@ def _ball_text(d, seat) -> str:
     return text + f". Market: {_label(d['market'])}."
 
 
-def _action_text(t: str, d: dict, seat: int | None) -> str | None:
-    p = _p(d.get("seat", 0))
-    L = french.label
-    if t == "Traded":
-        src = "the market" if d["from"] == "market" else f"{_p(d['from'])}'s stall"
-        return f"{p} trades {L(d['give'])} for {L(d['take'])} from {src}."
-    if t == "Stored":
-        own = seat == d["seat"]
-        return (f"{p} stores {L(d['card']) if own else 'a card'} in the building at "
-                f"{L(d['building'])}" + (f", taking out {L(d['out'])}." if own else "."))
-    if t == "Hid":
-        return f"{p} hides {L(d['card'])}."
-    if t == "Sold":
-        return f"{p} sells {_label(d['cards'])} for a coin."
-    if t == "Harvested":
-        mine = f" ({L(d['card'])})" if seat == d["seat"] else ""
-        return f"{p} harvests the farm at {L(d['building'])}{mine}."
-    if t == "Favored":
-        return f"{p} discards {L(d['card'])} for a favor."
-    if t == "RoyalPaid":
-        return f"{p} pays a coin for the royal action."
-    if t == "Built":
-        return f"{p} builds at {L(d['address'])} with {len(d['cards'])} face-down cards."
-    if t == "Upgraded":
-        return f"{p} adds {len(d['cards'])} cards to the building at {L(d['building'])}."
-    if t == "Visited":
-        text = f"{p} visits {_p(d['owner'])}'s building at {L(d['building'])}"
-        if seat == d["seat"]:
-            text += f" and sees {_label(d['look'])}"
-        if d["paid"]:
-            text += f"; {_p(d['owner'])} pays a coin"
-        return text + "."
-    if t == "Exposed":
-        return (f"{p} exposes {L(d['card'])}." if d["card"] else f"{p} exposes nothing.")
-    if t == "ExposedDiscarded":
-        return f"{p} discards the exposed {L(d['card'])} from {_p(d['owner'])}'s building."
-    if t == "VisitCoinTaken":
-        return f"{p} takes a coin from {_p(d['owner'])}." if d["paid"] else \
-            f"{p} asks for a coin, but {_p(d['owner'])} has none."
-    if t == "Bought":
-        return f"{p} buys {L(d['card'])} from the discard pile."
-    if t == "Downgraded":
-        what = _label(d["cards"]) if seat == d["seat"] else f"{len(d['cards'])} cards"
-        return f"{p} downgrades the building at {L(d['building'])} (taking {what})."
-    if t == "TurnEnded":
-        return f"{p} ends their turn."
-    if t == "MarketCleared":
-        return f"The market ({_label(d['cards'])}) is discarded."
-    if t == "StallsReturned":
-        return "Stall cards go back to their owners' hands."
-    if t == "EndOffered":
-        return "May end the game: " + ", ".join(_p(x) for x in d["seats"]) + "."
-    if t == "EndDeclined":
-        return f"{p} does not end the game."
-    if t == "PhaseEnded":
-        parts = [f"{_p(x)} +{g}" for x, g in enumerate(d["income"]) if g]
-        text = "The phase ends."
-        if parts:
-            text += " Income: " + ", ".join(parts) + "."
-        if d["production"]:
-            text += f" {len(d['production'])} farms produce."
-        return text
-    if t == "GameEnded":
-        return f"{_p(d['by'])} ends the game." if d["how"] == "ended" else \
-            "The round cap is reached; the game ends."
-    return None
+def _traded_text(d, seat):
+    src = "the market" if d["from"] == "market" else f"{_p(d['from'])}'s stall"
+    return f"{_p(d['seat'])} trades {L(d['give'])} for {L(d['take'])} from {src}."
 
+
+def _stored_text(d, seat):
+    own = seat == d["seat"]
+    return (f"{_p(d['seat'])} stores {L(d['card']) if own else 'a card'} in the building at "
+            f"{L(d['building'])}" + (f", taking out {L(d['out'])}." if own else "."))
+
+
+def _harvested_text(d, seat):
+    mine = f" ({L(d['card'])})" if seat == d["seat"] else ""
+    return f"{_p(d['seat'])} harvests the farm at {L(d['building'])}{mine}."
+
+
+def _visited_text(d, seat):
+    text = f"{_p(d['seat'])} visits {_p(d['owner'])}'s building at {L(d['building'])}"
+    if seat == d["seat"]:
+        text += f" and sees {_label(d['look'])}"
+    if d["paid"]:
+        text += f"; {_p(d['owner'])} pays a coin"
+    return text + "."
+
+
+def _exposed_text(d, seat):
+    p = _p(d["seat"])
+    return f"{p} exposes {L(d['card'])}." if d["card"] else f"{p} exposes nothing."
+
+
+def _coin_text(d, seat):
+    p, owner = _p(d["seat"]), _p(d["owner"])
+    return f"{p} takes a coin from {owner}." if d["paid"] else \
+        f"{p} asks for a coin, but {owner} has none."
+
+
+def _downgraded_text(d, seat):
+    what = _label(d["cards"]) if seat == d["seat"] else f"{len(d['cards'])} cards"
+    return (f"{_p(d['seat'])} downgrades the building at {L(d['building'])} "
+            f"(taking {what}).")
+
+
+def _phase_ended_text(d, seat):
+    parts = [f"{_p(x)} +{g}" for x, g in enumerate(d["income"]) if g]
+    text = "The phase ends."
+    if parts:
+        text += " Income: " + ", ".join(parts) + "."
+    if d["production"]:
+        text += f" {len(d['production'])} farms produce."
+    return text
+
+
+def _game_ended_text(d, seat):
+    return f"{_p(d['by'])} ends the game." if d["how"] == "ended" else \
+        "The round cap is reached; the game ends."
+
+
+_TEXTS: dict[str, Callable[[dict, int | None], str | None]] = {
+    "GameStarted": _started_text,
+    "PhaseBegan": _phase_text,
+    "Reshuffled": lambda d, seat: "The discard pile is shuffled into a new deck.",
+    "MarketDrawn": lambda d, seat: f"The market gets {_label(d['cards'])}.",
+    "CardsDrawn": _drawn_text,
+    "SealedBegan": _sealed_text,
+    "ChoiceMade": _choice_text,
+    "StallsRevealed": _stalls_text,
+    "TaxPaid": _tax_text,
+    "BallHeld": _ball_text,
+    "BidsRevealed": _bids_text,
+    "AuctionTaken": lambda d, seat: (f"{_p(d['seat'])} buys {L(d['card'])} "
+                                     f"for {d['price']}."),
+    "Declared": lambda d, seat: f"{_p(d['seat'])} declares {L(d['card'])}.",
+    "DeclarationsSettled": _settled_text,
+    "TurnBegan": lambda d, seat: f"{_p(d['seat'])} takes a turn with {d['actions']} actions.",
+    "Traded": _traded_text,
+    "Stored": _stored_text,
+    "Hid": lambda d, seat: f"{_p(d['seat'])} hides {L(d['card'])}.",
+    "Sold": lambda d, seat: f"{_p(d['seat'])} sells {_label(d['cards'])} for a coin.",
+    "Harvested": _harvested_text,
+    # public: the card is shown as it is played (hidden information, as amended)
+    "Favored": lambda d, seat: f"{_p(d['seat'])} discards {L(d['card'])} for a favor.",
+    "RoyalPaid": lambda d, seat: f"{_p(d['seat'])} pays a coin for the royal action.",
+    "Built": lambda d, seat: (f"{_p(d['seat'])} builds at {L(d['address'])} with "
+                              f"{len(d['cards'])} face-down cards."),
+    "Upgraded": lambda d, seat: (f"{_p(d['seat'])} adds {len(d['cards'])} cards to the "
+                                 f"building at {L(d['building'])}."),
+    "Visited": _visited_text,
+    "Exposed": _exposed_text,
+    "ExposedDiscarded": lambda d, seat: (f"{_p(d['seat'])} discards the exposed "
+                                         f"{L(d['card'])} from {_p(d['owner'])}'s building."),
+    "VisitCoinTaken": _coin_text,
+    "Bought": lambda d, seat: f"{_p(d['seat'])} buys {L(d['card'])} from the discard pile.",
+    "Downgraded": _downgraded_text,
+    "TurnEnded": lambda d, seat: f"{_p(d['seat'])} ends their turn.",
+    "MarketCleared": lambda d, seat: f"The market ({_label(d['cards'])}) is discarded.",
+    "StallsReturned": lambda d, seat: "Stall cards go back to their owners' hands.",
+    "EndOffered": lambda d, seat: ("May end the game: " + ", ".join(_p(x) for x in d["seats"])
+                                   + "."),
+    "EndDeclined": lambda d, seat: f"{_p(d['seat'])} does not end the game.",
+    "PhaseEnded": _phase_ended_text,
+    "GameEnded": _game_ended_text,
+}
+
+
+def _text(t: str, d: dict, seat: int | None) -> str | None:
+    write = _TEXTS.get(t)
+    return write(d, seat) if write else None

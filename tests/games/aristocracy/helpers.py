@@ -9,14 +9,25 @@ from service.games.aristocracy.state import Building
 from service.games.contract import replay
 
 
-def started(n=3, seed=1, **options):
+class _Version1(type(GAME)):
+    """The engine starting games under rules version 1, as every game begun before version 2
+    did: the old golden playthroughs are replayed with it."""
+    rules_version = 1
+
+
+GAME_V1 = _Version1()
+
+
+def started(n=3, seed=1, rules=None, **options):
+    """A started game under the current rules, or under `rules` (1: a version-1 game)."""
     rng = random.Random(seed)
-    return replay(GAME, GAME.start(n, GAME.validate_options(n, options), rng))
+    game = GAME_V1 if rules == 1 else GAME
+    return replay(game, game.start(n, game.validate_options(n, options), rng))
 
 
 def turn(hands, stalls=None, buildings=None, coins=None, royal="K", seat=0, n=3, **more):
     """Seat `seat` is active with one action per stall card (A4)."""
-    s = started(n)
+    s = started(n, rules=more.pop("rules", None))
     stalls = stalls or [[] for _ in range(n)]
     bl = tuple(tuple(Building(*b) if isinstance(b, tuple) else b for b in row)
                for row in (buildings or [[] for _ in range(n)]))

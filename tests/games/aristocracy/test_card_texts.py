@@ -24,7 +24,7 @@ def roundtrip_all(s, seat):
     moves = GAME.legal_moves(s, seat)
     texts = [GAME.describe(m) for m in moves]
     assert len(set(texts)) == len(texts), "two listed moves read the same"
-    for m, text in zip(moves, texts):
+    for m, text in zip(moves, texts, strict=True):
         assert not SUFFIX.search(text), text
         assert GAME.parse(s, seat, text) == [m], text
     return texts

@@ -11,7 +11,7 @@ from service.games.contract import CommandError, replay
 from tests.games import golden
 from tests.games.test_invariants import play_out
 
-from .helpers import started, turn
+from .helpers import GAME_V1, started, turn
 
 GOLDEN = Path(__file__).parent / "golden"
 
@@ -47,7 +47,20 @@ def test_parse_refusals_offer_suggestions():
     ("p5_short", 5, {"round_cap": 1}, 13, "random"),
     ("p3_234", 3, {"sizes": "2-3-4", "round_cap": 2}, 14, "random"),
 ])
-def test_golden(name, seats, options, seed, bot):
+def test_golden_v1(name, seats, options, seed, bot):
+    """Recorded under rules version 1: games begun then still play exactly the same."""
+    golden.check(GOLDEN / f"{name}.jsonl", GAME_V1, seats, options, seed, bot)
+
+
+@pytest.mark.parametrize("name,seats,options,seed,bot", [
+    ("p2_short_v2", 2, {"round_cap": 2}, 11, "easy"),
+    ("p3_normal_v2", 3, {"round_cap": 2}, 12, "normal"),
+    ("p5_short_v2", 5, {"round_cap": 1}, 13, "easy"),
+    ("p3_234_v2", 3, {"sizes": "2-3-4", "round_cap": 2}, 14, "easy"),
+    ("p4_457_v2", 4, {"sizes": "4-5-7", "round_cap": 2}, 15, "normal"),
+])
+def test_golden_v2(name, seats, options, seed, bot):
+    """Recorded under rules version 2 (A13, A16 as amended)."""
     golden.check(GOLDEN / f"{name}.jsonl", GAME, seats, options, seed, bot)
 
 

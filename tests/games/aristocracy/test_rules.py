@@ -7,6 +7,7 @@ from dataclasses import replace
 import pytest
 
 from service.games.aristocracy import GAME
+from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.state import Building, all_cards
 from service.games.contract import CommandError, IllegalMove, OptionError, replay
 
@@ -17,6 +18,7 @@ B = Building
 
 def test_a1_two_decks_less_one_set_of_diamond_royals():
     """A1: only one deck's K♦ Q♦ J♦ are removed: 101 cards."""
+    # RULINGS A1
     cards = all_cards("4-5-6")
     assert len(cards) == len(set(cards)) == 101
     assert "KD.1" in cards and "KD.2" not in cards and "QD.2" not in cards
@@ -25,6 +27,7 @@ def test_a1_two_decks_less_one_set_of_diamond_royals():
 
 def test_a21_hand_sizes_and_deal():
     """A21: hand size = twice the farm size minus one; the short game 5 cards, one deck."""
+    # RULINGS A21
     for sizes, k in (("4-5-6", 7), ("5-6-7", 9), ("4-5-7", 7), ("2-3-4", 5)):
         s = started(3, sizes=sizes)
         assert all(len(h) == k for h in s.hands)
@@ -43,6 +46,7 @@ def test_deck_option_fixes_order_and_is_checked():
 
 def test_a20_first_king_phase_has_no_draw_and_starts_with_stalls():
     """A20: market 2 cards; no draw in the very first King phase; nobody is over the limit."""
+    # RULINGS A20
     s = started(3)
     assert s.stage == "stall" and len(s.market) == 2 and s.royal == "K" and s.round == 1
     assert GAME.to_act(s) == frozenset({0, 1, 2})
@@ -51,6 +55,7 @@ def test_a20_first_king_phase_has_no_draw_and_starts_with_stalls():
 def test_a3_sealed_stalls_collected_replaceable_and_revealed_together():
     """A3: all choose at once; a choice may be replaced until the last is in; nothing of it
     reaches another seat before the reveal."""
+    # RULINGS A3
     s = started(3)
     c0 = s.hands[0][0]
     s, ev = play(s, 0, {"type": "stall", "cards": [c0]})
@@ -69,6 +74,7 @@ def test_a3_sealed_stalls_collected_replaceable_and_revealed_together():
 
 def test_a3_herald_order_commits():
     """A3 option: collected in Herald order; later players see only counts."""
+    # RULINGS A3
     s = started(3, herald_order_commits=True)
     first, second = s.order()[0], s.order()[1]
     assert GAME.to_act(s) == frozenset({first})
@@ -86,6 +92,7 @@ def test_timeout_defaults():
 
 def test_a4_actions_equal_stall_size_and_pass_ends():
     """A4: actions = stall size at the start of the turn; trading does not change it."""
+    # RULINGS A4
     s = turn([["2H.1"], ["3H.1"], []], stalls=[["5H.1", "6H.1"], ["KS.1"], []], herald=0)
     s = replace(s, market=("9C.1",))
     s, _ = say(s, 0, "trade 5 for market 9")
@@ -96,6 +103,8 @@ def test_a4_actions_equal_stall_size_and_pass_ends():
 
 def test_a4_a5_turn_order_lowest_stall_value_then_herald_order():
     """A4/A5: lowest stall value acts first, ties in Herald order; empty stalls skip."""
+    # RULINGS A4
+    # RULINGS A5
     s = started(3)
     s = replace(s, herald=1, hands=(("KH.1", "2C.1"), ("5C.1",), ("AH.1", "4C.1", "9C.1")))
     s, _ = play(s, 0, {"type": "stall", "cards": ["KH.1"]})
@@ -109,6 +118,7 @@ def test_a4_a5_turn_order_lowest_stall_value_then_herald_order():
 
 
 def test_a6_trade_with_opponent_stall():
+    # RULINGS A6
     s = turn([[], [], []], stalls=[["5H.1"], ["KS.1"], []])
     s, _ = say(s, 0, "trade 5 for p2 K")
     assert s.stalls[0] == ("KS.1",) and s.stalls[1] == ("5H.1",)
@@ -118,6 +128,7 @@ def test_a6_trade_with_opponent_stall():
 
 def test_a7_store_swaps_and_ends_exposure():
     """A7: the card taken out goes where the incoming came from; exposure ends."""
+    # RULINGS A7
     s = turn([["7C.1"], [], []], stalls=[["2S.1"], [], []],
              buildings=[[B("7H.1", ("7S.1", "7D.1", "3C.1"), "3C.1")], [], []])
     s, _ = say(s, 0, "store 7 in farm 7")
@@ -128,6 +139,7 @@ def test_a7_store_swaps_and_ends_exposure():
 
 def test_a8_downgrade_estate_and_farm():
     """A8: one building card to the hand; from a farm everything comes home."""
+    # RULINGS A8
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"))
     farm = B("7H.1", ("7S.1", "7D.1", "3C.1"), None, "9C.2")
     s = turn([[], [], []], stalls=[["2S.1", "3S.1"], [], []], buildings=[[est, farm], [], []])
@@ -139,6 +151,7 @@ def test_a8_downgrade_estate_and_farm():
 
 
 def test_a8_downgrade_many_option():
+    # RULINGS A8
     ch = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1", "4C.1"))
     s = turn([[], [], []], stalls=[["2S.1"], [], []], buildings=[[ch], [], []])
     with pytest.raises(IllegalMove):
@@ -149,6 +162,7 @@ def test_a8_downgrade_many_option():
 
 
 def test_a9_sell_two_for_a_coin():
+    # RULINGS A9
     s = turn([[], [], []], stalls=[["2S.1", "3S.1"], [], []])
     s, _ = say(s, 0, "sell 2 3")
     assert s.coins[0] == 4 and s.discard[-2:] == ("2S.1", "3S.1")
@@ -157,6 +171,8 @@ def test_a9_sell_two_for_a_coin():
 def test_a10_favor_any_phase_and_royal_for_a_coin():
     """A10: a face card grants its royal's action in any phase; Royal costs 1 coin and only
     does the current phase's action."""
+    # RULINGS A10
+    # RULINGS A13
     hand = ["JS.1", "4C.1"]
     s = turn([hand, [], []], stalls=[["2S.1"], [], []], royal="Q")
     s = replace(s, discard=("5H.2", "6H.2", "7H.2", "8H.2", "9H.2"),
@@ -174,6 +190,7 @@ def test_a10_favor_any_phase_and_royal_for_a_coin():
 def test_a11_build_and_upgrade():
     """A11: address + 3/4/5 face-down cards from hand and stall; upgrades add cards and
     discard the farm's production unseen; mismatches allowed."""
+    # RULINGS A11
     s = turn([["8S.1", "8D.1", "3H.1", "KC.1"], [], []], stalls=[["8H.1", "8C.1"], [], []])
     s, _ = say(s, 0, "favor K build estate at 8 with 8 8 8 3")
     b = s.buildings[0][0]
@@ -190,6 +207,7 @@ def test_a11_build_and_upgrade():
 
 
 def test_a12_visit_mismatch_pays_and_exposes_privately():
+    # RULINGS A12
     farm = B("7H.1", ("7S.1", "7D.1", "3C.1"))
     s = turn([["QS.1"], [], []], stalls=[["2S.1"], [], []], buildings=[[], [farm], []])
     s, ev = say(s, 0, "favor Q visit p2 farm 7")
@@ -202,6 +220,7 @@ def test_a12_visit_mismatch_pays_and_exposes_privately():
 
 
 def test_a12_visit_all_matching_does_nothing():
+    # RULINGS A12
     farm = B("7H.1", ("7S.1", "7D.1", "7C.1"))
     s = turn([["QS.1"], [], []], stalls=[["2S.1", "3S.1"], [], []],
              buildings=[[], [farm], []])
@@ -210,6 +229,7 @@ def test_a12_visit_all_matching_does_nothing():
 
 
 def test_a12_exposed_card_discarded_degrades():
+    # RULINGS A12
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"), "2C.1")
     s = turn([["QS.1"], [], []], stalls=[["2S.1", "3S.1"], [], []], buildings=[[], [est], []])
     s, _ = say(s, 0, "favor Q visit p2 8")
@@ -226,11 +246,12 @@ def test_a12_exposed_card_discarded_degrades():
 
 
 def test_a13_reshuffle_when_deck_runs_out():
+    # RULINGS A13
     s = started(2)
     s = replace(s, deck=("AS.1",), discard=("2S.1", "3S.1", "4S.1"), stage="phase",
                 royal="Q", stalls=((), ()), market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(3))
     assert run.events[1].type == "MarketDrawn" or run.events[1].type == "Reshuffled"
     assert run.state.discard == () and run.state.market[0] == "AS.1"
@@ -238,13 +259,14 @@ def test_a13_reshuffle_when_deck_runs_out():
 
 def test_a14_tax_over_the_limit():
     """A14: hand limit 7 + châteaux; over it, choose exactly the excess, hidden."""
+    # RULINGS A14
     s = started(2)
     ch = B("9H.1", ("9S.1", "9D.1", "9C.1", "9H.2", "9S.2"))
     big = tuple(f"{r}C.2" for r in ("2", "3", "4", "5", "6", "7", "8", "10", "J"))
     s = replace(s, stage="phase", hands=(big, big[:7]), round=2,
                 buildings=((), (ch,)), deck=tuple(c for c in s.deck if c not in big))
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.stage == "tax" and s.sealed_seats == (0,)       # 10 > 7, while 8 <= 7 + 1 château
@@ -256,6 +278,7 @@ def test_a14_tax_over_the_limit():
 
 
 def test_a15_ball_returns_as_many_as_given():
+    # RULINGS A15
     s = started(3, seed=5)
     s = replace(s, stage="ball", sealed_seats=(0, 1, 2), waiting=(0, 1, 2), royal="Q")
     given = list(s.hands[0][:3])
@@ -267,8 +290,8 @@ def test_a15_ball_returns_as_many_as_given():
     assert "gives 3" in GAME.redact(held, 1)["text"]
 
 
-def _auction(bids, coins=(5, 5, 5)):
-    s = started(3)
+def _auction(bids, coins=(5, 5, 5), rules=None):
+    s = started(3, rules=rules)
     s = replace(s, stage="bid", royal="J", sealed_seats=(0, 1, 2), waiting=(0, 1, 2),
                 market=("2H.1", "3H.1", "4H.1"), herald=0, coins=coins)
     for seat, b in enumerate(bids):
@@ -277,6 +300,7 @@ def _auction(bids, coins=(5, 5, 5)):
 
 
 def test_a16_single_top_bidder_pays_second_price():
+    # RULINGS A16
     s = _auction([3, 1, 0])
     assert s.stage == "pick" and GAME.to_act(s) == frozenset({0})
     s, _ = say(s, 0, "take 3")
@@ -284,6 +308,7 @@ def test_a16_single_top_bidder_pays_second_price():
 
 
 def test_a16_ties_declare_in_herald_order():
+    # RULINGS A16
     s = _auction([2, 2, 2])
     assert s.stage == "declare"
     s, _ = say(s, 0, "declare 2")
@@ -293,23 +318,68 @@ def test_a16_ties_declare_in_herald_order():
     assert "2H.1" in s.discard and s.market == ("3H.1",) or "3H.1" in s.discard
 
 
-def test_a16_top_bid_zero_sells_nothing():
-    s = _auction([0, 0, 0])
+def test_a16_top_bid_zero_sells_nothing_v1():
+    """Version 1 only (games begun before A16 was amended): all-zero bids sold nothing."""
+    s = _auction([0, 0, 0], rules=1)
     assert s.stage == "stall" and len(s.market) == 3
 
 
+def test_a16_v2_all_zero_bids_tie_and_declare():
+    """A16 as amended: 0 is a bid like any other; when every bid is 0 all are tied top
+    bidders and declare in Herald order, a card declared by one alone going for 0."""
+    # RULINGS A16
+    s = _auction([0, 0, 0])
+    assert s.stage == "declare" and s.auction["tied"] == [0, 1, 2] and s.auction["price"] == 0
+    s, _ = say(s, 0, "declare 2")
+    s, _ = say(s, 1, "declare 3")
+    s, _ = say(s, 2, "declare 3")
+    assert "2H.1" in s.hands[0] and s.coins == (5, 5, 5)
+    assert "3H.1" in s.discard and s.market == ("4H.1",)
+
+
+def test_a16_v2_every_player_bids_and_a_coinless_one_bids_0():
+    """A16 as amended: every player takes part; one without coins bids 0 at once (nobody
+    waits on them); they are a tied top bidder when every bid is 0."""
+    # RULINGS A16
+    s = started(3)
+    s = replace(s, stage="closing", royal="Q", market=(), coins=(0, 2, 0), herald=0,
+                offered=True)
+    run = recorder(s)
+    advance(run, random.Random(2))
+    s = run.state
+    assert s.stage == "bid" and s.sealed_seats == (0, 1, 2)
+    assert s.choices == {0: 0, 2: 0} and GAME.to_act(s) == frozenset({1})
+    auto = [e for e in run.events if e.type == "ChoiceMade"]
+    assert "has no coins and bids 0" in GAME.redact(auto[0], 1)["text"]
+    assert GAME.legal_moves(s, 1) == [{"type": "bid", "coins": k} for k in range(3)]
+    s, _ = play(s, 1, {"type": "bid", "coins": 0})
+    assert s.stage == "declare" and s.auction["tied"] == [0, 1, 2]
+
+
+def test_a16_v1_coinless_players_are_left_out():
+    s = started(3, rules=1)
+    s = replace(s, stage="closing", royal="Q", market=(), coins=(0, 2, 0), herald=0,
+                offered=True)
+    run = recorder(s)
+    advance(run, random.Random(2))
+    assert run.state.stage == "bid" and run.state.sealed_seats == (1,)
+
+
 def test_a17_production_and_a18_income():
+    # RULINGS A17
+    # RULINGS A18
+    # RULINGS A2
     farm = B("7H.1", ("7S.1", "7D.1", "7C.1"))
     est = B("8H.1", ("8S.1", "8D.1", "8C.1", "2C.1"))
     s = started(2)
     s = replace(s, stage="closing", royal="Q", buildings=((farm, est), ()), market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     assert run.state.coins == (4, 3)
     s = replace(run.state, stage="closing", royal="J")
     top = s.deck[0]
-    run = Run(s)
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.buildings[0][0].production == top and s.buildings[0][1].production is None
@@ -317,13 +387,14 @@ def test_a17_production_and_a18_income():
 
 
 def test_a19_end_offered_only_when_true_and_scoring():
+    # RULINGS A19
     ch = B("9H.1", ("9S.1", "9D.1", "9C.1", "9H.2", "9S.2"))
     farms = tuple(B(f"{r}H.1", (f"{r}S.1", f"{r}D.1", f"{r}C.1")) for r in "234")
     s = started(2)
     s = replace(s, stage="closing", royal="K", buildings=((ch, *farms), (farms[0],)),
                 market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     s = run.state
     assert s.stage == "end" and GAME.to_act(s) == frozenset({0})
@@ -335,6 +406,7 @@ def test_a19_end_offered_only_when_true_and_scoring():
 
 
 def test_a19_tie_breaks_coins_then_hand_value_then_herald():
+    # RULINGS A19
     s = started(2)
     s = replace(s, stage="end", asked=(0,), coins=(3, 3), herald=1,
                 hands=(("KH.1",), ("QH.1",)))
@@ -347,10 +419,11 @@ def test_a19_tie_breaks_coins_then_hand_value_then_herald():
 
 
 def test_round_cap_ends_after_the_jack_phase():
+    # RULINGS A19
     s = started(2, round_cap=1)
     s = replace(s, stage="closing", royal="J", market=())
-    from service.games.aristocracy.flow import Run, advance
-    run = Run(s)
+    from service.games.aristocracy.flow import advance, recorder
+    run = recorder(s)
     advance(run, random.Random(1))
     assert run.state.stage == "over" and GAME.outcome(run.state).how.startswith("the round")
 
