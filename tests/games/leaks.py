@@ -254,7 +254,8 @@ class HistoryCheck:
     known_leaks: list[Leak] = field(default_factory=list)
     stats: Counter = field(default_factory=Counter)
     index: int = 0
-    _secret: dict = field(default_factory=dict)    # seat -> secrets of the latest state
+    _secret: dict = field(default_factory=dict)    # seat -> secrets of `_state`
+    _state: Any = None                              # the latest state read
 
     def readers(self) -> list[int | None]:
         return [*range(self.seats), None]
@@ -263,8 +264,8 @@ class HistoryCheck:
         game = self.game
         if self.vocab is None:
             self.vocab = Vocabulary(c for cs in game.zones(after).values() for c in cs)
-        if before is None:
-            self._secret = {}
+        if before is None or before is not self._state:
+            self._secret = {}                        # not the state read last: recompute
         found: list[Leak] = []
         new_secret = {}
         for seat in self.readers():
@@ -289,7 +290,7 @@ class HistoryCheck:
                                   token, cards, mentioned, known,
                                   text if isinstance(text, str) else repr(entry),
                                   event.data))
-        self._secret = new_secret
+        self._secret, self._state = new_secret, after
         self.index += 1
         fresh = [x for x in found if not (self.known and self.known(x))]
         self.known_leaks.extend(x for x in found if x not in fresh)

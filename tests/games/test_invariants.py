@@ -235,9 +235,14 @@ def test_history_reader_catches_a_planted_leak(game_id):
     assert not missed, f"planted leaks not caught: {missed[:5]}"
     planted = {tuple(p[1:]) for p in leaky.planted}
     assert all(any((x.event, x.seat, c) in planted for c in x.cards) for x in check.leaks)
-    # strict mode raises on the first one, naming the card
+    # strict mode raises on the first one, and so does the random-play property above
     with pytest.raises(AssertionError, match="history leaks a card its reader may not know"):
         _fixed(game_id, Leaky(registry.get(game_id)), known=known_leak)
+    seats, seed = FIXED[game_id]
+    leaky = Leaky(registry.get(game_id))
+    with pytest.raises(AssertionError, match="history leaks a card its reader may not know"):
+        play_out(leaky, seats, leaky.validate_options(seats, {}), seed)
+    assert leaky.planted
 
 
 def test_history_reader_counts_copies_of_a_label():
