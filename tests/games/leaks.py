@@ -14,8 +14,10 @@ field, dict keys included) it finds every card mention:
 
 An id names one card. A name, a label, or a copy-less id in a double-deck game ("8VL" when the
 cards are 8VL.1 and 8VL.2) names a *class*: every copy of that card. A label is ambiguous when
-one copy is public and another secret, so classes are judged by counting: an entry may mention
-a class at most as many times as there are copies of it the seat may know.
+one copy is public and another secret, so classes are judged by counting: a list of cards in
+an entry ("The market gets 3♦ 3♦ 7♣") names different cards, so it may name a class at most as
+many times as there are copies of it the seat may know. Two lists of one entry may name the
+same card ("you gave A♣ ... Market: A♣" is one card), so counts are not added across lists.
 
 Which cards a seat may not know, for one event: the cards secret to it both BEFORE the event
 and AFTER it (``game.secrets``). A card secret before but not after is revealed by the event
@@ -84,11 +86,13 @@ def phrases(card_id: Card) -> list[tuple[str, str]]:
 
 # What a card mention can look like; the match is then looked up among the game's phrases.
 # Decktet nouns are matched case-sensitively ("the end of the game" is not the End, "the
-# market" is not the Market), one or two capitalised words or "Ace of <Suits>".
+# market" is not the Market): a name of several words, "Ace of <Suits>", or one capitalised
+# word.
 _FRENCH = (r"(?<![\w])(?:(?P<label>(?:10|[2-9AJQK])[♠♥♦♣])"
            r"|(?P<fname>(?:Ace|King|Queen|Jack|10|[2-9]) of (?:Spades|Hearts|Diamonds|Clubs)))")
-_DECKTET = (r"(?<![\w])(?:[Tt]he\s+)?(?P<dname>Ace\s+of\s+[A-Z][a-z]+"
-            r"|[A-Z][a-z]+(?:\s+[A-Z][a-z]+)?)(?![\w])")
+_LONG_NAMES = "|".join(r"\s+".join(map(re.escape, decktet.name(c).split()[1:]))
+                       for c in decktet.ALL if len(decktet.name(c).split()) > 2)
+_DECKTET = (r"(?<![\w])(?:[Tt]he\s+)?(?P<dname>" + _LONG_NAMES + r"|[A-Z][a-z]+)(?![\w])")
 
 
 class Vocabulary:
@@ -118,12 +122,7 @@ class Vocabulary:
         if not found:
             return None
         key = re.sub(r"\s+", " ", found)
-        if key in self.phrases:
-            return (*self.phrases[key], text)
-        first = key.split(" ", 1)[0]          # "Mill District": the Mill
-        if m.lastgroup == "dname" and first != key and first in self.phrases:
-            return (*self.phrases[first], text)
-        return None
+        return (*self.phrases[key], text) if key in self.phrases else None
 
     def _id_mention(self, token: str) -> Mention | None:
         if token in self.cards:
