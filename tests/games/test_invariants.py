@@ -3,10 +3,17 @@
 replay of the log reproduces the state; neither decide nor evolve mutates a state; no view or history entry contains a card its seat may
 not know; every card is in exactly one zone; `decide` never mutates its input; every legal
 move's canonical text parses back to it; random legal play always reaches an outcome.
+
+History entries are read twice: `check_views` looks for card ids among their strings, and
+tests/games/leaks.py reads every entry of every event as a person does, ids, Decktet names
+and French labels in its sentence and fields, against the cards its reader may not know.
+The tests at the bottom prove that reader compares cards in every game and catches a leak
+planted in each engine.
 """
 from __future__ import annotations
 
 import copy
+import functools
 import json
 import random
 
@@ -16,6 +23,8 @@ from hypothesis import strategies as st
 
 from service.games import registry
 from service.games.contract import Event, IllegalMove, OptionError, replay
+
+from .leaks import HistoryCheck, Leaky, Vocabulary, leaks_in, play_and_read
 
 GAMES = sorted(registry.available())
 MAX_STEPS = 20_000
@@ -72,10 +81,29 @@ def check_views(game, state, seats, events):
                 assert not leaked, f"seat {seat} history of {event.type} shows {sorted(leaked)}"
 
 
+def known_leak(leak) -> bool:
+    """Leaks already reported, kept visible by test_known_history_leaks_are_still_there.
+
+    Aristocracy, Favored: "{p0} discards J♥ for a favor." names a J/Q/K from the favoring
+    seat's hand (or stall) that `secrets` still counts secret after it, when it lands face
+    down in the discard pile. RULINGS (Aristocracy, hidden information) says a favor's card
+    is public ("shown as it is played"): the sentence is right and `secrets` is behind it;
+    the Aristocracy engine is being changed to make favor discards public in `secrets`."""
+    if leak.game != "aristocracy" or leak.event != "Favored":
+        return False
+    favored = leak.data["card"].split(".")[0]
+    return all(c.split(".")[0] == favored for c in leak.cards)
+
+
 def play_out(game, seats, options, seed, check_every=1, roundtrip_sample=8):
     rng = random.Random(seed)
+    history = HistoryCheck(game, seats, known=known_leak)
     log = list(game.start(seats, options, rng))
-    state = replay(game, log)
+    state = None
+    for event in log:
+        new = game.evolve(state, event)
+        history.event(state, event, new)
+        state = new
     total = check_zones(game, state, None)
     steps = 0
     while game.outcome(state) is None:
@@ -100,6 +128,7 @@ def play_out(game, seats, options, seed, check_every=1, roundtrip_sample=8):
             new = game.evolve(state, event)
             # the service caches states and shares them between requests: evolve must copy
             assert prior is None or state == prior, f"evolve mutated the state on {event.type}"
+            history.event(state, event, new)   # every entry, every seat, every event
             state = new
         log.extend(events)
         if steps % check_every == 0:
@@ -113,6 +142,7 @@ def play_out(game, seats, options, seed, check_every=1, roundtrip_sample=8):
     outcome = game.outcome(state)
     assert len(outcome.scores) == seats and outcome.winners
     json.dumps(outcome.to_json())
+    assert history.stats["entries"] > 0
     return state, log
 
 
@@ -149,3 +179,101 @@ def test_illegal_moves_are_refused_without_change(game_id):
         with pytest.raises(IllegalMove):
             game.decide(state, seat, move, rng)
     assert state == before
+
+
+# ---------------------------------------------------------------- the history leak reader
+# One fixed game per engine (seeded, default options) for the tests below: the hypothesis
+# property above reads every entry of many more games.
+FIXED = {"trees": (3, 11), "magnate": (2, 12), "suzerain": (2, 13), "aristocracy": (2, 14)}
+# how each game's history names cards, so the count proves each way is compared
+NAMED_BY = {"trees": ("id", "name"), "magnate": ("id", "name"), "suzerain": ("id", "name"),
+            "aristocracy": ("label",)}
+
+
+def _fixed(game_id, check_game=None, **kw):
+    game = registry.get(game_id)
+    seats, seed = FIXED[game_id]
+    check = HistoryCheck(check_game or game, seats, **kw)
+    play_and_read(check_game or game, seats, {}, seed, check)
+    return check
+
+
+@functools.cache
+def _plain(game_id):
+    """The fixed game of an engine as it is, every leak collected (known ones included)."""
+    return _fixed(game_id, strict=False)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_history_reader_compares_card_mentions(game_id):
+    """Point 7: the leak property compared nothing of Aristocracy's history. Now every entry
+    of every event is read for every seat and the spectator, and cards are compared."""
+    check = _plain(game_id)
+    stats = check.stats
+    unknown = [x for x in check.leaks if not known_leak(x)]
+    assert not unknown, "\n".join(map(str, unknown))
+    assert stats["entries"] > 100, dict(stats)
+    assert stats["mentions"] > 100, dict(stats)
+    for kind in NAMED_BY[game_id]:
+        assert stats[f"{kind} mentions"] > 50, (kind, dict(stats))
+    # every event was read by every reader: entries + withheld = events x (seats + spectator)
+    assert stats["entries"] + stats["entries withheld"] == check.index * (FIXED[game_id][0] + 1)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_history_reader_catches_a_planted_leak(game_id):
+    """An engine made to leak (its `redact` names a card hidden from the reader: by label or
+    name in the sentence, or by id in a new field, in turn) fails the check, once per planted
+    card, and nothing else does."""
+    leaky = Leaky(registry.get(game_id))
+    check = _fixed(game_id, leaky, strict=False, known=known_leak)
+    assert len(leaky.planted) > 10
+    assert {how for how, *_ in leaky.planted} == {"text", "field"}
+    caught = {(x.event, x.seat, c) for x in check.leaks for c in x.cards}
+    missed = [p for p in leaky.planted if tuple(p[1:]) not in caught]
+    assert not missed, f"planted leaks not caught: {missed[:5]}"
+    planted = {tuple(p[1:]) for p in leaky.planted}
+    assert all(any((x.event, x.seat, c) in planted for c in x.cards) for x in check.leaks)
+    # strict mode raises on the first one, and so does the random-play property above
+    with pytest.raises(AssertionError, match="history leaks a card its reader may not know"):
+        _fixed(game_id, Leaky(registry.get(game_id)), known=known_leak)
+    seats, seed = FIXED[game_id]
+    leaky = Leaky(registry.get(game_id))
+    with pytest.raises(AssertionError, match="history leaks a card its reader may not know"):
+        play_out(leaky, seats, leaky.validate_options(seats, {}), seed)
+    assert leaky.planted
+
+
+def test_history_reader_counts_copies_of_a_label():
+    """Double decks: "3♦" may be a public copy and a secret one at once. A list of cards names
+    different cards, so it may name a label at most as often as the reader knows copies;
+    two lists may name one card twice ("you gave A♣ ... Market: A♣")."""
+    vocab = Vocabulary(["3D.1", "3D.2", "AC.1", "AC.2", "8VL", "KD.1"])
+    one_known = {"3D.2"}
+    assert leaks_in({"text": "The market gets 3♦."}, one_known, vocab)[0] == []
+    problems, mentions = leaks_in({"text": "The market gets 3♦ 3♦."}, one_known, vocab)
+    assert problems == [("3♦", ("3D.2",), 2, 1)] and len(mentions) == 2
+    assert leaks_in({"text": "you gave 3♦ and get 7♣. Market: 3♦."}, one_known, vocab)[0] == []
+    both = {"3D.1", "3D.2"}
+    assert leaks_in({"text": "{p1} discards 3♦ for a favor."}, both, vocab)[0]
+    assert leaks_in({"text": "3 of Diamonds"}, both, vocab)[0]          # French name
+    assert leaks_in({"card": "3D.2"}, one_known, vocab)[0]              # exact id
+    assert leaks_in({"card": "3D.1"}, one_known, vocab)[0] == []
+    assert leaks_in({"text": "{p0} drew 3D."}, both, vocab)[0]           # copy-less id
+    assert leaks_in({"text": "K♦ Q♦"}, {"KD.1"}, vocab)[0]               # one copy only
+    assert leaks_in({"hand": ["x", {"k": "10♦ 3♦"}]}, both, vocab)[0]   # any field, nested
+    decktet = Vocabulary(["8VL", "1M", "NL"])
+    assert leaks_in({"text": "The Mill."}, {"8VL"}, decktet)[0]
+    assert leaks_in({"text": "{p0} drew Mill"}, {"8VL"}, decktet)[0]
+    assert leaks_in({"text": "the Ace of Moons"}, {"1M"}, decktet)[0]
+    assert leaks_in({"text": "the end of the game"}, {"NL"}, decktet)[0] == []
+    assert leaks_in({"text": "the End"}, {"NL"}, decktet)[0]
+
+
+@pytest.mark.xfail(strict=True, reason=(
+    "KNOWN LEAK, see known_leak: Aristocracy's Favored entry names the favor's J/Q/K while "
+    "secrets() calls it secret (face down in the discard pile). RULINGS makes favor discards "
+    "public; when secrets() says so this test passes: then delete known_leak and this test."))
+def test_known_history_leaks_are_still_there():
+    leaks = _plain("aristocracy").leaks
+    assert not leaks, "\n".join(map(str, leaks[:5]))
