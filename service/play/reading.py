@@ -12,6 +12,7 @@ from service.store.models import SeatChange
 
 from . import positions, timing
 from .services import Services
+from .submit import check_holder
 
 
 @dataclass(frozen=True)
@@ -22,10 +23,11 @@ class GameRead:
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *,
-              with_history: bool = True) -> GameRead:
+              with_history: bool = True, holder: int | None = None) -> GameRead:
     """A seat's page of the game; `with_history=False` for pages that show none (confirm)."""
     with svc.db.transaction() as session:
         pos = positions.load(session, svc.states, game_id)
+        check_holder(pos.row, seat, holder)
         names = [s.player.name for s in pos.row.seats]
         recorded = event_store.load(session, pos.row) if with_history else []
         events = [(r.seq, r.event) for r in recorded]

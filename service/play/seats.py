@@ -118,9 +118,11 @@ def resume_ended_vacations(svc: Services, now: datetime, outbox_ids: list[int]) 
         return len(ended)
 
 
-def player_of(svc: Services, game_id: int, seat: int) -> int:
+def player_of(svc: Services, game_id: int, seat: int, holder: int | None = None) -> int:
+    """The player holding a seat now (refused for a link of the seat's previous holder)."""
     with svc.db.transaction() as session:
         game = positions.game_row(session, game_id)
+        check_holder(game, seat, holder)
         return timing.seat_row(game, seat).player_id
 
 
