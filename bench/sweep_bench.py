@@ -77,7 +77,7 @@ def main() -> None:
     due = [play.start_game(svc, "trees", ["a@example.org", "b@example.org"],
                            {"clock": "1d"}).game_id for _ in range(args.due)]
     fill(svc, args.games - args.due)
-    print(f"set up {args.games} games ({args.due} due) in {time.perf_counter() - t0:.1f} s")
+    print(f"set up {args.games} games ({args.due} due) in {time.perf_counter() - t0:.1f} s", flush=True)
     counter = Counter(svc.db.engine)
     client, rng = app.test_client(), random.Random(2)
 
@@ -95,7 +95,7 @@ def main() -> None:
         assert client.post(f"/m/{token}").status_code == 200
         spent += time.perf_counter() - t
     move_statements, move_seconds = (counter.n - n0) / 50, spent / 50
-    print(f"one move request: {move_statements:.1f} statements, {move_seconds * 1000:.2f} ms")
+    print(f"one move request: {move_statements:.1f} statements, {move_seconds * 1000:.2f} ms", flush=True)
 
     # an idle pass: nothing due among 100,000 games
     n0, t = counter.n, time.perf_counter()
