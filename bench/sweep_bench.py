@@ -77,7 +77,8 @@ def main() -> None:
     due = [play.start_game(svc, "trees", ["a@example.org", "b@example.org"],
                            {"clock": "1d"}).game_id for _ in range(args.due)]
     fill(svc, args.games - args.due)
-    print(f"set up {args.games} games ({args.due} due) in {time.perf_counter() - t0:.1f} s", flush=True)
+    print(f"set up {args.games} games ({args.due} due) in {time.perf_counter() - t0:.1f} s",
+          flush=True)
     counter = Counter(svc.db.engine)
     client, rng = app.test_client(), random.Random(2)
 
@@ -95,13 +96,14 @@ def main() -> None:
         assert client.post(f"/m/{token}").status_code == 200
         spent += time.perf_counter() - t
     move_statements, move_seconds = (counter.n - n0) / 50, spent / 50
-    print(f"one move request: {move_statements:.1f} statements, {move_seconds * 1000:.2f} ms", flush=True)
+    print(f"one move request: {move_statements:.1f} statements, "
+          f"{move_seconds * 1000:.2f} ms", flush=True)
 
     # an idle pass: nothing due among 100,000 games
     n0, t = counter.n, time.perf_counter()
     play.timers(svc)
     print(f"sweep pass with nothing due: {counter.n - n0} statements, "
-          f"{(time.perf_counter() - t) * 1000:.2f} ms")
+          f"{(time.perf_counter() - t) * 1000:.2f} ms", flush=True)
 
     # the pass with every due game's deadline passed
     clock.advance(days=1, hours=1)
@@ -111,11 +113,11 @@ def main() -> None:
     statements, seconds = counter.n - n0, time.perf_counter() - t
     timed_out = max(1, report.timed_out)
     print(f"sweep pass, {report.timed_out} timeouts (+{report.reminded} reminders): "
-          f"{statements} statements, {seconds:.2f} s")
+          f"{statements} statements, {seconds:.2f} s", flush=True)
     per_k = 1000 / timed_out
     print(f"per 1,000 timeouts: {statements * per_k / move_statements:.1f} move requests' worth "
           f"of statements, {seconds * per_k / move_seconds:.1f} move requests' worth of time "
-          f"(target: 20)")
+          f"(target: 20)", flush=True)
 
 
 if __name__ == "__main__":

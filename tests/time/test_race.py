@@ -47,7 +47,7 @@ def test_move_against_sweeper_at_the_deadline_gives_one_outcome(services):
         services.clock.advance(days=1)          # exactly the deadline
         intent = play.Intent(g.game_id, seat, moves=[m], expected=seen, source="link",
                              key=f"race{round_}")
-        results = run_together(lambda: play.submit(services, intent),
+        results = run_together(lambda i=intent: play.submit(services, i),
                                lambda: play.timers(services))
         after = sources(services, g.game_id)
         moved = isinstance(results[0], play.Applied)
