@@ -172,17 +172,20 @@ def run(svc: Services, batch: int = BATCH) -> Report:
 
 
 def _reminders(svc: Services, now: datetime, batch: int, report: Report) -> None:
+    seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
             due = session.execute(select(Seat.game_id, Seat.seat, Seat.remind_at)
                                   .where(Seat.remind_at <= now)
                                   .order_by(Seat.remind_at).limit(batch)).all()
-            for game_id, seat, remind_at in due:
+            fresh = [tuple(d) for d in due if tuple(d) not in seen]
+            seen.update(fresh)
+            for game_id, seat, remind_at in fresh:
                 row_id = _remind(session, game_id, seat, remind_at, now)
                 if row_id is not None:
                     report.reminded += 1
                     report.outbox_ids.append(row_id)
-        if len(due) < batch:
+        if len(due) < batch or not fresh:
             return
 
 
@@ -199,7 +202,11 @@ def _remind(session: Session, game_id: int, seat: int, remind_at: datetime,
     session.refresh(row)
     clock = get_clock(row)
     if not clocks.reminder_due(clock, now) or game.status == "ended":
-        set_clock(row, clock)
+        # too late (the deadline passed first) or not to be sent: never again this turn,
+        # unless its moment is still to come (a vacation moved the deadline)
+        due_at = clocks.next_reminder(clock)
+        set_clock(row, clock if due_at is not None and due_at > now
+                  else clocks.mark_reminded(clock))
         return None
     set_clock(row, clocks.mark_reminded(clock))
     out = notify.queue(session, game, seat, "reminder", game.seq, now,

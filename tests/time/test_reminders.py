@@ -72,3 +72,14 @@ def test_deadline_in_the_players_zone_keeps_its_instant_across_dst(services):
     from .helpers import seats
     seat = to_act(services, g.game_id)[0]
     assert seats(services, g.game_id)[seat]["deadline"] == start_at + timedelta(days=3)
+
+
+def test_a_sweep_late_past_the_deadline_sends_no_reminder_and_ends(services):
+    for seed in range(3):
+        start(services, clock="1d", seed=seed)
+    services.clock.advance(days=2)
+    from service.play import timing
+    report = timing.run(services, batch=1)
+    assert report.reminded == 0 and report.timed_out == 3
+    from service.play import timing
+    assert timing.run(services, batch=1).reminded == 0
