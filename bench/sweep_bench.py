@@ -18,7 +18,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import event, insert  # noqa: E402
+from sqlalchemy import event, func, insert  # noqa: E402
 
 from service import marks, play  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
@@ -46,12 +46,12 @@ def fill(svc, games: int) -> None:
         s.execute(insert(Player), [{"email": "idle@example.org", "name": "idle",
                                     "created_at": T0}])
         pid = s.query(Player.id).filter_by(email="idle@example.org").scalar()
+        top = s.query(func.max(GameRow.id)).scalar() or 0
         for first in range(0, games, 5000):
-            n = min(5000, games - first)
-            ids = [s.execute(insert(GameRow).values(kind="trees", options={}, seq=1,
-                                                    status="active", created_at=T0,
-                                                    clock="3d", on_timeout="bot")
-                             .returning(GameRow.id)).scalar() for _ in range(n)]
+            ids = list(range(top + first + 1, top + min(games, first + 5000) + 1))
+            s.execute(insert(GameRow), [{"id": g, "kind": "trees", "options": {}, "seq": 1,
+                                         "status": "active", "created_at": T0, "clock": "3d",
+                                         "on_timeout": "bot"} for g in ids])
             s.execute(insert(Seat), [
                 {"game_id": g, "seat": seat, "player_id": pid, "muted": False,
                  "status": "active", "holder": 0, "clock": {},
