@@ -86,10 +86,19 @@ def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
 
 
 def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
-    rows = session.scalars(select(Seat).join(GameRow, GameRow.id == Seat.game_id)
-                           .where(Seat.player_id == player_id, GameRow.status == "active")
-                           .with_for_update()).all()
-    return [(session.get(GameRow, r.game_id), r) for r in rows]
+    """The player's seats in active games, each game's row locked first (in id order), as a
+    move locks it: a move committed meanwhile is seen, never overwritten."""
+    game_ids = session.scalars(select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id)
+                               .where(Seat.player_id == player_id, GameRow.status == "active")
+                               .order_by(Seat.game_id)).all()
+    out = []
+    for game_id in dict.fromkeys(game_ids):
+        game = positions.game_row(session, game_id, lock=True)
+        for row in game.seats:
+            session.refresh(row)
+            if row.player_id == player_id:
+                out.append((game, row))
+    return out
 
 
 def _resume_all(session, player: Player, at: datetime, text: str, now: datetime) -> list[int]:
