@@ -303,7 +303,7 @@ def _missed(session: Session, svc: Services, pos: positions.Position, row: Seat,
                                            why="forfeit" if miss.forfeit else "bot")
         return outcome, ids + more
     # wait (or an engine with no sensible timeout move): the others are told, and may act
-    text = f"{name} ran out of time; nothing was played for them"
+    text = f"{name} ran out of time; nothing was played for {name}"
     ids += tell(session, svc, game, row.seat, text, now, offer=miss.can_extend, others_only=True)
     return "waiting", ids
 
@@ -341,7 +341,7 @@ def play_timeout_moves(session: Session, svc: Services, pos: positions.Position,
     played = "; ".join(engine.describe(m) for m in moves)
     reason = {"left": f"{name} has left the game", "forfeit": f"{name} ran out of time and "
               "forfeits", "bot": f"{name} ran out of time"}[why]
-    text = f"{reason}; the default move was played for them: {played}"
+    text = f"{reason}; the default move was played for {name}: {played}"
     ids = list(applied.outbox_ids)
     ids += _attach(session, pos.row, applied, {"text": text, "seat": seat}, now)
     return ("forfeited" if why == "forfeit" else "played"), ids

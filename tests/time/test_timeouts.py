@@ -131,3 +131,22 @@ def test_sealed_aristocracy_round_times_out_every_unchosen_seat(services):
     report = play.timers(services)
     assert report.timed_out == len(waiting) - 1
     assert sources(services, g.game_id).count("timer") >= len(waiting) - 1
+
+
+def test_timeout_and_wait_emails_render_with_the_news_and_links(services):
+    g = start(services, clock="1d")
+    services.clock.advance(days=1)
+    play.timers(services)
+    w = start(services, clock="1d", on_timeout="wait", seed=9)
+    services.clock.advance(days=1)
+    play.timers(services)
+    ids = [r["id"] for r in outbox(services)]
+    assert set(play.deliver(services, ids).values()) == {"sent"}
+    texts = [raw.decode() for _, raw in services.transport.messages()]
+    assert any("Anna ran out of time; the default move was played for Anna" in t
+               or "Ben ran out of time; the default move was played for Ben" in t for t in texts)
+    assert any("You ran out of time; the default move was played for you" in t for t in texts)
+    assert any("Extend the deadline once: http://turnpost.test/s/" in t for t in texts)
+    history = play.read_game(services, g.game_id, 0).history
+    assert any("(played by the clock: out of time)" in h["text"] for h in history)
+    assert w.game_id != g.game_id
