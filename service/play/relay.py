@@ -77,7 +77,8 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}
         return compose_notice(svc.templates, svc.urls, envelope, why=p.get("why", ""),
-                              subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"))
+                              subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
+                              kind="invite" if row.kind == "invite" else "notice")
     game = session.get(GameRow, row.game_id)
     pos = positions.load(session, svc.states, row.game_id, upto=row.seq)
     names = [s.player.name for s in game.seats]

@@ -287,9 +287,10 @@ def _missed(session: Session, svc: Services, pos: positions.Position, row: Seat,
     name = who(row.seat)
     if miss.absent and row.status == "active":
         row.status = "absent"
-        change(session, game, row, "absent", f"{name} missed {clocks.ABSENT_AFTER} turns in a "
-               "row and is marked absent; any player may invite someone to take the seat over",
-               now)
+        absent = (f"{name} missed {clocks.ABSENT_AFTER} turns in a row and is marked absent; "
+                  "any player may invite someone to take the seat over on the game page")
+        change(session, game, row, "absent", absent, now)
+        ids += tell(session, svc, game, row.seat, absent, now, offer=False, others_only=True)
     if miss.forfeit:
         row.status = "forfeited"
         change(session, game, row, "forfeited", f"{name} ran out of time and forfeits", now)

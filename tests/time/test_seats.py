@@ -103,6 +103,9 @@ def test_resign_with_three_players_plays_the_seat_by_timeout_and_replace_hands_i
     seat_cases.invite_replacement(services, g.game_id, 0, 1, "Dora@example.org")
     invite = outbox(services, None, "invite")[-1]
     assert invite["to"] == "dora@example.org"
+    assert play.deliver(services, [invite["id"]]) == {invite["id"]: "sent"}
+    sent = services.transport.messages()[-1][1].decode()
+    assert "will you take over a seat?" in sent and "Nothing was changed" not in sent
     token = invite["payload"]["why"].rsplit("/i/", 1)[1].split()[0]
     old_link = services.urls.game_path(g.game_id, 1, 0)
     seat_cases.accept_replacement(services, token)
