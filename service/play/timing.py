@@ -175,8 +175,9 @@ def _reminders(svc: Services, now: datetime, batch: int, report: Report) -> None
     seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
+            # a seat whose deadline passed as well gets no late reminder: its timeout is next
             due = session.execute(select(Seat.game_id, Seat.seat, Seat.remind_at)
-                                  .where(Seat.remind_at <= now)
+                                  .where(Seat.remind_at <= now, Seat.deadline > now)
                                   .order_by(Seat.remind_at).limit(batch)).all()
             fresh = [tuple(d) for d in due if tuple(d) not in seen]
             seen.update(fresh)
@@ -197,9 +198,8 @@ def _remind(session: Session, game_id: int, seat: int, remind_at: datetime,
                               .values(remind_at=None)).rowcount
     if claimed != 1:
         return None
-    game = session.get(GameRow, game_id)
+    game = session.get(GameRow, game_id)    # its seats are read after the claim
     row = seat_row(game, seat)
-    session.refresh(row)
     clock = get_clock(row)
     if not clocks.reminder_due(clock, now) or game.status == "ended":
         # too late (the deadline passed first) or not to be sent: never again this turn,
@@ -256,8 +256,7 @@ def _timeout(session: Session, svc: Services, game_id: int, seat: int, deadline:
              now: datetime) -> tuple[str, list[int]]:
     pos = positions.load(session, svc.states, game_id, lock=True)
     game, engine = pos.row, pos.engine
-    row = seat_row(game, seat)
-    session.refresh(row)
+    row = seat_row(game, seat)            # read under the game's lock
     if row.deadline != deadline:
         return "moved", []
     if game.status == "ended" or engine.outcome(pos.state) is not None:
