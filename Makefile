@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench demo worker beat inbound lint clean
+.PHONY: install run test bench demo worker beat inbound sweep lint clean
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -41,6 +41,9 @@ beat: install
 	$(BIN)/celery -A workers.worker beat --loglevel=INFO
 inbound: install
 	$(FLASK) inbound-smtp
+## make sweep: on the embedded default (no beat), run the clocks and the outbox every minute
+sweep: install
+	$(FLASK) sweep --every 60
 
 lint: install
 	$(BIN)/ruff check .

@@ -17,7 +17,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-PURPOSES = ("move", "view", "unsubscribe", "invite")
+PURPOSES = ("move", "view", "unsubscribe", "invite", "seat")
 DAY = 86400
 
 
@@ -56,6 +56,9 @@ class Claims:
     seat: int | None
     mark: str | None = None      # the position as the seat saw it (service.marks)
     move: Any = None
+    # who held the seat when the token was made (bumped when a seat is taken over): the old
+    # holder's links stop acting. Tokens made before holders existed read as holder 0.
+    holder: int = 0
 
 
 class Signer:
@@ -68,6 +71,8 @@ class Signer:
         payload = {"g": claims.game, "s": claims.seat}
         if claims.mark is not None:
             payload["q"] = claims.mark
+        if claims.holder:
+            payload["h"] = claims.holder
         if claims.move is not None:
             payload["m"] = claims.move
             # a move link's token is its idempotency key: two links for the same move at the
@@ -88,7 +93,8 @@ class Signer:
             raise Tampered() from exc
         if not isinstance(data, dict) or "g" not in data:
             raise Tampered()
-        return Claims(data["g"], data.get("s"), data.get("q"), data.get("m"))
+        return Claims(data["g"], data.get("s"), data.get("q"), data.get("m"),
+                      int(data.get("h", 0)))
 
     def _valid(self, purpose: str, token: str) -> bool:
         try:
@@ -117,7 +123,8 @@ class Signer:
 
 
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
-                  "unsubscribe": "stop a game's emails", "invite": "join a game"}
+                  "unsubscribe": "stop a game's emails", "invite": "join a game",
+                  "seat": "change another player's clock"}
 
 
 def _b32(raw: bytes) -> str:

@@ -58,6 +58,15 @@ class SeatPage:
     menu: list[dict] = field(default_factory=list)   # [{"move": ..., "text": ...}]
     all_moves: list[dict] = field(default_factory=list)  # every legal move, as the menu
     outcome: dict | None = None
+    # every seat's clock (service.clocks.clock_view + "name", "seat", "status"), in seat order
+    clocks: list[dict] = field(default_factory=list)
+    holder: int = 0            # who holds the reader's seat now: links carry it
+
+    @property
+    def my_clock(self) -> dict | None:
+        if self.me is None or self.me >= len(self.clocks):
+            return None
+        return self.clocks[self.me]
 
     @property
     def waiting_for(self) -> str:
@@ -108,7 +117,10 @@ def result_line(page: SeatPage) -> str:
         head = "You won" if who[0] == "you" else f"{who[0]} won"
     else:
         head = "Shared win: " + ", ".join(who)
+    how = fill(page.outcome["how"].strip(), page.names, page.me)
+    how = how[:1].upper() + how[1:]
+    if not page.outcome.get("scores"):     # the service ended it: a resignation, a forfeit
+        return f"{head}. {how}"
     scores = ", ".join(f"{page.names[s]} {page.outcome['scores'][s]:g}"
                        for s in range(len(page.names)))
-    how = page.outcome["how"].strip()
-    return f"{head} ({scores}). {how[:1].upper() + how[1:]}"
+    return f"{head} ({scores}). {how}"

@@ -15,11 +15,20 @@ class Urls:
     domain: str              # mail domain: reply addresses and Message-IDs
 
     # -- paths (relative, for pages of the service itself) ---------------------------------
-    def move_path(self, game: int, seat: int | None, mark: str | None, move) -> str:
-        return "/m/" + self.signer.dumps("move", Claims(game, seat, mark, move))
+    def move_path(self, game: int, seat: int | None, mark: str | None, move,
+                  holder: int = 0) -> str:
+        return "/m/" + self.signer.dumps("move", Claims(game, seat, mark, move, holder))
 
-    def game_path(self, game: int, seat: int | None) -> str:
-        return "/g/" + self.signer.dumps("view", Claims(game, seat))
+    def game_path(self, game: int, seat: int | None, holder: int = 0) -> str:
+        return "/g/" + self.signer.dumps("view", Claims(game, seat, holder=holder))
+
+    def seat_action_path(self, game: int, seat: int, holder: int, act: str,
+                         target: int) -> str:
+        """A player's action on another seat's clock (`wait`: extend once, or play the
+        default move from now on)."""
+        return "/s/" + self.signer.dumps("seat", Claims(game, seat, move={"act": act,
+                                                                         "target": target},
+                                                        holder=holder))
 
     def unsubscribe_path(self, game: int, seat: int | None) -> str:
         return "/u/" + self.signer.dumps("unsubscribe", Claims(game, seat))
@@ -48,8 +57,9 @@ class Urls:
     def list_id(self, title: str, game: int) -> str:
         return f"{title} game {game} <game-{game}.{self.domain}>"
 
-    def for_seat(self, game: int, seat: int | None, mark: str | None = None) -> SeatLinks:
-        return SeatLinks(self, game, seat, mark)
+    def for_seat(self, game: int, seat: int | None, mark: str | None = None,
+                 holder: int = 0) -> SeatLinks:
+        return SeatLinks(self, game, seat, mark, holder)
 
 
 @dataclass(frozen=True)
@@ -61,16 +71,18 @@ class SeatLinks:
     game_id: int
     seat: int | None
     mark: str | None
+    holder: int = 0
 
     @property
     def domain(self) -> str:
         return self.urls.domain
 
     def move(self, move) -> str:
-        return self.urls.absolute(self.urls.move_path(self.game_id, self.seat, self.mark, move))
+        return self.urls.absolute(self.urls.move_path(self.game_id, self.seat, self.mark, move,
+                                                     self.holder))
 
     def game(self) -> str:
-        return self.urls.absolute(self.urls.game_path(self.game_id, self.seat))
+        return self.urls.absolute(self.urls.game_path(self.game_id, self.seat, self.holder))
 
     def unsubscribe(self) -> str:
         return self.urls.absolute(self.urls.unsubscribe_path(self.game_id, self.seat))

@@ -16,7 +16,8 @@ from . import imap_tasks, tasks  # noqa: F401
 # the use cases' background jobs, by the names they ask for (service.play.services.Enqueue)
 JOBS = {"deliver": "workers.tasks.deliver_outbox",
         "process_inbound": "workers.tasks.process_inbound",
-        "sweep": "workers.tasks.sweep_outbox"}
+        "sweep": "workers.tasks.sweep_outbox",
+        "timers": "workers.tasks.sweep_timers"}
 
 
 def celery_init_app(app) -> Celery:
@@ -40,6 +41,9 @@ def celery_init_app(app) -> Celery:
         "task_publish_retry_policy": {"max_retries": 1, "interval_start": 0.2},
         "broker_transport_options": {"socket_connect_timeout": 2, "socket_timeout": 5},
         "beat_schedule": {"sweep-outbox": {"task": JOBS["sweep"],
+                                           "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])},
+                          # the clocks' pass: reminders and timeouts, never inside a request
+                          "sweep-timers": {"task": JOBS["timers"],
                                            "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])}},
         "imports": ("workers.tasks", "workers.imap_tasks"),
     })

@@ -27,3 +27,11 @@ def sweep_outbox() -> dict:
 def process_inbound(inbound_id: int) -> str:
     """Read one stored inbound message and act on it (apply, answer or ignore)."""
     return play.process_inbound(_services(), inbound_id).status
+
+
+@shared_task(ignore_result=True)
+def sweep_timers() -> dict:
+    """The clocks: reminders, timeouts, vacations that ended (beat; never in a request)."""
+    report = play.timers(_services())
+    return {"reminded": report.reminded, "timed_out": report.timed_out,
+            "resumed": report.resumed}

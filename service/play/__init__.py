@@ -12,7 +12,7 @@ from .errors import (
     Refused,
 )
 from .intake import accept_mail
-from .periodic import sweep
+from .periodic import sweep, timers
 from .reading import GameRead, game_kind, read_game
 from .relay import deliver, requeue
 from .replies import process as process_inbound
@@ -23,4 +23,4 @@ from .submit import Applied, Intent, submit
 __all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
            "accept_mail", "deliver", "from_settings", "game_kind", "process_inbound",
-           "read_game", "requeue", "start_game", "submit", "sweep"]
+           "read_game", "requeue", "start_game", "submit", "sweep", "timers"]

@@ -1,10 +1,17 @@
-"""The periodic sweep (beat every TURNPOST_SWEEP_SECONDS; `flask sweep` once): whatever a lost
-kick left behind. Outbox rows that are due (new, retried, or claimed by a worker that died) are
-sent; stored mail whose processing was never started is processed."""
+"""The periodic sweeps. `sweep` (beat every TURNPOST_SWEEP_SECONDS; also kicked after a move
+on the embedded default): whatever a lost kick left behind. Outbox rows that are due (new,
+retried, or claimed by a worker that died) are sent; stored mail whose processing was never
+started is processed. `timers` (beat every TURNPOST_SWEEP_SECONDS; `flask sweep` runs both):
+the clocks' pass, service.play.timing.run: reminders, timeouts, vacations that ended. It is a
+job of its own so that it never runs inside a player's request."""
 from __future__ import annotations
 
-from . import relay, replies
+from . import relay, replies, timing
 from .services import Services
+
+
+def timers(svc: Services) -> timing.Report:
+    return timing.run(svc)
 
 
 def sweep(svc: Services) -> dict[int, str]:

@@ -21,7 +21,7 @@ from service.presenting import seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, OutboxRow
 
-from . import positions
+from . import positions, timing
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -74,17 +74,19 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
-    if row.game_id is None:
+    if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}
         return compose_notice(svc.templates, svc.urls, envelope, why=p.get("why", ""),
-                              subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"))
+                              subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
+                              kind="invite" if row.kind == "invite" else "notice")
     game = session.get(GameRow, row.game_id)
     pos = positions.load(session, svc.states, row.game_id, upto=row.seq)
     names = [s.player.name for s in game.seats]
     news = [(r.seq, r.event) for r in
             event_store.load(session, game, after=row.since_seq, upto=row.seq)]
     page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
-    links = svc.urls.for_seat(game.id, row.seat, page.mark)
+    timing.dress(page, game, svc.clock.now())
+    links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
     return compose_turn(svc.templates, page, links, envelope,
                         extra=dict(row.payload or {}, kind=row.kind))
 

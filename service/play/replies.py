@@ -54,6 +54,9 @@ class Target:
 
 
 CLAIM_TIMEOUT = timedelta(minutes=10)
+# words that are not moves: answered, or acting on the player's seat and clocks
+SEAT_WORDS = ("vacation", "back", "resign")
+SPECIAL = ("help", "view", "say", *SEAT_WORDS)
 
 
 def _claimable(now: datetime):
@@ -134,8 +137,8 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
 def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: list[str],
          now: datetime) -> Result:
     db = svc.db
-    special = [ln for ln in lines if _word(ln) in ("help", "view", "say")]
-    moves = [ln for ln in lines if _word(ln) not in ("help", "view", "say")]
+    special = [ln for ln in lines if _word(ln) in SPECIAL]
+    moves = [ln for ln in lines if _word(ln) not in SPECIAL]
     ids: list[int] = []
     status = "answered"
     if moves:
@@ -158,11 +161,34 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
             with db.transaction() as session:
                 game = session.get(GameRow, target.game_id)
                 return _refuse(session, svc, game, seat, mail, now, exc.detail)
+    for line in [ln for ln in special if _word(ln) in SEAT_WORDS]:
+        answer = _seat_command(svc, target.game_id, seat, line)
+        with db.transaction() as session:
+            game = session.get(GameRow, target.game_id)
+            if isinstance(answer, PlayError):
+                return _refuse(session, svc, game, seat, mail, now, answer.detail, line)
+            pos = positions.load(session, svc.states, game.id)
+            ids.append(_reply_row(session, game, seat, "answer", pos.seq, now, mail,
+                                  {"answer": answer}).id)
+            session.flush()
     with db.transaction() as session:
         game = session.get(GameRow, target.game_id)
-        for line in special:
+        for line in [ln for ln in special if _word(ln) not in SEAT_WORDS]:
             ids += _special(session, svc, game, seat, line, mail, now)
     return Result(status, ids, f"{len(moves)} move lines, {len(special)} other")
+
+
+def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | PlayError:
+    """`vacation 5`, `vacation until 2026-12-24`, `back`, `resign`: the answer's words, or
+    the refusal (nothing changed)."""
+    from . import seats
+    try:
+        if _word(line) == "resign":
+            seats.resign(svc, game_id, seat)
+            return "You resigned from this game."
+        return seats.take_vacation(svc, seats.player_of(svc, game_id, seat), line).text
+    except PlayError as exc:
+        return exc
 
 
 def _special(session: Session, svc: Services, game: GameRow, seat: int, line: str,

@@ -10,12 +10,13 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.clocks import ClockError
 from service.games import registry
 from service.games.contract import OptionError, replay
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
 
-from . import notify
+from . import notify, timing
 from .errors import PlayError
 from .services import Services
 
@@ -62,13 +63,19 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
     addrs = [a for a, _ in people]
     if len(set(addrs)) != len(addrs):
         raise BadStart("Each seat needs a different email address.")
+    # clock= and on_timeout= are the service's options, not the engine's
+    try:
+        options, clock, on_timeout = timing.read_options(options)
+    except ClockError as exc:
+        raise BadStart(str(exc)) from None
     try:
         options = engine.validate_options(len(people), options)
     except OptionError as exc:
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
     game = GameRow(kind=kind, options=options, seq=0, status="active", created_at=now,
-                   rules_version=getattr(engine, "rules_version", 1))
+                   rules_version=getattr(engine, "rules_version", 1),
+                   clock=clock, on_timeout=on_timeout)
     session.add(game)
     session.flush()
     for seat, (addr, name) in enumerate(people):
@@ -81,6 +88,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
     state = replay(engine, events)
     if engine.outcome(state) is not None:
         game.status = "ended"
+    timing.track(session, game, engine, state, now)
     rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     session.flush()
     return Started(game.id, game.seq, [r.id for r in rows])

@@ -17,8 +17,8 @@ from service.games.contract import CommandError, Event, IllegalMove, Move, repla
 from service.store import events as event_store
 from service.store.models import Submission
 
-from . import notify, positions
-from .errors import AlreadyDone, GameOver, PositionChanged, Refused
+from . import notify, positions, timing
+from .errors import AlreadyDone, GameOver, NotYourSeat, PositionChanged, Refused
 from .services import Services
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
@@ -38,6 +38,7 @@ class Intent:
     # a reply or a one-click email link is one whole turn: a turn left open by it (M9) is
     # ended for the player, unless a reply's last line is "keep"
     whole_turn: bool = False
+    holder: int | None = None          # the seat's holder the link was made for (None: any)
 
 
 @dataclass(frozen=True)
@@ -65,6 +66,7 @@ def apply(session: Session, svc: Services, intent: Intent) -> Applied:
     # keys are per seat: one seat's key can never answer for another's move
     key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
     pos = positions.load(session, svc.states, intent.game_id, lock=True)
+    check_holder(pos.row, intent.seat, intent.holder)
     if key is not None:
         done = session.get(Submission, (intent.game_id, key))
         if done is not None:
@@ -74,6 +76,17 @@ def apply(session: Session, svc: Services, intent: Intent) -> Applied:
     check_fresh(session, svc, pos, intent)
     events, moves, new_state = decide_all(pos, intent, svc.chance)
     return record(session, svc, pos, intent, key, events, moves, new_state)
+
+
+def check_holder(game, seat: int | None, holder: int | None) -> None:
+    """Links carry the seat's holder: once a seat has been taken over, the old links no longer
+    act for it."""
+    if seat is None or holder is None:
+        return
+    row = next((s for s in game.seats if s.seat == seat), None)
+    if row is not None and row.holder != holder:
+        raise NotYourSeat("This link belonged to the seat's previous player; the seat has been "
+                          "taken over since.")
 
 
 def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:
@@ -118,6 +131,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     ended = pos.engine.outcome(new_state) is not None
     if ended:
         pos.row.status = "ended"
+    # the seats' clocks change in the same transaction as the move
+    timing.track(session, pos.row, pos.engine, new_state, now)
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
                                       now)
     session.flush()

@@ -7,9 +7,19 @@ idempotency key, so a double click or a retried delivery is answered "already do
 """
 from __future__ import annotations
 
-from datetime import datetime
+from datetime import date, datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    ForeignKey,
+    Index,
+    Integer,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .types import UTCDateTime
@@ -25,6 +35,8 @@ class Player(Base):
     email: Mapped[str] = mapped_column(String(320), unique=True)
     name: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # IANA zone ("Europe/London") for deadlines in words; None: UTC, said as such
+    zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
 
 class GameRow(Base):
@@ -36,6 +48,11 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(20), default="active")  # active | ended
     # the engine's rules_version when the game started: a game plays to its end under it
     rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    # time control (service.clocks.option_text; None = no clock) and the timeout policy
+    clock: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    # a result the service decided (a resignation or forfeit ended the game), not the engine
+    result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 
@@ -46,7 +63,51 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     muted: Mapped[bool] = mapped_column(default=False)    # unsubscribed from this game's mail
+    # the seat's clock (service.clocks.clock_to_dict); `deadline` and `remind_at` repeat its
+    # next instants, indexed, so the sweep finds what is due without loading games
+    clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
+    remind_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
+    status: Mapped[str] = mapped_column(String(20), default="active", server_default="active")
+    # active | absent (missed turns in a row) | resigned | forfeited
+    on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)  # seat override
+    # bumped when another player takes the seat over: links minted for an earlier holder fail
+    holder: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     player: Mapped[Player] = relationship(lazy="joined")
+
+
+class Vacation(Base):
+    """A player's vacation: calendar days in their zone, both ends included. `open` while the
+    clocks are stopped for it; `resumes_at` is when they restart by themselves."""
+
+    __tablename__ = "vacations"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    first_day: Mapped[date] = mapped_column(Date)
+    last_day: Mapped[date] = mapped_column(Date)
+    resumes_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    open: Mapped[bool] = mapped_column(Boolean)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_vacations_open_resumes", "open", "resumes_at"),)
+
+
+class SeatChange(Base):
+    """What happened to a seat outside the rules (resigned, forfeited, absent, replaced,
+    extended, switched to bot): service bookkeeping the engines never see, shown in the
+    history after the event `seq`."""
+
+    __tablename__ = "seat_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(20))
+    seq: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_seat_changes_game", "game_id", "seq"),)
 
 
 class EventRow(Base):

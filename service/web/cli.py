@@ -1,6 +1,8 @@
 """`flask --app service.web ...` commands for operators and for trying things out."""
 from __future__ import annotations
 
+import time
+
 import click
 
 from service import play
@@ -51,10 +53,20 @@ def move(game_id, seat, command):
 
 
 @click.command("sweep")
-def sweep():
-    """Send every outbox row that is due (what the beat schedule does every minute)."""
-    results = play.sweep(services())
-    click.echo(f"{len(results)} rows: {sorted(set(results.values())) or 'nothing due'}")
+@click.option("--every", type=float, default=0.0,
+              help="repeat every N seconds until interrupted (a laptop without beat)")
+def sweep(every):
+    """One pass of what beat does every minute: the clocks (reminders, timeouts, vacations
+    that ended), then every outbox row that is due."""
+    while True:
+        report = play.timers(services())
+        results = play.sweep(services())
+        click.echo(f"clocks: {report.reminded} reminders, {report.timed_out} timeouts, "
+                   f"{report.resumed} vacations ended; {len(results)} rows: "
+                   f"{sorted(set(results.values())) or 'nothing due'}")
+        if not every:
+            return
+        time.sleep(every)
 
 
 @click.command("outbox")

@@ -6,6 +6,7 @@ import secrets
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
 from service import play
+from service.clocks import LOBBY_CHOICES, LOBBY_DEFAULT
 from service.games import registry
 from service.links import TokenError
 
@@ -17,12 +18,17 @@ bp = Blueprint("games", __name__)
 # Options that fix the cards' order or the deal, for replaying a table game from the command
 # line. Offered in the lobby they would let whoever starts a game know every hand.
 TABLE_ONLY = frozenset({"deck", "roots", "aces", "dealer", "moon_set"})
+# the time control, chosen in words ("3 days per move"), and what happens at a deadline
+CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
+                 "timeout_choices": [("bot", "the default move is played for them"),
+                                     ("forfeit", "they lose the game"),
+                                     ("wait", "nothing; the others may extend or switch to bot")]}
 
 
 @bp.get("/")
 def lobby():
     return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None,
-                           table_only=TABLE_ONLY)
+                           table_only=TABLE_ONLY, **CLOCK_CHOICES)
 
 
 @bp.post("/games")
@@ -44,6 +50,10 @@ def create():
                             "the game would know every hand; it is only for replaying a table "
                             "game: flask --app service.web start-game ... -o NAME=VALUE"), 400
     options.update(preset)
+    # the service's own options: a clock (default 3 days per move) and the timeout policy
+    options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
+    if form.get("on_timeout"):
+        options["on_timeout"] = form["on_timeout"]
     try:
         started = play.start_game(services(), game.id, players, options)
     except play.PlayError as exc:
@@ -53,7 +63,7 @@ def create():
 
 def _lobby_error(form, error: str):
     return render_template("web/new_game.html", entries=registry.lobby(), form=form,
-                           error=error, table_only=TABLE_ONLY)
+                           error=error, table_only=TABLE_ONLY, **CLOCK_CHOICES)
 
 
 @bp.get("/games/<int:game_id>")
@@ -71,11 +81,13 @@ def started(game_id: int):
 def game_page(token: str):
     try:
         claims = services().urls.signer.loads("view", token)
-        read = play.read_game(services(), claims.game, claims.seat)
+        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
+    except play.NotYourSeat as exc:
+        return pages.problem(exc.title, exc.detail, 403)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16))
 
 
@@ -91,7 +103,7 @@ def turn_form(token: str):
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
-                         key=f"form:{nonce}" if nonce else None)
+                         key=f"form:{nonce}" if nonce else None, holder=claims.holder)
     here = url_for("games.game_page", token=token)
     try:
         if not lines:

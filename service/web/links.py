@@ -22,7 +22,7 @@ def _claims(token: str) -> Claims:
 
 
 def _game_link(claims: Claims) -> str:
-    return services().urls.game_path(claims.game, claims.seat)
+    return services().urls.game_path(claims.game, claims.seat, claims.holder)
 
 
 @bp.get("/m/<token>")
@@ -53,7 +53,8 @@ def act(token: str):
     from_page = request.form.get("then") == "game"   # a button on the game page
     # a link from an email is one whole turn (M9); the page's buttons compose one step by step
     intent = play.Intent(claims.game, claims.seat, moves=[claims.move], expected=claims.mark,
-                         source="link", key=key, whole_turn=not from_page)
+                         source="link", key=key, whole_turn=not from_page,
+                         holder=claims.holder)
     game_link = _game_link(claims)
     try:
         applied = play.submit(services(), intent)
@@ -61,6 +62,8 @@ def act(token: str):
         return pages.problem(exc.title, exc.detail, 200, game_link, kind="done")
     except play.PositionChanged as exc:
         return pages.problem(exc.title, exc.detail, 409, game_link)
+    except play.NotYourSeat as exc:
+        return pages.problem(exc.title, exc.detail, 403)
     except play.Refused as exc:
         return pages.problem(exc.title, exc.detail, 422, game_link)
     except play.PlayError as exc:

@@ -12,7 +12,7 @@ MAX_BUTTONS = 400
 
 
 def move_url(page, move) -> str:
-    return services().urls.move_path(page.game_id, page.me, page.mark, move)
+    return services().urls.move_path(page.game_id, page.me, page.mark, move, page.holder)
 
 
 def render_game(read, view_token: str, **extra):
@@ -24,7 +24,9 @@ def render_game(read, view_token: str, **extra):
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},
-                           partial_html=game_partial(env, page.kind, "html"), **extra)
+                           partial_html=game_partial(env, page.kind, "html"),
+                           replaceable=[c for c in page.clocks
+                                        if c["status"] in ("absent", "resigned")], **extra)
 
 
 def grouped_moves(page) -> dict[str, list[dict]]:

@@ -46,21 +46,22 @@ def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: E
 
 
 def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str, subject: str,
-                   in_reply_to: str | None) -> EmailMessage:
-    """A reply that belongs to no game we can name (unknown game, a stranger's address)."""
+                   in_reply_to: str | None, kind: str = "notice") -> EmailMessage:
+    """A reply that belongs to no game we can name (unknown game, a stranger's address), or
+    (kind "invite") an invitation to someone not at the table yet."""
     ctx = {"why": why, "their_subject": subject}
     msg = EmailMessage(policy=POLICY)
-    msg["Subject"] = " ".join(env.get_template("email/notice.subject.txt").render(ctx).split())
+    msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
     msg["To"] = envelope.to_addr
     msg["Date"] = format_datetime(envelope.when)
     msg["Message-ID"] = urls.message_id(envelope.msg_id)
     if in_reply_to:
         msg["In-Reply-To"] = msg["References"] = f"<{in_reply_to}>"
-    msg["Auto-Submitted"] = "auto-replied"
+    msg["Auto-Submitted"] = "auto-replied" if kind == "notice" else "auto-generated"
     msg["X-Auto-Response-Suppress"] = "All"
-    msg.set_content(env.get_template("email/notice.txt").render(ctx))
-    msg.add_alternative(_inliner.inline(env.get_template("email/notice.html").render(ctx)),
+    msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
+    msg.add_alternative(_inliner.inline(env.get_template(f"email/{kind}.html").render(ctx)),
                         subtype="html")
     return msg
 

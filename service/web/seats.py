@@ -1,0 +1,145 @@
+"""A player's seat and clock on the web: resign (with a confirmation step), vacation, invite a
+replacement, accept an invitation, and the `wait` policy's links (extend a deadline once, or
+play the default move for a seat that ran out of time). Each route calls one use case."""
+from __future__ import annotations
+
+import secrets
+
+from flask import Blueprint, flash, redirect, render_template, request, url_for
+
+from service import play
+from service.links import TokenError
+from service.play import seats, timing
+
+from . import pages
+from .ext import services
+
+bp = Blueprint("seats", __name__)
+
+
+def _view_claims(token: str):
+    return services().urls.signer.loads("view", token)
+
+
+def _back_to_game(token: str, claims, exc: play.PlayError, **extra):
+    read = play.read_game(services(), claims.game, claims.seat)
+    return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
+                             error=exc, **extra), 422
+
+
+@bp.get("/g/<token>/resign")
+def confirm_resign(token: str):
+    try:
+        claims = _view_claims(token)
+        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
+                             confirm_resign=True)
+
+
+@bp.post("/g/<token>/resign")
+def resign(token: str):
+    try:
+        claims = _view_claims(token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    if request.form.get("confirm") != "yes":
+        return redirect(url_for("seats.confirm_resign", token=token))
+    try:
+        seats.resign(services(), claims.game, claims.seat, claims.holder)
+    except play.NotYourSeat as exc:
+        return pages.problem(exc.title, exc.detail, 403)
+    except play.PlayError as exc:
+        return _back_to_game(token, claims, exc)
+    flash("You resigned from this game.")
+    return redirect(url_for("games.game_page", token=token))
+
+
+@bp.post("/g/<token>/vacation")
+def vacation(token: str):
+    try:
+        claims = _view_claims(token)
+        player = seats.player_of(services(), claims.game, claims.seat, claims.holder)
+        text = request.form.get("request", "").strip()
+        text = text if text.lower().startswith(("vacation", "back")) else f"vacation {text}"
+        done = seats.take_vacation(services(), player, text)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NotYourSeat as exc:
+        return pages.problem(exc.title, exc.detail, 403)
+    except play.PlayError as exc:
+        return _back_to_game(token, claims, exc)
+    flash(done.text)
+    return redirect(url_for("games.game_page", token=token))
+
+
+@bp.post("/g/<token>/replace")
+def replace(token: str):
+    try:
+        claims = _view_claims(token)
+        target = int(request.form.get("target", "-1"))
+        done = seats.invite_replacement(services(), claims.game, claims.seat, target,
+                                        request.form.get("address", ""), claims.holder)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except ValueError:
+        return pages.problem("Nothing was changed", "Choose the seat to take over.", 400)
+    except play.NotYourSeat as exc:
+        return pages.problem(exc.title, exc.detail, 403)
+    except play.PlayError as exc:
+        return _back_to_game(token, claims, exc)
+    flash(done)
+    return redirect(url_for("games.game_page", token=token))
+
+
+@bp.get("/s/<token>")
+def confirm_seat_action(token: str):
+    try:
+        claims = services().urls.signer.loads("seat", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    text = {"extend": "Extend the deadline once",
+            "bot": "Play the default move for them from now on"}.get(claims.move["act"], "")
+    return render_template("web/seat_action.html", token=token, text=text,
+                           game_link=services().urls.game_path(claims.game, claims.seat,
+                                                               claims.holder))
+
+
+@bp.post("/s/<token>")
+def seat_action(token: str):
+    try:
+        claims = services().urls.signer.loads("seat", token)
+        done = timing.seat_action(services(), claims.game, claims.seat, claims.holder,
+                                  claims.move["act"], int(claims.move["target"]))
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    return pages.problem("Done", done, 200, services().urls.game_path(
+        claims.game, claims.seat, claims.holder), kind="done")
+
+
+@bp.get("/i/<token>")
+def confirm_invitation(token: str):
+    try:
+        claims = services().urls.signer.loads("invite", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    return render_template("web/seat_action.html", token=token, game_link=None,
+                           text=f"Take over seat {claims.seat + 1} of game {claims.game}",
+                           action=f"/i/{token}")
+
+
+@bp.post("/i/<token>")
+def accept_invitation(token: str):
+    try:
+        game_id, seat = seats.accept_replacement(services(), token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    with_holder = play.read_game(services(), game_id, seat, with_history=False).page.holder
+    return redirect(services().urls.game_path(game_id, seat, with_holder))
