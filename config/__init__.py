@@ -57,6 +57,9 @@ class Settings:
     IMAP_SSL: bool = field(default_factory=lambda: _env("IMAP_SSL", "true").lower() in ("1", "true", "yes"))
     IMAP_POLL_SECONDS: int = field(default_factory=lambda: int(_env("IMAP_POLL_SECONDS", "60")))
 
+    # the JSON API refuses request bodies larger than this (bytes)
+    API_MAX_BYTES: int = field(default_factory=lambda: int(_env("API_MAX_BYTES", "65536")))
+
     def as_flask(self) -> dict:
         return {f"TURNPOST_{f.name}": getattr(self, f.name) for f in fields(self)} | {
             "SECRET_KEY": self.SECRET_KEY}

@@ -11,7 +11,7 @@ from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import cli, cli_inbound, dev, games, inbound, links, players
+from . import api, cli, cli_inbound, dev, games, inbound, links, players, tokens
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -35,6 +35,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(tokens.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
     cli.init_app(app)
