@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench demo worker beat inbound lint clean
+.PHONY: install run test bench demo worker beat inbound lint clean settings-doc
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -41,6 +41,10 @@ beat: install
 	$(BIN)/celery -A workers.worker beat --loglevel=INFO
 inbound: install
 	$(FLASK) inbound-smtp
+
+## make settings-doc: write README.md's settings table from config/ (a test checks they agree)
+settings-doc: install
+	$(BIN)/python -m config readme
 
 lint: install
 	$(BIN)/ruff check .

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Flask
 
-from config import DEV_SECRET, Settings
+from config import DEV_SECRET, load
 from service import play
 from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
@@ -16,7 +16,7 @@ from . import api, cli, cli_inbound, dev, games, inbound, links, players, tokens
 
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask("turnpost", template_folder=str(TEMPLATES))
-    app.config.from_mapping(Settings().as_flask())
+    app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)
     if app.config["TURNPOST_SECRET_KEY"] == DEV_SECRET and app.config["TURNPOST_BROKER_URL"]:
