@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import click
+from flask.cli import AppGroup
 
 from service import play
 from service.play import admin, tokens
@@ -11,7 +12,7 @@ from .ext import services
 
 
 def init_app(app) -> None:
-    for command in (init_db, start_game, sweep, outbox, retry, move, inbound, api_token):
+    for command in (init_db, start_game, sweep, retry, move, inbound, api_token):
         app.cli.add_command(command)
 
 
@@ -57,17 +58,6 @@ def sweep():
     click.echo(f"{len(results)} rows: {sorted(set(results.values())) or 'nothing due'}")
 
 
-@click.command("outbox")
-@click.option("--status", default="parked", help="pending | sending | sent | parked | skipped")
-def outbox(status):
-    """List outbox rows (by default the parked ones an operator must look at)."""
-    rows = admin.outbox(services(), status)
-    for r in rows:
-        click.echo(f"{r.id}\tgame {r.game_id}\t{r.to_addr}\t{r.kind}\t"
-                   f"attempts {r.attempts}\t{r.last_error}")
-    click.echo(f"{len(rows)} {status}")
-
-
 @click.command("retry")
 @click.argument("row_ids", type=int, nargs=-1, required=True)
 def retry(row_ids):
@@ -86,7 +76,7 @@ def inbound(status):
     click.echo(f"{len(rows)} {status}")
 
 
-@click.group("api-token")
+@click.group("api-token", cls=AppGroup)
 def api_token():
     """Personal API tokens (also made on the API tokens page linked from each game page)."""
 

@@ -190,3 +190,15 @@ def test_tokens_page_from_the_game_page_makes_and_revokes_tokens(app, client, ta
     client.post(f"{page}/tokens", data={"revoke": str(token_id)})
     assert client.get("/api/v1/games", headers=h).status_code == 401
     assert client.get("/g/forged/tokens").status_code == 400
+
+
+def test_the_cli_makes_lists_and_revokes_tokens(app, client, table):
+    runner = app.test_cli_runner()
+    made = runner.invoke(args=["api-token", "create", ANNA, "--label", "bot"]).output
+    token_id, token = int(made.split()[1]), made.split()[-1]
+    h = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/v1/games", headers=h).status_code == 200
+    assert "\tbot\t" in runner.invoke(args=["api-token", "list", ANNA]).output
+    assert runner.invoke(args=["api-token", "revoke", ANNA, str(token_id)]).exit_code == 0
+    assert client.get("/api/v1/games", headers=h).status_code == 401
+    assert runner.invoke(args=["api-token", "create", "nobody@x.org"]).exit_code != 0
