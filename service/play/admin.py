@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, OutboxRow, Player, Seat
@@ -152,3 +152,28 @@ def mute_player(svc: Services, email: str) -> int:
         for seat in seats:
             seat.muted = True
         return len(seats)
+
+
+@dataclass(frozen=True)
+class OutboxAges:
+    oldest_unsent: float         # seconds since the oldest pending or sending row was queued
+    due_lag: float               # seconds the oldest row due for sending has been waiting
+
+
+def outbox_ages(svc: Services) -> OutboxAges:
+    """For /metrics: how far behind the mail is (0 when nothing waits)."""
+    now = svc.clock.now()
+    unsent = OutboxRow.status.in_(("pending", "sending"))
+    with svc.db.transaction() as session:
+        oldest = session.scalar(select(func.min(OutboxRow.created_at)).where(unsent))
+        due = session.scalar(select(func.min(OutboxRow.next_try))
+                             .where(OutboxRow.status == "pending", OutboxRow.next_try <= now))
+    return OutboxAges(_age(now, oldest), _age(now, due))
+
+
+def _age(now, then) -> float:
+    if then is None:
+        return 0.0
+    if then.tzinfo is None:
+        then = then.replace(tzinfo=now.tzinfo)
+    return max(0.0, (now - then).total_seconds())

@@ -47,6 +47,9 @@ def claim(session: Session, row_id: int, now: datetime) -> bool:
 
 def deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
     results = {row_id: deliver_one(svc, row_id) for row_id in row_ids}
+    for result in results.values():
+        if result != "skipped":
+            svc.note("email", event={"retry": "retried"}.get(result, result))
     if results:
         log.info("outbox delivery: %s", results)
     return results

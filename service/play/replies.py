@@ -90,6 +90,7 @@ def process(svc: Services, inbound_id: int) -> Result:
     with svc.db.transaction() as session:
         row = session.get(InboundMessage, inbound_id)
         row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now
+    svc.note("inbound", event=result.status)
     svc.kick("deliver", result.outbox_ids)
     return result
 

@@ -11,7 +11,20 @@ from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import api, cli, cli_admin, cli_inbound, dev, games, inbound, links, players, tokens
+from . import (
+    api,
+    cli,
+    cli_admin,
+    cli_inbound,
+    dev,
+    games,
+    inbound,
+    links,
+    logs,
+    metrics,
+    players,
+    tokens,
+)
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -39,6 +52,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(tokens.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
+    logs.init_app(app)
+    metrics.init_app(app)
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
