@@ -155,6 +155,10 @@ class Settings:
     IMAP_SSL: bool = setting("true", "Talk to the IMAP server over TLS.")
     IMAP_POLL_SECONDS: int = setting("60", "Seconds between IMAP polls.", check=positive)
     # -- the API and operations ------------------------------------------------------------
+    WEB_BIND: str = setting(
+        "127.0.0.1:8000", "Where gunicorn (the Procfile's web) listens: put a TLS proxy in "
+        "front.")
+    WEB_WORKERS: int = setting("4", "gunicorn worker processes.", check=positive)
     API_MAX_BYTES: int = setting(
         "65536", "Largest JSON body the API accepts, in bytes (413 beyond).", check=positive)
     METRICS_ALLOW: str = setting(
