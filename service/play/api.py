@@ -15,7 +15,7 @@ from service import marks
 from service.mail.outbound.templating import game_partial
 from service.presenting import SeatPage, history, seat_page
 from service.store import events as event_store
-from service.store.models import GameRow, Seat, Submission
+from service.store.models import EventRow, GameRow, Seat, Submission
 
 from . import chat, positions
 from .errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
@@ -39,6 +39,7 @@ class GameLine:
     to_act: list[int]
     your_turn: bool
     deadline: datetime | None
+    updated: datetime            # when the game's last event happened
 
 
 @dataclass(frozen=True)
@@ -86,9 +87,12 @@ def my_games(svc: Services, player_id: int, status: str | None = None) -> list[G
         for seat_row in session.scalars(q).all():
             pos = positions.load(session, svc.states, seat_row.game_id)
             to_act = sorted(pos.engine.to_act(pos.state))
+            updated = session.scalar(select(EventRow.created_at).where(
+                EventRow.game_id == pos.row.id, EventRow.seq == pos.seq))
             out.append(GameLine(pos.row.id, pos.row.kind, pos.engine.title, seat_row.seat,
                                 pos.row.status, pos.seq, [s.player.name for s in pos.row.seats],
-                                to_act, seat_row.seat in to_act, deadline_of(seat_row)))
+                                to_act, seat_row.seat in to_act, deadline_of(seat_row),
+                                updated or pos.row.created_at))
         return out
 
 

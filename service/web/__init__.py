@@ -17,6 +17,7 @@ from . import (
     cli_admin,
     cli_inbound,
     dev,
+    feeds,
     games,
     inbound,
     links,
@@ -50,6 +51,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(players.bp)
     app.register_blueprint(api.bp)
     app.register_blueprint(tokens.bp)
+    app.register_blueprint(feeds.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
     logs.init_app(app)

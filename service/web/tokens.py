@@ -34,16 +34,19 @@ def change(token: str):
         email = _email(token)
     except (TokenError, tokens.UnknownPlayer) as exc:
         return pages.problem(exc.title, exc.detail, 400)
-    created = None
+    created = scope = None
     if request.form.get("revoke"):
         tokens.revoke(services(), email, request.form.get("revoke", type=int) or 0)
     else:
         scope = "feed" if request.form.get("scope") == "feed" else "api"
         _, created = tokens.create(services(), email, request.form.get("label", ""), scope)
-    return _page(token, email, created)
+    return _page(token, email, created, scope)
 
 
-def _page(token: str, email: str, created: str | None = None):
+def _page(token: str, email: str, created: str | None = None, scope: str | None = None):
+    urls = services().urls
+    feeds = [urls.absolute(f"/feeds/{created}/deadlines.ics"),
+             urls.absolute(f"/feeds/{created}/moves.atom")] if scope == "feed" else []
     return render_template("web/tokens.html", token=token, email=email, created=created,
-                           rows=tokens.listed(services(), email),
-                           api=services().urls.absolute("/api/v1"))
+                           feeds=feeds, rows=tokens.listed(services(), email),
+                           api=urls.absolute("/api/v1"))
