@@ -12,6 +12,7 @@ Adding a setting: one line, `NAME: type = setting("default", "What it does.", ch
 """
 from __future__ import annotations
 
+import ipaddress
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields
@@ -55,6 +56,19 @@ positive = Check("a number above 0", lambda v: v > 0)
 
 def one_of(*allowed: str) -> Check:
     return Check("one of " + ", ".join(allowed), lambda v: v in allowed)
+
+
+def _networks(value: str) -> bool:
+    try:
+        for net in value.split(","):
+            if net.strip():
+                ipaddress.ip_network(net.strip(), strict=False)
+    except ValueError:
+        return False
+    return True
+
+
+networks = Check("networks like 127.0.0.1/32,::1/128", _networks)
 
 
 def url(*schemes: str) -> Check:
@@ -162,7 +176,8 @@ class Settings:
     API_MAX_BYTES: int = setting(
         "65536", "Largest JSON body the API accepts, in bytes (413 beyond).", check=positive)
     METRICS_ALLOW: str = setting(
-        "127.0.0.1/32,::1/128", "Networks (comma-separated CIDR) that may read /metrics.")
+        "127.0.0.1/32,::1/128", "Networks (comma-separated CIDR) that may read /metrics.",
+        check=networks)
     LOG_FORMAT: str = setting(
         "text", "`json`: one JSON object per log line, with game id, seat and request id.",
         check=one_of("text", "json"))

@@ -49,6 +49,9 @@ def test_the_defaults_parse_into_their_types(monkeypatch):
     ("IMAP_SSL", "maybe", "TURNPOST_IMAP_SSL must be true or false, not 'maybe'"),
     ("RETRY_SCHEDULE", "60,soon", "TURNPOST_RETRY_SCHEDULE must be whole numbers separated "
                                   "by commas, not '60,soon'"),
+    ("METRICS_ALLOW", "loopback", "TURNPOST_METRICS_ALLOW must be networks like "
+                                  "127.0.0.1/32,::1/128, not 'loopback'"),
+    ("LOG_FORMAT", "xml", "TURNPOST_LOG_FORMAT must be one of text, json, not 'xml'"),
     ("SMTP_TIMEOUT", "-1", "TURNPOST_SMTP_TIMEOUT must be a number above 0, not '-1'"),
     ("DATABASE_URL", "mysql://x", "TURNPOST_DATABASE_URL must be a URL starting with sqlite: "
                                   "or postgresql: or postgresql+psycopg:, not 'mysql://x'"),

@@ -15,6 +15,7 @@ from email.message import EmailMessage
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from service import logctx
 from service.mail.outbound.compose import Envelope, compose_notice, compose_turn
 from service.mail.outbound.transports import SendFailed
 from service.presenting import seat_page
@@ -76,6 +77,7 @@ def deliver_one(svc: Services, row_id: int) -> str:
 def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
+    logctx.bind(game=row.game_id, seat_=row.seat)
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
     if row.game_id is None:
         p = row.payload or {}
