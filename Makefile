@@ -6,15 +6,28 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench demo worker beat inbound sweep lint clean
+.PHONY: install run test bench demo worker beat inbound sweep lint clean settings-doc prod
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
 	$(BIN)/python -m pip install -q --upgrade pip
-	$(BIN)/python -m pip install -q -e '.[test]' --config-settings editable_mode=compat
+	$(BIN)/python -m pip install -q -e '.[test,postgres]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
 install: $(STAMP)
+
+PROD_STAMP := $(VENV)/.installed-prod
+$(PROD_STAMP): $(STAMP)
+	$(BIN)/python -m pip install -q -e '.[prod]' --config-settings editable_mode=compat
+	touch $(PROD_STAMP)
+
+## make prod: migrate once, then every process of the Procfile under honcho: web (gunicorn),
+## worker, beat (which also polls IMAP when TURNPOST_IMAP_HOST is set) and inbound (SMTP)
+prod: $(PROD_STAMP)
+	$(FLASK) init-db
+	rm -rf var/metrics && mkdir -p var/metrics
+	PATH="$(CURDIR)/$(BIN):$$PATH" PROMETHEUS_MULTIPROC_DIR="$(CURDIR)/var/metrics" \
+	    $(BIN)/honcho start -f Procfile
 
 ## make run: SQLite file, background work in process, mail to a Maildir shown at /dev/outbox
 run: install
@@ -38,12 +51,17 @@ demo: install
 worker: install
 	$(BIN)/celery -A workers.worker worker --loglevel=INFO
 beat: install
-	$(BIN)/celery -A workers.worker beat --loglevel=INFO
+	mkdir -p var
+	$(BIN)/celery -A workers.worker beat --loglevel=INFO --schedule var/celerybeat-schedule
 inbound: install
 	$(FLASK) inbound-smtp
 ## make sweep: on the embedded default (no beat), run the clocks and the outbox every minute
 sweep: install
 	$(FLASK) sweep --every 60
+
+## make settings-doc: write README.md's settings table from config/ (a test checks they agree)
+settings-doc: install
+	$(BIN)/python -m config readme
 
 lint: install
 	$(BIN)/ruff check .

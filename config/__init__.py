@@ -1,64 +1,229 @@
 """Every knob in one place: defaults for the embedded laptop setup, overridden by TURNPOST_*
-environment variables (production sets DATABASE_URL, BROKER_URL, SMTP_*, SECRET_KEY...)."""
+environment variables (production sets DATABASE_URL, BROKER_URL, SMTP_*, SECRET_KEY...).
+
+Each setting is one field of `Settings`: its type (the annotation), its default (as it would be
+written in the environment) and a sentence for the README, whose table `make settings-doc`
+writes from here (tests/test_settings.py fails when they differ). A value that does not parse
+stops the start with one line naming the variable, the value and what is allowed:
+
+    TURNPOST_SMTP_PORT must be a port number, not 'abc'
+
+Adding a setting: one line, `NAME: type = setting("default", "What it does.", check=...)`.
+"""
 from __future__ import annotations
 
+import ipaddress
 import os
+from collections.abc import Callable
 from dataclasses import dataclass, field, fields
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-only-secret-change-me"
+_UNSET: Any = object()
+
+
+class SettingError(ValueError):
+    """A setting's value cannot be used; the message is one line for the operator."""
 
 
 def _env(name: str, default: str) -> str:
     return os.environ.get(f"TURNPOST_{name}", default)
 
 
+def setting(default: str, doc: str, *, check: Check | None = None,
+            env: str | None = None) -> Any:
+    """A documented setting: `default` as written in the environment, `doc` one sentence,
+    `check` what the parsed value must be, `env` a variable name other than TURNPOST_<NAME>
+    (SENTRY_DSN)."""
+    return field(default=_UNSET, metadata={"doc": doc, "default": default, "check": check,
+                                           "env": env})
+
+
+# -- checks: what is allowed, in words for the error line, and the test -------------------
+
+@dataclass(frozen=True)
+class Check:
+    allowed: str                        # "a port number": the error line says "must be ..."
+    ok: Callable[[Any], bool]
+
+
+port = Check("a port number", lambda v: 1 <= v <= 65535)
+port_or_zero = Check("a port number (or 0 for the usual one)", lambda v: 0 <= v <= 65535)
+positive = Check("a number above 0", lambda v: v > 0)
+
+
+def one_of(*allowed: str) -> Check:
+    return Check("one of " + ", ".join(allowed), lambda v: v in allowed)
+
+
+def _networks(value: str) -> bool:
+    try:
+        for net in value.split(","):
+            if net.strip():
+                ipaddress.ip_network(net.strip(), strict=False)
+    except ValueError:
+        return False
+    return True
+
+
+networks = Check("networks like 127.0.0.1/32,::1/128", _networks)
+
+
+def url(*schemes: str) -> Check:
+    return Check("a URL starting with " + " or ".join(f"{s}:" for s in schemes),
+                 lambda v: not v or any(v.startswith(s + ":") for s in schemes))
+
+
+# -- parsing by type --------------------------------------------------------------------------
+
+_TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
+
+
+def _parse(kind: str, raw: str) -> tuple[Any, str | None]:
+    """(value, None) or (None, what is allowed)."""
+    text = raw.strip()
+    try:
+        if kind == "int":
+            return int(text), None
+        if kind == "float":
+            return float(text), None
+    except ValueError:
+        return None, "a whole number" if kind == "int" else "a number"
+    if kind == "bool":
+        if text.lower() in _TRUE + _FALSE:
+            return text.lower() in _TRUE, None
+        return None, "true or false"
+    if kind.startswith("tuple[int"):
+        try:
+            return tuple(int(s) for s in text.split(",") if s.strip()), None
+        except ValueError:
+            return None, "whole numbers separated by commas"
+    return raw, None
+
+
+def variable(f) -> str:
+    return f.metadata.get("env") or f"TURNPOST_{f.name}"
+
+
 @dataclass
 class Settings:
-    # storage: an SQLite file by default; postgresql+psycopg://... in production
-    DATABASE_URL: str = field(default_factory=lambda: _env(
-        "DATABASE_URL", f"sqlite:///{ROOT / 'var' / 'turnpost.db'}"))
-    # background work: empty = run tasks in process (Celery eager); redis://... = real workers
-    BROKER_URL: str = field(default_factory=lambda: _env("BROKER_URL", ""))
-    SECRET_KEY: str = field(default_factory=lambda: _env("SECRET_KEY", DEV_SECRET))
-    BASE_URL: str = field(default_factory=lambda: _env("BASE_URL", "http://127.0.0.1:5000"))
-    # mail out: "maildir" writes files the dev outbox page shows; "smtp" talks to a relay
-    MAIL_TRANSPORT: str = field(default_factory=lambda: _env("MAIL_TRANSPORT", "maildir"))
-    MAILDIR: str = field(default_factory=lambda: _env("MAILDIR", str(ROOT / "var" / "outbox")))
-    MAIL_DOMAIN: str = field(default_factory=lambda: _env("MAIL_DOMAIN", "turnpost.localhost"))
-    MAIL_FROM_NAME: str = field(default_factory=lambda: _env("MAIL_FROM_NAME", "Turnpost"))
-    SMTP_HOST: str = field(default_factory=lambda: _env("SMTP_HOST", "localhost"))
-    SMTP_PORT: int = field(default_factory=lambda: int(_env("SMTP_PORT", "25")))
-    SMTP_SECURITY: str = field(default_factory=lambda: _env("SMTP_SECURITY", "none"))  # none|starttls|ssl
-    SMTP_USER: str = field(default_factory=lambda: _env("SMTP_USER", ""))
-    SMTP_PASSWORD: str = field(default_factory=lambda: _env("SMTP_PASSWORD", ""))
-    SMTP_TIMEOUT: float = field(default_factory=lambda: float(_env("SMTP_TIMEOUT", "30")))
-    # a failed send is retried after each of these delays (seconds), then parked for an operator
-    RETRY_SCHEDULE: tuple[int, ...] = field(default_factory=lambda: tuple(
-        int(s) for s in _env("RETRY_SCHEDULE", "60,300,1800,7200,21600").split(",") if s))
-    SWEEP_SECONDS: int = field(default_factory=lambda: int(_env("SWEEP_SECONDS", "60")))
-    # vacation days each player may take a year (their clocks stop in every game)
-    VACATION_DAYS: int = field(default_factory=lambda: int(_env("VACATION_DAYS", "30")))
-    LINK_MAX_AGE_DAYS: int = field(default_factory=lambda: int(_env("LINK_MAX_AGE_DAYS", "90")))
-    DEV_OUTBOX: bool = field(default_factory=lambda: _env("DEV_OUTBOX", "auto") in ("1", "true", "auto"))
-    # mail in: the built-in SMTP receiver (Procfile "inbound"), provider webhooks, or IMAP polling
-    INBOUND_SMTP_HOST: str = field(default_factory=lambda: _env("INBOUND_SMTP_HOST", "127.0.0.1"))
-    INBOUND_SMTP_PORT: int = field(default_factory=lambda: int(_env("INBOUND_SMTP_PORT", "2525")))
-    INBOUND_MAX_BYTES: int = field(default_factory=lambda: int(_env("INBOUND_MAX_BYTES",
-                                                                    str(10 * 1024 * 1024))))
-    # bearer secret of POST /inbound/raw and ?key= of /inbound/sendgrid; empty = webhooks off
-    INBOUND_SECRET: str = field(default_factory=lambda: _env("INBOUND_SECRET", ""))
-    MAILGUN_SIGNING_KEY: str = field(default_factory=lambda: _env("MAILGUN_SIGNING_KEY", ""))
-    # IMAP polling runs (beat schedule) only when IMAP_HOST is set
-    IMAP_HOST: str = field(default_factory=lambda: _env("IMAP_HOST", ""))
-    IMAP_PORT: int = field(default_factory=lambda: int(_env("IMAP_PORT", "0")))  # 0: 993 or 143
-    IMAP_USER: str = field(default_factory=lambda: _env("IMAP_USER", ""))
-    IMAP_PASSWORD: str = field(default_factory=lambda: _env("IMAP_PASSWORD", ""))
-    IMAP_FOLDER: str = field(default_factory=lambda: _env("IMAP_FOLDER", "INBOX"))
-    IMAP_SSL: bool = field(default_factory=lambda: _env("IMAP_SSL", "true").lower() in ("1", "true", "yes"))
-    IMAP_POLL_SECONDS: int = field(default_factory=lambda: int(_env("IMAP_POLL_SECONDS", "60")))
+    # -- storage and background work -----------------------------------------------------
+    DATABASE_URL: str = setting(
+        "sqlite:///{root}/var/turnpost.db", "Where games are stored: an SQLite file by "
+        "default, `postgresql+psycopg://user@host/turnpost` in production.",
+        check=url("sqlite", "postgresql", "postgresql+psycopg"))
+    BROKER_URL: str = setting(
+        "", "Celery broker for background work, e.g. `redis://127.0.0.1:6379/0`; empty: "
+        "tasks run in the web process.", check=url("redis", "rediss", "amqp", "memory"))
+    SECRET_KEY: str = setting(
+        DEV_SECRET, "Signs every link and reply address: set a long random one in production.")
+    BASE_URL: str = setting(
+        "http://127.0.0.1:5000", "The service's public address, used in every link.",
+        check=url("http", "https"))
+    LINK_MAX_AGE_DAYS: int = setting(
+        "90", "Days a signed link or reply address keeps working.", check=positive)
+    SWEEP_SECONDS: int = setting(
+        "60", "Seconds between sweeps (beat): sends what is due, processes stored mail.",
+        check=positive)
+    VACATION_DAYS: int = setting(
+        "30", "Vacation days each player may take a year (their clocks stop in every game).",
+        check=positive)
+    # -- mail out ------------------------------------------------------------------------
+    MAIL_TRANSPORT: str = setting(
+        "maildir", "`maildir` writes mail to files (shown at /dev/outbox); `smtp` sends it "
+        "through the relay below.", check=one_of("maildir", "smtp"))
+    MAILDIR: str = setting(
+        "{root}/var/outbox", "The Maildir the `maildir` transport writes to.")
+    MAIL_DOMAIN: str = setting(
+        "turnpost.localhost", "Mail domain of reply addresses (`play+<token>@domain`) and "
+        "Message-IDs.")
+    MAIL_FROM_NAME: str = setting("Turnpost", "Display name of the service's emails.")
+    SMTP_HOST: str = setting("localhost", "The SMTP relay's host.")
+    SMTP_PORT: int = setting("25", "The SMTP relay's port.", check=port)
+    SMTP_SECURITY: str = setting(
+        "none", "How to talk to the relay.", check=one_of("none", "starttls", "ssl"))
+    SMTP_USER: str = setting("", "User name at the relay; empty: no login.")
+    SMTP_PASSWORD: str = setting("", "Password at the relay.")
+    SMTP_TIMEOUT: float = setting("30", "Seconds to wait for the relay.", check=positive)
+    RETRY_SCHEDULE: tuple[int, ...] = setting(
+        "60,300,1800,7200,21600", "Seconds before each retry of a failed send; after the "
+        "last the email is parked for an operator (`flask outbox`).")
+    DEV_OUTBOX: bool = setting(
+        "true", "Serve /dev/outbox (every email sent) when mail goes to the Maildir.")
+    # -- mail in -------------------------------------------------------------------------
+    INBOUND_SMTP_HOST: str = setting(
+        "127.0.0.1", "Address the built-in SMTP receiver for replies listens on.")
+    INBOUND_SMTP_PORT: int = setting(
+        "2525", "Port of the built-in SMTP receiver.", check=port)
+    INBOUND_MAX_BYTES: int = setting(
+        "10485760", "Largest inbound email accepted, in bytes.", check=positive)
+    INBOUND_SECRET: str = setting(
+        "", "Bearer secret of `POST /inbound/raw` and `?key=` of `/inbound/sendgrid`; empty: "
+        "those webhooks are off.")
+    MAILGUN_SIGNING_KEY: str = setting(
+        "", "Mailgun's webhook signing key; empty: `/inbound/mailgun` is off.")
+    IMAP_HOST: str = setting("", "IMAP server to poll for replies; empty: no polling.")
+    IMAP_PORT: int = setting("0", "IMAP port; 0: 993 with SSL, else 143.", check=port_or_zero)
+    IMAP_USER: str = setting("", "IMAP user.")
+    IMAP_PASSWORD: str = setting("", "IMAP password.")
+    IMAP_FOLDER: str = setting("INBOX", "The folder polled.")
+    IMAP_SSL: bool = setting("true", "Talk to the IMAP server over TLS.")
+    IMAP_POLL_SECONDS: int = setting("60", "Seconds between IMAP polls.", check=positive)
+    # -- the API and operations ------------------------------------------------------------
+    WEB_BIND: str = setting(
+        "127.0.0.1:8000", "Where gunicorn (the Procfile's web) listens: put a TLS proxy in "
+        "front.")
+    WEB_WORKERS: int = setting("4", "gunicorn worker processes.", check=positive)
+    API_MAX_BYTES: int = setting(
+        "65536", "Largest JSON body the API accepts, in bytes (413 beyond).", check=positive)
+    METRICS_ALLOW: str = setting(
+        "127.0.0.1/32,::1/128", "Networks (comma-separated CIDR) that may read /metrics.",
+        check=networks)
+    LOG_FORMAT: str = setting(
+        "text", "`json`: one JSON object per log line, with game id, seat and request id.",
+        check=one_of("text", "json"))
+    SENTRY_DSN: str = setting(
+        "", "Report errors to Sentry (install the `sentry` extra); empty: off.",
+        env="SENTRY_DSN")
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            if getattr(self, f.name) is _UNSET:
+                raw = os.environ.get(variable(f), f.metadata["default"])
+                setattr(self, f.name, self.parse(f, raw.replace("{root}", str(ROOT))))
+
+    @staticmethod
+    def parse(f, raw: str) -> Any:
+        value, allowed = _parse(str(f.type), raw)
+        check = f.metadata.get("check")
+        if check is not None and (allowed is not None or not check.ok(value)):
+            allowed = check.allowed
+        if allowed is not None:
+            raise SettingError(f"{variable(f)} must be {allowed}, not {raw!r}")
+        return value
 
     def as_flask(self) -> dict:
         return {f"TURNPOST_{f.name}": getattr(self, f.name) for f in fields(self)} | {
             "SECRET_KEY": self.SECRET_KEY}
+
+
+def load() -> Settings:
+    """The settings of a starting process: a bad value stops it with one line."""
+    try:
+        return Settings()
+    except SettingError as exc:
+        raise SystemExit(f"turnpost: {exc}") from None
+
+
+def markdown_table() -> str:
+    """The README's settings table (`make settings-doc` writes it there)."""
+    lines = ["| variable | default | meaning |", "|---|---|---|"]
+    for f in fields(Settings):
+        meta = f.metadata
+        default = meta.get("default", "")
+        default = default.replace("{root}/", "") if default else ""
+        shown = f"`{default}`" if default else "empty"
+        lines.append(f"| `{variable(f)}` | {shown} | {meta.get('doc', '')} |")
+    return "\n".join(lines) + "\n"

@@ -23,6 +23,8 @@ FORBIDDEN = [
                                    "service.games", "service.clocks")],
     # the use cases know no web framework and no task queue
     ("service.play", "flask"), ("service.play", "celery"), ("service.play", "werkzeug"),
+    # metrics and the API description are the adapters' business (Services.observe)
+    ("service.play", "prometheus_client"), ("service.play", "apispec"),
     # the store knows only itself and the engines' Event type
     ("service.store", "service.play"), ("service.store", "service.mail"),
     # mail in two directions that never call back into each other, nor into the use cases

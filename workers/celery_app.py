@@ -10,6 +10,8 @@ from typing import Any
 
 from celery import Celery, Task
 
+from service import logctx
+
 # the task modules register their shared tasks with every Celery app made after this import
 from . import imap_tasks, tasks  # noqa: F401
 
@@ -23,6 +25,11 @@ JOBS = {"deliver": "workers.tasks.deliver_outbox",
 def celery_init_app(app) -> Celery:
     class FlaskTask(Task):
         def __call__(self, *args, **kwargs):
+            # a worker's log lines name the task as their request (service.logctx), and carry
+            # nothing of the last task; run eagerly, a task is part of the caller's request
+            if not self.request.is_eager:
+                logctx.clear()
+                logctx.request_id.set(self.request.id)
             with app.app_context():
                 return self.run(*args, **kwargs)
 
@@ -37,6 +44,8 @@ def celery_init_app(app) -> Celery:
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,
         "broker_connection_retry_on_startup": True,
+        # JSON logs (TURNPOST_LOG_FORMAT=json): keep the app's handler instead of Celery's
+        "worker_hijack_root_logger": app.config.get("TURNPOST_LOG_FORMAT") != "json",
         # a request must not hang on a dead broker: the sweep sends what the kick could not
         "task_publish_retry_policy": {"max_retries": 1, "interval_start": 0.2},
         "broker_transport_options": {"socket_connect_timeout": 2, "socket_timeout": 5},

@@ -17,6 +17,7 @@ def accept_mail(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
     (existing id, False) for a Message-ID seen before — a duplicate delivery, which must not
     be processed again."""
     row_id, new = store_raw(svc, raw, via)
+    svc.note("inbound", event="stored" if new else "duplicate")
     if new:
         svc.kick("process_inbound", row_id)
     return row_id, new

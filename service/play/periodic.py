@@ -22,4 +22,6 @@ def sweep(svc: Services) -> dict[int, str]:
         replies.process(svc, inbound_id)
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
-    return relay.deliver(svc, ids)
+    results = relay.deliver(svc, ids)
+    svc.note("sweep")
+    return results

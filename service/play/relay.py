@@ -15,6 +15,7 @@ from email.message import EmailMessage
 from sqlalchemy import and_, or_, select, update
 from sqlalchemy.orm import Session
 
+from service import logctx
 from service.mail.outbound.compose import Envelope, compose_notice, compose_turn
 from service.mail.outbound.transports import SendFailed
 from service.presenting import seat_page
@@ -47,6 +48,9 @@ def claim(session: Session, row_id: int, now: datetime) -> bool:
 
 def deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
     results = {row_id: deliver_one(svc, row_id) for row_id in row_ids}
+    for result in results.values():
+        if result != "skipped":
+            svc.note("email", event={"retry": "retried"}.get(result, result))
     if results:
         log.info("outbox delivery: %s", results)
     return results
@@ -73,6 +77,7 @@ def deliver_one(svc: Services, row_id: int) -> str:
 def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
+    logctx.bind(game=row.game_id, seat_=row.seat)
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
     if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}

@@ -26,7 +26,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import GameRow, InboundMessage, OutboxRow
 
-from . import notify, positions
+from . import chat, notify, positions
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -93,6 +93,7 @@ def process(svc: Services, inbound_id: int) -> Result:
     with svc.db.transaction() as session:
         row = session.get(InboundMessage, inbound_id)
         row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now
+    svc.note("inbound", event=result.status)
     svc.kick("deliver", result.outbox_ids)
     return result
 
@@ -200,10 +201,7 @@ def _special(session: Session, svc: Services, game: GameRow, seat: int, line: st
         if not rest.strip():
             return _refuse(session, svc, game, seat, mail, now, "Write the message after the word "
                            "say, e.g. \"say good luck!\"", line).outbox_ids
-        name = next(s.player.name for s in game.seats if s.seat == seat)
-        rows = [notify.queue(session, game, s.seat, "message", pos.seq, now,
-                             {"said": {"name": name, "text": rest.strip()[:2000]}})
-                for s in game.seats if s.seat != seat]
+        rows = chat.say(session, game, seat, rest, pos.seq, now)
     elif word == "help":
         moves = pos.engine.legal_moves(pos.state, seat) if pos.engine.outcome(pos.state) is None else []
         texts = [pos.engine.describe(m) for m in moves]

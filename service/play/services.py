@@ -36,6 +36,19 @@ def run_nothing(job: str, *args: Any) -> None:
     """For tools that leave background work to the sweep (benchmarks, one-off scripts)."""
 
 
+class Observer(Protocol):
+    """Told what happened, for metrics: `observe("move", outcome="applied", source="api")`,
+    `observe("email", event="sent")`, `observe("inbound", event="stored")`,
+    `observe("sweep")`. The web app's observer counts them for /metrics (service/web/metrics.py);
+    the use cases never know how."""
+
+    def __call__(self, what: str, **labels: str) -> None: ...
+
+
+def observe_nothing(what: str, **labels: str) -> None:
+    """The default: nobody is counting."""
+
+
 @dataclass
 class Services:
     db: Database
@@ -49,10 +62,21 @@ class Services:
     enqueue: Enqueue = run_nothing
     states: StateCache = field(default_factory=StateCache)
     settings: Mapping[str, Any] = field(default_factory=dict)
+    observe: Observer = observe_nothing
+
+    def note(self, what: str, **labels: str) -> None:
+        """Tell the observer; counting must never fail a use case."""
+        try:
+            self.observe(what, **labels)
+        except Exception:  # noqa: BLE001
+            log.exception("observer failed on %s %s", what, labels)
 
     def kick(self, job: str, *args: Any) -> None:
         """Ask for background work after a commit. A broker that cannot be reached loses
         nothing: the rows are in the database and the periodic sweep picks them up."""
+        if job == "deliver":
+            for _ in args[0]:
+                self.note("email", event="queued")
         try:
             self.enqueue(job, *args)
         except Exception:  # noqa: BLE001 - broker trouble must not fail committed work

@@ -12,13 +12,13 @@ from typing import Any
 from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
-from service import marks
+from service import logctx, marks
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store import events as event_store
 from service.store.models import Submission
 
 from . import notify, positions, timing
-from .errors import AlreadyDone, GameOver, NotYourSeat, PositionChanged, Refused
+from .errors import AlreadyDone, GameOver, NotYourSeat, PlayError, PositionChanged, Refused
 from .services import Services
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
@@ -63,6 +63,22 @@ def submit(svc: Services, intent: Intent) -> Applied:
 
 def apply(session: Session, svc: Services, intent: Intent) -> Applied:
     """The move in the caller's transaction (it commits or rolls back everything)."""
+    try:
+        applied = _apply(session, svc, intent)
+    except AlreadyDone:
+        svc.note("move", outcome="duplicate", source=intent.source)
+        raise
+    except PlayError:
+        svc.note("move", outcome="refused", source=intent.source)
+        raise
+    sa_event.listen(session, "after_commit",
+                    lambda _s: svc.note("move", outcome="applied", source=intent.source),
+                    once=True)
+    return applied
+
+
+def _apply(session: Session, svc: Services, intent: Intent) -> Applied:
+    logctx.bind(game=intent.game_id, seat_=intent.seat)
     # keys are per seat: one seat's key can never answer for another's move
     key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
     pos = positions.load(session, svc.states, intent.game_id, lock=True)

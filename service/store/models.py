@@ -178,3 +178,21 @@ class InboundMessage(Base):
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
     __table_args__ = (UniqueConstraint("message_id", name="uq_inbound_message_id"),)
+
+
+class ApiToken(Base):
+    """A player's personal credential for the JSON API (scope "api") or for their calendar and
+    feed URLs (scope "feed"). Only a hash is kept: the token itself is shown once."""
+
+    __tablename__ = "api_tokens"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    token_hash: Mapped[str] = mapped_column(String(64))     # sha256 hex of the token
+    scope: Mapped[str] = mapped_column(String(10), default="api")   # api | feed
+    label: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    revoked_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    player: Mapped[Player] = relationship(lazy="joined")
+
+    __table_args__ = (UniqueConstraint("token_hash", name="uq_api_tokens_hash"),
+                      Index("ix_api_tokens_player", "player_id"))

@@ -5,18 +5,33 @@ from __future__ import annotations
 
 from flask import Flask
 
-from config import DEV_SECRET, Settings
+from config import DEV_SECRET, load
 from service import play
 from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import cli, cli_inbound, dev, games, inbound, links, players, seats
+from . import (
+    api,
+    cli,
+    cli_admin,
+    cli_inbound,
+    dev,
+    feeds,
+    games,
+    inbound,
+    links,
+    logs,
+    metrics,
+    players,
+    seats,
+    tokens,
+)
 
 
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask("turnpost", template_folder=str(TEMPLATES))
-    app.config.from_mapping(Settings().as_flask())
+    app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)
     if app.config["TURNPOST_SECRET_KEY"] == DEV_SECRET and app.config["TURNPOST_BROKER_URL"]:
@@ -36,9 +51,15 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
     app.register_blueprint(seats.bp)
+    app.register_blueprint(api.bp)
+    app.register_blueprint(tokens.bp)
+    app.register_blueprint(feeds.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
+    logs.init_app(app)
+    metrics.init_app(app)
     cli.init_app(app)
+    cli_admin.init_app(app)
     cli_inbound.init_app(app)
 
     @app.get("/healthz")

@@ -4,16 +4,17 @@ from __future__ import annotations
 import time
 
 import click
+from flask.cli import AppGroup
 
 from service import play
-from service.play import admin
+from service.play import admin, tokens
 from service.store.migrate import upgrade
 
 from .ext import services
 
 
 def init_app(app) -> None:
-    for command in (init_db, start_game, sweep, outbox, retry, move, inbound):
+    for command in (init_db, start_game, sweep, retry, move, inbound, api_token):
         app.cli.add_command(command)
 
 
@@ -69,17 +70,6 @@ def sweep(every):
         time.sleep(every)
 
 
-@click.command("outbox")
-@click.option("--status", default="parked", help="pending | sending | sent | parked | skipped")
-def outbox(status):
-    """List outbox rows (by default the parked ones an operator must look at)."""
-    rows = admin.outbox(services(), status)
-    for r in rows:
-        click.echo(f"{r.id}\tgame {r.game_id}\t{r.to_addr}\t{r.kind}\t"
-                   f"attempts {r.attempts}\t{r.last_error}")
-    click.echo(f"{len(rows)} {status}")
-
-
 @click.command("retry")
 @click.argument("row_ids", type=int, nargs=-1, required=True)
 def retry(row_ids):
@@ -96,3 +86,48 @@ def inbound(status):
     for r in rows:
         click.echo(f"{r.id}\t{r.via}\t{r.message_id}\t{r.outcome}")
     click.echo(f"{len(rows)} {status}")
+
+
+@click.group("api-token", cls=AppGroup)
+def api_token():
+    """Personal API tokens (also made on the API tokens page linked from each game page)."""
+
+
+@api_token.command("create")
+@click.argument("address")
+@click.option("--label", default="", help="what the token is for")
+@click.option("--feed", is_flag=True, help="a token for calendar and feed URLs instead")
+def api_token_create(address, label, feed):
+    """Make a token for the player of ADDRESS and print it (shown this once)."""
+    try:
+        token_id, token = tokens.create(services(), address, label, "feed" if feed else "api")
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"token {token_id} for {address}: {token}")
+
+
+@api_token.command("revoke")
+@click.argument("address")
+@click.argument("token_id", type=int)
+def api_token_revoke(address, token_id):
+    """Revoke token TOKEN_ID of the player of ADDRESS."""
+    try:
+        done = tokens.revoke(services(), address, token_id)
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    if not done:
+        raise click.ClickException(f"{address} has no live token {token_id}")
+    click.echo(f"revoked token {token_id}")
+
+
+@api_token.command("list")
+@click.argument("address")
+def api_token_list(address):
+    """List the tokens of the player of ADDRESS (never the tokens themselves)."""
+    try:
+        rows = tokens.listed(services(), address)
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    for r in rows:
+        click.echo(f"{r.id}\t{r.scope}\t{r.label}\t{r.created_at:%Y-%m-%d}\t"
+                   f"{'revoked' if r.revoked_at else 'live'}")

@@ -1,0 +1,183 @@
+"""The JSON API, /api/v1: the same use cases as the pages and replies, for other clients (apps,
+bots, calendars). Shapes follow Lichess's board API and the ICCF's Xfcc where they fit: a list
+of my games with whose move it is, a game as my seat sees it (with the position as text), the
+legal moves, make a move, chat. Errors are RFC 9457 problem documents. Each view carries its
+OpenAPI operations (`@described`); service/web/openapi.py builds /api/v1/openapi.json from them."""
+from __future__ import annotations
+
+import json
+from datetime import datetime
+
+from flask import Blueprint, current_app, g, jsonify, request
+from werkzeug.exceptions import HTTPException
+
+from service import play
+from service.play import api as uses
+from service.play import tokens
+
+from . import openapi
+from .ext import services
+
+bp = Blueprint("api", __name__, url_prefix="/api/v1")
+PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
+PROBLEM = "application/problem+json"
+described = openapi.described
+
+
+class Problem(Exception):
+    def __init__(self, status: int, title: str, detail: str, type_: str = "about:blank",
+                 **extra):
+        super().__init__(detail)
+        self.status, self.title, self.detail, self.type, self.extra = (status, title, detail,
+                                                                       type_, extra)
+
+
+def problem_response(p: Problem):
+    body = {"type": p.type, "title": p.title, "status": p.status, "detail": p.detail,
+            "instance": request.path, **p.extra}
+    response = current_app.response_class(json.dumps(body), status=p.status, mimetype=PROBLEM)
+    if p.status == 401:
+        response.headers["WWW-Authenticate"] = 'Bearer realm="turnpost"'
+    return response
+
+
+@bp.errorhandler(Problem)
+def on_problem(p: Problem):
+    return problem_response(p)
+
+
+@bp.errorhandler(HTTPException)
+def on_http_error(exc: HTTPException):
+    return problem_response(Problem(exc.code or 500, exc.name, exc.description or ""))
+
+
+@bp.errorhandler(play.PlayError)
+def on_play_error(exc: play.PlayError):
+    if isinstance(exc, play.NoSuchGame):
+        return problem_response(Problem(404, exc.title, exc.detail))
+    if isinstance(exc, play.PositionChanged):
+        now = uses.current(services(), request.view_args["game_id"], g.api_player.player_id)
+        return problem_response(Problem(409, exc.title, exc.detail, openapi.STALE, **now))
+    if isinstance(exc, play.Refused):
+        return problem_response(Problem(422, exc.title, exc.detail, openapi.REFUSED,
+                                        line=exc.text, suggestions=exc.suggestions))
+    return problem_response(Problem(409, exc.title, exc.detail))
+
+
+@bp.before_request
+def authenticate():
+    # bodies are small JSON documents: anything bigger is refused before it is read
+    request.max_content_length = current_app.config["TURNPOST_API_MAX_BYTES"]
+    if request.endpoint in PUBLIC:
+        return
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "Token needed", "Send a personal API token: "
+                      "Authorization: Bearer tp_...")
+    holder = tokens.holder(services(), token.strip())
+    if holder is None:
+        raise Problem(401, "Token not accepted", "This token is unknown or was revoked.")
+    g.api_player = holder
+
+
+def body() -> dict:
+    if (request.content_length or 0) > current_app.config["TURNPOST_API_MAX_BYTES"]:
+        raise Problem(413, "Body too large", "A request body may have at most "
+                      f"{current_app.config['TURNPOST_API_MAX_BYTES']} bytes.")
+    try:
+        data = json.loads(request.get_data(cache=False) or b"null")
+    except ValueError:
+        raise Problem(400, "Not JSON", "The body must be a JSON object.") from None
+    if not isinstance(data, dict):
+        raise Problem(400, "Not a JSON object", "The body must be a JSON object, "
+                      "e.g. {\"command\": \"harvest moons\"}.")
+    return data
+
+
+def _when(at: datetime | None) -> str | None:
+    return at.isoformat() if at else None
+
+
+def _seat_arg() -> int | None:
+    return request.args.get("seat", type=int)
+
+
+@bp.get("/openapi.json")
+@described(openapi.SPEC_OPERATION)
+def spec():
+    return jsonify(openapi.build(current_app))
+
+
+@bp.get("/games")
+@described(openapi.MY_GAMES)
+def my_games():
+    status = request.args.get("status") or None
+    lines = uses.my_games(services(), g.api_player.player_id, status)
+    return {"nowPlaying": [
+        {"gameId": x.game_id, "kind": x.kind, "title": x.title, "seat": x.seat,
+         "status": x.status, "seq": x.seq, "players": x.players, "toAct": x.to_act,
+         "isMyTurn": x.your_turn, "deadline": _when(x.deadline),
+         "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")} for x in lines]}
+
+
+@bp.get("/games/<int:game_id>")
+@described(openapi.ONE_GAME)
+def game(game_id: int):
+    read = uses.read_seat(services(), game_id, g.api_player.player_id, _seat_arg())
+    page = read.page
+    return {"gameId": page.game_id, "kind": page.kind, "title": page.title, "seat": page.me,
+            "seq": page.seq, "mark": page.mark, "players": page.names, "toAct": page.to_act,
+            "isMyTurn": page.your_turn, "deadline": _when(read.deadline), "view": page.view,
+            "text": read.text, "outcome": page.outcome,
+            "page": services().urls.absolute(services().urls.game_path(page.game_id, page.me))}
+
+
+@bp.get("/games/<int:game_id>/moves")
+@described(openapi.LEGAL_MOVES)
+def legal_moves(game_id: int):
+    read = uses.read_seat(services(), game_id, g.api_player.player_id, _seat_arg(),
+                          every_move=True)
+    page = read.page
+    return {"gameId": game_id, "seq": page.seq, "mark": page.mark, "isMyTurn": page.your_turn,
+            "commands": [m["text"] for m in page.all_moves],
+            "moves": [{"command": m["text"], "move": m["move"]} for m in page.all_moves]}
+
+
+@bp.post("/games/<int:game_id>/moves")
+@described(openapi.MAKE_MOVE)
+def make_move(game_id: int):
+    data = body()
+    lines = data.get("commands", [data["command"]] if "command" in data else [])
+    move, seq = data.get("move"), data.get("seq")
+    key = request.headers.get("Idempotency-Key") or data.get("key")
+    if not (isinstance(lines, list) and all(isinstance(x, str) for x in lines)) or \
+            (move is not None and not isinstance(move, dict)) or \
+            (seq is not None and (not isinstance(seq, int) or isinstance(seq, bool))) or \
+            (key is not None and (not isinstance(key, str) or len(key) > 100)):
+        raise Problem(400, "Malformed move", "\"command\" is a string, \"commands\" a list of "
+                      "strings, \"move\" an object from the moves list, \"seq\" an integer, "
+                      "\"key\" a string of at most 100 characters.")
+    answer = uses.move(services(), game_id, g.api_player.player_id, lines=lines,
+                       move_object=move, seq=seq, key=key, seat=_seat_arg())
+    # the same key again gets the first answer again (the header tells it was a replay)
+    return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq}, \
+        200, {"Idempotent-Replayed": "true"} if answer.replayed else {}
+
+
+@bp.post("/games/<int:game_id>/chat")
+@described(openapi.CHAT)
+def chat(game_id: int):
+    text = body().get("text")
+    if not isinstance(text, str):
+        raise Problem(400, "Malformed chat", "Send {\"text\": \"good luck!\"}.")
+    sent = uses.say(services(), game_id, g.api_player.player_id, text, _seat_arg())
+    return {"gameId": game_id, "emails": len(sent)}, 202
+
+
+@bp.get("/games/<int:game_id>/record")
+@described(openapi.RECORD)
+def record(game_id: int):
+    r = uses.record(services(), game_id)
+    return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
+            "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,
+            "players": r.players, "view": r.view, "history": r.history, "outcome": r.outcome}

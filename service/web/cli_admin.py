@@ -1,0 +1,139 @@
+"""Operators' commands for one game, the outbox and players:
+
+    flask games list [--status active|ended] [--waiting-on ADDRESS]
+    flask games show ID                 log, seats, outbox rows, inbound rows
+    flask games export ID > game.json   a verifiable JSON log (rules version, SHA-256)
+    flask games import game.json        refused if edited or if it does not replay
+    flask outbox [--status parked]      list rows (also `flask outbox list`)
+    flask outbox resend ID              send one row again, whatever became of it
+    flask outbox retry-parked           every parked row back in the queue
+    flask players mute ADDRESS          no more mail to that address, in any game
+"""
+from __future__ import annotations
+
+import json
+
+import click
+from flask.cli import AppGroup
+
+from service import play
+from service.play import admin, archive
+
+from .ext import services
+
+
+def init_app(app) -> None:
+    for group in (games, outbox, players):
+        app.cli.add_command(group)
+
+
+@click.group("games", cls=AppGroup)
+def games():
+    """Look at games, export and import them."""
+
+
+@games.command("list")
+@click.option("--status", default=None, help="active | ended")
+@click.option("--waiting-on", default=None, metavar="ADDRESS",
+              help="only games where ADDRESS is to move")
+def games_list(status, waiting_on):
+    """Games, newest first, with whose move it is."""
+    rows = admin.games(services(), status, waiting_on)
+    for g in rows:
+        click.echo(f"{g.id}\t{g.kind}\t{g.status}\tseq {g.seq}\t{', '.join(g.players)}\t"
+                   f"to move: {', '.join(g.to_act) or '-'}")
+    click.echo(f"{len(rows)} games")
+
+
+@games.command("show")
+@click.argument("game_id", type=int)
+def games_show(game_id):
+    """One game: seats, event log, outbox rows and the inbound mail answered."""
+    try:
+        d = admin.game_detail(services(), game_id)
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    g = d.summary
+    click.echo(f"game {g.id}: {g.kind} (rules version {d.rules_version}), {g.status}, "
+               f"seq {g.seq}, to move: {', '.join(g.to_act) or '-'}")
+    for title, lines in (("seats", d.seats), ("log", d.log), ("outbox", d.outbox),
+                         ("inbound", d.inbound)):
+        click.echo(f"\n{title} ({len(lines)}):")
+        for line in lines:
+            click.echo(f"  {line}")
+
+
+@games.command("export")
+@click.argument("game_id", type=int)
+def games_export(game_id):
+    """Print GAME_ID as a verifiable JSON document (redirect it to a file)."""
+    try:
+        doc = archive.export(services(), game_id)
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+
+
+@games.command("import")
+@click.argument("file", type=click.File("r"))
+def games_import(file):
+    """Import an exported game as a new game (nobody is mailed)."""
+    try:
+        doc = json.load(file)
+    except ValueError as exc:
+        raise click.ClickException(f"not JSON: {exc}") from None
+    try:
+        game_id = archive.import_game(services(), doc)
+    except play.PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"imported as game {game_id}")
+
+
+@click.group("outbox", cls=AppGroup, invoke_without_command=True)
+@click.option("--status", default="parked", help="pending | sending | sent | parked | skipped")
+@click.pass_context
+def outbox(ctx, status):
+    """List outbox rows (by default the parked ones an operator must look at)."""
+    if ctx.invoked_subcommand is None:
+        ctx.invoke(outbox_list, status=status)
+
+
+@outbox.command("list")
+@click.option("--status", default="parked", help="pending | sending | sent | parked | skipped")
+def outbox_list(status):
+    """List outbox rows by status."""
+    rows = admin.outbox(services(), status)
+    for r in rows:
+        click.echo(f"{r.id}\tgame {r.game_id}\t{r.to_addr}\t{r.kind}\t"
+                   f"attempts {r.attempts}\t{r.last_error}")
+    click.echo(f"{len(rows)} {status}")
+
+
+@outbox.command("resend")
+@click.argument("row_id", type=int)
+def outbox_resend(row_id):
+    """Send outbox row ROW_ID again (same Message-ID), whatever became of it."""
+    if not admin.resend(services(), row_id):
+        raise click.ClickException(f"no outbox row {row_id}, or it is being sent right now")
+    click.echo(f"row {row_id} queued again")
+
+
+@outbox.command("retry-parked")
+def outbox_retry_parked():
+    """Put every parked row back in the queue and send it."""
+    click.echo(f"requeued {play.requeue(services(), admin.parked_ids(services()))}")
+
+
+@click.group("players", cls=AppGroup)
+def players():
+    """Players' mail."""
+
+
+@players.command("mute")
+@click.argument("address")
+def players_mute(address):
+    """Stop all mail to ADDRESS in every game (the games go on)."""
+    n = admin.mute_player(services(), address)
+    if not n:
+        raise click.ClickException(f"no player has the address {address}")
+    click.echo(f"muted {n} seats of {address}")

@@ -1,0 +1,68 @@
+"""A player's calendar of move deadlines (ICS) and feed of "your move" (Atom), at secret URLs:
+/feeds/<feed token>/deadlines.ics and /feeds/<feed token>/moves.atom. A feed token is a
+personal token of scope "feed" (made and revoked on the API tokens page, or `flask api-token
+create --feed`); a revoked one answers 404. Each entry links the player's own game page."""
+from __future__ import annotations
+
+from flask import Blueprint, Response, abort, render_template
+from icalendar import Calendar, Event
+
+from service.play import api as uses
+from service.play import tokens
+
+from .ext import services
+
+bp = Blueprint("feeds", __name__, url_prefix="/feeds")
+
+
+def _games(token: str) -> tuple[tokens.Holder, list[uses.GameLine]]:
+    holder = tokens.holder(services(), token, scope="feed")
+    if holder is None:
+        abort(404)
+    return holder, uses.my_games(services(), holder.player_id, "active")
+
+
+def _page(line: uses.GameLine) -> str:
+    urls = services().urls
+    return urls.absolute(urls.game_path(line.game_id, line.seat))
+
+
+@bp.get("/<token>/deadlines.ics")
+def deadlines(token: str):
+    """One event per seat with a deadline (games with clocks); an empty calendar otherwise."""
+    holder, games = _games(token)
+    cal = Calendar()
+    cal.add("prodid", "-//Turnpost//deadlines//EN")
+    cal.add("version", "2.0")
+    cal.add("x-wr-calname", f"Turnpost moves due ({holder.email})")
+    domain = services().urls.domain
+    for line in games:
+        if line.deadline is None:
+            continue
+        event = Event()
+        event.add("uid", f"deadline-{line.game_id}-{line.seat}@{domain}")
+        event.add("summary", f"{'Your move' if line.your_turn else 'Deadline'}: "
+                             f"{line.title} game {line.game_id}")
+        event.add("dtstart", line.deadline)
+        event.add("dtend", line.deadline)
+        event.add("dtstamp", line.updated)
+        event.add("url", _page(line))
+        event.add("description", f"Game page: {_page(line)}")
+        cal.add_component(event)
+    return Response(cal.to_ical(), mimetype="text/calendar")
+
+
+@bp.get("/<token>/moves.atom")
+def moves(token: str):
+    """An entry each time it becomes this player's move (its id names the position)."""
+    holder, games = _games(token)
+    entries = [dict(id=f"tag:{services().urls.domain},2026:game-{g.game_id}-seat-{g.seat}"
+                       f"-seq-{g.seq}", title=f"Your move: {g.title} game {g.game_id}",
+                    updated=g.updated, link=_page(g), players=", ".join(g.players),
+                    deadline=g.deadline)
+               for g in games if g.your_turn]
+    updated = max((e["updated"] for e in entries), default=None)
+    xml = render_template("web/moves.atom.xml", email=holder.email, entries=entries,
+                          updated=updated, self_url=services().urls.absolute(
+                              f"/feeds/{token}/moves.atom"))
+    return Response(xml, mimetype="application/atom+xml")

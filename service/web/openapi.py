@@ -1,0 +1,158 @@
+"""The API's OpenAPI 3.1 description, built from the code: each view of service/web/api.py
+carries its operation (`@described`), and `build` walks the app's URL map with apispec, so a
+route cannot exist undescribed (tests/web/test_api_openapi.py checks both ways and plays every
+example against the server)."""
+from __future__ import annotations
+
+import re
+
+from apispec import APISpec
+
+STALE = "/api/v1/problems#stale-position"
+REFUSED = "/api/v1/problems#move-refused"
+GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"},
+           "example": 1}
+SEAT = {"name": "seat", "in": "query", "required": False, "schema": {"type": "integer"},
+        "description": "which of your seats, when one address holds several in a game"}
+PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
+ERRORS = {
+    "400": {"description": "the body is not a JSON object or is malformed", "content": PROBLEM},
+    "401": {"description": "no token, or an unknown or revoked one", "content": PROBLEM},
+    "404": {"description": "no such game, or not one of yours", "content": PROBLEM},
+    "409": {"description": "the position changed (the problem names the current `seq` and "
+                           "`mark`), or the game is over", "content": PROBLEM},
+    "413": {"description": "the body is too large", "content": PROBLEM},
+    "422": {"description": "the move is not allowed or the command not understood; "
+                           "nothing was applied", "content": PROBLEM},
+}
+
+
+def _json(example: dict, description: str) -> dict:
+    return {"description": description,
+            "content": {"application/json": {"schema": {"type": "object"},
+                                             "example": example}}}
+
+
+def _errors(*codes: str) -> dict:
+    return {code: ERRORS[code] for code in codes}
+
+
+def described(operation: dict):
+    """Attach the OpenAPI operation of a view (its method is the route's)."""
+    def mark(view):
+        view.openapi = operation
+        return view
+    return mark
+
+
+SPEC_OPERATION = {"summary": "This description", "security": [],
+                  "responses": {"200": _json({
+                      "openapi": "3.1.0", "info": {"title": "Turnpost API"}, "servers": [],
+                      "paths": {}, "components": {}, "security": [{"token": []}]},
+                      "OpenAPI 3.1")}}
+
+MY_GAMES = {
+    "summary": "My games, with whose move it is (Lichess: ongoing games; Xfcc: GetMyGames)",
+    "parameters": [{"name": "status", "in": "query", "required": False, "example": "active",
+                    "schema": {"type": "string", "enum": ["active", "ended"]}}],
+    "responses": {"200": _json({"nowPlaying": [{
+        "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "status": "active",
+        "seq": 3, "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True,
+        "deadline": None, "url": "https://turnpost.example/api/v1/games/1"}]},
+        "each seat of yours"), **_errors("401")}}
+
+ONE_GAME = {
+    "summary": "One game as your seat sees it: the view of your email, and its text",
+    "parameters": [GAME_ID, SEAT],
+    "responses": {"200": _json({
+        "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "seq": 3, "mark": "a1b2c3",
+        "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True, "deadline": None,
+        "view": {"game": "trees", "seat": 0, "hand": ["8VL"]}, "text": "Turn 1 ...\n",
+        "outcome": None, "page": "https://turnpost.example/g/..."}, "your seat's view"),
+        **_errors("401", "404")}}
+
+LEGAL_MOVES = {
+    "summary": "Every legal move now, as command texts and as objects",
+    "parameters": [GAME_ID, SEAT],
+    "responses": {"200": _json({
+        "gameId": 1, "seq": 3, "mark": "a1b2c3", "isMyTurn": True,
+        "commands": ["play the Mill under the Sea"],
+        "moves": [{"command": "play the Mill under the Sea",
+                   "move": {"type": "play", "card": "8VL", "under": "NW"}}]},
+        "the moves"), **_errors("401", "404")}}
+
+MAKE_MOVE = {
+    "summary": "Make a move: command lines (all or none, in order) or one move object",
+    "description": "`seq` is the position you looked at: if your view of the game changed "
+                   "since, nothing is applied and the answer is 409 with the current `seq` and "
+                   "`mark`. The same `Idempotency-Key` (or `key`) again gets the first answer "
+                   "again, with `Idempotent-Replayed: true`, and applies nothing.",
+    "parameters": [GAME_ID, SEAT,
+                   {"name": "Idempotency-Key", "in": "header", "required": False,
+                    "schema": {"type": "string", "maxLength": 100}}],
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "properties": {
+            "command": {"type": "string"}, "commands": {"type": "array",
+                                                        "items": {"type": "string"}},
+            "move": {"type": "object"}, "seq": {"type": "integer"},
+            "key": {"type": "string", "maxLength": 100}}},
+        "example": {"command": "harvest moons", "seq": 1, "key": "example-1"}}}},
+    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4}, "applied"),
+                  **_errors("400", "401", "404", "409", "413", "422")}}
+
+CHAT = {
+    "summary": "Say something to the table (emailed to the other players)",
+    "parameters": [GAME_ID, SEAT],
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["text"],
+                   "properties": {"text": {"type": "string", "maxLength": 2000}}},
+        "example": {"text": "good luck!"}}}},
+    "responses": {"202": _json({"gameId": 1, "emails": 1}, "queued for the other players"),
+                  **_errors("400", "401", "404", "413", "422")}}
+
+RECORD = {
+    "summary": "The public record of a game: what a spectator sees, and its history",
+    "security": [],
+    "parameters": [GAME_ID],
+    "responses": {"200": _json({
+        "gameId": 1, "kind": "trees", "title": "Trees", "rulesVersion": 1, "status": "active",
+        "seq": 3, "players": ["anna", "ben"], "view": {"game": "trees", "seat": None},
+        "history": [{"seq": 1, "text": "anna plays first", "type": "start"}],
+        "outcome": None}, "the record"), **_errors("404")}}
+
+PROBLEM_SCHEMA = {"type": "object", "required": ["type", "title", "status"], "properties": {
+    "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
+    "detail": {"type": "string"}, "instance": {"type": "string"},
+    "seq": {"type": "integer", "description": "409: the current position"},
+    "mark": {"type": "string", "description": "409: the current position as your seat sees it"},
+    "suggestions": {"type": "array", "items": {"type": "string"}}}}
+
+_CONVERTER = re.compile(r"<(?:[a-z]+:)?([a-z_]+)>")
+
+
+def openapi_path(rule: str) -> str:
+    """Flask's `/games/<int:game_id>` -> OpenAPI's `/games/{game_id}`."""
+    return _CONVERTER.sub(r"{\1}", rule)
+
+
+def build(app) -> dict:
+    spec = APISpec(title="Turnpost API", version="1", openapi_version="3.1.0", info={
+        "description": "Play your correspondence games from any client. Authenticate with a "
+                       "personal token: `Authorization: Bearer tp_...`."},
+        servers=[{"url": app.config["TURNPOST_BASE_URL"].rstrip("/")}])
+    spec.components.security_scheme("token", {"type": "http", "scheme": "bearer"})
+    spec.components.schema("Problem", PROBLEM_SCHEMA)
+    paths: dict[str, dict] = {}
+    for rule in app.url_map.iter_rules():
+        if not rule.rule.startswith("/api/v1/"):
+            continue
+        operation = getattr(app.view_functions[rule.endpoint], "openapi", None)
+        for method in sorted((rule.methods or set()) - {"HEAD", "OPTIONS"}):
+            if operation is not None:
+                paths.setdefault(openapi_path(rule.rule), {})[method.lower()] = {
+                    "operationId": rule.endpoint.removeprefix("api."), **operation}
+    for path, operations in sorted(paths.items()):
+        spec.path(path=path.removeprefix(""), operations=operations)
+    out = spec.to_dict()
+    out["security"] = [{"token": []}]
+    return out

@@ -1,0 +1,52 @@
+"""A player's personal API tokens, on a page reached from their game page (its signed link
+names the seat, and so the player): list, create (shown once), revoke. When players sign in,
+the same page belongs under /me."""
+from __future__ import annotations
+
+from flask import Blueprint, render_template, request
+
+from service.links import TokenError
+from service.play import tokens
+
+from . import pages
+from .ext import services
+
+bp = Blueprint("tokens", __name__)
+
+
+def _email(view_token: str) -> str:
+    claims = services().urls.signer.loads("view", view_token)
+    return tokens.seat_email(services(), claims.game, claims.seat)
+
+
+@bp.get("/g/<token>/tokens")
+def listing(token: str):
+    try:
+        email = _email(token)
+    except (TokenError, tokens.UnknownPlayer) as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    return _page(token, email)
+
+
+@bp.post("/g/<token>/tokens")
+def change(token: str):
+    try:
+        email = _email(token)
+    except (TokenError, tokens.UnknownPlayer) as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    created = scope = None
+    if request.form.get("revoke"):
+        tokens.revoke(services(), email, request.form.get("revoke", type=int) or 0)
+    else:
+        scope = "feed" if request.form.get("scope") == "feed" else "api"
+        _, created = tokens.create(services(), email, request.form.get("label", ""), scope)
+    return _page(token, email, created, scope)
+
+
+def _page(token: str, email: str, created: str | None = None, scope: str | None = None):
+    urls = services().urls
+    feeds = [urls.absolute(f"/feeds/{created}/deadlines.ics"),
+             urls.absolute(f"/feeds/{created}/moves.atom")] if scope == "feed" else []
+    return render_template("web/tokens.html", token=token, email=email, created=created,
+                           feeds=feeds, rows=tokens.listed(services(), email),
+                           api=urls.absolute("/api/v1"))

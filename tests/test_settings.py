@@ -1,0 +1,76 @@
+"""Settings in one place, checked (config/): every setting has a type, a default and a
+sentence; the README's table is the one `make settings-doc` writes; a bad value stops the start
+with one line naming the variable, the value and what is allowed."""
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from dataclasses import fields
+
+import pytest
+
+import config
+from config import ROOT, SettingError, Settings
+from config.__main__ import readme_with_table
+
+
+def test_every_setting_has_a_type_a_default_and_a_sentence():
+    undocumented = [f.name for f in fields(Settings) if not f.metadata.get("doc")]
+    # a setting added as `field(default_factory=...)` has none: write it with config.setting
+    assert undocumented == []
+    for f in fields(Settings):
+        assert str(f.type) in ("str", "int", "float", "bool", "tuple[int, ...]"), f.name
+        assert isinstance(f.metadata["default"], str)
+        assert f.metadata["doc"].rstrip().endswith("."), f.name
+
+
+def test_the_readme_table_is_the_generated_one():
+    readme = (ROOT / "README.md").read_text()
+    assert readme == readme_with_table(readme), "run `make settings-doc` and commit README.md"
+    for f in fields(Settings):
+        assert f"`{config.variable(f)}`" in readme
+
+
+def test_the_defaults_parse_into_their_types(monkeypatch):
+    for f in fields(Settings):
+        monkeypatch.delenv(config.variable(f), raising=False)
+    s = Settings()
+    assert s.SMTP_PORT == 25 and s.RETRY_SCHEDULE == (60, 300, 1800, 7200, 21600)
+    assert s.IMAP_SSL is True and s.SMTP_TIMEOUT == 30.0
+    assert s.DATABASE_URL == f"sqlite:///{ROOT}/var/turnpost.db"
+
+
+@pytest.mark.parametrize("name, value, line", [
+    ("SMTP_PORT", "abc", "TURNPOST_SMTP_PORT must be a port number, not 'abc'"),
+    ("SMTP_PORT", "70000", "TURNPOST_SMTP_PORT must be a port number, not '70000'"),
+    ("SMTP_SECURITY", "tls", "TURNPOST_SMTP_SECURITY must be one of none, starttls, ssl, "
+                             "not 'tls'"),
+    ("IMAP_SSL", "maybe", "TURNPOST_IMAP_SSL must be true or false, not 'maybe'"),
+    ("RETRY_SCHEDULE", "60,soon", "TURNPOST_RETRY_SCHEDULE must be whole numbers separated "
+                                  "by commas, not '60,soon'"),
+    ("METRICS_ALLOW", "loopback", "TURNPOST_METRICS_ALLOW must be networks like "
+                                  "127.0.0.1/32,::1/128, not 'loopback'"),
+    ("LOG_FORMAT", "xml", "TURNPOST_LOG_FORMAT must be one of text, json, not 'xml'"),
+    ("SMTP_TIMEOUT", "-1", "TURNPOST_SMTP_TIMEOUT must be a number above 0, not '-1'"),
+    ("DATABASE_URL", "mysql://x", "TURNPOST_DATABASE_URL must be a URL starting with sqlite: "
+                                  "or postgresql: or postgresql+psycopg:, not 'mysql://x'"),
+])
+def test_a_bad_value_is_named_in_one_line(monkeypatch, name, value, line):
+    monkeypatch.setenv(f"TURNPOST_{name}", value)
+    with pytest.raises(SettingError) as caught:
+        Settings()
+    assert str(caught.value) == line
+    with pytest.raises(SystemExit) as stopped:
+        config.load()
+    assert str(stopped.value) == f"turnpost: {line}"
+
+
+def test_a_bad_value_stops_the_flask_command_with_that_line_and_no_traceback():
+    env = dict(os.environ, TURNPOST_SMTP_PORT="abc")
+    run = subprocess.run([sys.executable, "-m", "flask", "--app", "service.web", "routes"],
+                         cwd=ROOT, env=env, capture_output=True, text=True, timeout=60)
+    assert run.returncode != 0
+    assert run.stderr.strip().splitlines()[-1] == \
+        "turnpost: TURNPOST_SMTP_PORT must be a port number, not 'abc'"
+    assert "Traceback" not in run.stderr

@@ -1,0 +1,78 @@
+"""A player's secret calendar of deadlines (ICS) and Atom feed of "your move", revocable."""
+from __future__ import annotations
+
+from datetime import timedelta
+from xml.etree import ElementTree
+
+import pytest
+from icalendar import Calendar
+
+from service import play
+from service.play import tokens
+from service.store.models import Seat
+from tests.conftest import T0
+
+from .helpers import game_link, latest_to
+
+ANNA, BEN = "anna@example.org", "ben@example.org"
+ATOM = "{http://www.w3.org/2005/Atom}"
+
+
+@pytest.fixture
+def feeds(app):
+    svc = app.extensions["turnpost"]
+    gid = play.start_game(svc, "trees", ["Anna <anna@example.org>", BEN], {}).game_id
+    made = {a: tokens.create(svc, a, "feeds", "feed") for a in (ANNA, BEN)}
+    return gid, made
+
+
+def test_the_atom_feed_has_an_entry_for_the_player_whose_move_it_is(app, client, feeds):
+    gid, made = feeds
+    svc = app.extensions["turnpost"]
+    to_act = play.read_game(svc, gid, 0).page.to_act
+    entries = {}
+    for addr, (_, token) in made.items():
+        r = client.get(f"/feeds/{token}/moves.atom")
+        assert r.status_code == 200 and r.mimetype == "application/atom+xml"
+        root = ElementTree.fromstring(r.data)
+        entries[addr] = root.findall(f"{ATOM}entry")
+    mover = [ANNA, BEN][to_act[0]]
+    other = BEN if mover == ANNA else ANNA
+    assert len(entries[mover]) == 1 and entries[other] == []
+    entry = entries[mover][0]
+    assert f"game {gid}" in entry.find(f"{ATOM}title").text
+    assert entry.find(f"{ATOM}link").get("href").startswith("http://turnpost.test/g/")
+
+
+def test_the_calendar_is_empty_without_clocks_and_lists_deadlines_with_them(
+        app, client, feeds, monkeypatch):
+    _, made = feeds
+    token = made[ANNA][1]
+    r = client.get(f"/feeds/{token}/deadlines.ics")
+    assert r.status_code == 200 and r.mimetype == "text/calendar"
+    assert Calendar.from_ical(r.data).walk("VEVENT") == []
+    # once games have clocks, a seat's deadline column is read
+    due = T0 + timedelta(days=3)
+    monkeypatch.setattr(Seat, "deadline", due, raising=False)
+    events = Calendar.from_ical(client.get(f"/feeds/{token}/deadlines.ics").data).walk("VEVENT")
+    assert len(events) == 1 and events[0].decoded("dtstart") == due
+
+
+def test_a_revoked_or_unknown_or_api_token_is_404(app, client, feeds):
+    svc = app.extensions["turnpost"]
+    _, made = feeds
+    token_id, token = made[ANNA]
+    api_token = tokens.create(svc, ANNA)[1]
+    for bad in ("nonsense", api_token):
+        assert client.get(f"/feeds/{bad}/moves.atom").status_code == 404
+    tokens.revoke(svc, ANNA, token_id)
+    assert client.get(f"/feeds/{token}/moves.atom").status_code == 404
+    assert client.get(f"/feeds/{token}/deadlines.ics").status_code == 404
+
+
+def test_feed_links_are_made_on_the_tokens_page(app, client, feeds):
+    page = game_link(latest_to(app, ANNA))
+    made = client.post(f"{page}/tokens", data={"scope": "feed", "label": "x"}).text
+    assert "/deadlines.ics" in made and "/moves.atom" in made
+    url = made.split('href="http://turnpost.test')[1].split('"')[0]
+    assert client.get(url).status_code == 200
