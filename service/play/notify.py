@@ -43,6 +43,10 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     return rows
 
 
+# the kinds of email a muted seat no longer gets (answers to its own replies still go out)
+MUTABLE = ("turn", "reminder", "timeout")
+
+
 def new_message_id() -> str:
     return "tp." + secrets.token_hex(12)
 
@@ -55,7 +59,7 @@ def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: 
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                     message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},
-                    status="skipped" if seat_row.muted and kind == "turn" else "pending",
+                    status="skipped" if seat_row.muted and kind in MUTABLE else "pending",
                     attempts=0, next_try=now, created_at=now)
     session.add(row)
     return row

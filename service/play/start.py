@@ -88,6 +88,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
     state = replay(engine, events)
     if engine.outcome(state) is not None:
         game.status = "ended"
+    timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
     rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     session.flush()

@@ -105,6 +105,17 @@ def dress(page, game: GameRow, now: datetime) -> None:
         page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []
 
 
+def open_clocks(session: Session, game: GameRow, now: datetime) -> None:
+    """Each seat's clock at the start of a game; a player on vacation starts paused."""
+    from service.store.models import Vacation
+    players = [r.player_id for r in game.seats]
+    away = set(session.scalars(select(Vacation.player_id).where(Vacation.open.is_(True),
+                                                                Vacation.player_id.in_(players))))
+    for row in game.seats:
+        clock = clocks.new_clock(control(game))
+        set_clock(row, clocks.pause(clock, now) if row.player_id in away else clock)
+
+
 # --- after every move ----------------------------------------------------------------------
 
 def track(session: Session, game: GameRow, engine, state: Any, now: datetime) -> None:

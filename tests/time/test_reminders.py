@@ -83,3 +83,16 @@ def test_a_sweep_late_past_the_deadline_sends_no_reminder_and_ends(services):
     assert report.reminded == 0 and report.timed_out == 3
     from service.play import timing
     assert timing.run(services, batch=1).reminded == 0
+
+
+def test_a_muted_seat_gets_no_reminder(services):
+    from service.play import admin
+    g = start(services, clock="2d")
+    seat = to_act(services, g.game_id)[0]
+    admin.mute_seat(services, g.game_id, seat)
+    services.clock.advance(hours=36)
+    play.timers(services)
+    with services.db.transaction() as s:
+        from service.store.models import OutboxRow
+        rows = s.query(OutboxRow).filter_by(kind="reminder").all()
+        assert [r.status for r in rows] == ["skipped"]

@@ -147,3 +147,11 @@ def test_a_game_without_clock_has_no_deadline(services):
     assert play.timers(services).timed_out == 0
     move(services, g.game_id)
     assert services.clock.now() - timedelta(days=1) < services.clock.now()
+
+
+def test_a_game_started_while_on_vacation_starts_with_the_clock_stopped(services):
+    g1 = start(services, clock="3d")
+    seat_cases.take_vacation(services, anna(services, g1.game_id), "vacation 3")
+    g2 = start(services, clock="3d", seed=11)
+    row = seats(services, g2.game_id)[0]
+    assert row["clock"]["paused_since"] is not None and row["deadline"] is None
