@@ -2,16 +2,16 @@
 on the embedded default): whatever a lost kick left behind. Outbox rows that are due (new,
 retried, or claimed by a worker that died) are sent; stored mail whose processing was never
 started is processed. `timers` (beat every TURNPOST_SWEEP_SECONDS; `flask sweep` runs both):
-the clocks' pass, service.play.timing.run: reminders, timeouts, vacations that ended. It is a
+the clocks' pass, service.play.timeouts.run: reminders, timeouts, vacations that ended. It is a
 job of its own so that it never runs inside a player's request."""
 from __future__ import annotations
 
-from . import relay, replies, timing
+from . import relay, replies, timeouts
 from .services import Services
 
 
-def timers(svc: Services) -> timing.Report:
-    return timing.run(svc)
+def timers(svc: Services) -> timeouts.Report:
+    return timeouts.run(svc)
 
 
 def sweep(svc: Services) -> dict[int, str]:

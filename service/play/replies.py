@@ -26,7 +26,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import GameRow, InboundMessage, OutboxRow
 
-from . import chat, notify, positions
+from . import chat, notify, positions, seats
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -182,7 +182,6 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
 def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | PlayError:
     """`vacation 5`, `vacation until 2026-12-24`, `back`, `resign`: the answer's words, or
     the refusal (nothing changed)."""
-    from . import seats
     try:
         if _word(line) == "resign":
             seats.resign(svc, game_id, seat)

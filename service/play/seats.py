@@ -10,6 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from service import clocks
+from service.links import Claims
 from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
 
 from . import notify, positions, timing
@@ -213,7 +214,6 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
 
 
 def _invite_claims(game_id: int, seat: int, holder: int, address: str):
-    from service.links import Claims
     return Claims(game_id, seat, move={"email": address}, holder=holder)
 
 

@@ -9,7 +9,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
 from service.links import TokenError
-from service.play import seats, timing
+from service.play import seats, timeouts
 
 from . import pages
 from .ext import services
@@ -112,7 +112,7 @@ def confirm_seat_action(token: str):
 def seat_action(token: str):
     try:
         claims = services().urls.signer.loads("seat", token)
-        done = timing.seat_action(services(), claims.game, claims.seat, claims.holder,
+        done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
                                   claims.move["act"], int(claims.move["target"]))
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)

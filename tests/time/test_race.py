@@ -8,6 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from service import marks, play
+from service.play import timeouts
 from service.store.models import EventRow, Submission
 
 from .helpers import position, start, to_act
@@ -74,17 +75,16 @@ def test_a_sweep_down_for_days_catches_up_in_deadline_order(services):
     late = start(services, clock="1d", seed=7)
     services.clock.advance(days=3)
     handled = []
-    from service.play import timing
-    real = timing.timeout
+    real = timeouts.timeout
 
     def spy(svc, game_id, seat, deadline, now, ids):
         handled.append((deadline, game_id))
         return real(svc, game_id, seat, deadline, now, ids)
-    timing.timeout = spy
+    timeouts.timeout = spy
     try:
         report = play.timers(services)
     finally:
-        timing.timeout = real
+        timeouts.timeout = real
     assert [g for _, g in handled] == [early.game_id, late.game_id]
     assert report.timed_out == 2
     assert handled[0][0] + timedelta(hours=5) == handled[1][0]

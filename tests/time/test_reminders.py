@@ -5,6 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from service import play
+from service.play import timeouts
 
 from .helpers import move, outbox, start, to_act
 
@@ -78,11 +79,9 @@ def test_a_sweep_late_past_the_deadline_sends_no_reminder_and_ends(services):
     for seed in range(3):
         start(services, clock="1d", seed=seed)
     services.clock.advance(days=2)
-    from service.play import timing
-    report = timing.run(services, batch=1)
+    report = timeouts.run(services, batch=1)
     assert report.reminded == 0 and report.timed_out == 3
-    from service.play import timing
-    assert timing.run(services, batch=1).reminded == 0
+    assert timeouts.run(services, batch=1).reminded == 0
 
 
 def test_a_muted_seat_gets_no_reminder(services):

@@ -8,7 +8,7 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from service import play
-from service.play import timing
+from service.play import timeouts, timing
 from service.store.models import EventRow
 
 from .helpers import changes, outbox, position, seats, start, to_act
@@ -86,17 +86,17 @@ def test_wait_plays_nothing_and_offers_extend_once_then_bot(services):
     assert [a["text"] for a in offers[0]["payload"]["timeout"]["actions"]] == [
         "Extend the deadline once", "Play the default move for them from now on"]
     assert play.timers(services).timed_out == 0          # told once
-    done = timing.seat_action(services, g.game_id, other, 0, "extend", late)
+    done = timeouts.seat_action(services, g.game_id, other, 0, "extend", late)
     assert "now has until" in done
     assert seats(services, g.game_id)[late]["deadline"] == services.clock.now() + timedelta(days=2)
     try:
-        timing.seat_action(services, g.game_id, other, 0, "extend", late)
+        timeouts.seat_action(services, g.game_id, other, 0, "extend", late)
         raise AssertionError("extended twice")
     except play.PlayError as exc:
         assert "already been extended once" in exc.detail
     services.clock.advance(days=2)
     assert play.timers(services).outcomes == {"waiting": 1}
-    timing.seat_action(services, g.game_id, other, 0, "bot", late)
+    timeouts.seat_action(services, g.game_id, other, 0, "bot", late)
     assert sources(services, g.game_id)[-1] == "timer"
     assert to_act(services, g.game_id) == [other]
 

@@ -8,8 +8,8 @@ import pytest
 from icalendar import Calendar
 
 from service import play
+from service.clock import ManualClock
 from service.play import tokens
-from service.store.models import Seat
 from tests.conftest import T0
 
 from .helpers import game_link, latest_to
@@ -45,17 +45,24 @@ def test_the_atom_feed_has_an_entry_for_the_player_whose_move_it_is(app, client,
 
 
 def test_the_calendar_is_empty_without_clocks_and_lists_deadlines_with_them(
-        app, client, feeds, monkeypatch):
+        app_factory, client, feeds):
     _, made = feeds
     token = made[ANNA][1]
     r = client.get(f"/feeds/{token}/deadlines.ics")
     assert r.status_code == 200 and r.mimetype == "text/calendar"
-    assert Calendar.from_ical(r.data).walk("VEVENT") == []
-    # once games have clocks, a seat's deadline column is read
+    assert Calendar.from_ical(r.data).walk("VEVENT") == []      # flask start-game: no clock
+    # a game with a clock of 3 days per move: the seat to move has its deadline listed
+    app = app_factory(TURNPOST_CLOCK=ManualClock(T0))
+    svc = app.extensions["turnpost"]
+    gid = play.start_game(svc, "trees", ["Anna <anna@example.org>", BEN],
+                          {"clock": "3d"}).game_id
+    (mover,) = play.read_game(svc, gid, 0).page.to_act
     due = T0 + timedelta(days=3)
-    monkeypatch.setattr(Seat, "deadline", due, raising=False)
-    events = Calendar.from_ical(client.get(f"/feeds/{token}/deadlines.ics").data).walk("VEVENT")
-    assert len(events) == 1 and events[0].decoded("dtstart") == due
+    for seat, addr in enumerate([ANNA, BEN]):
+        token = tokens.create(svc, addr, "feeds", "feed")[1]
+        ics = app.test_client().get(f"/feeds/{token}/deadlines.ics").data
+        starts = [e.decoded("dtstart") for e in Calendar.from_ical(ics).walk("VEVENT")]
+        assert starts == ([due] if seat == mover else []), addr
 
 
 def test_a_revoked_or_unknown_or_api_token_is_404(app, client, feeds):
