@@ -57,6 +57,15 @@ class Settings:
     IMAP_SSL: bool = field(default_factory=lambda: _env("IMAP_SSL", "true").lower() in ("1", "true", "yes"))
     IMAP_POLL_SECONDS: int = field(default_factory=lambda: int(_env("IMAP_POLL_SECONDS", "60")))
 
+    # abuse limits (Flask-Limiter notation), per client address and per account
+    LIMIT_SIGN_IN: str = field(default_factory=lambda: _env("LIMIT_SIGN_IN", "10/hour"))
+    LIMIT_SIGN_IN_ADDRESS: str = field(default_factory=lambda: _env("LIMIT_SIGN_IN_ADDRESS",
+                                                                    "5/hour"))
+    LIMIT_GAMES: str = field(default_factory=lambda: _env("LIMIT_GAMES", "20/day"))
+    LIMIT_INVITES: str = field(default_factory=lambda: _env("LIMIT_INVITES", "60/day"))
+    RATE_LIMITS: bool = field(default_factory=lambda: _env("RATE_LIMITS", "true").lower()
+                              in ("1", "true", "yes"))
+
     def as_flask(self) -> dict:
         return {f"TURNPOST_{f.name}": getattr(self, f.name) for f in fields(self)} | {
             "SECRET_KEY": self.SECRET_KEY}

@@ -17,7 +17,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-PURPOSES = ("move", "view", "unsubscribe", "invite")
+PURPOSES = ("move", "view", "unsubscribe", "invite", "sign_in")
 DAY = 86400
 
 
@@ -117,7 +117,8 @@ class Signer:
 
 
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
-                  "unsubscribe": "stop a game's emails", "invite": "join a game"}
+                  "unsubscribe": "stop a game's emails", "invite": "join a game",
+                  "sign_in": "sign in"}
 
 
 def _b32(raw: bytes) -> str:

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import select
+
+from service.games import registry
 from service.presenting import SeatPage, history, seat_page
 from service.store import events as event_store
+from service.store.models import GameRow, Invitation
 
 from . import positions
+from .errors import NoSuchGame
 from .services import Services
 
 
@@ -15,7 +20,6 @@ from .services import Services
 class GameRead:
     page: SeatPage
     history: list[dict]          # every event as the seat may see it, oldest first
-    addresses: list[str]         # the seats' addresses: only the dev outbox page shows them
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *,
@@ -28,10 +32,35 @@ def read_game(svc: Services, game_id: int, seat: int | None, *,
             if with_history else []
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
                          [], every_move=True)
-        return GameRead(page, history(pos.engine, events, seat, names),
-                        [s.player.email for s in pos.row.seats])
+        return GameRead(page, history(pos.engine, events, seat, names))
 
 
 def game_kind(svc: Services, game_id: int) -> str:
     with svc.db.transaction() as session:
         return positions.game_row(session, game_id).kind
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    game_id: int
+    status: str              # forming | active | ended
+    title: str
+    seats: list[tuple[str, str]]   # forming: (display name or "an invited player", status)
+
+
+def public_game(svc: Services, public_id: str) -> PublicGame:
+    """The game behind a public page's unguessable id; a game whose page is off, or an id that
+    names nothing, is "no such game" alike."""
+    with svc.db.transaction() as session:
+        row = session.scalars(select(GameRow).where(GameRow.public_id == public_id[:40])).first()
+        if row is None or not row.public:
+            raise NoSuchGame("There is no such game page (or its players keep it private).")
+        seats = []
+        if row.status == "forming":
+            for inv in session.scalars(select(Invitation).where(
+                    Invitation.game_id == row.id, Invitation.status != "replaced")
+                    .order_by(Invitation.seat)):
+                who = inv.player.name if inv.player is not None else (
+                    "an open seat" if inv.status == "open" else "an invited player")
+                seats.append((who, inv.status))
+        return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)

@@ -21,7 +21,7 @@ from service.presenting import seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, OutboxRow
 
-from . import positions
+from . import letters, positions
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,8 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
+    if row.kind in letters.KINDS:
+        return letters.render(session, svc, row, envelope)
     if row.game_id is None:
         p = row.payload or {}
         return compose_notice(svc.templates, svc.urls, envelope, why=p.get("why", ""),
