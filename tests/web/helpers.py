@@ -96,13 +96,16 @@ def start_game(app, kind: str, players: list[str], options: dict | None = None,
     "every move" unless told (the tests of what a seat's emails show read every change)."""
     from service import play
     from service.games import registry
+    from sqlalchemy import select
+
     from service.store.models import Player
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as session:
         for addr in players:
             addr = addr.split("<")[-1].strip(" >").lower()
-            session.add(Player(email=addr, name=addr.split("@")[0], mail_mode=mail_mode,
-                               created_at=svc.clock.now()))
+            if session.scalars(select(Player).where(Player.email == addr)).first() is None:
+                session.add(Player(email=addr, name=addr.split("@")[0], mail_mode=mail_mode,
+                                   created_at=svc.clock.now()))
     entry = next((e for e in registry.lobby() if e[0] == kind), None)   # "magnate-roller"...
     engine, preset = (entry[2].id, entry[3]) if entry else (kind, {})
     return play.start_game(app.extensions["turnpost"], engine, players,
