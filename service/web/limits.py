@@ -14,6 +14,7 @@ from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
 from service.play.addresses import BadAddress, address
+from service.play.invitations import MAX_INVITES
 
 from . import pages
 
@@ -32,9 +33,16 @@ def _typed_address() -> str:
 
 
 def _invited() -> int:
-    """An invitation form costs one per address it names (a refill names one)."""
+    """An invitation form costs one per address it names (a refill names one); a form naming
+    more than a table has seats is refused by the use case with its own words, not here."""
     lines = request.form.get("players", request.form.get("email", ""))
-    return max(1, len([ln for ln in lines.replace(",", "\n").splitlines() if ln.strip()]))
+    named = len([ln for ln in lines.replace(",", "\n").splitlines() if ln.strip()])
+    return max(1, min(named, MAX_INVITES))
+
+
+def _sent(response) -> bool:
+    """Games and invitations count only when made: a refused form sent nothing."""
+    return response.status_code < 400
 
 
 def init_app(app: Flask) -> Limiter:
@@ -42,23 +50,28 @@ def init_app(app: Flask) -> Limiter:
     broker = cfg.get("TURNPOST_BROKER_URL") or ""
     limiter = Limiter(get_remote_address, app=app, key_prefix="turnpost",
                       storage_uri=broker if broker.startswith("redis") else "memory://",
-                      enabled=cfg.get("TURNPOST_RATE_LIMITS", True), headers_enabled=True)
+                      enabled=cfg.get("TURNPOST_RATE_LIMITS", True), headers_enabled=True,
+                      # Redis down: count in memory meanwhile rather than fail every request
+                      swallow_errors=True, in_memory_fallback_enabled=True)
+    # (rate, counted per, cost, counted only when made): every sign-in request counts (each
+    # may mail someone); games and invitations count when they were made
     rules = {
-        "accounts.sign_in_request": [(cfg["TURNPOST_LIMIT_SIGN_IN"], get_remote_address, 1),
-                                     (cfg["TURNPOST_LIMIT_SIGN_IN_ADDRESS"], _typed_address, 1)],
-        "games.create": [(cfg["TURNPOST_LIMIT_GAMES"], _account_or_client, 1),
-                         (cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1),
-                         (cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, _invited),
-                         (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, _invited)],
-        "accounts.rematch": [(cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1)],
-        "accounts.refill": [(cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, 1),
-                            (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, 1)],
+        "accounts.sign_in_request": [
+            (cfg["TURNPOST_LIMIT_SIGN_IN"], get_remote_address, 1, None),
+            (cfg["TURNPOST_LIMIT_SIGN_IN_ADDRESS"], _typed_address, 1, None)],
+        "games.create": [(cfg["TURNPOST_LIMIT_GAMES"], _account_or_client, 1, _sent),
+                         (cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent),
+                         (cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, _invited, _sent),
+                         (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, _invited, _sent)],
+        "accounts.rematch": [(cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent)],
+        "accounts.refill": [(cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, 1, _sent),
+                            (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, 1, _sent)],
     }
     for endpoint, limits in rules.items():
         view = app.view_functions[endpoint]
-        for n, (rate, key, cost) in enumerate(limits):
+        for n, (rate, key, cost, when) in enumerate(limits):
             view = limiter.limit(rate, key_func=key, cost=cost, methods=["POST"],
-                                 scope=f"{endpoint}.{n}")(view)
+                                 deduct_when=when, scope=f"{endpoint}.{n}")(view)
         app.view_functions[endpoint] = view
     app.extensions["turnpost.limiter"] = limiter
     app.register_error_handler(429, too_many)
@@ -68,10 +81,11 @@ def init_app(app: Flask) -> Limiter:
 def too_many(exc):
     limiter = current_app.extensions["turnpost.limiter"]
     current = limiter.current_limit
-    wait = max(1, math.ceil((current.reset_at - time.time()) / 60)) if current else 60
-    when = f"in {wait} minute{'s' if wait != 1 else ''}" if wait < 120 \
-        else f"in about {round(wait / 60)} hours"
+    seconds = max(1, math.ceil(current.reset_at - time.time())) if current else 3600
+    minutes = math.ceil(seconds / 60)
+    when = f"in {minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 \
+        else f"in about {round(minutes / 60)} hours"
     body, status = pages.problem(
         "Too many requests", f"That was done too often from here or for this account "
         f"({exc.description}). Please try again {when}.", 429)
-    return body, status, {"Retry-After": str(wait * 60)}
+    return body, status, {"Retry-After": str(seconds)}

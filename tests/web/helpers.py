@@ -94,10 +94,10 @@ def start_game(app, kind: str, players: list[str], options: dict | None = None,
                mail_mode: str = "every"):
     """The operator's start (`flask start-game`): no invitations. The players mail mode is
     "every move" unless told (the tests of what a seat's emails show read every change)."""
-    from service import play
-    from service.games import registry
     from sqlalchemy import select
 
+    from service import play
+    from service.games import registry
     from service.store.models import Player
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as session:
