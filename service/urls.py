@@ -42,6 +42,10 @@ class Urls:
     def reply_address(self, game: int, seat: int) -> str:
         return f"play+{self.signer.reply_token(game, seat)}@{self.domain}"
 
+    def bounce_address(self, message_id: str) -> str:
+        # VERP: each email's own return path, so a bounce names the email that failed
+        return f"bounce+{message_id.lower()}@{self.domain}"
+
     def sender_address(self) -> str:
         return f"turnpost@{self.domain}"
 

@@ -20,6 +20,7 @@ from .services import Services
 class GameRead:
     page: SeatPage
     history: list[dict]          # every event as the seat may see it, oldest first
+    bounced: tuple[str, ...] = ()   # players whose mail bounced: they are mailed nothing
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *,
@@ -32,7 +33,8 @@ def read_game(svc: Services, game_id: int, seat: int | None, *,
             if with_history else []
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
                          [], every_move=True)
-        return GameRead(page, history(pos.engine, events, seat, names))
+        bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
+        return GameRead(page, history(pos.engine, events, seat, names), bounced)
 
 
 def game_kind(svc: Services, game_id: int) -> str:

@@ -180,13 +180,3 @@ class Invitation(Base):
 
     __table_args__ = (Index("ix_invitations_game", "game_id", "seat"),)
 
-
-class Bounce(Base):
-    """The VERP token of one sent message (`bounce+<token>@domain`): a bounce names the
-    address that failed without trusting what the bounce itself says."""
-
-    __tablename__ = "bounces"
-    token: Mapped[str] = mapped_column(String(40), primary_key=True)
-    email: Mapped[str] = mapped_column(String(320))
-    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
-    created_at: Mapped[datetime] = mapped_column(UTCDateTime())

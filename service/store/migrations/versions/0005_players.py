@@ -1,7 +1,7 @@
 """Players become accounts: preferences (time zone, mail mode), a one-time sign-in link table,
 invitations that a seat must accept before any game mail, games that form before they start
 (open seats, an unguessable public id), and addresses muted after a hard bounce or a "never
-email me".
+email me" (a bounce names its email by the VERP return path: the outbox row's Message-ID).
 
 Existing games are started games with a public id made from their row; they keep working.
 
@@ -66,17 +66,9 @@ def upgrade() -> None:
         sa.Column("answered_at", UTC, nullable=True),
     )
     op.create_index("ix_invitations_game", "invitations", ["game_id", "seat"])
-    op.create_table(
-        "bounces",
-        sa.Column("token", sa.String(40), primary_key=True),   # the VERP token of one message
-        sa.Column("email", sa.String(320), nullable=False),
-        sa.Column("game_id", sa.Integer(), nullable=True),
-        sa.Column("created_at", UTC, nullable=False),
-    )
 
 
 def downgrade() -> None:
-    op.drop_table("bounces")
     op.drop_index("ix_invitations_game", table_name="invitations")
     op.drop_table("invitations")
     op.drop_table("sign_ins")
