@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
 
@@ -44,21 +45,24 @@ def my_games(svc: Services, player_id: int) -> MyGames:
     with svc.db.transaction() as session:
         seats = session.scalars(select(Seat).where(Seat.player_id == player_id)
                                 .order_by(Seat.game_id.desc())).all()
+        player = session.get(Player, player_id)
+        zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
         for seat in seats:
-            where, line = _line(session, svc, seat)
+            where, line = _line(session, svc, seat, zone)
             out[where].append(line)
         out["forming"] = _forming(session, svc, player_id)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
     return MyGames(out["move"], out["wait"], out["forming"], out["done"])
 
 
-def _line(session, svc: Services, seat: Seat) -> tuple[str, GameLine]:
+def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     pos = positions.load(session, svc.states, seat.game_id)
     names = [s.player.name for s in pos.row.seats]
     page = seat_page(pos.engine, pos.row.id, pos.row.kind, pos.state, pos.seq, seat.seat,
                      names, [])
     since = session.scalar(select(func.max(EventRow.created_at))
                            .where(EventRow.game_id == seat.game_id))
+    since = since.astimezone(zone) if since is not None else None   # the player's own time
     line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
                     svc.urls.game_path(pos.row.id, seat.seat),
                     waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,

@@ -6,7 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import Flask
-from flask_wtf.csrf import CSRFProtect
+from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from config import DEV_SECRET, Settings
 from service import play
@@ -14,7 +14,7 @@ from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import accounts, cli, cli_inbound, dev, games, inbound, limits, links, players
+from . import accounts, cli, cli_inbound, dev, games, inbound, limits, links, pages, players
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -67,3 +67,9 @@ def init_csrf(app: Flask) -> None:
     csrf.exempt(links.act)
     csrf.exempt(players.unsubscribe)
     csrf.exempt(inbound.bp)
+
+    @app.errorhandler(CSRFError)
+    def stale_form(exc):
+        return pages.problem("This form has expired", "The page the form came from is too old "
+                             "or was opened in another browser. Go back, reload the page and "
+                             "send it again.", 400)
