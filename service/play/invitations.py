@@ -157,7 +157,7 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
                                 "before it starts.")
         current = {i.seat: i for i in _seats(session, game_id)}
         inv = current.get(seat)
-        if inv is None or inv.status != "declined":
+        if inv is None or not declined(inv, now):
             raise BadInvitation("Only a declined seat can be given to someone else.")
         if addr in {i.email for i in current.values()}:
             raise BadInvitation("That address already has a seat at this table.")
@@ -250,6 +250,12 @@ def _invite(session: Session, svc: Services, game: GameRow, seat: int, addr: str
     session.add(row)
     session.flush()
     return row
+
+
+def declined(inv: Invitation, now) -> bool:
+    """Declined, or never answered in time: to the creator both are "declined"."""
+    expired = inv.status == "pending" and inv.expires_at is not None and now > inv.expires_at
+    return inv.status == "declined" or expired
 
 
 def _open_invitation(session: Session, invitation_id: int, game_id: int, now) -> Invitation:

@@ -13,6 +13,7 @@ from service.presenting import result_line, seat_page
 from service.store.models import EventRow, GameRow, Invitation, Player, Seat
 
 from . import positions
+from .invitations import declined
 from .services import Services
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
@@ -82,7 +83,8 @@ def _forming(session, svc: Services, player_id: int) -> list[GameLine]:
         invs = session.scalars(select(Invitation).where(
             Invitation.game_id == game.id, Invitation.status != "replaced")
             .order_by(Invitation.seat)).all()
-        seats = [(i.seat, _who(session, i), _shown_status(i)) for i in invs]
+        now = svc.clock.now()
+        seats = [(i.seat, _who(session, i), _shown_status(i, now)) for i in invs]
         lines.append(GameLine(game.id, registry.get(game.kind).title,
                               [who for _, who, _ in seats], "", seats=seats,
                               mine=game.created_by == player_id,
@@ -100,6 +102,8 @@ def _who(session, inv: Invitation) -> str:
     return "an invited player"
 
 
-def _shown_status(inv: Invitation) -> str:
+def _shown_status(inv: Invitation, now) -> str:
+    if declined(inv, now):
+        return "declined"        # declined, expired, never-email-me or bounced: all the same
     return {"pending": "invited", "accepted": "accepted", "declined": "declined",
             "open": "open"}.get(inv.status, inv.status)

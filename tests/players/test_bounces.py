@@ -123,3 +123,31 @@ def test_the_smtp_receiver_takes_a_report_from_the_null_sender(app):
         controller.stop()
     with app.extensions["turnpost"].db.transaction() as s:
         assert s.scalars(select(Player).where(Player.email == BEN)).one().bounced_at
+
+
+class Inbox:
+    def __init__(self):
+        self.envelopes = []
+
+    async def handle_DATA(self, server, session, envelope):
+        self.envelopes.append(envelope)
+        return "250 OK"
+
+
+def test_over_smtp_the_envelope_sender_is_the_emails_bounce_address(app_factory):
+    inbox = Inbox()
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    controller = Controller(inbox, hostname="127.0.0.1", port=port)
+    controller.start()
+    try:
+        app = app_factory(TURNPOST_MAIL_TRANSPORT="smtp", TURNPOST_SMTP_HOST="127.0.0.1",
+                          TURNPOST_SMTP_PORT=port)
+        start_game(app, "trees", [ANNA, BEN])
+    finally:
+        controller.stop()
+    assert inbox.envelopes
+    for env in inbox.envelopes:
+        assert env.mail_from.startswith("bounce+tp.") and env.mail_from.endswith("@turnpost.test")
+        assert b"Return-Path" not in env.content         # the receiving server writes its own

@@ -120,6 +120,10 @@ def test_an_expired_invitation_is_refused(client, app, clock):
     r = answer(app, BEN, "accept")
     assert r.status_code == 409 and "expired" in r.text
     assert count(app, Invitation, Invitation.status == "pending") == 1
+    # to the creator it is a declined seat, which can go to someone else
+    assert "(declined)" in client.get("/me").text
+    assert post_form(client, "/games/1/seats/1", {"email": CLEO}, page="/me").status_code == 302
+    assert "the game has started" in answer(app, CLEO, "accept").text
 
 
 @pytest.mark.parametrize("invitees, why", [
