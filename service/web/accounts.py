@@ -36,7 +36,14 @@ def signed_in(view):
 
 @bp.get("/sign-in")
 def sign_in_form():
+    wanted = request.args.get("next", "")
+    if _local_path(wanted):
+        session["next"] = wanted       # where to go once signed in (this site only)
     return render_template("web/sign_in.html", sent=False, error=None, typed="")
+
+
+def _local_path(path: str) -> bool:
+    return path.startswith("/") and not path.startswith("//") and "\\" not in path
 
 
 @bp.post("/sign-in")
@@ -64,10 +71,11 @@ def sign_in(token: str):
         me = accounts.complete_sign_in(services(), token, session.get("browser"))
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400, sign_in_again=True)
-    session.clear()
+    wanted = session.get("next", "")
+    session.clear()                    # a fresh session for the account (no fixation)
     session["player"] = me.id
     session.permanent = True
-    return redirect(url_for("accounts.me"))
+    return redirect(wanted if _local_path(wanted) else url_for("accounts.me"))
 
 
 @bp.post("/sign-out")

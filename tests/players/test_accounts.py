@@ -64,6 +64,7 @@ def test_a_sign_in_link_from_another_browser_or_too_late_is_refused(app, clock):
     path = ask_link(mine, app)
     r = post_form(other, path, page=path)
     assert r.status_code == 400 and "another browser" in r.text
+    assert "Ask for a new sign-in link" in r.text
     assert other.get("/me").status_code == 302
     clock.advance(minutes=16)
     late = post_form(mine, path, page=path)
@@ -84,6 +85,12 @@ def test_a_forged_session_cookie_is_anonymous(client, app):
     forged.set_cookie("session", client.get_cookie("session").value[:-4] + "AAAA",
                       domain="localhost")
     assert forged.get("/me").status_code == 302
+
+
+def test_signing_in_goes_back_only_to_a_page_of_this_site(app):
+    client = app.test_client()
+    client.get("/sign-in?next=//evil.example/x")
+    assert sign_in(client, app, ANNA).headers["Location"] == "/me"
 
 
 def test_the_session_cookie_is_secure_on_https(app_factory):

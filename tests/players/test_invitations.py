@@ -147,7 +147,8 @@ def test_open_seats_are_listed_and_taken_with_one_click(client, app):
     listing = app.test_client().get("/games/open").text
     assert "Trees #1 by anna" in listing and "Sign in to join" in listing
     ben = app.test_client()
-    sign_in(ben, app, BEN)
+    ben.get("/sign-in?next=/games/open")
+    assert sign_in(ben, app, BEN).headers["Location"] == "/games/open"   # back where he was
     page = ben.get("/games/open").text
     form = re.search(r'action="(/games/1/join)"', page).group(1)
     assert post_form(ben, form, page="/games/open").status_code == 302
@@ -180,6 +181,18 @@ def test_a_rematch_invites_the_same_table(client, app):
     with svc.db.transaction() as s:
         new = s.get(GameRow, 2)
         assert new.rematch_of == gid and new.options["turn_cap"] == 2 and new.status == "active"
+
+
+def test_a_game_made_without_a_public_page_has_none(client, app):
+    sign_in(client, app, ANNA)
+    make_game(client, app, [BEN])                     # the "public" box not ticked
+    with app.extensions["turnpost"].db.transaction() as s:
+        public_id = s.get(GameRow, 1).public_id
+    assert client.get(f"/games/{public_id}").status_code == 404
+    make_game(client, app, [BEN], public="on")
+    with app.extensions["turnpost"].db.transaction() as s:
+        public_id = s.get(GameRow, 2).public_id
+    assert client.get(f"/games/{public_id}").status_code == 200
 
 
 def test_public_pages_are_found_only_by_their_unguessable_id(client, app):
