@@ -151,3 +151,22 @@ def test_over_smtp_the_envelope_sender_is_the_emails_bounce_address(app_factory)
     for env in inbox.envelopes:
         assert env.mail_from.startswith("bounce+tp.") and env.mail_from.endswith("@turnpost.test")
         assert b"Return-Path" not in env.content         # the receiving server writes its own
+
+
+def test_a_report_posted_to_the_raw_webhook_mutes_the_address(app_factory):
+    app = app_factory(TURNPOST_INBOUND_SECRET="hook-secret")
+    start_game(app, "trees", [ANNA, BEN])
+    r = app.test_client().post("/inbound/raw", data=report_for(latest_to(app, BEN)),
+                               headers={"Authorization": "Bearer hook-secret"})
+    assert r.status_code < 300, r.text            # no CSRF token needed: the bearer secret
+    with app.extensions["turnpost"].db.transaction() as s:
+        assert s.scalars(select(Player).where(Player.email == BEN)).one().bounced_at
+
+
+def test_an_unsubscribed_seat_hears_no_say_either(client, app):
+    start_game(app, "trees", [ANNA, BEN])
+    unsub = latest_to(app, BEN)["List-Unsubscribe"].strip("<>").replace("http://turnpost.test", "")
+    assert client.post(unsub).status_code == 200
+    before = len([m for m in mails(app) if m["To"] == BEN])
+    assert receive(app, reply_to(latest_to(app, ANNA), "say hello Ben")) == "answered"
+    assert len([m for m in mails(app) if m["To"] == BEN]) == before
