@@ -99,6 +99,15 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     page.goto(accept.get_attribute("href"))
     page.click("text=Accept the invitation")
     assert "the game has started" in page.content()
+    # who plays first is dealt by chance: if it is Ben, he moves by the link in his email
+    page.goto(server + "/me")
+    if not page.title().startswith("(1)"):
+        assert "waiting on ben" in page.content()
+        button = open_mail(page, server, "ben@example.org", "Your move").locator("a.btn").first
+        ben_move = button.inner_text()
+        page.goto(button.get_attribute("href"))
+        page.click(f"button:has-text('{ben_move}')")
+        assert "Done" in page.content()
     # Anna's games page: her move first, the title counts it
     page.goto(server + "/me")
     assert page.title().startswith("(1) My games")
