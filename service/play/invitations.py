@@ -105,8 +105,13 @@ def answer(svc: Services, token: str, choice: str) -> str:
             outcome, ids = _maybe_deal(session, svc, game)
         else:
             inv.status = "declined"
-            player.suppressed = player.suppressed or choice == "never"
             outcome = "declined"
+            if choice == "never":
+                player.suppressed = True
+                # every other table waiting on this address hears "declined" too
+                for other in session.scalars(select(Invitation).where(
+                        Invitation.email == inv.email, Invitation.status == "pending")):
+                    other.status, other.answered_at = "declined", now
     svc.kick("deliver", ids)
     return outcome
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from email.message import EmailMessage
 
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.games import registry
@@ -25,7 +26,8 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     inv = session.get(Invitation, payload["invitation"])
     game = session.get(GameRow, inv.game_id)
     creator = session.get(Player, game.created_by) if game.created_by else None
-    seats = sum(1 for _ in _current_seats(session, game.id))
+    seats = session.scalar(select(func.count()).select_from(Invitation).where(
+        Invitation.game_id == game.id, Invitation.status != "replaced"))
 
     def link(answer: str) -> str:
         return urls.absolute(urls.invitation_path(game.id, inv.seat, inv.id, answer))
@@ -36,7 +38,3 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
            "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else ""}
     return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
 
-
-def _current_seats(session: Session, game_id: int):
-    return session.query(Invitation.seat).filter(Invitation.game_id == game_id,
-                                                 Invitation.status != "replaced").distinct()

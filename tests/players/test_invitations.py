@@ -102,12 +102,15 @@ def test_a_declined_seat_can_be_given_to_someone_else(client, app):
 def test_never_email_me_is_kept_for_good_and_the_creator_only_sees_declined(client, app):
     sign_in(client, app, ANNA)
     make_game(client, app, [BEN])
-    assert "never email you again" in answer(app, BEN, "never").text
-    assert "(declined)" in client.get("/me").text
+    make_game(client, app, [BEN], game="suzerain")   # a second invitation, still unanswered
+    first = invitation_links([m for m in mails(app) if m["To"] == BEN][0])["never"]
+    guest = app.test_client()
+    assert "never email you again" in post_form(guest, first).text
+    assert client.get("/me").text.count("(declined)") == 2    # both tables hear "declined"
     sent = len(mails(app))
     make_game(client, app, [BEN])               # invited again: not mailed, shown declined
     assert len(mails(app)) == sent
-    assert client.get("/me").text.count("(declined)") == 2
+    assert client.get("/me").text.count("(declined)") == 3
     # nor can anyone sign that address in by mail
     assert post_form(app.test_client(), "/sign-in", {"email": BEN}).status_code == 200
     assert len(mails(app)) == sent
