@@ -39,6 +39,7 @@ class MyGames:
     waiting: list[GameLine]
     forming: list[GameLine]
     finished: list[GameLine]
+    invited: list[GameLine] = field(default_factory=list)   # waiting on my answer
 
 
 def my_games(svc: Services, player_id: int) -> MyGames:
@@ -52,8 +53,9 @@ def my_games(svc: Services, player_id: int) -> MyGames:
             where, line = _line(session, svc, seat, zone)
             out[where].append(line)
         out["forming"] = _forming(session, svc, player_id)
+        out["invited"] = _invited(session, svc, player)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
-    return MyGames(out["move"], out["wait"], out["forming"], out["done"])
+    return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"])
 
 
 def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
@@ -89,6 +91,25 @@ def _forming(session, svc: Services, player_id: int) -> list[GameLine]:
                               [who for _, who, _ in seats], "", seats=seats,
                               mine=game.created_by == player_id,
                               public_path=svc.urls.public_game_path(game.public_id)))
+    return lines
+
+
+def _invited(session, svc: Services, player: Player | None) -> list[GameLine]:
+    """Invitations to this address still open: the page links to their answer page."""
+    if player is None:
+        return []
+    now = svc.clock.now()
+    lines = []
+    for inv in session.scalars(select(Invitation).where(
+            Invitation.email == player.email, Invitation.status == "pending")
+            .order_by(Invitation.id.desc())):
+        if declined(inv, now):
+            continue                     # expired
+        game = session.get(GameRow, inv.game_id)
+        creator = session.get(Player, game.created_by) if game.created_by else None
+        lines.append(GameLine(game.id, registry.get(game.kind).title,
+                              [creator.name if creator else "someone"],
+                              svc.urls.invitation_path(game.id, inv.seat, inv.id, "accept")))
     return lines
 
 

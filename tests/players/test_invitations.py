@@ -44,7 +44,8 @@ def make_game(client, app, invitees, game="trees", **form):
 
 def answer(app, addr, choice, client=None):
     client = client or app.test_client()
-    path = invitation_links(latest_to(app, addr))[choice]
+    invitation = [m for m in mails(app) if m["To"] == addr and "invites you" in m["Subject"]][-1]
+    path = invitation_links(invitation)[choice]
     assert client.get(path).status_code == 200        # a GET (a mail scanner) changes nothing
     return post_form(client, path)
 
@@ -72,12 +73,18 @@ def test_an_invitation_then_nothing_until_every_seat_accepts(client, app):
         assert ANNA not in body and "Never email me" in body
         assert set(invitation_links(ours[0])) == {"accept", "decline", "never"}
     assert latest_to(app, ANNA)["Subject"].startswith("Your sign-in link")  # no game mail
+    # Cleo, signed in, finds her invitation on her own page too
+    cleo = app.test_client()
+    sign_in(cleo, app, CLEO)
+    assert "anna invites you to Trees #1" in cleo.get("/me").text
     assert "accepted" in answer(app, BEN, "accept").text
     assert count(app, OutboxRow, OutboxRow.kind == "turn") == 0   # still forming
     page = client.get("/me").text
     assert "ben (accepted)" in page and "an invited player (invited)" in page
     assert BEN not in page and CLEO not in page
-    assert "the game has started" in answer(app, CLEO, "accept").text
+    cleo_answers = re.search(r'href="(/invitations/[^"]+/accept)"', cleo.get("/me").text).group(1)
+    assert "the game has started" in post_form(cleo, cleo_answers).text
+    assert "Invitations for you" not in cleo.get("/me").text
     assert count(app, OutboxRow, OutboxRow.kind == "turn") >= 1
     assert "Trees #1" in client.get("/me").text
     # an invitation used twice is refused, and changes nothing
