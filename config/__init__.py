@@ -187,6 +187,13 @@ class Settings:
     SENTRY_DSN: str = setting(
         "", "Report errors to Sentry (install the `sentry` extra); empty: off.",
         env="SENTRY_DSN")
+    # -- abuse limits (Flask-Limiter notation), per client address and per account ----------
+    LIMIT_SIGN_IN: str = setting("10/hour", "Sign-in emails per client address.")
+    LIMIT_SIGN_IN_ADDRESS: str = setting("5/hour", "Sign-in emails per email address.")
+    LIMIT_GAMES: str = setting("20/day", "Games made, per account and per client.")
+    LIMIT_INVITES: str = setting("60/day", "Invitations sent, per account and per client.")
+    RATE_LIMITS: bool = setting(
+        "true", "Apply the limits above (counted in Redis with a broker, in memory without).")
 
     def __post_init__(self) -> None:
         for f in fields(self):

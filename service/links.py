@@ -17,7 +17,7 @@ from typing import Any
 
 from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
 
-PURPOSES = ("move", "view", "unsubscribe", "invite", "seat")
+PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in")
 DAY = 86400
 
 
@@ -124,7 +124,7 @@ class Signer:
 
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
                   "unsubscribe": "stop a game's emails", "invite": "join a game",
-                  "seat": "change another player's clock"}
+                  "seat": "change another player's clock", "sign_in": "sign in"}
 
 
 def _b32(raw: bytes) -> str:

@@ -33,8 +33,16 @@ class Urls:
     def unsubscribe_path(self, game: int, seat: int | None) -> str:
         return "/u/" + self.signer.dumps("unsubscribe", Claims(game, seat))
 
-    def public_game_path(self, game: int) -> str:
-        return f"/games/{game}"
+    def public_game_path(self, public_id: str) -> str:
+        # an unguessable id, never the row number: a game's page is found through its players
+        return f"/games/{public_id}"
+
+    def sign_in_path(self, sign_in_id: int) -> str:
+        return "/sign-in/" + self.signer.dumps("sign_in", Claims(sign_in_id, None))
+
+    def invitation_path(self, game: int, seat: int, invitation_id: int, answer: str) -> str:
+        token = self.signer.dumps("invite", Claims(game, seat, str(invitation_id)))
+        return f"/invitations/{token}/{answer}"        # accept | decline | never
 
     # -- absolute, for emails and the CLI ----------------------------------------------------
     def absolute(self, path: str) -> str:
@@ -42,6 +50,10 @@ class Urls:
 
     def reply_address(self, game: int, seat: int) -> str:
         return f"play+{self.signer.reply_token(game, seat)}@{self.domain}"
+
+    def bounce_address(self, message_id: str) -> str:
+        # VERP: each email's own return path, so a bounce names the email that failed
+        return f"bounce+{message_id.lower()}@{self.domain}"
 
     def sender_address(self) -> str:
         return f"turnpost@{self.domain}"

@@ -67,9 +67,12 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
 
 def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
     from service import marks
+    from service import play as use_cases
+    from service.games import registry
     from service.links import Claims
     from service.play import positions
     from service.store.migrate import upgrade
+    from service.store.models import Player
     from service.web import create_app
 
     tmp = Path(tempfile.mkdtemp(prefix=f"render-{name}-"))
@@ -82,12 +85,13 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
                       "TURNPOST_CHANCE": random.Random(seed), "TESTING": True})
     client = app.test_client()
     addrs = [f"p{n}@example.org" for n in range(seats)]
-    data = {"game": entry,
-            "players": "\n".join(f"{NAMES[n]} <{a}>" for n, a in enumerate(addrs))}
-    data.update({f"{entry}.{k}": v for k, v in options.items()})
-    r = client.post("/games", data=data)
-    assert r.status_code == 302, r.text
-    gid = int(r.headers["Location"].rsplit("/", 1)[1])
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:      # every move mailed, so each stage has an email to show
+        for n, a in enumerate(addrs):
+            s.add(Player(email=a, name=NAMES[n], mail_mode="every", created_at=svc.clock.now()))
+    _, _, game, preset = next(e for e in registry.lobby() if e[0] == entry)
+    # the operator's start (the lobby now invites, and waits for every seat to accept)
+    gid = use_cases.start_game(svc, game.id, addrs, {**options, **preset}).game_id
     signer, store = app.extensions["turnpost"].urls.signer, app.extensions["turnpost"].db
     _write_latest(app, addrs[0], out, f"{name}.start")
     rng = random.Random(seed)

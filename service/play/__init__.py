@@ -13,7 +13,7 @@ from .errors import (
 )
 from .intake import accept_mail
 from .periodic import sweep, timers
-from .reading import GameRead, game_kind, read_game
+from .reading import GameRead, PublicGame, game_kind, public_game, read_game
 from .relay import deliver, requeue
 from .replies import process as process_inbound
 from .services import Services, from_settings
@@ -21,6 +21,7 @@ from .start import BadStart, Started, start_game
 from .submit import Applied, Intent, submit
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
-           "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
+           "NotYourSeat", "PlayError", "PositionChanged", "PublicGame", "Refused", "Services",
+           "Started",
            "accept_mail", "deliver", "from_settings", "game_kind", "process_inbound",
-           "read_game", "requeue", "start_game", "submit", "sweep", "timers"]
+           "public_game", "read_game", "requeue", "start_game", "submit", "sweep", "timers"]

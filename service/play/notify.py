@@ -15,15 +15,22 @@ from service.store.models import GameRow, OutboxRow
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
-                        seq: int, now: datetime) -> list[OutboxRow]:
-    """One email per seat whose view changed (all seats when the game starts: `before` is
+                        seq: int, now: datetime, mover: int | None = None) -> list[OutboxRow]:
+    """One email per seat whose view changed (every seat when the game starts: `before` is
     None), but no chatter: a seat watching someone part-way through a turn of several actions
     hears once, when new seats must act, with all of the turn's news; a seat still to choose
     in a sealed round is not mailed because another seat chose (its links stay good: the
-    change is outside its freshness view, service.marks)."""
+    change is outside its freshness view, service.marks).
+
+    Each player's mail mode then thins this out (`wants_mail`): the mover never hears about its
+    own move (the done page told it), and by default a seat hears only when it must act and
+    when the game ends."""
+    acting_after = engine.to_act(after)
     if before is None:
-        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats]
-    acting_before, acting_after = engine.to_act(before), engine.to_act(after)
+        ended = engine.outcome(after) is not None
+        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats
+                if wants_mail(s.player.mail_mode, s.seat, None, s.seat in acting_after, ended)]
+    acting_before = engine.to_act(before)
     ended = engine.outcome(after) is not None
     new_actors = bool(acting_after - acting_before)
     rows = []
@@ -38,13 +45,31 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
             wanted = marks.mark(engine, before, seat) != marks.mark(engine, after, seat)
         else:
             wanted = new_actors                # watching: once, when the turn passes
-        if wanted:
+        if wanted and wants_mail(seat_row.player.mail_mode, seat, mover, now_acts, ended):
             rows.append(queue(session, game, seat, "turn", seq, now))
     return rows
 
 
-# the kinds of email a muted seat no longer gets (answers to its own replies still go out)
-MUTABLE = ("turn", "reminder", "timeout")
+def wants_mail(mode: str, seat: int, mover: int | None, acts: bool, ended: bool) -> bool:
+    if ended:
+        return True
+    if seat == mover:
+        return False
+    return mode == "every" or acts
+
+
+def status_for(seat_row, kind: str) -> str:
+    """pending (send it), held (a digest player's turn mail, released at its hour), or skipped:
+    an address that bounced or asked never to be mailed gets nothing at all, and a seat that
+    unsubscribed from the game gets nothing of it but the answers to its own emails."""
+    player = seat_row.player
+    if player.suppressed or player.bounced_at is not None:
+        return "skipped"
+    if seat_row.muted and kind not in ("answer", "refusal"):
+        return "skipped"
+    if kind == "turn" and player.mail_mode == "digest":
+        return "held"
+    return "pending"
 
 
 def new_message_id() -> str:
@@ -59,7 +84,7 @@ def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: 
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                     message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},
-                    status="skipped" if seat_row.muted and kind in MUTABLE else "pending",
+                    status=status_for(seat_row, kind),
                     attempts=0, next_try=now, created_at=now)
     session.add(row)
     return row

@@ -6,11 +6,13 @@ from dataclasses import dataclass
 
 from sqlalchemy import select
 
+from service.games import registry
 from service.presenting import SeatPage, fill, history, seat_page
 from service.store import events as event_store
-from service.store.models import SeatChange
+from service.store.models import GameRow, Invitation, SeatChange
 
 from . import positions, timing
+from .errors import NoSuchGame
 from .services import Services
 from .submit import check_holder
 
@@ -19,7 +21,7 @@ from .submit import check_holder
 class GameRead:
     page: SeatPage
     history: list[dict]          # every event as the seat may see it, oldest first
-    addresses: list[str]         # the seats' addresses: only the dev outbox page shows them
+    bounced: tuple[str, ...] = ()   # players whose mail bounced: they are mailed nothing
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *,
@@ -35,8 +37,9 @@ def read_game(svc: Services, game_id: int, seat: int | None, *,
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
                          [], every_move=True)
         timing.dress(page, pos.row, svc.clock.now())
+        bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
         return GameRead(page, _history(session, pos, events, timer, seat, names, with_history),
-                        [s.player.email for s in pos.row.seats])
+                        bounced)
 
 
 def _history(session, pos, events, timer: set[int], seat, names, wanted: bool) -> list[dict]:
@@ -60,3 +63,29 @@ def _history(session, pos, events, timer: set[int], seat, names, wanted: bool) -
 def game_kind(svc: Services, game_id: int) -> str:
     with svc.db.transaction() as session:
         return positions.game_row(session, game_id).kind
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    game_id: int
+    status: str              # forming | active | ended
+    title: str
+    seats: list[tuple[str, str]]   # forming: (display name or "an invited player", status)
+
+
+def public_game(svc: Services, public_id: str) -> PublicGame:
+    """The game behind a public page's unguessable id; a game whose page is off, or an id that
+    names nothing, is "no such game" alike."""
+    with svc.db.transaction() as session:
+        row = session.scalars(select(GameRow).where(GameRow.public_id == public_id[:40])).first()
+        if row is None or not row.public:
+            raise NoSuchGame("There is no such game page (or its players keep it private).")
+        seats = []
+        if row.status == "forming":
+            for inv in session.scalars(select(Invitation).where(
+                    Invitation.game_id == row.id, Invitation.status != "replaced")
+                    .order_by(Invitation.seat)):
+                who = inv.player.name if inv.player is not None else (
+                    "an open seat" if inv.status == "open" else "an invited player")
+                seats.append((who, inv.status))
+        return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)

@@ -22,7 +22,7 @@ from service.presenting import seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, OutboxRow
 
-from . import positions, timing
+from . import bounces, letters, positions, timing
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -64,7 +64,12 @@ def deliver_one(svc: Services, row_id: int) -> str:
             return "skipped"
     try:
         with svc.db.transaction() as session:
-            msg = render(session, svc, session.get(OutboxRow, row_id))
+            row = session.get(OutboxRow, row_id)
+            if bounces.unmailable(session, row.to_addr):   # it bounced since it was queued
+                row.status = "skipped"
+                return "skipped"
+            msg = render(session, svc, row)
+            msg["Return-Path"] = f"<{svc.urls.bounce_address(row.message_id)}>"
         svc.transport.send(msg)
     except Exception as exc:   # noqa: BLE001 - any failure, a template bug included, retries
         return _failed(svc, row_id, claimed_at, exc)
@@ -79,6 +84,8 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     since the seat's previous turn email."""
     logctx.bind(game=row.game_id, seat_=row.seat)
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
+    if row.kind in letters.KINDS:
+        return letters.render(session, svc, row, envelope)
     if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}
         return compose_notice(svc.templates, svc.urls, envelope, why=p.get("why", ""),
@@ -87,13 +94,15 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     game = session.get(GameRow, row.game_id)
     pos = positions.load(session, svc.states, row.game_id, upto=row.seq)
     names = [s.player.name for s in game.seats]
+    # the table is told when mail to one of them bounced (they get nothing any more)
+    bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
     news = [(r.seq, r.event) for r in
             event_store.load(session, game, after=row.since_seq, upto=row.seq)]
     page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
     timing.dress(page, game, svc.clock.now())
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
     return compose_turn(svc.templates, page, links, envelope,
-                        extra=dict(row.payload or {}, kind=row.kind))
+                        extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))
 
 
 def _failed(svc: Services, row_id: int, claimed_at: datetime, exc: Exception) -> str:

@@ -26,7 +26,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import GameRow, InboundMessage, OutboxRow
 
-from . import chat, notify, positions, seats
+from . import bounces, chat, notify, positions, seats
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -85,8 +85,10 @@ def process(svc: Services, inbound_id: int) -> Result:
         row = session.get(InboundMessage, inbound_id)
         # parsed once, at intake; rows stored before that was kept are parsed here
         mail = InboundMail.from_json(row.parsed) if row.parsed else parse_message(row.raw)
+        raw = row.raw
     try:
-        result = _decide(svc, mail, now)
+        bounce = bounces.token_of(mail, svc.urls.domain)
+        result = Result(*bounces.handle(svc, raw, bounce)) if bounce else _decide(svc, mail, now)
     except Exception as exc:
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")

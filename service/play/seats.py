@@ -14,9 +14,10 @@ from service.links import Claims
 from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
 
 from . import notify, positions, timing
+from .addresses import BadAddress
+from .addresses import address as read_address
 from .errors import GameOver, PlayError
 from .services import Services
-from .start import ADDRESS
 from .submit import check_holder
 from .timing import who
 
@@ -187,9 +188,11 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         if row.status not in ("absent", "resigned"):
             raise SeatRefused(f"{row.player.name} is still playing; only an absent or resigned "
                               "player's seat can be taken over.")
-        if not ADDRESS.match(address):
+        try:
+            address = read_address(address)
+        except BadAddress:
             raise SeatRefused(f"{address!r} is not an email address; write one such as "
-                              "carla@example.org.")
+                              "carla@example.org.") from None
         if any(r.player.email == address for r in game.seats):
             raise SeatRefused(f"{address} is already at this table; invite someone who is "
                               "not playing in this game.")

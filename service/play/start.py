@@ -3,6 +3,7 @@ and everybody's first email — one transaction, then the outbox relay is kicked
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -17,10 +18,9 @@ from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
 
 from . import notify, timing
+from .addresses import BadAddress, address, default_name
 from .errors import PlayError
 from .services import Services
-
-ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
 
 
 class BadStart(PlayError):
@@ -32,6 +32,7 @@ class Started:
     game_id: int
     seq: int
     outbox_ids: list[int]
+    public_id: str = ""
 
 
 def parse_player(text: str) -> tuple[str, str]:
@@ -39,9 +40,16 @@ def parse_player(text: str) -> tuple[str, str]:
     text = text.strip()
     m = re.match(r"^(.*?)\s*<([^>]+)>$", text)
     name, addr = (m.group(1).strip(' "'), m.group(2).strip()) if m else ("", text)
-    if not ADDRESS.match(addr):
-        raise BadStart(f"{text!r} is not an email address.")
-    return addr.lower(), name or addr.split("@")[0]
+    try:
+        addr = address(addr)
+    except BadAddress as exc:
+        raise BadStart(exc.detail) from None
+    return addr, name[:40] or default_name(addr)
+
+
+def public_id() -> str:
+    """The public page's id: unguessable, so a game's page is found only through its players."""
+    return secrets.token_urlsafe(12)
 
 
 def start_game(svc: Services, kind: str, players: Sequence[str],
@@ -73,16 +81,34 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
     except OptionError as exc:
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
-    game = GameRow(kind=kind, options=options, seq=0, status="active", created_at=now,
-                   rules_version=getattr(engine, "rules_version", 1),
-                   clock=clock, on_timeout=on_timeout)
+    game = new_game_row(session, engine, kind, options, "active", now, clock=clock,
+                        on_timeout=on_timeout)
+    for seat, (addr, name) in enumerate(people):
+        player = find_player(session, addr, name, now)
+        session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, muted=False))
+    return deal(session, svc, game)
+
+
+def new_game_row(session: Session, engine, kind: str, options: dict, status: str, now,
+                 **more) -> GameRow:
+    game = GameRow(kind=kind, options=options, seq=0, status=status, created_at=now,
+                   rules_version=getattr(engine, "rules_version", 1), public_id=public_id(),
+                   **more)
     session.add(game)
     session.flush()
-    for seat, (addr, name) in enumerate(people):
-        player = _player(session, addr, name, now)
-        session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, muted=False))
+    return game
+
+
+def deal(session: Session, svc: Services, game: GameRow) -> Started:
+    """A game whose seats are all taken begins: the engine's opening events and everybody's
+    first email, in the caller's transaction."""
     session.flush()
     session.refresh(game)
+    engine = registry.get(game.kind)
+    now = svc.clock.now()
+    options = game.options
+    people = game.seats
+    game.status = "active"
     events = engine.start(len(people), options, svc.chance)
     event_store.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)
@@ -92,10 +118,10 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
     timing.track(session, game, engine, state, now)
     rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     session.flush()
-    return Started(game.id, game.seq, [r.id for r in rows])
+    return Started(game.id, game.seq, [r.id for r in rows], game.public_id or "")
 
 
-def _player(session: Session, addr: str, name: str, now) -> Player:
+def find_player(session: Session, addr: str, name: str, now) -> Player:
     player = session.scalars(select(Player).where(Player.email == addr)).first()
     if player is None:
         player = Player(email=addr, name=name, created_at=now)

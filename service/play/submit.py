@@ -150,12 +150,18 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
-                                      now)
+                                      now, mover=_mover(intent))
     session.flush()
     game_id = pos.row.id
     sa_event.listen(session, "after_commit",
                     lambda _s: svc.states.remember(game_id, last, new_state), once=True)
     return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended)
+
+
+def _mover(intent: Intent) -> int | None:
+    """The seat not to mail about its own move: one that moved on a page (the done page or the
+    game page told it). A move by email has no page to tell it, so its mail mode decides."""
+    return intent.seat if intent.source in ("link", "web") else None
 
 
 def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,

@@ -19,6 +19,8 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    false,
+    true,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
@@ -33,10 +35,21 @@ class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(primary_key=True)
     email: Mapped[str] = mapped_column(String(320), unique=True)
-    name: Mapped[str] = mapped_column(String(100))
+    name: Mapped[str] = mapped_column(String(100))          # the display name others see
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
-    # IANA zone ("Europe/London") for deadlines in words; None: UTC, said as such
-    zone: Mapped[str | None] = mapped_column(String(64), nullable=True)
+    zone: Mapped[str | None] = mapped_column(String(64), nullable=True)   # IANA, e.g. Europe/Paris
+    # turn: only when it is my move (and the end) | every: every change | digest: once a day
+    mail_mode: Mapped[str] = mapped_column(String(12), default="turn", server_default="turn")
+    digest_hour: Mapped[int | None] = mapped_column(Integer, nullable=True)   # local hour
+    digest_sent_on: Mapped[str | None] = mapped_column(String(10), nullable=True)  # local date
+    # "never email me from this service": nothing is ever sent to this address again
+    suppressed: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # a hard bounce: the address is dead, every game's mail to it stops
+    bounced_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    @property
+    def unmailable(self) -> bool:
+        return self.suppressed or self.bounced_at is not None
 
 
 class GameRow(Base):
@@ -45,7 +58,7 @@ class GameRow(Base):
     kind: Mapped[str] = mapped_column(String(40))          # registry id: "trees", ...
     options: Mapped[dict] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)   # last event's seq (a read cache)
-    status: Mapped[str] = mapped_column(String(20), default="active")  # active | ended
+    status: Mapped[str] = mapped_column(String(20), default="active")  # forming|active|ended
     # the engine's rules_version when the game started: a game plays to its end under it
     rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     # time control (service.clocks.option_text; None = no clock) and the timeout policy
@@ -54,6 +67,11 @@ class GameRow(Base):
     # a result the service decided (a resignation or forfeit ended the game), not the engine
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # the public page is /games/<public_id>: an unguessable id, and `public` can turn it off
+    public_id: Mapped[str | None] = mapped_column(String(32), unique=True, nullable=True)
+    public: Mapped[bool] = mapped_column(default=True, server_default=true())
+    created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)   # a player id
+    rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 
 
@@ -196,3 +214,36 @@ class ApiToken(Base):
 
     __table_args__ = (UniqueConstraint("token_hash", name="uq_api_tokens_hash"),
                       Index("ix_api_tokens_player", "player_id"))
+class SignIn(Base):
+    """A one-time sign-in link (its signed token names this row): it lasts 15 minutes, works
+    once, and only in the browser that asked for it (`browser_hash`, from a nonce in that
+    browser's session)."""
+
+    __tablename__ = "sign_ins"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    email: Mapped[str] = mapped_column(String(320))
+    browser_hash: Mapped[str] = mapped_column(String(64))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class Invitation(Base):
+    """One seat of a forming game: the creator's (accepted), an invited address (pending until
+    it accepts or declines), or an open seat anyone signed in may take."""
+
+    __tablename__ = "invitations"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    email: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    # pending | accepted | declined | open | replaced (a declined seat given to another address)
+    status: Mapped[str] = mapped_column(String(12))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    player: Mapped[Player | None] = relationship(lazy="joined")
+
+    __table_args__ = (Index("ix_invitations_game", "game_id", "seat"),)
+

@@ -3,7 +3,10 @@ app's extension, Celery, blueprints, CLI. Everything per app lives in `app.exten
 apps in one process with different settings are independent."""
 from __future__ import annotations
 
+from datetime import timedelta
+
 from flask import Flask
+from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from config import DEV_SECRET, load
 from service import play
@@ -12,6 +15,7 @@ from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
 from . import (
+    accounts,
     api,
     cli,
     cli_admin,
@@ -20,9 +24,11 @@ from . import (
     feeds,
     games,
     inbound,
+    limits,
     links,
     logs,
     metrics,
+    pages,
     players,
     seats,
     tokens,
@@ -37,6 +43,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     if app.config["TURNPOST_SECRET_KEY"] == DEV_SECRET and app.config["TURNPOST_BROKER_URL"]:
         app.logger.warning("TURNPOST_SECRET_KEY is the development default: links can be forged")
     app.config["SECRET_KEY"] = app.config["TURNPOST_SECRET_KEY"]
+    # the session cookie carries the signed-in account: never to scripts, never cross-site
+    # POSTs, and only over https when the service is served over https
+    app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
+                      SESSION_COOKIE_SECURE=app.config["TURNPOST_BASE_URL"].startswith("https:"),
+                      PERMANENT_SESSION_LIFETIME=timedelta(days=30))
 
     celery_app = celery_init_app(app)
     enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"])
@@ -54,8 +65,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(tokens.bp)
     app.register_blueprint(feeds.bp)
+    app.register_blueprint(accounts.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
+    init_csrf(app)
+    limits.init_app(app)
     logs.init_app(app)
     metrics.init_app(app)
     cli.init_app(app)
@@ -67,3 +81,23 @@ def create_app(overrides: dict | None = None) -> Flask:
         return {"ok": True}
 
     return app
+
+
+def init_csrf(app: Flask) -> None:
+    """Every form POST carries the session's CSRF token, except those whose URL token is the
+    credential and that must work without a session: a move link's button (/m/), RFC 8058
+    one-click unsubscribing (/u/, posted by mail clients) and the inbound webhooks."""
+    app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)   # as long as the session: slow games
+    csrf = CSRFProtect(app)
+    csrf.exempt(links.act)
+    csrf.exempt(players.unsubscribe)
+    csrf.exempt(inbound.bp)
+    csrf.exempt(api.bp)                  # bearer tokens, no cookies: nothing to forge
+    csrf.exempt(seats.seat_action)       # the emailed links of the wait policy (/s/)
+    csrf.exempt(seats.accept_invitation)  # taking over a seat, from the emailed link (/i/)
+
+    @app.errorhandler(CSRFError)
+    def stale_form(exc):
+        return pages.problem("This form has expired", "The page the form came from is too old "
+                             "or was opened in another browser. Go back, reload the page and "
+                             "send it again.", 400)

@@ -1,4 +1,5 @@
-"""The lobby (start a game), a player's game page with its turn form, and the spectator page."""
+"""The lobby (make a game: a signed-in player invites others), a player's game page with its
+turn form, and the public page (by an unguessable id, or off)."""
 from __future__ import annotations
 
 import secrets
@@ -9,15 +10,15 @@ from service import play
 from service.clocks import LOBBY_CHOICES, LOBBY_DEFAULT
 from service.games import registry
 from service.links import TokenError
+from service.play import invitations
+from service.play.invitations import TABLE_ONLY
 
 from . import pages
+from .accounts import current_account
 from .ext import services
 
 bp = Blueprint("games", __name__)
 
-# Options that fix the cards' order or the deal, for replaying a table game from the command
-# line. Offered in the lobby they would let whoever starts a game know every hand.
-TABLE_ONLY = frozenset({"deck", "roots", "aces", "dealer", "moon_set"})
 # the time control, chosen in words ("3 days per move"), and what happens at a deadline
 CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
                  "timeout_choices": [("bot", "the default move is played for them"),
@@ -28,15 +29,21 @@ CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
 @bp.get("/")
 def lobby():
     return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None,
-                           table_only=TABLE_ONLY, **CLOCK_CHOICES)
+                           table_only=TABLE_ONLY, me=current_account(), **CLOCK_CHOICES)
 
 
 @bp.post("/games")
 def create():
+    me = current_account()
+    if me is None:     # making a game mails people: only an account may, and it is counted
+        return redirect(url_for("accounts.sign_in_form", next="/"))
     form = request.form
     entry = form.get("game", "")
     players = [line for line in form.get("players", "").replace(",", "\n").splitlines()
                if line.strip()]
+    open_seats = form.get("open_seats", "0").strip() or "0"
+    if not open_seats.isdigit():
+        return _lobby_error(form, "Open seats is a number (0 for none)."), 400
     chosen = next((e for e in registry.lobby() if e[0] == entry), None)
     if chosen is None:
         return _lobby_error(form, f"There is no game called {entry!r}."), 400
@@ -55,25 +62,32 @@ def create():
     if form.get("on_timeout"):
         options["on_timeout"] = form["on_timeout"]
     try:
-        started = play.start_game(services(), game.id, players, options)
+        invitations.create_game(services(), me.id, game.id, players,
+                                open_seats=int(open_seats[:3]), options=options,
+                                public=form.get("public", "") == "on")
     except play.PlayError as exc:
         return _lobby_error(form, exc.detail), 400
-    return redirect(url_for("games.started", game_id=started.game_id))
+    return redirect(url_for("accounts.me"))
 
 
 def _lobby_error(form, error: str):
     return render_template("web/new_game.html", entries=registry.lobby(), form=form,
-                           error=error, table_only=TABLE_ONLY, **CLOCK_CHOICES)
+                           error=error, table_only=TABLE_ONLY, me=current_account(),
+                           **CLOCK_CHOICES)
 
 
-@bp.get("/games/<int:game_id>")
-def started(game_id: int):
-    """The public page of a game: the spectator's view and the public history."""
+@bp.get("/games/<public_id>")
+def public_page(public_id: str):
+    """The public page of a game: the spectator's view and the public history; found only by
+    its unguessable id, and off when its players chose so."""
     try:
-        read = play.read_game(services(), game_id, None)
+        game = play.public_game(services(), public_id)
+        if game.status == "forming":
+            return render_template("web/forming.html", game=game)
+        read = play.read_game(services(), game.game_id, None)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
-    return pages.render_game(read, view_token="", emails=read.addresses,
+    return pages.render_game(read, view_token="",
                              dev_outbox="dev.outbox" in current_app.view_functions)
 
 

@@ -20,6 +20,7 @@ def render_game(read, view_token: str, **extra):
     env = current_app.jinja_env
     return render_template("web/game.html", page=page, view=page.view, names=page.names,
                            me=page.me, history=list(reversed(read.history)), token=view_token,
+                           bounced=read.bounced,
                            result=result_line(page),
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],

@@ -177,17 +177,17 @@ def test_chat_mails_the_other_players(app, client, table):
 
 
 def test_tokens_page_from_the_game_page_makes_and_revokes_tokens(app, client, table):
-    from tests.web.helpers import game_link, latest_to
+    from tests.web.helpers import game_link, latest_to, post_form
     gid, _ = table
     page = game_link(latest_to(app, ANNA))
     assert f"{page}/tokens" in client.get(page).text
-    made = client.post(f"{page}/tokens", data={"label": "my bot"}).text
+    made = post_form(client, f"{page}/tokens", {"label": "my bot"}, page=page).text
     token = made.split('class="token">')[1].split("<")[0]
     h = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/v1/games", headers=h).json["nowPlaying"][0]["gameId"] == gid
     svc = app.extensions["turnpost"]
     token_id = tokens.listed(svc, ANNA)[-1].id
-    client.post(f"{page}/tokens", data={"revoke": str(token_id)})
+    post_form(client, f"{page}/tokens", {"revoke": str(token_id)}, page=page)
     assert client.get("/api/v1/games", headers=h).status_code == 401
     assert client.get("/g/forged/tokens").status_code == 400
 

@@ -1,6 +1,7 @@
 """A person's path in a real browser (Playwright driving the system Chromium) against the
-service running as a real server process on the embedded default: start a game in the lobby,
-read the email in the dev outbox, follow a move link, press the button, see the result.
+service running as a real server process on the embedded default: sign in by the emailed
+link, open /me, invite a friend from the lobby, accept the invitation from its email, see the
+game on /me, make a move, follow an old move link and be told it is done.
 
 Skipped on a laptop without Chromium; CI sets TURNPOST_TEST_BROWSER=1, which makes a missing
 browser a failure instead."""
@@ -66,35 +67,59 @@ def page(server):
         browser.close()
 
 
-def test_start_a_game_read_the_mail_and_move_by_link(server, page, tmp_path):
+def open_mail(page, server, to: str, subject_part: str):
+    """The newest email to `to` whose subject has `subject_part`, opened in the dev outbox;
+    returns the frame showing its HTML."""
+    page.goto(server + "/dev/outbox")
+    item = page.locator("li", has_text=to).filter(has_text=subject_part).first
+    item.locator("a").click()
+    return page.frame_locator("iframe")
+
+
+def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
+    # sign in: the link comes by email and works in this browser
+    page.goto(server + "/me")
+    assert "/sign-in" in page.url
+    page.fill("input[name=email]", "anna@example.org")
+    page.click("text=Email me a sign-in link")
+    assert "Check your email" in page.content()
+    link = open_mail(page, server, "anna@example.org", "sign-in").locator("a.btn").first
+    page.goto(link.get_attribute("href"))
+    page.click("text=Sign me in")
+    assert page.url.endswith("/me") and "Signed in as anna@example.org" in page.content()
+    # invite Ben from the lobby
     page.goto(server + "/")
     page.select_option("select[name=game]", "trees")
-    page.fill("textarea[name=players]", "Anna <anna@example.org>\nben@example.org")
-    page.click("text=Start the game")
-    assert "Trees #1" in page.content()
-    page.click("text=read them in the dev outbox")
-    assert page.locator("li").count() >= 2
-    # open each email until one offers a move; follow its first move link
-    links = page.locator("a[href^='/dev/outbox/']")
-    hrefs = [links.nth(i).get_attribute("href") for i in range(links.count())]
-    move_url = None
-    for href in hrefs:
-        page.goto(server + href)
-        frame = page.frame_locator("iframe")
-        buttons = frame.locator("a.btn")
-        if buttons.count():
-            move_text = buttons.first.inner_text()
-            move_url = buttons.first.get_attribute("href")
-            break
-    assert move_url, "no email offered a move"
-    page.goto(move_url)
-    page.screenshot(path=str(tmp_path / "confirm.png"))
-    assert page.locator("button", has_text=move_text).count() == 1
-    page.click(f"button:has-text('{move_text}')")
+    page.fill("textarea[name=players]", "ben@example.org")
+    page.click("text=Send the invitations")
+    assert page.url.endswith("/me") and "(invited)" in page.content()
+    # Ben accepts from his invitation email
+    accept = open_mail(page, server, "ben@example.org", "invites you").locator("a.btn",
+                                                                              has_text="Accept")
+    page.goto(accept.get_attribute("href"))
+    page.click("text=Accept the invitation")
+    assert "the game has started" in page.content()
+    # who plays first is dealt by chance: if it is Ben, he moves by the link in his email
+    page.goto(server + "/me")
+    if not page.title().startswith("(1)"):
+        assert "waiting on ben" in page.content()
+        button = open_mail(page, server, "ben@example.org", "Your move").locator("a.btn").first
+        ben_move = button.inner_text()
+        page.goto(button.get_attribute("href"))
+        page.click(f"button:has-text('{ben_move}')")
+        assert "Done" in page.content()
+    # Anna's games page: her move first, the title counts it
+    page.goto(server + "/me")
+    assert page.title().startswith("(1) My games")
+    page.click("text=Trees #1")
+    page.screenshot(path=str(tmp_path / "game.png"))
+    move = page.locator(".moves form").first
+    move_url = move.get_attribute("action")
+    move_text = move.locator("button").inner_text()
+    move.locator("button").click()
     assert "Done" in page.content()
-    page.goto(move_url)          # the same link again: the game moved on
+    page.goto(server + move_url)          # the same link again: already done
     page.click(f"button:has-text('{move_text}')")
-    body = page.content()
-    assert "Already done" in body
-    page.click("text=Open the game page")
-    assert "History" in page.content()
+    assert "Already done" in page.content()
+    page.goto(server + "/me")
+    assert "Waiting on others" in page.content() and "waiting on ben" in page.content()

@@ -8,14 +8,13 @@ from sqlalchemy import select
 
 from service.play import positions
 
-from ..web.helpers import html_of, latest_to, mails, move_links, text_of
+from ..web.helpers import html_of, latest_to, mails, move_links, start_game, text_of
 
 ADDRS = ["anna@example.org", "ben@example.org"]
 
 
 def start(client):
-    r = client.post("/games", data={"game": "trees", "players": "\n".join(ADDRS)})
-    return int(r.headers["Location"].rsplit("/", 1)[1])
+    return start_game(client.application, "trees", ADDRS).game_id
 
 
 def test_headers_thread_identify_and_unsubscribe(client, app):
@@ -31,8 +30,10 @@ def test_headers_thread_identify_and_unsubscribe(client, app):
         assert re.fullmatch(r"<http://turnpost\.test/u/[\w.\-]+>", msg["List-Unsubscribe"])
         assert re.fullmatch(r".*<play\+[a-z2-7]{26}@turnpost\.test>", msg["Reply-To"])
         assert msg.get_content_type() == "multipart/alternative"
-    # the subject stays the same for the whole game: Gmail threads by subject
-    assert len({m["Subject"] for m in sent}) == 1
+    # the subject says whose move it is (issue 12); References keep the thread together
+    for m in sent:
+        assert re.fullmatch(r"(Your move · Trees #\d+ with \w+|\w+ to move · Trees #\d+)",
+                            m["Subject"]), m["Subject"]
 
 
 def test_message_ids_are_stable_when_a_row_is_rendered_again(client, app):

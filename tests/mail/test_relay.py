@@ -15,6 +15,8 @@ from service.mail.outbound.transports import SMTPTransport
 from service.play import relay
 from service.store.models import OutboxRow
 
+from ..web.helpers import start_game
+
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
 
 
@@ -43,9 +45,7 @@ def free_port() -> int:
 
 
 def start(client):
-    r = client.post("/games", data={"game": "trees",
-                                    "players": "anna@example.org\nben@example.org"})
-    assert r.status_code == 302
+    start_game(client.application, "trees", ["anna@example.org", "ben@example.org"])
 
 
 def rows(app):

@@ -66,9 +66,8 @@ def test_the_open_turn_is_ended_by_an_end_line_later(services):
 
 def test_an_email_link_plays_the_card_and_ends_the_turn(client, app):
     # RULINGS M9: one click on a card play link plays it and ends the turn
-    from ..web.helpers import latest_to, move_links
-    r = client.post("/games", data={"game": "magnate", "players": "\n".join(PLAYERS)})
-    assert r.status_code == 302
+    from ..web.helpers import latest_to, move_links, start_game
+    start_game(app, "magnate", PLAYERS)
     mover = next(a for a in PLAYERS if move_links(latest_to(app, a)))
     text, path = next((t, p) for t, p in move_links(latest_to(app, mover)) if "sell" in t.lower())
     assert client.post(path).status_code == 200

@@ -12,14 +12,13 @@ from service import play
 from service.play import intake, replies
 from service.store.models import EventRow, InboundMessage, OutboxRow
 
-from ..web.helpers import latest_to, mails, move_links, text_of
+from ..web.helpers import latest_to, mails, move_links, start_game, text_of
 
 ADDRS = ["anna@example.org", "ben@example.org"]
 
 
 def start(client):
-    r = client.post("/games", data={"game": "trees", "players": "\n".join(ADDRS)})
-    return int(r.headers["Location"].rsplit("/", 1)[1])
+    return start_game(client.application, "trees", ADDRS).game_id
 
 
 def reply_to(ours, body: str, sender: str | None = None, **headers) -> bytes:

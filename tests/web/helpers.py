@@ -61,3 +61,69 @@ class MailWatcher:
                     fresh.append((path.stat().st_mtime_ns, path))
         return [BytesParser(policy=policy.default).parsebytes(p.read_bytes())
                 for _, p in sorted(fresh)]
+
+
+# -- accounts and forms ----------------------------------------------------------------------
+
+CSRF = re.compile(r'name="csrf_token" value="([^"]+)"')
+SIGN_IN = re.compile(r"http://turnpost\.test(/sign-in/[A-Za-z0-9_.\-]+)")
+INVITE = re.compile(r"http://turnpost\.test(/invitations/[A-Za-z0-9_.\-]+/(accept|decline|never))")
+
+
+def csrf(client, path: str = "/sign-in") -> str:
+    """The CSRF token of this client's session, read from a page's form as a browser would."""
+    return CSRF.search(client.get(path).text).group(1)
+
+
+def post_form(client, path: str, data: dict | None = None, page: str = "/sign-in"):
+    return client.post(path, data={**(data or {}), "csrf_token": csrf(client, page)})
+
+
+def sign_in(client, app, addr: str):
+    """Ask for a sign-in link, read it from the mail, open it and press its button."""
+    assert post_form(client, "/sign-in", {"email": addr}).status_code == 200
+    path = SIGN_IN.search(text_of(latest_to(app, addr))).group(1)
+    return post_form(client, path, page=path)
+
+
+def invitation_links(msg) -> dict[str, str]:
+    return {m.group(2): m.group(1) for m in INVITE.finditer(text_of(msg))}
+
+
+def start_game(app, kind: str, players: list[str], options: dict | None = None,
+               mail_mode: str = "every"):
+    """The operator's start (`flask start-game`): no invitations. The players mail mode is
+    "every move" unless told (the tests of what a seat's emails show read every change)."""
+    from sqlalchemy import select
+
+    from service import play
+    from service.games import registry
+    from service.store.models import Player
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as session:
+        for addr in players:
+            addr = addr.split("<")[-1].strip(" >").lower()
+            if session.scalars(select(Player).where(Player.email == addr)).first() is None:
+                session.add(Player(email=addr, name=addr.split("@")[0], mail_mode=mail_mode,
+                                   created_at=svc.clock.now()))
+    entry = next((e for e in registry.lobby() if e[0] == kind), None)   # "magnate-roller"...
+    engine, preset = (entry[2].id, entry[3]) if entry else (kind, {})
+    return play.start_game(app.extensions["turnpost"], engine, players,
+                           {**(options or {}), **preset})
+
+
+def lobby_game(app, creator: str, invitees: list[str], game: str = "trees", **form):
+    """A game made in the lobby as a player makes one: the creator signs in, invites, and
+    every invitee accepts by the emailed link. Returns the creator's (signed-in) client and
+    the lobby's answer."""
+    client = app.test_client()
+    sign_in(client, app, creator)
+    made = post_form(client, "/games", {"game": game, "players": "\n".join(invitees), **form},
+                     page="/")
+    for addr in invitees:
+        invitation = [m for m in mails(app) if m["To"] == addr and "invites you" in m["Subject"]]
+        if invitation:
+            path = invitation_links(invitation[-1])["accept"]
+            other = app.test_client()
+            post_form(other, path, page=path)
+    return client, made

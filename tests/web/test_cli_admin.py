@@ -11,7 +11,7 @@ from service import play
 from service.play import archive
 from service.store.models import OutboxRow, Seat
 
-from .helpers import mails
+from .helpers import mails, start_game
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -19,7 +19,8 @@ ANNA, BEN = "anna@example.org", "ben@example.org"
 @pytest.fixture
 def game(app):
     svc = app.extensions["turnpost"]
-    gid = play.start_game(svc, "trees", [ANNA, BEN], {}).game_id
+    # players who read every move's mail, so each seat has rows to resend and park
+    gid = start_game(app, "trees", [ANNA, BEN]).game_id
     read = play.read_game(svc, gid, 0)
     mover = read.page.to_act[0]
     legal = play.read_game(svc, gid, mover).page.all_moves

@@ -12,7 +12,7 @@ from service.clock import ManualClock
 from service.play import tokens
 from tests.conftest import T0
 
-from .helpers import game_link, latest_to
+from .helpers import game_link, latest_to, post_form
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 ATOM = "{http://www.w3.org/2005/Atom}"
@@ -79,7 +79,7 @@ def test_a_revoked_or_unknown_or_api_token_is_404(app, client, feeds):
 
 def test_feed_links_are_made_on_the_tokens_page(app, client, feeds):
     page = game_link(latest_to(app, ANNA))
-    made = client.post(f"{page}/tokens", data={"scope": "feed", "label": "x"}).text
+    made = post_form(client, f"{page}/tokens", {"scope": "feed", "label": "x"}, page=page).text
     assert "/deadlines.ics" in made and "/moves.atom" in made
     url = made.split('href="http://turnpost.test')[1].split('"')[0]
     assert client.get(url).status_code == 200

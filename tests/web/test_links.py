@@ -10,15 +10,13 @@ from sqlalchemy import func, select
 from service.links import Claims
 from service.store.models import EventRow
 
-from .helpers import game_link, latest_to, mails, move_links
+from .helpers import game_link, latest_to, mails, move_links, start_game
 
 PLAYERS = "Anna <anna@example.org>\nben@example.org"
 
 
 def start(client, app):
-    r = client.post("/games", data={"game": "trees", "players": PLAYERS})
-    assert r.status_code == 302, r.text
-    return int(r.headers["Location"].rsplit("/", 1)[1])
+    return start_game(client.application, "trees", PLAYERS.splitlines()).game_id
 
 
 def event_count(app):

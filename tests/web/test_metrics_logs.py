@@ -12,6 +12,7 @@ from prometheus_client.parser import text_string_to_metric_families
 from service import logctx, play
 from service.play import tokens
 from service.web import logs
+from tests.web.helpers import start_game
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -42,7 +43,7 @@ def _api_move(client, gid, auth, command=None):
 def test_counters_move_during_a_game(app, client):
     svc = app.extensions["turnpost"]
     before = scrape(client)
-    gid = play.start_game(svc, "trees", [ANNA, BEN], {}).game_id
+    gid = start_game(app, "trees", [ANNA, BEN]).game_id      # players mailed every move
     auth = [{"Authorization": f"Bearer {tokens.create(svc, a)[1]}"} for a in (ANNA, BEN)]
     for _ in range(3):
         assert _api_move(client, gid, auth).status_code == 200

@@ -8,7 +8,7 @@ from sqlalchemy import create_engine, func, select, text
 from service.store.migrate import upgrade
 from service.store.models import GameRow
 
-from .helpers import mails
+from .helpers import mails, start_game
 
 
 def games_in(url: str) -> list[tuple[int, str]]:
@@ -27,10 +27,9 @@ def test_two_apps_keep_their_own_database_mail_and_secret(app_factory, tmp_path)
                         TURNPOST_SECRET_KEY="secret-a")
     app_b = app_factory(TURNPOST_DATABASE_URL=url_b, TURNPOST_MAILDIR=str(tmp_path / "mail-b"),
                         TURNPOST_SECRET_KEY="secret-b")
+    public = {}
     for app, kind in ((app_a, "trees"), (app_b, "suzerain")):
-        r = app.test_client().post("/games", data={"game": kind, "players":
-                                                   "anna@example.org\nben@example.org"})
-        assert r.status_code == 302, r.text
+        public[kind] = start_game(app, kind, ["anna@example.org", "ben@example.org"]).public_id
     # each game in its own app's database, each app's mail in its own Maildir
     assert games_in(url_a) == [(1, "trees")]
     assert games_in(url_b) == [(1, "suzerain")]
@@ -38,9 +37,10 @@ def test_two_apps_keep_their_own_database_mail_and_secret(app_factory, tmp_path)
     assert all("Trees" in m["Subject"] for m in mails(app_a))
     assert all("Suzerain" in m["Subject"] for m in mails(app_b))
     # game 1 of one app is not game 1 of the other: the state caches are per app too
-    page_a = app_a.test_client().get("/games/1").text
-    page_b = app_b.test_client().get("/games/1").text
+    page_a = app_a.test_client().get(f"/games/{public['trees']}").text
+    page_b = app_b.test_client().get(f"/games/{public['suzerain']}").text
     assert "Trees" in page_a and "Suzerain" in page_b
+    assert app_a.test_client().get("/games/1").status_code == 404    # no row numbers
     # and a link signed by one app's secret is nobody's link in the other
     link = next(line for line in mails(app_a)[0].get_body(("plain",)).get_content().split()
                 if "/g/" in line)

@@ -15,6 +15,7 @@ from sqlalchemy import select
 from service.store.models import OutboxRow
 
 from ..conftest import REDIS_URL
+from ..web.helpers import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -51,9 +52,7 @@ def test_a_real_worker_on_redis_sends_the_emails(redis_url, pg_migrated, tmp_pat
     try:
         app = app_factory(TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
                           TURNPOST_MAILDIR=str(maildir))
-        r = app.test_client().post("/games", data={"game": "trees",
-                                                   "players": "anna@example.org\nben@example.org"})
-        assert r.status_code == 302
+        start_game(app, "trees", ["anna@example.org", "ben@example.org"])
         transport = app.extensions["turnpost"].transport
         assert wait_for(lambda: len(transport.messages()) == 2), "the worker sent nothing"
         db = app.extensions["turnpost"].db
@@ -68,10 +67,8 @@ def test_a_real_worker_on_redis_sends_the_emails(redis_url, pg_migrated, tmp_pat
 def test_a_dead_broker_loses_nothing(app_factory):
     """The move commits although the kick cannot reach the broker; the sweep sends it later."""
     app = app_factory(TURNPOST_BROKER_URL="redis://127.0.0.1:9/0")   # nothing listens on 9
-    client = app.test_client()
     t0 = time.monotonic()
-    r = client.post("/games", data={"game": "trees", "players": "anna@example.org\nben@example.org"})
-    assert r.status_code == 302
+    start_game(app, "trees", ["anna@example.org", "ben@example.org"])
     assert time.monotonic() - t0 < 30
     db = app.extensions["turnpost"].db
     with db.transaction() as s:

@@ -28,7 +28,9 @@ class InboundHandler:
     def __init__(self, accept: Accept, domain: str) -> None:
         self.accept = accept
         self.domain = domain
-        self._ours = re.compile(rf"^play\+[a-z0-9]+@{re.escape(domain.strip().lower())}$")
+        # reply addresses, and the bounce addresses (VERP) that delivery reports come back to
+        self._ours = re.compile(
+            rf"^(play\+[a-z0-9]+|bounce\+[a-z0-9.]+)@{re.escape(domain.strip().lower())}$")
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         # Refusing here, not after DATA, means mail for anyone else never gets stored and the

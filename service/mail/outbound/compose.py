@@ -41,7 +41,11 @@ def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: E
            "links": links, "marker": REPLY_MARKER, "result": result_line(page),
            "moves": [{"text": m["text"], "url": links.move(m["move"])} for m in page.menu],
            "partial_html": game_partial(env, page.kind, "html"),
-           "partial_txt": game_partial(env, page.kind, "txt"), **(extra or {})}
+           "partial_txt": game_partial(env, page.kind, "txt"),
+           # for the subject: whose move it is, by display name
+           "others": [n for i, n in enumerate(page.names) if i != page.me],
+           "movers": [page.names[i] for i in page.to_act if i != page.me],
+           **(extra or {})}
     return build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
 
 
@@ -94,4 +98,22 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
     msg["X-Turnpost-Game"] = str(game_id)
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
+    return msg
+
+
+def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str,
+                   ctx: dict) -> EmailMessage:
+    """An email about the service itself, not a move: a sign-in link, an invitation. Built
+    from email/<kind>.{subject.txt,txt,html}; nobody replies to it."""
+    msg = EmailMessage(policy=POLICY)
+    msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
+    msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
+    msg["To"] = envelope.to_addr
+    msg["Date"] = format_datetime(envelope.when)
+    msg["Message-ID"] = urls.message_id(envelope.msg_id)
+    msg["Auto-Submitted"] = "auto-generated"
+    msg["X-Auto-Response-Suppress"] = "All"
+    msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
+    msg.add_alternative(_inliner.inline(env.get_template(f"email/{kind}.html").render(ctx)),
+                        subtype="html")
     return msg

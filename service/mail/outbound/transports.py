@@ -64,7 +64,10 @@ class SMTPTransport:
                     conn.starttls(context=ssl.create_default_context())
                 if self.user:
                     conn.login(self.user, self.password)
-                conn.send_message(msg)
+                # the envelope sender is the email's own bounce address (VERP), if it has one
+                return_path = (msg["Return-Path"] or "").strip("<> ") or None
+                del msg["Return-Path"]       # the receiving server writes its own
+                conn.send_message(msg, from_addr=return_path)
         except smtplib.SMTPRecipientsRefused as exc:
             raise SendFailed(f"recipient refused: {exc.recipients}") from exc
         except (smtplib.SMTPException, OSError) as exc:

@@ -2,13 +2,13 @@
 calendar and feed URLs, kept as hashes, revocable.
 
 Revision ID: 0008
-Revises: 0004
+Revises: 0005
 """
 import sqlalchemy as sa
 from alembic import op
 
 revision = "0008"
-down_revision = "0004"
+down_revision = "0005"
 branch_labels = None
 depends_on = None
 

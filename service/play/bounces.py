@@ -1,0 +1,58 @@
+"""Bounces (VERP): every email goes out with its own return path `bounce+<message id>@domain`,
+so a delivery status notification names the email that failed without our trusting what the
+report itself says; flufl.bounce reads the report (DSN or any of the formats it knows). A hard
+bounce mutes that address everywhere: no game, invitation or sign-in mail goes to it again,
+and its tables are told on the game page and in their next email."""
+from __future__ import annotations
+
+import email
+import re
+
+from flufl.bounce import all_failures
+from sqlalchemy import select
+
+from service.mail.inbound.parse import InboundMail
+from service.store.models import Invitation, OutboxRow, Player
+
+from .addresses import default_name
+from .services import Services
+
+_BOUNCE = re.compile(r"^bounce\+([a-z0-9.]+)@(.+)$")
+
+
+def token_of(mail: InboundMail, domain: str) -> str | None:
+    """The VERP token when the message was sent to one of our bounce addresses."""
+    for addr in mail.recipients:
+        match = _BOUNCE.match(addr.strip().lower())
+        if match and match.group(2) == domain.strip().lower():
+            return match.group(1)
+    return None
+
+
+def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
+    """(status, detail) for the stored inbound row."""
+    _temporary, permanent = all_failures(email.message_from_bytes(raw))
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        row = session.scalars(select(OutboxRow).where(OutboxRow.message_id == token)).first()
+        if row is None:
+            return "ignored", "a bounce for no email of ours"
+        if not permanent:
+            return "ignored", f"temporary failure for outbox row {row.id}"
+        addr = row.to_addr.lower()
+        player = session.scalars(select(Player).where(Player.email == addr)).first()
+        if player is None:     # an invitation to someone who never answered
+            player = Player(email=addr, name=default_name(addr), created_at=now)
+            session.add(player)
+        if player.bounced_at is None:
+            player.bounced_at = now
+        for inv in session.scalars(select(Invitation).where(Invitation.email == addr,
+                                                            Invitation.status == "pending")):
+            inv.status, inv.answered_at = "declined", now   # the creator sees "declined" only
+        return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
+
+
+def unmailable(session, addr: str) -> bool:
+    """The relay's last look before sending a row queued before its address bounced."""
+    player = session.scalars(select(Player).where(Player.email == addr.lower())).first()
+    return player is not None and player.unmailable

@@ -1,0 +1,175 @@
+"""Accounts (sign in by emailed link, sign out), `/me` with the player's games and
+preferences, invitations (accept / decline / never), open seats, and rematches. Thin: each view
+calls one use case of service.play."""
+from __future__ import annotations
+
+import secrets
+from functools import wraps
+
+from flask import Blueprint, redirect, render_template, request, session, url_for
+
+from service.links import TokenError
+from service.play import accounts, invitations, mygames
+from service.play.errors import PlayError
+
+from . import pages
+from .ext import services
+
+bp = Blueprint("accounts", __name__)
+
+
+def current_account() -> accounts.Account | None:
+    """The signed-in account, if any. A cookie Flask cannot verify was never ours: Flask
+    drops it, so a forged session is simply anonymous."""
+    return accounts.account(services(), session.get("player"))
+
+
+def signed_in(view):
+    @wraps(view)
+    def wrapper(*args, **kwargs):
+        me = current_account()
+        if me is None:
+            return redirect(url_for("accounts.sign_in_form", next=request.path))
+        return view(me, *args, **kwargs)
+    return wrapper
+
+
+@bp.get("/sign-in")
+def sign_in_form():
+    wanted = request.args.get("next", "")
+    if _local_path(wanted):
+        session["next"] = wanted       # where to go once signed in (this site only)
+    return render_template("web/sign_in.html", sent=False, error=None, typed="")
+
+
+def _local_path(path: str) -> bool:
+    return path.startswith("/") and not path.startswith("//") and "\\" not in path
+
+
+@bp.post("/sign-in")
+def sign_in_request():
+    typed = request.form.get("email", "")[:400]
+    # the nonce that ties the link to this browser (accounts.complete_sign_in)
+    session.setdefault("browser", secrets.token_urlsafe(16))
+    try:
+        accounts.request_sign_in(services(), typed, session["browser"])
+    except PlayError as exc:
+        return render_template("web/sign_in.html", sent=False, error=exc.detail,
+                               typed=typed), 400
+    return render_template("web/sign_in.html", sent=True, error=None, typed=typed)
+
+
+@bp.get("/sign-in/<token>")
+def sign_in_confirm(token: str):
+    # a GET changes nothing (mail scanners open links): one button signs in
+    return render_template("web/sign_in_confirm.html", token=token)
+
+
+@bp.post("/sign-in/<token>")
+def sign_in(token: str):
+    try:
+        me = accounts.complete_sign_in(services(), token, session.get("browser"))
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 400, sign_in_again=True)
+    wanted = session.get("next", "")
+    session.clear()                    # a fresh session for the account (no fixation)
+    session["player"] = me.id
+    session.permanent = True
+    return redirect(wanted if _local_path(wanted) else url_for("accounts.me"))
+
+
+@bp.post("/sign-out")
+def sign_out():
+    session.clear()
+    return redirect(url_for("accounts.sign_in_form"))
+
+
+@bp.get("/me")
+@signed_in
+def me(me: accounts.Account):
+    return _my_page(me)
+
+
+def _my_page(me: accounts.Account, error: str | None = None, status: int = 200):
+    games = mygames.my_games(services(), me.id)
+    return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
+                           error=error), status
+
+
+@bp.post("/me/preferences")
+@signed_in
+def preferences(me: accounts.Account):
+    form = request.form
+    try:
+        accounts.save_preferences(services(), me.id, name=form.get("name", ""),
+                                  zone=form.get("zone", ""), mail_mode=form.get("mail_mode", ""),
+                                  digest_hour=form.get("digest_hour", ""))
+    except PlayError as exc:
+        return _my_page(me, exc.detail, 400)
+    return redirect(url_for("accounts.me"))
+
+
+@bp.post("/games/<int:game_id>/seats/<int:seat>")
+@signed_in
+def refill(me: accounts.Account, game_id: int, seat: int):
+    try:
+        invitations.refill(services(), me.id, game_id, seat, request.form.get("email", "")[:400])
+    except PlayError as exc:
+        return _my_page(me, exc.detail, 400)
+    return redirect(url_for("accounts.me"))
+
+
+@bp.get("/games/open")
+def open_games():
+    return render_template("web/open_games.html", games=invitations.open_games(services()),
+                           me=current_account())
+
+
+@bp.post("/games/<int:game_id>/join")
+@signed_in
+def join(me: accounts.Account, game_id: int):
+    try:
+        invitations.join_open_seat(services(), me.id, game_id)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    return redirect(url_for("accounts.me"))
+
+
+@bp.get("/invitations/<token>/<choice>")
+def invitation(token: str, choice: str):
+    if choice not in ("accept", "decline", "never"):
+        return pages.problem("This link does not work", "It is not an invitation link.", 404)
+    try:
+        seen = invitations.look(services(), token)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    return render_template("web/invitation.html", invitation=seen, choice=choice, token=token,
+                           done=None)
+
+
+@bp.post("/invitations/<token>/<choice>")
+def answer_invitation(token: str, choice: str):
+    if choice not in ("accept", "decline", "never"):
+        return pages.problem("This link does not work", "It is not an invitation link.", 404)
+    try:
+        seen = invitations.look(services(), token)
+        done = invitations.answer(services(), token, choice)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    return render_template("web/invitation.html", invitation=seen, choice=choice, token=token,
+                           done=done)
+
+
+@bp.post("/g/<token>/rematch")
+def rematch(token: str):
+    """The game page's rematch button: the seat's own signed link is the credential."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+        invitations.rematch(services(), claims.game, claims.seat)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    return pages.problem("Rematch offered", "Everyone at the table has an invitation; the new "
+                         "game starts when they all accept. Sign in to follow it on your games "
+                         "page.", 200, kind="done")

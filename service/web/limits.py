@@ -1,0 +1,91 @@
+"""Abuse limits (Flask-Limiter): sign-in mails, game creation and invitations, each counted per
+client address and per account (or per typed address for sign-in). The counts live in Redis
+when there is a broker (every web process shares them) and in memory on the embedded default.
+
+One Limiter per app (apps in one process count apart); the limits are put on the views here,
+after the blueprints are registered, so the blueprints stay plain Flask."""
+from __future__ import annotations
+
+import math
+import time
+
+from flask import Flask, current_app, request, session
+from flask_limiter import Limiter
+from flask_limiter.util import get_remote_address
+
+from service.play.addresses import BadAddress, address
+from service.play.invitations import MAX_INVITES
+
+from . import pages
+
+
+def _account_or_client() -> str:
+    player = session.get("player")
+    return f"player:{player}" if player else f"client:{get_remote_address()}"
+
+
+def _typed_address() -> str:
+    typed = request.form.get("email", "")[:400]
+    try:
+        return "to:" + address(typed)
+    except BadAddress:
+        return "to:?"          # refused anyway; counted with the other bad ones
+
+
+def _invited() -> int:
+    """An invitation form costs one per address it names (a refill names one); a form naming
+    more than a table has seats is refused by the use case with its own words, not here."""
+    lines = request.form.get("players", request.form.get("email", ""))
+    named = len([ln for ln in lines.replace(",", "\n").splitlines() if ln.strip()])
+    return max(1, min(named, MAX_INVITES))
+
+
+def _sent(response) -> bool:
+    """Games and invitations count only when made: a refused form sent nothing."""
+    return response.status_code < 400
+
+
+def init_app(app: Flask) -> Limiter:
+    cfg = app.config
+    broker = cfg.get("TURNPOST_BROKER_URL") or ""
+    limiter = Limiter(get_remote_address, app=app, key_prefix="turnpost",
+                      storage_uri=broker if broker.startswith("redis") else "memory://",
+                      enabled=cfg.get("TURNPOST_RATE_LIMITS", True), headers_enabled=True,
+                      # Redis down: count in memory meanwhile rather than fail every request
+                      swallow_errors=True, in_memory_fallback_enabled=True)
+    # (rate, counted per, cost, counted only when made): every sign-in request counts (each
+    # may mail someone); games and invitations count when they were made
+    rules = {
+        "accounts.sign_in_request": [
+            (cfg["TURNPOST_LIMIT_SIGN_IN"], get_remote_address, 1, None),
+            (cfg["TURNPOST_LIMIT_SIGN_IN_ADDRESS"], _typed_address, 1, None)],
+        "games.create": [(cfg["TURNPOST_LIMIT_GAMES"], _account_or_client, 1, _sent),
+                         (cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent),
+                         (cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, _invited, _sent),
+                         (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, _invited, _sent)],
+        "accounts.rematch": [(cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent)],
+        "accounts.refill": [(cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, 1, _sent),
+                            (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, 1, _sent)],
+    }
+    for endpoint, limits in rules.items():
+        view = app.view_functions[endpoint]
+        for n, (rate, key, cost, when) in enumerate(limits):
+            view = limiter.limit(rate, key_func=key, cost=cost, methods=["POST"],
+                                 deduct_when=when, scope=f"{endpoint}.{n}")(view)
+        app.view_functions[endpoint] = view
+    app.extensions["turnpost.limiter"] = limiter
+    app.register_error_handler(429, too_many)
+    return limiter
+
+
+def too_many(exc):
+    limiter = current_app.extensions["turnpost.limiter"]
+    current = limiter.current_limit
+    seconds = max(1, math.ceil(current.reset_at - time.time())) if current else 3600
+    minutes = math.ceil(seconds / 60)
+    when = f"in {minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 \
+        else f"in about {round(minutes / 60)} hours"
+    body, status = pages.problem(
+        "Too many requests", f"That was done too often from here or for this account "
+        f"({exc.description}). Please try again {when}.", 429)
+    return body, status, {"Retry-After": str(seconds)}
