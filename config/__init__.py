@@ -38,6 +38,8 @@ class Settings:
     RETRY_SCHEDULE: tuple[int, ...] = field(default_factory=lambda: tuple(
         int(s) for s in _env("RETRY_SCHEDULE", "60,300,1800,7200,21600").split(",") if s))
     SWEEP_SECONDS: int = field(default_factory=lambda: int(_env("SWEEP_SECONDS", "60")))
+    # with a broker, a bot moves this many seconds after its turn comes (in process: at once)
+    BOT_DELAY_SECONDS: float = field(default_factory=lambda: float(_env("BOT_DELAY_SECONDS", "3")))
     LINK_MAX_AGE_DAYS: int = field(default_factory=lambda: int(_env("LINK_MAX_AGE_DAYS", "90")))
     DEV_OUTBOX: bool = field(default_factory=lambda: _env("DEV_OUTBOX", "auto") in ("1", "true", "auto"))
     # mail in: the built-in SMTP receiver (Procfile "inbound"), provider webhooks, or IMAP polling

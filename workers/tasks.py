@@ -27,3 +27,9 @@ def sweep_outbox() -> dict:
 def process_inbound(inbound_id: int) -> str:
     """Read one stored inbound message and act on it (apply, answer or ignore)."""
     return play.process_inbound(_services(), inbound_id).status
+
+
+@shared_task(ignore_result=True)
+def move_bots(game_id: int) -> int:
+    """Bot seats of one game make the moves that are due (play.bots)."""
+    return play.move_bots(_services(), game_id)

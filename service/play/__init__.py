@@ -2,6 +2,7 @@
 work, the clock, chance, the URLs, the mail transport and an enqueue function for background
 work) and knows nothing of Flask, Celery, HTTP or SMTP. The web pages, the workers, the SMTP
 receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."""
+from .bots import move_bots
 from .errors import (
     AlreadyDone,
     GameOver,
@@ -17,10 +18,10 @@ from .reading import GameRead, game_kind, read_game
 from .relay import deliver, requeue
 from .replies import process as process_inbound
 from .services import Services, from_settings
-from .start import BadStart, Started, start_game
+from .start import BadStart, Started, is_bot_entry, start_game
 from .submit import Applied, Intent, submit
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
-           "accept_mail", "deliver", "from_settings", "game_kind", "process_inbound",
+           "accept_mail", "deliver", "from_settings", "game_kind", "is_bot_entry", "move_bots", "process_inbound",
            "read_game", "requeue", "start_game", "submit", "sweep"]

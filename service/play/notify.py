@@ -22,13 +22,16 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     in a sealed round is not mailed because another seat chose (its links stay good: the
     change is outside its freshness view, service.marks)."""
     if before is None:
-        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats]
+        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats
+                if s.bot is None]
     acting_before, acting_after = engine.to_act(before), engine.to_act(after)
     ended = engine.outcome(after) is not None
     new_actors = bool(acting_after - acting_before)
     rows = []
     for seat_row in game.seats:
         seat = seat_row.seat
+        if seat_row.bot is not None:
+            continue                           # bots are never mailed
         if engine.view(before, seat) == engine.view(after, seat):
             continue
         was, now_acts = seat in acting_before, seat in acting_after
@@ -43,6 +46,14 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     return rows
 
 
+def bot_to_act(game: GameRow, engine: Game, state: Any) -> bool:
+    """Whether a bot seat has a move to make now (the bots' worker is then kicked)."""
+    if engine.outcome(state) is not None:
+        return False
+    acting = engine.to_act(state)
+    return any(s.bot is not None and s.seat in acting for s in game.seats)
+
+
 def new_message_id() -> str:
     return "tp." + secrets.token_hex(12)
 
@@ -55,7 +66,9 @@ def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: 
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                     message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},
-                    status="skipped" if seat_row.muted and kind == "turn" else "pending",
+                    # bots are never mailed; a muted seat gets no turn emails
+                    status="skipped" if seat_row.bot is not None
+                    or (seat_row.muted and kind == "turn") else "pending",
                     attempts=0, next_try=now, created_at=now)
     session.add(row)
     return row

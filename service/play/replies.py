@@ -147,6 +147,8 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
                 applied = apply(session, svc, intent)
             ids += applied.outbox_ids
             status = "applied"
+            if applied.bots_next:
+                svc.kick("bots", applied.game_id)
         except AlreadyDone:
             return Result("duplicate", detail="already applied")
         except Refused as exc:

@@ -20,6 +20,9 @@ from .errors import PlayError
 from .services import Services
 
 ADDRESS = re.compile(r"^[^@\s<>]+@[^@\s<>]+\.[^@\s<>]+$")
+#: the bot levels every engine has (each engine's `bots` maps them to its bots)
+BOT_LEVELS = ("easy", "normal")
+BOT_WORDING = "bot, bot:easy or bot:normal"
 
 
 class BadStart(PlayError):
@@ -31,6 +34,7 @@ class Started:
     game_id: int
     seq: int
     outbox_ids: list[int]
+    bots_next: bool = False      # a bot is to act: kick the bots' worker
 
 
 def parse_player(text: str) -> tuple[str, str]:
@@ -43,23 +47,60 @@ def parse_player(text: str) -> tuple[str, str]:
     return addr.lower(), name or addr.split("@")[0]
 
 
+@dataclass(frozen=True)
+class Entry:
+    """One seat as the starter wrote it: a person (address, name) or a bot (its level)."""
+    addr: str
+    name: str
+    bot: str | None = None
+
+
+def is_bot_entry(text: str) -> bool:
+    word = text.strip().lower()
+    return word == "bot" or word.startswith("bot:")
+
+
+def parse_entry(text: str, domain: str) -> Entry:
+    """"bot", "bot:easy", "bot:normal", or a person's address (parse_player). A bot has no
+    address, and no person can have one of the bots' made-up addresses."""
+    word = text.strip().lower()
+    if is_bot_entry(word):
+        level = word.partition(":")[2].strip() or "normal"
+        if "@" in level or "<" in level:
+            raise BadStart(f"{text.strip()!r}: a bot has no email address; write {BOT_WORDING}.")
+        if level not in BOT_LEVELS:
+            raise BadStart(f"There is no bot called {level!r}; write {BOT_WORDING}.")
+        return Entry("", "", level)
+    addr, name = parse_player(text)
+    if addr.endswith(".invalid") or addr.endswith("@" + domain.lower()):
+        raise BadStart(f"{addr} cannot receive this game's mail. For a bot, write "
+                       f"{BOT_WORDING}.")
+    return Entry(addr, name)
+
+
 def start_game(svc: Services, kind: str, players: Sequence[str],
-               options: dict[str, Any]) -> Started:
+               options: dict[str, Any], *, mail: bool = True) -> Started:
+    """`mail=False` (a practice game): the people's seats start muted, nobody is mailed."""
     with svc.db.transaction() as session:
-        started = open_game(session, svc, kind, players, options)
+        started = open_game(session, svc, kind, players, options, mail=mail)
     svc.kick("deliver", started.outbox_ids)
+    if started.bots_next:
+        svc.kick("bots", started.game_id)
     return started
 
 
 def open_game(session: Session, svc: Services, kind: str, players: Sequence[str],
-              options: dict[str, Any]) -> Started:
+              options: dict[str, Any], *, mail: bool = True) -> Started:
     """The game's rows, first events and first emails, in the caller's transaction."""
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
         raise BadStart(f"There is no game called {kind!r}.") from None
-    people = [parse_player(p) for p in players]
-    addrs = [a for a, _ in people]
+    entries = [parse_entry(p, svc.urls.domain) for p in players]
+    if entries and all(e.bot for e in entries):
+        raise BadStart("A game needs at least one person: bots only play against people.")
+    people = _bot_players(entries)
+    addrs = [e.addr for e in people]
     if len(set(addrs)) != len(addrs):
         raise BadStart("Each seat needs a different email address.")
     try:
@@ -71,9 +112,10 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
                    rules_version=getattr(engine, "rules_version", 1))
     session.add(game)
     session.flush()
-    for seat, (addr, name) in enumerate(people):
-        player = _player(session, addr, name, now)
-        session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, muted=False))
+    for seat, entry in enumerate(people):
+        player = _player(session, entry.addr, entry.name, now)
+        session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,
+                         muted=not mail and entry.bot is None))
     session.flush()
     session.refresh(game)
     events = engine.start(len(people), options, svc.chance)
@@ -83,7 +125,25 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
         game.status = "ended"
     rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     session.flush()
-    return Started(game.id, game.seq, [r.id for r in rows])
+    return Started(game.id, game.seq, [r.id for r in rows],
+                   notify.bot_to_act(game, engine, state))
+
+
+def _bot_players(entries: list[Entry]) -> list[Entry]:
+    """Each bot seat gets a player of its own with an address that can never be delivered
+    (RFC 2606 reserves .invalid) and a name that tells the bots apart."""
+    levels = [e.bot for e in entries if e.bot]
+    out, counted = [], {}
+    for e in entries:
+        if e.bot is None:
+            out.append(e)
+            continue
+        counted[e.bot] = counted.get(e.bot, 0) + 1
+        n = counted[e.bot]
+        several = levels.count(e.bot) > 1
+        name = f"{e.bot.title()} bot" + (f" {n}" if several else "")
+        out.append(Entry(f"bot-{e.bot}-{n}@bots.invalid", name, e.bot))
+    return out
 
 
 def _player(session: Session, addr: str, name: str, now) -> Player:

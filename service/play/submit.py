@@ -49,6 +49,7 @@ class Applied:
     moves: list[Move]
     outbox_ids: list[int]
     ended: bool
+    bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
 
 
 def submit(svc: Services, intent: Intent) -> Applied:
@@ -56,8 +57,16 @@ def submit(svc: Services, intent: Intent) -> Applied:
     commit: a worker must find the rows)."""
     with svc.db.transaction() as session:
         applied = apply(session, svc, intent)
-    svc.kick("deliver", applied.outbox_ids)
+    after_commit(svc, applied)
     return applied
+
+
+def after_commit(svc: Services, applied: Applied) -> None:
+    """The background work a committed move calls for: its emails, and the bots' turn.
+    Callers of `apply` (replies, timers) call this after their own commit."""
+    svc.kick("deliver", applied.outbox_ids)
+    if applied.bots_next:
+        svc.kick("bots", applied.game_id)
 
 
 def apply(session: Session, svc: Services, intent: Intent) -> Applied:
@@ -124,7 +133,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     game_id = pos.row.id
     sa_event.listen(session, "after_commit",
                     lambda _s: svc.states.remember(game_id, last, new_state), once=True)
-    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended)
+    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
+                   notify.bot_to_act(pos.row, pos.engine, new_state))
 
 
 def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,

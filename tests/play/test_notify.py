@@ -26,7 +26,7 @@ class FakeEngine:
 def recipients(before, after, seats=3, engine=None) -> list[int]:
     """The seats queue() is called for (the database part is not under test here)."""
     queued: list[int] = []
-    game = SimpleNamespace(seats=[SimpleNamespace(seat=n) for n in range(seats)])
+    game = SimpleNamespace(seats=[SimpleNamespace(seat=n, bot=None) for n in range(seats)])
     real = notify.queue
     notify.queue = lambda s, g, seat, *rest, **kw: queued.append(seat)
     try:
