@@ -18,10 +18,10 @@ from .reading import GameRead, game_kind, read_game
 from .relay import deliver, requeue
 from .replies import process as process_inbound
 from .services import Services, from_settings
-from .start import BadStart, Started, is_bot_entry, start_game
+from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, submit
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
            "accept_mail", "deliver", "from_settings", "game_kind", "is_bot_entry", "move_bots", "process_inbound",
-           "read_game", "requeue", "start_game", "submit", "sweep"]
+           "read_game", "requeue", "start_game", "submit", "start_practice", "sweep"]

@@ -3,6 +3,7 @@ and everybody's first email — one transaction, then the outbox relay is kicked
 from __future__ import annotations
 
 import re
+import secrets
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -78,7 +79,7 @@ def parse_entry(text: str, domain: str) -> Entry:
     return Entry(addr, name)
 
 
-def start_game(svc: Services, kind: str, players: Sequence[str],
+def start_game(svc: Services, kind: str, players: Sequence[str | Entry],
                options: dict[str, Any], *, mail: bool = True) -> Started:
     """`mail=False` (a practice game): the people's seats start muted, nobody is mailed."""
     with svc.db.transaction() as session:
@@ -89,14 +90,14 @@ def start_game(svc: Services, kind: str, players: Sequence[str],
     return started
 
 
-def open_game(session: Session, svc: Services, kind: str, players: Sequence[str],
+def open_game(session: Session, svc: Services, kind: str, players: Sequence[str | Entry],
               options: dict[str, Any], *, mail: bool = True) -> Started:
     """The game's rows, first events and first emails, in the caller's transaction."""
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
         raise BadStart(f"There is no game called {kind!r}.") from None
-    entries = [parse_entry(p, svc.urls.domain) for p in players]
+    entries = [p if isinstance(p, Entry) else parse_entry(p, svc.urls.domain) for p in players]
     if entries and all(e.bot for e in entries):
         raise BadStart("A game needs at least one person: bots only play against people.")
     people = _bot_players(entries)
@@ -127,6 +128,28 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str]
     session.flush()
     return Started(game.id, game.seq, [r.id for r in rows],
                    notify.bot_to_act(game, engine, state))
+
+
+def start_practice(svc: Services, kind: str, seats: int, level: str, options: dict[str, Any],
+                   address: str = "", mail: bool = False) -> tuple[Started, int]:
+    """A game against bots for one person, who takes the first seat: "Play against bots".
+    Without an address the person is a guest known only by the seat link (an address that can
+    never be mailed); mail goes out only when asked for. Returns the game and the seat."""
+    if level not in BOT_LEVELS:
+        raise BadStart(f"There is no bot called {level!r}; the bots are "
+                       f"{' and '.join(BOT_LEVELS)}.")
+    if address.strip():
+        me = parse_entry(address, svc.urls.domain)
+        if me.bot:
+            raise BadStart("Your own seat needs your email address (or none at all).")
+    elif mail:
+        raise BadStart("To be mailed your turns, give your email address.")
+    else:
+        me = Entry(f"guest-{secrets.token_hex(8)}@guests.invalid", "You")
+    if seats < 2:
+        raise BadStart("A practice game needs at least one bot: choose two or more players.")
+    players = [me] + [f"bot:{level}"] * (seats - 1)
+    return start_game(svc, kind, players, options, mail=mail), 0
 
 
 def _bot_players(entries: list[Entry]) -> list[Entry]:

@@ -28,27 +28,51 @@ def lobby():
 @bp.post("/games")
 def create():
     form = request.form
-    entry = form.get("game", "")
     players = [line for line in form.get("players", "").replace(",", "\n").splitlines()
                if line.strip()]
+    try:
+        game, options = _chosen_game(form)
+        started = play.start_game(services(), game.id, players, options)
+    except play.PlayError as exc:
+        return _lobby_error(form, exc.detail), 400
+    return redirect(url_for("games.started", game_id=started.game_id))
+
+
+@bp.post("/practice")
+def practice():
+    """"Play against bots": the person takes the first seat, bots the others, and the browser
+    goes straight to that seat's page (its link is the key to the seat: keep it)."""
+    form = request.form
+    try:
+        game, options = _chosen_game(form)
+        seats = int(form.get("seats") or min(game.seats))
+        started, seat = play.start_practice(
+            services(), game.id, seats, form.get("level", "normal"), options,
+            address=form.get("email", ""), mail=form.get("mail") == "on")
+    except ValueError:
+        return _lobby_error(form, "Choose how many players, as a number."), 400
+    except play.PlayError as exc:
+        return _lobby_error(form, exc.detail), 400
+    return redirect(services().urls.game_path(started.game_id, seat))
+
+
+def _chosen_game(form):
+    """The lobby entry and options a form chose; BadStart with words if they make no game."""
+    entry = form.get("game", "")
     chosen = next((e for e in registry.lobby() if e[0] == entry), None)
     if chosen is None:
-        return _lobby_error(form, f"There is no game called {entry!r}."), 400
+        raise play.BadStart(f"There is no game called {entry!r}.")
     _, _, game, preset = chosen
     # options are named per lobby entry (two entries may share an engine)
     options = {name: form[f"{entry}.{name}"] for name in game.options
                if name not in preset and form.get(f"{entry}.{name}", "") != ""}
     fixed = sorted(TABLE_ONLY & set(options))
     if fixed:
-        return _lobby_error(form, f"The option {fixed[0]!r} fixes the deal, so whoever starts "
+        raise play.BadStart(f"The option {fixed[0]!r} fixes the deal, so whoever starts "
                             "the game would know every hand; it is only for replaying a table "
-                            "game: flask --app service.web start-game ... -o NAME=VALUE"), 400
+                            "game: flask --app service.web start-game ... -o NAME=VALUE")
     options.update(preset)
-    try:
-        started = play.start_game(services(), game.id, players, options)
-    except play.PlayError as exc:
-        return _lobby_error(form, exc.detail), 400
-    return redirect(url_for("games.started", game_id=started.game_id))
+    return game, options
 
 
 def _lobby_error(form, error: str):

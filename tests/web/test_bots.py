@@ -89,3 +89,39 @@ def test_cli_start_game_with_a_bot_prints_the_seat_link(app):
     assert result.exit_code == 0, result.output
     assert "seat 1 (you@example.org): http://turnpost.test/g/" in result.output
     assert "seat 2" not in result.output
+
+
+def test_play_against_bots_goes_to_the_seat_page_and_mails_nobody(client, app):
+    r = client.post("/practice", data={"game": "trees", "seats": "3", "level": "easy"})
+    assert r.status_code == 302
+    assert r.headers["Location"].startswith("/g/")
+    page = client.get(r.headers["Location"]).text
+    assert "You (you)" in page and "Easy bot 1" in page and "Easy bot 2" in page
+    assert "Your turn" in page          # the bots before the person's turn have moved
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(OutboxRow).where(
+            OutboxRow.status != "skipped")) == 0
+    assert mails(app) == []
+
+
+def test_practice_mails_the_person_only_when_asked(client, app):
+    r = client.post("/practice", data={"game": "suzerain", "seats": "2", "level": "normal",
+                                       "email": "me@example.org", "mail": "on"})
+    assert r.status_code == 302
+    assert {m["To"] for m in mails(app)} == {"me@example.org"}
+
+
+@pytest.mark.parametrize("data, words", [
+    ({"game": "trees", "mail": "on"}, "give your email address"),
+    ({"game": "trees", "level": "hard"}, "no bot called 'hard'"),
+    ({"game": "trees", "seats": "1"}, "at least one bot"),
+    ({"game": "trees", "seats": "9"}, "players"),
+    ({"game": "chess"}, "no game called 'chess'"),
+])
+def test_practice_refusals(client, app, data, words):
+    r = client.post("/practice", data=data)
+    assert r.status_code == 400
+    assert words in html.unescape(r.text)
+    with app.extensions["turnpost"].db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(GameRow)) == 0
