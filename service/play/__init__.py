@@ -3,6 +3,7 @@ work, the clock, chance, the URLs, the mail transport and an enqueue function fo
 work) and knows nothing of Flask, Celery, HTTP or SMTP. The web pages, the workers, the SMTP
 receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."""
 from .bots import move_bots
+from .chat import ChatRefused, say
 from .errors import (
     AlreadyDone,
     GameOver,
@@ -20,8 +21,9 @@ from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, submit
+from .table import is_table_word, page_command
 
-__all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
+__all__ = ["AlreadyDone", "Applied", "ChatRefused", "is_table_word", "page_command", "say", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
            "accept_mail", "deliver", "from_settings", "game_kind", "is_bot_entry", "move_bots", "process_inbound",
            "read_game", "requeue", "start_game", "submit", "start_practice", "sweep"]

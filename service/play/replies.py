@@ -26,7 +26,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import GameRow, InboundMessage, OutboxRow
 
-from . import notify, positions
+from . import chat, notify, positions, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -134,8 +134,8 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
 def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: list[str],
          now: datetime) -> Result:
     db = svc.db
-    special = [ln for ln in lines if _word(ln) in ("help", "view", "say")]
-    moves = [ln for ln in lines if _word(ln) not in ("help", "view", "say")]
+    special = [ln for ln in lines if table.is_table_word(ln)]
+    moves = [ln for ln in lines if not table.is_table_word(ln)]
     ids: list[int] = []
     status = "answered"
     if moves:
@@ -173,22 +173,13 @@ def _special(session: Session, svc: Services, game: GameRow, seat: int, line: st
     pos = positions.load(session, svc.states, game.id)
     word = word.lower()
     if word == "say":
-        if not rest.strip():
-            return _refuse(session, svc, game, seat, mail, now, "Write the message after the word "
-                           "say, e.g. \"say good luck!\"", line).outbox_ids
-        name = next(s.player.name for s in game.seats if s.seat == seat)
-        rows = [notify.queue(session, game, s.seat, "message", pos.seq, now,
-                             {"said": {"name": name, "text": rest.strip()[:2000]}})
-                for s in game.seats if s.seat != seat]
+        try:
+            said = chat.post(session, svc, game, seat, rest)
+        except chat.ChatRefused as exc:
+            return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
+        return said.outbox_ids
     elif word == "help":
-        moves = pos.engine.legal_moves(pos.state, seat) if pos.engine.outcome(pos.state) is None else []
-        texts = [pos.engine.describe(m) for m in moves]
-        shown = texts[:HELP_LIMIT]
-        more = f"\n…and {len(texts) - HELP_LIMIT} more (the game page lists them all)." \
-            if len(texts) > HELP_LIMIT else ""
-        answer = ("Every move you can make now, one per line:\n" + "\n".join(shown) + more
-                  if shown else "You have no move to make right now; you will get an email "
-                  "when it is your turn.")
+        answer = table.help_answer(pos.engine, pos.state, seat, HELP_LIMIT)
         rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail, {"answer": answer})]
     else:   # view
         rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
@@ -267,5 +258,3 @@ def _seat_of(game: GameRow, sender: str, seat: int | None) -> int | None:
     return seat if seat in mine else None
 
 
-def _word(line: str) -> str:
-    return line.strip().split(" ", 1)[0].lower()

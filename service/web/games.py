@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
 
 from service import play
 from service.games import registry
@@ -84,7 +84,7 @@ def _lobby_error(form, error: str):
 def started(game_id: int):
     """The public page of a game: the spectator's view and the public history."""
     try:
-        read = play.read_game(services(), game_id, None)
+        read = play.read_game(services(), game_id, None, before=_before())
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     return pages.render_game(read, view_token="", emails=read.addresses,
@@ -95,12 +95,45 @@ def started(game_id: int):
 def game_page(token: str):
     try:
         claims = services().urls.signer.loads("view", token)
-        read = play.read_game(services(), claims.game, claims.seat)
+        read = play.read_game(services(), claims.game, claims.seat, before=_before())
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16))
+
+
+def _before() -> int | None:
+    """?before=N: the page of history before event N (a bad number shows the newest)."""
+    before = request.args.get("before", type=int)
+    return before if before is not None and 1 < before < 2**31 else None
+
+
+@bp.post("/g/<token>/say")
+def say(token: str):
+    """The message box: to everyone, or privately to one seat."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    to = request.form.get("to", "")
+    text = request.form.get("text", "")
+    try:
+        to_seat = int(to) if to.strip() else None
+        play.say(services(), claims.game, claims.seat, text, to_seat)
+    except ValueError:
+        return _page_error(token, claims, play.ChatRefused("Choose whom the message is for."),
+                           said=text)
+    except play.PlayError as exc:
+        return _page_error(token, claims, exc, said=text)
+    flash("Message sent" + (" privately." if to.strip() else " to everyone."))
+    return redirect(url_for("games.game_page", token=token) + "#history")
+
+
+def _page_error(token, claims, exc, **extra):
+    read = play.read_game(services(), claims.game, claims.seat)
+    return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
+                             error=exc, **extra), 422
 
 
 @bp.post("/g/<token>/play")
@@ -112,19 +145,30 @@ def turn_form(token: str):
         return pages.problem(exc.title, exc.detail, 400)
     lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    # say / help / view work here as in a reply email, answered on the page
+    words = [ln for ln in lines if play.is_table_word(ln)]
+    lines = [ln for ln in lines if not play.is_table_word(ln)]
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
                          key=f"form:{nonce}" if nonce else None)
     here = url_for("games.game_page", token=token)
     try:
-        if not lines:
+        if not lines and not words:
             raise play.Refused("Type a command first, one per line.")
-        play.submit(services(), intent)
+        if lines:
+            play.submit(services(), intent)
+        if not lines:                    # nothing else was done: a refusal gets the page
+            for line in words:
+                flash(play.page_command(services(), claims.game, claims.seat, line).text)
     except play.AlreadyDone:
         return redirect(here)
     except play.PlayError as exc:
-        read = play.read_game(services(), claims.game, claims.seat)
-        return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
-                                 error=exc, typed="\n".join(lines)), 422
+        return _page_error(token, claims, exc, typed="\n".join(lines + words))
+    if lines:                            # the moves were made: the words are answered after
+        for line in words:
+            try:
+                flash(play.page_command(services(), claims.game, claims.seat, line).text)
+            except play.PlayError as exc:
+                flash(f"{exc.title}: {exc.detail}")
     return redirect(here)
