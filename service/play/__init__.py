@@ -17,13 +17,14 @@ from .intake import accept_mail
 from .periodic import sweep
 from .reading import GameRead, game_kind, read_game
 from .relay import deliver, requeue
+from .replaying import NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, submit
 from .table import is_table_word, page_command
 
-__all__ = ["AlreadyDone", "Applied", "ChatRefused", "is_table_word", "page_command", "say", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
+__all__ = ["NotYet", "Step", "replay_step", "seat_log", "whole_log", "AlreadyDone", "Applied", "ChatRefused", "is_table_word", "page_command", "say", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
            "accept_mail", "deliver", "from_settings", "game_kind", "is_bot_entry", "move_bots", "process_inbound",
            "read_game", "requeue", "start_game", "submit", "start_practice", "sweep"]

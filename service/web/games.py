@@ -3,11 +3,21 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, flash, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from service import play
 from service.games import registry
 from service.links import TokenError
+from service.mail.outbound.templating import game_partial
 
 from . import pages
 from .ext import services
@@ -172,3 +182,50 @@ def turn_form(token: str):
             except play.PlayError as exc:
                 flash(f"{exc.title}: {exc.detail}")
     return redirect(here)
+
+
+@bp.get("/g/<token>/replay")
+def replay(token: str):
+    """Step back and forth through the positions as this seat saw them (links; keys n/p)."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+        step = play.replay_step(services(), claims.game, claims.seat,
+                                request.args.get("at", type=int))
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return render_template("web/replay.html", step=step, view=step.view, names=step.names,
+                           me=step.seat, back=url_for("games.game_page", token=token),
+                           partial_html=game_partial(current_app.jinja_env, step.kind, "html"))
+
+
+@bp.get("/g/<token>/log.json")
+def seat_log(token: str):
+    """This seat's own view of the log, as a JSON download."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+        log = play.seat_log(services(), claims.game, claims.seat)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return _download(log, f"turnpost-game-{claims.game}-seat-{claims.seat + 1}.json")
+
+
+@bp.get("/games/<int:game_id>/log.json")
+def whole_log(game_id: int):
+    """Every event of a finished game, hidden cards and all."""
+    try:
+        log = play.whole_log(services(), game_id)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    except play.PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 403)
+    return _download(log, f"turnpost-game-{game_id}.json")
+
+
+def _download(log: dict, filename: str):
+    response = jsonify(log)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response
