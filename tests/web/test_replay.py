@@ -3,7 +3,6 @@ a replay that steps through the positions as one seat saw them (never what it co
 then), and the log downloads (a seat's own view at any time; the whole log after the end)."""
 from __future__ import annotations
 
-import json
 import random
 import re
 
@@ -75,7 +74,8 @@ def test_replay_steps_through_what_the_seat_saw_and_never_more(client, app):
         url = f"{base}?at={seq.group(1)}"
     assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 3
     prev = re.search(r'href="\?at=(\d+)"[^>]*>← Previous', seen[-1])
-    assert prev and "Step %d of" % (len(numbers) - 1) in client.get(f"{base}?at={prev.group(1)}").text
+    back = client.get(f"{base}?at={prev.group(1)}").text
+    assert prev and f"Step {len(numbers) - 1} of" in back
     assert 'id="next"' in seen[0] and "ArrowRight" in seen[0]
 
 
