@@ -22,9 +22,10 @@ from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, submit
-from .table import is_table_word, page_command
+from .table import is_table_word, page_command, undo_command
+from .undo import UndoRefused
 
-__all__ = ["NotYet", "Step", "replay_step", "seat_log", "whole_log", "AlreadyDone", "Applied", "ChatRefused", "is_table_word", "page_command", "say", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
+__all__ = ["UndoRefused", "undo_command", "NotYet", "Step", "replay_step", "seat_log", "whole_log", "AlreadyDone", "Applied", "ChatRefused", "is_table_word", "page_command", "say", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
            "accept_mail", "deliver", "from_settings", "game_kind", "is_bot_entry", "move_bots", "process_inbound",
            "read_game", "requeue", "start_game", "submit", "start_practice", "sweep"]

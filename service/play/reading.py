@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from service.presenting import SeatPage, history, seat_page
 from service.store import events as event_store
 
-from . import chat, positions
+from . import chat, positions, undo
 from .services import Services
 
 HISTORY_PAGE = 50
@@ -26,6 +26,7 @@ class GameRead:
     addresses: list[str]         # the seats' addresses: only the dev outbox page shows them
     older: int | None = None     # `before` of the next older page, None at the start
     bots: list[int] = field(default_factory=list)   # seats played by bots
+    undo: dict | None = None     # the request to take back a move waiting for answers
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *,
@@ -39,8 +40,12 @@ def read_game(svc: Services, game_id: int, seat: int | None, *,
                           if with_history else ([], None))
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
                          [], every_move=True)
+        request = undo.waiting(session, game_id, pos.seq)
+        asking = None if request is None else {
+            "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,
+            "answered": str(seat) in request.answers}
         return GameRead(page, entries, [s.player.email for s in pos.row.seats], older,
-                        [s.seat for s in pos.row.seats if s.bot])
+                        [s.seat for s in pos.row.seats if s.bot], asking)
 
 
 def history_page(session: Session, pos: positions.Position, seat: int | None,

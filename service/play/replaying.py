@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from service.presenting import history
+from service.presenting import history, redact
 from service.store import events as event_store
 
 from . import chat, positions
@@ -45,9 +45,9 @@ def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -
         row = positions.game_row(session, game_id)
         pos = positions.load(session, svc.states, game_id)
         recorded = event_store.load(session, row)
-        batches = _batches(recorded)
+        steps = batches(recorded)
         names = [s.player.name for s in row.seats]
-        seen = [b for b in batches if b is batches[0]
+        seen = [b for b in steps if b is steps[0]
                 or history(pos.engine, [(r.seq, r.event) for r in b], seat, names)]
         ends = [b[-1].seq for b in seen]
         index = 0 if at is None else max([i for i, e in enumerate(ends) if e <= at] or [0])
@@ -61,7 +61,8 @@ def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -
                                                 seat, names)])
 
 
-def _batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
+def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
+    """The events in the commits that made them: one start, move, turn or take-back each."""
     out: list[list[event_store.Recorded]] = []
     for r in recorded:
         if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
@@ -80,7 +81,7 @@ def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
         names = [s.player.name for s in row.seats]
         events = []
         for r in event_store.load(session, row):
-            seen = pos.engine.redact(r.event, seat)
+            seen = redact(pos.engine, r.event, seat)
             if seen is not None:
                 events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
                                "source": r.source, "event": seen})

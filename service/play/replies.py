@@ -178,6 +178,15 @@ def _special(session: Session, svc: Services, game: GameRow, seat: int, line: st
         except chat.ChatRefused as exc:
             return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
         return said.outbox_ids
+    elif word == "undo":
+        try:
+            done = table.undo_in_session(session, svc, game.id, seat, rest)
+        except PlayError as exc:
+            return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
+        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
+                           {"answer": done.words})]
+        session.flush()
+        return [r.id for r in rows] + done.outbox_ids
     elif word == "help":
         answer = table.help_answer(pos.engine, pos.state, seat, HELP_LIMIT)
         rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail, {"answer": answer})]

@@ -5,10 +5,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import chat, positions
+from . import chat, positions, undo
 from .services import Services
 
-WORDS = ("help", "view", "say")
+WORDS = ("help", "view", "say", "undo")
+#: what `undo` may be followed by: nothing (ask), or an answer to the waiting request
+UNDO_ANSWERS = {"accept": True, "yes": True, "agree": True, "refuse": False, "no": False}
 HELP_LIMIT = 60
 
 
@@ -41,8 +43,31 @@ def page_command(svc: Services, game_id: int, seat: int, line: str) -> Answer:
     if word == "say":
         said = chat.say(svc, game_id, seat, rest)
         return Answer("Message sent to everyone.", said.outbox_ids)
+    if word == "undo":
+        done = undo_command(svc, game_id, seat, rest)
+        return Answer(done.words, done.outbox_ids)
     if word == "help":
         with svc.db.transaction() as session:
             pos = positions.load(session, svc.states, game_id)
             return Answer(help_answer(pos.engine, pos.state, seat), [])
     return Answer("Here is the game as it stands.", [])
+
+
+def undo_command(svc: Services, game_id: int, seat: int, rest: str) -> undo.UndoResult:
+    """`undo` asks; `undo accept` / `undo refuse` answer the waiting request."""
+    with svc.db.transaction() as session:
+        result = undo_in_session(session, svc, game_id, seat, rest)
+    undo.after(svc, game_id, result)
+    return result
+
+
+def undo_in_session(session, svc: Services, game_id: int, seat: int,
+                    rest: str) -> undo.UndoResult:
+    """The same in the caller's transaction (a reply email's other lines share it)."""
+    rest = rest.strip().lower()
+    if not rest:
+        return undo.ask_in(session, svc, game_id, seat)
+    if rest not in UNDO_ANSWERS:
+        raise undo.UndoRefused("Write undo to ask to take back your last move, or undo accept "
+                               "/ undo refuse to answer a request.")
+    return undo.answer_in(session, svc, game_id, seat, UNDO_ANSWERS[rest])

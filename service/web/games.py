@@ -140,6 +140,22 @@ def say(token: str):
     return redirect(url_for("games.game_page", token=token) + "#history")
 
 
+@bp.post("/g/<token>/undo")
+def undo(token: str):
+    """The undo buttons: ask to take back your last move, or accept / refuse a request."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    try:
+        done = play.undo_command(services(), claims.game, claims.seat,
+                                 request.form.get("answer", ""))
+    except play.PlayError as exc:
+        return _page_error(token, claims, exc)
+    flash(done.words)
+    return redirect(url_for("games.game_page", token=token))
+
+
 def _page_error(token, claims, exc, **extra):
     read = play.read_game(services(), claims.game, claims.seat)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),

@@ -31,7 +31,7 @@ def render_game(read, view_token: str, **extra):
                   if s != page.me and s not in read.bots]
     return render_template("web/game.html", page=page, view=page.view, names=page.names,
                            me=page.me, history=list(reversed(read.history)), token=view_token,
-                           older=read.older, recipients=recipients,
+                           older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page),
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],

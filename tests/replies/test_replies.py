@@ -232,3 +232,13 @@ def test_say_in_a_reply_shows_on_the_game_pages_too(client, app):
     gid = 1                     # the only game of a fresh database
     for seat in range(len(ADDRS)):
         assert "see you at the table" in client.get(urls.game_path(gid, seat)).text
+
+
+def test_undo_in_a_reply_is_answered_with_words(client, app):
+    start(client)
+    addr, ours = mover(app)
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, "undo"))
+    assert inbound_status(app, row_id)[0] == "answered"
+    assert "no move to take back" in text_of(latest_to(app, addr))
+    assert events(app) == before
