@@ -98,3 +98,32 @@ def test_start_a_game_read_the_mail_and_move_by_link(server, page, tmp_path):
     assert "Already done" in body
     page.click("text=Open the game page")
     assert "History" in page.content()
+
+
+def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, page):
+    page.goto(server + "/")
+    form = page.locator("form[action='/practice']")
+    form.locator("select[name=game]").select_option("trees")
+    form.locator("select[name=seats]").select_option("2")
+    form.locator("text=Play against bots").click()
+    seat_url = page.url
+    assert "/g/" in seat_url and "Normal bot" in page.content()
+    for _ in range(400):
+        if "Game over" in page.content():
+            break
+        move = page.locator(".moves form button").first
+        assert move.count(), "no move to click on my turn"
+        move.click()                        # the move, then the done page
+        page.goto(seat_url)                 # the bot has answered by now
+    assert "Game over" in page.content() and "won" in page.content().lower()
+    page.click("#replay")
+    assert "Step 1 of" in page.content()
+    page.keyboard.press("n")
+    page.wait_for_url("**/replay?at=*")
+    assert "Step 2 of" in page.content()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.innerText.includes('Step 3 of')")
+    page.keyboard.press("p")
+    page.wait_for_function("document.body.innerText.includes('Step 2 of')")
+    page.click("#prev")
+    assert "Step 1 of" in page.content()
