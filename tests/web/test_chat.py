@@ -163,6 +163,7 @@ def test_private_messages_never_reach_a_third_seat(app_factory, data):
         pos = positions.load(s, svc.states, gid)
     for seat in range(seats):
         page = _every_page(client, svc.urls.game_path(gid, seat))
+        page += client.get(svc.urls.game_path(gid, seat) + "/log.json").text
         view = repr(pos.engine.view(pos.state, seat))
         for a, b, text in secrets_of:
             if seat in (a, b):
