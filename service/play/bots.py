@@ -7,11 +7,17 @@ bots are never mailed (notify skips their seats).
 after a game starts): with a broker it runs after TURNPOST_BOT_DELAY_SECONDS, so a person sees
 the table think for a moment; on the embedded default it runs in process at once. Sealed
 simultaneous choices (Aristocracy) need nothing special: every bot seat among those to act
-makes its choice in turn, and a person's choice stays sealed from them (they see views only
-through the engine's bot, which is given the state but plays by the rules' information)."""
+makes its choice in turn, one commit each, whether people have chosen yet or not. (An engine's
+bot is handed the state; each game's bots.py reads only its own seat's hand and the table.)"""
 from __future__ import annotations
 
 import logging
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.store.models import EventRow, GameRow
 
 from .errors import GameOver, PlayError, PositionChanged
 from .positions import load
@@ -19,6 +25,9 @@ from .services import Services
 from .submit import Applied, Intent, apply
 
 log = logging.getLogger(__name__)
+
+#: a game whose bots have not moved this long after a person's move lost its kick
+STALLED_AFTER = timedelta(minutes=1)
 
 #: moves one kick plays at most; a longer run of bot moves kicks the job again
 MAX_MOVES_PER_KICK = 200
@@ -61,3 +70,15 @@ def _one_move(svc: Services, game_id: int) -> Applied | None:
         move = pos.engine.bots[seat.bot](pos.state, seat.seat, svc.chance)
         return apply(session, svc, Intent(game_id, seat.seat, moves=[move],
                                           expected_seq=pos.seq, source="bot"))
+
+
+def stalled(session: Session, now: datetime, delay: float = 0, limit: int = 50) -> list[int]:
+    """Active games where a bot is to act (`bots_due`) since before the bot delay and a
+    minute: their kick was lost (a broker outage), so the periodic sweep kicks them again."""
+    since = now - STALLED_AFTER - timedelta(seconds=delay)
+    q = (select(GameRow.id).join(EventRow, (EventRow.game_id == GameRow.id)
+                                 & (EventRow.seq == GameRow.seq))
+         .where(GameRow.status == "active", GameRow.bots_due.is_(True),
+                EventRow.created_at < since)
+         .order_by(EventRow.created_at).limit(limit))
+    return list(session.scalars(q))

@@ -125,9 +125,9 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     if engine.outcome(state) is not None:
         game.status = "ended"
     rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
+    game.bots_due = notify.bot_to_act(game, engine, state)
     session.flush()
-    return Started(game.id, game.seq, [r.id for r in rows],
-                   notify.bot_to_act(game, engine, state))
+    return Started(game.id, game.seq, [r.id for r in rows], game.bots_due)
 
 
 def start_practice(svc: Services, kind: str, seats: int, level: str, options: dict[str, Any],

@@ -127,6 +127,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     ended = pos.engine.outcome(new_state) is not None
     if ended:
         pos.row.status = "ended"
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
                                       now)
     session.flush()
@@ -134,7 +135,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     sa_event.listen(session, "after_commit",
                     lambda _s: svc.states.remember(game_id, last, new_state), once=True)
     return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
-                   notify.bot_to_act(pos.row, pos.engine, new_state))
+                   pos.row.bots_due)
 
 
 def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,

@@ -150,11 +150,12 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
             from None
     request.status = "done"
     before = positions.load(session, svc.states, pos.row.id, upto=request.back_to).state
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before)
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
                                       pos.row.seq, now)
     session.flush()
     return UndoResult("done", "The move was taken back.", [r.id for r in rows],
-                      notify.bot_to_act(pos.row, pos.engine, before))
+                      pos.row.bots_due)
 
 
 def _takeable(session: Session, svc: Services, pos: positions.Position, seat: int) -> int:

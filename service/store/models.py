@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint, false
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .types import UTCDateTime
@@ -36,6 +36,8 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(20), default="active")  # active | ended
     # the engine's rules_version when the game started: a game plays to its end under it
     rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    # a bot seat is to act (set with every move): the sweep finds bots whose kick was lost
+    bots_due: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 

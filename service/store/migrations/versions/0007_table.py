@@ -1,6 +1,7 @@
 """At the table: bot seats, chat on the page, undo requests.
 
-A seat played by a bot names its level (`seats.bot`: "easy" | "normal"; NULL for a person).
+A seat played by a bot names its level (`seats.bot`: "easy" | "normal"; NULL for a person);
+`games.bots_due` says a bot is to act (the sweep kicks bots whose kick was lost).
 Chat messages and undo requests are not engine events, so they get tables of their own (the
 `events` log holds the engines' events, plus the service's `MoveTakenBack`).
 
@@ -19,6 +20,9 @@ depends_on = None
 def upgrade() -> None:
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("bot", sa.String(20), nullable=True))
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("bots_due", sa.Boolean(), nullable=False,
+                                   server_default=sa.false()))
     op.create_table(
         "chat_messages",
         sa.Column("id", sa.Integer(), primary_key=True),
@@ -49,5 +53,7 @@ def downgrade() -> None:
     op.drop_table("undo_requests")
     op.drop_index("ix_chat_game", "chat_messages")
     op.drop_table("chat_messages")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("bots_due")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("bot")
