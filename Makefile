@@ -42,11 +42,11 @@ test: install
 bench: install
 	$(BIN)/python bench/run_all.py
 
-## make demo: a Trees game for two made-up players; read their mail at /dev/outbox
+## make demo: a Trees game for you against a bot; prints the link to your seat
 demo: install
 	$(FLASK) init-db
-	$(FLASK) start-game trees "Anna <anna@example.org>" "Ben <ben@example.org>"
-	@echo "now: make run, then open http://127.0.0.1:$(PORT)/dev/outbox"
+	$(FLASK) start-game trees "You <you@example.org>" bot
+	@echo "now: make run, then open the seat link above (your mail is at /dev/outbox)"
 
 worker: install
 	$(BIN)/celery -A workers.worker worker --loglevel=INFO

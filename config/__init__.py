@@ -127,6 +127,9 @@ class Settings:
     SWEEP_SECONDS: int = setting(
         "60", "Seconds between sweeps (beat): sends what is due, processes stored mail.",
         check=positive)
+    BOT_DELAY_SECONDS: float = setting(
+        "3", "With a broker, a bot moves this many seconds after its turn comes (in process: "
+        "at once).", check=Check("a number of seconds, 0 or more", lambda v: v >= 0))
     VACATION_DAYS: int = setting(
         "30", "Vacation days each player may take a year (their clocks stop in every game).",
         check=positive)

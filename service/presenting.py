@@ -79,10 +79,22 @@ def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
     """Each event as `seat` may see it: [{"seq", "text"}]; events it may not see are left out."""
     out = []
     for seq, event in events:
-        seen = engine.redact(event, seat)
+        seen = redact(engine, event, seat)
         if seen is not None and seen.get("text"):
             out.append({"seq": seq, "text": fill(seen["text"], names, seat), "type": seen.get("type")})
     return out
+
+
+#: the service's take-back event (service.play.undo): not the engine's to redact
+TAKEN_BACK = "MoveTakenBack"
+
+
+def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
+    """An event as `seat` may see it; the service's own take-back event is public."""
+    if event.type == TAKEN_BACK:
+        return {"type": TAKEN_BACK, "text": f"{{p{event.data['seat']}}} took back a move, "
+                "as everyone agreed.", **event.data}
+    return engine.redact(event, seat)
 
 
 def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,

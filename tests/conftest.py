@@ -74,7 +74,8 @@ def test_settings(db_url: str, tmp_path, **overrides) -> dict:
            "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
            "TURNPOST_BASE_URL": "http://turnpost.test",
            "TURNPOST_MAIL_DOMAIN": "turnpost.test",
-           "TURNPOST_CHANCE": random.Random(1234), "TESTING": True}
+           "TURNPOST_CHANCE": random.Random(1234), "TURNPOST_BOT_DELAY_SECONDS": 0,
+           "TESTING": True}
     cfg.update(overrides)
     return cfg
 

@@ -19,7 +19,8 @@ from . import imap_tasks, tasks  # noqa: F401
 JOBS = {"deliver": "workers.tasks.deliver_outbox",
         "process_inbound": "workers.tasks.process_inbound",
         "sweep": "workers.tasks.sweep_outbox",
-        "timers": "workers.tasks.sweep_timers"}
+        "timers": "workers.tasks.sweep_timers",
+        "bots": "workers.tasks.move_bots"}
 
 
 def celery_init_app(app) -> Celery:
@@ -65,13 +66,19 @@ def celery_init_app(app) -> Celery:
     return celery_app
 
 
-def enqueue_for(celery_app: Celery, *, embedded: bool):
+def enqueue_for(celery_app: Celery, *, embedded: bool, bot_delay: float = 0):
     """The use cases' `enqueue`, sending to THIS Celery app's tasks (so two Flask apps in one
-    process each run their own work in their own app context)."""
+    process each run their own work in their own app context). Bots move `bot_delay` seconds
+    after they are kicked when a broker runs the work (a person sees the table think); in
+    process they move at once."""
     def enqueue(job: str, *args: Any) -> None:
         if job == "deliver" and not args[0]:
             return
-        celery_app.tasks[JOBS[job]].delay(*args)
+        task = celery_app.tasks[JOBS[job]]
+        if job == "bots" and bot_delay and not embedded:
+            task.apply_async(args, countdown=bot_delay)
+            return
+        task.delay(*args)
         if embedded and job == "deliver":
             # no beat process on the embedded default: retries that fell due go out now
             celery_app.tasks[JOBS["sweep"]].delay()

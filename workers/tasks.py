@@ -35,3 +35,9 @@ def sweep_timers() -> dict:
     report = play.timers(_services())
     return {"reminded": report.reminded, "timed_out": report.timed_out,
             "resumed": report.resumed}
+
+
+@shared_task(ignore_result=True)
+def move_bots(game_id: int) -> int:
+    """Bot seats of one game make the moves that are due (play.bots)."""
+    return play.move_bots(_services(), game_id)

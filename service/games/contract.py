@@ -149,6 +149,11 @@ class Game(Protocol):
     # one-click link from an email, so those stay one complete turn each.
     #   def finish_turn(self, state: State, seat: int) -> Move | None: ...
 
+    # Optional, for undo by agreement: whether a move that produced `events` from
+    # `state_before` may be taken back — False if they drew chance or turned up anything
+    # hidden. An engine without it has no move that can be taken back.
+    #   def can_take_back(self, state_before: State, events: Sequence[Event]) -> bool: ...
+
     # Optional: the part of a seat's view its links depend on (service.marks); default
     # the whole view. Leave out what others' progress changes without touching this seat's
     # decision (who has chosen so far in a sealed round).

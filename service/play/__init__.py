@@ -2,6 +2,8 @@
 work, the clock, chance, the URLs, the mail transport and an enqueue function for background
 work) and knows nothing of Flask, Celery, HTTP or SMTP. The web pages, the workers, the SMTP
 receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."""
+from .bots import move_bots
+from .chat import ChatRefused, say
 from .errors import (
     AlreadyDone,
     GameOver,
@@ -15,13 +17,18 @@ from .intake import accept_mail
 from .periodic import sweep, timers
 from .reading import GameRead, PublicGame, game_kind, public_game, read_game
 from .relay import deliver, requeue
+from .replaying import NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
 from .services import Services, from_settings
-from .start import BadStart, Started, start_game
+from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, submit
+from .table import is_table_word, page_command, undo_command
+from .undo import UndoRefused
 
-__all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
-           "NotYourSeat", "PlayError", "PositionChanged", "PublicGame", "Refused", "Services",
-           "Started",
-           "accept_mail", "deliver", "from_settings", "game_kind", "process_inbound",
-           "public_game", "read_game", "requeue", "start_game", "submit", "sweep", "timers"]
+__all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
+           "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
+           "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
+           "accept_mail", "deliver", "from_settings", "game_kind", "is_bot_entry",
+           "is_table_word", "move_bots", "page_command", "process_inbound", "public_game",
+           "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
+           "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log"]

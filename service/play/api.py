@@ -191,9 +191,10 @@ def say(svc: Services, game_id: int, player_id: int, text: str,
     with svc.db.transaction() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         game = positions.game_row(session, game_id)
-        rows = chat.say(session, game, seat_row.seat, text, game.seq, svc.clock.now())
-        session.flush()
-        ids = [r.id for r in rows]
+        try:
+            ids = chat.post(session, svc, game, seat_row.seat, text).outbox_ids
+        except chat.ChatRefused as exc:
+            raise Refused(exc.detail) from None
     svc.kick("deliver", ids)
     return ids
 

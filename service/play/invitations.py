@@ -56,11 +56,18 @@ def create_game(svc: Services, creator_id: int, kind: str, invitees: list[str], 
     if len(invitees) > MAX_INVITES:
         raise BadInvitation(f"That is {len(invitees)} addresses; a table has at most "
                             f"{max(engine.seats)} seats. Nothing was sent.")
-    addrs = [_address(a) for a in invitees]
-    seats = 1 + len(addrs) + open_seats
+    # "bot", "bot:easy", "bot:normal" seat a bot: it accepts at once and is never mailed
+    try:
+        bots = {n: e for n, e in enumerate(
+            start.bot_entries([start.parse_entry(a, svc.urls.domain) if start.is_bot_entry(a)
+                               else start.Entry(a, "") for a in invitees])) if e.bot}
+    except PlayError as exc:
+        raise BadInvitation(exc.detail) from None
+    addrs = [_address(a) for n, a in enumerate(invitees) if n not in bots]
+    seats = 1 + len(invitees) + open_seats
     if not 0 <= open_seats <= max(engine.seats) or seats not in engine.seats:
         raise BadInvitation(f"{engine.title} is for {_wording(engine.seats)}; you asked for "
-                            f"{seats} (you, {len(addrs)} invited, {open_seats} open).")
+                            f"{seats} (you, {len(invitees)} invited, {open_seats} open).")
     try:
         # clock= and on_timeout= are the service's options, not the engine's
         options, clock, on_timeout = timing.read_options(dict(options or {}))
@@ -70,7 +77,7 @@ def create_game(svc: Services, creator_id: int, kind: str, invitees: list[str], 
     now = svc.clock.now()
     with svc.db.transaction() as session:
         creator = session.get(Player, creator_id)
-        if len(set(addrs + [creator.email])) != seats - open_seats:
+        if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
             raise BadInvitation("Each seat needs a different address (and yours is taken by "
                                 "you). Nothing was sent.")
         game = start.new_game_row(session, engine, kind, options, "forming", now,
@@ -79,14 +86,30 @@ def create_game(svc: Services, creator_id: int, kind: str, invitees: list[str], 
         session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
                                player_id=creator_id, status="accepted", created_at=now,
                                answered_at=now))
-        mails = [_invite(session, svc, game, seat, addr, now)
-                 for seat, addr in enumerate(addrs, start=1)]
-        for seat in range(1 + len(addrs), seats):
+        people = iter(addrs)
+        mails = []
+        for seat, n in enumerate(range(len(invitees)), start=1):
+            if n in bots:
+                bot = start.find_player(session, bots[n].addr, bots[n].name, now)
+                session.add(Invitation(game_id=game.id, seat=seat, email=bot.email,
+                                       player_id=bot.id, status="accepted", created_at=now,
+                                       answered_at=now))
+            else:
+                mails.append(_invite(session, svc, game, seat, next(people), now))
+        for seat in range(1 + len(invitees), seats):
             session.add(Invitation(game_id=game.id, seat=seat, status="open", created_at=now))
         session.flush()
-        formed = Formed(game.id, game.public_id, [m.id for m in mails if m is not None])
-    svc.kick("deliver", formed.outbox_ids)
+        outcome, dealt = _maybe_deal(session, svc, game)     # the creator and bots only
+        formed = Formed(game.id, game.public_id, [m.id for m in mails if m is not None] + dealt,
+                        started=outcome == "started")
+    _kick(svc, game.id, formed.outbox_ids)
     return formed
+
+
+def _kick(svc: Services, game_id: int, outbox_ids: list[int]) -> None:
+    """After the commit: the mail, and the bots in case a bot is to act in a dealt game."""
+    svc.kick("deliver", outbox_ids)
+    svc.kick("bots", game_id)
 
 
 def answer(svc: Services, token: str, choice: str) -> str:
@@ -116,7 +139,7 @@ def answer(svc: Services, token: str, choice: str) -> str:
                 for other in session.scalars(select(Invitation).where(
                         Invitation.email == inv.email, Invitation.status == "pending")):
                     other.status, other.answered_at = "declined", now
-    svc.kick("deliver", ids)
+    _kick(svc, game_id, ids)
     return outcome
 
 
@@ -193,7 +216,7 @@ def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
         free.email, free.player_id, free.status, free.answered_at = \
             player.email, player.id, "accepted", now
         outcome, ids = _maybe_deal(session, svc, game)
-    svc.kick("deliver", ids)
+    _kick(svc, game_id, ids)
     return "started" if outcome == "started" else "joined"
 
 
@@ -287,7 +310,8 @@ def _maybe_deal(session: Session, svc: Services, game: GameRow) -> tuple[str, li
     if game.status != "forming" or any(i.status != "accepted" for i in seats):
         return "accepted", []
     for inv in seats:
-        session.add(Seat(game_id=game.id, seat=inv.seat, player_id=inv.player_id, muted=False))
+        session.add(Seat(game_id=game.id, seat=inv.seat, player_id=inv.player_id, muted=False,
+                         bot=start.bot_level(inv.email)))
     started = start.deal(session, svc, game)
     return "started", started.outbox_ids
 

@@ -29,13 +29,16 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     if before is None:
         ended = engine.outcome(after) is not None
         return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats
-                if wants_mail(s.player.mail_mode, s.seat, None, s.seat in acting_after, ended)]
+                if s.bot is None
+                and wants_mail(s.player.mail_mode, s.seat, None, s.seat in acting_after, ended)]
     acting_before = engine.to_act(before)
     ended = engine.outcome(after) is not None
     new_actors = bool(acting_after - acting_before)
     rows = []
     for seat_row in game.seats:
         seat = seat_row.seat
+        if seat_row.bot is not None:
+            continue                           # bots are never mailed
         if engine.view(before, seat) == engine.view(after, seat):
             continue
         was, now_acts = seat in acting_before, seat in acting_after
@@ -63,6 +66,8 @@ def status_for(seat_row, kind: str) -> str:
     an address that bounced or asked never to be mailed gets nothing at all, and a seat that
     unsubscribed from the game gets nothing of it but the answers to its own emails."""
     player = seat_row.player
+    if seat_row.bot is not None:          # bots are never mailed
+        return "skipped"
     if player.suppressed or player.bounced_at is not None:
         return "skipped"
     if seat_row.muted and kind not in ("answer", "refusal"):
@@ -70,6 +75,12 @@ def status_for(seat_row, kind: str) -> str:
     if kind == "turn" and player.mail_mode == "digest":
         return "held"
     return "pending"
+def bot_to_act(game: GameRow, engine: Game, state: Any) -> bool:
+    """Whether a bot seat has a move to make now (the bots' worker is then kicked)."""
+    if engine.outcome(state) is not None:
+        return False
+    acting = engine.to_act(state)
+    return any(s.bot is not None and s.seat in acting for s in game.seats)
 
 
 def new_message_id() -> str:

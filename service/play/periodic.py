@@ -1,13 +1,13 @@
 """The periodic sweeps. `sweep` (beat every TURNPOST_SWEEP_SECONDS; also kicked after a move
 on the embedded default): whatever a lost kick left behind. Outbox rows that are due (new,
 retried, or claimed by a worker that died) are sent; stored mail whose processing was never
-started is processed; digest players' held turn emails are released at their hour. `timers`
-(beat every TURNPOST_SWEEP_SECONDS; `flask sweep` runs both): the clocks' pass,
-service.play.timeouts.run: reminders, timeouts, vacations that ended. It is a job of its own
-so that it never runs inside a player's request."""
+started is processed; digest players' held turn emails are released at their hour; bots whose
+kick was lost are kicked again. `timers` (beat every TURNPOST_SWEEP_SECONDS; `flask sweep`
+runs both): the clocks' pass, service.play.timeouts.run: reminders, timeouts, vacations that
+ended. It is a job of its own so that it never runs inside a player's request."""
 from __future__ import annotations
 
-from . import digest, relay, replies, timeouts
+from . import bots, digest, relay, replies, timeouts
 from .services import Services
 
 
@@ -22,6 +22,10 @@ def sweep(svc: Services) -> dict[int, str]:
     for inbound_id in waiting:
         replies.process(svc, inbound_id)
     digest.release_due(svc)         # digest players' held turn emails, once a day
+    with svc.db.transaction() as session:
+        stalled = bots.stalled(session, now, svc.settings.get("TURNPOST_BOT_DELAY_SECONDS", 0))
+    for game_id in stalled:
+        svc.kick("bots", game_id)
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
     results = relay.deliver(svc, ids)

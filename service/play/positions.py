@@ -20,6 +20,10 @@ from service.store.models import GameRow
 
 from .errors import NoSuchGame
 
+#: the service's event for a move taken back by agreement (play.undo): folding it means
+#: "the state as it was after event data["to"]"
+TAKEN_BACK = "MoveTakenBack"
+
 # ids beyond this are no game of ours (and overflow PostgreSQL's integer)
 MAX_GAME_ID = 2**31 - 1
 
@@ -79,7 +83,12 @@ def load(session: Session, cache: StateCache, game_id: int, upto: int | None = N
         base_seq, state = cached
     newer = event_store.load(session, row, after=base_seq, upto=upto)
     for recorded in newer:
-        state = engine.evolve(state, recorded.event)
+        if recorded.event.type == TAKEN_BACK:
+            # the service's own event (play.undo): the game goes on from the state it had
+            # after event `to`; the engine never sees it
+            state = load(session, cache, game_id, upto=recorded.event.data["to"]).state
+        else:
+            state = engine.evolve(state, recorded.event)
     seq = newer[-1].seq if newer else base_seq
     if state is None:
         raise NoSuchGame(f"Game {game_id} has no events.")

@@ -1,63 +1,93 @@
 """What pages show: a seat's page of a game and its history, read in one short transaction.
-Reads only; the adapters never reach into the store themselves."""
+Reads only; the adapters never reach into the store themselves.
+
+The history is paged in SQL: a page holds the newest `HISTORY_PAGE` events before a seq (and
+the chat messages written meanwhile that the seat may read), so a long game's page stays
+short and cheap."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.presenting import SeatPage, fill, history, seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, Invitation, SeatChange
 
-from . import positions, timing
+from . import chat, positions, timing, undo
 from .errors import NoSuchGame
 from .services import Services
 from .submit import check_holder
+
+HISTORY_PAGE = 50
 
 
 @dataclass(frozen=True)
 class GameRead:
     page: SeatPage
-    history: list[dict]          # every event as the seat may see it, oldest first
+    history: list[dict]          # the page of history as the seat may see it, oldest first
     bounced: tuple[str, ...] = ()   # players whose mail bounced: they are mailed nothing
+    older: int | None = None     # `before` of the next older page, None at the start
+    bots: list[int] = field(default_factory=list)   # seats played by bots
+    undo: dict | None = None     # the request to take back a move waiting for answers
 
 
-def read_game(svc: Services, game_id: int, seat: int | None, *,
-              with_history: bool = True, holder: int | None = None) -> GameRead:
-    """A seat's page of the game; `with_history=False` for pages that show none (confirm)."""
+def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
+              holder: int | None = None, before: int | None = None) -> GameRead:
+    """A seat's page of the game; `with_history=False` for pages that show none (confirm);
+    `before`: the history page of the events before that seq; `holder`: the seat's holder a
+    link was made for (a link of the seat's previous player is refused)."""
     with svc.db.transaction() as session:
         pos = positions.load(session, svc.states, game_id)
         check_holder(pos.row, seat, holder)
         names = [s.player.name for s in pos.row.seats]
-        recorded = event_store.load(session, pos.row) if with_history else []
-        events = [(r.seq, r.event) for r in recorded]
-        timer = {r.seq for r in recorded if r.source == "timer"}
+        entries, older = (history_page(session, pos, seat, names, before)
+                          if with_history else ([], None))
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
                          [], every_move=True)
         timing.dress(page, pos.row, svc.clock.now())
+        request = undo.waiting(session, game_id, pos.seq)
+        asking = None if request is None else {
+            "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,
+            "answered": str(seat) in request.answers}
         bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
-        return GameRead(page, _history(session, pos, events, timer, seat, names, with_history),
-                        bounced)
+        return GameRead(page, entries, bounced, older,
+                        [s.seat for s in pos.row.seats if s.bot], asking)
 
 
-def _history(session, pos, events, timer: set[int], seat, names, wanted: bool) -> list[dict]:
-    """The engine's history as the seat may see it, with the timer's moves said as such and
-    the seat changes (resign, forfeit, absent, handover) in their place."""
-    if not wanted:
-        return []
-    out = []
-    for h in history(pos.engine, events, seat, names):
+def history_page(session: Session, pos: positions.Position, seat: int | None,
+                 names: list[str], before: int | None,
+                 limit: int = HISTORY_PAGE) -> tuple[list[dict], int | None]:
+    """One page of history, oldest first, each entry with its time (`at`, ISO 8601 UTC), and
+    the `before` of the next older page (None when this page reaches the start). Moves the
+    clock played say so, and the seat changes (resign, forfeit, absent, handover) and the chat
+    messages the seat may read stand among the events of their time."""
+    recorded = event_store.newest(session, pos.row, before=before, limit=limit)
+    if not recorded:
+        return [], None
+    first, last = recorded[0].seq, recorded[-1].seq
+    at = {r.seq: r.at.isoformat() for r in recorded}
+    timer = {r.seq for r in recorded if r.source == "timer"}
+    entries = []
+    for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
             h = dict(h, text=h["text"] + " (played by the clock: out of time)")
-        out.append(h)
-    changes = session.scalars(select(SeatChange).where(SeatChange.game_id == pos.row.id)
-                              .order_by(SeatChange.id)).all()
-    for c in changes:
-        out.append({"seq": c.seq, "text": fill(c.text, names, seat), "type": c.kind})
-    out.sort(key=lambda h: h["seq"])       # stable: a change follows the events before it
-    return out
+        entries.append(dict(h, kind="event", at=at[h["seq"]]))
+    # a message or a seat change belongs to the page whose events it came among
+    after = -1 if first == 1 else first - 1
+    upto = None if before is None else last
+    entries += [chat.entry(m, names, seat)
+                for m in chat.messages(session, pos.row.id, seat, after_seq=after, upto_seq=upto)]
+    changes = select(SeatChange).where(SeatChange.game_id == pos.row.id, SeatChange.seq > after)
+    if upto is not None:
+        changes = changes.where(SeatChange.seq <= upto)
+    for c in session.scalars(changes.order_by(SeatChange.id)):
+        entries.append({"seq": c.seq, "kind": "event", "type": c.kind,
+                        "text": fill(c.text, names, seat), "at": c.created_at.isoformat()})
+    entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
+    return entries, (first if first > 1 else None)
 
 
 def game_kind(svc: Services, game_id: int) -> str:

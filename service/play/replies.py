@@ -26,7 +26,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import GameRow, InboundMessage, OutboxRow
 
-from . import bounces, chat, notify, positions, seats
+from . import bounces, chat, notify, positions, seats, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -56,7 +56,7 @@ class Target:
 CLAIM_TIMEOUT = timedelta(minutes=10)
 # words that are not moves: answered, or acting on the player's seat and clocks
 SEAT_WORDS = ("vacation", "back", "resign")
-SPECIAL = ("help", "view", "say", *SEAT_WORDS)
+
 
 
 def _claimable(now: datetime):
@@ -140,8 +140,8 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
 def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: list[str],
          now: datetime) -> Result:
     db = svc.db
-    special = [ln for ln in lines if _word(ln) in SPECIAL]
-    moves = [ln for ln in lines if _word(ln) not in SPECIAL]
+    special = [ln for ln in lines if table.is_table_word(ln) or _word(ln) in SEAT_WORDS]
+    moves = [ln for ln in lines if ln not in special]
     ids: list[int] = []
     status = "answered"
     if moves:
@@ -153,6 +153,8 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
                 applied = apply(session, svc, intent)
             ids += applied.outbox_ids
             status = "applied"
+            if applied.bots_next:
+                svc.kick("bots", applied.game_id)
         except AlreadyDone:
             return Result("duplicate", detail="already applied")
         except Refused as exc:
@@ -199,19 +201,22 @@ def _special(session: Session, svc: Services, game: GameRow, seat: int, line: st
     pos = positions.load(session, svc.states, game.id)
     word = word.lower()
     if word == "say":
-        if not rest.strip():
-            return _refuse(session, svc, game, seat, mail, now, "Write the message after the word "
-                           "say, e.g. \"say good luck!\"", line).outbox_ids
-        rows = chat.say(session, game, seat, rest, pos.seq, now)
+        try:
+            said = chat.post(session, svc, game, seat, rest)
+        except chat.ChatRefused as exc:
+            return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
+        return said.outbox_ids
+    elif word == "undo":
+        try:
+            done = table.undo_in_session(session, svc, game.id, seat, rest)
+        except PlayError as exc:
+            return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
+        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
+                           {"answer": done.words})]
+        session.flush()
+        return [r.id for r in rows] + done.outbox_ids
     elif word == "help":
-        moves = pos.engine.legal_moves(pos.state, seat) if pos.engine.outcome(pos.state) is None else []
-        texts = [pos.engine.describe(m) for m in moves]
-        shown = texts[:HELP_LIMIT]
-        more = f"\n…and {len(texts) - HELP_LIMIT} more (the game page lists them all)." \
-            if len(texts) > HELP_LIMIT else ""
-        answer = ("Every move you can make now, one per line:\n" + "\n".join(shown) + more
-                  if shown else "You have no move to make right now; you will get an email "
-                  "when it is your turn.")
+        answer = table.help_answer(pos.engine, pos.state, seat, HELP_LIMIT)
         rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail, {"answer": answer})]
     else:   # view
         rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
@@ -288,6 +293,8 @@ def _seat_of(game: GameRow, sender: str, seat: int | None) -> int | None:
     if seat is None:
         return mine[0] if len(mine) == 1 else None
     return seat if seat in mine else None
+
+
 
 
 def _word(line: str) -> str:

@@ -50,6 +50,7 @@ class Applied:
     moves: list[Move]
     outbox_ids: list[int]
     ended: bool
+    bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
 
 
 def submit(svc: Services, intent: Intent) -> Applied:
@@ -57,8 +58,16 @@ def submit(svc: Services, intent: Intent) -> Applied:
     commit: a worker must find the rows)."""
     with svc.db.transaction() as session:
         applied = apply(session, svc, intent)
-    svc.kick("deliver", applied.outbox_ids)
+    after_commit(svc, applied)
     return applied
+
+
+def after_commit(svc: Services, applied: Applied) -> None:
+    """The background work a committed move calls for: its emails, and the bots' turn.
+    Callers of `apply` (replies, timers) call this after their own commit."""
+    svc.kick("deliver", applied.outbox_ids)
+    if applied.bots_next:
+        svc.kick("bots", applied.game_id)
 
 
 def apply(session: Session, svc: Services, intent: Intent) -> Applied:
@@ -149,13 +158,15 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
         pos.row.status = "ended"
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
                                       now, mover=_mover(intent))
     session.flush()
     game_id = pos.row.id
     sa_event.listen(session, "after_commit",
                     lambda _s: svc.states.remember(game_id, last, new_state), once=True)
-    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended)
+    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
+                   pos.row.bots_due)
 
 
 def _mover(intent: Intent) -> int | None:

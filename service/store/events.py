@@ -62,6 +62,18 @@ def load(session: Session, game: GameRow, after: int = 0,
                      r.source, r.created_at) for r in rows]
 
 
+def newest(session: Session, game: GameRow, *, before: int | None = None,
+           limit: int = 50) -> list[Recorded]:
+    """The game's last `limit` events before seq `before` (default: the very last ones),
+    oldest first: one page of a long history, read without loading the whole log."""
+    q = select(EventRow).where(EventRow.game_id == game.id)
+    if before is not None:
+        q = q.where(EventRow.seq < before)
+    rows = list(session.scalars(q.order_by(EventRow.seq.desc()).limit(limit)))
+    return [Recorded(r.seq, upcast(Event(r.type, r.data), r.seq, game.rules_version), r.seat,
+                     r.source, r.created_at) for r in reversed(rows)]
+
+
 def upcast(event: Event, seq: int, rules_version: int) -> Event:
     """Old events in today's shape. The first event of a game names the rules version it was
     started under; logs written before versions existed lack it."""

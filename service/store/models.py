@@ -66,6 +66,8 @@ class GameRow(Base):
     on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)
     # a result the service decided (a resignation or forfeit ended the game), not the engine
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    # a bot seat is to act (set with every move): the sweep finds bots whose kick was lost
+    bots_due: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     # the public page is /games/<public_id>: an unguessable id, and `public` can turn it off
     public_id: Mapped[str | None] = mapped_column(String(32), unique=True, nullable=True)
@@ -91,6 +93,8 @@ class Seat(Base):
     on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)  # seat override
     # bumped when another player takes the seat over: links minted for an earlier holder fail
     holder: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    # a bot's level ("easy" | "normal") when a bot plays this seat: never mailed
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     player: Mapped[Player] = relationship(lazy="joined")
 
 
@@ -137,6 +141,39 @@ class EventRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)   # who caused it
     source: Mapped[str] = mapped_column(String(20))       # start|link|web|email|bot|timer|cli
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ChatMessage(Base):
+    """A message written at the table: to everyone (`to_seat` None) or privately to one seat.
+    Not an engine event, so not in `events`."""
+
+    __tablename__ = "chat_messages"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    from_seat: Mapped[int] = mapped_column(Integer)
+    to_seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    text: Mapped[str] = mapped_column(Text)
+    seq: Mapped[int] = mapped_column(Integer)             # the game's position when written
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_chat_game", "game_id", "id"),)
+
+
+class UndoRequest(Base):
+    """A seat asks to take back its last move (events after `back_to`). Valid only while the
+    game is still at `at_seq`: the next move expires it."""
+
+    __tablename__ = "undo_requests"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    back_to: Mapped[int] = mapped_column(Integer)
+    at_seq: Mapped[int] = mapped_column(Integer)
+    answers: Mapped[dict] = mapped_column(JSON, default=dict)   # {"1": true, ...} by seat
+    status: Mapped[str] = mapped_column(String(12), default="open")  # open|done|refused|expired
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_undo_game", "game_id", "status"),)
 
 
 class Submission(Base):

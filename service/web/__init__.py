@@ -50,10 +50,12 @@ def create_app(overrides: dict | None = None) -> Flask:
                       PERMANENT_SESSION_LIFETIME=timedelta(days=30))
 
     celery_app = celery_init_app(app)
-    enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"])
+    enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"],
+                          bot_delay=float(app.config["TURNPOST_BOT_DELAY_SECONDS"]))
     app.extensions["turnpost"] = play.from_settings(
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
     app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.filters["when"] = pages.when
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 

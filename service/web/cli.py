@@ -29,14 +29,21 @@ def init_db():
 @click.argument("game")
 @click.argument("players", nargs=-1, required=True)
 @click.option("--option", "-o", multiple=True, help="name=value, e.g. -o turn_cap=200")
-def start_game(game, players, option):
-    """Start GAME for PLAYERS (email addresses, seat order) and send everyone's first email."""
+@click.option("--no-mail", is_flag=True, help="mail nobody (a practice game played on the page)")
+def start_game(game, players, option, no_mail):
+    """Start GAME for PLAYERS (email addresses, or bot / bot:easy / bot:normal; seat order)
+    and send everyone's first email. Prints the link to each person's seat."""
     options = dict(o.split("=", 1) for o in option)
+    svc = services()
     try:
-        started = play.start_game(services(), game, list(players), options)
+        started = play.start_game(svc, game, list(players), options, mail=not no_mail)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(f"started {game} game {started.game_id}; {len(started.outbox_ids)} emails queued")
+    for seat, who in enumerate(players):
+        if not play.is_bot_entry(who):
+            link = svc.urls.absolute(svc.urls.game_path(started.game_id, seat))
+            click.echo(f"seat {seat + 1} ({who.strip()}): {link}")
 
 
 @click.command("move")

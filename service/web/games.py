@@ -4,12 +4,22 @@ from __future__ import annotations
 
 import secrets
 
-from flask import Blueprint, current_app, redirect, render_template, request, url_for
+from flask import (
+    Blueprint,
+    current_app,
+    flash,
+    jsonify,
+    redirect,
+    render_template,
+    request,
+    url_for,
+)
 
 from service import play
 from service.clocks import LOBBY_CHOICES, LOBBY_DEFAULT
 from service.games import registry
 from service.links import TokenError
+from service.mail.outbound.templating import game_partial
 from service.play import invitations
 from service.play.invitations import TABLE_ONLY
 
@@ -38,36 +48,60 @@ def create():
     if me is None:     # making a game mails people: only an account may, and it is counted
         return redirect(url_for("accounts.sign_in_form", next="/"))
     form = request.form
-    entry = form.get("game", "")
     players = [line for line in form.get("players", "").replace(",", "\n").splitlines()
                if line.strip()]
     open_seats = form.get("open_seats", "0").strip() or "0"
     if not open_seats.isdigit():
         return _lobby_error(form, "Open seats is a number (0 for none)."), 400
-    chosen = next((e for e in registry.lobby() if e[0] == entry), None)
-    if chosen is None:
-        return _lobby_error(form, f"There is no game called {entry!r}."), 400
-    _, _, game, preset = chosen
-    # options are named per lobby entry (two entries may share an engine)
-    options = {name: form[f"{entry}.{name}"] for name in game.options
-               if name not in preset and form.get(f"{entry}.{name}", "") != ""}
-    fixed = sorted(TABLE_ONLY & set(options))
-    if fixed:
-        return _lobby_error(form, f"The option {fixed[0]!r} fixes the deal, so whoever starts "
-                            "the game would know every hand; it is only for replaying a table "
-                            "game: flask --app service.web start-game ... -o NAME=VALUE"), 400
-    options.update(preset)
-    # the service's own options: a clock (default 3 days per move) and the timeout policy
-    options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
-    if form.get("on_timeout"):
-        options["on_timeout"] = form["on_timeout"]
     try:
+        game, options = _chosen_game(form)
+        # the service's own options: a clock (default 3 days per move) and the timeout policy
+        options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
+        if form.get("on_timeout"):
+            options["on_timeout"] = form["on_timeout"]
         invitations.create_game(services(), me.id, game.id, players,
                                 open_seats=int(open_seats[:3]), options=options,
                                 public=form.get("public", "") == "on")
     except play.PlayError as exc:
         return _lobby_error(form, exc.detail), 400
     return redirect(url_for("accounts.me"))
+
+
+@bp.post("/practice")
+def practice():
+    """"Play against bots": the person takes the first seat, bots the others, and the browser
+    goes straight to that seat's page (its link is the key to the seat: keep it)."""
+    form = request.form
+    try:
+        game, options = _chosen_game(form)
+        seats = int(form.get("seats") or min(game.seats))
+        started, seat = play.start_practice(
+            services(), game.id, seats, form.get("level", "normal"), options,
+            address=form.get("email", ""), mail=form.get("mail") == "on")
+    except ValueError:
+        return _lobby_error(form, "Choose how many players, as a number."), 400
+    except play.PlayError as exc:
+        return _lobby_error(form, exc.detail), 400
+    return redirect(services().urls.game_path(started.game_id, seat))
+
+
+def _chosen_game(form):
+    """The lobby entry and options a form chose; BadStart with words if they make no game."""
+    entry = form.get("game", "")
+    chosen = next((e for e in registry.lobby() if e[0] == entry), None)
+    if chosen is None:
+        raise play.BadStart(f"There is no game called {entry!r}.")
+    _, _, game, preset = chosen
+    # options are named per lobby entry (two entries may share an engine)
+    options = {name: form[f"{entry}.{name}"] for name in game.options
+               if name not in preset and form.get(f"{entry}.{name}", "") != ""}
+    fixed = sorted(TABLE_ONLY & set(options))
+    if fixed:
+        raise play.BadStart(f"The option {fixed[0]!r} fixes the deal, so whoever starts "
+                            "the game would know every hand; it is only for replaying a table "
+                            "game: flask --app service.web start-game ... -o NAME=VALUE")
+    options.update(preset)
+    return game, options
 
 
 def _lobby_error(form, error: str):
@@ -84,7 +118,7 @@ def public_page(public_id: str):
         game = play.public_game(services(), public_id)
         if game.status == "forming":
             return render_template("web/forming.html", game=game)
-        read = play.read_game(services(), game.game_id, None)
+        read = play.read_game(services(), game.game_id, None, before=_before())
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     return pages.render_game(read, view_token="",
@@ -95,7 +129,8 @@ def public_page(public_id: str):
 def game_page(token: str):
     try:
         claims = services().urls.signer.loads("view", token)
-        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
+        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder,
+                              before=_before())
     except TokenError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     except play.NoSuchGame as exc:
@@ -103,6 +138,55 @@ def game_page(token: str):
     except play.NotYourSeat as exc:
         return pages.problem(exc.title, exc.detail, 403)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16))
+
+
+def _before() -> int | None:
+    """?before=N: the page of history before event N (a bad number shows the newest)."""
+    before = request.args.get("before", type=int)
+    return before if before is not None and 1 < before < 2**31 else None
+
+
+@bp.post("/g/<token>/say")
+def say(token: str):
+    """The message box: to everyone, or privately to one seat."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    to = request.form.get("to", "")
+    text = request.form.get("text", "")
+    try:
+        to_seat = int(to) if to.strip() else None
+        play.say(services(), claims.game, claims.seat, text, to_seat)
+    except ValueError:
+        return _page_error(token, claims, play.ChatRefused("Choose whom the message is for."),
+                           said=text)
+    except play.PlayError as exc:
+        return _page_error(token, claims, exc, said=text)
+    flash("Message sent" + (" privately." if to.strip() else " to everyone."))
+    return redirect(url_for("games.game_page", token=token) + "#history")
+
+
+@bp.post("/g/<token>/undo")
+def undo(token: str):
+    """The undo buttons: ask to take back your last move, or accept / refuse a request."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    try:
+        done = play.undo_command(services(), claims.game, claims.seat,
+                                 request.form.get("answer", ""))
+    except play.PlayError as exc:
+        return _page_error(token, claims, exc)
+    flash(done.words)
+    return redirect(url_for("games.game_page", token=token))
+
+
+def _page_error(token, claims, exc, **extra):
+    read = play.read_game(services(), claims.game, claims.seat)
+    return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
+                             error=exc, **extra), 422
 
 
 @bp.post("/g/<token>/play")
@@ -114,19 +198,77 @@ def turn_form(token: str):
         return pages.problem(exc.title, exc.detail, 400)
     lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    # say / help / view work here as in a reply email, answered on the page
+    words = [ln for ln in lines if play.is_table_word(ln)]
+    lines = [ln for ln in lines if not play.is_table_word(ln)]
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
                          key=f"form:{nonce}" if nonce else None, holder=claims.holder)
     here = url_for("games.game_page", token=token)
     try:
-        if not lines:
+        if not lines and not words:
             raise play.Refused("Type a command first, one per line.")
-        play.submit(services(), intent)
+        if lines:
+            play.submit(services(), intent)
+        if not lines:                    # nothing else was done: a refusal gets the page
+            for line in words:
+                flash(play.page_command(services(), claims.game, claims.seat, line).text)
     except play.AlreadyDone:
         return redirect(here)
     except play.PlayError as exc:
-        read = play.read_game(services(), claims.game, claims.seat)
-        return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
-                                 error=exc, typed="\n".join(lines)), 422
+        return _page_error(token, claims, exc, typed="\n".join(lines + words))
+    if lines:                            # the moves were made: the words are answered after
+        for line in words:
+            try:
+                flash(play.page_command(services(), claims.game, claims.seat, line).text)
+            except play.PlayError as exc:
+                flash(f"{exc.title}: {exc.detail}")
     return redirect(here)
+
+
+@bp.get("/g/<token>/replay")
+def replay(token: str):
+    """Step back and forth through the positions as this seat saw them (links; keys n/p)."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+        step = play.replay_step(services(), claims.game, claims.seat,
+                                request.args.get("at", type=int))
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return render_template("web/replay.html", step=step, view=step.view, names=step.names,
+                           me=step.seat, back=url_for("games.game_page", token=token),
+                           partial_html=game_partial(current_app.jinja_env, step.kind, "html"))
+
+
+@bp.get("/g/<token>/log.json")
+def seat_log(token: str):
+    """This seat's own view of the log, as a JSON download."""
+    try:
+        claims = services().urls.signer.loads("view", token)
+        log = play.seat_log(services(), claims.game, claims.seat)
+    except TokenError as exc:
+        return pages.problem(exc.title, exc.detail, 400)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return _download(log, f"turnpost-game-{claims.game}-seat-{claims.seat + 1}.json")
+
+
+@bp.get("/games/<int:game_id>/log.json")
+def whole_log(game_id: int):
+    """Every event of a finished game, hidden cards and all."""
+    try:
+        log = play.whole_log(services(), game_id)
+    except play.NoSuchGame as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    except play.PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 403)
+    return _download(log, f"turnpost-game-{game_id}.json")
+
+
+def _download(log: dict, filename: str):
+    response = jsonify(log)
+    response.headers["Content-Disposition"] = f'attachment; filename="{filename}"'
+    return response

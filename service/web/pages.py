@@ -1,6 +1,8 @@
 """Rendering a game for one seat, and problem pages. Reads go through `play.read_game`."""
 from __future__ import annotations
 
+from datetime import datetime
+
 from flask import current_app, render_template
 
 from service.mail.outbound.templating import game_partial
@@ -15,12 +17,22 @@ def move_url(page, move) -> str:
     return services().urls.move_path(page.game_id, page.me, page.mark, move, page.holder)
 
 
+def when(iso: str) -> str:
+    """A history entry's time as people read it: "24 Nov 09:05 UTC" (the <time> element
+    carries the exact instant for the browser's own zone)."""
+    return datetime.fromisoformat(iso).strftime("%d %b %H:%M UTC").lstrip("0")
+
+
 def render_game(read, view_token: str, **extra):
     page = read.page
     env = current_app.jinja_env
+    # whom a message can go to: everyone, or one other person at the table
+    recipients = [(s, n) for s, n in enumerate(page.names)
+                  if s != page.me and s not in read.bots]
     return render_template("web/game.html", page=page, view=page.view, names=page.names,
                            me=page.me, history=list(reversed(read.history)), token=view_token,
                            bounced=read.bounced,
+                           older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page),
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],

@@ -120,6 +120,36 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     assert "Done" in page.content()
     page.goto(server + move_url)          # the same link again: already done
     page.click(f"button:has-text('{move_text}')")
-    assert "Already done" in page.content()
+    body = page.content()
+    assert "Already done" in body
     page.goto(server + "/me")
     assert "Waiting on others" in page.content() and "waiting on ben" in page.content()
+
+
+def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, page):
+    page.goto(server + "/")
+    form = page.locator("form[action='/practice']")
+    form.locator("select[name=game]").select_option("trees")
+    form.locator("select[name=seats]").select_option("2")
+    form.locator("text=Play against bots").click()
+    seat_url = page.url
+    assert "/g/" in seat_url and "Normal bot" in page.content()
+    for _ in range(400):
+        if "Game over" in page.content():
+            break
+        move = page.locator(".moves form button").first
+        assert move.count(), "no move to click on my turn"
+        move.click()                        # the move, then the done page
+        page.goto(seat_url)                 # the bot has answered by now
+    assert "Game over" in page.content() and "won" in page.content().lower()
+    page.click("#replay")
+    assert "Step 1 of" in page.content()
+    page.keyboard.press("n")
+    page.wait_for_url("**/replay?at=*")
+    assert "Step 2 of" in page.content()
+    page.keyboard.press("ArrowRight")
+    page.wait_for_function("document.body.innerText.includes('Step 3 of')")
+    page.keyboard.press("p")
+    page.wait_for_function("document.body.innerText.includes('Step 2 of')")
+    page.click("#prev")
+    assert "Step 1 of" in page.content()

@@ -27,7 +27,8 @@ def recipients(before, after, seats=3, engine=None) -> list[int]:
     """The seats queue() is called for (the database part is not under test here)."""
     queued: list[int] = []
     every = SimpleNamespace(mail_mode="every")      # which changes reach a seat at all
-    game = SimpleNamespace(seats=[SimpleNamespace(seat=n, player=every) for n in range(seats)])
+    game = SimpleNamespace(seats=[SimpleNamespace(seat=n, player=every, bot=None)
+                                  for n in range(seats)])
     real = notify.queue
     notify.queue = lambda s, g, seat, *rest, **kw: queued.append(seat)
     try:

@@ -229,3 +229,23 @@ def test_no_email_names_another_players_address(client, app):
     for msg in mails(app):
         other = {ANNA, BEN} - {msg["To"]}
         assert not any(o in msg.as_string() for o in other), msg["Subject"]
+
+
+def test_bots_invited_in_the_lobby_take_their_seats_at_once(client, app):
+    """Issue 13: a lobby player can be `bot`: its seat is taken at once, it is never mailed,
+    and a table of the creator and bots starts without waiting for anyone."""
+    sign_in(client, app, ANNA)
+    r = make_game(client, app, ["bot:easy", "bot"])
+    assert r.status_code == 302
+    with app.extensions["turnpost"].db.transaction() as s:
+        game = s.scalars(select(GameRow)).one()
+        assert game.status in ("active", "ended")
+        assert [x.bot for x in game.seats] == [None, "easy", "normal"]
+    assert all(m["To"] == ANNA for m in mails(app))
+
+
+def test_a_bot_entry_that_is_no_bot_is_refused(client, app):
+    sign_in(client, app, ANNA)
+    r = make_game(client, app, ["bot:grandmaster"])
+    assert r.status_code == 400 and "no bot called" in r.text
+    assert count(app, GameRow) == 0

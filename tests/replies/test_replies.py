@@ -221,3 +221,23 @@ def test_a_forged_from_without_the_reply_address_or_our_message_id_moves_nothing
     assert inbound_status(app, row_id)[0] == "refused"
     assert events(app) == before
     assert "reply address" in text_of(latest_to(app, addr))
+
+
+def test_say_in_a_reply_shows_on_the_game_pages_too(client, app):
+    start(client)
+    addr, ours = mover(app)
+    deliver(app, reply_to(ours, "say see you at the table"))
+    urls = app.extensions["turnpost"].urls
+    gid = 1                     # the only game of a fresh database
+    for seat in range(len(ADDRS)):
+        assert "see you at the table" in client.get(urls.game_path(gid, seat)).text
+
+
+def test_undo_in_a_reply_is_answered_with_words(client, app):
+    start(client)
+    addr, ours = mover(app)
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, "undo"))
+    assert inbound_status(app, row_id)[0] == "answered"
+    assert "no move to take back" in text_of(latest_to(app, addr))
+    assert events(app) == before

@@ -5,6 +5,8 @@ import re
 from email import policy
 from email.parser import BytesParser
 
+from flask.testing import FlaskClient
+
 LINK = re.compile(r"http://turnpost\.test(/[mgu]/[A-Za-z0-9_.\-]+)")
 
 
@@ -102,6 +104,8 @@ def start_game(app, kind: str, players: list[str], options: dict | None = None,
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as session:
         for addr in players:
+            if addr.strip().lower().startswith("bot"):
+                continue                      # a bot seat: its player is made at the start
             addr = addr.split("<")[-1].strip(" >").lower()
             if session.scalars(select(Player).where(Player.email == addr)).first() is None:
                 session.add(Player(email=addr, name=addr.split("@")[0], mail_mode=mail_mode,
@@ -127,3 +131,26 @@ def lobby_game(app, creator: str, invitees: list[str], game: str = "trees", **fo
             other = app.test_client()
             post_form(other, path, page=path)
     return client, made
+
+
+class FormClient(FlaskClient):
+    """A test client that sends the session's CSRF token with every form it posts, as the
+    pages' forms do, for tests about what the forms do (not about CSRF itself)."""
+
+    def post(self, path, *args, **kwargs):
+        data = kwargs.get("data")
+        if isinstance(data, dict) and "csrf_token" not in data:
+            kwargs["data"] = {**data, "csrf_token": csrf(self, "/")}
+        return super().post(path, *args, **kwargs)
+
+
+def form_client(app) -> FormClient:
+    app.test_client_class = FormClient
+    return app.test_client()
+
+
+def table_game(app, entry: str, players: list[str], form: dict | None = None) -> int:
+    """A game started as the operator starts one (seats in the order given, bots included),
+    with options written as the lobby names them (`"aristocracy.round_cap": "1"`)."""
+    options = {k.split(".", 1)[1]: v for k, v in (form or {}).items() if "." in k}
+    return start_game(app, entry, list(players), options).game_id

@@ -76,6 +76,9 @@ class Aristocracy:
     def timeout_move(self, state, seat: int) -> dict | None:
         return rules.timeout_move(state, seat)
 
+    def can_take_back(self, state_before, events) -> bool:
+        return rules.can_take_back(state_before, events)
+
     def decide(self, state, seat: int, move: dict, chance: Chance) -> list[Event]:
         return rules.decide(state, seat, move, chance)
 

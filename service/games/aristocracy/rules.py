@@ -620,3 +620,16 @@ _STAGE_MOVES = {
     "turn": {"pass": _pass, "trade": _trade, "store": _store, "hide": _hide, "sell": _sell,
              "harvest": _harvest, "favor": _favor, "royal": _royal, "downgrade": _downgrade},
 }
+
+
+#: events that draw chance or turn up hidden cards (draws, reshuffles, sealed choices turned up, the ball): a move whose events
+#: include one of them cannot be taken back (the service's undo by agreement)
+NO_TAKING_BACK = frozenset({"Reshuffled", "MarketDrawn", "CardsDrawn", "StallsRevealed", "BidsRevealed",
+                         "BallHeld"})
+
+
+def can_take_back(state_before, events) -> bool:
+    """Whether a move that produced `events` from `state_before` may be taken back by
+    agreement: not if it drew chance or turned up anything hidden. (The service also checks
+    that no seat learnt a card it did not know.)"""
+    return not any(e.type in NO_TAKING_BACK for e in events)

@@ -60,6 +60,9 @@ class Magnate:
     def timeout_move(self, state, seat) -> dict | None:
         return rules.timeout_move(state, seat)
 
+    def can_take_back(self, state_before, events) -> bool:
+        return rules.can_take_back(state_before, events)
+
     def view(self, state, seat) -> dict:
         return views.view(state, seat)
 

@@ -61,3 +61,15 @@ def finish_turn(st: State, seat: int) -> dict | None:
 
 def timeout_move(st: State, seat: int) -> dict | None:
     return moves.timeout_move(st, seat)
+
+
+#: events that draw chance or turn up hidden cards (the dice, a card drawn, a reshuffle): a move whose events
+#: include one of them cannot be taken back (the service's undo by agreement)
+NO_TAKING_BACK = frozenset({"Rolled", "Drew", "Reshuffled"})
+
+
+def can_take_back(state_before, events) -> bool:
+    """Whether a move that produced `events` from `state_before` may be taken back by
+    agreement: not if it drew chance or turned up anything hidden. (The service also checks
+    that no seat learnt a card it did not know.)"""
+    return not any(e.type in NO_TAKING_BACK for e in events)

@@ -98,6 +98,9 @@ class Suzerain:
     def timeout_move(self, state: State, seat: int) -> Move | None:
         return rules.timeout_move(state, seat)
 
+    def can_take_back(self, state_before, events) -> bool:
+        return rules.can_take_back(state_before, events)
+
     def parse(self, state: State, seat: int, text: str) -> list[Move]:
         return commands.parse(state, seat, text)
 

@@ -455,3 +455,18 @@ def _card_of(move: Move) -> str:
 
 def _called(card) -> str:
     return dk.name(card) if isinstance(card, str) and card in CARDS else repr(card)
+
+
+#: events that draw chance or turn up hidden cards (the display refilled from the deck, a pile taken up): a move whose events
+#: include one of them cannot be taken back (the service's undo by agreement)
+NO_TAKING_BACK = frozenset({"DisplayRefilled", "PileTakenUp"})
+
+
+def can_take_back(state_before, events) -> bool:
+    """Whether a move that produced `events` from `state_before` may be taken back by
+    agreement: not if it drew chance or turned up anything hidden. (The service also checks
+    that no seat learnt a card it did not know.)"""
+    # a blind claim takes a face-down card into the hand: its owner now knows it
+    if any(e.type == "Claimed" and e.data.get("blind") for e in events):
+        return False
+    return not any(e.type in NO_TAKING_BACK for e in events)

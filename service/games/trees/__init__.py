@@ -58,6 +58,9 @@ class Trees:
     def timeout_move(self, state, seat: int) -> dict | None:
         return rules.timeout_move(state, seat)
 
+    def can_take_back(self, state_before, events) -> bool:
+        return rules.can_take_back(state_before, events)
+
     def parse(self, state, seat: int, text: str) -> list[dict]:
         return commands.parse(state, seat, text)
 

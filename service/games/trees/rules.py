@@ -325,3 +325,15 @@ def validate(options: dict) -> dict:
     if options["roots"]:
         options["roots"] = ",".join(parse_order("roots", options["roots"], ACES))
     return options
+
+
+#: events that draw chance or turn up hidden cards (a card drawn, roots or discards shuffled): a move whose events
+#: include one of them cannot be taken back (the service's undo by agreement)
+NO_TAKING_BACK = frozenset({"CardDrawn", "RootsShuffled", "DiscardsReshuffled"})
+
+
+def can_take_back(state_before, events) -> bool:
+    """Whether a move that produced `events` from `state_before` may be taken back by
+    agreement: not if it drew chance or turned up anything hidden. (The service also checks
+    that no seat learnt a card it did not know.)"""
+    return not any(e.type in NO_TAKING_BACK for e in events)

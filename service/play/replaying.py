@@ -1,0 +1,111 @@
+"""Looking back: a seat steps through the game's positions exactly as it saw them then, and
+downloads the log as it may see it (everyone may download the whole log once the game is over).
+
+A step is a position that existed: the end of one committed batch of events (one start, one
+move or turn, one bot move, one take-back), found from the events' (seat, source, time) —
+the events of one commit share them. A seat steps only through batches it could see something
+of. Each step is rebuilt with `positions.load(upto=seq)` and shown through the engine's `view`
+for that seat: what the seat could not see then, the page is never given."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from service.presenting import history, redact
+from service.store import events as event_store
+
+from . import chat, positions
+from .errors import PlayError
+from .services import Services
+
+
+class NotYet(PlayError):
+    title = "Not until the game is over"
+
+
+@dataclass(frozen=True)
+class Step:
+    game_id: int
+    kind: str
+    title: str
+    seat: int | None
+    names: list[str]
+    view: dict
+    seq: int              # the position shown: after event `seq`
+    number: int           # 1-based step number, of `count`
+    count: int
+    prev: int | None      # seq of the previous / next step
+    next: int | None
+    happened: list[str]   # what the step's batch did, as the seat may read it
+
+
+def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -> Step:
+    """The step at seq `at` (or the nearest step before it; the first step when None)."""
+    with svc.db.transaction() as session:
+        row = positions.game_row(session, game_id)
+        pos = positions.load(session, svc.states, game_id)
+        recorded = event_store.load(session, row)
+        steps = batches(recorded)
+        names = [s.player.name for s in row.seats]
+        seen = [b for b in steps if b is steps[0]
+                or history(pos.engine, [(r.seq, r.event) for r in b], seat, names)]
+        ends = [b[-1].seq for b in seen]
+        index = 0 if at is None else max([i for i, e in enumerate(ends) if e <= at] or [0])
+        batch = seen[index]
+        then = positions.load(session, svc.states, game_id, upto=ends[index])
+        return Step(game_id, row.kind, pos.engine.title, seat, names,
+                    pos.engine.view(then.state, seat), ends[index], index + 1, len(ends),
+                    ends[index - 1] if index > 0 else None,
+                    ends[index + 1] if index + 1 < len(ends) else None,
+                    [h["text"] for h in history(pos.engine, [(r.seq, r.event) for r in batch],
+                                                seat, names)])
+
+
+def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
+    """The events in the commits that made them: one start, move, turn or take-back each."""
+    out: list[list[event_store.Recorded]] = []
+    for r in recorded:
+        if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
+                                                                              r.at):
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
+
+
+def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
+    """The log as `seat` may see it: each event redacted for it, and the messages it may read."""
+    with svc.db.transaction() as session:
+        row = positions.game_row(session, game_id)
+        pos = positions.load(session, svc.states, game_id)
+        names = [s.player.name for s in row.seats]
+        events = []
+        for r in event_store.load(session, row):
+            seen = redact(pos.engine, r.event, seat)
+            if seen is not None:
+                events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
+                               "source": r.source, "event": seen})
+        return {"game": game_id, "kind": row.kind, "seat": seat, "players": names,
+                "events": events, "messages": _messages(session, game_id, seat)}
+
+
+def whole_log(svc: Services, game_id: int) -> dict[str, Any]:
+    """Every event as recorded, hidden cards and all: only once the game is over."""
+    with svc.db.transaction() as session:
+        row = positions.game_row(session, game_id)
+        pos = positions.load(session, svc.states, game_id)
+        if row.status != "ended" and pos.engine.outcome(pos.state) is None:
+            raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
+                         "the game is over. Until then each player can download their own "
+                         "view of it from their game page.")
+        events = [{"seq": r.seq, "at": r.at.isoformat(), "by": r.seat, "source": r.source,
+                   "event": r.event.to_json()} for r in event_store.load(session, row)]
+        return {"game": game_id, "kind": row.kind, "options": row.options,
+                "rules_version": row.rules_version,
+                "players": [s.player.name for s in row.seats], "events": events,
+                "messages": _messages(session, game_id, None)}
+
+
+def _messages(session, game_id: int, seat: int | None) -> list[dict]:
+    return [{"at": m.created_at.isoformat(), "seq": m.seq, "from": m.from_seat,
+             "to": m.to_seat, "text": m.text} for m in chat.messages(session, game_id, seat)]

@@ -1,0 +1,141 @@
+"""History and replay: times on every entry, the history paged 50 events at a time in SQL,
+a replay that steps through the positions as one seat saw them (never what it could not see
+then), and the log downloads (a seat's own view at any time; the whole log after the end)."""
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+
+from service import marks
+from service.links import Claims
+from service.play import positions
+from service.store import events as event_store
+
+from .helpers import form_client, table_game
+from .test_every_game import _leaks
+
+
+@pytest.fixture
+def client(app):
+    """Forms posted with the session's CSRF token, as the pages post them."""
+    return form_client(app)
+
+
+def _play(client, app, kind="trees", seats=2, moves=None, seed=3):
+    players = [f"p{n}@example.org" for n in range(seats)]
+    gid = table_game(app, kind, players)
+    svc = app.extensions["turnpost"]
+    rng = random.Random(seed)
+    made = 0
+    while moves is None or made < moves:
+        with svc.db.transaction() as s:
+            pos = positions.load(s, svc.states, gid)
+        if pos.engine.outcome(pos.state) is not None:
+            break
+        seat = rng.choice(sorted(pos.engine.to_act(pos.state)))
+        move = pos.engine.bots["easy"](pos.state, seat, rng)
+        token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine,
+                                                                          pos.state, seat), move))
+        assert client.post(f"/m/{token}", data={"then": "game"}).status_code == 302
+        made += 1
+    return gid, svc
+
+
+def test_the_history_is_paged_fifty_events_at_a_time_newest_first(client, app):
+    gid, svc = _play(client, app)
+    with svc.db.transaction() as s:
+        row = positions.game_row(s, gid)
+        last = row.seq
+        page = event_store.newest(s, row, limit=50)
+        assert [r.seq for r in page] == list(range(last - 49, last + 1))
+        older = event_store.newest(s, row, before=last - 49, limit=50)
+        assert older[-1].seq == last - 50
+    assert last > 60
+    html = client.get(svc.urls.game_path(gid, 0)).text
+    times = re.findall(r'<time datetime="([^"]+)">', html)
+    assert times and all(t.startswith("2") for t in times)
+    more = re.search(r'href="\?before=(\d+)#history"', html)
+    assert more and int(more.group(1)) == last - 49
+    older_html = client.get(svc.urls.game_path(gid, 0) + f"?before={more.group(1)}").text
+    assert older_html != html and "<time" in older_html
+
+
+def test_replay_steps_through_what_the_seat_saw_and_never_more(client, app):
+    gid, svc = _play(client, app, moves=12)
+    base = svc.urls.game_path(gid, 0) + "/replay"
+    url, seen, numbers = base, [], []
+    while True:
+        html = client.get(url).text
+        at = int(re.search(r"Step (\d+) of (\d+)", html).group(1))
+        numbers.append(at)
+        seq = re.search(r'href="\?at=(\d+)"[^>]*>Next', html) or None
+        here = int(re.search(r"\?at=(\d+)", url).group(1)) if "?at=" in url else None
+        if here is not None:
+            with svc.db.transaction() as s:
+                then = positions.load(s, svc.states, gid, upto=here)
+            assert not _leaks(then.engine, then.state, 0, html), f"step {at} leaks"
+        seen.append(html)
+        if seq is None:
+            break
+        url = f"{base}?at={seq.group(1)}"
+    assert numbers == list(range(1, len(numbers) + 1)) and len(numbers) > 3
+    prev = re.search(r'href="\?at=(\d+)"[^>]*>← Previous', seen[-1])
+    back = client.get(f"{base}?at={prev.group(1)}").text
+    assert prev and f"Step {len(numbers) - 1} of" in back
+    assert 'id="next"' in seen[0] and "ArrowRight" in seen[0]
+
+
+def test_a_seat_downloads_its_own_log_and_the_whole_log_only_after_the_end(client, app):
+    gid, svc = _play(client, app, moves=4)
+    mine = client.get(svc.urls.game_path(gid, 0) + "/log.json")
+    assert mine.status_code == 200 and "attachment" in mine.headers["Content-Disposition"]
+    data = mine.get_json()
+    assert data["seat"] == 0 and data["events"]
+    with svc.db.transaction() as s:
+        pos = positions.load(s, svc.states, gid)
+        recorded = event_store.load(s, pos.row)
+    assert [e["event"] for e in data["events"]] == [
+        pos.engine.redact(r.event, 0) for r in recorded if pos.engine.redact(r.event, 0)]
+    # no card hidden from seat 0 when the game started is in the start events it downloads
+    with svc.db.transaction() as s:
+        opening = [r.seq for r in recorded if r.source == "start"]
+        start = positions.load(s, svc.states, gid, upto=max(opening))
+    hidden = start.engine.secrets(start.state, 0)
+    assert hidden
+    shown = _strings([e["event"] for e in data["events"] if e["seq"] in opening])
+    assert not hidden & shown
+    refused = client.get(f"/games/{gid}/log.json")
+    assert refused.status_code == 403 and "once the game is over" in refused.text
+    _play_on(client, svc, gid)
+    whole = client.get(f"/games/{gid}/log.json")
+    assert whole.status_code == 200
+    with svc.db.transaction() as s:
+        assert [e["seq"] for e in whole.get_json()["events"]] == list(
+            range(1, positions.game_row(s, gid).seq + 1))
+    assert hidden <= _strings(whole.get_json()["events"])
+
+
+def _strings(obj) -> set[str]:
+    if isinstance(obj, str):
+        return {obj}
+    if isinstance(obj, dict):
+        return set().union(*map(_strings, obj.values())) if obj else set()
+    if isinstance(obj, list):
+        return set().union(*map(_strings, obj)) if obj else set()
+    return set()
+
+
+def _play_on(client, svc, gid):
+    rng = random.Random(9)
+    while True:
+        with svc.db.transaction() as s:
+            pos = positions.load(s, svc.states, gid)
+        if pos.engine.outcome(pos.state) is not None:
+            return
+        seat = rng.choice(sorted(pos.engine.to_act(pos.state)))
+        move = pos.engine.bots["easy"](pos.state, seat, rng)
+        token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine,
+                                                                          pos.state, seat), move))
+        client.post(f"/m/{token}", data={"then": "game"})
