@@ -22,6 +22,10 @@ class Settings:
     # background work: empty = run tasks in process (Celery eager); redis://... = real workers
     BROKER_URL: str = field(default_factory=lambda: _env("BROKER_URL", ""))
     SECRET_KEY: str = field(default_factory=lambda: _env("SECRET_KEY", DEV_SECRET))
+    # key rotation: older secrets, comma-separated; links and reply addresses signed with them
+    # keep working, new ones are signed with SECRET_KEY
+    SECRET_KEY_FALLBACKS: tuple[str, ...] = field(default_factory=lambda: tuple(
+        s.strip() for s in _env("SECRET_KEY_FALLBACKS", "").split(",") if s.strip()))
     BASE_URL: str = field(default_factory=lambda: _env("BASE_URL", "http://127.0.0.1:5000"))
     # mail out: "maildir" writes files the dev outbox page shows; "smtp" talks to a relay
     MAIL_TRANSPORT: str = field(default_factory=lambda: _env("MAIL_TRANSPORT", "maildir"))
@@ -39,12 +43,17 @@ class Settings:
         int(s) for s in _env("RETRY_SCHEDULE", "60,300,1800,7200,21600").split(",") if s))
     SWEEP_SECONDS: int = field(default_factory=lambda: int(_env("SWEEP_SECONDS", "60")))
     LINK_MAX_AGE_DAYS: int = field(default_factory=lambda: int(_env("LINK_MAX_AGE_DAYS", "90")))
-    DEV_OUTBOX: bool = field(default_factory=lambda: _env("DEV_OUTBOX", "auto") in ("1", "true", "auto"))
+    # /dev/outbox shows every player's mail: "1" serves it, "0" never, "auto" only on the
+    # embedded default (SQLite, no broker, Maildir)
+    DEV_OUTBOX: str = field(default_factory=lambda: _env("DEV_OUTBOX", "auto"))
     # mail in: the built-in SMTP receiver (Procfile "inbound"), provider webhooks, or IMAP polling
     INBOUND_SMTP_HOST: str = field(default_factory=lambda: _env("INBOUND_SMTP_HOST", "127.0.0.1"))
     INBOUND_SMTP_PORT: int = field(default_factory=lambda: int(_env("INBOUND_SMTP_PORT", "2525")))
     INBOUND_MAX_BYTES: int = field(default_factory=lambda: int(_env("INBOUND_MAX_BYTES",
                                                                     str(10 * 1024 * 1024))))
+    # mail for no reply address of ours is kept 7 days, cut to this size, for diagnosis
+    INBOUND_UNKNOWN_MAX_BYTES: int = field(default_factory=lambda: int(_env(
+        "INBOUND_UNKNOWN_MAX_BYTES", str(256 * 1024))))
     # bearer secret of POST /inbound/raw and ?key= of /inbound/sendgrid; empty = webhooks off
     INBOUND_SECRET: str = field(default_factory=lambda: _env("INBOUND_SECRET", ""))
     MAILGUN_SIGNING_KEY: str = field(default_factory=lambda: _env("MAILGUN_SIGNING_KEY", ""))

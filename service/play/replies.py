@@ -3,7 +3,12 @@ game and seat, check the sender, run the commands, and answer every refusal in t
 thread. Automated mail (auto-replies, bounces, lists) is recorded and never answered.
 
 Each way a message can fail is one outcome with its own reply; nothing is applied unless all of
-the message's move lines are."""
+the message's move lines are.
+
+Answers are bounded: one answer mail per message at most (refusal, help and notes in it), at
+most MAX_COMMAND_LINES lines read, the say lines of one message are one message to the table,
+and ANSWERS_PER_HOUR per seat. Only a seat's own address is ever answered: mail for no game,
+or from an address that is not the seat's, gets no mail at all (no backscatter)."""
 from __future__ import annotations
 
 import logging
@@ -11,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.links import Signer, TokenError
@@ -20,6 +25,7 @@ from service.mail.inbound.parse import (
     InboundMail,
     NoCommands,
     NoGameAddress,
+    clean_text,
     parse_message,
     rejection,
     reply_tokens,
@@ -33,6 +39,17 @@ from .submit import Intent, apply
 
 log = logging.getLogger(__name__)
 HELP_LIMIT = 60
+#: Command lines read per email; the answer says when there were more.
+MAX_COMMAND_LINES = 20
+#: Answers (refusals, help, view) per seat and hour; then one "I will stop" and silence.
+ANSWERS_PER_HOUR = 10
+#: Lines of one answer: a reply of thousands of "help" lines gets one short answer.
+ANSWER_MAX_LINES = 300
+#: How often a seat's owner hears by mail of attempts from other addresses.
+WARN_EVERY = timedelta(days=1)
+KEPT_FOR_DIAGNOSIS = timedelta(days=7)
+#: The status of a message for a seat from an address that is not the seat's.
+STRANGER = "stranger"
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
 _ROOT_ID = re.compile(r"^game-(\d+)@")
@@ -40,9 +57,11 @@ _ROOT_ID = re.compile(r"^game-(\d+)@")
 
 @dataclass
 class Result:
-    status: str                      # applied | refused | answered | ignored | duplicate ...
+    status: str                      # applied | refused | answered | ignored | stranger ...
     outbox_ids: list[int] = field(default_factory=list)
     detail: str = ""
+    game_id: int | None = None
+    seat: int | None = None
 
 
 @dataclass
@@ -70,7 +89,7 @@ def waiting(session: Session, now: datetime) -> list[int]:
 
 
 def process(svc: Services, inbound_id: int) -> Result:
-    """Process one stored message once, then send its answers. A message whose processing
+    """Process one stored message once, then send its answer. A message whose processing
     raises is marked `failed` with the error for an operator, not retried forever."""
     now = svc.clock.now()
     with svc.db.transaction() as session:
@@ -89,7 +108,10 @@ def process(svc: Services, inbound_id: int) -> Result:
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
     with svc.db.transaction() as session:
         row = session.get(InboundMessage, inbound_id)
-        row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now
+        row.status, row.outcome, row.processed_at = result.status, clean_text(result.detail)[:2000], now
+        row.game_id, row.seat = result.game_id, result.seat
+        if result.status == STRANGER and row.expires_at is None:
+            row.expires_at = now + KEPT_FOR_DIAGNOSIS
     svc.kick("deliver", result.outbox_ids)
     return result
 
@@ -104,43 +126,66 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
     with db.transaction() as session:
         target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
-            ids = _notice(session, mail, now, "We could not tell which game your email is "
-                          "for. Please reply to the latest email of your game, keeping its "
-                          "reply address (it starts with play+).")
-            return Result("refused", ids, "no game address")
+            # no game: nobody we know to answer (a From can name anyone: no backscatter)
+            return Result("ignored", detail="no game address")
         game = session.get(GameRow, target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
-            ids = _notice(session, mail, now, f"The address {mail.sender} is not playing in "
-                          f"{game.kind.title()} game {game.id}. Please send your moves from "
-                          "the address the game's emails go to.")
-            return Result("refused", ids, "sender not in game")
+            return _stranger(session, svc, game, target, mail, now)
+        answer = Answer(svc, game.id, seat, mail, now)
         if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
-            return _refuse(session, svc, game, seat, mail, now, why.explain())
+            return answer.refuse(session, why.explain())
         if not target.proven:
             # a From header is easy to forge: without the reply address or one of our own
             # Message-IDs nothing is applied (the answer goes to the player's own address)
-            return _refuse(session, svc, game, seat, mail, now, "Your email did not come back to "
-                           "the game's reply address (play+…), so we cannot be sure it is "
-                           "from you. Please reply to your latest email from this game.")
+            return answer.refuse(session, "Your email did not come back to the game's reply "
+                                 "address (play+…), so we cannot be sure it is from you. "
+                                 "Please reply to your latest email from this game.")
     lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
     if not lines:
         with db.transaction() as session:
-            game = session.get(GameRow, target.game_id)
-            return _refuse(session, svc, game, seat, mail, now, NoCommands().explain())
-    return _run(svc, mail, target, seat, lines, now)
+            return answer.refuse(session, NoCommands().explain())
+    return _run(svc, answer, target, lines)
 
 
-def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: list[str],
-         now: datetime) -> Result:
-    db = svc.db
+def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
+              mail: InboundMail, now: datetime) -> Result:
+    """Mail for a seat from an address that is not the seat's: no mail goes to that address
+    (it may be forged: backscatter). The seat's owner sees the attempt on the game page, and
+    hears of it by mail at most once a day."""
+    if target.seat is None:
+        return Result("ignored", detail=f"{mail.sender} is not playing in game {game.id}",
+                      game_id=game.id)
+    ids = []
+    seat_row = next(s for s in game.seats if s.seat == target.seat)
+    if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
+                                          now - WARN_EVERY):
+        pos = positions.load(session, svc.states, game.id)
+        row = notify.queue(session, game, target.seat, "warning", pos.seq, now,
+                           {"answer": f"Someone wrote to your reply address for this game from "
+                            f"{mail.sender}, which is not your address, so nothing was done. "
+                            "If it was you, write from the address this email came to. "
+                            "The game page lists every such attempt."})
+        row.since_seq = pos.seq
+        session.flush()
+        ids.append(row.id)
+    return Result(STRANGER, ids, f"{mail.sender} is not playing seat {target.seat}",
+                  game_id=game.id, seat=target.seat)
+
+
+def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Result:
+    db, mail = svc.db, answer.mail
+    if len(lines) > MAX_COMMAND_LINES:
+        answer.note(f"Your email had {len(lines)} lines; I read only the first "
+                    f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
+        lines = lines[:MAX_COMMAND_LINES]
     special = [ln for ln in lines if _word(ln) in ("help", "view", "say")]
     moves = [ln for ln in lines if _word(ln) not in ("help", "view", "say")]
     ids: list[int] = []
     status = "answered"
     if moves:
         # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
-        intent = Intent(target.game_id, seat, lines=moves, expected_seq=target.seq,
+        intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
                         source="email", key=f"mail:{mail.message_id}"[:128], whole_turn=True)
         try:
             with db.transaction() as session:
@@ -148,79 +193,126 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
             ids += applied.outbox_ids
             status = "applied"
         except AlreadyDone:
-            return Result("duplicate", detail="already applied")
+            return Result("duplicate", detail="already applied", game_id=target.game_id,
+                          seat=answer.seat)
         except Refused as exc:
             with db.transaction() as session:
-                game = session.get(GameRow, target.game_id)
-                return _refuse(session, svc, game, seat, mail, now, exc.detail, exc.text,
-                               exc.suggestions)
+                return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
         except PlayError as exc:    # the game moved on, or is over
             with db.transaction() as session:
-                game = session.get(GameRow, target.game_id)
-                return _refuse(session, svc, game, seat, mail, now, exc.detail)
+                return answer.refuse(session, exc.detail)
     with db.transaction() as session:
-        game = session.get(GameRow, target.game_id)
-        for line in special:
-            ids += _special(session, svc, game, seat, line, mail, now)
-    return Result(status, ids, f"{len(moves)} move lines, {len(special)} other")
+        ids += _special(session, svc, answer, special)
+        ids += answer.send(session)
+    return Result(status, ids, f"{len(moves)} move lines, {len(special)} other",
+                  game_id=target.game_id, seat=answer.seat)
 
 
-def _special(session: Session, svc: Services, game: GameRow, seat: int, line: str,
-             mail: InboundMail, now: datetime) -> list[int]:
-    word, _, rest = line.strip().partition(" ")
+def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) -> list[int]:
+    """help / view / say lines: help and view go into the one answer, each text once; the
+    say lines of one email become one message to each other seat."""
+    game = session.get(GameRow, answer.game_id)
     pos = positions.load(session, svc.states, game.id)
-    word = word.lower()
-    if word == "say":
-        if not rest.strip():
-            return _refuse(session, svc, game, seat, mail, now, "Write the message after the word "
-                           "say, e.g. \"say good luck!\"", line).outbox_ids
-        name = next(s.player.name for s in game.seats if s.seat == seat)
-        rows = [notify.queue(session, game, s.seat, "message", pos.seq, now,
-                             {"said": {"name": name, "text": rest.strip()[:2000]}})
-                for s in game.seats if s.seat != seat]
-    elif word == "help":
-        moves = pos.engine.legal_moves(pos.state, seat) if pos.engine.outcome(pos.state) is None else []
-        texts = [pos.engine.describe(m) for m in moves]
-        shown = texts[:HELP_LIMIT]
-        more = f"\n…and {len(texts) - HELP_LIMIT} more (the game page lists them all)." \
-            if len(texts) > HELP_LIMIT else ""
-        answer = ("Every move you can make now, one per line:\n" + "\n".join(shown) + more
-                  if shown else "You have no move to make right now; you will get an email "
-                  "when it is your turn.")
-        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail, {"answer": answer})]
-    else:   # view
-        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
-                           {"answer": "Here is the game as it stands."})]
+    said = []
+    for line in lines:
+        word, _, rest = line.strip().partition(" ")
+        word = word.lower()
+        if word == "say":
+            if rest.strip():
+                said.append(rest.strip())
+            else:
+                answer.note("Write the message after the word say, e.g. \"say good luck!\"")
+        elif word == "help":
+            answer.note(_help_text(pos, answer.seat))
+        else:
+            answer.note("Here is the game as it stands.")
+    if not said:
+        return []
+    name = next(s.player.name for s in game.seats if s.seat == answer.seat)
+    text = "\n".join(said)[:2000]
+    rows = [notify.queue(session, game, s.seat, "message", pos.seq, now=answer.now,
+                         payload={"said": {"name": name, "text": text}})
+            for s in game.seats if s.seat != answer.seat]
     session.flush()
     return [r.id for r in rows]
 
 
-def _refuse(session: Session, svc: Services, game: GameRow, seat: int, mail: InboundMail,
-            now: datetime, why: str, line: str = "",
-            suggestions: list[str] | None = None) -> Result:
-    pos = positions.load(session, svc.states, game.id)
-    row = _reply_row(session, game, seat, "refusal", pos.seq, now, mail,
-                     {"refusal": {"why": why, "line": line, "suggestions": suggestions or []}})
-    session.flush()
-    return Result("refused", [row.id], why)
+def _help_text(pos: positions.Position, seat: int) -> str:
+    engine = pos.engine
+    moves = engine.legal_moves(pos.state, seat) if engine.outcome(pos.state) is None else []
+    texts = [engine.describe(m) for m in moves]
+    if not texts:
+        return ("You have no move to make right now; you will get an email when it is your "
+                "turn.")
+    more = f"\n…and {len(texts) - HELP_LIMIT} more (the game page lists them all)." \
+        if len(texts) > HELP_LIMIT else ""
+    return "Every move you can make now, one per line:\n" + "\n".join(texts[:HELP_LIMIT]) + more
 
 
-def _reply_row(session, game, seat, kind, seq, now, mail: InboundMail, payload) -> OutboxRow:
-    row = notify.queue(session, game, seat, kind, seq, now,
-                       dict(payload, in_reply_to=mail.message_id))
-    row.since_seq = seq     # an answer carries no news; the turn emails do that
-    return row
+class Answer:
+    """The one answer mail an inbound message may get: refusals, help and notes gathered,
+    each text once, capped at ANSWER_MAX_LINES lines, and sent only while the seat has had
+    fewer than ANSWERS_PER_HOUR answers in the last hour (then once: "I will stop")."""
+
+    def __init__(self, svc: Services, game_id: int, seat: int, mail: InboundMail,
+                 now: datetime):
+        self.svc, self.game_id, self.seat, self.mail, self.now = svc, game_id, seat, mail, now
+        self.notes: list[str] = []
+        self.refusal: dict | None = None
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def refuse(self, session: Session, why: str, line: str = "",
+               suggestions: list[str] | None = None) -> Result:
+        self.refusal = {"why": why, "line": line[:300], "suggestions": (suggestions or [])[:10]}
+        return Result("refused", self.send(session), why, game_id=self.game_id, seat=self.seat)
+
+    def send(self, session: Session) -> list[int]:
+        if self.refusal is None and not self.notes:
+            return []
+        answered = _recent(session, self.game_id, self.seat, ("refusal", "answer"),
+                           self.now - timedelta(hours=1))
+        if answered > ANSWERS_PER_HOUR:
+            return []          # the seat was told we stopped; its moves still count
+        game = session.get(GameRow, self.game_id)
+        pos = positions.load(session, self.svc.states, game.id)
+        if answered == ANSWERS_PER_HOUR:
+            payload = {"answer": f"You have had {ANSWERS_PER_HOUR} answers from me in the "
+                       "last hour, so I will stop answering for an hour. Moves you send still "
+                       "count, and turn emails still come."}
+        else:
+            payload = {"answer": _capped("\n\n".join(self.notes))} if self.notes else {}
+            if self.refusal is not None:
+                payload["refusal"] = self.refusal
+        kind = "refusal" if "refusal" in payload else "answer"
+        row = notify.queue(session, game, self.seat, kind, pos.seq, self.now,
+                           dict(payload, in_reply_to=self.mail.message_id))
+        row.since_seq = pos.seq     # an answer carries no news; the turn emails do that
+        session.flush()
+        return [row.id]
 
 
-def _notice(session: Session, mail: InboundMail, now: datetime, why: str) -> list[int]:
-    """A reply outside any game (we do not know which, or the sender is not its player)."""
-    row = OutboxRow(game_id=None, seat=None, to_addr=mail.sender, kind="notice", seq=0,
-                    message_id=notify.new_message_id(),
-                    since_seq=0, status="pending", attempts=0, next_try=now, created_at=now,
-                    payload={"why": why, "subject": mail.subject, "in_reply_to": mail.message_id})
-    session.add(row)
-    session.flush()
-    return [row.id]
+def _capped(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= ANSWER_MAX_LINES:
+        return text
+    return "\n".join(lines[:ANSWER_MAX_LINES]) + "\n…(the rest is on the game page)"
+
+
+def _recent(session: Session, game_id: int, seat: int, kinds, since: datetime) -> int:
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    return session.scalar(select(func.count()).select_from(OutboxRow).where(
+        OutboxRow.game_id == game_id, OutboxRow.seat == seat, OutboxRow.kind.in_(kinds),
+        OutboxRow.created_at >= since)) or 0
+
+
+def attempts(session: Session, game_id: int, seat: int, limit: int = 10) -> list[InboundMessage]:
+    """Mail for this seat from other addresses, newest first (the seat's game page)."""
+    return list(session.scalars(select(InboundMessage).where(
+        InboundMessage.game_id == game_id, InboundMessage.seat == seat,
+        InboundMessage.status == STRANGER).order_by(InboundMessage.id.desc()).limit(limit)))
 
 
 def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str) -> Target | None:

@@ -20,7 +20,7 @@ def render_game(read, view_token: str, **extra):
     env = current_app.jinja_env
     return render_template("web/game.html", page=page, view=page.view, names=page.names,
                            me=page.me, history=list(reversed(read.history)), token=view_token,
-                           result=result_line(page),
+                           result=result_line(page), attempts=read.attempts,
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},
