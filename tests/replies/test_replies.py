@@ -10,7 +10,7 @@ from sqlalchemy import func, select
 
 from service import play
 from service.play import intake, replies
-from service.store.models import EventRow, InboundMessage, OutboxRow
+from service.store.models import EventRow, InboundMessage
 
 from ..web.helpers import latest_to, mails, move_links, text_of
 
