@@ -52,7 +52,7 @@ KEPT_FOR_DIAGNOSIS = timedelta(days=7)
 STRANGER = "stranger"
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
-_ROOT_ID = re.compile(r"^game-(\d+)@")
+_ROOT_ID = re.compile(r"^game-(\d{1,12})@")
 
 
 @dataclass
@@ -323,7 +323,7 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
             game_id, seat = signer.read_reply_token(token)
         except TokenError:
             continue
-        if session.get(GameRow, game_id) is None:
+        if not 0 < game_id <= positions.MAX_GAME_ID or session.get(GameRow, game_id) is None:
             continue
         seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None
         return Target(game_id, seat, seq)
@@ -331,7 +331,8 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
         return Target(replied.game_id, replied.seat, replied.seq)
     for ref in [*mail.in_reply_to, *mail.references]:
         m = _ROOT_ID.match(ref)
-        if m and ref.endswith("@" + domain) and session.get(GameRow, int(m.group(1))):
+        if m and ref.endswith("@" + domain) and 0 < int(m.group(1)) <= positions.MAX_GAME_ID \
+                and session.get(GameRow, int(m.group(1))):
             # the thread root is guessable: it names the game but proves nothing
             return Target(int(m.group(1)), None, None, proven=False)
     return None

@@ -11,7 +11,7 @@ from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import cli, cli_inbound, dev, games, inbound, links, players
+from . import cli, cli_inbound, dev, errors, games, inbound, links, players
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -39,6 +39,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         app.register_blueprint(dev.bp)
     cli.init_app(app)
     cli_inbound.init_app(app)
+    errors.init_app(app)
 
     @app.get("/healthz")
     def healthz():

@@ -1,0 +1,83 @@
+"""Input limits are answers, not crashes (issue 17, point 4): long names, impossible
+addresses and ids beyond the database's integers get a page that says what to fix (400/404);
+twenty lobby posts naming one new address at once all start their games."""
+from __future__ import annotations
+
+from concurrent.futures import ThreadPoolExecutor
+
+import pytest
+from sqlalchemy import func, select
+
+from service.store.models import Player
+
+
+def lobby(client, *players):
+    return client.post("/games", data={"game": "trees", "players": "\n".join(players)})
+
+
+@pytest.mark.parametrize("player,why", [
+    ("A" * 65 + " <anna@example.org>", "longer than 64"),
+    ("anna@" + "x" * 300 + ".org", "not an email address"),
+    ("a" * 65 + "@example.org", "not an email address"),
+    ("anna@localhost", "not an email address"),
+    ("anna..b@example.org", "not an email address"),
+    ("Anna\x07 <anna@example.org>", "control characters"),
+])
+def test_bad_players_are_refused_with_a_reason(client, player, why):
+    r = lobby(client, player, "ben@example.org")
+    assert r.status_code == 400
+    assert why in r.get_data(as_text=True)
+
+
+def test_a_64_character_name_is_fine(client):
+    assert lobby(client, "A" * 64 + " <anna@example.org>", "ben@example.org").status_code == 302
+
+
+@pytest.mark.parametrize("url", ["/games/99999999999999999999", "/games/2147483648",
+                                 "/games/0", "/games/00000000000000000000000001234"])
+def test_ids_beyond_the_integer_range_are_404(client, url):
+    assert client.get(url).status_code == 404
+
+
+def test_twenty_lobby_posts_with_one_new_address_all_start(app):
+    def post(n):
+        return lobby(app.test_client(), "new@example.org", f"other{n}@example.org").status_code
+
+    with ThreadPoolExecutor(max_workers=20) as pool:
+        codes = list(pool.map(post, range(20)))
+    assert codes == [302] * 20
+    with app.extensions["turnpost"].db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(Player)
+                        .where(Player.email == "new@example.org")) == 1
+
+
+def test_an_unexpected_exception_is_a_friendly_page_with_an_incident_id(app_factory, monkeypatch,
+                                                                        caplog):
+    from service import play
+    app = app_factory(PROPAGATE_EXCEPTIONS=False)
+    client = app.test_client()
+    assert lobby(client, "anna@example.org", "ben@example.org").status_code == 302
+    monkeypatch.setattr(play, "read_game", lambda *a, **k: 1 / 0)
+    r = client.get("/games/1")
+    page = r.get_data(as_text=True)
+    assert r.status_code == 500 and "Something went wrong on our side" in page
+    incident = page.split("quote incident ")[1][:8]
+    assert any(incident in rec.getMessage() for rec in caplog.records)
+    assert "ZeroDivisionError" not in page
+
+
+def test_a_database_disconnect_is_a_503_that_retries_by_itself(app, monkeypatch):
+    from sqlalchemy.exc import OperationalError
+
+    from service import play
+
+    def down(*a, **k):
+        raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
+
+    monkeypatch.setattr(play, "read_game", down)
+    r = app.test_client().get("/games/1")
+    assert r.status_code == 503 and r.headers["Retry-After"] == "5"
+    assert 'http-equiv="refresh"' in r.get_data(as_text=True)
+    monkeypatch.setattr(play, "start_game", down)
+    r = lobby(app.test_client(), "anna@example.org", "ben@example.org")
+    assert r.status_code == 503 and "refresh" not in r.get_data(as_text=True)
