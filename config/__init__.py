@@ -14,6 +14,13 @@ def _env(name: str, default: str) -> str:
     return os.environ.get(f"TURNPOST_{name}", default)
 
 
+def key_list(value) -> tuple[str, ...]:
+    """"old1,old2" (the environment) or a list (an override) -> a tuple of keys."""
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(k.strip() for k in value or () if k and k.strip())
+
+
 @dataclass
 class Settings:
     # storage: an SQLite file by default; postgresql+psycopg://... in production
@@ -24,8 +31,8 @@ class Settings:
     SECRET_KEY: str = field(default_factory=lambda: _env("SECRET_KEY", DEV_SECRET))
     # key rotation: older secrets, comma-separated; links and reply addresses signed with them
     # keep working, new ones are signed with SECRET_KEY
-    SECRET_KEY_FALLBACKS: tuple[str, ...] = field(default_factory=lambda: tuple(
-        s.strip() for s in _env("SECRET_KEY_FALLBACKS", "").split(",") if s.strip()))
+    SECRET_KEY_FALLBACKS: tuple[str, ...] = field(default_factory=lambda: key_list(
+        _env("SECRET_KEY_FALLBACKS", "")))
     BASE_URL: str = field(default_factory=lambda: _env("BASE_URL", "http://127.0.0.1:5000"))
     # mail out: "maildir" writes files the dev outbox page shows; "smtp" talks to a relay
     MAIL_TRANSPORT: str = field(default_factory=lambda: _env("MAIL_TRANSPORT", "maildir"))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import select, text
 
 from service.store.models import InboundMessage, OutboxRow, Seat
 
@@ -52,3 +52,13 @@ def mute_seat(svc: Services, game_id: int, seat: int | None) -> bool:
             return False
         row.muted = True
         return True
+
+
+def database_down(svc: Services) -> str | None:
+    """None when the database answers a query; else why not, in one line (for /healthz)."""
+    try:
+        with svc.db.transaction() as session:
+            session.execute(text("SELECT 1"))
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure means down; say which
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"

@@ -11,6 +11,7 @@ from typing import Any, Protocol
 
 from jinja2 import Environment
 
+from config import key_list
 from service.clock import Clock, SystemClock
 from service.games.contract import Chance
 from service.links import Signer
@@ -71,7 +72,8 @@ def from_settings(cfg: Mapping[str, Any], enqueue: Enqueue = run_nothing, *,
                   clock: Clock | None = None, chance: Chance | None = None,
                   templates: Environment | None = None) -> Services:
     """Build the services from TURNPOST_* settings (config.Settings().as_flask())."""
-    signer = Signer(cfg["TURNPOST_SECRET_KEY"], cfg["TURNPOST_LINK_MAX_AGE_DAYS"])
+    signer = Signer(cfg["TURNPOST_SECRET_KEY"], cfg["TURNPOST_LINK_MAX_AGE_DAYS"],
+                    key_list(cfg.get("TURNPOST_SECRET_KEY_FALLBACKS")))
     return Services(
         db=Database(cfg["TURNPOST_DATABASE_URL"]),
         clock=clock or SystemClock(),

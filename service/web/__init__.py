@@ -5,13 +5,13 @@ from __future__ import annotations
 
 from flask import Flask
 
-from config import DEV_SECRET, Settings
+from config import Settings, key_list
 from service import play
 from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import cli, cli_inbound, dev, errors, games, inbound, links, players
+from . import cli, cli_inbound, dev, errors, games, inbound, links, players, safety
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -19,9 +19,12 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_mapping(Settings().as_flask())
     if overrides:
         app.config.update(overrides)
-    if app.config["TURNPOST_SECRET_KEY"] == DEV_SECRET and app.config["TURNPOST_BROKER_URL"]:
-        app.logger.warning("TURNPOST_SECRET_KEY is the development default: links can be forged")
+    safety.check_secret(app.config)     # refuses to start with a forgeable secret
     app.config["SECRET_KEY"] = app.config["TURNPOST_SECRET_KEY"]
+    fallbacks = key_list(app.config.get("TURNPOST_SECRET_KEY_FALLBACKS"))
+    app.config["TURNPOST_SECRET_KEY_FALLBACKS"] = fallbacks
+    app.config["SECRET_KEY_FALLBACKS"] = list(fallbacks)     # Flask's session cookie too
+    app.config["SESSION_COOKIE_SECURE"] = app.config["TURNPOST_BASE_URL"].startswith("https:")
 
     celery_app = celery_init_app(app)
     enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"])
@@ -35,14 +38,10 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
-    if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
+    if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     cli.init_app(app)
     cli_inbound.init_app(app)
     errors.init_app(app)
-
-    @app.get("/healthz")
-    def healthz():
-        return {"ok": True}
-
+    safety.init_app(app)
     return app
