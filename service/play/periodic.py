@@ -1,6 +1,6 @@
 """The periodic sweep (beat every TURNPOST_SWEEP_SECONDS; `flask sweep` once): whatever a lost
 kick left behind. Outbox rows that are due (new, retried, or claimed by a worker that died) are
-sent; stored mail whose processing was never started is processed; mail kept only for
+sent, and the relay is probed if rows wait for a retry; stored mail whose processing was never started is processed; mail kept only for
 diagnosis is deleted when its time is up."""
 from __future__ import annotations
 
@@ -17,4 +17,5 @@ def sweep(svc: Services) -> dict[int, str]:
     intake.forget_expired(svc, now)
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
-    return relay.deliver(svc, ids)
+    done = relay.deliver(svc, ids)
+    return done | relay.probe(svc)

@@ -72,7 +72,9 @@ class Target:
     proven: bool = True              # a reply token or one of our random Message-IDs
 
 
-CLAIM_TIMEOUT = timedelta(minutes=10)
+# processing takes well under a second; a claim older than this belongs to a dead worker (the
+# idempotency key of the message's moves makes a second run harmless)
+CLAIM_TIMEOUT = timedelta(minutes=2)
 
 
 def _claimable(now: datetime):

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
@@ -23,6 +24,32 @@ from service.urls import Urls
 from .positions import StateCache
 
 log = logging.getLogger(__name__)
+
+
+class Outages:
+    """One log line per change of state of what we depend on (the broker, the mail relay,
+    the database), not a traceback per failed attempt: a minute without Redis is two lines."""
+
+    def __init__(self) -> None:
+        self._down: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def failed(self, what: str, why: str) -> None:
+        with self._lock:
+            if what in self._down:
+                return
+            self._down[what] = why
+        log.warning("%s is down: %s", what, why)
+
+    def ok(self, what: str) -> None:
+        with self._lock:
+            if self._down.pop(what, None) is None:
+                return
+        log.warning("%s is back", what)
+
+    def down(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._down)
 
 
 class Enqueue(Protocol):
@@ -50,14 +77,18 @@ class Services:
     enqueue: Enqueue = run_nothing
     states: StateCache = field(default_factory=StateCache)
     settings: Mapping[str, Any] = field(default_factory=dict)
+    outages: Outages = field(default_factory=Outages)
 
     def kick(self, job: str, *args: Any) -> None:
         """Ask for background work after a commit. A broker that cannot be reached loses
         nothing: the rows are in the database and the periodic sweep picks them up."""
         try:
             self.enqueue(job, *args)
-        except Exception:  # noqa: BLE001 - broker trouble must not fail committed work
-            log.exception("could not enqueue %s%s; the sweep will do it", job, args)
+        except Exception as exc:  # noqa: BLE001 - broker trouble must not fail committed work
+            self.outages.failed("broker", f"{type(exc).__name__}: {exc} (the sweep will send "
+                                "what could not be queued)")
+            return
+        self.outages.ok("broker")
 
     @property
     def embedded(self) -> bool:
