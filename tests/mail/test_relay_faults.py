@@ -31,7 +31,7 @@ class Relay:
 
     async def handle_RCPT(self, server, session, envelope, address, options):
         if address in self.refuse:
-            return "550 5.1.1 <%s>: Recipient address rejected: User unknown" % address
+            return f"550 5.1.1 <{address}>: Recipient address rejected: User unknown"
         envelope.rcpt_tos.append(address)
         return "250 OK"
 
