@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench demo worker beat inbound lint clean
+.PHONY: install run test bench demo worker beat inbound lint clean faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -34,6 +34,15 @@ demo: install
 	$(FLASK) init-db
 	$(FLASK) start-game trees "Anna <anna@example.org>" "Ben <ben@example.org>"
 	@echo "now: make run, then open http://127.0.0.1:$(PORT)/dev/outbox"
+
+## make faults: the real stack (PostgreSQL, Redis, worker, web, receiver, SMTP sink) under
+## outages, kill -9 and fuzzed mail; prints lost / doubled / 5xx per scenario (docs/faults.md)
+faults: install
+	$(BIN)/python tools/faults.py --record docs/faults.md
+
+## make faults-short: the same scenarios with short outages and small numbers (CI, ~5 min)
+faults-short: install
+	$(BIN)/python tools/faults.py --short
 
 worker: install
 	$(BIN)/celery -A workers.worker worker --loglevel=INFO
