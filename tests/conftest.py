@@ -74,6 +74,8 @@ def test_settings(db_url: str, tmp_path, **overrides) -> dict:
            "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
            "TURNPOST_BASE_URL": "http://turnpost.test",
            "TURNPOST_MAIL_DOMAIN": "turnpost.test",
+           # tests read the mail at /dev/outbox on either database
+           "TURNPOST_DEV_OUTBOX": "1",
            "TURNPOST_CHANCE": random.Random(1234), "TESTING": True}
     cfg.update(overrides)
     return cfg

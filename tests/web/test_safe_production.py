@@ -42,15 +42,19 @@ def test_old_links_and_reply_addresses_keep_working_after_a_key_rotation(app_fac
     assert app_factory(TURNPOST_SECRET_KEY="new-secret").test_client().get(page).status_code == 400
 
 
+SQLITE = "sqlite:///var/never-opened.db"
+PG = "postgresql+psycopg://x@127.0.0.1:1/x"
+
+
 @pytest.mark.parametrize("settings,served", [
-    ({}, True),                                                     # embedded default
-    ({"TURNPOST_DEV_OUTBOX": "0"}, False),
-    ({"TURNPOST_DATABASE_URL": "postgresql+psycopg://x@127.0.0.1:1/x"}, False),
-    ({"TURNPOST_DATABASE_URL": "postgresql+psycopg://x@127.0.0.1:1/x",
-      "TURNPOST_DEV_OUTBOX": "1"}, True),
+    ({"TURNPOST_DATABASE_URL": SQLITE}, True),                     # the embedded default
+    ({"TURNPOST_DATABASE_URL": SQLITE, "TURNPOST_DEV_OUTBOX": "0"}, False),
+    ({"TURNPOST_DATABASE_URL": SQLITE, "TURNPOST_BROKER_URL": "redis://127.0.0.1:1/0"}, False),
+    ({"TURNPOST_DATABASE_URL": PG}, False),
+    ({"TURNPOST_DATABASE_URL": PG, "TURNPOST_DEV_OUTBOX": "1"}, True),
 ])
 def test_the_dev_outbox_only_on_the_embedded_default_or_when_asked(app_factory, settings, served):
-    app = app_factory(**settings)
+    app = app_factory(**{"TURNPOST_DEV_OUTBOX": "auto"} | settings)
     assert ("dev.outbox" in app.view_functions) is served
 
 
