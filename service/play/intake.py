@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from service.links import TokenError
 from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
-from service.store.models import InboundMessage
+from service.store.models import InboundMessage, OutboxRow
 
 from .services import Services
 
@@ -58,14 +58,21 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
 
 
 def is_for_us(svc: Services, mail: InboundMail) -> bool:
-    """A genuine reply address of ours among the recipients, or a reply to one of our emails."""
+    """A genuine reply address of ours among the recipients, or a reply to one of our emails
+    (by its random Message-ID: the guessable thread root does not count)."""
     for token in reply_tokens(mail, svc.urls.domain):
         try:
             svc.urls.signer.read_reply_token(token)
             return True
         except TokenError:
             continue
-    return any(ref.endswith("@" + svc.urls.domain) for ref in [*mail.in_reply_to, *mail.references])
+    ours = [ref.partition("@")[0] for ref in [*mail.in_reply_to, *mail.references]
+            if ref.endswith("@" + svc.urls.domain) and ref.startswith("tp.")]
+    if not ours:
+        return False
+    with svc.db.transaction() as session:
+        return session.scalar(select(OutboxRow.id).where(OutboxRow.message_id.in_(ours[:50]))
+                              .limit(1)) is not None
 
 
 def forget_expired(svc: Services, now: datetime) -> int:

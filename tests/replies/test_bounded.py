@@ -180,3 +180,13 @@ def test_a_warning_a_day_at_most(app_factory):
     deliver(app, reply_to(ours, "help", sender="mallory@evil.example"))
     assert len(answers_to(app, addr)) == before + 2
     assert timedelta(days=1) == replies.WARN_EVERY
+
+
+def test_a_forged_reference_to_our_domain_does_not_keep_a_big_message(app_factory):
+    app = app_factory(TURNPOST_INBOUND_UNKNOWN_MAX_BYTES=1000)
+    raw = (b"From: someone@example.org\r\nTo: play+abcdefgh@turnpost.test\r\nSubject: x\r\n"
+           b"Message-ID: <big2@example.org>\r\nReferences: <game-1@turnpost.test> "
+           b"<tp.000000000000000000000000@turnpost.test>\r\n\r\n" + b"y" * 50_000)
+    row_id, _ = deliver(app, raw)
+    with app.extensions["turnpost"].db.transaction() as s:
+        assert len(s.get(InboundMessage, row_id).raw) == 1000
