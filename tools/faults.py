@@ -568,6 +568,26 @@ def fuzzed(stack: Stack, games: list[list[str]], count: int) -> list[bytes]:
     return out[:count]
 
 
+READING = """## Reading it
+
+- *moves accepted*: clicks answered 200; *moves applied*: link submissions in the database
+  (a lost move is accepted but not applied). Twenty clicks on one link: all answered 200 (the
+  first "done", the rest "already done"), one applied.
+- *emails expected*: outbox rows the scenario queued; *delivered*: their Message-IDs seen by
+  the SMTP sink; *doubled*: seen more than once; *parked*: given up (a 5xx refusal is parked at
+  once, by design).
+- *503*: the friendly "back in a moment" page while PostgreSQL restarts; the harness clicks
+  those links again afterwards, as a person would. A bare 500 is a failure.
+- *time to drain*: from the end of the fault until every queued email is sent or parked.
+  Sweeps run every 5 s here (60 s by default), and a claim left by a killed worker expires
+  after 60 s, which is what the kill -9 and restart scenarios wait for.
+- A worker killed in the instant between the relay's 250 and the row being marked sent cannot
+  know the relay took the message: SMTP has no way to ask. The row is sent again when its
+  claim expires, with the same Message-ID (mail clients show it once). That is the one way a
+  double can still happen; the harness counts it rather than hiding it.
+"""
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--short", action="store_true", help="small numbers, for CI")
@@ -604,7 +624,7 @@ def main() -> int:
             f"`{'make faults-short' if args.short else 'make faults'}`, "
             f"{time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(started))}, "
             f"{time.time() - started:.0f} s in all. See tools/faults.py for what each scenario "
-            "does.\n\n" + table + f"\n\n**{verdict}.**\n")
+            "does.\n\n" + table + f"\n\n**{verdict}.**\n\n" + READING)
     return 0 if lost == 0 and doubled == 0 and bare == 0 else 1
 
 

@@ -230,13 +230,26 @@ def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) 
             answer.note("Here is the game as it stands.")
     if not said:
         return []
+    if _said_lately(session, game, answer.seat, answer.now) >= ANSWERS_PER_HOUR:
+        answer.note(f"You sent {ANSWERS_PER_HOUR} messages to the table in the last hour, so "
+                    "this one was not passed on; please wait a while.")
+        return []
     name = next(s.player.name for s in game.seats if s.seat == answer.seat)
     text = "\n".join(said)[:2000]
     rows = [notify.queue(session, game, s.seat, "message", pos.seq, now=answer.now,
-                         payload={"said": {"name": name, "text": text}})
+                         payload={"said": {"name": name, "text": text, "seat": answer.seat}})
             for s in game.seats if s.seat != answer.seat]
     session.flush()
     return [r.id for r in rows]
+
+
+def _said_lately(session: Session, game: GameRow, seat: int, now: datetime) -> int:
+    """Messages this seat sent to the table in the last hour (each is one row per other seat)."""
+    payloads = session.scalars(select(OutboxRow.payload).where(
+        OutboxRow.game_id == game.id, OutboxRow.kind == "message",
+        OutboxRow.created_at >= now - timedelta(hours=1))).all()
+    mine = sum(1 for p in payloads if (p or {}).get("said", {}).get("seat") == seat)
+    return mine // max(1, len(game.seats) - 1)
 
 
 def _help_text(pos: positions.Position, seat: int) -> str:

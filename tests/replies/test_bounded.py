@@ -190,3 +190,14 @@ def test_a_forged_reference_to_our_domain_does_not_keep_a_big_message(app_factor
     row_id, _ = deliver(app, raw)
     with app.extensions["turnpost"].db.transaction() as s:
         assert len(s.get(InboundMessage, row_id).raw) == 1000
+
+
+def test_a_seat_says_ten_things_an_hour_to_the_table_at_most(client, app):
+    start(client)
+    addr, ours = mover(app)
+    other = next(a for a in ADDRS if a != addr)
+    before = len(answers_to(app, other))
+    for n in range(12):
+        deliver(app, reply_to(ours, f"say hello {n}"))
+    assert len(answers_to(app, other)) == before + replies.ANSWERS_PER_HOUR
+    assert "not passed on" in text_of(answers_to(app, addr)[-1])
