@@ -320,6 +320,10 @@ class Report:
     other: int = 0           # other answers: stale links (409), refused (422)...
     drain: float = 0.0
     note: str = ""
+    lost: int | None = None  # default: accepted - applied
+
+    def lost_moves(self) -> int:
+        return self.accepted - self.applied if self.lost is None else self.lost
 
     def row(self) -> str:
         note = self.note + (f"; {self.other} other answers (a stale link, no answer)"
@@ -491,6 +495,7 @@ class Harness:
         self.drain(first, 60)
         report.drain = time.monotonic() - t0
         self.finish(report, first, moves, before)
+        report.lost = 0 if report.applied == 1 else abs(report.applied - 1)
         return report
 
     def fuzz_burst(self, count: int) -> Report:
@@ -499,9 +504,9 @@ class Harness:
         before = self.stack.sink.counts()
         inbound_before = self.db.scalar(select(func.count()).select_from(InboundMessage))
         messages = fuzzed(self.stack, self.games, count)
-        refused = 0
         with ThreadPoolExecutor(max_workers=4) as pool:
-            refused = sum(pool.map(lambda raw: send_inbound(self.stack, raw), messages))
+            answers = Counter(pool.map(lambda raw: send_inbound(self.stack, raw), messages))
+        refused = sum(n for code, n in answers.items() if code != "250")
         t0 = time.monotonic()
         wait_for(lambda: self.db.scalar(select(func.count()).select_from(InboundMessage).where(
             InboundMessage.status.in_(("received", "processing")))) == 0, 240,
@@ -516,19 +521,23 @@ class Harness:
                 OutboxRow.id > first,
                 OutboxRow.to_addr.not_in(select(Player.email)))).scalar()
         self.finish(report, first, moves, before)
-        report.note = (f"{stored} stored (+{count - stored - refused} duplicates, {refused} "
-                       f"refused at SMTP), {failed} failed, {strangers} mails to non-players")
+        why = ", ".join(f"{n}× {code}" for code, n in answers.items() if code != "250")
+        report.note = (f"{stored} stored (+{count - stored - refused} duplicates; refused at "
+                       f"SMTP: {why or 'none'}), {failed} failed, {strangers} mails to "
+                       "non-players")
         return report
 
 
-def send_inbound(stack: Stack, raw: bytes) -> int:
-    """1 when the receiver refused the message for good, else 0."""
+def send_inbound(stack: Stack, raw: bytes) -> str:
+    """The receiver's answer: "250", or the code and words of a refusal."""
     try:
         with smtplib.SMTP("127.0.0.1", stack.inbound_port, timeout=30) as smtp:
             smtp.sendmail("someone@example.net", [_reply_address(raw)], raw)
-        return 0
-    except (smtplib.SMTPRecipientsRefused, smtplib.SMTPDataError):
-        return 1       # not ours, or not SMTP at all (a line over 998 bytes): refused, 5xx
+        return "250"
+    except smtplib.SMTPRecipientsRefused:
+        return "550 no such mailbox"
+    except smtplib.SMTPResponseException as exc:   # e.g. 500 a line over 998 bytes (RFC 5321)
+        return f"{exc.smtp_code} {exc.smtp_error.decode('utf-8', 'replace')[:40]}"
 
 
 def _reply_address(raw: bytes) -> str:
@@ -558,9 +567,12 @@ def fuzzed(stack: Stack, games: list[list[str]], count: int) -> list[bytes]:
         msg["In-Reply-To"] = str(ours["Message-ID"])
         if rng.random() < 0.1:
             msg["Auto-Submitted"] = "auto-replied"
-        body = b"\n".join(rng.choice(LINES) for _ in range(rng.randint(1, 30)))
+        body = b"\r\n".join(rng.choice(LINES).replace(b"\n", b"\r\n")
+                            for _ in range(rng.randint(1, 30)))
         msg.set_content("x")
-        raw = msg.as_bytes().replace(b"\n\nx\n", b"\n\n" + body + b"\n")
+        # SMTP lines end in CRLF (smtplib sends bytes as they are)
+        raw = msg.as_bytes(policy=msg.policy.clone(linesep="\r\n"))
+        raw = raw.replace(b"\r\n\r\nx\r\n", b"\r\n\r\n" + body + b"\r\n")
         for _ in range(rng.randint(0, 4)):
             at = rng.randint(0, len(raw))
             raw = raw[:at] + rng.choice(ODD) + raw[at:]
@@ -613,7 +625,7 @@ def main() -> int:
         if not args.keep:
             shutil.rmtree(tmp, ignore_errors=True)
     table = HEADER + "\n" + "\n".join(r.row() for r in reports)
-    lost = sum(r.accepted - r.applied for r in reports)
+    lost = sum(r.lost_moves() for r in reports)
     doubled = sum(r.doubled for r in reports)
     bare = sum(r.e500 for r in reports)
     verdict = f"{lost} lost, {doubled} doubled, {bare} bare 500s"
