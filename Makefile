@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench demo worker beat inbound sweep lint clean settings-doc prod
+.PHONY: install run test bench demo worker beat inbound sweep lint clean settings-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -47,6 +47,15 @@ demo: install
 	$(FLASK) init-db
 	$(FLASK) start-game trees "You <you@example.org>" bot
 	@echo "now: make run, then open the seat link above (your mail is at /dev/outbox)"
+
+## make faults: the real stack (PostgreSQL, Redis, worker, web, receiver, SMTP sink) under
+## outages, kill -9 and fuzzed mail; prints lost / doubled / 5xx per scenario (docs/faults.md)
+faults: install
+	$(BIN)/python tools/faults.py --record docs/faults.md
+
+## make faults-short: the same scenarios with short outages and small numbers (CI, ~5 min)
+faults-short: install
+	$(BIN)/python tools/faults.py --short
 
 worker: install
 	$(BIN)/celery -A workers.worker worker --loglevel=INFO

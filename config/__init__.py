@@ -95,6 +95,8 @@ def _parse(kind: str, raw: str) -> tuple[Any, str | None]:
         if text.lower() in _TRUE + _FALSE:
             return text.lower() in _TRUE, None
         return None, "true or false"
+    if kind.startswith("tuple[str"):
+        return key_list(raw), None
     if kind.startswith("tuple[int"):
         try:
             return tuple(int(s) for s in text.split(",") if s.strip()), None
@@ -105,6 +107,13 @@ def _parse(kind: str, raw: str) -> tuple[Any, str | None]:
 
 def variable(f) -> str:
     return f.metadata.get("env") or f"TURNPOST_{f.name}"
+
+
+def key_list(value) -> tuple[str, ...]:
+    """"old1,old2" (the environment) or a list (an override) -> a tuple of keys."""
+    if isinstance(value, str):
+        value = value.split(",")
+    return tuple(k.strip() for k in value or () if k and k.strip())
 
 
 @dataclass
@@ -118,7 +127,11 @@ class Settings:
         "", "Celery broker for background work, e.g. `redis://127.0.0.1:6379/0`; empty: "
         "tasks run in the web process.", check=url("redis", "rediss", "amqp", "memory"))
     SECRET_KEY: str = setting(
-        DEV_SECRET, "Signs every link and reply address: set a long random one in production.")
+        DEV_SECRET, "Signs every link and reply address: set a long random one in production "
+        "(with a broker or SMTP configured, the service refuses to start without one).")
+    SECRET_KEY_FALLBACKS: tuple[str, ...] = setting(
+        "", "Older secrets, comma-separated, for key rotation: links and reply addresses they "
+        "signed keep working; new ones are signed with TURNPOST_SECRET_KEY.")
     BASE_URL: str = setting(
         "http://127.0.0.1:5000", "The service's public address, used in every link.",
         check=url("http", "https"))
@@ -153,8 +166,10 @@ class Settings:
     RETRY_SCHEDULE: tuple[int, ...] = setting(
         "60,300,1800,7200,21600", "Seconds before each retry of a failed send; after the "
         "last the email is parked for an operator (`flask outbox`).")
-    DEV_OUTBOX: bool = setting(
-        "true", "Serve /dev/outbox (every email sent) when mail goes to the Maildir.")
+    DEV_OUTBOX: str = setting(
+        "auto", "/dev/outbox shows every player's mail: `1` serves it, `0` never, `auto` only "
+        "on the embedded default (SQLite, no broker, Maildir).",
+        check=one_of("auto", "1", "0", "true", "false"))
     # -- mail in -------------------------------------------------------------------------
     INBOUND_SMTP_HOST: str = setting(
         "127.0.0.1", "Address the built-in SMTP receiver for replies listens on.")
@@ -162,6 +177,9 @@ class Settings:
         "2525", "Port of the built-in SMTP receiver.", check=port)
     INBOUND_MAX_BYTES: int = setting(
         "10485760", "Largest inbound email accepted, in bytes.", check=positive)
+    INBOUND_UNKNOWN_MAX_BYTES: int = setting(
+        "262144", "Mail for no reply address of ours is kept 7 days for diagnosis, cut to "
+        "this many bytes.", check=positive)
     INBOUND_SECRET: str = setting(
         "", "Bearer secret of `POST /inbound/raw` and `?key=` of `/inbound/sendgrid`; empty: "
         "those webhooks are off.")

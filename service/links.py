@@ -62,10 +62,16 @@ class Claims:
 
 
 class Signer:
-    def __init__(self, secret: str, max_age_days: int = 90):
+    """Signs with `secret`; also accepts what was signed with any of `fallbacks` (older keys
+    during a rotation: links already in players' mailboxes keep working)."""
+
+    def __init__(self, secret: str, max_age_days: int = 90, fallbacks: tuple[str, ...] = ()):
         self.secret = secret
         self.max_age = max_age_days * DAY
-        self._ser = {p: URLSafeTimedSerializer(secret, salt=f"turnpost.{p}") for p in PURPOSES}
+        # itsdangerous verifies with every key and signs with the last one
+        keys = [*reversed(fallbacks), secret]
+        self._keys = [k.encode() for k in reversed(keys)]   # newest first, for reply tokens
+        self._ser = {p: URLSafeTimedSerializer(keys, salt=f"turnpost.{p}") for p in PURPOSES}
 
     def dumps(self, purpose: str, claims: Claims) -> str:
         payload = {"g": claims.game, "s": claims.seat}
@@ -114,12 +120,14 @@ class Signer:
         except (ValueError, TypeError) as exc:
             raise Tampered("The reply address is not one of ours.") from exc
         body, mac = raw[:6], raw[6:]
-        if len(raw) != 16 or not hmac.compare_digest(mac, self._mac(body)):
+        if len(raw) != 16 or not any(hmac.compare_digest(mac, self._mac(body, key))
+                                     for key in self._keys):
             raise Tampered("The reply address is not one of ours.")
         return int.from_bytes(body[:5], "big"), body[5]
 
-    def _mac(self, body: bytes) -> bytes:
-        return hmac.new(self.secret.encode(), b"turnpost.reply:" + body, hashlib.sha256).digest()[:10]
+    def _mac(self, body: bytes, key: bytes | None = None) -> bytes:
+        key = self._keys[0] if key is None else key
+        return hmac.new(key, b"turnpost.reply:" + body, hashlib.sha256).digest()[:10]
 
 
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",

@@ -75,6 +75,8 @@ def test_settings(db_url: str, tmp_path, **overrides) -> dict:
            "TURNPOST_BASE_URL": "http://turnpost.test",
            "TURNPOST_MAIL_DOMAIN": "turnpost.test",
            "TURNPOST_CHANCE": random.Random(1234), "TURNPOST_BOT_DELAY_SECONDS": 0,
+           # tests read the mail at /dev/outbox on either database
+           "TURNPOST_DEV_OUTBOX": "1",
            "TESTING": True}
     cfg.update(overrides)
     return cfg

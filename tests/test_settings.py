@@ -20,7 +20,8 @@ def test_every_setting_has_a_type_a_default_and_a_sentence():
     # a setting added as `field(default_factory=...)` has none: write it with config.setting
     assert undocumented == []
     for f in fields(Settings):
-        assert str(f.type) in ("str", "int", "float", "bool", "tuple[int, ...]"), f.name
+        assert str(f.type) in ("str", "int", "float", "bool", "tuple[int, ...]",
+                               "tuple[str, ...]"), f.name
         assert isinstance(f.metadata["default"], str)
         assert f.metadata["doc"].rstrip().endswith("."), f.name
 

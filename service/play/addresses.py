@@ -16,6 +16,8 @@ def address(text: str) -> str:
     text = text.strip()
     try:
         valid = validate_email(text, check_deliverability=False)
+        if len(valid.local_part) > 64:     # RFC 5321: email-validator lets longer ones by
+            raise EmailNotValidError("more than 64 characters before the @")
     except EmailNotValidError as exc:
         shown = text if len(text) <= 80 else text[:77] + "..."
         raise BadAddress(f"{shown!r} is not an email address: {exc}") from None

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
 
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, OutboxRow, Player, Seat
@@ -177,3 +177,13 @@ def _age(now, then) -> float:
     if then.tzinfo is None:
         then = then.replace(tzinfo=now.tzinfo)
     return max(0.0, (now - then).total_seconds())
+
+
+def database_down(svc: Services) -> str | None:
+    """None when the database answers a query; else why not, in one line (for /healthz)."""
+    try:
+        with svc.db.transaction() as session:
+            session.execute(text("SELECT 1"))
+        return None
+    except Exception as exc:  # noqa: BLE001 - any failure means down; say which
+        return f"{type(exc).__name__}: {str(exc).splitlines()[0][:200] if str(exc) else ''}"

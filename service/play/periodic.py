@@ -1,13 +1,15 @@
 """The periodic sweeps. `sweep` (beat every TURNPOST_SWEEP_SECONDS; also kicked after a move
 on the embedded default): whatever a lost kick left behind. Outbox rows that are due (new,
-retried, or claimed by a worker that died) are sent; stored mail whose processing was never
-started is processed; digest players' held turn emails are released at their hour; bots whose
-kick was lost are kicked again. `timers` (beat every TURNPOST_SWEEP_SECONDS; `flask sweep`
-runs both): the clocks' pass, service.play.timeouts.run: reminders, timeouts, vacations that
-ended. It is a job of its own so that it never runs inside a player's request."""
+retried, or claimed by a worker that died) are sent, and the relay is probed if rows wait for
+a retry; stored mail whose processing was never started is processed; mail kept only for
+diagnosis is deleted when its time is up; digest players' held turn emails are released at
+their hour; bots whose kick was lost are kicked again. `timers` (beat every
+TURNPOST_SWEEP_SECONDS; `flask sweep` runs both): the clocks' pass, service.play.timeouts.run:
+reminders, timeouts, vacations that ended. It is a job of its own so that it never runs inside
+a player's request."""
 from __future__ import annotations
 
-from . import bots, digest, relay, replies, timeouts
+from . import bots, digest, intake, relay, replies, timeouts
 from .services import Services
 
 
@@ -21,6 +23,7 @@ def sweep(svc: Services) -> dict[int, str]:
         waiting = replies.waiting(session, now)
     for inbound_id in waiting:
         replies.process(svc, inbound_id)
+    intake.forget_expired(svc, now)
     digest.release_due(svc)         # digest players' held turn emails, once a day
     with svc.db.transaction() as session:
         stalled = bots.stalled(session, now, svc.settings.get("TURNPOST_BOT_DELAY_SECONDS", 0))
@@ -28,6 +31,6 @@ def sweep(svc: Services) -> dict[int, str]:
         svc.kick("bots", game_id)
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
-    results = relay.deliver(svc, ids)
+    results = relay.deliver(svc, ids) | relay.probe(svc)
     svc.note("sweep")
     return results

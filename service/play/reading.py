@@ -16,7 +16,7 @@ from service.presenting import SeatPage, fill, history, seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, Invitation, SeatChange
 
-from . import chat, positions, timing, undo
+from . import chat, positions, replies, timing, undo
 from .errors import NoSuchGame
 from .services import Services
 from .submit import check_holder
@@ -32,6 +32,9 @@ class GameRead:
     older: int | None = None     # `before` of the next older page, None at the start
     bots: list[int] = field(default_factory=list)   # seats played by bots
     undo: dict | None = None     # the request to take back a move waiting for answers
+    # mail for this seat from other addresses (when, from whom), newest first: nothing was
+    # done with it, and the owner should know someone tried
+    attempts: list[tuple[str, str]] = field(default_factory=list)
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -53,8 +56,11 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
             "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,
             "answered": str(seat) in request.answers}
         bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
+        tried = [] if seat is None else [
+            (m.received_at.strftime("%Y-%m-%d %H:%M UTC"), m.parsed.get("sender", "?")
+             if m.parsed else "?") for m in replies.attempts(session, game_id, seat)]
         return GameRead(page, entries, bounced, older,
-                        [s.seat for s in pos.row.seats if s.bot], asking)
+                        [s.seat for s in pos.row.seats if s.bot], asking, tried)
 
 
 def history_page(session: Session, pos: positions.Position, seat: int | None,

@@ -3,7 +3,12 @@ game and seat, check the sender, run the commands, and answer every refusal in t
 thread. Automated mail (auto-replies, bounces, lists) is recorded and never answered.
 
 Each way a message can fail is one outcome with its own reply; nothing is applied unless all of
-the message's move lines are."""
+the message's move lines are.
+
+Answers are bounded: one answer mail per message at most (refusal, help and notes in it), at
+most MAX_COMMAND_LINES lines read, the say lines of one message are one message to the table,
+and ANSWERS_PER_HOUR per seat. Only a seat's own address is ever answered: mail for no game,
+or from an address that is not the seat's, gets no mail at all (no backscatter)."""
 from __future__ import annotations
 
 import logging
@@ -11,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.links import Signer, TokenError
@@ -20,11 +25,12 @@ from service.mail.inbound.parse import (
     InboundMail,
     NoCommands,
     NoGameAddress,
+    clean_text,
     parse_message,
     rejection,
     reply_tokens,
 )
-from service.store.models import GameRow, InboundMessage, OutboxRow
+from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 
 from . import bounces, chat, notify, positions, seats, table
 from .errors import AlreadyDone, PlayError, Refused
@@ -33,16 +39,29 @@ from .submit import Intent, apply
 
 log = logging.getLogger(__name__)
 HELP_LIMIT = 60
+#: Command lines read per email; the answer says when there were more.
+MAX_COMMAND_LINES = 20
+#: Answers (refusals, help, view) per seat and hour; then one "I will stop" and silence.
+ANSWERS_PER_HOUR = 10
+#: Lines of one answer: a reply of thousands of "help" lines gets one short answer.
+ANSWER_MAX_LINES = 300
+#: How often a seat's owner hears by mail of attempts from other addresses.
+WARN_EVERY = timedelta(days=1)
+KEPT_FOR_DIAGNOSIS = timedelta(days=7)
+#: The status of a message for a seat from an address that is not the seat's.
+STRANGER = "stranger"
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
-_ROOT_ID = re.compile(r"^game-(\d+)@")
+_ROOT_ID = re.compile(r"^game-(\d{1,12})@")
 
 
 @dataclass
 class Result:
-    status: str                      # applied | refused | answered | ignored | duplicate ...
+    status: str                      # applied | refused | answered | ignored | stranger ...
     outbox_ids: list[int] = field(default_factory=list)
     detail: str = ""
+    game_id: int | None = None
+    seat: int | None = None
 
 
 @dataclass
@@ -53,10 +72,12 @@ class Target:
     proven: bool = True              # a reply token or one of our random Message-IDs
 
 
-CLAIM_TIMEOUT = timedelta(minutes=10)
 # words that are not moves: answered, or acting on the player's seat and clocks
 SEAT_WORDS = ("vacation", "back", "resign")
 
+# processing takes well under a second; a claim older than this belongs to a dead worker (the
+# idempotency key of the message's moves makes a second run harmless)
+CLAIM_TIMEOUT = timedelta(minutes=2)
 
 
 def _claimable(now: datetime):
@@ -73,7 +94,7 @@ def waiting(session: Session, now: datetime) -> list[int]:
 
 
 def process(svc: Services, inbound_id: int) -> Result:
-    """Process one stored message once, then send its answers. A message whose processing
+    """Process one stored message once, then send its answer. A message whose processing
     raises is marked `failed` with the error for an operator, not retried forever."""
     now = svc.clock.now()
     with svc.db.transaction() as session:
@@ -87,6 +108,7 @@ def process(svc: Services, inbound_id: int) -> Result:
         mail = InboundMail.from_json(row.parsed) if row.parsed else parse_message(row.raw)
         raw = row.raw
     try:
+        # a delivery report to one of our bounce+ addresses, or a player's reply
         bounce = bounces.token_of(mail, svc.urls.domain)
         result = Result(*bounces.handle(svc, raw, bounce)) if bounce else _decide(svc, mail, now)
     except Exception as exc:
@@ -94,7 +116,11 @@ def process(svc: Services, inbound_id: int) -> Result:
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
     with svc.db.transaction() as session:
         row = session.get(InboundMessage, inbound_id)
-        row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now
+        row.status, row.processed_at = result.status, now
+        row.outcome = clean_text(result.detail)[:2000]
+        row.game_id, row.seat = result.game_id, result.seat
+        if result.status == STRANGER and row.expires_at is None:
+            row.expires_at = now + KEPT_FOR_DIAGNOSIS
     svc.note("inbound", event=result.status)
     svc.kick("deliver", result.outbox_ids)
     return result
@@ -110,43 +136,66 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
     with db.transaction() as session:
         target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
-            ids = _notice(session, mail, now, "We could not tell which game your email is "
-                          "for. Please reply to the latest email of your game, keeping its "
-                          "reply address (it starts with play+).")
-            return Result("refused", ids, "no game address")
+            # no game: nobody we know to answer (a From can name anyone: no backscatter)
+            return Result("ignored", detail="no game address")
         game = session.get(GameRow, target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
-            ids = _notice(session, mail, now, f"The address {mail.sender} is not playing in "
-                          f"{game.kind.title()} game {game.id}. Please send your moves from "
-                          "the address the game's emails go to.")
-            return Result("refused", ids, "sender not in game")
+            return _stranger(session, svc, game, target, mail, now)
+        answer = Answer(svc, game.id, seat, mail, now)
         if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
-            return _refuse(session, svc, game, seat, mail, now, why.explain())
+            return answer.refuse(session, why.explain())
         if not target.proven:
             # a From header is easy to forge: without the reply address or one of our own
             # Message-IDs nothing is applied (the answer goes to the player's own address)
-            return _refuse(session, svc, game, seat, mail, now, "Your email did not come back to "
-                           "the game's reply address (play+…), so we cannot be sure it is "
-                           "from you. Please reply to your latest email from this game.")
+            return answer.refuse(session, "Your email did not come back to the game's reply "
+                                 "address (play+…), so we cannot be sure it is from you. "
+                                 "Please reply to your latest email from this game.")
     lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
     if not lines:
         with db.transaction() as session:
-            game = session.get(GameRow, target.game_id)
-            return _refuse(session, svc, game, seat, mail, now, NoCommands().explain())
-    return _run(svc, mail, target, seat, lines, now)
+            return answer.refuse(session, NoCommands().explain())
+    return _run(svc, answer, target, lines)
 
 
-def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: list[str],
-         now: datetime) -> Result:
-    db = svc.db
+def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
+              mail: InboundMail, now: datetime) -> Result:
+    """Mail for a seat from an address that is not the seat's: no mail goes to that address
+    (it may be forged: backscatter). The seat's owner sees the attempt on the game page, and
+    hears of it by mail at most once a day."""
+    if target.seat is None:
+        return Result("ignored", detail=f"{mail.sender} is not playing in game {game.id}",
+                      game_id=game.id)
+    ids = []
+    seat_row = next(s for s in game.seats if s.seat == target.seat)
+    if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
+                                          now - WARN_EVERY):
+        pos = positions.load(session, svc.states, game.id)
+        row = notify.queue(session, game, target.seat, "warning", pos.seq, now,
+                           {"answer": f"Someone wrote to your reply address for this game from "
+                            f"{mail.sender}, which is not your address, so nothing was done. "
+                            "If it was you, write from the address this email came to. "
+                            "The game page lists every such attempt."})
+        row.since_seq = pos.seq
+        session.flush()
+        ids.append(row.id)
+    return Result(STRANGER, ids, f"{mail.sender} is not playing seat {target.seat}",
+                  game_id=game.id, seat=target.seat)
+
+
+def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Result:
+    db, mail = svc.db, answer.mail
+    if len(lines) > MAX_COMMAND_LINES:
+        answer.note(f"Your email had {len(lines)} lines; I read only the first "
+                    f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
+        lines = lines[:MAX_COMMAND_LINES]
     special = [ln for ln in lines if table.is_table_word(ln) or _word(ln) in SEAT_WORDS]
     moves = [ln for ln in lines if ln not in special]
     ids: list[int] = []
     status = "answered"
     if moves:
         # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
-        intent = Intent(target.game_id, seat, lines=moves, expected_seq=target.seq,
+        intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
                         source="email", key=f"mail:{mail.message_id}"[:128], whole_turn=True)
         try:
             with db.transaction() as session:
@@ -156,31 +205,26 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
             if applied.bots_next:
                 svc.kick("bots", applied.game_id)
         except AlreadyDone:
-            return Result("duplicate", detail="already applied")
+            return Result("duplicate", detail="already applied", game_id=target.game_id,
+                          seat=answer.seat)
         except Refused as exc:
             with db.transaction() as session:
-                game = session.get(GameRow, target.game_id)
-                return _refuse(session, svc, game, seat, mail, now, exc.detail, exc.text,
-                               exc.suggestions)
+                return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
         except PlayError as exc:    # the game moved on, or is over
             with db.transaction() as session:
-                game = session.get(GameRow, target.game_id)
-                return _refuse(session, svc, game, seat, mail, now, exc.detail)
+                return answer.refuse(session, exc.detail)
     for line in [ln for ln in special if _word(ln) in SEAT_WORDS]:
-        answer = _seat_command(svc, target.game_id, seat, line)
-        with db.transaction() as session:
-            game = session.get(GameRow, target.game_id)
-            if isinstance(answer, PlayError):
-                return _refuse(session, svc, game, seat, mail, now, answer.detail, line)
-            pos = positions.load(session, svc.states, game.id)
-            ids.append(_reply_row(session, game, seat, "answer", pos.seq, now, mail,
-                                  {"answer": answer}).id)
-            session.flush()
+        done = _seat_command(svc, target.game_id, answer.seat, line)
+        if isinstance(done, PlayError):
+            with db.transaction() as session:
+                return answer.refuse(session, done.detail, line)
+        answer.note(done)
     with db.transaction() as session:
-        game = session.get(GameRow, target.game_id)
-        for line in [ln for ln in special if _word(ln) not in SEAT_WORDS]:
-            ids += _special(session, svc, game, seat, line, mail, now)
-    return Result(status, ids, f"{len(moves)} move lines, {len(special)} other")
+        ids += _special(session, svc, answer, [ln for ln in special
+                                                if _word(ln) not in SEAT_WORDS])
+        ids += answer.send(session)
+    return Result(status, ids, f"{len(moves)} move lines, {len(special)} other",
+                  game_id=target.game_id, seat=answer.seat)
 
 
 def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | PlayError:
@@ -195,62 +239,120 @@ def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | Pl
         return exc
 
 
-def _special(session: Session, svc: Services, game: GameRow, seat: int, line: str,
-             mail: InboundMail, now: datetime) -> list[int]:
-    word, _, rest = line.strip().partition(" ")
+def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) -> list[int]:
+    """help / view / say / undo lines: help and view go into the one answer, each text once;
+    the say lines of one email become one message to the table (service.play.chat)."""
+    game = session.get(GameRow, answer.game_id)
     pos = positions.load(session, svc.states, game.id)
-    word = word.lower()
-    if word == "say":
-        try:
-            said = chat.post(session, svc, game, seat, rest)
-        except chat.ChatRefused as exc:
-            return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
-        return said.outbox_ids
-    elif word == "undo":
-        try:
-            done = table.undo_in_session(session, svc, game.id, seat, rest)
-        except PlayError as exc:
-            return _refuse(session, svc, game, seat, mail, now, exc.detail, line).outbox_ids
-        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
-                           {"answer": done.words})]
+    said, ids = [], []
+    for line in lines:
+        word, _, rest = line.strip().partition(" ")
+        word = word.lower()
+        if word == "say":
+            if rest.strip():
+                said.append(rest.strip())
+            else:
+                answer.note("Write the message after the word say, e.g. \"say good luck!\"")
+        elif word == "undo":
+            ids += _undo(session, svc, answer, game, rest)
+        elif word == "help":
+            answer.note(table.help_answer(pos.engine, pos.state, answer.seat, HELP_LIMIT))
+        else:
+            answer.note("Here is the game as it stands.")
+    if not said:
+        return ids
+    if _said_lately(session, game, answer.seat, answer.now) >= ANSWERS_PER_HOUR:
+        answer.note(f"You sent {ANSWERS_PER_HOUR} messages to the table in the last hour, so "
+                    "this one was not passed on; please wait a while.")
+        return ids
+    try:
+        return ids + chat.post(session, svc, game, answer.seat, "\n".join(said)).outbox_ids
+    except chat.ChatRefused as exc:
+        answer.note(exc.detail)
+        return ids
+
+
+def _undo(session: Session, svc: Services, answer: Answer, game: GameRow, rest: str) -> list[int]:
+    try:
+        done = table.undo_in_session(session, svc, game.id, answer.seat, rest)
+    except PlayError as exc:
+        answer.note(exc.detail)
+        return []
+    answer.note(done.words)
+    return done.outbox_ids
+
+
+def _said_lately(session: Session, game: GameRow, seat: int, now: datetime) -> int:
+    """Messages this seat sent to the table in the last hour (service.play.chat keeps them)."""
+    return session.scalar(select(func.count()).select_from(ChatMessage).where(
+        ChatMessage.game_id == game.id, ChatMessage.from_seat == seat,
+        ChatMessage.created_at >= now - timedelta(hours=1))) or 0
+
+
+class Answer:
+    """The one answer mail an inbound message may get: refusals, help and notes gathered,
+    each text once, capped at ANSWER_MAX_LINES lines, and sent only while the seat has had
+    fewer than ANSWERS_PER_HOUR answers in the last hour (then once: "I will stop")."""
+
+    def __init__(self, svc: Services, game_id: int, seat: int, mail: InboundMail,
+                 now: datetime):
+        self.svc, self.game_id, self.seat, self.mail, self.now = svc, game_id, seat, mail, now
+        self.notes: list[str] = []
+        self.refusal: dict | None = None
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def refuse(self, session: Session, why: str, line: str = "",
+               suggestions: list[str] | None = None) -> Result:
+        self.refusal = {"why": why, "line": line[:300], "suggestions": (suggestions or [])[:10]}
+        return Result("refused", self.send(session), why, game_id=self.game_id, seat=self.seat)
+
+    def send(self, session: Session) -> list[int]:
+        if self.refusal is None and not self.notes:
+            return []
+        answered = _recent(session, self.game_id, self.seat, ("refusal", "answer"),
+                           self.now - timedelta(hours=1))
+        if answered > ANSWERS_PER_HOUR:
+            return []          # the seat was told we stopped; its moves still count
+        game = session.get(GameRow, self.game_id)
+        pos = positions.load(session, self.svc.states, game.id)
+        if answered == ANSWERS_PER_HOUR:
+            payload = {"answer": f"You have had {ANSWERS_PER_HOUR} answers from me in the "
+                       "last hour, so I will stop answering for an hour. Moves you send still "
+                       "count, and turn emails still come."}
+        else:
+            payload = {"answer": _capped("\n\n".join(self.notes))} if self.notes else {}
+            if self.refusal is not None:
+                payload["refusal"] = self.refusal
+        kind = "refusal" if "refusal" in payload else "answer"
+        row = notify.queue(session, game, self.seat, kind, pos.seq, self.now,
+                           dict(payload, in_reply_to=self.mail.message_id))
+        row.since_seq = pos.seq     # an answer carries no news; the turn emails do that
         session.flush()
-        return [r.id for r in rows] + done.outbox_ids
-    elif word == "help":
-        answer = table.help_answer(pos.engine, pos.state, seat, HELP_LIMIT)
-        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail, {"answer": answer})]
-    else:   # view
-        rows = [_reply_row(session, game, seat, "answer", pos.seq, now, mail,
-                           {"answer": "Here is the game as it stands."})]
-    session.flush()
-    return [r.id for r in rows]
+        return [row.id]
 
 
-def _refuse(session: Session, svc: Services, game: GameRow, seat: int, mail: InboundMail,
-            now: datetime, why: str, line: str = "",
-            suggestions: list[str] | None = None) -> Result:
-    pos = positions.load(session, svc.states, game.id)
-    row = _reply_row(session, game, seat, "refusal", pos.seq, now, mail,
-                     {"refusal": {"why": why, "line": line, "suggestions": suggestions or []}})
-    session.flush()
-    return Result("refused", [row.id], why)
+def _capped(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= ANSWER_MAX_LINES:
+        return text
+    return "\n".join(lines[:ANSWER_MAX_LINES]) + "\n…(the rest is on the game page)"
 
 
-def _reply_row(session, game, seat, kind, seq, now, mail: InboundMail, payload) -> OutboxRow:
-    row = notify.queue(session, game, seat, kind, seq, now,
-                       dict(payload, in_reply_to=mail.message_id))
-    row.since_seq = seq     # an answer carries no news; the turn emails do that
-    return row
+def _recent(session: Session, game_id: int, seat: int, kinds, since: datetime) -> int:
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    return session.scalar(select(func.count()).select_from(OutboxRow).where(
+        OutboxRow.game_id == game_id, OutboxRow.seat == seat, OutboxRow.kind.in_(kinds),
+        OutboxRow.created_at >= since)) or 0
 
 
-def _notice(session: Session, mail: InboundMail, now: datetime, why: str) -> list[int]:
-    """A reply outside any game (we do not know which, or the sender is not its player)."""
-    row = OutboxRow(game_id=None, seat=None, to_addr=mail.sender, kind="notice", seq=0,
-                    message_id=notify.new_message_id(),
-                    since_seq=0, status="pending", attempts=0, next_try=now, created_at=now,
-                    payload={"why": why, "subject": mail.subject, "in_reply_to": mail.message_id})
-    session.add(row)
-    session.flush()
-    return [row.id]
+def attempts(session: Session, game_id: int, seat: int, limit: int = 10) -> list[InboundMessage]:
+    """Mail for this seat from other addresses, newest first (the seat's game page)."""
+    return list(session.scalars(select(InboundMessage).where(
+        InboundMessage.game_id == game_id, InboundMessage.seat == seat,
+        InboundMessage.status == STRANGER).order_by(InboundMessage.id.desc()).limit(limit)))
 
 
 def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str) -> Target | None:
@@ -261,7 +363,7 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
             game_id, seat = signer.read_reply_token(token)
         except TokenError:
             continue
-        if session.get(GameRow, game_id) is None:
+        if not 0 < game_id <= positions.MAX_GAME_ID or session.get(GameRow, game_id) is None:
             continue
         seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None
         return Target(game_id, seat, seq)
@@ -269,7 +371,8 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
         return Target(replied.game_id, replied.seat, replied.seq)
     for ref in [*mail.in_reply_to, *mail.references]:
         m = _ROOT_ID.match(ref)
-        if m and ref.endswith("@" + domain) and session.get(GameRow, int(m.group(1))):
+        if m and ref.endswith("@" + domain) and 0 < int(m.group(1)) <= positions.MAX_GAME_ID \
+                and session.get(GameRow, int(m.group(1))):
             # the thread root is guessable: it names the game but proves nothing
             return Target(int(m.group(1)), None, None, proven=False)
     return None
@@ -293,8 +396,6 @@ def _seat_of(game: GameRow, sender: str, seat: int | None) -> int | None:
     if seat is None:
         return mine[0] if len(mine) == 1 else None
     return seat if seat in mine else None
-
-
 
 
 def _word(line: str) -> str:

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import logging
 import random
+import threading
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from jinja2 import Environment
 
+from config import key_list
 from service.clock import Clock, SystemClock
 from service.games.contract import Chance
 from service.links import Signer
@@ -22,6 +24,32 @@ from service.urls import Urls
 from .positions import StateCache
 
 log = logging.getLogger(__name__)
+
+
+class Outages:
+    """One log line per change of state of what we depend on (the broker, the mail relay,
+    the database), not a traceback per failed attempt: a minute without Redis is two lines."""
+
+    def __init__(self) -> None:
+        self._down: dict[str, str] = {}
+        self._lock = threading.Lock()
+
+    def failed(self, what: str, why: str) -> None:
+        with self._lock:
+            if what in self._down:
+                return
+            self._down[what] = why
+        log.warning("%s is down: %s", what, why)
+
+    def ok(self, what: str) -> None:
+        with self._lock:
+            if self._down.pop(what, None) is None:
+                return
+        log.warning("%s is back", what)
+
+    def down(self) -> dict[str, str]:
+        with self._lock:
+            return dict(self._down)
 
 
 class Enqueue(Protocol):
@@ -70,6 +98,7 @@ class Services:
             self.observe(what, **labels)
         except Exception:  # noqa: BLE001
             log.exception("observer failed on %s %s", what, labels)
+    outages: Outages = field(default_factory=Outages)
 
     def kick(self, job: str, *args: Any) -> None:
         """Ask for background work after a commit. A broker that cannot be reached loses
@@ -79,8 +108,11 @@ class Services:
                 self.note("email", event="queued")
         try:
             self.enqueue(job, *args)
-        except Exception:  # noqa: BLE001 - broker trouble must not fail committed work
-            log.exception("could not enqueue %s%s; the sweep will do it", job, args)
+        except Exception as exc:  # noqa: BLE001 - broker trouble must not fail committed work
+            self.outages.failed("broker", f"{type(exc).__name__}: {exc} (the sweep will send "
+                                "what could not be queued)")
+            return
+        self.outages.ok("broker")
 
     @property
     def embedded(self) -> bool:
@@ -95,7 +127,8 @@ def from_settings(cfg: Mapping[str, Any], enqueue: Enqueue = run_nothing, *,
                   clock: Clock | None = None, chance: Chance | None = None,
                   templates: Environment | None = None) -> Services:
     """Build the services from TURNPOST_* settings (config.Settings().as_flask())."""
-    signer = Signer(cfg["TURNPOST_SECRET_KEY"], cfg["TURNPOST_LINK_MAX_AGE_DAYS"])
+    signer = Signer(cfg["TURNPOST_SECRET_KEY"], cfg["TURNPOST_LINK_MAX_AGE_DAYS"],
+                    key_list(cfg.get("TURNPOST_SECRET_KEY_FALLBACKS")))
     return Services(
         db=Database(cfg["TURNPOST_DATABASE_URL"]),
         clock=clock or SystemClock(),

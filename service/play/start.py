@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import re
 import secrets
+import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import select
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
 from service.clocks import ClockError
@@ -29,6 +31,8 @@ from .services import Services
 #: the bot levels every engine has (each engine's `bots` maps them to its bots)
 BOT_LEVELS = ("easy", "normal")
 BOT_WORDING = "bot, bot:easy or bot:normal"
+#: A display name longer than this is refused (it goes into every email of the game).
+MAX_NAME = 64
 
 
 class BadStart(PlayError):
@@ -49,11 +53,17 @@ def parse_player(text: str) -> tuple[str, str]:
     text = text.strip()
     m = re.match(r"^(.*?)\s*<([^>]+)>$", text)
     name, addr = (m.group(1).strip(' "'), m.group(2).strip()) if m else ("", text)
+    shown = text if len(text) <= 80 else text[:77] + "..."
     try:
-        addr = address(addr)
+        addr = address(addr)         # email-validator: RFC 5321 syntax and lengths
     except BadAddress as exc:
         raise BadStart(exc.detail) from None
-    return addr, name[:40] or default_name(addr)
+    if len(name) > MAX_NAME:
+        raise BadStart(f"The name {shown!r} is longer than {MAX_NAME} characters; please "
+                       "shorten it.")
+    if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in name):
+        raise BadStart(f"The name {shown!r} has control characters in it.")
+    return addr, name or default_name(addr)
 
 
 @dataclass(frozen=True)
@@ -217,9 +227,12 @@ def bot_entries(entries: list[Entry]) -> list[Entry]:
 
 
 def find_player(session: Session, addr: str, name: str, now) -> Player:
+    """The player of that address, made if new. An upsert: twenty lobby posts naming the same
+    new address at once all succeed (a plain INSERT would fail all but one on the unique key)."""
     player = session.scalars(select(Player).where(Player.email == addr)).first()
-    if player is None:
-        player = Player(email=addr, name=name, created_at=now)
-        session.add(player)
-        session.flush()
-    return player
+    if player is not None:
+        return player
+    dialect = postgresql if session.get_bind().dialect.name == "postgresql" else sqlite
+    session.execute(dialect.insert(Player).values(email=addr, name=name, created_at=now)
+                    .on_conflict_do_nothing(index_elements=["email"]))
+    return session.scalars(select(Player).where(Player.email == addr)).one()

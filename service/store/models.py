@@ -211,6 +211,11 @@ class OutboxRow(Base):
     sent_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # the sending worker's claim (random): its heartbeat renews claimed_at under it, and a
+    # late failure of a claim that was taken over changes nothing
+    claim: Mapped[str | None] = mapped_column(String(32), nullable=True)
+    # what the relay answered to DATA ("2.0.0 Ok: queued as 4Xb1..."): proof it was sent
+    relay_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
     __table_args__ = (Index("ix_outbox_due", "status", "next_try"),
                       Index("ix_outbox_game_seat", "game_id", "seat"),
@@ -231,8 +236,16 @@ class InboundMessage(Base):
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # the game and seat it was for, once processing found them (attempts from other
+    # addresses are shown to the seat's owner)
+    game_id: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # mail for no reply address of ours is kept until then, for diagnosis; None: for good
+    expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
-    __table_args__ = (UniqueConstraint("message_id", name="uq_inbound_message_id"),)
+    __table_args__ = (UniqueConstraint("message_id", name="uq_inbound_message_id"),
+                      Index("ix_inbound_game_seat", "game_id", "seat"),
+                      Index("ix_inbound_expires_at", "expires_at"))
 
 
 class ApiToken(Base):

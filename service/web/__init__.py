@@ -8,7 +8,7 @@ from datetime import timedelta
 from flask import Flask
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
-from config import DEV_SECRET, load
+from config import key_list, load
 from service import play
 from service.games import registry
 from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
@@ -21,6 +21,7 @@ from . import (
     cli_admin,
     cli_inbound,
     dev,
+    errors,
     feeds,
     games,
     inbound,
@@ -30,6 +31,7 @@ from . import (
     metrics,
     pages,
     players,
+    safety,
     seats,
     tokens,
 )
@@ -40,9 +42,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)
-    if app.config["TURNPOST_SECRET_KEY"] == DEV_SECRET and app.config["TURNPOST_BROKER_URL"]:
-        app.logger.warning("TURNPOST_SECRET_KEY is the development default: links can be forged")
+    safety.check_secret(app.config)     # refuses to start with a forgeable secret
     app.config["SECRET_KEY"] = app.config["TURNPOST_SECRET_KEY"]
+    fallbacks = key_list(app.config.get("TURNPOST_SECRET_KEY_FALLBACKS"))
+    app.config["TURNPOST_SECRET_KEY_FALLBACKS"] = fallbacks
+    app.config["SECRET_KEY_FALLBACKS"] = list(fallbacks)     # Flask's session cookie too
     # the session cookie carries the signed-in account: never to scripts, never cross-site
     # POSTs, and only over https when the service is served over https
     app.config.update(SESSION_COOKIE_HTTPONLY=True, SESSION_COOKIE_SAMESITE="Lax",
@@ -68,7 +72,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(tokens.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(accounts.bp)
-    if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
+    if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
     limits.init_app(app)
@@ -77,11 +81,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
-
-    @app.get("/healthz")
-    def healthz():
-        return {"ok": True}
-
+    errors.init_app(app)
+    safety.init_app(app)
     return app
 
 

@@ -33,7 +33,7 @@ def render_game(read, view_token: str, **extra):
                            me=page.me, history=list(reversed(read.history)), token=view_token,
                            bounced=read.bounced,
                            older=read.older, recipients=recipients, undo=read.undo,
-                           result=result_line(page),
+                           result=result_line(page), attempts=read.attempts,
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},

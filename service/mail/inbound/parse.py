@@ -71,6 +71,12 @@ RECIPIENT_HEADERS = (
 
 _REPLY_ADDRESS = re.compile(r"^play\+([a-z0-9]+)@([a-z0-9.-]+)$")
 _MSGID = re.compile(r"<([^<>\s]+)>")
+# a Message-ID we keep as it is: printable ASCII, no spaces, short enough for a header
+_PLAIN_ID = re.compile(r"^[!-;=?-~]{1,250}$")
+# an address we would ever write to: no quotes, spaces, controls or brackets; an ASCII domain
+_SENDABLE = re.compile(r"^[^\s\"<>()\[\]@,;:\\\x00-\x1f\x7f]{1,64}@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+$")
+#: References kept per message: a thread is never this deep, a hostile header may be
+MAX_REFERENCES = 50
 
 
 @dataclass(frozen=True)
@@ -236,9 +242,53 @@ def _message_ids(values: list[str]) -> list[str]:
     for value in values:
         found = _MSGID.findall(value) or value.split()
         for mid in found:
+            mid = clean_id(mid)
             if mid not in ids:
                 ids.append(mid)
-    return ids
+    return ids[:MAX_REFERENCES]
+
+
+def clean_id(mid: str) -> str:
+    """A Message-ID safe to store, compare and write back into a header. One that is not
+    plain printable ASCII (8-bit bytes, NUL, CR/LF) becomes a hash of its bytes: the same
+    bytes give the same key, so de-duplication still works, and nothing odd reaches a header."""
+    if _PLAIN_ID.match(mid):
+        return mid
+    data = mid.encode("utf-8", "surrogateescape")
+    return "sha256-" + hashlib.sha256(data).hexdigest()[:40] + "@turnpost.invalid"
+
+
+def _from_address(msg: Message) -> tuple[str, str]:
+    """(address, display name) of the first From address, read by ``policy.default``: the
+    address part only, never an address-like display name ("victim@example.net" <x@evil>)."""
+    try:
+        addresses = msg["From"].addresses if msg["From"] is not None else ()
+        first = addresses[0]
+        addr, name = first.addr_spec.strip().lower(), first.display_name
+    except Exception:   # a header beyond policy.default's reading: nobody to answer
+        return "", ""
+    if not _SENDABLE.match(addr) or any("\udc80" <= c <= "\udcff" for c in addr):
+        return "", ""
+    return addr, clean_text(_decode(name) if name else "")
+
+
+def clean_text(value: str) -> str:
+    """Text fit for the database and for our templates: undecodable bytes (surrogate
+    escapes) become U+FFFD and NULs are dropped (PostgreSQL text cannot hold them)."""
+    if value.isascii() and "\x00" not in value:
+        return value
+    value = value.encode("utf-8", "surrogatepass").decode("utf-8", "replace")
+    return value.replace("\x00", "")
+
+
+def _cleaned(mail: InboundMail) -> InboundMail:
+    def fix(value):
+        if isinstance(value, str):
+            return clean_text(value)
+        if isinstance(value, list):
+            return [fix(v) for v in value]
+        return value
+    return InboundMail(**{f.name: fix(getattr(mail, f.name)) for f in dataclasses.fields(mail)})
 
 
 # -- robots -----------------------------------------------------------------------------------
@@ -251,7 +301,9 @@ _AUTO_SUBJECT = re.compile(
     r"|undelivered mail|mail delivery (?:failed|failure|subsystem))\b",
     re.IGNORECASE,
 )
-_ROBOT_SENDERS = ("mailer-daemon", "postmaster")
+# senders that are machines: their mail is never answered (mail loops, backscatter)
+_ROBOT_SENDER = re.compile(r"^(mailer-daemon|postmaster|no[-_.]?reply|do[-_.]?not[-_.]?reply)"
+                           r"(?:[-+._].*)?$")
 
 
 def _automated(h: dict[str, list[str]], ctype: str, sender: str, subject: str) -> str | None:
@@ -264,7 +316,7 @@ def _automated(h: dict[str, list[str]], ctype: str, sender: str, subject: str) -
         return "delivery report (multipart/report)"
     if any(v.strip() == "<>" for v in h.get("return-path", [])):
         return "bounce (empty Return-Path)"
-    if sender.split("@")[0] in _ROBOT_SENDERS:
+    if _ROBOT_SENDER.match(sender.split("@")[0]):
         return f"sent by {sender.split('@')[0]}"
     auto = first("auto-submitted")
     if "auto-submitted" in h and auto.split(";")[0].strip() != "no":
@@ -306,15 +358,17 @@ def parse_message(raw: bytes) -> InboundMail:
 
     h = _raw_headers(msg)
     mids = _message_ids(h.get("message-id", [])[:1])
-    if mids:
+    if mids and not mids[0].startswith("sha256-"):
         message_id = mids[0]
+    elif mids:
+        message_id = mids[0]
+        problems.append("a Message-ID that is not plain ASCII; using a hash of it")
     else:
         # Stable across redeliveries of the same bytes, so de-duplication still works.
         message_id = "sha256-" + hashlib.sha256(raw).hexdigest()[:40] + "@turnpost.invalid"
         problems.append("no Message-ID; using a hash of the message")
 
-    from_pairs = _addresses(h.get("from", []))
-    sender, sender_name = (from_pairs[0][1], from_pairs[0][0]) if from_pairs else ("", "")
+    sender, sender_name = _from_address(msg)
     if not sender:
         problems.append("no From address")
     subject = _decode(h.get("subject", [""])[0])
@@ -337,8 +391,9 @@ def parse_message(raw: bytes) -> InboundMail:
     if defects:
         problems.append("malformed MIME: " + ", ".join(defects))
 
+    body.text = clean_text(body.text)     # a NUL is no line of a command
     command_text = extract_command_text(body.text)
-    return InboundMail(
+    return _cleaned(InboundMail(
         message_id=message_id,
         sender=sender,
         sender_name=sender_name,
@@ -352,7 +407,7 @@ def parse_message(raw: bytes) -> InboundMail:
         command_lines=command_lines(command_text),
         problems=problems,
         readable=body.readable,
-    )
+    ))
 
 
 def _defects(msg: Message) -> list[str]:

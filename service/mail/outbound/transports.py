@@ -13,20 +13,26 @@ class SendFailed(Exception):
     """A send that may work if tried again later (connection refused, 4xx, timeout...)."""
 
 
+class SendRefused(SendFailed):
+    """The relay refused this message for good (a 5xx answer to its recipient or its data):
+    trying again cannot help."""
+
+
 class MaildirTransport:
     name = "maildir"
 
     def __init__(self, path: str | Path):
         self.path = Path(path)
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage) -> str:
+        """Write the message; returns its Maildir key."""
         try:
             # mailbox creates cur/new/tmp only for a folder it makes itself: an existing empty
             # folder (a fresh mount, a mkdtemp) needs them made here
             for sub in ("cur", "new", "tmp"):
                 (self.path / sub).mkdir(parents=True, exist_ok=True)
             box = mailbox.Maildir(self.path, create=False)
-            box.add(msg.as_bytes())
+            return box.add(msg.as_bytes())
         except OSError as exc:
             raise SendFailed(f"cannot write to {self.path}: {exc}") from exc
 
@@ -52,7 +58,11 @@ class SMTPTransport:
         self.host, self.port, self.security = host, port, security
         self.user, self.password, self.timeout = user, password, timeout
 
-    def send(self, msg: EmailMessage) -> None:
+    def send(self, msg: EmailMessage) -> str:
+        """Send; returns the relay's answer to the message data ("2.0.0 Ok: queued as
+        4Xb1..."), the proof it was taken. Raises SendRefused on a permanent refusal,
+        SendFailed on anything that may work later."""
+        answers: list[bytes] = []
         try:
             if self.security == "ssl":
                 conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
@@ -64,14 +74,37 @@ class SMTPTransport:
                     conn.starttls(context=ssl.create_default_context())
                 if self.user:
                     conn.login(self.user, self.password)
+                data = conn.data
+                conn.data = lambda m: _kept(answers, data(m))   # smtplib drops the answer
                 # the envelope sender is the email's own bounce address (VERP), if it has one
                 return_path = (msg["Return-Path"] or "").strip("<> ") or None
                 del msg["Return-Path"]       # the receiving server writes its own
                 conn.send_message(msg, from_addr=return_path)
         except smtplib.SMTPRecipientsRefused as exc:
-            raise SendFailed(f"recipient refused: {exc.recipients}") from exc
+            codes = [code for code, _ in exc.recipients.values()]
+            kind = SendRefused if codes and min(codes) >= 500 else SendFailed
+            raise kind(f"recipient refused: {_words(exc.recipients)}") from exc
+        except smtplib.SMTPDataError as exc:
+            kind = SendRefused if exc.smtp_code >= 500 else SendFailed
+            raise kind(f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}") from exc
         except (smtplib.SMTPException, OSError) as exc:
+            if answers and answers[-1][0] == 250:
+                return _words(answers[-1][1])   # taken; only the goodbye failed: not resent
             raise SendFailed(f"{type(exc).__name__}: {exc}") from exc
+        return _words(answers[-1][1]) if answers else ""
+
+
+def _kept(answers: list, answer):
+    answers.append(answer)
+    return answer
+
+
+def _words(value) -> str:
+    if isinstance(value, bytes):
+        return value.decode("utf-8", "replace")
+    if isinstance(value, dict):
+        return ", ".join(f"{a}: {c} {_words(m)}" for a, (c, m) in value.items())
+    return str(value)
 
 
 def from_settings(cfg: dict):
