@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
 from service import marks
@@ -121,10 +120,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
                                       now)
     session.flush()
-    game_id = pos.row.id
-    sa_event.listen(session, "after_commit",
-                    lambda _s: svc.states.remember(game_id, last, new_state), once=True)
-    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended)
+    positions.moved(session, svc.states, pos, last, new_state)
+    return Applied(pos.row.id, pos.row.kind, first, last, moves, [r.id for r in rows], ended)
 
 
 def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,

@@ -9,7 +9,16 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, ForeignKey, Index, Integer, String, Text, UniqueConstraint
+from sqlalchemy import (
+    JSON,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .types import UTCDateTime
@@ -58,6 +67,18 @@ class EventRow(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)   # who caused it
     source: Mapped[str] = mapped_column(String(20))       # start|link|web|email|bot|timer|cli
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class Snapshot(Base):
+    """A game's state after event `seq`, pickled: a cache beside the log (service.store.
+    snapshots), never the truth. `format` names the rules version and the engine code that
+    folded it; a snapshot in any other format is ignored."""
+
+    __tablename__ = "snapshots"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    format: Mapped[str] = mapped_column(String(40))
+    state: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class Submission(Base):
