@@ -21,12 +21,20 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     hears once, when new seats must act, with all of the turn's news; a seat still to choose
     in a sealed round is not mailed because another seat chose (its links stay good: the
     change is outside its freshness view, service.marks)."""
+    wanted_seats = changed_seats(game, engine, before, after)
+    since = last_turn_emails(session, game.id) if wanted_seats else {}
+    return [queue(session, game, seat, "turn", seq, now, since=since.get(seat, 0))
+            for seat in wanted_seats]
+
+
+def changed_seats(game: GameRow, engine: Game, before: Any, after: Any) -> list[int]:
+    """The seats queue_changed_views mails (the rules are in its docstring)."""
     if before is None:
-        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats]
+        return [s.seat for s in game.seats]
     acting_before, acting_after = engine.to_act(before), engine.to_act(after)
     ended = engine.outcome(after) is not None
     new_actors = bool(acting_after - acting_before)
-    rows = []
+    wanted_seats = []
     for seat_row in game.seats:
         seat = seat_row.seat
         if engine.view(before, seat) == engine.view(after, seat):
@@ -39,8 +47,16 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
         else:
             wanted = new_actors                # watching: once, when the turn passes
         if wanted:
-            rows.append(queue(session, game, seat, "turn", seq, now))
-    return rows
+            wanted_seats.append(seat)
+    return wanted_seats
+
+
+def last_turn_emails(session: Session, game_id: int) -> dict[int, int]:
+    """Each seat's last turn email's position, in one query (a move mails several seats)."""
+    return dict(session.execute(
+        select(OutboxRow.seat, func.max(OutboxRow.seq))
+        .where(OutboxRow.game_id == game_id, OutboxRow.kind == "turn")
+        .group_by(OutboxRow.seat)).all())
 
 
 def new_message_id() -> str:
@@ -48,10 +64,11 @@ def new_message_id() -> str:
 
 
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
-          payload: dict | None = None) -> OutboxRow:
+          payload: dict | None = None, since: int | None = None) -> OutboxRow:
+    """`since`: the seat's last turn email's position (news after it), looked up if not given."""
     seat_row = next(s for s in game.seats if s.seat == seat)
-    since = session.scalar(select(func.max(OutboxRow.seq)).where(
-        OutboxRow.game_id == game.id, OutboxRow.seat == seat, OutboxRow.kind == "turn")) or 0
+    if since is None:
+        since = last_turn_emails(session, game.id).get(seat, 0)
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                     message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},

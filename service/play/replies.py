@@ -51,6 +51,8 @@ class Target:
     seat: int | None
     seq: int | None                  # position of the email replied to, if we know it
     proven: bool = True              # a reply token or one of our random Message-IDs
+    # the game's row as find_target read it (kept so the session need not read it again)
+    row: GameRow | None = field(default=None, repr=False, compare=False)
 
 
 CLAIM_TIMEOUT = timedelta(minutes=10)
@@ -76,20 +78,22 @@ def process(svc: Services, inbound_id: int) -> Result:
     with svc.db.transaction() as session:
         claimed = session.execute(update(InboundMessage)
                                   .where(InboundMessage.id == inbound_id, _claimable(now))
-                                  .values(status="processing", processed_at=now)).rowcount
-        if not claimed:
+                                  .values(status="processing", processed_at=now)
+                                  .returning(InboundMessage.parsed)).first()
+        if claimed is None:
             return Result("already processed")
-        row = session.get(InboundMessage, inbound_id)
         # parsed once, at intake; rows stored before that was kept are parsed here
-        mail = InboundMail.from_json(row.parsed) if row.parsed else parse_message(row.raw)
+        mail = InboundMail.from_json(claimed.parsed) if claimed.parsed else \
+            parse_message(session.get(InboundMessage, inbound_id).raw)
     try:
         result = _decide(svc, mail, now)
     except Exception as exc:
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
     with svc.db.transaction() as session:
-        row = session.get(InboundMessage, inbound_id)
-        row.status, row.outcome, row.processed_at = result.status, result.detail[:2000], now
+        session.execute(update(InboundMessage).where(InboundMessage.id == inbound_id)
+                        .values(status=result.status, outcome=result.detail[:2000],
+                                processed_at=now))
     svc.kick("deliver", result.outbox_ids)
     return result
 
@@ -108,7 +112,7 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
                           "for. Please reply to the latest email of your game, keeping its "
                           "reply address (it starts with play+).")
             return Result("refused", ids, "no game address")
-        game = session.get(GameRow, target.game_id)
+        game = target.row or session.get(GameRow, target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
             ids = _notice(session, mail, now, f"The address {mail.sender} is not playing in "
@@ -158,10 +162,11 @@ def _run(svc: Services, mail: InboundMail, target: Target, seat: int, lines: lis
             with db.transaction() as session:
                 game = session.get(GameRow, target.game_id)
                 return _refuse(session, svc, game, seat, mail, now, exc.detail)
-    with db.transaction() as session:
-        game = session.get(GameRow, target.game_id)
-        for line in special:
-            ids += _special(session, svc, game, seat, line, mail, now)
+    if special:
+        with db.transaction() as session:
+            game = session.get(GameRow, target.game_id)
+            for line in special:
+                ids += _special(session, svc, game, seat, line, mail, now)
     return Result(status, ids, f"{len(moves)} move lines, {len(special)} other")
 
 
@@ -231,10 +236,11 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
             game_id, seat = signer.read_reply_token(token)
         except TokenError:
             continue
-        if session.get(GameRow, game_id) is None:
+        game = session.get(GameRow, game_id)
+        if game is None:
             continue
         seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None
-        return Target(game_id, seat, seq)
+        return Target(game_id, seat, seq, row=game)
     if replied is not None:
         return Target(replied.game_id, replied.seat, replied.seq)
     for ref in [*mail.in_reply_to, *mail.references]:
