@@ -37,6 +37,10 @@ class Settings:
     # a failed send is retried after each of these delays (seconds), then parked for an operator
     RETRY_SCHEDULE: tuple[int, ...] = field(default_factory=lambda: tuple(
         int(s) for s in _env("RETRY_SCHEDULE", "60,300,1800,7200,21600").split(",") if s))
+    # embedded default only: "thread" runs background work after the response in one thread
+    # of the web process (sweeping every SWEEP_SECONDS when idle); "inline" runs it where it
+    # is asked for, inside the request (the tests, which read mail right after a request)
+    BACKGROUND: str = field(default_factory=lambda: _env("BACKGROUND", "thread"))
     SWEEP_SECONDS: int = field(default_factory=lambda: int(_env("SWEEP_SECONDS", "60")))
     LINK_MAX_AGE_DAYS: int = field(default_factory=lambda: int(_env("LINK_MAX_AGE_DAYS", "90")))
     DEV_OUTBOX: bool = field(default_factory=lambda: _env("DEV_OUTBOX", "auto") in ("1", "true", "auto"))

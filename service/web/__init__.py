@@ -24,7 +24,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config["SECRET_KEY"] = app.config["TURNPOST_SECRET_KEY"]
 
     celery_app = celery_init_app(app)
-    enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"])
+    enqueue = enqueue_for(app, celery_app)
     app.extensions["turnpost"] = play.from_settings(
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
     app.jinja_env.filters.update(FILTERS)
