@@ -14,7 +14,8 @@ def _services() -> play.Services:
 
 @shared_task(ignore_result=True)
 def deliver_outbox(row_ids: list[int]) -> dict:
-    return play.deliver(_services(), row_ids)
+    # in batches: one claim, one SMTP connection (kept open between tasks), one mark
+    return play.deliver_batch(_services(), row_ids)
 
 
 @shared_task(ignore_result=True)

@@ -15,6 +15,7 @@ from .intake import accept_mail
 from .periodic import sweep
 from .reading import GameRead, game_kind, read_game
 from .relay import deliver, requeue
+from .relay_batch import deliver_batch
 from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, start_game
@@ -22,5 +23,5 @@ from .submit import Applied, Intent, submit
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "GameOver", "GameRead", "Intent", "NoSuchGame",
            "NotYourSeat", "PlayError", "PositionChanged", "Refused", "Services", "Started",
-           "accept_mail", "deliver", "from_settings", "game_kind", "process_inbound",
+           "accept_mail", "deliver", "deliver_batch", "from_settings", "game_kind", "process_inbound",
            "read_game", "requeue", "start_game", "submit", "sweep"]
