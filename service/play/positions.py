@@ -104,9 +104,11 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
 
 
 def load(session: Session, cache: StateCache, game_id: int, upto: int | None = None, *,
-         lock: bool = False) -> Position:
-    """The game's state after event `upto` (default: the latest)."""
-    row = game_row(session, game_id, lock=lock)
+         lock: bool = False, row: GameRow | None = None) -> Position:
+    """The game's state after event `upto` (default: the latest). `row`: the game's row if
+    the caller has read it in this session already (a batch of emails reads them at once)."""
+    if row is None or lock:
+        row = game_row(session, game_id, lock=lock)
     engine = registry.get(row.kind)
     target = row.seq if upto is None else min(upto, row.seq)
     base_seq, state = cache.get(game_id, target) or (0, None)

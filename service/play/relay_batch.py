@@ -45,11 +45,15 @@ def _deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
     failed: dict[int, Exception] = {}
     with svc.db.transaction() as session:
         claimed = claim_many(session, row_ids, claimed_at)
+        rows = session.scalars(select(OutboxRow).where(OutboxRow.id.in_(claimed))
+                               .order_by(OutboxRow.id)).all()
+        # every game of the batch (and its seats and players) in one query each
+        games = {g.id: g for g in session.scalars(
+            select(GameRow).where(GameRow.id.in_({r.game_id for r in rows if r.game_id})))}
         jobs = {}
-        for row in session.scalars(select(OutboxRow).where(OutboxRow.id.in_(claimed))
-                                   .order_by(OutboxRow.id)):
+        for row in rows:
             try:
-                jobs[row.id] = prepare(session, svc, row)
+                jobs[row.id] = prepare(session, svc, row, games.get(row.game_id))
             except Exception as exc:  # noqa: BLE001 - any failure retries, as in relay
                 failed[row.id] = exc
     messages: dict[int, EmailMessage] = {}
@@ -89,7 +93,8 @@ def mark_sent(svc: Services, row_ids: list[int], claimed_at: datetime) -> None:
                         .values(status="sent", sent_at=svc.clock.now(), last_error=None))
 
 
-def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], EmailMessage]:
+def prepare(session: Session, svc: Services, row: OutboxRow,
+            game: GameRow | None = None) -> Callable[[], EmailMessage]:
     """Read what the row's email shows (as `relay.render` does); return the rendering of it,
     to run after the transaction."""
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
@@ -97,8 +102,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Ema
         p = row.payload or {}
         return partial(compose_notice, svc.templates, svc.urls, envelope, why=p.get("why", ""),
                        subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"))
-    game = session.get(GameRow, row.game_id)
-    pos = positions.load(session, svc.states, row.game_id, upto=row.seq)
+    game = game or session.get(GameRow, row.game_id)
+    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game)
     names = [s.player.name for s in game.seats]
     news = [(r.seq, r.event) for r in
             event_store.load(session, game, after=row.since_seq, upto=row.seq)]
