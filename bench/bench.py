@@ -453,7 +453,7 @@ def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--pg", action="store_true", help="add PostgreSQL + Redis + worker figures")
     ap.add_argument("--pg-url", default=os.environ.get(
-        "TURNPOST_BENCH_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/test"))
+        "TURNPOST_BENCH_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_bench"))
     ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_BENCH_REDIS_URL",
                                                           "redis://127.0.0.1:6379/15"))
     ap.add_argument("--record", action="store_true", help="write the table to bench/RESULTS.md")
@@ -467,9 +467,11 @@ def main() -> None:
     print()
     text = print_table(rows)
     took = time.perf_counter() - started
-    print(f"\n{len(rows)} figures in {took:.0f} s")
+    load = "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+    print(f"\n{len(rows)} figures in {took:.0f} s; {load} (other work on this machine "
+          "slows every figure, the floors too)")
     if args.record:
-        record(text, took, args.pg)
+        record(text, took, args.pg, load)
 
 
 def machine() -> str:
@@ -485,11 +487,12 @@ def machine() -> str:
            f"Python {platform.python_version()}"
 
 
-def record(text: str, took: float, pg: bool) -> None:
+def record(text: str, took: float, pg: bool, load: str) -> None:
     when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
     out = ROOT / "bench" / "RESULTS.md"
     out.write_text(f"# Last `make bench` run\n\n{when} on {machine()}"
-                   f"{' (with --pg)' if pg else ''}, {took:.0f} s.\n\n```\n{text}\n```\n")
+                   f"{' (with --pg)' if pg else ''}, {took:.0f} s, {load} at the end.\n\n"
+                   f"```\n{text}\n```\n")
 
 
 if __name__ == "__main__":
