@@ -14,8 +14,9 @@ def _services() -> play.Services:
 
 @shared_task(ignore_result=True)
 def deliver_outbox(row_ids: list[int]) -> dict:
-    # in batches: one claim, one SMTP connection (kept open between tasks), one mark
-    return play.deliver_batch(_services(), row_ids)
+    # in batches: one claim (with whatever else is due), one SMTP connection kept open
+    # between tasks, one mark
+    return play.deliver_batch(_services(), row_ids, fill=True)
 
 
 @shared_task(ignore_result=True)

@@ -29,21 +29,29 @@ log = logging.getLogger(__name__)
 BATCH = 50
 
 
-def deliver_batch(svc: Services, row_ids: list[int]) -> dict[int, str]:
+def deliver_batch(svc: Services, row_ids: list[int], *, fill: bool = False) -> dict[int, str]:
     """Send these outbox rows, BATCH at a time. Returns what happened to each:
-    sent | skipped (not claimable: sent, or claimed by another) | retry | parked."""
+    sent | skipped (not claimable: sent, or claimed by another) | retry | parked.
+
+    `fill`: also take other rows that are due, up to a whole batch (a worker's task of two
+    rows sends whatever else is waiting too, so under a burst the batches grow and the
+    tasks behind find their rows sent: one claim, one connection, one mark for many)."""
     results: dict[int, str] = {}
     for start in range(0, len(row_ids), BATCH):
-        results.update(_deliver(svc, row_ids[start:start + BATCH]))
+        results.update(_deliver(svc, row_ids[start:start + BATCH], fill))
+    if not row_ids and fill:
+        results.update(_deliver(svc, [], fill))
     if results:
         log.info("outbox delivery: %s", results)
     return results
 
 
-def _deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
+def _deliver(svc: Services, row_ids: list[int], fill: bool = False) -> dict[int, str]:
     claimed_at = svc.clock.now()
     failed: dict[int, Exception] = {}
     with svc.db.transaction() as session:
+        if fill and len(row_ids) < BATCH:
+            row_ids = row_ids + also_due(session, row_ids, claimed_at, BATCH - len(row_ids))
         claimed = claim_many(session, row_ids, claimed_at)
         rows = session.scalars(select(OutboxRow).where(OutboxRow.id.in_(claimed))
                                .order_by(OutboxRow.id)).all()
@@ -71,6 +79,16 @@ def _deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
     for row_id, exc in failed.items():
         results[row_id] = relay._failed(svc, row_id, claimed_at, exc)
     return results
+
+
+def also_due(session: Session, taken: list[int], now: datetime, limit: int) -> list[int]:
+    """Other rows due now, oldest first; on PostgreSQL rows another worker is claiming
+    this moment are skipped rather than waited for."""
+    q = (select(OutboxRow.id).where(relay._claimable(now), OutboxRow.id.not_in(taken))
+         .order_by(OutboxRow.id).limit(limit))
+    if session.get_bind().dialect.name == "postgresql":
+        q = q.with_for_update(skip_locked=True)
+    return list(session.scalars(q))
 
 
 def claim_many(session: Session, row_ids: list[int], now: datetime) -> list[int]:

@@ -127,3 +127,26 @@ def test_without_smtp_a_batch_is_written_to_the_maildir(services):
     assert len(services.transport.messages()) == 4
     with services.db.transaction() as s:
         assert set(s.scalars(select(OutboxRow.status))) == {"sent"}
+
+
+def test_a_filling_batch_also_sends_what_else_is_due_and_later_tasks_find_it_sent(
+        smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    ids = queued(smtp_services, 3)
+    first = relay_batch.deliver_batch(smtp_services, ids[:2], fill=True)
+    assert set(first) == set(ids) and set(first.values()) == {"sent"}
+    assert set(relay_batch.deliver_batch(smtp_services, ids[2:4], fill=True).values()) == \
+        {"skipped"}
+    assert len(handler.messages) == 6
+
+
+def test_a_filling_batch_leaves_rows_not_yet_due(smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    ids = queued(smtp_services, 2)
+    later = smtp_services.clock.now().replace(year=2099)
+    with smtp_services.db.transaction() as s:
+        s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids[2:])).values(next_try=later))
+    results = relay_batch.deliver_batch(smtp_services, ids[:2], fill=True)
+    assert set(results) == set(ids[:2]) and statuses(smtp_services, ids[2:]) == ["pending"] * 2
