@@ -16,9 +16,10 @@ import sys
 import threading
 import time
 from contextlib import contextmanager
+from datetime import datetime, timezone
 from pathlib import Path
 
-from sqlalchemy import create_engine, select, text
+from sqlalchemy import create_engine, select, text, update
 from sqlalchemy.engine import make_url
 
 from bench import (
@@ -36,6 +37,7 @@ from bench import (
     time_link_moves,
 )
 from service import play
+from service.clock import ManualClock
 from service.play import relay
 from service.store.migrate import upgrade
 from service.store.models import Base, OutboxRow
@@ -206,6 +208,7 @@ def fanout(tmp: Path, pg: str, redis: str) -> list[Row]:
         with process([str(BIN / "celery"), "-A", "workers.worker", "worker", "--concurrency=2",
                       "--loglevel=WARNING", "--without-gossip", "--without-mingle"], worker_env):
             time.sleep(4)                               # the worker connects to Redis
+            set_aside_pending(svc)
             ids = queue_turn_emails(svc, 300)
             with svc.db.transaction() as s:
                 samples = [relay.render(s, svc, s.get(OutboxRow, i)) for i in ids[:300]]
@@ -235,10 +238,26 @@ def wait_arrivals(log: Path, wanted: set[str], seconds: float,
     return got()
 
 
+def set_aside_pending(svc) -> None:
+    """Rows the earlier figures left unsent (their moves' tasks were never run) are not the
+    fan-out's: a worker filling its batches would send them first."""
+    with svc.db.transaction() as s:
+        s.execute(update(OutboxRow).where(OutboxRow.status == "pending")
+                  .values(status="skipped"))
+
+
 def burst(svc, celery_app, log: Path, per_second: int, seconds: int) -> Row:
-    """Deliver tasks of two emails queued at `per_second` emails/s: each email's time from
-    its task's queueing to its arrival at the sink."""
-    ids = queue_turn_emails(svc, per_second * seconds)
+    """Deliver tasks of two emails queued at `per_second` emails/s, as moves would queue them:
+    each pair of rows becomes due only when its task is queued. Each email's time from its
+    task's queueing to its arrival at the sink."""
+    set_aside_pending(svc)
+    # queued "in the far future", so that no worker (the fan-out's last tasks fill their
+    # batches with whatever is due) sends them before their own task
+    clock, svc.clock = svc.clock, ManualClock(datetime(2999, 1, 1, tzinfo=timezone.utc))
+    try:
+        ids = queue_turn_emails(svc, per_second * seconds)
+    finally:
+        svc.clock = clock
     with svc.db.transaction() as s:
         mids = {i: m for i, m in s.execute(select(OutboxRow.id, OutboxRow.message_id)
                                           .where(OutboxRow.id.in_(ids)))}
@@ -248,6 +267,9 @@ def burst(svc, celery_app, log: Path, per_second: int, seconds: int) -> Row:
         wait = start + k / per_second - time.time()
         if wait > 0:
             time.sleep(wait)
+        with svc.db.transaction() as s:        # the move's commit: its rows are due now
+            s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids[k:k + 2]))
+                      .values(next_try=svc.clock.now()))
         now = time.time()
         for i in ids[k:k + 2]:
             queued_at[mids[i]] = now
