@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import event as sa_event
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
 from service import games
 from service.games import registry
@@ -96,8 +96,10 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
         raise NoSuchGame(f"There is no game number {game_id}.")
     q = select(GameRow).where(GameRow.id == game_id)
     if lock:
-        q = q.with_for_update()   # PostgreSQL: writers to one game queue here
-    row = session.scalars(q).first()
+        # PostgreSQL: writers to one game queue here. A move needs the seats (its emails'
+        # addresses): read them in the same round trip, locking only the game's row.
+        q = q.options(joinedload(GameRow.seats)).with_for_update(of=GameRow)
+    row = session.scalars(q).unique().first()
     if row is None:
         raise NoSuchGame(f"There is no game number {game_id}.")
     return row
