@@ -381,7 +381,7 @@ def at_length(app, gid: int, rng: random.Random, n: int = 12) -> dict[str, float
     svc = app.extensions["turnpost"]
     client = app.test_client()
     out: dict[str, list[float]] = {"move": [], "cold move": [], "render": [], "page": [],
-                                   "confirm": []}
+                                   "confirm": [], "replayed": []}
     game_path = svc.urls.game_path(gid, 0)
     for i in range(n):
         token = bot_move(svc, gid, rng)
@@ -408,7 +408,33 @@ def at_length(app, gid: int, rng: random.Random, n: int = 12) -> dict[str, float
             t0 = time.perf_counter()
             relay.render(s, svc, row)
             out["render"].append(time.perf_counter() - t0)
+            svc.states.clear()
+            with replay_counter() as replayed:
+                positions.load(s, svc.states, gid)
+            out["replayed"].append(replayed[0] / 1000)      # p50() reports in thousandths
     return {k: p50(v) for k, v in out.items()}
+
+
+@contextmanager
+def replay_counter():
+    """Events read from the log to rebuild states (positions' loads only)."""
+    count = [0]
+    real = positions.event_store
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def load(self, *args, **kwargs):
+            found = real.load(*args, **kwargs)
+            count[0] += len(found)
+            return found
+
+    positions.event_store = Counting()
+    try:
+        yield count
+    finally:
+        positions.event_store = real
 
 
 # -- the embedded run --------------------------------------------------------------------------
@@ -446,6 +472,8 @@ def embedded(tmp: Path) -> list[Row]:
         rows.append(Row(f"{label} at event 2,000 vs 20", at2000[name], "ms", at20[name], 1.3))
     rows.append(Row("cold move (empty cache) vs warm, at 2,000", at2000["cold move"], "ms",
                     at2000["move"], 2))
+    rows.append(Row("events replayed by a cold load at event 2,000", at2000["replayed"],
+                    "events", target=50))
     settle(app)
     svc.dispose()
     return rows
