@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench demo worker beat inbound sweep lint clean settings-doc prod faults faults-short
+.PHONY: install run test bench bench-engines demo worker beat inbound sweep lint clean settings-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -38,8 +38,13 @@ run: install
 test: install
 	$(BIN)/python -m pytest
 
-## make bench: figures, printed (never asserted)
+## make bench: issue 15's figures in one table beside this machine's floors (printed, never
+## asserted; BENCH_ARGS=--pg adds PostgreSQL + Redis + workers, --record writes bench/RESULTS.md)
 bench: install
+	$(BIN)/python bench/bench.py $(BENCH_ARGS)
+
+## make bench-engines: the engines' and inbound parser's own figures
+bench-engines: install
 	$(BIN)/python bench/run_all.py
 
 ## make demo: a Trees game for you against a bot; prints the link to your seat

@@ -72,6 +72,7 @@ def db_url(request, tmp_path):
 def test_settings(db_url: str, tmp_path, **overrides) -> dict:
     cfg = {"TURNPOST_DATABASE_URL": db_url, "TURNPOST_MAILDIR": str(tmp_path / "outbox"),
            "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
+           "TURNPOST_BACKGROUND": "inline",   # mail is in the Maildir when a request returns
            "TURNPOST_BASE_URL": "http://turnpost.test",
            "TURNPOST_MAIL_DOMAIN": "turnpost.test",
            "TURNPOST_CHANCE": random.Random(1234), "TURNPOST_BOT_DELAY_SECONDS": 0,
@@ -94,6 +95,9 @@ def app_factory(db_url, tmp_path):
 
     yield make
     for app in made:
+        background = app.extensions.get("turnpost.background")
+        if background is not None:     # TURNPOST_BACKGROUND=thread: let its work finish
+            background.stop()
         app.extensions["turnpost"].dispose()
 
 

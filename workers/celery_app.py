@@ -2,8 +2,9 @@
 app context, so tasks reach the use cases' services through `current_app` and never import the
 app themselves.
 
-With no broker configured (the embedded default) tasks run in process, eagerly, right where
-they are called; with TURNPOST_BROKER_URL=redis://... they go to real worker processes."""
+With no broker configured (the embedded default) tasks run in process, in a background thread
+after the response (workers.inprocess); with TURNPOST_BROKER_URL=redis://... they go to real
+worker processes."""
 from __future__ import annotations
 
 from typing import Any
@@ -14,6 +15,7 @@ from service import logctx
 
 # the task modules register their shared tasks with every Celery app made after this import
 from . import imap_tasks, tasks  # noqa: F401
+from .inprocess import InProcessWorker
 
 # the use cases' background jobs, by the names they ask for (service.play.services.Enqueue)
 JOBS = {"deliver": "workers.tasks.deliver_outbox",
@@ -66,20 +68,39 @@ def celery_init_app(app) -> Celery:
     return celery_app
 
 
-def enqueue_for(celery_app: Celery, *, embedded: bool, bot_delay: float = 0):
+def enqueue_for(app, celery_app: Celery):
     """The use cases' `enqueue`, sending to THIS Celery app's tasks (so two Flask apps in one
-    process each run their own work in their own app context). Bots move `bot_delay` seconds
-    after they are kicked when a broker runs the work (a person sees the table think); in
-    process they move at once."""
-    def enqueue(job: str, *args: Any) -> None:
-        if job == "deliver" and not args[0]:
-            return
-        task = celery_app.tasks[JOBS[job]]
-        if job == "bots" and bot_delay and not embedded:
-            task.apply_async(args, countdown=bot_delay)
-            return
-        task.delay(*args)
-        if embedded and job == "deliver":
-            # no beat process on the embedded default: retries that fell due go out now
-            celery_app.tasks[JOBS["sweep"]].delay()
-    return enqueue
+    process each run their own work in their own app context).
+
+    With a broker, tasks go to the workers; bots move TURNPOST_BOT_DELAY_SECONDS after they
+    are kicked (a person sees the table think). On the embedded default they run in this
+    process after the response (workers.inprocess; `app.extensions["turnpost.background"]`
+    can be drained), or, with TURNPOST_BACKGROUND=inline (the tests), right where they are
+    called."""
+    def run(job: str, *args: Any) -> None:
+        celery_app.tasks[JOBS[job]].apply(args=args)     # here and now, in an app context
+
+    if app.config["TURNPOST_BROKER_URL"]:
+        bot_delay = float(app.config["TURNPOST_BOT_DELAY_SECONDS"])
+
+        def enqueue(job: str, *args: Any) -> None:
+            if job == "deliver" and not args[0]:
+                return
+            task = celery_app.tasks[JOBS[job]]
+            if job == "bots" and bot_delay:
+                task.apply_async(args, countdown=bot_delay)
+                return
+            task.delay(*args)
+        return enqueue
+    if app.config["TURNPOST_BACKGROUND"] == "inline":
+        def inline(job: str, *args: Any) -> None:
+            if job == "deliver" and not args[0]:
+                return
+            run(job, *args)
+            if job == "deliver":
+                # no beat process: retries that fell due go out now (tests move the clock)
+                run("sweep")
+        return inline
+    worker = InProcessWorker(run, float(app.config["TURNPOST_SWEEP_SECONDS"]))
+    app.extensions["turnpost.background"] = worker
+    return worker.enqueue

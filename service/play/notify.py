@@ -24,17 +24,24 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
 
     Each player's mail mode then thins this out (`wants_mail`): the mover never hears about its
     own move (the done page told it), and by default a seat hears only when it must act and
-    when the game ends."""
+    when the game ends. Bots are never mailed."""
+    wanted_seats = changed_seats(game, engine, before, after, mover)
+    since = last_turn_emails(session, game.id) if wanted_seats else {}
+    return [queue(session, game, seat, "turn", seq, now, since=since.get(seat, 0))
+            for seat in wanted_seats]
+
+
+def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
+                  mover: int | None = None) -> list[int]:
+    """The seats queue_changed_views mails (the rules are in its docstring)."""
     acting_after = engine.to_act(after)
+    ended = engine.outcome(after) is not None
     if before is None:
-        ended = engine.outcome(after) is not None
-        return [queue(session, game, s.seat, "turn", seq, now) for s in game.seats
-                if s.bot is None
+        return [s.seat for s in game.seats if s.bot is None
                 and wants_mail(s.player.mail_mode, s.seat, None, s.seat in acting_after, ended)]
     acting_before = engine.to_act(before)
-    ended = engine.outcome(after) is not None
     new_actors = bool(acting_after - acting_before)
-    rows = []
+    wanted_seats = []
     for seat_row in game.seats:
         seat = seat_row.seat
         if seat_row.bot is not None:
@@ -49,8 +56,16 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
         else:
             wanted = new_actors                # watching: once, when the turn passes
         if wanted and wants_mail(seat_row.player.mail_mode, seat, mover, now_acts, ended):
-            rows.append(queue(session, game, seat, "turn", seq, now))
-    return rows
+            wanted_seats.append(seat)
+    return wanted_seats
+
+
+def last_turn_emails(session: Session, game_id: int) -> dict[int, int]:
+    """Each seat's last turn email's position, in one query (a move mails several seats)."""
+    return dict(session.execute(
+        select(OutboxRow.seat, func.max(OutboxRow.seq))
+        .where(OutboxRow.game_id == game_id, OutboxRow.kind == "turn")
+        .group_by(OutboxRow.seat)).all())
 
 
 def wants_mail(mode: str, seat: int, mover: int | None, acts: bool, ended: bool) -> bool:
@@ -88,10 +103,11 @@ def new_message_id() -> str:
 
 
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
-          payload: dict | None = None) -> OutboxRow:
+          payload: dict | None = None, since: int | None = None) -> OutboxRow:
+    """`since`: the seat's last turn email's position (news after it), looked up if not given."""
     seat_row = next(s for s in game.seats if s.seat == seat)
-    since = session.scalar(select(func.max(OutboxRow.seq)).where(
-        OutboxRow.game_id == game.id, OutboxRow.seat == seat, OutboxRow.kind == "turn")) or 0
+    if since is None:
+        since = last_turn_emails(session, game.id).get(seat, 0)
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                     message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},

@@ -1,21 +1,30 @@
-"""Rebuilding a game's state from its log, with a small in-memory cache per service.
+"""Rebuilding a game's state: from a small in-memory cache per service, else from the newest
+snapshot in the database (service.store.snapshots), plus the events after it — never the
+whole log of a long game, so a move, an email and a page cost the same at event 2,000 as at
+event 20, in a worker that has never seen the game as in one that has.
 
 States are immutable by the engine contract (evolve copies; the invariant tests check it), so a
 cached state can be shared between requests and extended by replaying only newer events. The
 cache belongs to one `Services` (one app): two apps in one process never share game states."""
 from __future__ import annotations
 
+import hashlib
 import threading
 from collections import OrderedDict
 from dataclasses import dataclass
+from functools import cache as once
+from pathlib import Path
 from typing import Any
 
+from sqlalchemy import event as sa_event
 from sqlalchemy import select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, joinedload
 
+from service import games
 from service.games import registry
 from service.games.contract import Game
 from service.store import events as event_store
+from service.store import snapshots
 from service.store.models import GameRow
 
 from .errors import NoSuchGame
@@ -26,23 +35,34 @@ TAKEN_BACK = "MoveTakenBack"
 
 # ids beyond this are no game of ours (and overflow PostgreSQL's integer)
 MAX_GAME_ID = 2**31 - 1
+# a snapshot is written whenever this many events were folded since the last one: replaying
+# 50 events costs about a millisecond; a snapshot is a row of a kilobyte or two
+SNAPSHOT_EVERY = 50
 
 
 class StateCache:
-    def __init__(self, size: int = 256):
-        self.size = size
-        self._states: OrderedDict[int, tuple[int, Any]] = OrderedDict()
+    """The newest few states of each of the most recently used games: an email renders the
+    position at its row's `seq`, often just behind the newest."""
+
+    def __init__(self, size: int = 256, per_game: int = 4):
+        self.size, self.per_game = size, per_game
+        self._states: OrderedDict[int, list[tuple[int, Any]]] = OrderedDict()
         self._lock = threading.Lock()
 
-    def get(self, game_id: int) -> tuple[int, Any] | None:
+    def get(self, game_id: int, upto: int | None = None) -> tuple[int, Any] | None:
+        """The newest cached (seq, state) of the game at or before `upto`."""
         with self._lock:
-            return self._states.get(game_id)
+            for seq, state in reversed(self._states.get(game_id, ())):
+                if upto is None or seq <= upto:
+                    return seq, state
+        return None
 
     def remember(self, game_id: int, seq: int, state: Any) -> None:
         with self._lock:
-            old = self._states.get(game_id)
-            if old is None or old[0] <= seq:
-                self._states[game_id] = (seq, state)
+            kept = [(s, st) for s, st in self._states.get(game_id, ()) if s != seq]
+            kept.append((seq, state))
+            kept.sort(key=lambda pair: pair[0])
+            self._states[game_id] = kept[-self.per_game:]
             self._states.move_to_end(game_id)
             while len(self._states) > self.size:
                 self._states.popitem(last=False)
@@ -50,6 +70,21 @@ class StateCache:
     def clear(self) -> None:
         with self._lock:
             self._states.clear()
+
+
+@once
+def _engine_code() -> str:
+    """A digest of the engines' source: a snapshot folded by other code is not trusted."""
+    digest = hashlib.sha256()
+    root = Path(games.__file__).parent
+    for path in sorted(root.rglob("*.py")):
+        digest.update(str(path.relative_to(root)).encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def snapshot_format(row: GameRow) -> str:
+    return f"r{row.rules_version}:{_engine_code()}"
 
 
 @dataclass(frozen=True)
@@ -65,33 +100,52 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
         raise NoSuchGame(f"There is no game number {game_id}.")
     q = select(GameRow).where(GameRow.id == game_id)
     if lock:
-        q = q.with_for_update()   # PostgreSQL: writers to one game queue here
-    row = session.scalars(q).first()
+        # PostgreSQL: writers to one game queue here. A move needs the seats (its emails'
+        # addresses): read them in the same round trip, locking only the game's row.
+        q = q.options(joinedload(GameRow.seats)).with_for_update(of=GameRow)
+    row = session.scalars(q).unique().first()
     if row is None:
         raise NoSuchGame(f"There is no game number {game_id}.")
     return row
 
 
 def load(session: Session, cache: StateCache, game_id: int, upto: int | None = None, *,
-         lock: bool = False) -> Position:
-    """The game's state after event `upto` (default: the latest)."""
-    row = game_row(session, game_id, lock=lock)
+         lock: bool = False, row: GameRow | None = None) -> Position:
+    """The game's state after event `upto` (default: the latest). `row`: the game's row if
+    the caller has read it in this session already (a batch of emails reads them at once)."""
+    if row is None or lock:
+        row = game_row(session, game_id, lock=lock)
     engine = registry.get(row.kind)
-    cached = cache.get(game_id)
-    base_seq, state = (0, None)
-    if cached and cached[0] <= (upto if upto is not None else cached[0]):
-        base_seq, state = cached
-    newer = event_store.load(session, row, after=base_seq, upto=upto)
-    for recorded in newer:
-        if recorded.event.type == TAKEN_BACK:
-            # the service's own event (play.undo): the game goes on from the state it had
-            # after event `to`; the engine never sees it
-            state = load(session, cache, game_id, upto=recorded.event.data["to"]).state
-        else:
-            state = engine.evolve(state, recorded.event)
-    seq = newer[-1].seq if newer else base_seq
+    target = row.seq if upto is None else min(upto, row.seq)
+    base_seq, state = cache.get(game_id, target) or (0, None)
+    if target - base_seq > SNAPSHOT_EVERY:
+        base_seq, state = snapshots.latest(session, game_id, snapshot_format(row), base_seq,
+                                           target) or (base_seq, state)
+    seq = base_seq
+    if base_seq < target or state is None:
+        for recorded in event_store.load(session, row, after=base_seq, upto=upto):
+            if recorded.event.type == TAKEN_BACK:
+                # the service's own event (play.undo): the game goes on from the state it
+                # had after event `to`; the engine never sees it
+                state = load(session, cache, game_id, upto=recorded.event.data["to"],
+                             row=row).state
+            else:
+                state = engine.evolve(state, recorded.event)
+            seq = recorded.seq
     if state is None:
         raise NoSuchGame(f"Game {game_id} has no events.")
-    if upto is None:
-        cache.remember(game_id, seq, state)
+    if seq - base_seq >= SNAPSHOT_EVERY:
+        snapshots.save(session, game_id, seq, snapshot_format(row), state)
+    cache.remember(game_id, seq, state)
     return Position(row, engine, state, seq)
+
+
+def moved(session: Session, cache: StateCache, pos: Position, last: int, state: Any) -> None:
+    """After a move appended events up to `last` in this session: a snapshot each time the log
+    passes a multiple of SNAPSHOT_EVERY (in the move's transaction), and the new state cached
+    once the transaction commits (not before: a rolled-back move never happened)."""
+    if last // SNAPSHOT_EVERY > pos.seq // SNAPSHOT_EVERY:
+        snapshots.save(session, pos.row.id, last, snapshot_format(pos.row), state)
+    game_id = pos.row.id
+    sa_event.listen(session, "after_commit", lambda _s: cache.remember(game_id, last, state),
+                    once=True)

@@ -70,6 +70,8 @@ class Target:
     seat: int | None
     seq: int | None                  # position of the email replied to, if we know it
     proven: bool = True              # a reply token or one of our random Message-IDs
+    # the game's row as find_target read it (kept so the session need not read it again)
+    row: GameRow | None = field(default=None, repr=False, compare=False)
 
 
 # words that are not moves: answered, or acting on the player's seat and clocks
@@ -100,17 +102,18 @@ def process(svc: Services, inbound_id: int) -> Result:
     with svc.db.transaction() as session:
         claimed = session.execute(update(InboundMessage)
                                   .where(InboundMessage.id == inbound_id, _claimable(now))
-                                  .values(status="processing", processed_at=now)).rowcount
-        if not claimed:
+                                  .values(status="processing", processed_at=now)
+                                  .returning(InboundMessage.parsed)).first()
+        if claimed is None:
             return Result("already processed")
-        row = session.get(InboundMessage, inbound_id)
         # parsed once, at intake; rows stored before that was kept are parsed here
-        mail = InboundMail.from_json(row.parsed) if row.parsed else parse_message(row.raw)
-        raw = row.raw
+        mail = InboundMail.from_json(claimed.parsed) if claimed.parsed else \
+            parse_message(session.get(InboundMessage, inbound_id).raw)
     try:
         # a delivery report to one of our bounce+ addresses, or a player's reply
         bounce = bounces.token_of(mail, svc.urls.domain)
-        result = Result(*bounces.handle(svc, raw, bounce)) if bounce else _decide(svc, mail, now)
+        result = Result(*bounces.handle(svc, _raw(svc, inbound_id), bounce)) if bounce \
+            else _decide(svc, mail, now)
     except Exception as exc:
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
@@ -126,6 +129,11 @@ def process(svc: Services, inbound_id: int) -> Result:
     return result
 
 
+def _raw(svc: Services, inbound_id: int) -> bytes:
+    with svc.db.transaction() as session:
+        return session.get(InboundMessage, inbound_id).raw
+
+
 def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
     db, domain = svc.db, svc.urls.domain
     why = rejection(mail, domain)
@@ -138,7 +146,7 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
         if target is None:
             # no game: nobody we know to answer (a From can name anyone: no backscatter)
             return Result("ignored", detail="no game address")
-        game = session.get(GameRow, target.game_id)
+        game = target.row or session.get(GameRow, target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
             return _stranger(session, svc, game, target, mail, now)
@@ -219,10 +227,11 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
             with db.transaction() as session:
                 return answer.refuse(session, done.detail, line)
         answer.note(done)
-    with db.transaction() as session:
-        ids += _special(session, svc, answer, [ln for ln in special
-                                                if _word(ln) not in SEAT_WORDS])
-        ids += answer.send(session)
+    table_lines = [ln for ln in special if _word(ln) not in SEAT_WORDS]
+    if table_lines or answer.notes or answer.refusal:   # a plain move needs no answer
+        with db.transaction() as session:
+            ids += _special(session, svc, answer, table_lines)
+            ids += answer.send(session)
     return Result(status, ids, f"{len(moves)} move lines, {len(special)} other",
                   game_id=target.game_id, seat=answer.seat)
 
@@ -363,10 +372,11 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
             game_id, seat = signer.read_reply_token(token)
         except TokenError:
             continue
-        if not 0 < game_id <= positions.MAX_GAME_ID or session.get(GameRow, game_id) is None:
+        game = session.get(GameRow, game_id) if 0 < game_id <= positions.MAX_GAME_ID else None
+        if game is None:
             continue
         seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None
-        return Target(game_id, seat, seq)
+        return Target(game_id, seat, seq, row=game)
     if replied is not None:
         return Target(replied.game_id, replied.seat, replied.seq)
     for ref in [*mail.in_reply_to, *mail.references]:

@@ -162,10 +162,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
                                       now, mover=_mover(intent))
     session.flush()
-    game_id = pos.row.id
-    sa_event.listen(session, "after_commit",
-                    lambda _s: svc.states.remember(game_id, last, new_state), once=True)
-    return Applied(game_id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
+    positions.moved(session, svc.states, pos, last, new_state)
+    return Applied(pos.row.id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
                    pos.row.bots_due)
 
 

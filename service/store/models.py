@@ -16,6 +16,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     String,
     Text,
     UniqueConstraint,
@@ -174,6 +175,16 @@ class UndoRequest(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (Index("ix_undo_game", "game_id", "status"),)
+class Snapshot(Base):
+    """A game's state after event `seq`, pickled: a cache beside the log (service.store.
+    snapshots), never the truth. `format` names the rules version and the engine code that
+    folded it; a snapshot in any other format is ignored."""
+
+    __tablename__ = "snapshots"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    seq: Mapped[int] = mapped_column(Integer, primary_key=True)
+    format: Mapped[str] = mapped_column(String(40))
+    state: Mapped[bytes] = mapped_column(LargeBinary)
 
 
 class Submission(Base):

@@ -4,6 +4,7 @@ apps in one process with different settings are independent."""
 from __future__ import annotations
 
 from datetime import timedelta
+from pathlib import Path
 
 from flask import Flask
 from flask_wtf.csrf import CSRFError, CSRFProtect
@@ -38,7 +39,8 @@ from . import (
 
 
 def create_app(overrides: dict | None = None) -> Flask:
-    app = Flask("turnpost", template_folder=str(TEMPLATES))
+    app = Flask("turnpost", template_folder=str(TEMPLATES),
+                static_folder=str(Path(__file__).resolve().parent / "static"))
     app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)
@@ -54,8 +56,7 @@ def create_app(overrides: dict | None = None) -> Flask:
                       PERMANENT_SESSION_LIFETIME=timedelta(days=30))
 
     celery_app = celery_init_app(app)
-    enqueue = enqueue_for(celery_app, embedded=not app.config["TURNPOST_BROKER_URL"],
-                          bot_delay=float(app.config["TURNPOST_BOT_DELAY_SECONDS"]))
+    enqueue = enqueue_for(app, celery_app)
     app.extensions["turnpost"] = play.from_settings(
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
     app.jinja_env.filters.update(FILTERS)

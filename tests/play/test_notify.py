@@ -2,12 +2,9 @@
 someone part-way through a turn of several actions."""
 from __future__ import annotations
 
-from datetime import datetime, timezone
 from types import SimpleNamespace
 
 from service.play import notify
-
-NOW = datetime(2026, 11, 22, tzinfo=timezone.utc)
 
 
 class FakeEngine:
@@ -24,18 +21,11 @@ class FakeEngine:
 
 
 def recipients(before, after, seats=3, engine=None) -> list[int]:
-    """The seats queue() is called for (the database part is not under test here)."""
-    queued: list[int] = []
+    """The seats a turn email is queued for (the database part is not under test here)."""
     every = SimpleNamespace(mail_mode="every")      # which changes reach a seat at all
     game = SimpleNamespace(seats=[SimpleNamespace(seat=n, player=every, bot=None)
                                   for n in range(seats)])
-    real = notify.queue
-    notify.queue = lambda s, g, seat, *rest, **kw: queued.append(seat)
-    try:
-        notify.queue_changed_views(None, game, engine or FakeEngine(), before, after, 5, NOW)
-    finally:
-        notify.queue = real
-    return queued
+    return notify.changed_seats(game, engine or FakeEngine(), before, after)
 
 
 def state(to_act, views, over=False):

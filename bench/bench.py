@@ -1,0 +1,529 @@
+"""`make bench`: issue 15's figures in ONE table, each beside the floor this machine reaches for
+the same work, the ratio, the target and whether it is met. Prints; never asserts.
+
+    .venv/bin/python bench/bench.py            # the embedded default (SQLite, in process)
+    .venv/bin/python bench/bench.py --pg       # + PostgreSQL, Redis and real workers
+
+Floors: a bare Flask route that inserts and commits one row through the same `Database` on
+the same database file; plain smtplib (one connection) to the same aiosmtpd sink process.
+The --pg run DROPS AND RECREATES the tables of the database it is given (default: this
+machine's scratch `test` database) and flushes the Redis database it is given."""
+from __future__ import annotations
+
+import argparse
+import os
+import platform
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from flask import Flask  # noqa: E402
+from sqlalchemy import Column, DateTime, Integer, MetaData, Table, event, insert  # noqa: E402
+
+from service import marks, play  # noqa: E402
+from service.play import notify, positions, relay  # noqa: E402
+from service.store import events as event_store  # noqa: E402
+from service.store.db import Database  # noqa: E402
+from service.store.migrate import upgrade  # noqa: E402
+from service.web import create_app  # noqa: E402
+
+PEOPLE = ["anna@example.org", "ben@example.org", "cleo@example.org"]
+
+
+# -- the table -----------------------------------------------------------------------------
+
+@dataclass
+class Row:
+    figure: str
+    value: float
+    unit: str
+    floor: float | None = None     # the same work done bare on this machine
+    target: float | None = None    # the ratio asked for (or the value, when no floor)
+    higher_is_better: bool = False
+
+    @property
+    def ratio(self) -> float | None:
+        if self.floor is None:
+            return None
+        return self.value / self.floor if self.floor else float("inf")
+
+    @property
+    def met(self) -> str:
+        if self.target is None:
+            return ""
+        got = self.ratio if self.floor is not None else self.value
+        ok = got >= self.target if self.higher_is_better else got <= self.target
+        return "yes" if ok else "NO"
+
+
+def fmt(x: float | None) -> str:
+    if x is None:
+        return "-"
+    if abs(x) >= 100:
+        return f"{x:,.0f}"
+    return f"{x:.2f}" if abs(x) < 10 else f"{x:.1f}"
+
+
+def print_table(rows: list[Row]) -> str:
+    head = ("figure", "value", "unit", "floor", "ratio", "target", "met")
+    body = []
+    for r in rows:
+        target = "-" if r.target is None else ((">= " if r.higher_is_better else "<= ")
+                                               + fmt(r.target) + ("x" if r.floor is not None else ""))
+        body.append((r.figure, fmt(r.value), r.unit, fmt(r.floor),
+                     "-" if r.ratio is None else fmt(r.ratio) + "x", target, r.met))
+    widths = [max(len(str(c[i])) for c in [head, *body]) for i in range(len(head))]
+    lines = ["  ".join(str(c).ljust(w) if i in (0, 2) else str(c).rjust(w)
+                       for i, (c, w) in enumerate(zip(cells, widths)))
+             for cells in [head, *body]]
+    lines.insert(1, "  ".join("-" * w for w in widths))
+    text = "\n".join(lines)
+    print(text, flush=True)
+    return text
+
+
+def p50(xs: list[float]) -> float:
+    return statistics.median(xs) * 1000
+
+
+def p95(xs: list[float]) -> float:
+    s = sorted(xs)
+    return s[min(len(s) - 1, int(len(s) * 0.95))] * 1000
+
+
+# -- counting SQL statements -----------------------------------------------------------------
+
+class StatementCounter:
+    """SQL statements sent by this thread (the request's), one per cursor execute."""
+
+    def __init__(self, engine):
+        self.count = 0
+        self.thread = None
+        event.listen(engine, "before_cursor_execute", self._seen)
+
+    def _seen(self, *_args):
+        if self.thread == threading.get_ident():
+            self.count += 1
+
+    @contextmanager
+    def counting(self):
+        self.count, self.thread = 0, threading.get_ident()
+        try:
+            yield self
+        finally:
+            self.thread = None
+
+
+# -- the floor: a bare insert route -----------------------------------------------------------
+
+def bare_app(url: str) -> tuple[Flask, Database]:
+    meta = MetaData()
+    floor = Table("bench_floor", meta, Column("id", Integer, primary_key=True),
+                  Column("at", DateTime))
+    db = Database(url)
+    meta.create_all(db.engine)
+    app = Flask("bare")
+
+    @app.post("/bare")
+    def bare():
+        with db.transaction() as session:
+            session.execute(insert(floor).values(at=None))
+        return "ok"
+
+    return app, db
+
+
+def time_bare(url: str, n: int = 300) -> list[float]:
+    app, db = bare_app(url)
+    client, times = app.test_client(), []
+    for _ in range(n + 20):
+        t0 = time.perf_counter()
+        client.post("/bare")
+        times.append(time.perf_counter() - t0)
+    db.dispose()
+    return times[20:]
+
+
+# -- moves by link ------------------------------------------------------------------------------
+
+def bot_move(svc, game_id: int, rng: random.Random):
+    with svc.db.transaction() as s:
+        pos = positions.load(s, svc.states, game_id)
+    if pos.engine.outcome(pos.state) is not None:
+        return None
+    seat = min(pos.engine.to_act(pos.state))
+    move = pos.engine.bots["easy"](pos.state, seat, rng)
+    token = svc.urls.signer.dumps("move", play_claims(game_id, seat,
+                                                     marks.mark(pos.engine, pos.state, seat), move))
+    return token
+
+
+def play_claims(game_id, seat, mark, move):
+    from service.links import Claims
+    return Claims(game_id, seat, mark, move)
+
+
+def outbox_max(svc) -> int:
+    from sqlalchemy import func, select
+
+    from service.store.models import OutboxRow
+    with svc.db.transaction() as s:
+        return s.scalar(select(func.max(OutboxRow.id))) or 0
+
+
+def settle(app) -> None:
+    """Wait until the background work a request left behind is done (not timed)."""
+    drain = app.extensions.get("turnpost.background")
+    if drain is not None:
+        drain.drain()
+
+
+def time_link_moves(app, counter: StatementCounter, n: int = 150):
+    """p50 of POST /m/<token> (response time), statements per move that mailed two seats."""
+    svc = app.extensions["turnpost"]
+    client, rng = app.test_client(), random.Random(2)
+    times, statements = [], []
+    game = None
+    while len(times) < n:
+        if game is None:
+            game = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
+            settle(app)
+        token = bot_move(svc, game, rng)
+        if token is None:
+            game = None
+            continue
+        before = outbox_max(svc)
+        with counter.counting() as c:
+            t0 = time.perf_counter()
+            r = client.post(f"/m/{token}")
+            elapsed = time.perf_counter() - t0
+        assert r.status_code == 200, r.text
+        times.append(elapsed)
+        if outbox_max(svc) - before == 2:
+            statements.append(c.count)
+        settle(app)
+    return times, statements
+
+
+# -- a reply email's round trips ------------------------------------------------------------
+
+def reply_round_trips(app, counter: StatementCounter, n: int = 20) -> tuple[float, float]:
+    """Statements to store and process a reply that applies a move (its emails' delivery not
+    counted: that is the relay's), and how often it was parsed."""
+    from email.message import EmailMessage
+
+    from service.play import intake, replies
+    svc = app.extensions["turnpost"]
+    rng = random.Random(7)
+    parses = [0]
+    real_intake, real_replies = intake.parse_message, replies.parse_message
+
+    def counted(fn):
+        def parse(raw):
+            parses[0] += 1
+            return fn(raw)
+        return parse
+
+    intake.parse_message, replies.parse_message = counted(real_intake), counted(real_replies)
+    enqueue, svc.enqueue = svc.enqueue, play.services.run_nothing
+    trips = []
+    try:
+        gid = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
+        for i in range(n):
+            with svc.db.transaction() as s:
+                pos = positions.load(s, svc.states, gid)
+            if pos.engine.outcome(pos.state) is not None:
+                gid = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
+                continue
+            seat = min(pos.engine.to_act(pos.state))
+            move = pos.engine.bots["easy"](pos.state, seat, rng)
+            reply = EmailMessage()
+            reply["From"], reply["To"] = PEOPLE[seat], svc.urls.reply_address(gid, seat)
+            reply["Subject"] = "Re: your turn"
+            reply["Message-ID"] = f"<bench-{gid}-{i}@phone.example>"
+            reply.set_content(pos.engine.describe(move) + "\n\nOn Sunday Turnpost wrote:\n> ...\n")
+            with counter.counting() as c:
+                row_id, _ = play.accept_mail(svc, reply.as_bytes(), "bench")
+                result = play.process_inbound(svc, row_id)
+            assert result.status == "applied", result
+            trips.append(c.count)
+    finally:
+        intake.parse_message, replies.parse_message = real_intake, real_replies
+        svc.enqueue = enqueue
+    return statistics.median(trips), parses[0] / max(1, len(trips))
+
+
+# -- emails -------------------------------------------------------------------------------------
+
+def time_emails(svc, counter: StatementCounter, n: int = 100) -> tuple[list[float], float]:
+    """Deliver (claim, render, send to the Maildir, mark sent) turn emails two by two, as a
+    move's delivery does: time and statements per email."""
+    enqueue, svc.enqueue = svc.enqueue, play.services.run_nothing
+    ids = []
+    while len(ids) < n:
+        ids += play.start_game(svc, "trees", PEOPLE[:2], {}).outbox_ids
+    svc.enqueue = enqueue
+    times, statements = [], []
+    for k in range(0, n, 2):
+        with counter.counting() as c:
+            t0 = time.perf_counter()
+            play.deliver_batch(svc, ids[k:k + 2])
+            times.append((time.perf_counter() - t0) / 2)
+        statements.append(c.count / 2)
+    return times, statistics.median(statements)
+
+
+# -- fan-out to an SMTP sink ------------------------------------------------------------------
+
+@contextmanager
+def smtp_sink(log_path: Path):
+    """An aiosmtpd sink in its own process (so it does not share our GIL), logging arrivals."""
+    import socket
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    proc = subprocess.Popen([sys.executable, str(Path(__file__).with_name("sink.py")),
+                             str(port), str(log_path)])
+    try:
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                time.sleep(0.05)
+        yield port
+    finally:
+        proc.terminate()
+        proc.wait(5)
+
+
+def plain_smtplib_rate(port: int, messages: list) -> float:
+    import smtplib
+    t0 = time.perf_counter()
+    with smtplib.SMTP("127.0.0.1", port) as conn:
+        for msg in messages:
+            conn.send_message(msg)
+    return len(messages) / (time.perf_counter() - t0)
+
+
+def queue_turn_emails(svc, n: int) -> list[int]:
+    enqueue, svc.enqueue = svc.enqueue, play.services.run_nothing
+    ids: list[int] = []
+    try:
+        while len(ids) < n:
+            ids += play.start_game(svc, "trees", PEOPLE[:2], {}).outbox_ids
+    finally:
+        svc.enqueue = enqueue
+    return ids[:n]
+
+
+def fanout_in_process(svc, port: int, n: int = 300) -> tuple[float, float]:
+    """Emails/s of the relay (claim, render, send, mark) to the sink vs plain smtplib."""
+    from service.mail.outbound.transports import SMTPTransport
+    ids = queue_turn_emails(svc, n)
+    with svc.db.transaction() as s:
+        from service.store.models import OutboxRow
+        samples = [relay.render(s, svc, s.get(OutboxRow, i)) for i in ids]
+    floor = plain_smtplib_rate(port, samples)
+    transport, svc.transport = svc.transport, SMTPTransport("127.0.0.1", port)
+    try:
+        t0 = time.perf_counter()
+        play.deliver_batch(svc, ids)
+        rate = n / (time.perf_counter() - t0)
+    finally:
+        close = getattr(svc.transport, "close", None)
+        if close:
+            close()
+        svc.transport = transport
+    return rate, floor
+
+
+# -- flat in the length of the game --------------------------------------------------------------
+
+def long_game(svc, length: int, seed: int = 3) -> int:
+    """An Aristocracy game (3 seats) played by bots to `length` events, still going."""
+    enqueue, svc.enqueue = svc.enqueue, play.services.run_nothing
+    try:
+        while True:
+            rng = random.Random(seed)
+            gid = play.start_game(svc, "aristocracy", PEOPLE, {}).game_id
+            with svc.db.transaction() as s:
+                pos = positions.load(s, svc.states, gid)
+                engine, state, row = pos.engine, pos.state, pos.row
+                while row.seq < length and engine.outcome(state) is None:
+                    seat = min(engine.to_act(state))
+                    new = engine.decide(state, seat, engine.bots["easy"](state, seat, rng), rng)
+                    for ev in new:
+                        state = engine.evolve(state, ev)
+                    event_store.append(s, row, new, seat=seat, source="bot", now=svc.clock.now())
+            if engine.outcome(state) is None:
+                svc.states.clear()
+                return gid
+            seed += 1
+    finally:
+        svc.enqueue = enqueue
+
+
+def at_length(app, gid: int, rng: random.Random, n: int = 12) -> dict[str, float]:
+    """p50s (ms) at a game's current length: a warm move, a cold move (empty state cache), an
+    email render by a worker that has never seen the game, the game page, the confirm page."""
+    svc = app.extensions["turnpost"]
+    client = app.test_client()
+    out: dict[str, list[float]] = {"move": [], "cold move": [], "render": [], "page": [],
+                                   "confirm": [], "replayed": []}
+    game_path = svc.urls.game_path(gid, 0)
+    for i in range(n):
+        token = bot_move(svc, gid, rng)
+        for _ in range(3):                  # pages are cheap: more samples, less noise
+            t0 = time.perf_counter()
+            assert client.get(f"/m/{token}").status_code == 200
+            out["confirm"].append(time.perf_counter() - t0)
+            t0 = time.perf_counter()
+            assert client.get(game_path).status_code == 200
+            out["page"].append(time.perf_counter() - t0)
+        if i % 2:
+            svc.states.clear()          # another worker process: nothing cached
+        t0 = time.perf_counter()
+        r = client.post(f"/m/{token}")
+        out["cold move" if i % 2 else "move"].append(time.perf_counter() - t0)
+        assert r.status_code == 200, r.text
+        settle(app)
+        with svc.db.transaction() as s:
+            game = positions.game_row(s, gid)
+            row = notify.queue(s, game, 0, "turn", game.seq, svc.clock.now())
+            row.status, row.since_seq = "held", max(0, game.seq - 5)
+            s.flush()
+            svc.states.clear()
+            t0 = time.perf_counter()
+            relay.render(s, svc, row)
+            out["render"].append(time.perf_counter() - t0)
+            svc.states.clear()
+            with replay_counter() as replayed:
+                positions.load(s, svc.states, gid)
+            out["replayed"].append(replayed[0] / 1000)      # p50() reports in thousandths
+    return {k: p50(v) for k, v in out.items()}
+
+
+@contextmanager
+def replay_counter():
+    """Events read from the log to rebuild states (positions' loads only)."""
+    count = [0]
+    real = positions.event_store
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(real, name)
+
+        def load(self, *args, **kwargs):
+            found = real.load(*args, **kwargs)
+            count[0] += len(found)
+            return found
+
+    positions.event_store = Counting()
+    try:
+        yield count
+    finally:
+        positions.event_store = real
+
+
+# -- the embedded run --------------------------------------------------------------------------
+
+def embedded(tmp: Path) -> list[Row]:
+    url = f"sqlite:///{tmp / 'bench.db'}"
+    upgrade(url)
+    bare = time_bare(url)
+    app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
+                      "TURNPOST_CHANCE": random.Random(1), "TURNPOST_BASE_URL": "http://t.test",
+                      "TURNPOST_MAIL_DOMAIN": "t.test"})
+    svc = app.extensions["turnpost"]
+    counter = StatementCounter(svc.db.engine)
+    rows: list[Row] = []
+    moves, statements = time_link_moves(app, counter)
+    rows.append(Row("move by link, p50 (SQLite, embedded)", p50(moves), "ms", p50(bare), 5))
+    rows.append(Row("SQL statements, move mailing two seats (max)", max(statements), "stmts",
+                    target=15))
+    trips, parses = reply_round_trips(app, counter)
+    rows.append(Row("reply email: round trips to store + apply (p50)", trips, "trips", target=20))
+    rows.append(Row("reply email: times parsed", parses, "parses", target=1))
+    emails, per_email = time_emails(svc, counter)
+    rows.append(Row("one email to the Maildir: claim+render+send+mark", p50(emails), "ms"))
+    rows.append(Row("SQL statements per email delivered", per_email, "stmts"))
+    with smtp_sink(tmp / "sink.log") as port:
+        rate, floor = fanout_in_process(svc, port)
+    rows.append(Row("fan-out, embedded (one thread) to an SMTP sink", rate, "emails/s", floor, 0.6,
+                    higher_is_better=True))
+    short, long = long_game(svc, 20), long_game(svc, 2000)
+    rng = random.Random(9)
+    at20, at2000 = at_length(app, short, rng), at_length(app, long, rng)
+    for name in ("move", "render", "page", "confirm"):
+        label = {"move": "move by link", "render": "email render (worker, cold)",
+                 "page": "game page", "confirm": "confirm page"}[name]
+        rows.append(Row(f"{label} at event 2,000 vs 20", at2000[name], "ms", at20[name], 1.3))
+    rows.append(Row("cold move (empty cache) vs warm, at 2,000", at2000["cold move"], "ms",
+                    at2000["move"], 2))
+    rows.append(Row("events replayed by a cold load at event 2,000", at2000["replayed"],
+                    "events", target=50))
+    settle(app)
+    svc.dispose()
+    return rows
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--pg", action="store_true", help="add PostgreSQL + Redis + worker figures")
+    ap.add_argument("--pg-url", default=os.environ.get(
+        "TURNPOST_BENCH_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_bench"))
+    ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_BENCH_REDIS_URL",
+                                                          "redis://127.0.0.1:6379/15"))
+    ap.add_argument("--record", action="store_true", help="write the table to bench/RESULTS.md")
+    args = ap.parse_args()
+    started = time.perf_counter()
+    with tempfile.TemporaryDirectory() as tmp:
+        rows = embedded(Path(tmp))
+        if args.pg:
+            from pg_bench import postgres
+            rows += postgres(Path(tmp), args.pg_url, args.redis_url)
+    print()
+    text = print_table(rows)
+    took = time.perf_counter() - started
+    load = "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+    print(f"\n{len(rows)} figures in {took:.0f} s; {load} (other work on this machine "
+          "slows every figure, the floors too)")
+    if args.record:
+        record(text, took, args.pg, load)
+
+
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpu}, {os.cpu_count()} cores, {platform.system()} {platform.release()}, " \
+           f"Python {platform.python_version()}"
+
+
+def record(text: str, took: float, pg: bool, load: str) -> None:
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    out = ROOT / "bench" / "RESULTS.md"
+    out.write_text(f"# Last `make bench` run\n\n{when} on {machine()}"
+                   f"{' (with --pg)' if pg else ''}, {took:.0f} s, {load} at the end.\n\n"
+                   f"```\n{text}\n```\n")
+
+
+if __name__ == "__main__":
+    main()

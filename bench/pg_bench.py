@@ -1,0 +1,308 @@
+"""`make bench BENCH_ARGS=--pg`: the production shape on this machine, loopback only —
+PostgreSQL, Redis as the broker, gunicorn (4 workers) and a Celery worker sending to an SMTP
+sink. Every figure beside its floor: the bare insert route on the same database (in process,
+and under the same gunicorn), plain smtplib to the same sink.
+
+The database named by --pg-url (default: a scratch `turnpost_bench` database, created if
+missing) has its tables DROPPED and recreated; the Redis database (default 15) is flushed."""
+from __future__ import annotations
+
+import http.client
+import os
+import random
+import socket
+import subprocess
+import sys
+import threading
+import time
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+
+from sqlalchemy import create_engine, select, text, update
+from sqlalchemy.engine import make_url
+
+from bench import (
+    PEOPLE,
+    ROOT,
+    Row,
+    StatementCounter,
+    bot_move,
+    p50,
+    p95,
+    plain_smtplib_rate,
+    queue_turn_emails,
+    smtp_sink,
+    time_bare,
+    time_link_moves,
+)
+from service import play
+from service.clock import ManualClock
+from service.play import relay
+from service.store.migrate import upgrade
+from service.store.models import Base, OutboxRow
+from service.web import create_app
+
+BIN = Path(sys.executable).parent
+
+
+def fresh_database(url: str) -> None:
+    """Create the scratch database if need be, and give it empty tables at the latest schema."""
+    target = make_url(url)
+    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        if not conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"),
+                           {"n": target.database}):
+            conn.execute(text(f'CREATE DATABASE "{target.database}"'))
+    admin.dispose()
+    engine = create_engine(url)
+    with engine.begin() as conn:
+        Base.metadata.drop_all(conn)
+        conn.execute(text("DROP TABLE IF EXISTS alembic_version, bench_floor"))
+    engine.dispose()
+    upgrade(url)
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def wait_port(port: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+            return
+        except OSError:
+            time.sleep(0.1)
+    raise RuntimeError(f"nothing listens on {port}")
+
+
+@contextmanager
+def process(args: list[str], env: dict, ready_port: int | None = None):
+    proc = subprocess.Popen(args, cwd=ROOT, env={**os.environ, **env},
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        if ready_port:
+            wait_port(ready_port)
+        yield proc
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+
+
+def service_env(pg: str, redis: str, **more) -> dict:
+    return {"TURNPOST_DATABASE_URL": pg, "TURNPOST_BROKER_URL": redis,
+            "TURNPOST_SECRET_KEY": "bench-secret", "TURNPOST_BASE_URL": "http://t.test",
+            "TURNPOST_MAIL_DOMAIN": "t.test", **more}
+
+
+# -- throughput under gunicorn ------------------------------------------------------------------
+
+def warm_up(port: int, path: str, method: str = "POST", seconds: float = 20) -> None:
+    """Until every gunicorn worker has booted and answered (booting is not throughput)."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        fast = 0
+        for _ in range(16):
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            t0 = time.perf_counter()
+            conn.request(method, path)
+            conn.getresponse().read()
+            conn.close()
+            fast += time.perf_counter() - t0 < 0.2
+        if fast == 16:
+            return
+
+
+def hammer(port: int, next_request, clients: int = 16, seconds: float = 8.0):
+    """`clients` threads posting for `seconds`; next_request(client) -> path (or None)."""
+    times: list[float] = []
+    lock = threading.Lock()
+    stop = time.monotonic() + seconds
+
+    def client(n: int) -> None:
+        while time.monotonic() < stop:
+            path = next_request(n)
+            if path is None:
+                continue
+            conn = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+            t0 = time.perf_counter()
+            conn.request("POST", path)
+            resp = conn.getresponse()
+            resp.read()
+            elapsed = time.perf_counter() - t0
+            conn.close()
+            if resp.status in (200, 409):     # 409: the client's own stale token, rarely
+                with lock:
+                    times.append(elapsed)
+
+    started = time.monotonic()
+    threads = [threading.Thread(target=client, args=(n,)) for n in range(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    return len(times) / (time.monotonic() - started), times
+
+
+def throughput(pg: str, redis: str) -> list[Row]:
+    bare_port, port = free_port(), free_port()
+    gunicorn = [str(BIN / "gunicorn"), "--workers", "4", "--log-level", "warning"]
+    with process([*gunicorn, "--pythonpath", "bench", "--bind", f"127.0.0.1:{bare_port}",
+                  "bare_wsgi:app"], {"BENCH_DATABASE_URL": pg}, bare_port):
+        warm_up(bare_port, "/bare")
+        bare_rate, bare_times = hammer(bare_port, lambda _n: "/bare")
+    app = create_app({**service_env(pg, redis), "TURNPOST_CHANCE": random.Random(4)})
+    svc = app.extensions["turnpost"]
+    svc.enqueue = play.services.run_nothing
+    games = [play.start_game(svc, "trees", PEOPLE[:2], {}).game_id for _ in range(16)]
+    rngs = [random.Random(n) for n in range(16)]
+
+    def next_move(n: int):
+        token = bot_move(svc, games[n], rngs[n])
+        if token is None:
+            games[n] = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
+            return None
+        return f"/m/{token}"
+
+    with process([*gunicorn, "--bind", f"127.0.0.1:{port}", "service.web:create_app()"],
+                 service_env(pg, redis), port):
+        warm_up(port, "/healthz", "GET")
+        rate, times = hammer(port, next_move)
+    svc.dispose()
+    return [Row("moves/s, gunicorn 4 workers, 16 clients (PG+Redis)", rate, "req/s", bare_rate,
+                0.25, higher_is_better=True),
+            Row("  its p95 vs its p50", p95(times), "ms", p50(times), 3),
+            Row("  (bare route under the same gunicorn: p95 vs p50)", p95(bare_times), "ms",
+                p50(bare_times))]
+
+
+# -- a Celery worker sending to the sink ---------------------------------------------------------
+
+def sink_arrivals(log: Path, since: float = 0.0) -> dict[str, float]:
+    out = {}
+    for line in log.read_text().splitlines() if log.exists() else []:
+        at, _, mid = line.partition(" ")
+        if float(at) >= since:
+            out[mid.strip("<>").split("@")[0]] = float(at)
+    return out
+
+
+def fanout(tmp: Path, pg: str, redis: str) -> list[Row]:
+    import redis as redis_client
+    redis_client.Redis.from_url(redis).flushdb()
+    log = tmp / "pg-sink.log"
+    app = create_app({**service_env(pg, redis), "TURNPOST_CHANCE": random.Random(5)})
+    svc = app.extensions["turnpost"]
+    celery_app = app.extensions["celery"]
+    rows: list[Row] = []
+    with smtp_sink(log) as smtp_port:
+        worker_env = service_env(pg, redis, TURNPOST_MAIL_TRANSPORT="smtp",
+                                 TURNPOST_SMTP_HOST="127.0.0.1", TURNPOST_SMTP_PORT=str(smtp_port))
+        with process([str(BIN / "celery"), "-A", "workers.worker", "worker", "--concurrency=2",
+                      "--loglevel=WARNING", "--without-gossip", "--without-mingle"], worker_env):
+            time.sleep(4)                               # the worker connects to Redis
+            set_aside_pending(svc)
+            ids = queue_turn_emails(svc, 300)
+            with svc.db.transaction() as s:
+                samples = [relay.render(s, svc, s.get(OutboxRow, i)) for i in ids[:300]]
+                mids = {i: s.get(OutboxRow, i).message_id for i in ids}
+            floor = plain_smtplib_rate(smtp_port, samples)
+            t0 = time.time()
+            for k in range(0, len(ids), 2):             # as moves would: two rows a task
+                celery_app.send_task("workers.tasks.deliver_outbox", args=[ids[k:k + 2]])
+            arrived = wait_arrivals(log, set(mids.values()), 120, since=t0)
+            rate = len(ids) / (max(arrived.values()) - t0) if arrived else 0.0
+            rows.append(Row("fan-out: Celery worker (2 processes) to the sink", rate,
+                            "emails/s", floor, 0.6, higher_is_better=True))
+            rows.append(burst(svc, celery_app, log, 80, 5))
+    svc.dispose()
+    return rows
+
+
+def wait_arrivals(log: Path, wanted: set[str], seconds: float,
+                  since: float = 0.0) -> dict[str, float]:
+    """Arrival times of the wanted Message-IDs after `since` (the floor's smtplib run sent
+    the same messages before)."""
+    def got() -> dict[str, float]:
+        return {m: at for m, at in sink_arrivals(log, since).items() if m in wanted}
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline and len(got()) < len(wanted):
+        time.sleep(0.2)
+    return got()
+
+
+def set_aside_pending(svc) -> None:
+    """Rows the earlier figures left unsent (their moves' tasks were never run) are not the
+    fan-out's: a worker filling its batches would send them first."""
+    with svc.db.transaction() as s:
+        s.execute(update(OutboxRow).where(OutboxRow.status == "pending")
+                  .values(status="skipped"))
+
+
+def burst(svc, celery_app, log: Path, per_second: int, seconds: int) -> Row:
+    """Deliver tasks of two emails queued at `per_second` emails/s, as moves would queue them:
+    each pair of rows becomes due only when its task is queued. Each email's time from its
+    task's queueing to its arrival at the sink."""
+    set_aside_pending(svc)
+    # queued "in the far future", so that no worker (the fan-out's last tasks fill their
+    # batches with whatever is due) sends them before their own task
+    clock, svc.clock = svc.clock, ManualClock(datetime(2999, 1, 1, tzinfo=timezone.utc))
+    try:
+        ids = queue_turn_emails(svc, per_second * seconds)
+    finally:
+        svc.clock = clock
+    with svc.db.transaction() as s:
+        mids = {i: m for i, m in s.execute(select(OutboxRow.id, OutboxRow.message_id)
+                                          .where(OutboxRow.id.in_(ids)))}
+    queued_at: dict[str, float] = {}
+    start = time.time()
+    for k in range(0, len(ids), 2):
+        wait = start + k / per_second - time.time()
+        if wait > 0:
+            time.sleep(wait)
+        with svc.db.transaction() as s:        # the move's commit: its rows are due now
+            s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids[k:k + 2]))
+                      .values(next_try=svc.clock.now()))
+        now = time.time()
+        for i in ids[k:k + 2]:
+            queued_at[mids[i]] = now
+        celery_app.send_task("workers.tasks.deliver_outbox", args=[ids[k:k + 2]])
+    arrived = wait_arrivals(log, set(queued_at), 60, since=start)
+    lags = sorted(arrived[m] - queued_at[m] for m in arrived)
+    lost = len(queued_at) - len(arrived)
+    value = lags[len(lags) // 2] if lags else float("inf")
+    return Row(f"time to sink, p50, under {per_second} emails/s for {seconds} s"
+               + (f" ({lost} not arrived)" if lost else ""), value, "s", target=2)
+
+
+# -- one move, in process ------------------------------------------------------------------------
+
+def moves_in_process(tmp: Path, pg: str, redis: str) -> list[Row]:
+    bare = time_bare(pg)
+    app = create_app({**service_env(pg, redis), "TURNPOST_MAILDIR": str(tmp / "pg-outbox"),
+                      "TURNPOST_CHANCE": random.Random(1)})
+    counter = StatementCounter(app.extensions["turnpost"].db.engine)
+    moves, statements = time_link_moves(app, counter, n=100)
+    app.extensions["turnpost"].dispose()
+    return [Row("move by link, p50 (PostgreSQL + broker)", p50(moves), "ms", p50(bare), 3),
+            Row("  SQL statements, move mailing two seats (max)", max(statements), "stmts",
+                target=15)]
+
+
+def postgres(tmp: Path, pg: str, redis: str) -> list[Row]:
+    try:
+        fresh_database(pg)
+    except Exception as exc:  # noqa: BLE001 - no PostgreSQL here: say so in the table
+        print(f"PostgreSQL figures not measured: {type(exc).__name__}: {exc}")
+        return []
+    rows = moves_in_process(tmp, pg, redis)
+    rows += throughput(pg, redis)
+    rows += fanout(tmp, pg, redis)
+    return rows

@@ -1,0 +1,159 @@
+"""The outbox relay in batches (service.play.relay_batch): rows claimed and marked together,
+sent over one SMTP connection that stays open for the next batch, each row's failure its own,
+and never a row sent twice."""
+from __future__ import annotations
+
+import socket
+
+import pytest
+from aiosmtpd.controller import Controller
+from sqlalchemy import select, update
+
+from service import play
+from service.mail.outbound.transports import SMTPTransport
+from service.play import relay_batch
+from service.store.models import OutboxRow, Player
+
+PEOPLE = ["anna@example.org", "ben@example.org"]
+
+
+class Sink:
+    def __init__(self, refuse=()):
+        self.messages, self.connections, self.refuse = [], 0, set(refuse)
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        self.connections += 1
+        session.host_name = hostname
+        return responses
+
+    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
+        if address in self.refuse:
+            return "550 no such user here"
+        envelope.rcpt_tos.append(address)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        self.messages.append(envelope)
+        return "250 OK"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture
+def sink():
+    handler = Sink(refuse={"ben@example.org"})
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    yield controller, handler
+    controller.stop()
+
+
+@pytest.fixture
+def smtp_services(services, sink):
+    controller, _ = sink
+    services.transport = SMTPTransport("127.0.0.1", controller.port)
+    yield services
+    services.transport.close()
+
+
+def queued(svc, games: int) -> list[int]:
+    """Every seat's first email of `games` new games (players who read every move's mail)."""
+    with svc.db.transaction() as s:
+        for addr in PEOPLE:
+            if s.scalar(select(Player).where(Player.email == addr)) is None:
+                s.add(Player(email=addr, name=addr.split("@")[0], mail_mode="every",
+                             created_at=svc.clock.now()))
+    ids = []
+    for _ in range(games):
+        ids += play.start_game(svc, "trees", PEOPLE, {}).outbox_ids
+    return ids
+
+
+def statuses(svc, ids):
+    with svc.db.transaction() as s:
+        return [s.get(OutboxRow, i).status for i in ids]
+
+
+def test_a_batch_goes_out_over_one_connection_kept_for_the_next(smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    first, second = queued(smtp_services, 3), queued(smtp_services, 2)
+    assert set(relay_batch.deliver_batch(smtp_services, first).values()) == {"sent"}
+    assert set(relay_batch.deliver_batch(smtp_services, second).values()) == {"sent"}
+    assert len(handler.messages) == 10
+    assert handler.connections == 1
+    assert set(statuses(smtp_services, first + second)) == {"sent"}
+    # sent rows are never sent again
+    assert set(relay_batch.deliver_batch(smtp_services, first).values()) == {"skipped"}
+    assert len(handler.messages) == 10
+
+
+def test_a_kept_connection_the_server_closed_is_replaced_without_losing_a_message(
+        smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    relay_batch.deliver_batch(smtp_services, queued(smtp_services, 1))
+    smtp_services.transport._kept.sock.shutdown(socket.SHUT_RDWR)   # the line is dead
+    ids = queued(smtp_services, 1)
+    assert set(relay_batch.deliver_batch(smtp_services, ids).values()) == {"sent"}
+    assert len(handler.messages) == 4 and handler.connections == 2
+
+
+def test_each_rows_failure_is_its_own(smtp_services, sink):
+    _, handler = sink          # refuses ben
+    ids = queued(smtp_services, 2)
+    results = relay_batch.deliver_batch(smtp_services, ids)
+    with smtp_services.db.transaction() as s:
+        to = {i: s.get(OutboxRow, i).to_addr for i in ids}
+    assert {i for i, r in results.items() if r == "sent"} == \
+        {i for i in ids if to[i] == "anna@example.org"}
+    # a 550 is a permanent refusal: parked at once (issue 17), the others still sent
+    assert {results[i] for i in ids if to[i] == "ben@example.org"} == {"parked"}
+    assert {len(e.rcpt_tos) for e in handler.messages} == {1}
+
+
+def test_rows_claimed_by_another_worker_are_left_to_it(smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    ids = queued(smtp_services, 2)
+    with smtp_services.db.transaction() as s:
+        s.execute(update(OutboxRow).where(OutboxRow.id == ids[0])
+                  .values(status="sending", claimed_at=smtp_services.clock.now()))
+    results = relay_batch.deliver_batch(smtp_services, ids)
+    assert results[ids[0]] == "skipped" and len(handler.messages) == 3
+    assert statuses(smtp_services, ids)[0] == "sending"
+
+
+def test_without_smtp_a_batch_is_written_to_the_maildir(services):
+    ids = queued(services, 2)
+    assert set(relay_batch.deliver_batch(services, ids).values()) == {"sent"}
+    assert len(services.transport.messages()) == 4
+    with services.db.transaction() as s:
+        assert set(s.scalars(select(OutboxRow.status))) == {"sent"}
+
+
+def test_a_filling_batch_also_sends_what_else_is_due_and_later_tasks_find_it_sent(
+        smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    ids = queued(smtp_services, 3)
+    first = relay_batch.deliver_batch(smtp_services, ids[:2], fill=True)
+    assert set(first) == set(ids) and set(first.values()) == {"sent"}
+    assert set(relay_batch.deliver_batch(smtp_services, ids[2:4], fill=True).values()) == \
+        {"skipped"}
+    assert len(handler.messages) == 6
+
+
+def test_a_filling_batch_leaves_rows_not_yet_due(smtp_services, sink):
+    _, handler = sink
+    handler.refuse.clear()
+    ids = queued(smtp_services, 2)
+    later = smtp_services.clock.now().replace(year=2099)
+    with smtp_services.db.transaction() as s:
+        s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids[2:])).values(next_try=later))
+    results = relay_batch.deliver_batch(smtp_services, ids[:2], fill=True)
+    assert set(results) == set(ids[:2]) and statuses(smtp_services, ids[2:]) == ["pending"] * 2

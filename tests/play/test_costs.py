@@ -1,0 +1,91 @@
+"""What a move and a reply cost in SQL statements (round trips to the database), counted the
+way `make bench` counts them: a move that mails two seats in at most 15, a reply email that
+applies a move in at most 20, parsed once. Counts, not times: these cannot flake."""
+from __future__ import annotations
+
+import random
+from contextlib import contextmanager
+from email.message import EmailMessage
+
+import pytest
+from sqlalchemy import event
+
+from service import play
+from service.mail.inbound import parse
+from service.play import Intent, intake, positions, replies
+from service.store.models import Player
+
+PEOPLE = ["anna@example.org", "ben@example.org"]
+
+
+@contextmanager
+def statements(svc):
+    seen: list[str] = []
+
+    def count(_conn, _cursor, statement, *_rest):
+        seen.append(statement)
+
+    event.listen(svc.db.engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(svc.db.engine, "before_cursor_execute", count)
+
+
+def next_move(svc, game_id, rng):
+    with svc.db.transaction() as s:
+        pos = positions.load(s, svc.states, game_id)
+    seat = min(pos.engine.to_act(pos.state))
+    return pos, seat, pos.engine.bots["easy"](pos.state, seat, rng)
+
+
+def every_move_mail(svc) -> None:
+    """Players who are mailed every move, so that a move mails both seats."""
+    with svc.db.transaction() as s:
+        for addr in PEOPLE:
+            s.add(Player(email=addr.split("<")[-1].strip(" >"), name=addr.split("@")[0],
+                         mail_mode="every", created_at=svc.clock.now()))
+
+
+def test_a_move_that_mails_two_seats_costs_at_most_15_statements(services):
+    every_move_mail(services)
+    game_id = play.start_game(services, "trees", PEOPLE, {}).game_id
+    rng, two_seat_moves = random.Random(5), []
+    for _ in range(12):
+        _, seat, move = next_move(services, game_id, rng)
+        with statements(services) as seen:
+            applied = play.submit(services, Intent(game_id, seat, moves=[move], source="cli",
+                                                   key=f"k{rng.random()}"))
+        if len(applied.outbox_ids) == 2:
+            two_seat_moves.append(len(seen))
+    assert two_seat_moves, "no move mailed both seats"
+    assert max(two_seat_moves) <= 15
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    count = [0]
+
+    def counted(raw):
+        count[0] += 1
+        return parse.parse_message(raw)
+
+    monkeypatch.setattr(intake, "parse_message", counted)
+    monkeypatch.setattr(replies, "parse_message", counted)
+    return count
+
+
+def test_a_reply_that_applies_a_move_costs_at_most_20_statements_and_one_parse(services,
+                                                                               parses):
+    game_id = play.start_game(services, "trees", PEOPLE, {}).game_id
+    pos, seat, move = next_move(services, game_id, random.Random(5))
+    reply = EmailMessage()
+    reply["From"], reply["To"] = PEOPLE[seat], services.urls.reply_address(game_id, seat)
+    reply["Subject"], reply["Message-ID"] = "Re: your turn", "<r1@phone.example>"
+    reply.set_content(pos.engine.describe(move) + "\n\nOn Sunday Turnpost wrote:\n> ...\n")
+    with statements(services) as seen:
+        row_id, _ = play.accept_mail(services, reply.as_bytes(), "smtp")
+        result = play.process_inbound(services, row_id)
+    assert result.status == "applied"
+    assert len(seen) <= 20
+    assert parses[0] == 1

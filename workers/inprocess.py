@@ -1,0 +1,95 @@
+"""The embedded default's worker: background jobs run in one thread of the web process, AFTER
+the response, never inside a player's request (issue 15). With no beat process, the same
+thread sweeps (due retries, stored mail whose kick was lost) whenever it has been idle for the
+sweep interval.
+
+One thread, first in first out: on SQLite there is one writer anyway, and a move's emails go
+out in the order they were queued. The queue is bounded; a job that does not fit is dropped
+with a warning and loses nothing (its rows are in the database; the sweep sends them). Jobs
+still queued when the process exits get a few seconds to finish; what is left is, again, the
+sweep's."""
+from __future__ import annotations
+
+import atexit
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+_STOP = object()
+
+
+class InProcessWorker:
+    def __init__(self, run: Callable[..., Any], sweep_seconds: float, maxsize: int = 1000):
+        self.run = run                          # run(job, *args): one job, in an app context
+        self.sweep_seconds = sweep_seconds
+        self.jobs: queue.Queue = queue.Queue(maxsize)
+        self._thread: threading.Thread | None = None
+        self._pid = 0
+        self._start_lock = threading.Lock()
+        self._last_sweep = time.monotonic()
+
+    def enqueue(self, job: str, *args: Any) -> None:
+        """The use cases' `enqueue`: returns at once; the job runs after the response."""
+        if job == "deliver" and not args[0]:
+            return
+        self._ensure_thread()
+        try:
+            self.jobs.put_nowait((job, args))
+        except queue.Full:
+            log.warning("background queue full: %s%s left to the sweep", job, args)
+
+    def drain(self, timeout: float | None = None) -> bool:
+        """Wait until every queued job is done (tests, benchmarks, shutdown)."""
+        with self.jobs.all_tasks_done:
+            return self.jobs.all_tasks_done.wait_for(lambda: not self.jobs.unfinished_tasks,
+                                                     timeout)
+
+    def stop(self) -> None:
+        """End the thread once the jobs queued before are done (an app being thrown away)."""
+        if self._thread is not None and self._thread.is_alive():
+            self.jobs.put((_STOP, ()))
+            self._thread.join(10)
+
+    def _ensure_thread(self) -> None:
+        # started on first use, and again in a forked child (gunicorn forks after the import)
+        if self._thread is not None and self._pid == os.getpid():
+            return
+        with self._start_lock:
+            if self._thread is None or self._pid != os.getpid():
+                self._pid = os.getpid()
+                self._thread = threading.Thread(target=self._loop, name="turnpost-background",
+                                                daemon=True)
+                self._thread.start()
+                atexit.register(self.drain, 5.0)
+
+    def _loop(self) -> None:
+        while True:
+            try:
+                job, args = self.jobs.get(timeout=self.sweep_seconds)
+            except queue.Empty:
+                self._sweep()
+                continue
+            if job is _STOP:
+                self.jobs.task_done()
+                return
+            try:
+                self._call(job, *args)
+            finally:
+                self.jobs.task_done()
+            if time.monotonic() - self._last_sweep > self.sweep_seconds and self.jobs.empty():
+                self._sweep()
+
+    def _sweep(self) -> None:
+        self._last_sweep = time.monotonic()
+        self._call("sweep")
+
+    def _call(self, job: str, *args: Any) -> None:
+        try:
+            self.run(job, *args)
+        except Exception:  # noqa: BLE001 - one failed job must not stop the thread
+            log.exception("background job %s%s failed; the sweep will retry its rows", job, args)
