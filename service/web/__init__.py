@@ -8,7 +8,7 @@ from flask import Flask
 from config import DEV_SECRET, Settings
 from service import play
 from service.games import registry
-from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
+from service.mail.outbound.templating import FILTERS, GLOBALS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
 from . import cli, cli_inbound, dev, games, inbound, links, players
@@ -28,6 +28,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.extensions["turnpost"] = play.from_settings(
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
     app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.globals.update(GLOBALS)
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 

@@ -92,9 +92,10 @@ def test_start_a_game_read_the_mail_and_move_by_link(server, page, tmp_path):
     assert page.locator("button", has_text=move_text).count() == 1
     page.click(f"button:has-text('{move_text}')")
     assert "Done" in page.content()
+    assert "Next to move" in page.content()
     page.goto(move_url)          # the same link again: the game moved on
-    page.click(f"button:has-text('{move_text}')")
     body = page.content()
-    assert "Already done" in body
-    page.click("text=Open the game page")
+    assert "no longer applies" in body
+    assert page.locator("button", has_text=move_text).count() == 0
+    page.click("text=See the game as it is now")
     assert "History" in page.content()

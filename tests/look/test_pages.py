@@ -1,0 +1,36 @@
+"""The confirm and done pages say what happens next: a stale link says plainly that its move no
+longer applies and links to the game as it is now; the done page names who moves next."""
+from __future__ import annotations
+
+from tests.web.helpers import latest_to, move_links
+
+PLAYERS = "Anna <anna@example.org>\nBen <ben@example.org>"
+
+
+def _start_and_find_mover(client, app):
+    r = client.post("/games", data={"game": "suzerain", "players": PLAYERS})
+    assert r.status_code == 302, r.text
+    for addr, other in (("anna@example.org", "Ben"), ("ben@example.org", "Anna")):
+        links = move_links(latest_to(app, addr))
+        if links:
+            return links, other
+    raise AssertionError("nobody was offered a move")
+
+
+def test_done_page_names_who_moves_next(client, app):
+    links, other = _start_and_find_mover(client, app)
+    _text, path = links[0]
+    done = client.post(path).text
+    assert "Next to move" in done and other in done
+    assert "you will get one when it is your turn again" in done
+
+
+def test_a_stale_link_says_its_move_no_longer_applies(client, app):
+    links, _ = _start_and_find_mover(client, app)
+    (_, first), (text2, second) = links[0], links[1]
+    client.post(first)
+    page = client.get(second).text
+    assert "no longer applies" in page
+    assert "<form" not in page          # no button that would only refuse
+    assert "See the game as it is now" in page
+    assert "If your move is still possible" not in page
