@@ -27,7 +27,7 @@ def test_done_page_names_who_moves_next(client, app):
 
 def test_a_stale_link_says_its_move_no_longer_applies(client, app):
     links, _ = _start_and_find_mover(client, app)
-    (_, first), (text2, second) = links[0], links[1]
+    (_, first), (_, second) = links[0], links[1]
     client.post(first)
     page = client.get(second).text
     assert "no longer applies" in page
