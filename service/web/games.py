@@ -5,7 +5,7 @@ import secrets
 
 from flask import Blueprint, current_app, redirect, render_template, request, url_for
 
-from service import play
+from service import play, rulebook
 from service.games import registry
 from service.links import TokenError
 
@@ -21,8 +21,22 @@ TABLE_ONLY = frozenset({"deck", "roots", "aces", "dealer", "moon_set"})
 
 @bp.get("/")
 def lobby():
-    return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None,
-                           table_only=TABLE_ONLY)
+    return _lobby(form={}, error=None)
+
+
+def _lobby(form, error: str | None):
+    return render_template("web/new_game.html", games=rulebook.lobby(TABLE_ONLY), form=form,
+                           error=error)
+
+
+@bp.get("/rules/<entry>")
+def rules(entry: str):
+    html = rulebook.rules_html(entry)
+    chosen = next((g for g in rulebook.lobby(TABLE_ONLY) if g.entry == entry), None)
+    if html is None or chosen is None:
+        return pages.problem("No such rules", "There are no rules here for that game; the "
+                             "lobby lists every game with a link to its rules.", 404)
+    return render_template("web/rules.html", game=chosen, rules=html)
 
 
 @bp.post("/games")
@@ -52,8 +66,7 @@ def create():
 
 
 def _lobby_error(form, error: str):
-    return render_template("web/new_game.html", entries=registry.lobby(), form=form,
-                           error=error, table_only=TABLE_ONLY)
+    return _lobby(form, error)
 
 
 @bp.get("/games/<int:game_id>")
