@@ -1,0 +1,94 @@
+"""Accessibility in a real browser: axe-core (vendored, tests/browser/vendor/axe-core) finds no
+serious or critical violation on the lobby, a rules page, every game's page, a confirm page, a
+done page and every game's turn email, in light and in dark mode.
+
+Skipped without Chromium unless TURNPOST_TEST_BROWSER=1 (as test_browser.py)."""
+from __future__ import annotations
+
+import mailbox
+import re
+from email import policy
+from email.parser import BytesParser
+from pathlib import Path
+
+import pytest
+
+AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
+# entry, seats, switches to tick in the lobby
+GAMES = [("trees", 2, ()), ("magnate", 2, ()), ("magnate-roller", 3, ("three",)),
+         ("suzerain", 2, ()), ("aristocracy", 3, ())]
+SCHEMES = ("light", "dark")
+
+RUN = """async () => {
+  const r = await axe.run(document, {resultTypes: ['violations']});
+  return r.violations.filter(v => v.impact === 'serious' || v.impact === 'critical')
+    .map(v => v.id + ' (' + v.impact + '): ' + v.nodes.slice(0, 3)
+      .map(n => n.target.join(' ') + ' — ' + (n.failureSummary || '').replace(/\\s+/g, ' '))
+      .join(' | '));
+}"""
+
+
+def violations(page) -> list[str]:
+    found = []
+    for scheme in SCHEMES:
+        page.emulate_media(color_scheme=scheme)
+        page.add_script_tag(path=str(AXE))
+        found += [f"[{scheme}] {v}" for v in page.evaluate(RUN)]
+    return found
+
+
+def check(page, what: str) -> None:
+    found = violations(page)
+    assert not found, f"{what}: " + "\n".join(found)
+
+
+def _emails(outbox: Path) -> list:
+    box = mailbox.Maildir(str(outbox), create=False)
+    return [BytesParser(policy=policy.default).parsebytes(box.get_bytes(k))
+            for k in sorted(box.keys(), key=lambda k: box.get_file(k)._file.name)]
+
+
+def _start(page, server, entry: str, seats: int, switches) -> None:
+    page.goto(server + "/")
+    page.check(f"input[name=game][value='{entry}']")
+    for name in switches:
+        page.click(f"#game-{entry} ~ details summary")
+        page.check(f"input[name='{entry}.{name}']")
+    page.fill("textarea[name=players]",
+              "\n".join(f"P{n} <p{n}.{entry}@example.org>" for n in range(seats)))
+    page.click("text=Start the game")
+    page.wait_for_load_state()
+    assert "/games/" in page.url, page.inner_text("main")[:500]
+
+
+def test_lobby_and_rules_pages(server, page):
+    page.goto(server + "/")
+    check(page, "lobby")
+    page.click("text=Rules of Suzerain")
+    check(page, "rules page")
+
+
+@pytest.mark.parametrize("entry, seats, switches", GAMES, ids=[g[0] for g in GAMES])
+def test_every_games_email_page_confirm_and_done(server, page, tmp_path, entry, seats, switches):
+    _start(page, server, entry, seats, switches)
+    check(page, f"{entry} public page")
+    mails = [m for m in _emails(tmp_path / "outbox") if entry in m["To"]]
+    assert mails
+    mover = None
+    for msg in mails:
+        html = msg.get_body(("html",)).get_content()
+        page.set_content(html)
+        check(page, f"{entry} turn email to {msg['To']}")
+        links = re.findall(r'href="(http[^"]*/m/[^"]+)"', html)
+        if links and mover is None:
+            mover = (msg, links[0])
+    game = re.search(r'href="(http[^"]*/g/[^"]+)"', mover[0].get_body(("html",)).get_content())
+    page.goto(game.group(1))
+    check(page, f"{entry} game page")
+    page.goto(mover[1])
+    check(page, f"{entry} confirm page")
+    page.click("main form button")
+    page.wait_for_selector("text=Done")
+    check(page, f"{entry} done page")
+    page.goto(mover[1])                   # the same link again: stale
+    check(page, f"{entry} stale confirm page")
