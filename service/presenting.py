@@ -77,7 +77,28 @@ class SeatPage:
     @property
     def waiting_for(self) -> str:
         others = [self.names[s] for s in self.to_act if s != self.me]
-        return ", ".join(others)
+        return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
+
+    @property
+    def whose_move(self) -> str:
+        """"Your turn.", "Your turn; Ben is choosing too.", "Ben to move.", "Game over." """
+        others = [s for s in self.to_act if s != self.me]
+        if self.outcome:
+            return "Game over."
+        if self.your_turn:
+            if not others:
+                return "Your turn."
+            return f"Your turn; {self.waiting_for} {'is' if len(others) == 1 else 'are'} " \
+                "choosing too."
+        if not others:
+            return ""
+        return f"{self.waiting_for} to {'move' if len(others) == 1 else 'choose'}."
+
+    @property
+    def headline(self) -> str:
+        """The email's top line: what happened last, and whose move it is now."""
+        last = self.news[-1] if self.news else ""
+        return " ".join(x for x in (last, self.whose_move) if x)
 
 
 def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
