@@ -11,7 +11,7 @@ from service.games import registry
 from service.mail.outbound.templating import FILTERS, GLOBALS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
-from . import cli, cli_inbound, dev, games, inbound, links, players
+from . import cards, cli, cli_inbound, dev, games, inbound, links, players
 
 
 def create_app(overrides: dict | None = None) -> Flask:
@@ -36,6 +36,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(inbound.bp)
     app.register_blueprint(games.bp)
     app.register_blueprint(players.bp)
+    app.register_blueprint(cards.bp)
     if app.config["TURNPOST_DEV_OUTBOX"] and app.config["TURNPOST_MAIL_TRANSPORT"] == "maildir":
         app.register_blueprint(dev.bp)
     cli.init_app(app)

@@ -34,3 +34,12 @@ def test_a_stale_link_says_its_move_no_longer_applies(client, app):
     assert "<form" not in page          # no button that would only refuse
     assert "See the game as it is now" in page
     assert "If your move is still possible" not in page
+
+
+def test_the_game_page_shows_the_hand_as_card_pictures(client, app):
+    from tests.web.helpers import game_link
+    r = client.post("/games", data={"game": "aristocracy", "players": PLAYERS})
+    assert r.status_code == 302
+    page = client.get(game_link(latest_to(app, "anna@example.org"))).text
+    assert page.count('<img src="/cards/') >= 5
+    assert 'alt="' in page
