@@ -92,3 +92,17 @@ def test_every_games_email_page_confirm_and_done(server, page, tmp_path, entry, 
     check(page, f"{entry} done page")
     page.goto(mover[1])                   # the same link again: stale
     check(page, f"{entry} stale confirm page")
+
+
+def test_the_lobby_can_be_used_with_the_keyboard_alone(server, page):
+    page.goto(server + "/")
+    reached = set()
+    for _ in range(80):
+        page.keyboard.press("Tab")
+        reached.add(page.evaluate("document.activeElement.outerHTML.slice(0, 60)"))
+    text = " ".join(reached)
+    assert 'type="radio" name="game"' in text
+    assert 'href="/rules/' in text
+    assert "<summary>" in text
+    assert 'name="players"' in text
+    assert 'type="submit"' in text
