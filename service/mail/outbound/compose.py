@@ -13,6 +13,7 @@ from email.utils import format_datetime
 import css_inline
 from jinja2 import Environment
 
+from service.boardpicture import picture
 from service.presenting import SeatPage, result_line
 from service.urls import SeatLinks, Urls
 
@@ -38,12 +39,20 @@ class Envelope:
 
 def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: Envelope,
                  extra: dict | None = None) -> EmailMessage:
+    table = picture(page.view, page.names, page.me)
+    cid = f"table.{envelope.msg_id}@{links.domain}"
     ctx = {"page": page, "view": page.view, "names": page.names, "me": page.me,
+           "picture": table, "picture_cid": cid,
            "links": links, "marker": REPLY_MARKER, "result": result_line(page),
            "moves": [{"text": m["text"], "url": links.move(m["move"])} for m in page.menu],
            "partial_html": game_partial(env, page.kind, "html"),
            "partial_txt": game_partial(env, page.kind, "txt"), **(extra or {})}
-    return build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
+    msg = build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
+    if table is not None:
+        # the HTML part becomes multipart/related with the picture its <img> names by cid
+        msg.get_body(("html",)).add_related(table.png, "image", "png", cid=f"<{cid}>",
+                                            disposition="inline", filename="table.png")
+    return msg
 
 
 def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str, subject: str,
