@@ -50,7 +50,13 @@ def _write_latest(app, addr: str, out: Path, stem: str) -> None:
     if not found:
         return
     msg = found[-1]
-    (out / f"{stem}.html").write_text(msg.get_body(("html",)).get_content())
+    html = msg.get_body(("html",)).get_content()
+    for part in msg.walk():     # the inline picture beside the HTML, for looking at it
+        cid = (part.get("Content-ID") or "").strip("<>")
+        if cid and part.get_content_type() == "image/png":
+            (out / f"{stem}.table.png").write_bytes(part.get_content())
+            html = html.replace(f"cid:{cid}", f"{stem}.table.png")
+    (out / f"{stem}.html").write_text(html)
     (out / f"{stem}.txt").write_text(msg.get_body(("plain",)).get_content())
 
 

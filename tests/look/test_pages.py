@@ -43,3 +43,11 @@ def test_the_game_page_shows_the_hand_as_card_pictures(client, app):
     page = client.get(game_link(latest_to(app, "anna@example.org"))).text
     assert page.count('<img src="/cards/') >= 5
     assert 'alt="' in page
+
+
+def test_the_dev_outbox_shows_the_inline_picture(client, app):
+    import re
+    client.post("/games", data={"game": "trees", "players": PLAYERS})
+    key = re.findall(r'href="/dev/outbox/([^"]+)"', client.get("/dev/outbox").text)[0]
+    shown = client.get(f"/dev/outbox/{key}").text
+    assert "data:image/png;base64," in shown and "cid:" not in shown
