@@ -63,13 +63,38 @@ def _face(card_id: str, x: float, y: float) -> str:
     return f'<g transform="translate({x} {y}) scale({SCALE})">{inner}</g>'
 
 
-def board_svg(laid: list[tuple[str, list[str]]]) -> tuple[str, int, int]:
+def _tree(node: dict, x0: float, y: float, parts: list[str]) -> tuple[float, float]:
+    """Draw `node` with its children in a row below it, from x0; returns (width, bottom)."""
+    kids, x, bottom = node.get("children", []), x0, y + CH
+    spots = []
+    for child in kids:
+        w, b = _tree(child, x, y + CH + 2 * GAP, parts)
+        spots.append(x + w / 2)
+        x, bottom = x + w + GAP, max(bottom, b)
+    width = max(CW, x - x0 - GAP if kids else CW)
+    cx = x0 + width / 2
+    for sx in spots:          # the branches, drawn under the cards
+        parts.insert(0, f'<line x1="{cx}" y1="{y + CH}" x2="{sx}" y2="{y + CH + 2 * GAP}" '
+                        'stroke="#5f5a52" stroke-width="2"/>')
+    parts.append(_face(node["card"], cx - CW / 2, y))
+    return width, bottom
+
+
+def board_svg(laid: list[tuple[str, list[str]]],
+              trees: dict[str, dict] | None = None) -> tuple[str, int, int]:
+    """The rows of cards; a row whose label is in `trees` is drawn as that tree."""
     width = int(GAP + PER_LINE * (CW + GAP))
     parts, y = [], GAP
     for label, ids in laid:
         parts.append(f'<text x="{GAP}" y="{y + 15}" font-family="Helvetica, Arial, sans-serif" '
                      f'font-size="14" font-weight="bold" fill="#1f1d1a">{escape(label)}</text>')
         y += LABEL
+        if trees and label in trees:
+            drawn: list[str] = []
+            w, bottom = _tree(trees[label], GAP, y, drawn)
+            parts += drawn
+            width, y = max(width, int(w + 2 * GAP)), bottom + GAP
+            continue
         for start in range(0, len(ids), PER_LINE):
             for i, card_id in enumerate(ids[start:start + PER_LINE]):
                 parts.append(_face(card_id, GAP + i * (CW + GAP), y))
@@ -86,8 +111,10 @@ def picture(view: dict, names: list[str], me: int | None) -> Picture | None:
     laid = rows(view, names, me)
     if not laid:
         return None
+    trees = {f"{t['name'][:1].upper()}{t['name'][1:]}": t["tree"]
+             for t in view.get("trees", [])} if view.get("game") == "trees" else None
     try:
-        image, width, height = board_svg(laid)
+        image, width, height = board_svg(laid, trees)
     except UnknownCard:
         return None
     alt = "The table: " + "; ".join(
