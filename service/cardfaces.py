@@ -10,8 +10,7 @@ from service.games.cards import decktet, french, is_french
 
 W, H = 120, 168
 # suit colours with at least 4.5:1 contrast on the white face (templates/games/_suit_style.html)
-DECKTET_INK = {"M": "#3b4f8f", "S": "#8a5a00", "V": "#17687a", "L": "#3f6a0a",
-               "Y": "#7a1f3d", "K": "#6b4f2a"}
+DECKTET_INK = decktet.SUIT_COLOURS
 FRENCH_INK = {"S": "#1f1d1a", "C": "#1f1d1a", "H": "#a93226", "D": "#a93226"}
 DECKTET_RANK = {"1": "A", "P": "P", "T": "C", "N": "Cr", "0": "✕"}
 FONT = "-apple-system, 'Segoe UI', Roboto, Helvetica, Arial, sans-serif"
