@@ -106,8 +106,16 @@ def board_svg(laid: list[tuple[str, list[str]]],
             f'fill="#f4f1ea"/>{body}</svg>', width, height)
 
 
-def picture(view: dict, names: list[str], me: int | None) -> Picture | None:
-    """The table as a PNG with its alternative text, or None when there is nothing to draw."""
+@dataclass(frozen=True)
+class Drawing:
+    svg: str
+    alt: str
+    width: int
+    height: int
+
+
+def drawing(view: dict, names: list[str], me: int | None) -> Drawing | None:
+    """The table as SVG with its alternative text, or None when there is nothing to draw."""
     laid = rows(view, names, me)
     if not laid:
         return None
@@ -119,4 +127,13 @@ def picture(view: dict, names: list[str], me: int | None) -> Picture | None:
         return None
     alt = "The table: " + "; ".join(
         f"{label}: " + ", ".join(cards.name(c) for c in ids) for label, ids in laid) + "."
-    return Picture(bytes(resvg_py.svg_to_bytes(svg_string=image)), alt, width, height)
+    return Drawing(image, alt, width, height)
+
+
+def picture(view: dict, names: list[str], me: int | None) -> Picture | None:
+    """The table as a PNG with its alternative text, for email."""
+    drawn = drawing(view, names, me)
+    if drawn is None:
+        return None
+    return Picture(bytes(resvg_py.svg_to_bytes(svg_string=drawn.svg)), drawn.alt,
+                   drawn.width, drawn.height)

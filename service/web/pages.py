@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from flask import current_app, render_template
 
+from service.boardpicture import drawing
 from service.mail.outbound.templating import game_partial
 from service.presenting import result_line
 
@@ -24,6 +25,7 @@ def render_game(read, view_token: str, **extra):
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},
+                           table=drawing(page.view, page.names, page.me),
                            partial_html=game_partial(env, page.kind, "html"), **extra)
 
 

@@ -51,3 +51,11 @@ def test_the_dev_outbox_shows_the_inline_picture(client, app):
     key = re.findall(r'href="/dev/outbox/([^"]+)"', client.get("/dev/outbox").text)[0]
     shown = client.get(f"/dev/outbox/{key}").text
     assert "data:image/png;base64," in shown and "cid:" not in shown
+
+
+def test_the_game_page_draws_the_table(client, app):
+    from tests.web.helpers import game_link
+    client.post("/games", data={"game": "trees", "players": PLAYERS})
+    page = client.get(game_link(latest_to(app, "anna@example.org"))).text
+    assert 'class="table-picture" role="img" aria-label="The table: Your hand:' in page
+    assert "<svg" in page
