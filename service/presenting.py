@@ -15,18 +15,33 @@ _SEAT = re.compile(r"\{p(\d+)\}")
 
 def fill(text: str, names: list[str], me: int | None) -> str:
     """Put names into an engine's history sentence: "{p0} plays first" -> "Anna plays first",
-    or "You play first" for the reader (the verb after "you" loses its third-person -s)."""
+    or "You play first" for the reader: the verb after "you" loses its third-person -s,
+    "{p0}'s stall" becomes "your stall", "you end their turn" "you end your turn", and a "you"
+    that starts a sentence gets its capital."""
+    def possessive(m: re.Match) -> str:
+        seat = int(m.group(1))
+        return "\x00your" if seat == me else _name(names, seat) + "'s"
+
     def name(m: re.Match) -> str:
         seat = int(m.group(1))
-        if seat == me:
-            return "\x00you"
-        return names[seat] if seat < len(names) else f"player {seat + 1}"
-    out = _YOU_VERB.sub(lambda m: "you " + _plain_verb(m.group(1)), _SEAT.sub(name, text))
-    out = out.replace("\x00you", "you")
-    return out[:1].upper() + out[1:] if out.startswith("you") else out
+        return "\x00you" if seat == me else _name(names, seat)
+    out = _SEAT.sub(name, _POSSESSIVE.sub(possessive, text))
+    out = _YOU_VERB.sub(lambda m: "\x00you " + _plain_verb(m.group(1)), out)
+    out = _YOU_THEIR.sub(r"\1 your", out)
+    out = _SENTENCE_YOU.sub(lambda m: m.group(1) + m.group(2).upper(), out)
+    return out.replace("\x00", "")
 
 
+def _name(names: list[str], seat: int) -> str:
+    # a seat beyond the names cannot happen with a real game; still say something human
+    return names[seat] if 0 <= seat < len(names) else "another player"
+
+
+_POSSESSIVE = re.compile(r"\{p(\d+)\}'s\b")
 _YOU_VERB = re.compile(r"\x00you ([a-z]+)\b")
+_YOU_THEIR = re.compile(r"(\x00you [a-z]+) their\b")
+# "you" at the start of the text or of a sentence (after ". ", "! " or "? ")
+_SENTENCE_YOU = re.compile(r"(^|[.!?]\s+)\x00(y)")
 _IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do"}
 
 
@@ -71,7 +86,28 @@ class SeatPage:
     @property
     def waiting_for(self) -> str:
         others = [self.names[s] for s in self.to_act if s != self.me]
-        return ", ".join(others)
+        return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
+
+    @property
+    def whose_move(self) -> str:
+        """"Your turn.", "Your turn; Ben is choosing too.", "Ben to move.", "Game over." """
+        others = [s for s in self.to_act if s != self.me]
+        if self.outcome:
+            return "Game over."
+        if self.your_turn:
+            if not others:
+                return "Your turn."
+            return f"Your turn; {self.waiting_for} {'is' if len(others) == 1 else 'are'} " \
+                "choosing too."
+        if not others:
+            return ""
+        return f"{self.waiting_for} to {'move' if len(others) == 1 else 'choose'}."
+
+    @property
+    def headline(self) -> str:
+        """The email's top line: what happened last, and whose move it is now."""
+        last = self.news[-1] if self.news else ""
+        return " ".join(x for x in (last, self.whose_move) if x)
 
 
 def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,

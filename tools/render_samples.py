@@ -7,12 +7,17 @@ signed links, and writes the email seat 0 got at the start, mid-game and at the 
 (`<name>.<when>.html|txt`), seat 0's view partial alone (`<name>.<when>.board.html`) and
 seat 0's game page mid-game (`<name>.page.html`) to OUT_DIR
 (default /tmp/render_samples). With --shots each HTML file is screenshot by headless Chromium
-at a phone's width (390px) into a .png beside it.
+at a phone's width (390px) into a .png beside it. With --docs the screenshots the repository
+keeps are made into docs/screenshots: each game's mid-game email at 390px and 1000px and its
+game page at 390px, light, made small with ImageMagick's `convert` when it is there.
+
+    .venv/bin/python tools/render_samples.py --docs
 """
 from __future__ import annotations
 
 import argparse
 import random
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -45,7 +50,13 @@ def _write_latest(app, addr: str, out: Path, stem: str) -> None:
     if not found:
         return
     msg = found[-1]
-    (out / f"{stem}.html").write_text(msg.get_body(("html",)).get_content())
+    html = msg.get_body(("html",)).get_content()
+    for part in msg.walk():     # the inline picture beside the HTML, for looking at it
+        cid = (part.get("Content-ID") or "").strip("<>")
+        if cid and part.get_content_type() == "image/png":
+            (out / f"{stem}.table.png").write_bytes(part.get_content())
+            html = html.replace(f"cid:{cid}", f"{stem}.table.png")
+    (out / f"{stem}.html").write_text(html)
     (out / f"{stem}.txt").write_text(msg.get_body(("plain",)).get_content())
 
 
@@ -62,7 +73,8 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
             'content="width=device-width"></head><body style="margin:0;padding:12px;'
             'font-family:Helvetica,Arial,sans-serif;background:#f4f1ea"><div style="'
             'background:#fff;padding:14px 16px;border-radius:8px">' + body + '</div></body></html>')
-    (out / f"{stem}.board.html").write_text(css_inline.CSSInliner(keep_style_tags=False).inline(page))
+    inliner = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True)
+    (out / f"{stem}.board.html").write_text(inliner.inline(page))
 
 
 def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
@@ -118,16 +130,37 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
     app.extensions["turnpost"].dispose()
 
 
-def shoot(html: Path, height: int = 2400) -> Path:
-    png = html.with_suffix(".png")
+DOCS = Path(__file__).resolve().parent.parent / "docs" / "screenshots"
+# one sample per game for the docs, and what is shot of it: (file, suffix, width, height)
+DOC_SAMPLES = ["magnate", "magnate-roller", "trees", "suzerain", "aristocracy"]
+DOC_SHOTS = [("mid.html", "email-390", 390, 1600), ("mid.html", "email-1000", 1000, 1100),
+             ("page.html", "page-390", 390, 1600)]
+
+
+def shoot(html: Path, height: int = 2400, width: int = 390, png: Path | None = None) -> Path:
+    png = png or html.with_suffix(".png")
     with tempfile.TemporaryDirectory(prefix="render-chromium-") as ud:
         subprocess.run(["chromium", "--headless", "--no-sandbox", "--disable-gpu",
                         "--disable-quic", "--no-first-run", "--disable-background-networking",
                         "--disable-component-update", "--disable-sync",
                         f"--user-data-dir={ud}", "--hide-scrollbars",
-                        f"--window-size=390,{height}", f"--screenshot={png}", f"file://{html}"],
+                        f"--window-size={width},{height}", f"--screenshot={png}",
+                        f"file://{html}"],
                        check=True, capture_output=True, timeout=120)
     return png
+
+
+def docs(out: Path) -> None:
+    """The screenshots kept in the repository, made small (a 64-colour palette)."""
+    DOCS.mkdir(parents=True, exist_ok=True)
+    convert = shutil.which("convert")
+    for name in DOC_SAMPLES:
+        for source, suffix, width, height in DOC_SHOTS:
+            png = shoot(out / f"{name}.{source}", height, width, DOCS / f"{name}.{suffix}.png")
+            if convert:   # a stand-in convert may refuse: the PNG is kept as it is then
+                subprocess.run([convert, str(png), "-strip", "-colors", "64", f"PNG8:{png}"],
+                               check=False, capture_output=True, timeout=120)
+            print("  ", png)
 
 
 def main(argv=None) -> None:
@@ -136,10 +169,20 @@ def main(argv=None) -> None:
     ap.add_argument("--shots", action="store_true", help="screenshot the HTML with Chromium")
     ap.add_argument("--height", type=int, default=2400, help="screenshot height in pixels")
     ap.add_argument("--only", default="", help="comma-separated sample names")
+    ap.add_argument("--docs", action="store_true",
+                    help="make the screenshots kept in docs/screenshots")
+    ap.add_argument("--reuse", action="store_true",
+                    help="with --docs: shoot the HTML already in OUT_DIR")
     args = ap.parse_args(argv)
     out = Path(args.out).resolve()
     out.mkdir(parents=True, exist_ok=True)
     only = set(filter(None, args.only.split(",")))
+    if args.docs:
+        only = only or set(DOC_SAMPLES)
+        shots = [f for n in only for f in (out / f"{n}.mid.html", out / f"{n}.page.html")]
+        if all(f.exists() for f in shots) and args.reuse:
+            docs(out)
+            return
     for name, entry, seats, options, mid in SAMPLES:
         if only and name not in only:
             continue
@@ -148,6 +191,8 @@ def main(argv=None) -> None:
         if args.shots:
             for html in sorted(out.glob(f"{name}.*.html")):
                 print("  ", shoot(html, args.height))
+    if args.docs:
+        docs(out)
 
 
 if __name__ == "__main__":

@@ -201,8 +201,9 @@ def check_fresh(session: Session, svc: Services, pos: positions.Position,
         expected = marks.mark(pos.engine, then.state, intent.seat)
     if expected is None or expected == marks.mark(pos.engine, pos.state, intent.seat):
         return
-    raise PositionChanged("The game has moved on since that email was sent, so its links "
-                          "no longer apply. Here is the position as it is now.", pos.seq)
+    raise PositionChanged("The game has moved on since that email was sent, so the move "
+                          "you chose no longer applies. Here is the position as it is now.",
+                          pos.seq)
 
 
 def _without_keep(lines: list[str]) -> tuple[list[str], bool]:

@@ -12,12 +12,13 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from config import key_list, load
 from service import play
 from service.games import registry
-from service.mail.outbound.templating import FILTERS, TEMPLATES, make_env
+from service.mail.outbound.templating import FILTERS, GLOBALS, TEMPLATES, make_env
 from workers.celery_app import celery_init_app, enqueue_for
 
 from . import (
     accounts,
     api,
+    cards,
     cli,
     cli_admin,
     cli_inbound,
@@ -61,6 +62,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.filters["when"] = pages.when
+    app.jinja_env.globals.update(GLOBALS)
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
@@ -73,6 +75,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(tokens.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(accounts.bp)
+    app.register_blueprint(cards.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)

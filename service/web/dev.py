@@ -2,6 +2,7 @@
 rows an operator must look at (parked after their retries ran out)."""
 from __future__ import annotations
 
+import base64
 from email import policy
 from email.parser import BytesParser
 
@@ -34,7 +35,17 @@ def message(key: str):
             html = msg.get_body(("html",))
             text = msg.get_body(("plain",))
             return render_template("web/message.html", msg=msg,
-                                   html=html.get_content() if html else "",
+                                   html=with_images(msg, html.get_content()) if html else "",
                                    text=text.get_content() if text else "",
                                    headers=list(msg.items()))
     abort(404)
+
+
+def with_images(msg, html: str) -> str:
+    """The HTML with its inline pictures (cid: links) as data URLs, for the iframe."""
+    for part in msg.walk():
+        cid = (part.get("Content-ID") or "").strip("<>")
+        if cid and part.get_content_maintype() == "image":
+            data = base64.b64encode(part.get_content()).decode()
+            html = html.replace(f"cid:{cid}", f"data:{part.get_content_type()};base64,{data}")
+    return html

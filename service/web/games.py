@@ -15,7 +15,7 @@ from flask import (
     url_for,
 )
 
-from service import play
+from service import play, rulebook
 from service.clocks import LOBBY_CHOICES, LOBBY_DEFAULT
 from service.games import registry
 from service.links import TokenError
@@ -38,8 +38,22 @@ CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
 
 @bp.get("/")
 def lobby():
-    return render_template("web/new_game.html", entries=registry.lobby(), form={}, error=None,
-                           table_only=TABLE_ONLY, me=current_account(), **CLOCK_CHOICES)
+    return _lobby(form={}, error=None)
+
+
+def _lobby(form, error: str | None):
+    return render_template("web/new_game.html", games=rulebook.lobby(TABLE_ONLY), form=form,
+                           error=error, me=current_account(), **CLOCK_CHOICES)
+
+
+@bp.get("/rules/<entry>")
+def rules(entry: str):
+    html = rulebook.rules_html(entry)
+    chosen = next((g for g in rulebook.lobby(TABLE_ONLY) if g.entry == entry), None)
+    if html is None or chosen is None:
+        return pages.problem("No such rules", "There are no rules here for that game; the "
+                             "lobby lists every game with a link to its rules.", 404)
+    return render_template("web/rules.html", game=chosen, rules=html)
 
 
 @bp.post("/games")
@@ -105,9 +119,7 @@ def _chosen_game(form):
 
 
 def _lobby_error(form, error: str):
-    return render_template("web/new_game.html", entries=registry.lobby(), form=form,
-                           error=error, table_only=TABLE_ONLY, me=current_account(),
-                           **CLOCK_CHOICES)
+    return _lobby(form, error)
 
 
 @bp.get("/games/<public_id>")

@@ -72,8 +72,9 @@ def act(token: str):
     if from_page:
         flash(f"Done: {move_text}.")
         return redirect(game_link)
+    now = play.read_game(services(), claims.game, claims.seat, with_history=False).page
     return render_template("web/done.html", applied=applied, game_link=game_link,
-                           move_text=move_text)
+                           move_text=move_text, page=now)
 
 
 def _describe(kind: str, move) -> str:

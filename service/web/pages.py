@@ -5,6 +5,7 @@ from datetime import datetime
 
 from flask import current_app, render_template
 
+from service.boardpicture import drawing
 from service.mail.outbound.templating import game_partial
 from service.presenting import result_line
 
@@ -38,6 +39,7 @@ def render_game(read, view_token: str, **extra):
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},
                            partial_html=game_partial(env, page.kind, "html"),
+                           table=drawing(page.view, page.names, page.me),
                            replaceable=[c for c in page.clocks
                                         if c["status"] in ("absent", "resigned")], **extra)
 

@@ -1,7 +1,7 @@
 """A person's path in a real browser (Playwright driving the system Chromium) against the
 service running as a real server process on the embedded default: sign in by the emailed
 link, open /me, invite a friend from the lobby, accept the invitation from its email, see the
-game on /me, make a move, follow an old move link and be told it is done.
+game on /me, make a move, follow an old move link and be told it no longer applies.
 
 Skipped on a laptop without Chromium; CI sets TURNPOST_TEST_BROWSER=1, which makes a missing
 browser a failure instead."""
@@ -89,7 +89,7 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     assert page.url.endswith("/me") and "Signed in as anna@example.org" in page.content()
     # invite Ben from the lobby
     page.goto(server + "/")
-    page.select_option("select[name=game]", "trees")
+    page.check("input[name=game][value=trees]")
     page.fill("textarea[name=players]", "ben@example.org")
     page.click("text=Send the invitations")
     assert page.url.endswith("/me") and "(invited)" in page.content()
@@ -118,10 +118,9 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     move_text = move.locator("button").inner_text()
     move.locator("button").click()
     assert "Done" in page.content()
-    page.goto(server + move_url)          # the same link again: already done
-    page.click(f"button:has-text('{move_text}')")
-    body = page.content()
-    assert "Already done" in body
+    page.goto(server + move_url)          # the same link again: the game moved on
+    assert "no longer applies" in page.content()
+    assert page.locator(".card button", has_text=move_text).count() == 0
     page.goto(server + "/me")
     assert "Waiting on others" in page.content() and "waiting on ben" in page.content()
 

@@ -95,3 +95,16 @@ def test_a_muted_seat_gets_no_reminder(services):
         from service.store.models import OutboxRow
         rows = s.query(OutboxRow).filter_by(kind="reminder").all()
         assert [r.status for r in rows] == ["skipped"]
+
+
+def test_the_deadline_stands_right_under_the_headline_before_the_hand(services):
+    from email import message_from_bytes, policy
+    g = start(services, clock="3d")
+    play.deliver(services, g.outbox_ids)
+    mine = [message_from_bytes(raw, policy=policy.default)
+            for _, raw in services.transport.messages() if b"YOUR TURN" in raw]
+    text = mine[0].get_body(("plain",)).get_content().splitlines()
+    headline = next(i for i, line in enumerate(text) if "YOUR TURN" in line)
+    assert text[headline + 1].startswith("Your move by Fri 27 Nov, 09:00 UTC")
+    html = mine[0].get_body(("html",)).get_content()
+    assert html.index("<h1") < html.index("Your move by") < html.index("Your moves")

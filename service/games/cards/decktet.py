@@ -12,7 +12,8 @@ SUITS = "MSVLYK"
 SUIT_NAMES = {"M": "Moons", "S": "Suns", "V": "Waves", "L": "Leaves", "Y": "Wyrms", "K": "Knots"}
 SUIT_SINGULAR = {"M": "Moon", "S": "Sun", "V": "Wave", "L": "Leaf", "Y": "Wyrm", "K": "Knot"}
 SUIT_SYMBOLS = {"M": "☾", "S": "☀", "V": "≋", "L": "♣", "Y": "🐉", "K": "⌘"}
-SUIT_COLOURS = {"M": "#3b4f8f", "S": "#c98a00", "V": "#1f7a8c", "L": "#4d7c0f",
+# at least 4.5:1 on white (the templates' and card faces' palette; dark mode has its own)
+SUIT_COLOURS = {"M": "#3b4f8f", "S": "#8a5a00", "V": "#17687a", "L": "#3f6a0a",
                 "Y": "#7a1f3d", "K": "#6b4f2a"}
 
 # Standard rank order: Ace < 2 .. 9 < Pawn < Court < Crown. Games may use their own order.

@@ -109,8 +109,8 @@ def prompt(state, seat: int | None) -> str:
         return "The game is over."
     actor = acting(state)
     if seat != actor:
-        who = "your opponent" if seat is not None else f"seat {actor + 1}"
-        return f"Waiting for {who} to {_WAITING[state.phase]}."
+        # a seat placeholder, as in history texts: the service puts the name in
+        return f"Waiting for {{p{actor}}} to {_WAITING[state.phase]}."
     text = _ASKING[state.phase](state)
     rights = [k for k in state.kept[seat] if k not in state.used[seat] and k != state.offer]
     if rights and state.hands[seat]:

@@ -13,13 +13,15 @@ from email.utils import format_datetime
 import css_inline
 from jinja2 import Environment
 
+from service.boardpicture import picture
 from service.presenting import SeatPage, result_line
 from service.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts
 from .templating import game_partial
 
-_inliner = css_inline.CSSInliner(keep_style_tags=False)
+# keep_at_rules: the dark-mode @media block stays in a <style> for clients that honour it
+_inliner = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True)
 # Long unbreakable header values (the List-Unsubscribe URL) must stay plain ASCII, not be
 # folded into encoded words that unsubscribe buttons cannot read; 998 is SMTP's own limit.
 POLICY = policy.SMTP.clone(max_line_length=998)
@@ -37,7 +39,10 @@ class Envelope:
 
 def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: Envelope,
                  extra: dict | None = None) -> EmailMessage:
+    table = picture(page.view, page.names, page.me)
+    cid = f"table.{envelope.msg_id}@{links.domain}"
     ctx = {"page": page, "view": page.view, "names": page.names, "me": page.me,
+           "picture": table, "picture_cid": cid,
            "links": links, "marker": REPLY_MARKER, "result": result_line(page),
            "moves": [{"text": m["text"], "url": links.move(m["move"])} for m in page.menu],
            "partial_html": game_partial(env, page.kind, "html"),
@@ -46,7 +51,12 @@ def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: E
            "others": [n for i, n in enumerate(page.names) if i != page.me],
            "movers": [page.names[i] for i in page.to_act if i != page.me],
            **(extra or {})}
-    return build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
+    msg = build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
+    if table is not None:
+        # the HTML part becomes multipart/related with the picture its <img> names by cid
+        msg.get_body(("html",)).add_related(table.png, "image", "png", cid=f"<{cid}>",
+                                            disposition="inline", filename="table.png")
+    return msg
 
 
 def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str, subject: str,

@@ -2,6 +2,7 @@
 its own)."""
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
@@ -12,7 +13,16 @@ from service.presenting import fill
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
-FILTERS = {"card": cards.label, "cardname": cards.name}
+_REPLY_PREFIX = re.compile(r"^\s*((re|aw|sv|fw|fwd|wg)\s*(\[\d+\])?\s*:\s*)+", re.IGNORECASE)
+
+
+def reply_subject(subject: str) -> str:
+    """"Re: " once, however many "Re: Re: AW:" the subject already carries."""
+    return "Re: " + _REPLY_PREFIX.sub("", subject or "").strip()
+
+
+FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject}
+GLOBALS = {"fill": fill}
 
 
 def make_env(extra: Path | None = None) -> Environment:
@@ -23,7 +33,7 @@ def make_env(extra: Path | None = None) -> Environment:
                       autoescape=select_autoescape(["html"], default_for_string=False),
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
     env.filters.update(FILTERS)
-    env.globals["fill"] = fill
+    env.globals.update(GLOBALS)
     return env
 
 

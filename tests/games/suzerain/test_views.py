@@ -11,6 +11,7 @@ import jinja2
 from service.games.cards import label, name
 from service.games.contract import replay
 from service.games.suzerain import GAME
+from service.presenting import fill
 
 from .helpers import new, play
 
@@ -90,6 +91,7 @@ def render(kind: str, view: dict, me):
                              autoescape=kind == "html", undefined=jinja2.StrictUndefined)
     env.filters["card"] = label
     env.filters["cardname"] = name
+    env.globals["fill"] = fill
     return env.get_template(f"games/suzerain/view.{kind}").render(
         view=view, names=["Ann", "Bob"], me=me)
 
@@ -99,7 +101,8 @@ def test_templates_render_the_offer_of_a_fresh_right():
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
                  "take the Harvest")
     assert "use the right of the Harvest now" in GAME.view(state, 0)["prompt"]
-    assert GAME.view(state, 1)["prompt"].startswith("Waiting for your opponent")
+    # a seat placeholder the service fills with a name ("Waiting for Ann to ...")
+    assert GAME.view(state, 1)["prompt"].startswith("Waiting for {p0}")
     for me in (0, 1, None):
         txt = render("txt", GAME.view(state, me), me)
         assert all(len(line) < 80 for line in txt.splitlines())
