@@ -218,6 +218,7 @@ class Settings:
     LIMIT_SIGN_IN_ADDRESS: str = setting("5/hour", "Sign-in emails per email address.")
     LIMIT_GAMES: str = setting("20/day", "Games made, per account and per client.")
     LIMIT_INVITES: str = setting("60/day", "Invitations sent, per account and per client.")
+    LIMIT_API: str = setting("600/hour", "JSON API requests, per token (or per client).")
     RATE_LIMITS: bool = setting(
         "true", "Apply the limits above (counted in Redis with a broker, in memory without).")
 

@@ -179,8 +179,10 @@ def look(svc: Services, token: str) -> InvitationView:
 
 
 def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) -> Formed:
-    """The creator gives a declined seat to another address."""
-    addr = _address(typed)
+    """The creator gives a declined seat to another address, or to a bot (`bot`,
+    `bot:easy`, `bot:normal`), which takes it at once."""
+    bot = _bot_for(svc, typed) if start.is_bot_entry(typed) else None
+    addr = bot.addr if bot else _address(typed)
     now = svc.clock.now()
     with svc.db.transaction() as session:
         game = positions.game_row(session, game_id, lock=True)
@@ -191,14 +193,35 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
         inv = current.get(seat)
         if inv is None or not declined(inv, now):
             raise BadInvitation("Only a declined seat can be given to someone else.")
-        if addr in {i.email for i in current.values()}:
+        if bot is not None:
+            taken = {i.email for i in current.values()}
+            n = 1
+            while addr in taken:       # a second bot of that level at this table
+                n += 1
+                addr = f"bot-{bot.bot}-{n}@bots.invalid"
+        elif addr in {i.email for i in current.values()}:
             raise BadInvitation("That address already has a seat at this table.")
         inv.status = "replaced"
-        row = _invite(session, svc, game, seat, addr, now)
+        if bot is not None:
+            player = start.find_player(session, addr, f"{bot.bot.title()} bot {n}", now)
+            session.add(Invitation(game_id=game.id, seat=seat, email=addr, player_id=player.id,
+                                   status="accepted", created_at=now, answered_at=now))
+            session.flush()
+            _, ids = _maybe_deal(session, svc, game)
+        else:
+            row = _invite(session, svc, game, seat, addr, now)
+            ids = [row.id] if row is not None else []
         session.flush()
-        formed = Formed(game.id, game.public_id, [row.id] if row is not None else [])
-    svc.kick("deliver", formed.outbox_ids)
+        formed = Formed(game.id, game.public_id, ids)
+    _kick(svc, game_id, formed.outbox_ids)
     return formed
+
+
+def _bot_for(svc: Services, typed: str) -> start.Entry:
+    try:
+        return start.bot_entries([start.parse_entry(typed, svc.urls.domain)])[0]
+    except PlayError as exc:
+        raise BadInvitation(exc.detail) from None
 
 
 def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:

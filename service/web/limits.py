@@ -6,6 +6,8 @@ One Limiter per app (apps in one process count apart); the limits are put on the
 after the blueprints are registered, so the blueprints stay plain Flask."""
 from __future__ import annotations
 
+import hashlib
+import json
 import math
 import time
 
@@ -73,15 +75,32 @@ def init_app(app: Flask) -> Limiter:
             view = limiter.limit(rate, key_func=key, cost=cost, methods=["POST"],
                                  deduct_when=when, scope=f"{endpoint}.{n}")(view)
         app.view_functions[endpoint] = view
+    # the JSON API: every request counts, per token (or per client without one)
+    for endpoint in [e for e in app.view_functions if e.startswith("api.")]:
+        app.view_functions[endpoint] = limiter.limit(
+            cfg["TURNPOST_LIMIT_API"], key_func=_token_or_client, scope="api")(
+            app.view_functions[endpoint])
     app.extensions["turnpost.limiter"] = limiter
     app.register_error_handler(429, too_many)
     return limiter
+
+
+def _token_or_client() -> str:
+    scheme, _, token = request.headers.get("Authorization", "").partition(" ")
+    if scheme.lower() == "bearer" and token.strip():
+        return "token:" + hashlib.sha256(token.strip().encode()).hexdigest()[:32]
+    return "client:" + get_remote_address()
 
 
 def too_many(exc):
     limiter = current_app.extensions["turnpost.limiter"]
     current = limiter.current_limit
     seconds = max(1, math.ceil(current.reset_at - time.time())) if current else 3600
+    if request.path.startswith("/api/"):       # an API client gets a problem document
+        body = {"type": "about:blank", "title": "Too Many Requests", "status": 429,
+                "detail": f"Too many requests ({exc.description}); try again in {seconds} s."}
+        return (json.dumps(body), 429, {"Retry-After": str(seconds),
+                                        "Content-Type": "application/problem+json"})
     minutes = math.ceil(seconds / 60)
     when = f"in {minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 \
         else f"in about {round(minutes / 60)} hours"

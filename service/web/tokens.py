@@ -1,6 +1,6 @@
-"""A player's personal API tokens, on a page reached from their game page (its signed link
-names the seat, and so the player): list, create (shown once), revoke. When players sign in,
-the same page belongs under /me."""
+"""A player's personal API tokens and feed links: list, create (shown once), revoke. At
+/me/tokens for a signed-in player, and on a page reached from each game page (its signed link
+names the seat, and so the player), which works without signing in."""
 from __future__ import annotations
 
 from flask import Blueprint, render_template, request
@@ -9,6 +9,7 @@ from service.links import TokenError
 from service.play import tokens
 
 from . import pages
+from .accounts import signed_in
 from .ext import services
 
 bp = Blueprint("tokens", __name__)
@@ -34,6 +35,22 @@ def change(token: str):
         email = _email(token)
     except (TokenError, tokens.UnknownPlayer) as exc:
         return pages.problem(exc.title, exc.detail, 400)
+    return _change(token, email)
+
+
+@bp.get("/me/tokens")
+@signed_in
+def my_listing(me):
+    return _page("", me.email)
+
+
+@bp.post("/me/tokens")
+@signed_in
+def my_change(me):
+    return _change("", me.email)
+
+
+def _change(token: str, email: str):
     created = scope = None
     if request.form.get("revoke"):
         tokens.revoke(services(), email, request.form.get("revoke", type=int) or 0)

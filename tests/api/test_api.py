@@ -202,3 +202,32 @@ def test_the_cli_makes_lists_and_revokes_tokens(app, client, table):
     assert runner.invoke(args=["api-token", "revoke", ANNA, str(token_id)]).exit_code == 0
     assert client.get("/api/v1/games", headers=h).status_code == 401
     assert runner.invoke(args=["api-token", "create", "nobody@x.org"]).exit_code != 0
+
+
+def test_a_signed_in_player_makes_and_revokes_tokens_on_me(app, table):
+    from tests.web.helpers import post_form, sign_in
+    client = app.test_client()
+    assert client.get("/me/tokens").status_code == 302          # sign in first
+    sign_in(client, app, ANNA)
+    assert "/me/tokens" in client.get("/me").text
+    made = post_form(client, "/me/tokens", {"label": "phone"}, page="/me/tokens").text
+    token = made.split('class="token">')[1].split("<")[0]
+    h = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/v1/games", headers=h).status_code == 200
+    token_id = tokens.listed(app.extensions["turnpost"], ANNA)[-1].id
+    post_form(client, "/me/tokens", {"revoke": str(token_id)}, page="/me/tokens")
+    assert client.get("/api/v1/games", headers=h).status_code == 401
+
+
+def test_the_api_is_rate_limited_per_token_with_a_problem_document(app_factory):
+    app = app_factory(TURNPOST_LIMIT_API="2/minute")
+    svc = app.extensions["turnpost"]
+    client = app.test_client()
+    play.start_game(svc, "trees", [ANNA, BEN], {})
+    h = {"Authorization": f"Bearer {tokens.create(svc, ANNA, 'x')[1]}"}
+    assert [client.get("/api/v1/games", headers=h).status_code for _ in range(2)] == [200, 200]
+    r = client.get("/api/v1/games", headers=h)
+    assert r.status_code == 429 and r.mimetype == "application/problem+json"
+    assert int(r.headers["Retry-After"]) > 0 and r.json["status"] == 429
+    other = {"Authorization": f"Bearer {tokens.create(svc, BEN, 'y')[1]}"}
+    assert client.get("/api/v1/games", headers=other).status_code == 200   # its own count

@@ -249,3 +249,19 @@ def test_a_bot_entry_that_is_no_bot_is_refused(client, app):
     r = make_game(client, app, ["bot:grandmaster"])
     assert r.status_code == 400 and "no bot called" in r.text
     assert count(app, GameRow) == 0
+
+
+def test_a_declined_seat_can_be_given_to_a_bot_which_takes_it_at_once(client, app):
+    """Issue 12: the creator fills a declined seat with another address or a bot."""
+    sign_in(client, app, ANNA)
+    make_game(client, app, [BEN])
+    answer(app, BEN, "decline")
+    r = post_form(client, "/games/1/seats/1", {"email": "bot:easy"}, page="/me")
+    assert r.status_code == 302
+    with app.extensions["turnpost"].db.transaction() as s:
+        game = s.get(GameRow, 1)
+        assert game.status in ("active", "ended")
+        assert [x.bot for x in game.seats] == [None, "easy"]
+    assert not any(m["To"].endswith(".invalid") for m in mails(app))
+    r = post_form(client, "/games/1/seats/1", {"email": "bot:wizard"}, page="/me")
+    assert r.status_code in (302, 400)      # the game has started: nothing to fill
