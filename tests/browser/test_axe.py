@@ -19,7 +19,7 @@ import pytest
 
 from service.games import registry
 
-from .test_browser import ROOT, open_mail
+from .test_browser import CHROMIUM, ROOT, open_mail
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 # entry, seats, switches to tick in the lobby
@@ -34,6 +34,21 @@ RUN = """async () => {
       .map(n => n.target.join(' ') + ' — ' + (n.failureSummary || '').replace(/\\s+/g, ' '))
       .join(' | '));
 }"""
+
+
+@pytest.fixture
+def page(server):
+    """A phone-sized page that may inject axe-core: the service's Content-Security-Policy
+    forbids inline scripts, as it should, so the checker's context bypasses it (Playwright's
+    own switch for this; the pages under test are unchanged)."""
+    from playwright.sync_api import sync_playwright
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
+            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
+        context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
+        yield context.new_page()
+        browser.close()
 
 
 def violations(page) -> list[str]:

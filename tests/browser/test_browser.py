@@ -70,8 +70,15 @@ def page(server):
 def open_mail(page, server, to: str, subject_part: str):
     """The newest email to `to` whose subject has `subject_part`, opened in the dev outbox;
     returns the frame showing its HTML."""
-    page.goto(server + "/dev/outbox")
-    item = page.locator("li", has_text=to).filter(has_text=subject_part).first
+    # mail goes out just after the response (a background thread on the embedded default):
+    # look again for a few seconds, as a person reloading their inbox would
+    deadline = time.monotonic() + 15
+    while True:
+        page.goto(server + "/dev/outbox")
+        item = page.locator("li", has_text=to).filter(has_text=subject_part).first
+        if item.count() or time.monotonic() > deadline:
+            break
+        time.sleep(0.3)
     item.locator("a").click()
     return page.frame_locator("iframe")
 
