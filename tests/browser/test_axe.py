@@ -19,7 +19,7 @@ import pytest
 
 from service.games import registry
 
-from .test_browser import CHROMIUM, ROOT, open_mail
+from .test_browser import CHROMIUM, ROOT, click, open_mail
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 # entry, seats, switches to tick in the lobby
@@ -88,15 +88,15 @@ def _start(server, tmp_path, entry: str, seats: int, switches) -> None:
 def test_lobby_rules_sign_in_and_me_pages(server, page):
     page.goto(server + "/")
     check(page, "lobby")
-    page.click("text=Rules of Suzerain")
+    click(page, "text=Rules of Suzerain")
     check(page, "rules page")
     page.goto(server + "/sign-in")
     check(page, "sign-in page")
     page.fill("input[name=email]", "anna@example.org")
-    page.click("text=Email me a sign-in link")
+    click(page, "text=Email me a sign-in link")
     link = open_mail(page, server, "anna@example.org", "sign-in").locator("a.btn").first
     page.goto(link.get_attribute("href"))
-    page.click("text=Sign me in")
+    click(page, "text=Sign me in")
     assert page.url.endswith("/me")
     check(page, "/me")
     page.goto(server + "/")
@@ -121,7 +121,7 @@ def test_every_games_email_page_confirm_and_done(server, page, tmp_path, entry, 
     check(page, f"{entry} game page")
     page.goto(mover[1])
     check(page, f"{entry} confirm page")
-    page.click("main form button")
+    click(page, "main form button")
     page.wait_for_selector("text=Done")
     check(page, f"{entry} done page")
     page.goto(mover[1])                   # the same link again: stale

@@ -67,6 +67,13 @@ def page(server):
         browser.close()
 
 
+def click(page, selector: str) -> None:
+    """Click, then let the page that the click opens finish loading before it is read (a
+    content() read in the middle of a navigation is empty)."""
+    page.click(selector)
+    page.wait_for_load_state()
+
+
 def open_mail(page, server, to: str, subject_part: str):
     """The newest email to `to` whose subject has `subject_part`, opened in the dev outbox;
     returns the frame showing its HTML."""
@@ -88,23 +95,23 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     page.goto(server + "/me")
     assert "/sign-in" in page.url
     page.fill("input[name=email]", "anna@example.org")
-    page.click("text=Email me a sign-in link")
+    click(page, "text=Email me a sign-in link")
     assert "Check your email" in page.content()
     link = open_mail(page, server, "anna@example.org", "sign-in").locator("a.btn").first
     page.goto(link.get_attribute("href"))
-    page.click("text=Sign me in")
+    click(page, "text=Sign me in")
     assert page.url.endswith("/me") and "Signed in as anna@example.org" in page.content()
     # invite Ben from the lobby
     page.goto(server + "/")
     page.check("input[name=game][value=trees]")
     page.fill("textarea[name=players]", "ben@example.org")
-    page.click("text=Send the invitations")
+    click(page, "text=Send the invitations")
     assert page.url.endswith("/me") and "(invited)" in page.content()
     # Ben accepts from his invitation email
     accept = open_mail(page, server, "ben@example.org", "invites you").locator("a.btn",
                                                                               has_text="Accept")
     page.goto(accept.get_attribute("href"))
-    page.click("text=Accept the invitation")
+    click(page, "text=Accept the invitation")
     assert "the game has started" in page.content()
     # who plays first is dealt by chance: if it is Ben, he moves by the link in his email
     page.goto(server + "/me")
@@ -113,12 +120,12 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
         button = open_mail(page, server, "ben@example.org", "Your move").locator("a.btn").first
         ben_move = button.inner_text()
         page.goto(button.get_attribute("href"))
-        page.click(f"button:has-text('{ben_move}')")
+        click(page, f"button:has-text('{ben_move}')")
         assert "Done" in page.content()
     # Anna's games page: her move first, the title counts it
     page.goto(server + "/me")
     assert page.title().startswith("(1) My games")
-    page.click("text=Trees #1")
+    click(page, "text=Trees #1")
     page.screenshot(path=str(tmp_path / "game.png"))
     move = page.locator(".moves form").first
     move_url = move.get_attribute("action")
@@ -141,14 +148,25 @@ def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, p
     seat_url = page.url
     assert "/g/" in seat_url and "Normal bot" in page.content()
     for _ in range(400):
+        # the bot moves in the background just after each of my moves: look again until it
+        # is my turn (or the game is over), as a person reloading the page would
+        deadline = time.monotonic() + 15
+        while True:
+            if "Game over" in page.content():
+                break
+            move = page.locator(".moves form button").first
+            if move.count() or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+            page.goto(seat_url)
         if "Game over" in page.content():
             break
-        move = page.locator(".moves form button").first
         assert move.count(), "no move to click on my turn"
         move.click()                        # the move, then the done page
-        page.goto(seat_url)                 # the bot has answered by now
+        page.wait_for_load_state()
+        page.goto(seat_url)
     assert "Game over" in page.content() and "won" in page.content().lower()
-    page.click("#replay")
+    click(page, "#replay")
     assert "Step 1 of" in page.content()
     page.keyboard.press("n")
     page.wait_for_url("**/replay?at=*")
@@ -157,5 +175,5 @@ def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, p
     page.wait_for_function("document.body.innerText.includes('Step 3 of')")
     page.keyboard.press("p")
     page.wait_for_function("document.body.innerText.includes('Step 2 of')")
-    page.click("#prev")
+    click(page, "#prev")
     assert "Step 1 of" in page.content()
