@@ -20,34 +20,19 @@ def _email(view_token: str) -> str:
     return tokens.seat_email(services(), claims.game, claims.seat)
 
 
-@bp.get("/g/<token>/tokens")
-def listing(token: str):
+@bp.route("/g/<token>/tokens", methods=["GET", "POST"])
+def seat_tokens(token: str):
     try:
         email = _email(token)
     except (TokenError, tokens.UnknownPlayer) as exc:
         return pages.problem(exc.title, exc.detail, 400)
-    return _page(token, email)
+    return _change(token, email) if request.method == "POST" else _page(token, email)
 
 
-@bp.post("/g/<token>/tokens")
-def change(token: str):
-    try:
-        email = _email(token)
-    except (TokenError, tokens.UnknownPlayer) as exc:
-        return pages.problem(exc.title, exc.detail, 400)
-    return _change(token, email)
-
-
-@bp.get("/me/tokens")
+@bp.route("/me/tokens", methods=["GET", "POST"])
 @signed_in
-def my_listing(me):
-    return _page("", me.email)
-
-
-@bp.post("/me/tokens")
-@signed_in
-def my_change(me):
-    return _change("", me.email)
+def my_tokens(me):
+    return _change("", me.email) if request.method == "POST" else _page("", me.email)
 
 
 def _change(token: str, email: str):
