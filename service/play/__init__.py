@@ -15,7 +15,7 @@ from .errors import (
 )
 from .intake import accept_mail
 from .periodic import sweep, timers
-from .reading import GameRead, PublicGame, game_kind, public_game, read_game
+from .reading import GameRead, PublicGame, public_game, read_game
 from .relay import deliver, requeue
 from .relay_batch import deliver_batch
 from .replaying import NotYet, Step, replay_step, seat_log, whole_log
@@ -29,7 +29,7 @@ from .undo import UndoRefused
 __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
-           "accept_mail", "deliver", "deliver_batch", "from_settings", "game_kind",
+           "accept_mail", "deliver", "deliver_batch", "from_settings",
            "is_bot_entry", "is_table_word", "move_bots", "page_command", "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log"]

@@ -96,10 +96,6 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     return entries, (first if first > 1 else None)
 
 
-def game_kind(svc: Services, game_id: int) -> str:
-    with svc.db.transaction() as session:
-        return positions.game_row(session, game_id).kind
-
 
 @dataclass(frozen=True)
 class PublicGame:
