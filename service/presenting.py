@@ -135,9 +135,11 @@ def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
 
 def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,
               names: list[str], news_events: list[tuple[int, Event]],
-              every_move: bool = False) -> SeatPage:
+              every_move: bool = False, with_menu: bool = True) -> SeatPage:
     """`every_move` also lists every legal move (the game page's buttons); emails, which
-    show only the menu, skip that work."""
+    show only the menu, skip that work. `with_menu=False` skips the menu too, for pages that
+    show the position without offering moves (a link's confirm page, its done page): in a
+    long game listing the moves costs more than the rest of the page."""
     view = engine.view(state, seat)
     to_act = sorted(engine.to_act(state))
     outcome = engine.outcome(state)
@@ -147,9 +149,9 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
                     news=[h["text"] for h in history(engine, news_events, seat, names)],
                     to_act=to_act, your_turn=seat is not None and seat in to_act,
                     outcome=outcome.to_json() if outcome else None)
-    if page.your_turn:
+    if page.your_turn and with_menu:
         page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
-    if every_move and seat is not None and outcome is None:
+    if every_move and with_menu and seat is not None and outcome is None:
         # off-turn moves exist too (Magnate's standing preferences), so ask for every seat
         page.all_moves = [{"move": m, "text": engine.describe(m)}
                           for m in engine.legal_moves(state, seat)]

@@ -7,6 +7,7 @@ import pytest
 from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import func, select
 
+from service.games import registry
 from service.links import Claims
 from service.store.models import EventRow
 
@@ -129,3 +130,22 @@ def test_a_move_out_of_turn_is_refused(client, app):
 def test_garbage_tokens_get_a_page_not_a_crash(client, app, path):
     r = client.get(path)
     assert r.status_code == 400 and "Nothing was changed" in r.text
+
+
+
+def test_the_confirm_page_does_not_list_moves(client, app, monkeypatch):
+    """The confirm page shows the one move of its link and offers no other, so it does not ask
+    the engine for moves (issue 15: listing an Aristocracy seat's moves late in a game cost
+    more than the rest of the page)."""
+    start(client, app)
+    addr, links = mover(app)
+    trees, asked = registry.get("trees"), []
+    for name in ("legal_moves", "menu"):
+        real = getattr(trees, name)
+        monkeypatch.setattr(trees, name, lambda *a, _real=real, _name=name, **k: (
+            asked.append(_name), _real(*a, **k))[1])
+    path = links[0][1]
+    assert client.get(path).status_code == 200
+    assert asked == []
+    game_page = client.get(game_link(latest_to(app, addr)))    # the page does offer them
+    assert game_page.status_code == 200 and "legal_moves" in asked
