@@ -4,6 +4,7 @@ and its one-click moves. Shared by the emails and the web pages; built only from
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,8 +86,7 @@ class SeatPage:
 
     @property
     def waiting_for(self) -> str:
-        others = [self.names[s] for s in self.to_act if s != self.me]
-        return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
+        return waiting_for(self.names, self.to_act, self.me)
 
     @property
     def whose_move(self) -> str:
@@ -156,6 +156,12 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
         page.all_moves = [{"move": m, "text": engine.describe(m)}
                           for m in engine.legal_moves(state, seat)]
     return page
+
+
+def waiting_for(names: Sequence[str], to_act: Iterable[int], me: int | None) -> str:
+    """The seats to act other than `me`, by name: "Ben", "Ben and Cleo", "Ben, Cleo and Dan"."""
+    others = [names[s] for s in to_act if s != me]
+    return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
 
 
 def result_line(page: SeatPage) -> str:

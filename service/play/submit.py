@@ -51,6 +51,10 @@ class Applied:
     outbox_ids: list[int]
     ended: bool
     bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
+    # who acts now, and every seat's name: enough for the mover's "done" page without reading
+    # the game again
+    to_act: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
 
 
 def submit(svc: Services, intent: Intent) -> Applied:
@@ -164,7 +168,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     session.flush()
     positions.moved(session, svc.states, pos, last, new_state)
     return Applied(pos.row.id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
-                   pos.row.bots_due)
+                   pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),
+                   tuple(s.player.name for s in pos.row.seats))
 
 
 def _mover(intent: Intent) -> int | None:
