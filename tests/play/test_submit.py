@@ -6,7 +6,7 @@ import random
 import threading
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from service import marks, play
 from service.play import Intent, positions
@@ -251,7 +251,6 @@ def test_a_move_that_goes_through_does_not_look_its_key_up(svc):
     """The receipt's primary key refuses a second use of a key, so a move that applies pays
     no lookup (issue 15: a move costs a few inserts); the lookup happens on the way out of a
     refusal, where a double click is told "already done"."""
-    from sqlalchemy import event
     started = start(svc)
     pos, seat, move = first_move(svc, started.game_id)
     seen = []
