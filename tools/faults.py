@@ -592,7 +592,8 @@ class Harness:
         except TimeoutError:
             report.failures.append("the outbox did not drain")
         report.drain = time.monotonic() - t0
-        report.note = f"{len(retry)} clicks not answered for sure (503) and tried again"
+        report.note = (f"{len(retry)} {'click' if len(retry) == 1 else 'clicks'} answered 503"
+                       " and tried again")
         self.finish(report, before, answers)
         return report
 
