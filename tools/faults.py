@@ -748,7 +748,10 @@ READING = """## Reading it
   the first click got through). A bare 500 is a failure.
 - *time to drain*: from the end of the fault until every queued email is sent or parked.
   Sweeps run every 5 s here (60 s by default), and a claim left by a killed worker expires
-  after 60 s, which is what the kill -9 scenario waits for.
+  after 60 s, which is what the kill -9 scenario waits for. A database restart that catches a
+  send while its email is being rendered leaves the claim too (the worker cannot release it
+  while the database is away): that email goes out when the claim expires, so the restart
+  scenario drains in under a second or in about 60 s, depending on the moment.
 - A worker killed in the instant between the relay's 250 and the row being marked sent cannot
   know the relay took the message: SMTP has no way to ask. The row is sent again when its
   claim expires, with the same Message-ID (mail clients show it once). That is the one way a
