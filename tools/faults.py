@@ -725,9 +725,11 @@ READING = """## Reading it
 
 - *links clicked*: one move per game, by the link in the turn email its seat to act got for the
   position the game is at now (found through the outbox row and the Message-ID the sink saw,
-  and checked unused in the database first). Players keep the default mail mode (mailed when
-  it is their move), so the mover's own latest email holds the link it has just used: a
-  harness that clicks that one again is told "already done" and tests nothing.
+  and checked unused in the database first). A mover is never mailed about its own move, in
+  any mail mode (the done page told it), so its own latest email holds the link it has just
+  used: clicking that one again is answered "already done" and tests nothing. (That is what
+  the 33 "lost" moves of an earlier version of this harness on merged main were.) The players
+  keep the default mail mode, mailed when it is their move.
 - *done*, *already done*, *refused*: what the clicks were told: the done page (the move was
   applied), the "already done" page, or a 4xx (stale, not allowed: nothing applied). Twenty
   clicks on one link: one "done", nineteen "already done", one move applied.
@@ -741,8 +743,9 @@ READING = """## Reading it
   *parked*: given up (a 5xx refusal is parked at once, by design; a parked email in any other
   scenario fails the run). A new game mails only the seat the deal makes first, so the relay
   refuses both addresses of the 550 game.
-- Each fault is checked to have bitten: the note counts the sends the slow relay saw abandoned
-  and the claims the killed worker left behind; none of them fails the run.
+- Each fault is checked to have bitten: the notes count the sends the slow relay saw abandoned
+  and the claims the killed worker left behind; a count of 0 means the scenario tested
+  nothing, and fails the run.
 - *503*: the friendly "back in a moment" page while PostgreSQL restarts; the harness clicks
   those links again afterwards, as a person would ("already done" is then an honest answer:
   the first click got through). A bare 500 is a failure.
