@@ -6,11 +6,12 @@ from service.web import create_app
 
 from .celery_app import close_relay
 
-app = create_app()
-celery_app = app.extensions["celery"]
+# not named `app`: `celery -A` would take it for the Celery app
+_flask_app = create_app()
+celery_app = _flask_app.extensions["celery"]
 
 
 @signals.worker_process_shutdown.connect     # each child of the prefork pool
 @signals.worker_shutdown.connect             # the worker itself (the solo and thread pools)
 def _close_relay(**_) -> None:
-    close_relay(app)
+    close_relay(_flask_app)
