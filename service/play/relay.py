@@ -93,8 +93,11 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
         pick = pick.where(asked)
     if session.get_bind().dialect.name == "postgresql":
         pick = pick.with_for_update(skip_locked=True)
+    # a CTE, evaluated once: as a plain IN (subquery) PostgreSQL may run the subquery again
+    # for each row it updates, and each run skips the rows already taken: all rows, no limit
+    picked = pick.cte("picked")
     claimed = session.scalars(
-        update(OutboxRow).where(OutboxRow.id.in_(pick), _claimable(now, early))
+        update(OutboxRow).where(OutboxRow.id.in_(select(picked.c.id)), _claimable(now, early))
         .values(status="sending", claimed_at=now, claim=token or None)
         .returning(OutboxRow.id))
     order = {row_id: k for k, row_id in enumerate(row_ids)}

@@ -5,6 +5,7 @@ twice and leaves nothing stuck, and sent rows are marked together."""
 from __future__ import annotations
 
 import smtplib
+import threading
 import time
 from email.message import EmailMessage
 
@@ -151,6 +152,39 @@ def test_sent_rows_are_claimed_in_one_statement_and_marked_in_one(smtp):
              and "sent_at" in s]
     assert len(claims) == 1
     assert len(marks) == 1 and marks[0][1], "one executemany marks the batch's rows"
+
+
+def test_a_filling_claim_takes_at_most_a_batch_the_rows_asked_for_first(smtp, monkeypatch):
+    svc, sink = smtp
+    monkeypatch.setattr(relay, "BATCH", 3)
+    ids = queued(svc, 5)
+    results = play.deliver(svc, ids[4:6], fill=True)
+    assert results == {ids[4]: "sent", ids[5]: "sent", ids[0]: "sent"}
+    assert len(sink.messages) == 3
+    assert [rows(svc, ids)[i][0] for i in ids] == \
+        ["sent", "pending", "pending", "pending", "sent", "sent"] + ["pending"] * 4
+
+
+def test_workers_claiming_at_once_never_claim_the_same_row(services):
+    ids = queued(services, 10)
+    claims: dict[str, list[int]] = {"a": [], "b": []}
+    start = threading.Barrier(2)
+
+    def worker(token: str) -> None:
+        start.wait()
+        while True:
+            with services.db.transaction() as s:
+                got = relay.claim_batch(s, [], services.clock.now(), token, fill=3)
+            if not got:
+                return
+            claims[token] += got
+
+    threads = [threading.Thread(target=worker, args=(t,)) for t in claims]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(claims["a"] + claims["b"]) == sorted(ids)      # each row once, no more
 
 
 def test_a_long_batch_marks_what_it_sent_as_it_goes(smtp, monkeypatch):
