@@ -19,8 +19,8 @@ open for the next batch), and mark the sent ones in one statement.
   at the end of the batch, or every MARK_EVERY_SECONDS while a long one runs: that is how much
   mail a worker killed with kill -9 can have sent without marking (sent again, with the same
   Message-ID, when its claims expire; SMTP cannot tell us the relay already has it).
-* A row is rendered from what one short transaction loads; the email (its picture, templates,
-  CSS) is composed after that transaction, so a batch holds no database lock while drawing.
+* A game's rows (a move's emails) are loaded in one short transaction; their emails (the
+  picture, templates, CSS) are composed after it, so a batch holds no lock while drawing.
 """
 from __future__ import annotations
 
@@ -54,8 +54,9 @@ HEARTBEAT_SECONDS = 20.0
 MARK_SENT_PAUSES = (0.2, 0.5, 1, 1, 2, 2, 4, 4, 8, 8, 15, 15, 15, 15, 15, 15)
 #: A long batch marks what it has sent at least this often (see the module's docstring).
 MARK_EVERY_SECONDS = 1.0
-#: Rows claimed, sent and marked together.
+#: Rows claimed, sent and marked together; of them, rows of one game loaded together.
 BATCH = 50
+GROUP = 8
 RELAY = "mail relay"
 
 
@@ -83,6 +84,12 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
     due rows, oldest first, in one UPDATE. Returns the ids claimed: those asked for in the
     order asked, then the others. On PostgreSQL a row another worker is claiming this moment
     is skipped rather than waited for."""
+    return [row_id for row_id, _ in _claim(session, row_ids, now, token, fill, early)]
+
+
+def _claim(session: Session, row_ids: list[int], now: datetime, token: str, fill: int,
+           early: bool) -> list[tuple[int, int | None]]:
+    """claim_batch's rows as (id, game id)."""
     if not row_ids and not fill:
         return []
     asked = OutboxRow.id.in_(row_ids)
@@ -96,12 +103,13 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
     # a CTE, evaluated once: as a plain IN (subquery) PostgreSQL may run the subquery again
     # for each row it updates, and each run skips the rows already taken: all rows, no limit
     picked = pick.cte("picked")
-    claimed = session.scalars(
+    claimed = session.execute(
         update(OutboxRow).where(OutboxRow.id.in_(select(picked.c.id)), _claimable(now, early))
         .values(status="sending", claimed_at=now, claim=token or None)
-        .returning(OutboxRow.id))
+        .returning(OutboxRow.id, OutboxRow.game_id)).all()
     order = {row_id: k for k, row_id in enumerate(row_ids)}
-    return sorted(claimed, key=lambda row_id: (order.get(row_id, len(order)), row_id))
+    return sorted(((row_id, game_id) for row_id, game_id in claimed),
+                  key=lambda claimed: (order.get(claimed[0], len(order)), claimed[0]))
 
 
 class Heartbeat:
@@ -163,22 +171,37 @@ def deliver_one(svc: Services, row_id: int, *, probe: bool = False) -> str:
 def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[int, str]:
     token = secrets.token_hex(8)
     with svc.db.transaction() as session:
-        claimed = claim_batch(session, row_ids, svc.clock.now(), token, fill=fill, early=early)
+        claimed = _claim(session, row_ids, svc.clock.now(), token, fill, early)
     results = {row_id: "skipped" for row_id in row_ids}
     if not claimed:
         return results
     batch = _Sending(svc, token, probe=early)
-    with Heartbeat(svc, claimed, token):
+    with Heartbeat(svc, [row_id for row_id, _ in claimed], token):
         try:
-            for row_id in claimed:
-                results[row_id] = batch.deliver(row_id)
+            for group in _by_game(claimed):
+                results.update(batch.deliver(group))
         finally:
             batch.mark()    # what went out is marked, even when the database left mid-batch
     return results
 
 
+def _by_game(claimed: list[tuple[int, int | None]]) -> list[list[int]]:
+    """Rows next to each other of one game (a move's emails to its seats), GROUP at most:
+    loaded in one short transaction, they share the game, its seats and its position."""
+    groups: list[list[int]] = []
+    last = None
+    for row_id, game_id in claimed:
+        if game_id is not None and game_id == last and len(groups[-1]) < GROUP:
+            groups[-1].append(row_id)
+        else:
+            groups.append([row_id])
+        last = game_id
+    return groups
+
+
 class _Sending:
-    """One batch's rows, one after the other: render, send, remember for the mark."""
+    """One batch's rows, one after the other: loaded (a game's rows together), composed, sent,
+    remembered for the mark."""
 
     def __init__(self, svc: Services, token: str, probe: bool):
         self.svc, self.token, self.probe = svc, token, probe
@@ -186,37 +209,63 @@ class _Sending:
         self.marked = time.monotonic()
         self.unreachable: SendFailed | None = None
 
-    def deliver(self, row_id: int) -> str:
+    def deliver(self, group: list[int]) -> dict[int, str]:
+        if self.unreachable is not None:
+            return {row_id: self._send(row_id, None) for row_id in group}
+        try:
+            drafts = self._load(group)
+        except Exception as exc:   # noqa: BLE001 - the database, most likely: each row retries
+            return {row_id: self._failed(row_id, exc) for row_id in group}
+        return {row_id: self._send(row_id, drafts[row_id]) for row_id in group}
+
+    def _load(self, group: list[int]) -> dict[int, tuple | Exception | None]:
+        """Each row's (compose, bounce address), None when its address bounced since it was
+        queued (skipped), or what went wrong loading it."""
+        drafts: dict[int, tuple | Exception | None] = {}
+        with self.svc.db.transaction() as session:
+            rows = {row.id: row for row in session.scalars(
+                select(OutboxRow).where(OutboxRow.id.in_(group)))}
+            for row_id in group:
+                row = rows[row_id]
+                if bounces.unmailable(session, row.to_addr):
+                    row.status, row.claim = "skipped", None
+                    drafts[row_id] = None
+                    continue
+                try:
+                    drafts[row_id] = (prepare(session, self.svc, row),
+                                      self.svc.urls.bounce_address(row.message_id))
+                except DBAPIError:
+                    raise                   # the transaction is gone: the whole group retries
+                except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row's
+                    drafts[row_id] = exc
+        return drafts
+
+    def _send(self, row_id: int, draft: tuple | Exception | None) -> str:
         if self.unreachable is not None:
             # no connection could be made for an earlier row: this one would fail the same
             # way (after the same timeout); it waits for its next try like that one
-            return _failed(self.svc, row_id, self.token, self.unreachable, self.probe)
+            return self._failed(row_id, self.unreachable)
+        if draft is None:
+            return "skipped"
         try:
-            msg = self._email(row_id)
-            if msg is None:
-                return "skipped"
+            if isinstance(draft, Exception):
+                raise draft
+            compose, bounce = draft
+            msg = compose()
+            msg["Return-Path"] = f"<{bounce}>"
             relay_id = self.svc.transport.send(msg)
         except Exception as exc:   # noqa: BLE001 - any failure, a template bug included, retries
             if isinstance(exc, RelayUnreachable):
                 self.unreachable = exc
-            return _failed(self.svc, row_id, self.token, exc, self.probe)
+            return self._failed(row_id, exc)
         self.svc.outages.ok(RELAY)
         self.sent[row_id] = relay_id
         if time.monotonic() - self.marked >= MARK_EVERY_SECONDS:
             self.mark()
         return "sent"
 
-    def _email(self, row_id: int) -> EmailMessage | None:
-        with self.svc.db.transaction() as session:
-            row = session.get(OutboxRow, row_id)
-            if bounces.unmailable(session, row.to_addr):   # it bounced since it was queued
-                row.status, row.claim = "skipped", None
-                return None
-            compose = prepare(session, self.svc, row)
-            bounce = self.svc.urls.bounce_address(row.message_id)
-        msg = compose()
-        msg["Return-Path"] = f"<{bounce}>"
-        return msg
+    def _failed(self, row_id: int, exc: Exception) -> str:
+        return _failed(self.svc, row_id, self.token, exc, self.probe)
 
     def mark(self) -> None:
         if self.sent:

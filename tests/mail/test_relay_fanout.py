@@ -146,9 +146,9 @@ def test_sent_rows_are_claimed_in_one_statement_and_marked_in_one(smtp):
         play.deliver(svc, ids)
     finally:
         event.remove(svc.db.engine, "before_cursor_execute", record)
-    claims = [s for s, _ in seen if s.startswith("UPDATE outbox SET status") and "claim" in s
+    claims = [s for s, _ in seen if "UPDATE outbox SET status" in s and "claim" in s
               and "sent_at" not in s]
-    marks = [(s, many) for s, many in seen if s.startswith("UPDATE outbox SET status")
+    marks = [(s, many) for s, many in seen if "UPDATE outbox SET status" in s
              and "sent_at" in s]
     assert len(claims) == 1
     assert len(marks) == 1 and marks[0][1], "one executemany marks the batch's rows"
@@ -223,6 +223,27 @@ def test_a_refused_recipient_parks_only_its_row_and_the_rest_go_on_the_same_line
     assert all("550" in e for e in errors)
     assert sum(muted.values()) == 3          # ben's seat in each game, no other
     assert len(sink.messages) == 3 and sink.connections == 1
+
+
+def test_an_email_that_cannot_be_composed_fails_alone(smtp, monkeypatch):
+    """A game's rows are loaded together; a template or rules bug in one of them retries
+    that row only."""
+    svc, sink = smtp
+    real = relay.compose_turn
+
+    def compose(env, page, links, envelope, extra=None):
+        if envelope.to_addr == "ben@example.org":
+            raise KeyError("no such card")
+        return real(env, page, links, envelope, extra)
+
+    monkeypatch.setattr(relay, "compose_turn", compose)
+    ids = queued(svc, 2)
+    results = play.deliver(svc, ids)
+    with svc.db.transaction() as s:
+        ben = {i: s.get(OutboxRow, i) for i in ids if s.get(OutboxRow, i).to_addr == PEOPLE[1]}
+    assert {results[i] for i in ben} == {"retry"}
+    assert all("KeyError" in r.last_error for r in ben.values())
+    assert {results[i] for i in ids if i not in ben} == {"sent"} and len(sink.messages) == 2
 
 
 @pytest.mark.parametrize("how", ["at the next message", "in the middle of a message"])
