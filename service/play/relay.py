@@ -321,7 +321,7 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Ema
                        subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
                        kind="invite" if row.kind == "invite" else "notice")
     game = session.get(GameRow, row.game_id)
-    pos = positions.load(session, svc.states, row.game_id, upto=row.seq)
+    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game)
     names = [s.player.name for s in game.seats]
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
