@@ -26,15 +26,16 @@ PEOPLE = ["anna@example.org", "ben@example.org"]
 
 class Sink:
     """A local relay that counts connections and goodbyes, refuses some recipients, and can
-    hang up before the Nth message (at its MAIL FROM) or in the middle of it (at its DATA,
-    answering nothing and keeping nothing), or go away for good (hang up, and take no new
-    connection) once it has taken N messages."""
+    hang up before the Nth message (at its MAIL FROM, silently or with a 421) or in the
+    middle of it (at its DATA, answering nothing and keeping nothing), or go away for good
+    (hang up, and take no new connection) once it has taken N messages."""
 
     def __init__(self):
         self.messages: list = []
         self.connections = self.quits = self.mails = self.datas = 0
         self.refuse: set[str] = set()
         self.hang_up_at_mail: set[int] = set()
+        self.closing_at_mail: set[int] = set()
         self.hang_up_in_data: set[int] = set()
         self.go_away_after: int | None = None
         self.listening = None       # the controller's server, for go_away_after
@@ -53,6 +54,8 @@ class Sink:
         if self.mails in self.hang_up_at_mail:
             server.transport.abort()         # gone without a word: nothing was handed over
             return "250 OK"
+        if self.mails in self.closing_at_mail:
+            return "421 4.4.2 idle too long, closing"     # the client hangs up on a 421
         envelope.mail_from = address
         envelope.mail_options.extend(mail_options)
         return "250 OK"
@@ -246,13 +249,16 @@ def test_an_email_that_cannot_be_composed_fails_alone(smtp, monkeypatch):
     assert {results[i] for i in ids if i not in ben} == {"sent"} and len(sink.messages) == 2
 
 
-@pytest.mark.parametrize("how", ["at the next message", "in the middle of a message"])
+@pytest.mark.parametrize("how", ["at the next message", "with a 421 at the next message",
+                                 "in the middle of a message"])
 def test_a_line_dropped_mid_batch_sends_nothing_twice_and_leaves_nothing_stuck(smtp, how):
     svc, sink = smtp
-    (sink.hang_up_at_mail if how == "at the next message" else sink.hang_up_in_data).add(3)
+    {"at the next message": sink.hang_up_at_mail,
+     "with a 421 at the next message": sink.closing_at_mail,
+     "in the middle of a message": sink.hang_up_in_data}[how].add(3)
     ids = queued(svc, 3)
     results = play.deliver(svc, ids)
-    if how == "at the next message":
+    if how != "in the middle of a message":
         # nothing of the third message went over the dead line: it goes on a new one
         assert set(results.values()) == {"sent"}
     else:

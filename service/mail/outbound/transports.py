@@ -138,20 +138,18 @@ class SMTPTransport:
         self._answers, self._data_started = [], False
         try:
             conn.send_message(msg, from_addr=return_path)
-        except smtplib.SMTPRecipientsRefused as exc:
-            self._after_answer(conn)
-            codes = [code for code, _ in exc.recipients.values()]
-            kind = SendRefused if codes and min(codes) >= 500 else SendFailed
-            raise kind(f"recipient refused: {_words(exc.recipients)}") from exc
-        except smtplib.SMTPDataError as exc:
-            self._after_answer(conn)
-            kind = SendRefused if exc.smtp_code >= 500 else SendFailed
-            raise kind(f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}") from exc
-        except smtplib.SMTPResponseException as exc:
-            # an answer about the sender or the session, not this message's recipient or
-            # content (a 5xx here would park every email): tried again later
-            self._after_answer(conn)
-            raise _failed(exc) from exc
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
+            # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
+            # (the relay closing it, as on its idle timeout)
+            failure = _answered(exc)
+            failure.__cause__ = exc
+            self._used = time.monotonic()
+            if conn.sock is not None:
+                raise failure from exc
+            self._drop()
+            if not self._data_started:
+                raise _LineDead(failure) from exc    # nothing of this message went over
+            raise failure from exc
         except (smtplib.SMTPException, OSError) as exc:
             self._drop()                # the line's state is unknown: never used again
             if self._answers and self._answers[-1][0] == 250:
@@ -161,12 +159,6 @@ class SMTPTransport:
             raise _failed(exc) from exc
         self._used = time.monotonic()
         return _words(self._answers[-1][1]) if self._answers else ""
-
-    def _after_answer(self, conn: smtplib.SMTP) -> None:
-        """The relay answered (4xx/5xx): the line is fine, unless smtplib closed it (421)."""
-        self._used = time.monotonic()
-        if conn.sock is None:
-            self._drop()
 
     def _connect(self) -> smtplib.SMTP:
         if self.security == "ssl":
@@ -227,6 +219,20 @@ def _words(value) -> str:
     if isinstance(value, dict):
         return ", ".join(f"{a}: {c} {_words(m)}" for a, (c, m) in value.items())
     return str(value)
+
+
+def _answered(exc: smtplib.SMTPException) -> SendFailed:
+    """What the relay's 4xx/5xx answer means for the message: a 5xx to its recipient or its
+    data refuses it for good; an answer about the sender or the session (a 5xx there would
+    park every email) and any 4xx may pass later."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in exc.recipients.values()]
+        kind = SendRefused if codes and min(codes) >= 500 else SendFailed
+        return kind(f"recipient refused: {_words(exc.recipients)}")
+    if isinstance(exc, smtplib.SMTPDataError):
+        kind = SendRefused if exc.smtp_code >= 500 else SendFailed
+        return kind(f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}")
+    return _failed(exc)
 
 
 def _failed(exc: Exception) -> SendFailed:
