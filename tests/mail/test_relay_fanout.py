@@ -12,6 +12,7 @@ from email.message import EmailMessage
 import pytest
 from aiosmtpd.controller import Controller
 from sqlalchemy import event, select
+from sqlalchemy.exc import OperationalError
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
@@ -405,3 +406,29 @@ def test_a_connection_is_not_shared_with_a_forked_child(sink):
     transport.send(msg)
     assert handler.connections == 2
     transport.close()
+
+
+def test_a_database_blip_mid_batch_sends_nothing_twice(smtp, monkeypatch):
+    """The database goes away right after the batch's first game is sent: those rows are
+    still marked sent (retried through the blip), the rest keep their claim until it expires
+    and are then sent once."""
+    svc, sink = smtp
+    monkeypatch.setattr(relay, "MARK_SENT_PAUSES", (0, 0, 0))
+    ids = queued(svc, 3)
+    real, blips = svc.db.transaction, []
+
+    def flaky():
+        if sink.messages and len(blips) < 2:
+            blips.append(1)
+            raise OperationalError("SELECT outbox", {}, Exception("server closed the connection"))
+        return real()
+
+    monkeypatch.setattr(svc.db, "transaction", flaky)
+    with pytest.raises(OperationalError):
+        play.deliver(svc, ids)
+    monkeypatch.setattr(svc.db, "transaction", real)
+    assert len(sink.messages) == 2 and [rows(svc, ids)[i] for i in ids[:2]] == [("sent", 0)] * 2
+    assert {rows(svc, ids)[i][0] for i in ids[2:]} == {"sending"}
+    svc.clock.advance(seconds=61)               # the claims expire; the sweep takes them over
+    assert set(play.sweep(svc).values()) == {"sent"}
+    assert sorted(sink.message_ids()) == sorted(message_ids(svc, ids).values())   # once each
