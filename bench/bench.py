@@ -328,13 +328,18 @@ def queue_turn_emails(svc, n: int) -> list[int]:
     return ids[:n]
 
 
-def fanout_in_process(svc, port: int, n: int = 300) -> tuple[float, float]:
-    """Emails/s of the relay (claim, render, send, mark) to the sink vs plain smtplib."""
+def fanout_in_process(svc, port: int, n: int = 300) -> tuple[float, float, float, float]:
+    """Emails/s of the relay (claim, render, send, mark) to the sink vs plain smtplib sending
+    the same emails already rendered; and, per email, the render alone (load + compose) and
+    the table picture's share of it."""
     from service.mail.outbound.transports import SMTPTransport
+    from service.store.models import OutboxRow
     ids = queue_turn_emails(svc, n)
-    with svc.db.transaction() as s:
-        from service.store.models import OutboxRow
-        samples = [relay.render(s, svc, s.get(OutboxRow, i)) for i in ids]
+    with svc.db.transaction() as s, timed_pictures() as drawing:
+        rows = [s.get(OutboxRow, i) for i in ids]
+        t0 = time.perf_counter()
+        samples = [relay.render(s, svc, row) for row in rows]
+        render = (time.perf_counter() - t0) / n
     floor = plain_smtplib_rate(port, samples)
     transport, svc.transport = svc.transport, SMTPTransport("127.0.0.1", port)
     try:
@@ -346,7 +351,28 @@ def fanout_in_process(svc, port: int, n: int = 300) -> tuple[float, float]:
         if close:
             close()
         svc.transport = transport
-    return rate, floor
+    return rate, floor, render * 1000, sum(drawing) / n * 1000
+
+
+@contextmanager
+def timed_pictures():
+    """Seconds spent drawing each turn email's table picture (PNG) meanwhile."""
+    from service.mail.outbound import compose
+    spent: list[float] = []
+    real = compose.picture
+
+    def picture(*args):
+        t0 = time.perf_counter()
+        try:
+            return real(*args)
+        finally:
+            spent.append(time.perf_counter() - t0)
+
+    compose.picture = picture
+    try:
+        yield spent
+    finally:
+        compose.picture = real
 
 
 # -- flat in the length of the game --------------------------------------------------------------
@@ -460,9 +486,13 @@ def embedded(tmp: Path) -> list[Row]:
     rows.append(Row("one email to the Maildir: claim+render+send+mark", p50(emails), "ms"))
     rows.append(Row("SQL statements per email delivered", per_email, "stmts"))
     with smtp_sink(tmp / "sink.log") as port:
-        rate, floor = fanout_in_process(svc, port)
+        rate, floor, render, drawing = fanout_in_process(svc, port)
     rows.append(Row("fan-out, embedded (one thread) to an SMTP sink", rate, "emails/s", floor, 0.6,
                     higher_is_better=True))
+    # why: composing an email costs many times sending it (floor: smtplib's time per email)
+    rows.append(Row("  one email rendered (load + compose), vs its send", render, "ms",
+                    1000 / floor))
+    rows.append(Row("  of which the table picture (PNG)", drawing, "ms"))
     short, long = long_game(svc, 20), long_game(svc, 2000)
     rng = random.Random(9)
     at20, at2000 = at_length(app, short, rng), at_length(app, long, rng)

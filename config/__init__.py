@@ -168,6 +168,10 @@ class Settings:
     SMTP_USER: str = setting("", "User name at the relay; empty: no login.")
     SMTP_PASSWORD: str = setting("", "Password at the relay.")
     SMTP_TIMEOUT: float = setting("30", "Seconds to wait for the relay.", check=positive)
+    SMTP_KEEPALIVE: float = setting(
+        "30", "Seconds a worker keeps its connection to the relay open after its last email, "
+        "for the next batch (closed sooner on an error and when the worker stops).",
+        check=positive)
     RETRY_SCHEDULE: tuple[int, ...] = setting(
         "60,300,1800,7200,21600", "Seconds before each retry of a failed send; after the "
         "last the email is parked for an operator (`flask outbox`).")

@@ -101,6 +101,14 @@ def enqueue_for(app, celery_app: Celery):
                 # no beat process: retries that fell due go out now (tests move the clock)
                 run("sweep")
         return inline
-    worker = InProcessWorker(run, float(app.config["TURNPOST_SWEEP_SECONDS"]))
+    worker = InProcessWorker(run, float(app.config["TURNPOST_SWEEP_SECONDS"]),
+                             on_stop=lambda: close_relay(app))
     app.extensions["turnpost.background"] = worker
     return worker.enqueue
+
+
+def close_relay(app) -> None:
+    """A stopping worker says goodbye to the mail relay (the transport's kept connection)."""
+    close = getattr(app.extensions["turnpost"].transport, "close", None)
+    if close is not None:
+        close()

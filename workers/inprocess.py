@@ -7,7 +7,8 @@ One thread, first in first out: on SQLite there is one writer anyway, and a move
 out in the order they were queued. The queue is bounded; a job that does not fit is dropped
 with a warning and loses nothing (its rows are in the database; the sweep sends them). Jobs
 still queued when the process exits get a few seconds to finish; what is left is, again, the
-sweep's."""
+sweep's. When the thread stops (or the process exits), `on_stop` runs: the transport says
+goodbye to the mail relay instead of leaving its kept connection to time out."""
 from __future__ import annotations
 
 import atexit
@@ -24,8 +25,10 @@ _STOP = object()
 
 
 class InProcessWorker:
-    def __init__(self, run: Callable[..., Any], sweep_seconds: float, maxsize: int = 1000):
+    def __init__(self, run: Callable[..., Any], sweep_seconds: float, maxsize: int = 1000,
+                 on_stop: Callable[[], None] | None = None):
         self.run = run                          # run(job, *args): one job, in an app context
+        self.on_stop = on_stop
         self.sweep_seconds = sweep_seconds
         self.jobs: queue.Queue = queue.Queue(maxsize)
         self._thread: threading.Thread | None = None
@@ -54,6 +57,18 @@ class InProcessWorker:
         if self._thread is not None and self._thread.is_alive():
             self.jobs.put((_STOP, ()))
             self._thread.join(10)
+        self._stopped()
+
+    def _exit(self) -> None:
+        self.drain(5.0)
+        self._stopped()
+
+    def _stopped(self) -> None:
+        if self.on_stop is not None:
+            try:
+                self.on_stop()
+            except Exception:  # noqa: BLE001 - a goodbye that fails must not stop the exit
+                log.exception("background worker: stopping failed")
 
     def _ensure_thread(self) -> None:
         # started on first use, and again in a forked child (gunicorn forks after the import)
@@ -65,7 +80,7 @@ class InProcessWorker:
                 self._thread = threading.Thread(target=self._loop, name="turnpost-background",
                                                 daemon=True)
                 self._thread.start()
-                atexit.register(self.drain, 5.0)
+                atexit.register(self._exit)
 
     def _loop(self) -> None:
         while True:

@@ -1,4 +1,17 @@
-"""Worker entry point: `celery -A workers.worker worker` (and `... beat`)."""
+"""Worker entry point: `celery -A workers.worker worker` (and `... beat`). A worker process
+that stops closes its kept connection to the mail relay."""
+from celery import signals
+
 from service.web import create_app
 
-celery_app = create_app().extensions["celery"]
+from .celery_app import close_relay
+
+# not named `app`: `celery -A` would take it for the Celery app
+_flask_app = create_app()
+celery_app = _flask_app.extensions["celery"]
+
+
+@signals.worker_process_shutdown.connect     # each child of the prefork pool
+@signals.worker_shutdown.connect             # the worker itself (the solo and thread pools)
+def _close_relay(**_) -> None:
+    close_relay(_flask_app)

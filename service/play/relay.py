@@ -1,17 +1,26 @@
-"""The outbox relay (DESIGN.md steps 5-6): claim a row, render it, send it, mark it sent.
+"""The outbox relay (DESIGN.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
+render and send them one after the other over one SMTP connection (which the transport keeps
+open for the next batch), and mark the sent ones in one statement.
 
-* Idempotent per row: a row is claimed with a conditional UPDATE under a random claim, so two
-  workers (or a worker and the sweep) never both send it; a sent row is never sent again.
-* A claim lasts CLAIM_TIMEOUT and is renewed by a heartbeat while the send runs: a slow relay
-  keeps its row, and the row of a worker killed mid-send is taken over within a minute.
-* A permanent refusal (5xx) is parked at once with the relay's reason, and that seat's mail
-  for the game muted. Anything else goes back to `pending` with the next delay of the retry
-  schedule, and is parked when the schedule is used up (`flask outbox`, the dev outbox page).
+* Idempotent per row: rows are claimed by a conditional UPDATE under a random claim, so two
+  workers (or a worker and the sweep) never both send one; a sent row is never sent again.
+* A claim lasts CLAIM_TIMEOUT and is renewed by a heartbeat while its batch runs: a slow relay
+  keeps its rows, and the rows of a worker killed mid-batch are taken over within a minute.
+* Each row's failure is its own. A permanent refusal (5xx) is parked at once with the relay's
+  reason, and that seat's mail for the game muted. Anything else goes back to `pending` with
+  the next delay of the retry schedule, and is parked when the schedule is used up (`flask
+  outbox`, the dev outbox page). When the relay cannot be reached at all, the batch's other
+  rows are not tried: they fail the same way and wait for their next try.
 * While rows wait for a retry, each sweep probes the relay with one of them (a probe that
   fails costs the row no attempt); once one goes through, all the waiting rows go: mail flows
   within a sweep of the relay answering again.
-* Marking a row sent is retried through a database blip, so a message that went out is not
-  sent again; the relay's answer ("queued as ...") is kept with the row.
+* Marking rows sent is retried through a database blip, so a message that went out is not
+  sent again; the relay's answer ("queued as ...") is kept with each row. Sent rows are marked
+  at the end of the batch, or every MARK_EVERY_SECONDS while a long one runs: that is how much
+  mail a worker killed with kill -9 can have sent without marking (sent again, with the same
+  Message-ID, when its claims expire; SMTP cannot tell us the relay already has it).
+* A game's rows (a move's emails) are loaded in one short transaction; their emails (the
+  picture, templates, CSS) are composed after it, so a batch holds no lock while drawing.
 """
 from __future__ import annotations
 
@@ -19,16 +28,18 @@ import logging
 import secrets
 import threading
 import time
+from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
+from functools import partial
 
-from sqlalchemy import and_, or_, select, update
+from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from service import logctx
 from service.mail.outbound.compose import Envelope, compose_notice, compose_turn
-from service.mail.outbound.transports import SendFailed, SendRefused
+from service.mail.outbound.transports import RelayUnreachable, SendFailed, SendRefused
 from service.presenting import seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, OutboxRow, Seat
@@ -41,6 +52,11 @@ CLAIM_TIMEOUT = timedelta(seconds=60)
 HEARTBEAT_SECONDS = 20.0
 #: Pauses between tries to mark a sent row sent, through a database restart (about 2 min).
 MARK_SENT_PAUSES = (0.2, 0.5, 1, 1, 2, 2, 4, 4, 8, 8, 15, 15, 15, 15, 15, 15)
+#: A long batch marks what it has sent at least this often (see the module's docstring).
+MARK_EVERY_SECONDS = 1.0
+#: Rows claimed, sent and marked together; of them, rows of one game loaded together.
+BATCH = 50
+GROUP = 8
 RELAY = "mail relay"
 
 
@@ -59,20 +75,51 @@ def due(session: Session, now: datetime, limit: int = 500) -> list[int]:
 
 def claim(session: Session, row_id: int, now: datetime, token: str = "",
           early: bool = False) -> bool:
-    result = session.execute(update(OutboxRow)
-                             .where(OutboxRow.id == row_id, _claimable(now, early))
-                             .values(status="sending", claimed_at=now, claim=token or None))
-    return result.rowcount == 1
+    return claim_batch(session, [row_id], now, token, early=early) == [row_id]
+
+
+def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str, *,
+                fill: int = 0, early: bool = False) -> list[int]:
+    """Claim those of `row_ids` that are claimable and, with `fill`, up to that many other
+    due rows, oldest first, in one UPDATE. Returns the ids claimed: those asked for in the
+    order asked, then the others. On PostgreSQL a row another worker is claiming this moment
+    is skipped rather than waited for."""
+    return [row_id for row_id, _ in _claim(session, row_ids, now, token, fill, early)]
+
+
+def _claim(session: Session, row_ids: list[int], now: datetime, token: str, fill: int,
+           early: bool) -> list[tuple[int, int | None]]:
+    """claim_batch's rows as (id, game id)."""
+    if not row_ids and not fill:
+        return []
+    asked = OutboxRow.id.in_(row_ids)
+    pick = select(OutboxRow.id).where(_claimable(now, early))
+    if fill:
+        pick = pick.order_by(asked.desc(), OutboxRow.id).limit(len(row_ids) + fill)
+    else:
+        pick = pick.where(asked)
+    if session.get_bind().dialect.name == "postgresql":
+        pick = pick.with_for_update(skip_locked=True)
+    # a CTE, evaluated once: as a plain IN (subquery) PostgreSQL may run the subquery again
+    # for each row it updates, and each run skips the rows already taken: all rows, no limit
+    picked = pick.cte("picked")
+    claimed = session.execute(
+        update(OutboxRow).where(OutboxRow.id.in_(select(picked.c.id)), _claimable(now, early))
+        .values(status="sending", claimed_at=now, claim=token or None)
+        .returning(OutboxRow.id, OutboxRow.game_id)).all()
+    order = {row_id: k for k, row_id in enumerate(row_ids)}
+    return sorted(((row_id, game_id) for row_id, game_id in claimed),
+                  key=lambda claimed: (order.get(claimed[0], len(order)), claimed[0]))
 
 
 class Heartbeat:
-    """Renews a row's claim every HEARTBEAT_SECONDS while its send runs."""
+    """Renews a batch's claims every HEARTBEAT_SECONDS while it runs."""
 
-    def __init__(self, svc: Services, row_id: int, token: str):
-        self.svc, self.row_id, self.token = svc, row_id, token
+    def __init__(self, svc: Services, row_ids: list[int], token: str):
+        self.svc, self.row_ids, self.token = svc, row_ids, token
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._beat, daemon=True,
-                                        name=f"outbox-heartbeat-{row_id}")
+                                        name=f"outbox-heartbeat-{row_ids[0]}")
 
     def __enter__(self) -> Heartbeat:
         self._thread.start()
@@ -87,14 +134,26 @@ class Heartbeat:
             try:
                 with self.svc.db.transaction() as session:
                     session.execute(update(OutboxRow).where(
-                        OutboxRow.id == self.row_id, OutboxRow.claim == self.token,
+                        OutboxRow.id.in_(self.row_ids), OutboxRow.claim == self.token,
                         OutboxRow.status == "sending").values(claimed_at=self.svc.clock.now()))
             except DBAPIError:
-                pass    # the database is away: marking the row will say so, once
+                pass    # the database is away: marking the rows will say so, once
 
 
-def deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
-    results = {row_id: deliver_one(svc, row_id) for row_id in row_ids}
+def deliver(svc: Services, row_ids: list[int], *, fill: bool = False,
+            early: bool = False) -> dict[int, str]:
+    """Send these outbox rows, BATCH at a time. Returns what happened to each: sent |
+    skipped (not claimable: sent already, claimed by another, or its address bounced) |
+    retry | parked | waiting (`early`: a probe's row that still could not go).
+
+    `fill`: also take other rows that are due, up to a whole batch (a worker's task of two
+    rows sends whatever else is waiting too, so under a burst the batches grow and the tasks
+    behind find their rows sent: one claim, one connection, one mark for many).
+    `early`: rows waiting for their next try go now (the probe's)."""
+    results: dict[int, str] = {}
+    chunks = [row_ids[k:k + BATCH] for k in range(0, len(row_ids), BATCH)]
+    for chunk in chunks or ([[]] if fill else []):
+        results.update(_batch(svc, chunk, BATCH - len(chunk) if fill else 0, early))
     for result in results.values():
         if result != "skipped":
             svc.note("email", event={"retry": "retried"}.get(result, result))
@@ -104,62 +163,165 @@ def deliver(svc: Services, row_ids: list[int]) -> dict[int, str]:
 
 
 def deliver_one(svc: Services, row_id: int, *, probe: bool = False) -> str:
-    """Send one outbox row. Returns what happened: sent | skipped | retry | parked | waiting
-    (a probe that failed). A probe sends a row before its next try, to see whether the
-    relay answers again."""
+    """Send one outbox row (a batch of one). A probe sends a row before its next try, to see
+    whether the relay answers again."""
+    return _batch(svc, [row_id], 0, probe)[row_id]
+
+
+def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[int, str]:
     token = secrets.token_hex(8)
     with svc.db.transaction() as session:
-        if not claim(session, row_id, svc.clock.now(), token, early=probe):
-            return "skipped"
-    with Heartbeat(svc, row_id, token):
+        claimed = _claim(session, row_ids, svc.clock.now(), token, fill, early)
+    results = {row_id: "skipped" for row_id in row_ids}
+    if not claimed:
+        return results
+    batch = _Sending(svc, token, probe=early)
+    with Heartbeat(svc, [row_id for row_id, _ in claimed], token):
         try:
-            with svc.db.transaction() as session:
-                row = session.get(OutboxRow, row_id)
-                if bounces.unmailable(session, row.to_addr):   # it bounced since it was queued
+            for group in _by_game(claimed):
+                results.update(batch.deliver(group))
+        finally:
+            batch.mark()    # what went out is marked, even when the database left mid-batch
+    return results
+
+
+def _by_game(claimed: list[tuple[int, int | None]]) -> list[list[int]]:
+    """Rows next to each other of one game (a move's emails to its seats), GROUP at most:
+    loaded in one short transaction, they share the game, its seats and its position."""
+    groups: list[list[int]] = []
+    last = None
+    for row_id, game_id in claimed:
+        if game_id is not None and game_id == last and len(groups[-1]) < GROUP:
+            groups[-1].append(row_id)
+        else:
+            groups.append([row_id])
+        last = game_id
+    return groups
+
+
+class _Sending:
+    """One batch's rows, one after the other: loaded (a game's rows together), composed, sent,
+    remembered for the mark."""
+
+    def __init__(self, svc: Services, token: str, probe: bool):
+        self.svc, self.token, self.probe = svc, token, probe
+        self.sent: dict[int, str] = {}          # row id -> the relay's answer, not yet marked
+        self.marked = time.monotonic()
+        self.unreachable: SendFailed | None = None
+
+    def deliver(self, group: list[int]) -> dict[int, str]:
+        if self.unreachable is not None:
+            return {row_id: self._send(row_id, None) for row_id in group}
+        try:
+            drafts = self._load(group)
+        except Exception as exc:   # noqa: BLE001 - the database, most likely: each row retries
+            return {row_id: self._failed(row_id, exc) for row_id in group}
+        return {row_id: self._send(row_id, drafts[row_id]) for row_id in group}
+
+    def _load(self, group: list[int]) -> dict[int, tuple | Exception | None]:
+        """Each row's (compose, bounce address), None when its address bounced since it was
+        queued (skipped), or what went wrong loading it."""
+        drafts: dict[int, tuple | Exception | None] = {}
+        with self.svc.db.transaction() as session:
+            rows = {row.id: row for row in session.scalars(
+                select(OutboxRow).where(OutboxRow.id.in_(group)))}
+            for row_id in group:
+                row = rows[row_id]
+                if bounces.unmailable(session, row.to_addr):
                     row.status, row.claim = "skipped", None
-                    return "skipped"
-                msg = render(session, svc, row)
-                msg["Return-Path"] = f"<{svc.urls.bounce_address(row.message_id)}>"
-            relay_id = svc.transport.send(msg)
+                    drafts[row_id] = None
+                    continue
+                try:
+                    drafts[row_id] = (prepare(session, self.svc, row),
+                                      self.svc.urls.bounce_address(row.message_id))
+                except DBAPIError:
+                    raise                   # the transaction is gone: the whole group retries
+                except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row's
+                    drafts[row_id] = exc
+        return drafts
+
+    def _send(self, row_id: int, draft: tuple | Exception | None) -> str:
+        if self.unreachable is not None:
+            # no connection could be made for an earlier row: this one would fail the same
+            # way (after the same timeout); it waits for its next try like that one
+            return self._failed(row_id, self.unreachable)
+        if draft is None:
+            return "skipped"
+        try:
+            if isinstance(draft, Exception):
+                raise draft
+            compose, bounce = draft
+            msg = compose()
+            msg["Return-Path"] = f"<{bounce}>"
+            relay_id = self.svc.transport.send(msg)
         except Exception as exc:   # noqa: BLE001 - any failure, a template bug included, retries
-            return _failed(svc, row_id, token, exc, probe)
-        svc.outages.ok(RELAY)
-        return _mark_sent(svc, row_id, relay_id)
+            if isinstance(exc, RelayUnreachable):
+                self.unreachable = exc
+            return self._failed(row_id, exc)
+        self.svc.outages.ok(RELAY)
+        self.sent[row_id] = relay_id
+        if time.monotonic() - self.marked >= MARK_EVERY_SECONDS:
+            self.mark()
+        return "sent"
+
+    def _failed(self, row_id: int, exc: Exception) -> str:
+        return _failed(self.svc, row_id, self.token, exc, self.probe)
+
+    def mark(self) -> None:
+        if self.sent:
+            _mark_sent(self.svc, self.sent)
+            self.sent = {}
+        self.marked = time.monotonic()
 
 
-def _mark_sent(svc: Services, row_id: int, relay_id) -> str:
-    """The message went out: record it, through a database restart if need be. Until it is
-    recorded the heartbeat keeps the claim, so the row is not taken over and sent again."""
+_MARK_SENT = (update(OutboxRow.__table__)
+              .where(OutboxRow.__table__.c.id == bindparam("row_id"),
+                     OutboxRow.__table__.c.status != "sent")
+              .values(status="sent", sent_at=bindparam("at"), last_error=None, claim=None,
+                      relay_id=bindparam("answer")))
+
+
+def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
+    """The messages went out: record it (one statement for the lot), through a database
+    restart if need be. Until it is recorded the heartbeat keeps the claims, so the rows are
+    not taken over and sent again."""
+    now = svc.clock.now()
+    params = [{"row_id": row_id, "at": now, "answer": str(answer or "")[:200] or None}
+              for row_id, answer in sent.items()]
     for pause in (0, *MARK_SENT_PAUSES):
         time.sleep(pause)
         try:
             with svc.db.transaction() as session:
-                row = session.get(OutboxRow, row_id)
-                row.status, row.sent_at, row.last_error = "sent", svc.clock.now(), None
-                row.claim, row.relay_id = None, str(relay_id or "")[:200] or None
+                session.execute(_MARK_SENT, params)
             svc.outages.ok("database")
-            return "sent"
+            return
         except DBAPIError as exc:
-            svc.outages.failed("database", f"{type(exc).__name__} marking outbox row "
-                               f"{row_id} sent; retrying")
-    log.error("outbox row %s was sent (%s) but could not be marked sent", row_id, relay_id)
-    return "sent"
+            svc.outages.failed("database", f"{type(exc).__name__} marking outbox rows "
+                               f"{sorted(sent)} sent; retrying")
+    log.error("outbox rows %s were sent but could not be marked sent", sent)
 
 
 def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
+    return prepare(session, svc, row)()
+
+
+def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], EmailMessage]:
+    """Load what the email of one outbox row shows; the returned call composes it (without
+    the database, so it may run after the transaction)."""
     logctx.bind(game=row.game_id, seat_=row.seat)
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
     if row.kind in letters.KINDS:
-        return letters.render(session, svc, row, envelope)
+        letter = letters.render(session, svc, row, envelope)
+        return lambda: letter
     if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}
-        return compose_notice(svc.templates, svc.urls, envelope, why=p.get("why", ""),
-                              subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
-                              kind="invite" if row.kind == "invite" else "notice")
+        return partial(compose_notice, svc.templates, svc.urls, envelope, why=p.get("why", ""),
+                       subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
+                       kind="invite" if row.kind == "invite" else "notice")
     game = session.get(GameRow, row.game_id)
-    pos = positions.load(session, svc.states, row.game_id, upto=row.seq)
+    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game)
     names = [s.player.name for s in game.seats]
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
@@ -168,8 +330,8 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
     timing.dress(page, game, svc.clock.now())
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
-    return compose_turn(svc.templates, page, links, envelope,
-                        extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))
+    return partial(compose_turn, svc.templates, page, links, envelope,
+                   extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool) -> str:
@@ -234,8 +396,7 @@ def probe(svc: Services) -> dict[int, str]:
     first = deliver_one(svc, waiting[0], probe=True)
     if first != "sent":
         return {waiting[0]: first}
-    return {waiting[0]: first} | {row_id: deliver_one(svc, row_id, probe=True)
-                                  for row_id in waiting[1:]}
+    return {waiting[0]: first} | deliver(svc, waiting[1:], early=True)
 
 
 def requeue(svc: Services, row_ids: list[int]) -> list[int]:

@@ -3,6 +3,7 @@ where an autouse fixture forbids real SMTP)."""
 from __future__ import annotations
 
 import mailbox
+import os
 import smtplib
 import ssl
 import threading
@@ -18,6 +19,11 @@ class SendFailed(Exception):
 class SendRefused(SendFailed):
     """The relay refused this message for good (a 5xx answer to its recipient or its data):
     trying again cannot help."""
+
+
+class RelayUnreachable(SendFailed):
+    """No connection to the relay could be made (refused, timed out, TLS or login failed):
+    the other emails of a batch are not tried until the next attempt."""
 
 
 class MaildirTransport:
@@ -38,10 +44,6 @@ class MaildirTransport:
         except OSError as exc:
             raise SendFailed(f"cannot write to {self.path}: {exc}") from exc
 
-    def send_many(self, msgs: list[EmailMessage]) -> list[Exception | None]:
-        """Each message's outcome: None (sent) or the SendFailed (the relay's batches)."""
-        return [_outcome(self.send, msg) for msg in msgs]
-
     def messages(self) -> list[tuple[str, bytes]]:
         """(key, raw bytes) oldest first: the dev outbox page and the tests read this."""
         if not (self.path / "cur").exists():
@@ -55,6 +57,11 @@ class MaildirTransport:
 
 
 class SMTPTransport:
+    """The relay over SMTP. One connection per process, opened at the first send and kept for
+    the next: a batch of emails (and the next batch, within `keepalive` seconds) goes out over
+    it, instead of a new TCP (+ TLS + login) per email. It is closed after `keepalive` idle
+    seconds, on any error that leaves its state unknown, and by `close()` (a worker's exit)."""
+
     name = "smtp"
 
     def __init__(self, host: str, port: int, security: str = "none", user: str = "",
@@ -63,94 +70,95 @@ class SMTPTransport:
             raise ValueError(f"SMTP security must be none, starttls or ssl, not {security!r}")
         self.host, self.port, self.security = host, port, security
         self.user, self.password, self.timeout = user, password, timeout
-        # send_many's connection is kept this long after its last use, for the next batch
         self.keepalive = keepalive
         self._kept: smtplib.SMTP | None = None
-        self._kept_used = 0.0
-        self._kept_lock = threading.Lock()
+        self._pid = 0                   # the process that opened it (a fork's child must not share it)
+        self._used = 0.0                # monotonic time of its last use
+        self._lock = threading.Lock()   # one message at a time on the one connection
+        self._closing = threading.Event()
+        self._reaper: threading.Thread | None = None
+        self._answers: list[tuple[int, bytes]] = []     # the relay's answers to DATA
+        self._data_started = False
 
     def send(self, msg: EmailMessage) -> str:
         """Send; returns the relay's answer to the message data ("2.0.0 Ok: queued as
-        4Xb1..."), the proof it was taken. Raises SendRefused on a permanent refusal,
-        SendFailed on anything that may work later."""
-        answers: list[bytes] = []
-        try:
-            if self.security == "ssl":
-                conn = smtplib.SMTP_SSL(self.host, self.port, timeout=self.timeout,
-                                        context=ssl.create_default_context())
-            else:
-                conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
-            with conn:
-                if self.security == "starttls":
-                    conn.starttls(context=ssl.create_default_context())
-                if self.user:
-                    conn.login(self.user, self.password)
-                data = conn.data
-                conn.data = lambda m: _kept(answers, data(m))   # smtplib drops the answer
-                # the envelope sender is the email's own bounce address (VERP), if it has one
-                return_path = (msg["Return-Path"] or "").strip("<> ") or None
-                del msg["Return-Path"]       # the receiving server writes its own
-                conn.send_message(msg, from_addr=return_path)
-        except smtplib.SMTPRecipientsRefused as exc:
-            codes = [code for code, _ in exc.recipients.values()]
-            kind = SendRefused if codes and min(codes) >= 500 else SendFailed
-            raise kind(f"recipient refused: {_words(exc.recipients)}") from exc
-        except smtplib.SMTPDataError as exc:
-            kind = SendRefused if exc.smtp_code >= 500 else SendFailed
-            raise kind(f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}") from exc
-        except (smtplib.SMTPException, OSError) as exc:
-            if answers and answers[-1][0] == 250:
-                return _words(answers[-1][1])   # taken; only the goodbye failed: not resent
-            raise SendFailed(f"{type(exc).__name__}: {exc}") from exc
-        return _words(answers[-1][1]) if answers else ""
-
-
-    # -- batches: one connection for many messages, kept open a while ----------------------
-    def send_many(self, msgs: list[EmailMessage]) -> list[Exception | None]:
-        """Send over one connection (the relay's batches: a new TCP + TLS + login per email
-        costs more than the email). Each message's outcome: None (sent) or a SendFailed."""
-        with self._kept_lock:
-            return [self._send_kept(msg) for msg in msgs]
+        4Xb1..."), the proof it was taken. Raises SendRefused on a permanent refusal of this
+        message, RelayUnreachable when no connection could be made, SendFailed on anything
+        else that may work later."""
+        # the envelope sender is the email's own bounce address (VERP), if it has one
+        return_path = (msg["Return-Path"] or "").strip("<> ") or None
+        del msg["Return-Path"]       # the receiving server writes its own
+        with self._lock:
+            for last in (False, True):
+                reused = self._open_for_use()
+                try:
+                    return self._send(msg, return_path)
+                except _LineDead as dead:
+                    # a kept connection that died meanwhile (the relay's idle timeout, a
+                    # restart) before this message went over: once more, on a new one
+                    if not reused or last:
+                        raise dead.failure from dead.failure.__cause__
+        raise AssertionError("not reached")   # pragma: no cover
 
     def close(self) -> None:
-        with self._kept_lock:
+        """Say goodbye to the relay now (a worker's shutdown, a benchmark's end)."""
+        with self._lock:
             self._drop()
+        self._closing.set()
 
-    def _send_kept(self, msg: EmailMessage) -> Exception | None:
-        for fresh in (False, True):
-            try:
-                reused = self._kept is not None and not fresh
-                # the envelope sender is the email's own bounce address (VERP), if it has one
-                return_path = (msg["Return-Path"] or "").strip("<> ") or None
-                del msg["Return-Path"]
-                self._connection(fresh).send_message(msg, from_addr=return_path)
-                self._kept_used = time.monotonic()
-                return None
-            except smtplib.SMTPRecipientsRefused as exc:
-                codes = [code for code, _ in exc.recipients.values()]
-                kind = SendRefused if codes and min(codes) >= 500 else SendFailed
-                return kind(f"recipient refused: {_words(exc.recipients)}")
-            except smtplib.SMTPResponseException as exc:
-                # the server answered (4xx/5xx) for this message; the connection is fine.
-                # A 5xx is permanent: the relay parks it at once
-                self._kept_used = time.monotonic()
-                if exc.smtp_code >= 500:
-                    return SendRefused(f"refused: {exc.smtp_code} {_words(exc.smtp_error)}")
-                return _failed(exc)
-            except (smtplib.SMTPException, OSError) as exc:
-                self._drop()
-                if not reused:
-                    return _failed(exc)
-                # a kept connection the server has closed meanwhile: once more, on a new one
-        return None   # pragma: no cover - the loop always returns
+    # -- the kept connection -------------------------------------------------------------
 
-    def _connection(self, fresh: bool) -> smtplib.SMTP:
-        idle = time.monotonic() - self._kept_used
-        if self._kept is not None and (fresh or idle > self.keepalive):
+    def _open_for_use(self) -> bool:
+        """Make sure a connection is open; True when it is one kept from before."""
+        if self._kept is not None and self._pid != os.getpid():
+            self._kept = None           # the parent's, inherited by fork: leave it alone
+        if self._kept is not None and time.monotonic() - self._used > self.keepalive:
+            self._drop()                # idle too long (the reaper has not run yet)
+        if self._kept is not None:
+            return True
+        try:
+            conn = self._connect()
+        except (smtplib.SMTPException, OSError) as exc:
+            raise RelayUnreachable(f"{type(exc).__name__}: {exc}") from exc
+        data = conn.data
+
+        def kept_data(content):         # smtplib drops the relay's answer to DATA: keep it
+            self._data_started = True
+            answer = data(content)
+            self._answers.append(answer)
+            return answer
+
+        conn.data = kept_data
+        self._kept, self._pid, self._used = conn, os.getpid(), time.monotonic()
+        self._watch()
+        return False
+
+    def _send(self, msg: EmailMessage, return_path: str | None) -> str:
+        conn = self._kept
+        self._answers, self._data_started = [], False
+        try:
+            conn.send_message(msg, from_addr=return_path)
+        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
+            # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
+            # (the relay closing it, as on its idle timeout)
+            failure = _answered(exc)
+            failure.__cause__ = exc
+            self._used = time.monotonic()
+            if conn.sock is not None:
+                raise failure from exc
             self._drop()
-        if self._kept is None:
-            self._kept = self._connect()
-        return self._kept
+            if not self._data_started:
+                raise _LineDead(failure) from exc    # nothing of this message went over
+            raise failure from exc
+        except (smtplib.SMTPException, OSError) as exc:
+            self._drop()                # the line's state is unknown: never used again
+            if self._answers and self._answers[-1][0] == 250:
+                return _words(self._answers[-1][1])    # taken; only what followed failed
+            if not self._data_started:
+                raise _LineDead(_failed(exc)) from exc  # nothing of this message went over
+            raise _failed(exc) from exc
+        self._used = time.monotonic()
+        return _words(self._answers[-1][1]) if self._answers else ""
 
     def _connect(self) -> smtplib.SMTP:
         if self.security == "ssl":
@@ -158,10 +166,14 @@ class SMTPTransport:
                                     context=ssl.create_default_context())
         else:
             conn = smtplib.SMTP(self.host, self.port, timeout=self.timeout)
-        if self.security == "starttls":
-            conn.starttls(context=ssl.create_default_context())
-        if self.user:
-            conn.login(self.user, self.password)
+        try:
+            if self.security == "starttls":
+                conn.starttls(context=ssl.create_default_context())
+            if self.user:
+                conn.login(self.user, self.password)
+        except BaseException:
+            conn.close()
+            raise
         return conn
 
     def _drop(self) -> None:
@@ -172,10 +184,33 @@ class SMTPTransport:
             except (smtplib.SMTPException, OSError):
                 conn.close()
 
+    def _watch(self) -> None:
+        """Close the connection once it has been idle for `keepalive` seconds."""
+        self._closing.clear()
+        if self._reaper is not None and self._reaper.is_alive():
+            return
+        self._reaper = threading.Thread(target=self._reap, daemon=True,
+                                        name=f"smtp-keepalive-{self.host}:{self.port}")
+        self._reaper.start()
 
-def _kept(answers: list, answer):
-    answers.append(answer)
-    return answer
+    def _reap(self) -> None:
+        while True:
+            with self._lock:
+                if self._kept is None or self._pid != os.getpid():
+                    return
+                left = self._used + self.keepalive - time.monotonic()
+                if left <= 0:
+                    self._drop()
+                    return
+            self._closing.wait(left)    # close() wakes it early
+
+
+class _LineDead(Exception):
+    """A kept connection failed before the message's data was sent: nothing was handed over."""
+
+    def __init__(self, failure: SendFailed):
+        super().__init__(str(failure))
+        self.failure = failure
 
 
 def _words(value) -> str:
@@ -186,18 +221,24 @@ def _words(value) -> str:
     return str(value)
 
 
+def _answered(exc: smtplib.SMTPException) -> SendFailed:
+    """What the relay's 4xx/5xx answer means for the message: a 5xx to its recipient or its
+    data refuses it for good; an answer about the sender or the session (a 5xx there would
+    park every email) and any 4xx may pass later."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = [code for code, _ in exc.recipients.values()]
+        kind = SendRefused if codes and min(codes) >= 500 else SendFailed
+        return kind(f"recipient refused: {_words(exc.recipients)}")
+    if isinstance(exc, smtplib.SMTPDataError):
+        kind = SendRefused if exc.smtp_code >= 500 else SendFailed
+        return kind(f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}")
+    return _failed(exc)
+
+
 def _failed(exc: Exception) -> SendFailed:
     failure = SendFailed(f"{type(exc).__name__}: {exc}")
     failure.__cause__ = exc
     return failure
-
-
-def _outcome(send, msg: EmailMessage) -> Exception | None:
-    try:
-        send(msg)
-    except SendFailed as exc:
-        return exc
-    return None
 
 
 def from_settings(cfg: dict):
@@ -207,5 +248,6 @@ def from_settings(cfg: dict):
     if kind == "smtp":
         return SMTPTransport(cfg["TURNPOST_SMTP_HOST"], cfg["TURNPOST_SMTP_PORT"],
                              cfg["TURNPOST_SMTP_SECURITY"], cfg["TURNPOST_SMTP_USER"],
-                             cfg["TURNPOST_SMTP_PASSWORD"], cfg["TURNPOST_SMTP_TIMEOUT"])
+                             cfg["TURNPOST_SMTP_PASSWORD"], cfg["TURNPOST_SMTP_TIMEOUT"],
+                             cfg["TURNPOST_SMTP_KEEPALIVE"])
     raise ValueError(f"TURNPOST_MAIL_TRANSPORT must be maildir or smtp, not {kind!r}")
