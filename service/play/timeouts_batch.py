@@ -24,6 +24,7 @@ from types import SimpleNamespace
 from typing import Any
 
 from sqlalchemy import and_, bindparam, func, select
+from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from service.games import registry
@@ -64,7 +65,7 @@ def timeouts(svc: Services, due: list[tuple[int, int, datetime]], now: datetime,
         batch.load([g for g, _, _ in due], states=True)
         return [judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
                 else "moved" for g, s, d in due]
-    return _run(svc, now, work, outbox_ids, "timeout")
+    return _run(svc, now, due, work, outbox_ids, "timeout")
 
 
 def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime,
@@ -82,19 +83,23 @@ def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime
                 row.remind_at = None
                 sent += remind(batch, game, seat, now)
         return sent
-    return _run(svc, now, work, outbox_ids, "reminder")
+    return _run(svc, now, due, work, outbox_ids, "reminder")
 
 
-def _run(svc: Services, now: datetime, work: Callable[[Batch], Any], outbox_ids: list[int],
-         what: str) -> Any:
+def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
+         outbox_ids: list[int], what: str) -> Any:
     try:
         with svc.db.transaction() as session:
             batch = Batch(session, svc, now)
             result = work(batch)
             ids = batch.write()
-    except Exception as exc:  # noqa: BLE001 - the per-game path isolates what failed
-        log.info("%s batch rolled back (%s: %s); going seat by seat", what,
-                 type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+    except IntegrityError as exc:   # another writer took a position in a game's log
+        log.info("%s batch of %d rolled back on a conflict (%s); going seat by seat", what,
+                 len(due), str(exc.orig).splitlines()[0] if exc.orig else "")
+        return None
+    except Exception:  # noqa: BLE001 - the per-game path isolates the game that fails
+        log.warning("%s batch of %d failed; going seat by seat", what, len(due),
+                    exc_info=True)
         return None
     batch.committed()
     outbox_ids.extend(ids)
