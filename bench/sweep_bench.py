@@ -3,7 +3,7 @@ statements and time, as a ratio to one move request (the same link POST a player
 measured just before each pass in the same run). SQLite; figures only, never asserted.
 
     .venv/bin/python bench/sweep_bench.py [--games 100000] [--due 1000] [--passes 5]
-                                          [--per-game]
+                                          [--per-game] [--url postgresql+psycopg://...]
 
 The 1,000 due games are real Trees games on a 1-day clock; the other 99,000 are idle rows (a
 game and two seats each, one bulk insert) whose deadlines lie weeks ahead: the sweep must find
@@ -12,7 +12,8 @@ reminders (a quarter of the day before the deadline), then, past the deadline, p
 timeout moves; the next pass does the same for the seats now to act. The state cache is
 emptied before each pass, as in a sweeper that has not seen these games. `make bench` prints
 the median of the passes with their spread (bench/bench.py); `--per-game` adds one pass on
-the per-game path a batch falls back to, for comparison."""
+the per-game path a batch falls back to, for comparison. `--url` runs on that database
+instead of a temporary SQLite file: its tables are DROPPED and recreated."""
 from __future__ import annotations
 
 import argparse
@@ -28,14 +29,14 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import event, func, insert  # noqa: E402
+from sqlalchemy import create_engine, event, func, insert, text  # noqa: E402
 
 from service import marks, play  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.links import Claims  # noqa: E402
 from service.play import positions, timeouts  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
-from service.store.models import GameRow, Player, Seat  # noqa: E402
+from service.store.models import Base, GameRow, Player, Seat  # noqa: E402
 from service.web import create_app  # noqa: E402
 
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
@@ -182,8 +183,15 @@ def one_pass(app, svc, clock, counter: Counter, movers: list[int], rng, bulk=Tru
 
 
 def measure(tmp: Path, games: int = 100_000, due: int = 1000, passes: int = 5,
-            per_game: bool = False, say=print) -> Figures:
-    url = f"sqlite:///{tmp / 'sweep.db'}"
+            per_game: bool = False, say=print, url: str | None = None) -> Figures:
+    if url is None:
+        url = f"sqlite:///{tmp / 'sweep.db'}"
+    else:
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            Base.metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        engine.dispose()
     upgrade(url)
     clock = ManualClock(T0)
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "out"),
@@ -230,9 +238,11 @@ def main() -> None:
     ap.add_argument("--due", type=int, default=1000)
     ap.add_argument("--passes", type=int, default=5)
     ap.add_argument("--per-game", action="store_true")
+    ap.add_argument("--url", help="a database to use (its tables are dropped) instead of "
+                    "a temporary SQLite file")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
-        f = measure(Path(tmp), args.games, args.due, args.passes, args.per_game)
+        f = measure(Path(tmp), args.games, args.due, args.passes, args.per_game, url=args.url)
     print("\nper 1,000, in move requests' worth (median of the passes, min-max):")
     for label, name in (("timeouts, statements", "statement_ratio"),
                         ("timeouts, time", "time_ratio"),

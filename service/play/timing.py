@@ -6,9 +6,10 @@ The pure clock rules are service.clocks; this module stores them. Each seat row 
 clock's next instants in two indexed columns, `deadline` and `remind_at`, so the sweep finds
 what is due by index, in deadline order and in batches, without loading any game that is not
 due. A timeout is played under the game row's lock (SELECT ... FOR UPDATE on PostgreSQL, BEGIN
-IMMEDIATE on SQLite) after re-checking that the seat is still to act and still overdue, through
-the same `record` as a player's move with source "timer": a move in the same second and a
-sweep, or two sweeps, give exactly one outcome."""
+IMMEDIATE on SQLite) after re-checking that the seat is still to act and still overdue, with
+source "timer": a whole batch at once with bulk writes (service.play.timeouts_batch), or, when
+a batch cannot be written, seat by seat through the same `record` as a player's move. A move in
+the same second and a sweep, or two sweeps, give exactly one outcome."""
 from __future__ import annotations
 
 import logging

@@ -4,13 +4,17 @@ a batch that hits a conflict on the event log is rolled back whole and handled s
 with exactly one outcome per seat; and a batch costs a bounded number of statements."""
 from __future__ import annotations
 
+import random
 import re
 
 from sqlalchemy import delete, event, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from service import play
+from service.games.contract import Event
+from service.play import positions, timeouts, timeouts_batch
 from service.play import seats as seat_cases
-from service.play import timeouts, timeouts_batch
+from service.store import events as event_store
 from service.store.models import (
     Base,
     EventRow,
@@ -18,10 +22,11 @@ from service.store.models import (
     OutboxRow,
     Seat,
     SeatChange,
+    Snapshot,
     Submission,
 )
 
-from .helpers import move, start, to_act
+from .helpers import move, position, start, to_act
 
 THREE = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Carla <carla@example.org>"]
 
@@ -100,9 +105,6 @@ def test_batched_sweep_writes_what_the_per_game_path_writes(services, monkeypatc
     expected = dump(services)
     wipe(services)
     services.clock.set(t0)
-
-    def refuse(*args, **kwargs):
-        raise AssertionError("a batch fell back to the per-game path")
     monkeypatch.setattr(timeouts, "timeout", refuse)
     monkeypatch.setattr(timeouts, "_reminders_one_by_one", refuse)
     batched = scenario(services, bulk=True)
@@ -117,6 +119,67 @@ def test_batched_sweep_writes_what_the_per_game_path_writes(services, monkeypatc
     kinds = {k for _, _, k, *_ in got["history"]}
     assert {"forfeited", "absent", "resigned"} <= kinds
     assert any(s == "timer" for *_, s, _ in got["events"])
+
+
+def long_game(svc, length: int, seed: int = 12) -> int:
+    """An Aristocracy game on a 1-day clock played by bots (as players would) past `length`
+    events: its states come from snapshots, and its timeouts cross the next one."""
+    game = start(svc, kind="aristocracy", players=THREE, clock="1d", seed=seed).game_id
+    rng = random.Random(seed)
+    while True:
+        pos = position(svc, game)
+        if pos.seq >= length or pos.engine.outcome(pos.state) is not None:
+            return game
+        seat = min(pos.engine.to_act(pos.state))
+        choice = pos.engine.bots["easy"](pos.state, seat, rng)
+        play.submit(svc, play.Intent(game, seat, moves=[choice], source="web"))
+
+
+def long_scenario(svc, bulk: bool) -> list[dict]:
+    long_game(svc, 90)
+    start(svc, clock="1d", seed=13)
+    reports = []
+    for _ in range(8):
+        svc.clock.advance(days=1, minutes=1)
+        svc.states.clear()          # a sweeper that has not seen the games: snapshots
+        reports.append(timeouts.run(svc, bulk=bulk).outcomes)
+    return reports
+
+
+def test_batched_sweep_of_a_long_game_reads_and_writes_snapshots_as_the_per_game_path(
+        services, monkeypatch):
+    t0 = services.clock.now()
+    by_game = long_scenario(services, bulk=False)
+    expected = dump(services) | {"snapshots": snapshot_rows(services)}
+    wipe(services)
+    services.clock.set(t0)
+    monkeypatch.setattr(timeouts, "timeout", refuse)
+    folded = []
+    real = event_store.load_many
+
+    def load_many(session, games):
+        folded.extend(after for _, after in games.values())
+        return real(session, games)
+    monkeypatch.setattr(event_store, "load_many", load_many)
+    batched = long_scenario(services, bulk=True)
+    got = dump(services) | {"snapshots": snapshot_rows(services)}
+    assert batched == by_game
+    for part in expected:
+        assert got[part] == expected[part], part
+    assert max(folded) >= 50                      # the long game was read from a snapshot
+    assert len({seq for game, seq, _ in got["snapshots"] if game == 0}) >= 2
+    assert sum(r.get("played", 0) for r in batched) >= 8
+
+
+def snapshot_rows(svc) -> list[tuple]:
+    with svc.db.transaction() as s:
+        games = {g: n for n, g in enumerate(s.scalars(select(GameRow.id).order_by(GameRow.id)))}
+        return [(games[r.game_id], r.seq, r.format)
+                for r in s.scalars(select(Snapshot).order_by(Snapshot.game_id, Snapshot.seq))]
+
+
+def refuse(*args, **kwargs):
+    raise AssertionError("a batch fell back to the per-game path")
 
 
 def test_a_conflict_in_a_batch_falls_back_with_one_outcome_per_seat(services, monkeypatch):
@@ -198,3 +261,23 @@ def test_a_batch_costs_the_same_statements_for_3_games_as_for_30(services):
     wipe(services)
     many = statements_of_a_pass(services, 30)
     assert many == few <= 25
+
+
+def test_a_batch_reads_a_game_with_a_move_taken_back_as_positions_load_does(services):
+    g = start(services, kind="aristocracy", players=THREE, clock="1d", seed=14).game_id
+    before = position(services, g).seq
+    move(services, g, to_act(services, g)[0])
+    with services.db.transaction() as s:
+        game = s.get(GameRow, g)
+        event_store.append(s, game, [Event(positions.TAKEN_BACK, {"to": before, "seat": 0})],
+                           seat=0, source="undo", now=services.clock.now())
+    services.states.clear()
+    expected = position(services, g)
+    services.states.clear()
+    with services.db.transaction() as s:
+        batch = timeouts_batch.Batch(s, services, services.clock.now())
+        batch.load([g], states=True)
+        got = batch.positions[g]
+    assert got.seq == expected.seq == before + 2
+    assert got.state == expected.state
+    assert got.engine.view(got.state, None) == expected.engine.view(expected.state, None)
