@@ -1,5 +1,6 @@
 """`make bench`: issue 15's figures in ONE table, each beside the floor this machine reaches for
-the same work, the ratio, the target and whether it is met. Prints; never asserts.
+the same work, the ratio, the target and whether it is met; and issue 11's clock sweep (1,000
+timeouts among 100,000 games) beside one move request. Prints; never asserts.
 
     .venv/bin/python bench/bench.py            # the embedded default (SQLite, in process)
     .venv/bin/python bench/bench.py --pg       # + PostgreSQL, Redis and real workers
