@@ -58,7 +58,7 @@ demo: install
 faults: install
 	$(BIN)/python tools/faults.py --record docs/faults.md
 
-## make faults-short: the same scenarios with short outages and small numbers (CI, ~5 min)
+## make faults-short: the same scenarios with short outages and small numbers (CI, 2-3.5 min)
 faults-short: install
 	$(BIN)/python tools/faults.py --short
 

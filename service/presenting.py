@@ -4,6 +4,7 @@ and its one-click moves. Shared by the emails and the web pages; built only from
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -85,8 +86,7 @@ class SeatPage:
 
     @property
     def waiting_for(self) -> str:
-        others = [self.names[s] for s in self.to_act if s != self.me]
-        return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
+        return waiting_for(self.names, self.to_act, self.me)
 
     @property
     def whose_move(self) -> str:
@@ -135,9 +135,11 @@ def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
 
 def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,
               names: list[str], news_events: list[tuple[int, Event]],
-              every_move: bool = False) -> SeatPage:
+              every_move: bool = False, with_menu: bool = True) -> SeatPage:
     """`every_move` also lists every legal move (the game page's buttons); emails, which
-    show only the menu, skip that work."""
+    show only the menu, skip that work. `with_menu=False` skips the menu too, for pages that
+    show the position without offering moves (a link's confirm page, its done page): in a
+    long game listing the moves costs more than the rest of the page."""
     view = engine.view(state, seat)
     to_act = sorted(engine.to_act(state))
     outcome = engine.outcome(state)
@@ -147,13 +149,19 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
                     news=[h["text"] for h in history(engine, news_events, seat, names)],
                     to_act=to_act, your_turn=seat is not None and seat in to_act,
                     outcome=outcome.to_json() if outcome else None)
-    if page.your_turn:
+    if page.your_turn and with_menu:
         page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
-    if every_move and seat is not None and outcome is None:
+    if every_move and with_menu and seat is not None and outcome is None:
         # off-turn moves exist too (Magnate's standing preferences), so ask for every seat
         page.all_moves = [{"move": m, "text": engine.describe(m)}
                           for m in engine.legal_moves(state, seat)]
     return page
+
+
+def waiting_for(names: Sequence[str], to_act: Iterable[int], me: int | None) -> str:
+    """The seats to act other than `me`, by name: "Ben", "Ben and Cleo", "Ben, Cleo and Dan"."""
+    others = [names[s] for s in to_act if s != me]
+    return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
 
 
 def result_line(page: SeatPage) -> str:

@@ -39,7 +39,8 @@ class GameRead:
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
               holder: int | None = None, before: int | None = None) -> GameRead:
-    """A seat's page of the game; `with_history=False` for pages that show none (confirm);
+    """A seat's page of the game; `with_history=False` for pages that show neither history nor
+    moves to choose from (a link's confirm and done pages);
     `before`: the history page of the events before that seq; `holder`: the seat's holder a
     link was made for (a link of the seat's previous player is refused)."""
     with svc.db.transaction() as session:
@@ -49,7 +50,7 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         entries, older = (history_page(session, pos, seat, names, before)
                           if with_history else ([], None))
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
-                         [], every_move=True)
+                         [], every_move=True, with_menu=with_history)
         timing.dress(page, pos.row, svc.clock.now())
         request = undo.waiting(session, game_id, pos.seq)
         asking = None if request is None else {

@@ -51,13 +51,30 @@ class Applied:
     outbox_ids: list[int]
     ended: bool
     bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
+    # who acts now, and every seat's name: enough for the mover's "done" page without reading
+    # the game again
+    to_act: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
+
+
+class RaceLost(PositionChanged):
+    """Another writer took the sequence numbers (or this very idempotency key) first."""
 
 
 def submit(svc: Services, intent: Intent) -> Applied:
     """Apply the intent in one transaction, then kick the outbox relay (never before the
-    commit: a worker must find the rows)."""
-    with svc.db.transaction() as session:
-        applied = apply(session, svc, intent)
+    commit: a worker must find the rows).
+
+    The idempotency key is looked up only when the move cannot be applied as it stands (a
+    double click finds the position changed or the move illegal) or loses a race on insert:
+    then once more, key first, in a fresh transaction. A move that goes through pays no
+    lookup, since its receipt's primary key refuses a second one anyway."""
+    try:
+        with svc.db.transaction() as session:
+            applied = apply(session, svc, intent, key_first=False)
+    except RaceLost:
+        with svc.db.transaction() as session:
+            applied = apply(session, svc, intent)
     after_commit(svc, applied)
     return applied
 
@@ -70,12 +87,18 @@ def after_commit(svc: Services, applied: Applied) -> None:
         svc.kick("bots", applied.game_id)
 
 
-def apply(session: Session, svc: Services, intent: Intent) -> Applied:
-    """The move in the caller's transaction (it commits or rolls back everything)."""
+def apply(session: Session, svc: Services, intent: Intent, *, key_first: bool = True) -> Applied:
+    """The move in the caller's transaction (it commits or rolls back everything).
+    `key_first=False`: look the idempotency key up only if the move cannot be applied (the
+    caller retries with it on RaceLost, in a new transaction)."""
     try:
-        applied = _apply(session, svc, intent)
+        applied = _apply(session, svc, intent, key_first)
     except AlreadyDone:
         svc.note("move", outcome="duplicate", source=intent.source)
+        raise
+    except RaceLost:
+        if key_first:        # otherwise the caller tries once more: not refused yet
+            svc.note("move", outcome="refused", source=intent.source)
         raise
     except PlayError:
         svc.note("move", outcome="refused", source=intent.source)
@@ -86,21 +109,31 @@ def apply(session: Session, svc: Services, intent: Intent) -> Applied:
     return applied
 
 
-def _apply(session: Session, svc: Services, intent: Intent) -> Applied:
+def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> Applied:
     logctx.bind(game=intent.game_id, seat_=intent.seat)
     # keys are per seat: one seat's key can never answer for another's move
     key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
     pos = positions.load(session, svc.states, intent.game_id, lock=True)
     check_holder(pos.row, intent.seat, intent.holder)
-    if key is not None:
-        done = session.get(Submission, (intent.game_id, key))
-        if done is not None:
-            already_done(session, svc, pos, intent.seat, done)
-    if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
-        raise GameOver("This game has finished; no more moves can be made.")
-    check_fresh(session, svc, pos, intent)
-    events, moves, new_state = decide_all(pos, intent, svc.chance)
+    if key is not None and key_first:
+        _unless_done(session, svc, pos, intent.seat, key)
+    try:
+        if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+            raise GameOver("This game has finished; no more moves can be made.")
+        check_fresh(session, svc, pos, intent)
+        events, moves, new_state = decide_all(pos, intent, svc.chance)
+    except PlayError:
+        if key is not None and not key_first:      # a double click: say "already done"
+            _unless_done(session, svc, pos, intent.seat, key)
+        raise
     return record(session, svc, pos, intent, key, events, moves, new_state)
+
+
+def _unless_done(session: Session, svc: Services, pos: positions.Position, seat: int,
+                 key: str) -> None:
+    done = session.get(Submission, (pos.row.id, key))
+    if done is not None:
+        already_done(session, svc, pos, seat, done)
 
 
 def check_holder(game, seat: int | None, holder: int | None) -> None:
@@ -151,8 +184,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
                                          source=intent.source, now=now, extra=receipt)
     except event_store.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
-        raise PositionChanged("Someone else moved at the same moment; have a look at the "
-                              "new position and try again.", pos.seq) from None
+        raise RaceLost("Someone else moved at the same moment; have a look at the "
+                       "new position and try again.", pos.seq) from None
     ended = pos.engine.outcome(new_state) is not None
     if ended:
         pos.row.status = "ended"
@@ -164,7 +197,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     session.flush()
     positions.moved(session, svc.states, pos, last, new_state)
     return Applied(pos.row.id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
-                   pos.row.bots_due)
+                   pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),
+                   tuple(s.player.name for s in pos.row.seats))
 
 
 def _mover(intent: Intent) -> int | None:

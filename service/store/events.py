@@ -37,15 +37,17 @@ def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: in
            source: str, now: datetime, extra: Sequence[object] = ()) -> tuple[int, int]:
     """Append `events` after the game's last one, with `extra` rows (an idempotency record)
     in the same flush. Returns (first seq, last seq); raises Conflict if another writer won."""
-    first = game.seq + 1
+    # read before the flush: a failed flush expires the row, and reading it then would
+    # need the transaction that just failed
+    game_id, first = game.id, game.seq + 1
     for n, ev in enumerate(events):
-        session.add(EventRow(game_id=game.id, seq=first + n, type=ev.type, data=dict(ev.data),
+        session.add(EventRow(game_id=game_id, seq=first + n, type=ev.type, data=dict(ev.data),
                              seat=seat, source=source, created_at=now))
     session.add_all(list(extra))
     try:
         session.flush()
     except IntegrityError:
-        raise Conflict(f"game {game.id}: events from {first} were appended by another writer") \
+        raise Conflict(f"game {game_id}: events from {first} were appended by another writer") \
             from None
     game.seq = first + len(events) - 1
     return first, game.seq

@@ -10,6 +10,7 @@ from service import play
 from service.games import registry
 from service.links import Claims, TokenError
 from service.mail.outbound.templating import game_partial
+from service.presenting import waiting_for
 
 from . import pages
 from .ext import services
@@ -72,9 +73,9 @@ def act(token: str):
     if from_page:
         flash(f"Done: {move_text}.")
         return redirect(game_link)
-    now = play.read_game(services(), claims.game, claims.seat, with_history=False).page
     return render_template("web/done.html", applied=applied, game_link=game_link,
-                           move_text=move_text, page=now)
+                           move_text=move_text, your_turn=claims.seat in applied.to_act,
+                           waiting_for=waiting_for(applied.names, applied.to_act, claims.seat))
 
 
 def _describe(kind: str, move) -> str:

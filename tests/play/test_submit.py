@@ -6,7 +6,7 @@ import random
 import threading
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
 from service import marks, play
 from service.play import Intent, positions
@@ -216,3 +216,56 @@ def test_in_a_sealed_round_another_seats_choice_keeps_my_link_fresh_and_my_inbox
     assert mailed == set()
     # Ben's link from the first email still works
     submit(svc, Intent(started.game_id, 1, moves=[ben_move], expected=ben_mark))
+
+
+def test_the_same_link_clicked_at_once_applies_once_and_says_already_done(svc):
+    """Eight clicks of one link at the same moment (threads, own connections): one applies,
+    every other is told "already done" — whether it found the move made when it looked, or
+    lost the race on inserting its receipt and looked again."""
+    started = start(svc)
+    pos, seat, move = first_move(svc, started.game_id)
+    results, barrier = [], threading.Barrier(8)
+
+    def click():
+        barrier.wait()
+        try:
+            submit(svc, Intent(started.game_id, seat, moves=[move], expected_seq=pos.seq,
+                               key="the-link"))
+            results.append("applied")
+        except play.AlreadyDone:
+            results.append("already done")
+        except play.PositionChanged as exc:    # would be a wrong answer to a double click
+            results.append(f"moved on: {exc}")
+
+    threads = [threading.Thread(target=click) for _ in range(8)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join(30)
+    assert sorted(results) == ["already done"] * 7 + ["applied"]
+    assert position(svc, started.game_id).seq == pos.seq + len(
+        pos.engine.decide(pos.state, seat, move, random.Random(1)))
+
+
+def test_a_move_that_goes_through_does_not_look_its_key_up(svc):
+    """The receipt's primary key refuses a second use of a key, so a move that applies pays
+    no lookup (issue 15: a move costs a few inserts); the lookup happens on the way out of a
+    refusal, where a double click is told "already done"."""
+    started = start(svc)
+    pos, seat, move = first_move(svc, started.game_id)
+    seen = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(" ".join(statement.split()[:4]))
+
+    event.listen(svc.db.engine, "before_cursor_execute", record)
+    try:
+        submit(svc, Intent(started.game_id, seat, moves=[move], key="k"))
+        applied_statements = list(seen)
+        with pytest.raises(play.AlreadyDone):
+            submit(svc, Intent(started.game_id, seat, moves=[move], key="k"))
+    finally:
+        event.remove(svc.db.engine, "before_cursor_execute", record)
+    assert not any("FROM submissions" in s or s.startswith("SELECT submissions")
+                   for s in applied_statements), applied_statements
+    assert any(s.startswith("SELECT submissions") for s in seen[len(applied_statements):])

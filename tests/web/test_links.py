@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import pytest
 from itsdangerous import URLSafeTimedSerializer
-from sqlalchemy import func, select
+from sqlalchemy import event, func, select
 
+from service.games import registry
 from service.links import Claims
+from service.play.services import run_nothing
 from service.store.models import EventRow
 
 from .helpers import game_link, latest_to, mails, move_links, start_game
@@ -129,3 +131,48 @@ def test_a_move_out_of_turn_is_refused(client, app):
 def test_garbage_tokens_get_a_page_not_a_crash(client, app, path):
     r = client.get(path)
     assert r.status_code == 400 and "Nothing was changed" in r.text
+
+
+
+def test_the_confirm_page_does_not_list_moves(client, app, monkeypatch):
+    """The confirm page shows the one move of its link and offers no other, so it does not ask
+    the engine for moves (issue 15: listing an Aristocracy seat's moves late in a game cost
+    more than the rest of the page)."""
+    start(client, app)
+    addr, links = mover(app)
+    trees, asked = registry.get("trees"), []
+    for name in ("legal_moves", "menu"):
+        real = getattr(trees, name)
+        monkeypatch.setattr(trees, name, lambda *a, _real=real, _name=name, **k: (
+            asked.append(_name), _real(*a, **k))[1])
+    path = links[0][1]
+    assert client.get(path).status_code == 200
+    assert asked == []
+    game_page = client.get(game_link(latest_to(app, addr)))    # the page does offer them
+    assert game_page.status_code == 200 and "legal_moves" in asked
+
+
+def test_a_move_by_link_reads_nothing_after_it_is_written(client, app):
+    """The done page is made from what the move itself returned (who acts now, their names):
+    the request's statements end with the move's writes, with no second read of the game
+    (issue 15: a move by link costs a few inserts, at most 15 statements)."""
+    start(client, app)
+    addr, links = mover(app)
+    seen = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(statement.lstrip().split()[0].upper())
+
+    svc = app.extensions["turnpost"]
+    svc.enqueue = run_nothing      # the emails go out after the response: not this request's
+    event.listen(svc.db.engine, "before_cursor_execute", record)
+    try:
+        done = client.post(links[0][1])
+    finally:
+        event.remove(svc.db.engine, "before_cursor_execute", record)
+    assert done.status_code == 200 and "Done" in done.text
+    other = "Anna" if addr == "ben@example.org" else "ben"
+    assert "Next to move" in done.text and other in done.text
+    assert len(seen) <= 15
+    last_write = max(i for i, verb in enumerate(seen) if verb in ("INSERT", "UPDATE"))
+    assert "SELECT" not in seen[last_write:], seen
