@@ -1,5 +1,6 @@
 """`make bench`: issue 15's figures in ONE table, each beside the floor this machine reaches for
-the same work, the ratio, the target and whether it is met. Prints; never asserts.
+the same work, the ratio, the target and whether it is met; and issue 11's clock sweep (1,000
+timeouts among 100,000 games) beside one move request. Prints; never asserts.
 
     .venv/bin/python bench/bench.py            # the embedded default (SQLite, in process)
     .venv/bin/python bench/bench.py --pg       # + PostgreSQL, Redis and real workers
@@ -27,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import sweep_bench  # noqa: E402
 from flask import Flask  # noqa: E402
 from sqlalchemy import Column, DateTime, Integer, MetaData, Table, event, insert  # noqa: E402
 
@@ -506,6 +508,34 @@ def embedded(tmp: Path) -> list[Row]:
                     "events", target=50))
     settle(app)
     svc.dispose()
+    return rows + sweep_rows(tmp)
+
+
+# -- the clock sweep ----------------------------------------------------------------------------
+
+def sweep_rows(tmp: Path) -> list[Row]:
+    """Issue 11: one pass of the clock sweep over 100,000 games with 1,000 due, per 1,000
+    timeouts (and 1,000 reminders), against one move request timed just before each pass
+    (bench/sweep_bench.py; the median of its passes, the spread of their ratios said)."""
+    where = tmp / "sweep"
+    where.mkdir()
+    f = sweep_bench.measure(where, passes=5, say=lambda text: print(f"sweep bench: {text}",
+                                                                     flush=True))
+    rows = []
+    for what, count, statements, seconds, target in (
+            ("timeouts", "timeouts", "statements", "seconds", 20),
+            ("reminders", "reminders", "reminder_statements", "reminder_seconds", None)):
+        per_k = [p.per_k(getattr(p, statements), getattr(p, count)) for p in f.passes]
+        low, high = f.spread("statement_ratio" if what == "timeouts"
+                             else "reminder_statement_ratio")
+        rows.append(Row(f"clock sweep, 1,000 {what} of 100,000 games: SQL vs a move",
+                        statistics.median(per_k), "stmts", f.median("move_statements"),
+                        target))
+        per_k = [p.per_k(getattr(p, seconds), getattr(p, count)) * 1000 for p in f.passes]
+        low, high = f.spread("time_ratio" if what == "timeouts" else "reminder_time_ratio")
+        rows.append(Row(f"clock sweep, 1,000 {what}: time vs a move ({low:.0f}-{high:.0f}x)",
+                        statistics.median(per_k), "ms", f.median("move_seconds") * 1000,
+                        target))
     return rows
 
 

@@ -1,34 +1,64 @@
-"""The clock sweep's cost: one pass over 100,000 games of which 1,000 are due (their deadline
-passed: the timeout move is played for each), in database statements and time, as a ratio to
-one move request (the same link POST a player makes). SQLite; figures only, never asserted.
+"""The clock sweep's cost: one pass over 100,000 games of which 1,000 are due, in database
+statements and time, as a ratio to one move request (the same link POST a player makes,
+measured just before each pass in the same run). SQLite; figures only, never asserted.
 
-    .venv/bin/python bench/sweep_bench.py [--games 100000] [--due 1000]
+    .venv/bin/python bench/sweep_bench.py [--games 100000] [--due 1000] [--passes 5]
+                                          [--per-game] [--url postgresql+psycopg://...]
 
-The 1,000 due games are real Trees games; the other 99,000 are rows with seats whose deadline
-lies in the future (the sweep must find the due ones by index without touching these)."""
+The 1,000 due games are real Trees games on a 1-day clock; the other 99,000 are idle rows (a
+game and two seats each, one bulk insert) whose deadlines lie weeks ahead: the sweep must find
+the due seats by the deadline index without touching them. Each pass first sends the 1,000
+reminders (a quarter of the day before the deadline), then, past the deadline, plays the 1,000
+timeout moves; the next pass does the same for the seats now to act. The state cache is
+emptied before each pass, as in a sweeper that has not seen these games. `make bench` prints
+the median of the passes with their spread (bench/bench.py); `--per-game` adds one pass on
+the per-game path a batch falls back to, for comparison. `--url` runs on that database
+instead of a temporary SQLite file: its tables are DROPPED and recreated."""
 from __future__ import annotations
 
 import argparse
+import gc
 import random
+import statistics
 import sys
 import tempfile
 import time
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import event, func, insert  # noqa: E402
+from sqlalchemy import create_engine, event, func, insert, text  # noqa: E402
 
 from service import marks, play  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
 from service.links import Claims  # noqa: E402
-from service.play import positions  # noqa: E402
+from service.play import positions, timeouts  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
-from service.store.models import GameRow, Player, Seat  # noqa: E402
+from service.store.models import Base, GameRow, Player, Seat  # noqa: E402
 from service.web import create_app  # noqa: E402
 
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
+MOVES = 30          # move requests timed before each pass
+
+
+class Collector:
+    """Time spent in the garbage collector (a share of every pass's time, larger the more
+    the process holds)."""
+
+    def __init__(self):
+        self.seconds, self._started = 0.0, None
+        gc.callbacks.append(self._seen)
+
+    def _seen(self, phase, _info):
+        if phase == "start":
+            self._started = time.perf_counter()
+        elif self._started is not None:
+            self.seconds += time.perf_counter() - self._started
+
+    def close(self):
+        gc.callbacks.remove(self._seen)
 
 
 class Counter:
@@ -40,33 +70,128 @@ class Counter:
         self.n += 1
 
 
+@dataclass
+class Pass:
+    timeouts: int
+    statements: int
+    seconds: float
+    reminders: int
+    reminder_statements: int
+    reminder_seconds: float
+    move_statements: float      # one move request, just before this pass
+    move_seconds: float
+    gc_seconds: float = 0.0     # of `seconds`, in the garbage collector
+
+    def per_k(self, value: float, count: int) -> float:
+        return value * 1000 / max(1, count)
+
+    @property
+    def statement_ratio(self) -> float:
+        return self.per_k(self.statements, self.timeouts) / self.move_statements
+
+    @property
+    def time_ratio(self) -> float:
+        return self.per_k(self.seconds, self.timeouts) / self.move_seconds
+
+    @property
+    def reminder_statement_ratio(self) -> float:
+        return self.per_k(self.reminder_statements, self.reminders) / self.move_statements
+
+    @property
+    def reminder_time_ratio(self) -> float:
+        return self.per_k(self.reminder_seconds, self.reminders) / self.move_seconds
+
+
+@dataclass
+class Figures:
+    games: int
+    due: int
+    idle_statements: int = 0
+    idle_seconds: float = 0.0
+    passes: list[Pass] = field(default_factory=list)
+    per_game: Pass | None = None
+
+    def median(self, name: str) -> float:
+        return statistics.median(getattr(p, name) for p in self.passes)
+
+    def spread(self, name: str) -> tuple[float, float]:
+        values = [getattr(p, name) for p in self.passes]
+        return min(values), max(values)
+
+
 def fill(svc, games: int) -> None:
-    """`games` idle games: a game row and two seats each, deadlines days ahead."""
+    """`games` idle games: a game row and two seats each, deadlines weeks ahead, in one bulk
+    insert per table."""
     with svc.db.transaction() as s:
         s.execute(insert(Player), [{"email": "idle@example.org", "name": "idle",
                                     "created_at": T0}])
         pid = s.query(Player.id).filter_by(email="idle@example.org").scalar()
         top = s.query(func.max(GameRow.id)).scalar() or 0
-        for first in range(0, games, 5000):
-            ids = list(range(top + first + 1, top + min(games, first + 5000) + 1))
-            s.execute(insert(GameRow), [{"id": g, "kind": "trees", "options": {}, "seq": 1,
-                                         "status": "active", "created_at": T0, "clock": "3d",
-                                         "on_timeout": "bot"} for g in ids])
-            s.execute(insert(Seat), [
-                {"game_id": g, "seat": seat, "player_id": pid, "muted": False,
-                 "status": "active", "holder": 0, "clock": {},
-                 "deadline": T0 + timedelta(days=5, minutes=i % 1000) if seat == 0 else None,
-                 "remind_at": T0 + timedelta(days=4, minutes=i % 1000) if seat == 0 else None}
-                for i, g in enumerate(ids) for seat in (0, 1)])
+        ids = range(top + 1, top + games + 1)
+        s.execute(insert(GameRow), [{"id": g, "kind": "trees", "options": {}, "seq": 1,
+                                     "status": "active", "created_at": T0, "clock": "3d",
+                                     "on_timeout": "bot"} for g in ids])
+        s.execute(insert(Seat), [
+            {"game_id": g, "seat": seat, "player_id": pid, "muted": False,
+             "status": "active", "holder": 0, "clock": {},
+             "deadline": T0 + timedelta(days=30, minutes=i % 1000) if seat == 0 else None,
+             "remind_at": T0 + timedelta(days=29, minutes=i % 1000) if seat == 0 else None}
+            for i, g in enumerate(ids) for seat in (0, 1)])
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--games", type=int, default=100_000)
-    ap.add_argument("--due", type=int, default=1000)
-    args = ap.parse_args()
-    tmp = Path(tempfile.mkdtemp())
-    url = f"sqlite:///{tmp / 'bench.db'}"
+def time_moves(app, svc, counter: Counter, games: list[int], rng) -> tuple[float, float]:
+    """One move request (the link POST of a player), averaged over MOVES games whose clocks
+    no pass reaches: statements and seconds."""
+    client, posted, spent, done = app.test_client(), 0, 0.0, 0
+    for game_id in games:
+        with svc.db.transaction() as s:
+            pos = positions.load(s, svc.states, game_id)
+        if pos.engine.outcome(pos.state) is not None:
+            continue
+        seat = min(pos.engine.to_act(pos.state))
+        move = pos.engine.bots["easy"](pos.state, seat, rng)
+        token = svc.urls.signer.dumps("move", Claims(game_id, seat,
+                                                     marks.mark(pos.engine, pos.state, seat),
+                                                     move))
+        before = counter.n
+        t = time.perf_counter()
+        assert client.post(f"/m/{token}").status_code == 200
+        spent += time.perf_counter() - t
+        posted += counter.n - before
+        done += 1
+        if done == MOVES:
+            break
+    return posted / done, spent / done
+
+
+def one_pass(app, svc, clock, counter: Counter, movers: list[int], rng, bulk=True) -> Pass:
+    """Reminders due for every due game, then their deadlines: two sweep passes."""
+    move_statements, move_seconds = time_moves(app, svc, counter, movers, rng)
+    clock.advance(hours=19)                 # a 1-day clock reminds 6 hours before
+    svc.states.clear()
+    n0, t = counter.n, time.perf_counter()
+    reminded = timeouts.run(svc, bulk=bulk)
+    r_statements, r_seconds = counter.n - n0, time.perf_counter() - t
+    clock.advance(hours=6, minutes=1)
+    svc.states.clear()
+    n0, t, collector = counter.n, time.perf_counter(), Collector()
+    report = timeouts.run(svc, bulk=bulk)
+    statements, seconds = counter.n - n0, time.perf_counter() - t
+    collector.close()
+    return Pass(report.timed_out, statements, seconds, reminded.reminded, r_statements,
+                r_seconds, move_statements, move_seconds, collector.seconds)
+
+
+def measure(tmp: Path, games: int = 100_000, due: int = 1000, passes: int = 5,
+            per_game: bool = False, say=print, url: str | None = None) -> Figures:
+    if url is None:
+        url = f"sqlite:///{tmp / 'sweep.db'}"
+    else:
+        engine = create_engine(url)
+        with engine.begin() as conn:
+            Base.metadata.drop_all(conn)
+            conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
+        engine.dispose()
     upgrade(url)
     clock = ManualClock(T0)
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "out"),
@@ -74,50 +199,62 @@ def main() -> None:
     svc = app.extensions["turnpost"]
     svc.enqueue = play.services.run_nothing          # time the clocks, not the mail
     t0 = time.perf_counter()
-    due = [play.start_game(svc, "trees", ["a@example.org", "b@example.org"],
-                           {"clock": "1d"}).game_id for _ in range(args.due)]
-    fill(svc, args.games - args.due)
-    print(f"set up {args.games} games ({args.due} due) in {time.perf_counter() - t0:.1f} s",
-          flush=True)
-    counter = Counter(svc.db.engine)
-    client, rng = app.test_client(), random.Random(2)
+    people = ["a@example.org", "b@example.org"]
+    for _ in range(due):
+        play.start_game(svc, "trees", people, {"clock": "1d"})
+    # the games moved in: on a clock as well (a move keeps its seats' clocks), one that
+    # no pass reaches
+    movers = [play.start_game(svc, "trees", people, {"clock": "30d"}).game_id
+              for _ in range(MOVES * 2)]
+    fill(svc, games - due)
+    say(f"set up {games:,} games ({due:,} due) in {time.perf_counter() - t0:.1f} s")
+    counter, rng = Counter(svc.db.engine), random.Random(2)
+    figures = Figures(games, due)
 
-    # one move request: the link POST of a player, averaged over 50 games
-    n0, spent = counter.n, 0.0
-    for game_id in due[:50]:
-        with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
-        seat = min(pos.engine.to_act(pos.state))
-        move = pos.engine.bots["easy"](pos.state, seat, rng)
-        token = svc.urls.signer.dumps("move", Claims(game_id, seat,
-                                                     marks.mark(pos.engine, pos.state, seat),
-                                                     move))
-        t = time.perf_counter()
-        assert client.post(f"/m/{token}").status_code == 200
-        spent += time.perf_counter() - t
-    move_statements, move_seconds = (counter.n - n0) / 50, spent / 50
-    print(f"one move request: {move_statements:.1f} statements, "
-          f"{move_seconds * 1000:.2f} ms", flush=True)
-
-    # an idle pass: nothing due among 100,000 games
     n0, t = counter.n, time.perf_counter()
     play.timers(svc)
-    print(f"sweep pass with nothing due: {counter.n - n0} statements, "
-          f"{(time.perf_counter() - t) * 1000:.2f} ms", flush=True)
+    figures.idle_statements, figures.idle_seconds = counter.n - n0, time.perf_counter() - t
+    say(f"a pass with nothing due: {figures.idle_statements} statements, "
+        f"{figures.idle_seconds * 1000:.1f} ms")
+    for n in range(passes):
+        p = one_pass(app, svc, clock, counter, movers, rng)
+        figures.passes.append(p)
+        say(f"pass {n + 1}: {p.timeouts} timeouts in {p.statements} statements, "
+            f"{p.seconds * 1000:.0f} ms (GC {p.gc_seconds * 1000:.0f}); {p.reminders} reminders in {p.reminder_statements} "
+            f"statements, {p.reminder_seconds * 1000:.0f} ms; one move request "
+            f"{p.move_statements:.1f} statements, {p.move_seconds * 1000:.2f} ms")
+    if per_game:
+        p = figures.per_game = one_pass(app, svc, clock, counter, movers, rng, bulk=False)
+        say(f"per-game path: {p.timeouts} timeouts in {p.statements} statements, "
+            f"{p.seconds * 1000:.0f} ms; {p.reminders} reminders in {p.reminder_statements} "
+            f"statements, {p.reminder_seconds * 1000:.0f} ms")
+    svc.dispose()
+    return figures
 
-    # the pass with every due game's deadline passed
-    clock.advance(days=1, hours=1)
-    svc.states.clear()
-    n0, t = counter.n, time.perf_counter()
-    report = play.timers(svc)
-    statements, seconds = counter.n - n0, time.perf_counter() - t
-    timed_out = max(1, report.timed_out)
-    print(f"sweep pass, {report.timed_out} timeouts (+{report.reminded} reminders): "
-          f"{statements} statements, {seconds:.2f} s", flush=True)
-    per_k = 1000 / timed_out
-    print(f"per 1,000 timeouts: {statements * per_k / move_statements:.1f} move requests' worth "
-          f"of statements, {seconds * per_k / move_seconds:.1f} move requests' worth of time "
-          f"(target: 20)", flush=True)
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--games", type=int, default=100_000)
+    ap.add_argument("--due", type=int, default=1000)
+    ap.add_argument("--passes", type=int, default=5)
+    ap.add_argument("--per-game", action="store_true")
+    ap.add_argument("--url", help="a database to use (its tables are dropped) instead of "
+                    "a temporary SQLite file")
+    args = ap.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        f = measure(Path(tmp), args.games, args.due, args.passes, args.per_game, url=args.url)
+    print("\nper 1,000, in move requests' worth (median of the passes, min-max):")
+    for label, name in (("timeouts, statements", "statement_ratio"),
+                        ("timeouts, time", "time_ratio"),
+                        ("reminders, statements", "reminder_statement_ratio"),
+                        ("reminders, time", "reminder_time_ratio")):
+        low, high = f.spread(name)
+        print(f"  {label:22} {f.median(name):7.1f}  ({low:.1f}-{high:.1f})")
+    if f.per_game is not None:
+        print(f"  per-game path: timeouts {f.per_game.statement_ratio:.1f} (statements), "
+              f"{f.per_game.time_ratio:.1f} (time); reminders "
+              f"{f.per_game.reminder_statement_ratio:.1f}, {f.per_game.reminder_time_ratio:.1f}")
+    print("target: timeouts <= 20 move requests' worth per 1,000")
 
 
 if __name__ == "__main__":

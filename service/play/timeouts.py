@@ -1,13 +1,19 @@
 """The clock sweep (beat's "timers" job; `flask sweep` runs it once): vacations that ended,
-reminders that are due, deadlines that passed — oldest first, in batches, each re-checked under
-the game's row lock and played through the same recording step as a player's move. And the
-`wait` policy's links: another player extends a deadline once, or has the default move played
-for the seat from then on. The clock bookkeeping itself is `service.play.timing`."""
+reminders that are due, deadlines that passed — oldest first, in batches. Each batch is handled
+in one transaction (service.play.timeouts_batch: the batch's games locked in id order, their
+states loaded in bulk, every row written with bulk inserts); a batch that cannot be written
+(its insert hits the event log's key: another writer won) is rolled back and handled again
+seat by seat, each seat re-checked under its game's row lock and played through the same
+recording step as a player's move. Both paths take the same decisions (`judge`, `remind`);
+only where they write differs (`Recorder` here, `timeouts_batch.Batch` there). And the `wait`
+policy's links: another player extends a deadline once, or has the default move played for the
+seat from then on. The clock bookkeeping itself is `service.play.timing`."""
 from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any, Protocol
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -17,7 +23,7 @@ from service.clocks import SeatClock
 from service.games.contract import Event, IllegalMove, Move, replay
 from service.store.models import GameRow, OutboxRow, Seat
 
-from . import notify, positions, seats
+from . import notify, positions, seats, timeouts_batch
 from .errors import PlayError
 from .services import Services
 from .submit import Intent, record
@@ -30,9 +36,11 @@ from .timing import (
     end_game,
     get_clock,
     policy_of,
+    receipt_key,
     seat_row,
     set_clock,
     tell,
+    timer_key,
     who,
 )
 
@@ -49,49 +57,120 @@ class Report:
 
     def count(self, outcome: str) -> None:
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+        if outcome in TIMED_OUT:
+            self.timed_out += 1
 
 
-def run(svc: Services, batch: int = BATCH) -> Report:
+TIMED_OUT = ("played", "forfeited", "waiting", "ended")
+
+
+def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
     """One pass of the clock sweep: vacations that ended, reminders that are due, deadlines
     that passed (oldest first, in batches, until none is left: a sweep that was down for a day
-    catches up in deadline order). Then kicks the outbox relay."""
+    catches up in deadline order). Then kicks the outbox relay. `bulk=False`: every seat on
+    the per-game path (what a batch falls back to)."""
     now = svc.clock.now()
     report = Report()
     report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
-    _reminders(svc, now, batch, report)
-    _timeouts(svc, now, batch, report)
+    _reminders(svc, now, batch, report, bulk)
+    _timeouts(svc, now, batch, report, bulk)
     svc.kick("deliver", report.outbox_ids)
     return report
 
 
-def _reminders(svc: Services, now: datetime, batch: int, report: Report) -> None:
+class Out(Protocol):
+    """Where a timeout's or a reminder's consequences are written: through the session, game
+    by game (`Recorder`), or collected for one batch's bulk inserts (timeouts_batch.Batch)."""
+
+    def change(self, game: GameRow, row: Seat, kind: str, text: str, now: datetime) -> None: ...
+
+    def tell(self, game: GameRow, seat: int, text: str, now: datetime, *, offer: bool,
+             others_only: bool) -> None: ...
+
+    def end_game(self, game: GameRow, winners: list[int], last: list[int], how: str,
+                 now: datetime) -> None: ...
+
+    def played(self, pos: positions.Position, seat: int, key: str, events: list[Event],
+               moves: list[Move], state: Any, notice: dict, now: datetime) -> None: ...
+
+    def reminder(self, game: GameRow, seat: int, payload: dict, now: datetime) -> None: ...
+
+
+class Recorder:
+    """The per-game path's `Out`: each write goes through the session as a player's move
+    does (service.play.submit.record); `ids` collects the outbox rows queued."""
+
+    def __init__(self, session: Session, svc: Services):
+        self.session, self.svc, self.ids = session, svc, []
+
+    def change(self, game, row, kind, text, now) -> None:
+        change(self.session, game, row, kind, text, now)
+
+    def tell(self, game, seat, text, now, *, offer, others_only) -> None:
+        self.ids += tell(self.session, self.svc, game, seat, text, now, offer=offer,
+                         others_only=others_only)
+
+    def end_game(self, game, winners, last, how, now) -> None:
+        self.ids += end_game(self.session, game, winners, last, how, now)
+
+    def played(self, pos, seat, key, events, moves, state, notice, now) -> None:
+        intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
+        applied = record(self.session, self.svc, pos, intent, receipt_key(seat, key), events,
+                         moves, state)
+        self.ids += applied.outbox_ids
+        self.ids += _attach(self.session, pos.row, applied, notice, now)
+
+    def reminder(self, game, seat, payload, now) -> None:
+        out = notify.queue(self.session, game, seat, "reminder", game.seq, now, payload)
+        out.since_seq = game.seq      # the turn email told the news; this only reminds
+        self.session.flush()
+        self.ids.append(out.id)
+
+
+# --- reminders -----------------------------------------------------------------------------
+
+def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool) -> None:
     seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
             # a seat whose deadline passed as well gets no late reminder: its timeout is next
             due = session.execute(select(Seat.game_id, Seat.seat, Seat.remind_at)
                                   .where(Seat.remind_at <= now, Seat.deadline > now)
-                                  .order_by(Seat.remind_at).limit(batch)).all()
-            fresh = [tuple(d) for d in due if tuple(d) not in seen]
-            seen.update(fresh)
-            for game_id, seat, remind_at in fresh:
-                row_id = _remind(session, game_id, seat, remind_at, now)
-                if row_id is not None:
-                    report.reminded += 1
-                    report.outbox_ids.append(row_id)
+                                  .order_by(Seat.remind_at, Seat.game_id, Seat.seat)
+                                  .limit(batch)).all()
+        fresh = [tuple(d) for d in due if tuple(d) not in seen]
+        seen.update(fresh)
+        if fresh:
+            sent = timeouts_batch.reminders(svc, fresh, now, remind, report.outbox_ids) \
+                if bulk else None
+            if sent is None:
+                sent = _reminders_one_by_one(svc, fresh, now, report.outbox_ids)
+            report.reminded += sent
         if len(due) < batch or not fresh:
             return
 
 
-def _remind(session: Session, game_id: int, seat: int, remind_at: datetime,
-            now: datetime) -> int | None:
-    # claim it: a second sweeper, or a move committed meanwhile, leaves nothing to claim
-    claimed = session.execute(update(Seat).where(Seat.game_id == game_id, Seat.seat == seat,
-                                                 Seat.remind_at == remind_at)
-                              .values(remind_at=None)).rowcount
-    if claimed != 1:
-        return None
-    game = session.get(GameRow, game_id)    # its seats are read after the claim
+def _reminders_one_by_one(svc: Services, due: list[tuple], now: datetime,
+                          outbox_ids: list[int]) -> int:
+    sent = 0
+    with svc.db.transaction() as session:
+        out = Recorder(session, svc)
+        for game_id, seat, remind_at in due:
+            # claim it: a second sweeper, or a move committed meanwhile, leaves nothing to claim
+            claimed = session.execute(update(Seat).where(Seat.game_id == game_id,
+                                                         Seat.seat == seat,
+                                                         Seat.remind_at == remind_at)
+                                      .values(remind_at=None)).rowcount
+            if claimed == 1:
+                game = session.get(GameRow, game_id)    # its seats are read after the claim
+                sent += remind(out, game, seat, now)
+    outbox_ids += out.ids
+    return sent
+
+
+def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
+    """A claimed reminder: sent if still due (never twice a turn, never to a seat that has
+    moved or whose deadline passed first), the seat's clock marked either way."""
     row = seat_row(game, seat)
     clock = get_clock(row)
     if not clocks.reminder_due(clock, now) or game.status == "ended":
@@ -100,16 +179,16 @@ def _remind(session: Session, game_id: int, seat: int, remind_at: datetime,
         due_at = clocks.next_reminder(clock)
         set_clock(row, clock if due_at is not None and due_at > now
                   else clocks.mark_reminded(clock))
-        return None
+        return False
     set_clock(row, clocks.mark_reminded(clock))
-    out = notify.queue(session, game, seat, "reminder", game.seq, now,
-                       {"reminder": {"deadline": clocks.deadline_iso(clock.deadline)}})
-    out.since_seq = game.seq      # the turn email told the news; this only reminds
-    session.flush()
-    return out.id
+    out.reminder(game, seat, {"reminder": {"deadline": clocks.deadline_iso(clock.deadline)}},
+                 now)
+    return True
 
 
-def _timeouts(svc: Services, now: datetime, batch: int, report: Report) -> None:
+# --- timeouts ------------------------------------------------------------------------------
+
+def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bool) -> None:
     seen: set[tuple[int, int, datetime]] = set()
     while True:
         with svc.db.transaction() as session:
@@ -118,92 +197,95 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report) -> None:
                                   .order_by(Seat.deadline, Seat.game_id, Seat.seat)
                                   .limit(batch)).all()
         fresh = [tuple(d) for d in due if tuple(d) not in seen]
-        for game_id, seat, deadline in fresh:
-            seen.add((game_id, seat, deadline))
-            outcome = timeout(svc, game_id, seat, deadline, now, report.outbox_ids)
+        seen.update(fresh)
+        outcomes = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
+            if bulk and fresh else None
+        if outcomes is None:        # per game: the path a batch falls back to
+            outcomes = [timeout(svc, game_id, seat, deadline, now, report.outbox_ids)
+                        for game_id, seat, deadline in fresh]
+        for outcome in outcomes:
             report.count(outcome)
-            if outcome in ("played", "forfeited", "waiting", "ended"):
-                report.timed_out += 1
         if len(due) < batch or not fresh:
             return
 
 
 def timeout(svc: Services, game_id: int, seat: int, deadline: datetime, now: datetime,
             outbox_ids: list[int]) -> str:
-    """Handle one seat's passed deadline, once. Returns what happened: played | forfeited |
-    ended | waiting | moved (the player, or another sweeper, was first) | error."""
+    """Handle one seat's passed deadline, once, in a transaction of its own. Returns what
+    happened: played | forfeited | ended | waiting | moved (the player, or another sweeper,
+    was first) | error."""
     try:
         with svc.db.transaction() as session:
-            outcome, ids = _timeout(session, svc, game_id, seat, deadline, now)
+            pos = positions.load(session, svc.states, game_id, lock=True)
+            out = Recorder(session, svc)
+            outcome = judge(out, svc, pos, seat, deadline, now)
     except PlayError as exc:          # lost a race on the event log: the other writer won
         log.info("timeout of game %s seat %s: %s", game_id, seat, exc.detail)
         return "moved"
     except Exception:                 # noqa: BLE001 - one broken game must not stop the sweep
         log.exception("timeout of game %s seat %s failed", game_id, seat)
         return "error"
-    outbox_ids.extend(ids)
+    outbox_ids.extend(out.ids)
     return outcome
 
 
-def _timeout(session: Session, svc: Services, game_id: int, seat: int, deadline: datetime,
-             now: datetime) -> tuple[str, list[int]]:
-    pos = positions.load(session, svc.states, game_id, lock=True)
+def judge(out: Out, svc: Services, pos: positions.Position, seat: int, deadline: datetime,
+          now: datetime) -> str:
+    """What a seat's passed deadline calls for, decided on its game read under the game's
+    lock (the deadline may have moved, the seat may have moved), written through `out`."""
     game, engine = pos.row, pos.engine
-    row = seat_row(game, seat)            # read under the game's lock
+    row = seat_row(game, seat)
     if row.deadline != deadline:
-        return "moved", []
+        return "moved"
     if game.status == "ended" or engine.outcome(pos.state) is not None:
         row.deadline = row.remind_at = None
-        return "moved", []
+        return "moved"
     clock = get_clock(row)
     if seat not in engine.to_act(pos.state):
         set_clock(row, clocks.finish_turn(control(game), clock, now))
-        return "moved", []
-    # once per seat, deadline and position: a seat that left is due at each turn's start
-    key = f"timer:{seat}:{pos.seq}:{clocks.deadline_iso(deadline)}"
+        return "moved"
+    key = timer_key(seat, pos.seq, deadline)
     if row.status in OUT:          # a seat that left: its turns are played for it
         set_clock(row, clocks.timeout_move_played(control(game), clock))
-        return play_timeout_moves(session, svc, pos, seat, key, now, why="left")
+        return play_timeout_moves(out, svc, pos, seat, key, now, why="left")
     if not clocks.is_overdue(clock, now):
         set_clock(row, clock)
-        return "moved", []
-    return _missed(session, svc, pos, row, clock, key, now)
+        return "moved"
+    return _missed(out, svc, pos, row, clock, key, now)
 
 
-def _missed(session: Session, svc: Services, pos: positions.Position, row: Seat,
-            clock: SeatClock, key: str, now: datetime) -> tuple[str, list[int]]:
+def _missed(out: Out, svc: Services, pos: positions.Position, row: Seat, clock: SeatClock,
+            key: str, now: datetime) -> str:
     game, tc = pos.row, control(pos.row)
     in_play = sum(1 for r in game.seats if r.status not in OUT)
     miss = clocks.after_miss(policy_of(game, row), tc, clock, now, seats_in_play=in_play)
     set_clock(row, miss.clock)
-    ids: list[int] = []
     name = who(row.seat)
     if miss.absent and row.status == "active":
         row.status = "absent"
         absent = (f"{name} missed {clocks.ABSENT_AFTER} turns in a row and is marked absent; "
                   "any player may invite someone to take the seat over on the game page")
-        change(session, game, row, "absent", absent, now)
-        ids += tell(session, svc, game, row.seat, absent, now, offer=False, others_only=True)
+        out.change(game, row, "absent", absent, now)
+        out.tell(game, row.seat, absent, now, offer=False, others_only=True)
     if miss.forfeit:
         row.status = "forfeited"
-        change(session, game, row, "forfeited", f"{name} ran out of time and forfeits", now)
+        out.change(game, row, "forfeited", f"{name} ran out of time and forfeits", now)
         if miss.end_game:
             winners = [r.seat for r in game.seats if r.status not in OUT]
-            ids += end_game(session, game, winners, [row.seat],
-                            f"{name} ran out of time and forfeited.", now)
-            return "ended", ids
+            out.end_game(game, winners, [row.seat], f"{name} ran out of time and forfeited.",
+                         now)
+            return "ended"
     if miss.play_timeout_move:
-        outcome, more = play_timeout_moves(session, svc, pos, row.seat, key, now,
-                                           why="forfeit" if miss.forfeit else "bot")
-        return outcome, ids + more
+        return play_timeout_moves(out, svc, pos, row.seat, key, now,
+                                  why="forfeit" if miss.forfeit else "bot")
     # wait (or an engine with no sensible timeout move): the others are told, and may act
     text = f"{name} ran out of time; nothing was played for {name}"
-    ids += tell(session, svc, game, row.seat, text, now, offer=miss.can_extend, others_only=True)
-    return "waiting", ids
+    out.tell(game, row.seat, text, now, offer=miss.can_extend, others_only=True)
+    return "waiting"
 
 
-def play_timeout_moves(session: Session, svc: Services, pos: positions.Position, seat: int,
-                       key: str, now: datetime, why: str) -> tuple[str, list[int]]:
+def play_timeout_moves(out: Out, svc: Services, pos: positions.Position, seat: int, key: str,
+                       now: datetime, why: str) -> str:
     """The engine's timeout move for `seat`, again while the seat is still to act (an open
     turn), recorded as one submission with source "timer"; everyone is told what was played."""
     engine, state = pos.engine, pos.state
@@ -227,17 +309,14 @@ def play_timeout_moves(session: Session, svc: Services, pos: positions.Position,
     name = who(seat)
     if not events:
         text = f"{name} ran out of time, and this game has no move to play for them; waiting"
-        return "waiting", tell(session, svc, pos.row, seat, text, now, offer=False,
-                               others_only=True)
-    intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
-    applied = record(session, svc, pos, intent, f"{seat}:{key}"[:128], events, moves, state)
+        out.tell(pos.row, seat, text, now, offer=False, others_only=True)
+        return "waiting"
     played = "; ".join(engine.describe(m) for m in moves)
     reason = {"left": f"{name} has left the game", "forfeit": f"{name} ran out of time and "
               "forfeits", "bot": f"{name} ran out of time"}[why]
     text = f"{reason}; the default move was played for {name}: {played}"
-    ids = list(applied.outbox_ids)
-    ids += _attach(session, pos.row, applied, {"text": text, "seat": seat}, now)
-    return ("forfeited" if why == "forfeit" else "played"), ids
+    out.played(pos, seat, key, events, moves, state, {"text": text, "seat": seat}, now)
+    return "forfeited" if why == "forfeit" else "played"
 
 
 def _attach(session: Session, game: GameRow, applied, notice: dict, now: datetime) -> list[int]:
@@ -252,8 +331,6 @@ def _attach(session: Session, game: GameRow, applied, notice: dict, now: datetim
                           {"timeout": notice}) for r in game.seats if r.seat not in told]
     session.flush()
     return [r.id for r in extra]
-
-
 
 
 # --- a waiting seat: the others act ----------------------------------------------------------
@@ -291,8 +368,10 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
             change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
                    "to be played by the default move", now)
             set_clock(row, clocks.timeout_move_played(control(game), clock))
-            _, ids = play_timeout_moves(session, svc, pos, target,
-                                        f"switch:{clocks.deadline_iso(now)}", now, why="bot")
+            out = Recorder(session, svc)
+            play_timeout_moves(out, svc, pos, target, f"switch:{clocks.deadline_iso(now)}", now,
+                               why="bot")
+            ids = out.ids
             done = f"The default move was played for {name}, and will be when they run out of time."
     svc.kick("deliver", ids)
     return done

@@ -6,13 +6,15 @@ The pure clock rules are service.clocks; this module stores them. Each seat row 
 clock's next instants in two indexed columns, `deadline` and `remind_at`, so the sweep finds
 what is due by index, in deadline order and in batches, without loading any game that is not
 due. A timeout is played under the game row's lock (SELECT ... FOR UPDATE on PostgreSQL, BEGIN
-IMMEDIATE on SQLite) after re-checking that the seat is still to act and still overdue, through
-the same `record` as a player's move with source "timer": a move in the same second and a
-sweep, or two sweeps, give exactly one outcome."""
+IMMEDIATE on SQLite) after re-checking that the seat is still to act and still overdue, with
+source "timer": a whole batch at once with bulk writes (service.play.timeouts_batch), or, when
+a batch cannot be written, seat by seat through the same `record` as a player's move. A move in
+the same second and a sweep, or two sweeps, give exactly one outcome."""
 from __future__ import annotations
 
 import logging
 from datetime import datetime
+from functools import lru_cache
 from typing import Any
 
 from sqlalchemy import select
@@ -48,7 +50,13 @@ def read_options(options: dict[str, Any]) -> tuple[dict[str, Any], str | None, s
 
 
 def control(game: GameRow) -> TimeControl:
-    return clocks.parse_clock(game.clock) if game.clock else clocks.NO_CLOCK
+    return _parsed(game.clock) if game.clock else clocks.NO_CLOCK
+
+
+@lru_cache(maxsize=64)
+def _parsed(option: str) -> TimeControl:
+    # a handful of distinct options; the sweep asks for each seat's several times
+    return clocks.parse_clock(option)
 
 
 def policy_of(game: GameRow, row: Seat) -> str:
@@ -76,6 +84,17 @@ def set_clock(row: Seat, clock: SeatClock) -> None:
 def who(seat: int) -> str:
     """A seat in a sentence the pages fill in with its name, or "you" for its reader."""
     return "{p" + str(seat) + "}"
+
+
+def timer_key(seat: int, seq: int, deadline: datetime) -> str:
+    """A timeout's idempotency key: once per seat, deadline and position (a seat that left is
+    due at each turn's start)."""
+    return f"timer:{seat}:{seq}:{clocks.deadline_iso(deadline)}"
+
+
+def receipt_key(seat: int, key: str) -> str:
+    """The submissions row's key for a timeout, per seat as a player's (play.submit)."""
+    return f"{seat}:{key}"[:128]
 
 
 def seat_row(game: GameRow, seat: int) -> Seat:
@@ -156,7 +175,17 @@ def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str, n
          offer: bool, others_only: bool) -> list[int]:
     """A notice to the table about `seat`'s clock; with `offer`, each other player's email
     carries the links to extend the deadline once or to play the default move from now on."""
-    rows = []
+    rows = [notify.queue(session, game, to, "timeout", game.seq, now, payload)
+            for to, payload in notices(svc, game, seat, text, offer=offer,
+                                       others_only=others_only)]
+    session.flush()
+    return [r.id for r in rows]
+
+
+def notices(svc: Services | None, game: GameRow, seat: int, text: str, *, offer: bool,
+            others_only: bool) -> list[tuple[int, dict[str, Any]]]:
+    """What `tell` queues: (seat to tell, email payload) for each seat told, in seat order."""
+    out = []
     for r in game.seats:
         if others_only and r.seat == seat:
             continue
@@ -170,23 +199,36 @@ def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str, n
                 {"text": "Play the default move for them from now on",
                  "url": urls.absolute(urls.seat_action_path(game.id, r.seat, r.holder,
                                                             "bot", seat))}]
-        rows.append(notify.queue(session, game, r.seat, "timeout", game.seq, now,
-                                 {"timeout": notice}))
-    session.flush()
-    return [r.id for r in rows]
+        out.append((r.seat, {"timeout": notice}))
+    return out
 
 
 def change(session: Session, game: GameRow, row: Seat, kind: str, text: str,
            now: datetime) -> None:
     """Record a seat change for the history (service bookkeeping, never an engine event)."""
-    session.add(SeatChange(game_id=game.id, seat=row.seat, kind=kind, seq=game.seq, text=text,
-                           player_id=row.player_id, created_at=now))
+    session.add(SeatChange(**change_values(game, row, kind, text, now)))
+
+
+def change_values(game: GameRow, row: Seat, kind: str, text: str, now: datetime) -> dict:
+    """The seat_changes row `change` adds, as column values (the batched sweep inserts many)."""
+    return dict(game_id=game.id, seat=row.seat, kind=kind, seq=game.seq, text=text,
+                player_id=row.player_id, created_at=now)
 
 
 def end_game(session: Session, game: GameRow, winners: list[int], last: list[int], how: str,
              now: datetime) -> list[int]:
     """The service ends the game (a two-player forfeit or resignation): no more moves, every
     clock stops, everyone is told."""
+    rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
+            for seat, payload in close_game(game, winners, last, how)]
+    session.flush()
+    return [r.id for r in rows]
+
+
+def close_game(game: GameRow, winners: list[int], last: list[int],
+               how: str) -> list[tuple[int, dict[str, Any]]]:
+    """`end_game` on the rows: the game ended with its result, every clock stopped. Returns
+    (seat, payload) of the turn email each seat is sent."""
     game.status = "ended"
     game.result = {"winners": winners, "last": last, "how": how, "scores": None}
     for r in game.seats:
@@ -195,8 +237,5 @@ def end_game(session: Session, game: GameRow, winners: list[int], last: list[int
             clock = clocks.timeout_move_played(control(game), clock)
         set_clock(r, clock)
         r.deadline = r.remind_at = None
-    rows = [notify.queue(session, game, r.seat, "turn", game.seq, now,
-                         {"timeout": {"text": how, "seat": last[0] if last else None}})
+    return [(r.seat, {"timeout": {"text": how, "seat": last[0] if last else None}})
             for r in game.seats]
-    session.flush()
-    return [r.id for r in rows]

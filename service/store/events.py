@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select
+from sqlalchemy import and_, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -62,6 +62,28 @@ def load(session: Session, game: GameRow, after: int = 0,
     rows = session.scalars(q.order_by(EventRow.seq)).all()
     return [Recorded(r.seq, upcast(Event(r.type, r.data), r.seq, game.rules_version), r.seat,
                      r.source, r.created_at) for r in rows]
+
+
+def load_many(session: Session, games: dict[int, tuple[GameRow, int]]) -> dict[int, list[Recorded]]:
+    """`load` for many games in one query: {game_id: (game row, after)} to each game's events
+    after `after`, oldest first (a batch of the clock sweep folds them all at once)."""
+    by_after: dict[int, list[int]] = {}
+    for game_id, (_, after) in games.items():
+        by_after.setdefault(after, []).append(game_id)
+    if not by_after:
+        return {}
+    q = (select(EventRow.game_id, EventRow.seq, EventRow.type, EventRow.data, EventRow.seat,
+                EventRow.source, EventRow.created_at)
+         .where(or_(*(and_(EventRow.game_id.in_(ids), EventRow.seq > after)
+                      for after, ids in by_after.items())))
+         .order_by(EventRow.game_id, EventRow.seq))
+    out: dict[int, list[Recorded]] = {}
+    for r in session.execute(q).all():
+        version = games[r.game_id][0].rules_version
+        out.setdefault(r.game_id, []).append(
+            Recorded(r.seq, upcast(Event(r.type, r.data), r.seq, version), r.seat, r.source,
+                     r.created_at))
+    return out
 
 
 def newest(session: Session, game: GameRow, *, before: int | None = None,

@@ -12,7 +12,7 @@ import logging
 import pickle
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy import and_, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -36,6 +36,49 @@ def latest(session: Session, game_id: int, fmt: str, after: int,
     except Exception:  # noqa: BLE001 - an unreadable cache entry: replay the log instead
         log.warning("snapshot of game %s at %s unreadable; replaying", game_id, found.seq)
         return None
+
+
+def latest_many(session: Session,
+                wanted: dict[int, tuple[str, int, int]]) -> dict[int, tuple[int, Any]]:
+    """`latest` for many games in one query: {game_id: (fmt, after, upto)} to the newest
+    readable snapshot of each game that has one in its range, as {game_id: (seq, state)}."""
+    if not wanted:
+        return {}
+    newest = (select(Snapshot.game_id, Snapshot.format, func.max(Snapshot.seq).label("seq"))
+              .where(Snapshot.game_id.in_(list(wanted)),
+                     Snapshot.format.in_({fmt for fmt, _, _ in wanted.values()}))
+              .group_by(Snapshot.game_id, Snapshot.format).subquery())
+    found = session.execute(
+        select(Snapshot.game_id, Snapshot.format, Snapshot.seq, Snapshot.state)
+        .join(newest, and_(Snapshot.game_id == newest.c.game_id,
+                           Snapshot.format == newest.c.format, Snapshot.seq == newest.c.seq)))
+    out = {}
+    for row in found:
+        fmt, after, upto = wanted[row.game_id]
+        if row.format != fmt or not after < row.seq <= upto:
+            continue        # another format, or none newer than what the caller has
+        try:
+            out[row.game_id] = row.seq, pickle.loads(row.state)  # noqa: S301 - our own bytes
+        except Exception:  # noqa: BLE001 - an unreadable cache entry: replay the log instead
+            log.warning("snapshot of game %s at %s unreadable; replaying", row.game_id, row.seq)
+    return out
+
+
+def save_many(session: Session, rows: list[tuple[int, int, str, Any]]) -> None:
+    """`save` for many (game_id, seq, fmt, state) in one statement."""
+    if not rows:
+        return
+    values = [dict(game_id=g, seq=seq, format=fmt,
+                   state=pickle.dumps(state, protocol=pickle.HIGHEST_PROTOCOL))
+              for g, seq, fmt, state in rows]
+    dialect = session.get_bind().dialect.name
+    if dialect == "postgresql":
+        session.execute(postgresql.insert(Snapshot).on_conflict_do_nothing(), values)
+    elif dialect == "sqlite":
+        session.execute(sqlite.insert(Snapshot).on_conflict_do_nothing(), values)
+    else:   # pragma: no cover - the two databases we run on are above
+        for g, seq, fmt, state in rows:
+            save(session, g, seq, fmt, state)
 
 
 def save(session: Session, game_id: int, seq: int, fmt: str, state: Any) -> None:

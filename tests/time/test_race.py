@@ -5,6 +5,7 @@ from __future__ import annotations
 import threading
 from datetime import timedelta
 
+import pytest
 from sqlalchemy import select
 
 from service import marks, play
@@ -69,22 +70,24 @@ def test_two_sweepers_time_out_a_seat_once(services):
     assert len(keys) == 1 and "timer:" in keys[0]
 
 
-def test_a_sweep_down_for_days_catches_up_in_deadline_order(services):
+@pytest.mark.parametrize("bulk", [True, False], ids=["batched", "per-game"])
+def test_a_sweep_down_for_days_catches_up_in_deadline_order(services, bulk):
     early = start(services, clock="1d")
     services.clock.advance(hours=5)
     late = start(services, clock="1d", seed=7)
     services.clock.advance(days=3)
     handled = []
-    real = timeouts.timeout
+    real = timeouts.judge
 
-    def spy(svc, game_id, seat, deadline, now, ids):
-        handled.append((deadline, game_id))
-        return real(svc, game_id, seat, deadline, now, ids)
-    timeouts.timeout = spy
+    # both paths decide each seat through `judge`, in the order they handle them
+    def spy(out, svc, pos, seat, deadline, now):
+        handled.append((deadline, pos.row.id))
+        return real(out, svc, pos, seat, deadline, now)
+    timeouts.judge = spy
     try:
-        report = play.timers(services)
+        report = timeouts.run(services, bulk=bulk)
     finally:
-        timeouts.timeout = real
+        timeouts.judge = real
     assert [g for _, g in handled] == [early.game_id, late.game_id]
     assert report.timed_out == 2
     assert handled[0][0] + timedelta(hours=5) == handled[1][0]

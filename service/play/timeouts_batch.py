@@ -1,0 +1,300 @@
+"""The clock sweep, a batch at a time: a few hundred due seats handled in one transaction, in a
+constant number of statements, whatever the batch's size.
+
+1. The batch's games are locked in id order (SELECT ... FOR UPDATE on PostgreSQL, the write
+   lock of BEGIN IMMEDIATE on SQLite; a player's move and another sweeper lock the same rows),
+   then their seats are read: every decision is taken on rows no one else can change.
+2. Their states come from the state cache, else in bulk: the newest snapshot of each game in
+   one query and the events after it in one more (service.store.snapshots / events).
+3. Each seat, in deadline order, is judged by the same `judge` (or `remind`) as the per-game
+   path; the engines decide their timeout moves in memory, and `Batch` collects what the
+   per-game path would write (service.play.submit.record's events, receipt, clocks and emails).
+4. Everything is written with bulk inserts and updates: events first, so that a log position
+   another writer took (the (game_id, seq) primary key) fails the batch before anything else.
+
+A batch that fails for any reason is rolled back whole and `None` is returned: the caller then
+goes seat by seat (service.play.timeouts.timeout), which re-checks each seat under its own lock
+and isolates a game that fails. Either way each due seat has exactly one outcome."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from types import SimpleNamespace
+from typing import Any
+
+from sqlalchemy import and_, bindparam, func, select
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.games import registry
+from service.store import events as event_store
+from service.store import snapshots
+from service.store.models import (
+    EventRow,
+    GameRow,
+    OutboxRow,
+    Player,
+    Seat,
+    SeatChange,
+    Submission,
+)
+
+from . import notify, positions, timing
+from .positions import SNAPSHOT_EVERY, TAKEN_BACK, Position
+from .services import Services
+
+log = logging.getLogger(__name__)
+
+# the columns a sweep may change, written back only where they did
+SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at")
+GAME_COLUMNS = ("seq", "status", "result", "bots_due")
+
+GAMES, SEATS, PLAYERS = GameRow.__table__, Seat.__table__, Player.__table__
+# a game's row but its engine options (JSON the clocks never read)
+GAME_READ = [c for c in GAMES.c if c.name != "options"]
+
+Judge = Callable[..., str]
+
+
+def timeouts(svc: Services, due: list[tuple[int, int, datetime]], now: datetime, judge: Judge,
+             outbox_ids: list[int]) -> list[str] | None:
+    """Handle the due seats ((game_id, seat, deadline), in deadline order) in one transaction;
+    each seat's outcome, or None when nothing was written (then go seat by seat)."""
+    def work(batch: Batch) -> list[str]:
+        batch.load([g for g, _, _ in due], states=True)
+        return [judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
+                else "moved" for g, s, d in due]
+    return _run(svc, now, due, work, outbox_ids, "timeout")
+
+
+def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime,
+              remind: Callable[..., bool], outbox_ids: list[int]) -> int | None:
+    """Send the due reminders ((game_id, seat, remind_at)) in one transaction: how many were
+    sent, or None when nothing was written (then one by one)."""
+    def work(batch: Batch) -> int:
+        batch.load([g for g, _, _ in due], states=False)
+        sent = 0
+        for game_id, seat, remind_at in due:
+            game = batch.games.get(game_id)
+            row = next((r for r in game.seats if r.seat == seat), None) if game else None
+            # the claim: a move or another sweeper since the seat was found leaves nothing
+            if row is not None and row.remind_at == remind_at:
+                row.remind_at = None
+                sent += remind(batch, game, seat, now)
+        return sent
+    return _run(svc, now, due, work, outbox_ids, "reminder")
+
+
+def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
+         outbox_ids: list[int], what: str) -> Any:
+    try:
+        with svc.db.transaction() as session:
+            batch = Batch(session, svc, now)
+            result = work(batch)
+            ids = batch.write()
+    except IntegrityError as exc:   # another writer took a position in a game's log
+        log.info("%s batch of %d rolled back on a conflict (%s); going seat by seat", what,
+                 len(due), str(exc.orig).splitlines()[0] if exc.orig else "")
+        return None
+    except Exception:  # noqa: BLE001 - the per-game path isolates the game that fails
+        log.warning("%s batch of %d failed; going seat by seat", what, len(due),
+                    exc_info=True)
+        return None
+    batch.committed()
+    outbox_ids.extend(ids)
+    return result
+
+
+class Batch:
+    """The batch's games and states, and the rows their seats' outcomes call for. It is the
+    `Out` of service.play.timeouts for the batch: what `Recorder` writes through the session
+    one game at a time, this collects for bulk inserts."""
+
+    def __init__(self, session: Session, svc: Services, now: datetime):
+        self.session, self.svc, self.now = session, svc, now
+        self.games: dict[int, GameRow] = {}
+        self.positions: dict[int, Position] = {}
+        self.before: dict[tuple, tuple] = {}          # each row's columns as read
+        self.last_turn: dict[tuple[int, int], int] = {}
+        self.events: list[dict] = []
+        self.receipts: list[dict] = []
+        self.outbox: list[dict] = []
+        self.changes: list[dict] = []
+        self.snapshots: list[tuple[int, int, str, Any]] = []
+        self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
+
+    # --- reading --------------------------------------------------------------------------
+
+    def load(self, game_ids: list[int], *, states: bool) -> None:
+        """Lock the games, read them with their seats and players, and each seat's last turn
+        email. Read as plain records (not ORM objects, which cost more to build than the rest
+        of a timeout): the rules in service.play.timing read and set the same attributes."""
+        ids = sorted(set(game_ids))
+        s = self.session
+        # the lock first, in id order as every writer of several games takes it (a move, a
+        # vacation, another sweeper); the seats are read after it, as they now stand
+        rows = _records(s, select(*GAME_READ).where(GAMES.c.id.in_(ids)).order_by(GAMES.c.id)
+                        .with_for_update())
+        seats = _records(s, select(SEATS).where(SEATS.c.game_id.in_(ids))
+                         .order_by(SEATS.c.game_id, SEATS.c.seat))
+        players = {r.id: r for r in _records(s, select(PLAYERS).where(
+            PLAYERS.c.id.in_({r.player_id for r in seats})))}
+        for game in rows:
+            game.seats = []
+            self.games[game.id] = game
+            self.before[("g", game.id)] = _columns(game, GAME_COLUMNS)
+        for r in seats:
+            r.player = players[r.player_id]
+            self.games[r.game_id].seats.append(r)
+            self.before[("s", r.game_id, r.seat)] = _columns(r, SEAT_COLUMNS)
+        self.last_turn = {(g, seat): seq for g, seat, seq in s.execute(
+            select(OutboxRow.game_id, OutboxRow.seat, func.max(OutboxRow.seq))
+            .where(OutboxRow.game_id.in_(ids), OutboxRow.kind == "turn")
+            .group_by(OutboxRow.game_id, OutboxRow.seat))}
+        if states:
+            self._states(rows)
+
+    def _states(self, rows: list[GameRow]) -> None:
+        """Each game's state at its last event, as positions.load finds it: the cache, else
+        the newest snapshot, plus the events after it — for the whole batch in two queries."""
+        cache, found = self.svc.states, {}
+        for game in rows:
+            found[game.id] = cache.get(game.id, game.seq) or (0, None)
+        far = {g.id: (positions.snapshot_format(g), found[g.id][0], g.seq) for g in rows
+               if g.seq - found[g.id][0] > SNAPSHOT_EVERY}
+        found.update(snapshots.latest_many(self.session, far))
+        behind = {g.id: (g, found[g.id][0]) for g in rows
+                  if found[g.id][0] < g.seq or found[g.id][1] is None}
+        logs = event_store.load_many(self.session, behind)
+        for game in rows:
+            base, state = found[game.id]
+            recorded = logs.get(game.id, [])
+            if any(r.event.type == TAKEN_BACK for r in recorded):
+                # an undo folds an earlier state: positions.load knows how (rare)
+                self.positions[game.id] = positions.load(self.session, cache, game.id, row=game)
+                continue
+            engine, seq = registry.get(game.kind), base
+            for r in recorded:
+                state, seq = engine.evolve(state, r.event), r.seq
+            if state is None:
+                continue                    # a game without events: nothing to time out
+            if seq - base >= SNAPSHOT_EVERY:
+                self.snapshots.append((game.id, seq, positions.snapshot_format(game), state))
+            cache.remember(game.id, seq, state)
+            self.positions[game.id] = Position(game, engine, state, seq)
+
+    # --- what the outcomes write (service.play.timeouts.Out) ------------------------------
+
+    def queue(self, game: GameRow, seat: int, kind: str, seq: int, payload: dict,
+              since: int | None = None) -> dict:
+        """An outbox row as notify.queue makes it, `since` from the batch's own record of
+        each seat's last turn email."""
+        seat_row = timing.seat_row(game, seat)
+        if since is None:
+            since = self.last_turn.get((game.id, seat), 0)
+        row = dict(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
+                   message_id=notify.new_message_id(), seq=seq, since_seq=since,
+                   payload=payload, status=notify.status_for(seat_row, kind), attempts=0,
+                   next_try=self.now, created_at=self.now)
+        if kind == "turn":
+            self.last_turn[(game.id, seat)] = max(seq, self.last_turn.get((game.id, seat), 0))
+        self.outbox.append(row)
+        return row
+
+    def change(self, game, row, kind, text, now) -> None:
+        self.changes.append(timing.change_values(game, row, kind, text, now))
+
+    def tell(self, game, seat, text, now, *, offer, others_only) -> None:
+        for to, payload in timing.notices(self.svc, game, seat, text, offer=offer,
+                                          others_only=others_only):
+            self.queue(game, to, "timeout", game.seq, payload)
+
+    def end_game(self, game, winners, last, how, now) -> None:
+        for seat, payload in timing.close_game(game, winners, last, how):
+            self.queue(game, seat, "turn", game.seq, payload)
+
+    def reminder(self, game, seat, payload, now) -> None:
+        # the turn email told the news; this only reminds
+        self.queue(game, seat, "reminder", game.seq, payload, since=game.seq)
+
+    def played(self, pos: Position, seat: int, key: str, events, moves, state, notice: dict,
+               now: datetime) -> None:
+        """service.play.submit.record for a timeout move, then timeouts._attach: the events
+        and their receipt, the clocks, and every seat told (the turn emails carry the
+        notice; the seats without one get a notice of their own)."""
+        game, engine = pos.row, pos.engine
+        first = game.seq + 1
+        self.events += [dict(game_id=game.id, seq=first + n, type=ev.type, data=dict(ev.data),
+                             seat=seat, source="timer", created_at=now)
+                        for n, ev in enumerate(events)]
+        last = first + len(events) - 1
+        self.receipts.append(dict(game_id=game.id, key=timing.receipt_key(seat, key), seat=seat,
+                                  first_seq=first, last_seq=last, source="timer",
+                                  created_at=now))
+        game.seq = last
+        if engine.outcome(state) is not None:
+            game.status = "ended"
+        timing.track(None, game, engine, state, now)
+        game.bots_due = notify.bot_to_act(game, engine, state)
+        told = notify.changed_seats(game, engine, pos.state, state)
+        for to in told:
+            self.queue(game, to, "turn", last, {"timeout": notice})
+        for r in game.seats:
+            if r.seat not in told:
+                self.queue(game, r.seat, "timeout", last, {"timeout": notice})
+        if last // SNAPSHOT_EVERY > pos.seq // SNAPSHOT_EVERY:
+            self.snapshots.append((game.id, last, positions.snapshot_format(game), state))
+        self.positions[game.id] = Position(game, engine, state, last)
+        self.states[game.id] = (last, state)
+
+    # --- writing --------------------------------------------------------------------------
+
+    def write(self) -> list[int]:
+        """Every row in bulk; the events first (a conflict on their key fails the batch
+        before anything else is sent). Returns the outbox rows' ids."""
+        s = self.session
+        if self.events:
+            s.execute(EventRow.__table__.insert(), self.events)
+        if self.receipts:
+            s.execute(Submission.__table__.insert(), self.receipts)
+        self._update(GAMES, GAME_COLUMNS, "g", ("id",), list(self.games.values()))
+        self._update(SEATS, SEAT_COLUMNS, "s", ("game_id", "seat"),
+                     [r for g in self.games.values() for r in g.seats])
+        ids = []
+        if self.outbox:
+            outbox = OutboxRow.__table__
+            ids = list(s.execute(outbox.insert().returning(outbox.c.id), self.outbox).scalars())
+        if self.changes:
+            s.execute(SeatChange.__table__.insert(), self.changes)
+        snapshots.save_many(s, self.snapshots)
+        return ids
+
+    def _update(self, table, columns: tuple[str, ...], tag: str, keys: tuple[str, ...],
+                rows: list) -> None:
+        """One executemany per set of changed columns: only what changed is written."""
+        groups: dict[tuple[str, ...], list[dict]] = {}
+        for row in rows:
+            ident = tuple(getattr(row, k) for k in keys)
+            was = self.before[(tag, *ident)]
+            changed = tuple(c for c, old in zip(columns, was, strict=True)
+                            if getattr(row, c) != old)
+            if changed:
+                params = {f"key_{k}": v for k, v in zip(keys, ident, strict=True)}
+                groups.setdefault(changed, []).append(
+                    params | {c: getattr(row, c) for c in changed})
+        where = and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
+        for params in groups.values():
+            self.session.execute(table.update().where(where), params)
+
+    def committed(self) -> None:
+        for game_id, (seq, state) in self.states.items():
+            self.svc.states.remember(game_id, seq, state)
+
+
+def _records(session: Session, query) -> list[SimpleNamespace]:
+    return [SimpleNamespace(**m) for m in session.execute(query).mappings().all()]
+
+
+def _columns(row, names: tuple[str, ...]) -> tuple:
+    return tuple(getattr(row, n) for n in names)
