@@ -4,16 +4,19 @@ inline for the mail clients that show images, with the same rows as its alternat
 Built from the seat's view only, so it shows nothing the seat may not know."""
 from __future__ import annotations
 
+import io
 from dataclasses import dataclass
+from functools import cache, lru_cache
 from html import escape
 
 import resvg_py
+from PIL import Image, ImageDraw
 
 from service.cardfaces import H, UnknownCard, W, svg
 from service.games import cards
 
 SCALE = 0.5
-CW, CH = W * SCALE, H * SCALE          # a card in the picture
+CW, CH = round(W * SCALE), round(H * SCALE)    # a card in the picture, in whole pixels
 GAP, PER_LINE, LABEL = 6, 8, 22
 
 
@@ -57,53 +60,141 @@ def rows(view: dict, names: list[str], me: int | None) -> list[tuple[str, list[s
     return [(label, ids) for label, ids in out if ids]
 
 
+# -- the layout: where each label, card and branch goes, for either renderer ------------------
+
+@dataclass(frozen=True)
+class Label:
+    text: str
+    x: int
+    y: int          # the top of the label's line
+
+
+@dataclass(frozen=True)
+class Face:
+    card: str
+    x: int
+    y: int
+
+
+@dataclass(frozen=True)
+class Branch:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+@dataclass(frozen=True)
+class Layout:
+    width: int
+    height: int
+    marks: tuple          # Labels, Faces and Branches, in drawing order (branches first)
+
+
+def _tree(node: dict, x0: float, y: float, faces: list, branches: list) -> tuple[float, float]:
+    """Lay out `node` with its children in a row below it, from x0; returns (width, bottom)."""
+    kids, x, bottom = node.get("children", []), x0, y + CH
+    spots = []
+    for child in kids:
+        w, b = _tree(child, x, y + CH + 2 * GAP, faces, branches)
+        spots.append(x + w / 2)
+        x, bottom = x + w + GAP, max(bottom, b)
+    width = max(CW, x - x0 - GAP if kids else CW)
+    cx = x0 + width / 2
+    branches += [Branch(cx, y + CH, sx, y + CH + 2 * GAP) for sx in spots]
+    # whole pixels: a card tile pasted between pixels would blur
+    faces.append(Face(node["card"], round(cx - CW / 2), round(y)))
+    return width, bottom
+
+
+def layout(laid: list[tuple[str, list[str]]], trees: dict[str, dict] | None = None) -> Layout:
+    """The rows of cards; a row whose label is in `trees` is laid out as that tree."""
+    width = int(GAP + PER_LINE * (CW + GAP))
+    labels, faces, branches, y = [], [], [], GAP
+    for label, ids in laid:
+        labels.append(Label(label, GAP, y))
+        y += LABEL
+        if trees and label in trees:
+            w, bottom = _tree(trees[label], GAP, y, faces, branches)
+            width, y = max(width, int(w + 2 * GAP)), bottom + GAP
+            continue
+        for start in range(0, len(ids), PER_LINE):
+            for i, card_id in enumerate(ids[start:start + PER_LINE]):
+                faces.append(Face(card_id, int(GAP + i * (CW + GAP)), y))
+            y += CH + GAP
+    for face in faces:
+        svg(face.card)            # an unknown card fails the layout, not the renderer
+    return Layout(width, int(y + GAP), (*branches, *labels, *faces))
+
+
+# -- as SVG (the game page) --------------------------------------------------------------------
+
+LABEL_STYLE = ('font-family="Helvetica, Arial, sans-serif" font-size="14" font-weight="bold" '
+               'fill="#1f1d1a"')
+BRANCH_INK, GROUND = "#5f5a52", "#f4f1ea"
+
+
 def _face(card_id: str, x: float, y: float) -> str:
     face = svg(card_id)
     inner = face[face.index(">") + 1:face.rindex("</svg>")]
     return f'<g transform="translate({x} {y}) scale({SCALE})">{inner}</g>'
 
 
-def _tree(node: dict, x0: float, y: float, parts: list[str]) -> tuple[float, float]:
-    """Draw `node` with its children in a row below it, from x0; returns (width, bottom)."""
-    kids, x, bottom = node.get("children", []), x0, y + CH
-    spots = []
-    for child in kids:
-        w, b = _tree(child, x, y + CH + 2 * GAP, parts)
-        spots.append(x + w / 2)
-        x, bottom = x + w + GAP, max(bottom, b)
-    width = max(CW, x - x0 - GAP if kids else CW)
-    cx = x0 + width / 2
-    for sx in spots:          # the branches, drawn under the cards
-        parts.insert(0, f'<line x1="{cx}" y1="{y + CH}" x2="{sx}" y2="{y + CH + 2 * GAP}" '
-                        'stroke="#5f5a52" stroke-width="2"/>')
-    parts.append(_face(node["card"], cx - CW / 2, y))
-    return width, bottom
+def _svg_mark(mark) -> str:
+    if isinstance(mark, Branch):
+        return (f'<line x1="{mark.x1}" y1="{mark.y1}" x2="{mark.x2}" y2="{mark.y2}" '
+                f'stroke="{BRANCH_INK}" stroke-width="2"/>')
+    if isinstance(mark, Label):
+        return f'<text x="{mark.x}" y="{mark.y + 15}" {LABEL_STYLE}>{escape(mark.text)}</text>'
+    return _face(mark.card, mark.x, mark.y)
 
 
 def board_svg(laid: list[tuple[str, list[str]]],
               trees: dict[str, dict] | None = None) -> tuple[str, int, int]:
-    """The rows of cards; a row whose label is in `trees` is drawn as that tree."""
-    width = int(GAP + PER_LINE * (CW + GAP))
-    parts, y = [], GAP
-    for label, ids in laid:
-        parts.append(f'<text x="{GAP}" y="{y + 15}" font-family="Helvetica, Arial, sans-serif" '
-                     f'font-size="14" font-weight="bold" fill="#1f1d1a">{escape(label)}</text>')
-        y += LABEL
-        if trees and label in trees:
-            drawn: list[str] = []
-            w, bottom = _tree(trees[label], GAP, y, drawn)
-            parts += drawn
-            width, y = max(width, int(w + 2 * GAP)), bottom + GAP
-            continue
-        for start in range(0, len(ids), PER_LINE):
-            for i, card_id in enumerate(ids[start:start + PER_LINE]):
-                parts.append(_face(card_id, GAP + i * (CW + GAP), y))
-            y += CH + GAP
-    height = int(y + GAP)
-    body = "".join(parts)
-    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{height}" '
-            f'viewBox="0 0 {width} {height}"><rect width="100%" height="100%" '
-            f'fill="#f4f1ea"/>{body}</svg>', width, height)
+    """The rows of cards as one SVG; a row whose label is in `trees` is drawn as that tree."""
+    plan = layout(laid, trees)
+    body = "".join(_svg_mark(m) for m in plan.marks)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" width="{plan.width}" '
+            f'height="{plan.height}" viewBox="0 0 {plan.width} {plan.height}"><rect '
+            f'width="100%" height="100%" fill="{GROUND}"/>{body}</svg>', plan.width, plan.height)
+
+
+# -- as PNG (the email): tiles drawn once per process, put together with Pillow -----------------
+# Drawing the whole table as one SVG cost ~25 ms an email, most of it shaping the same card
+# faces' text again; a tile per card and per label is drawn the first time it is needed.
+
+def _png(svg_text: str) -> Image.Image:
+    return Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg_text)))).convert("RGBA")
+
+
+@cache
+def _card_tile(card_id: str) -> Image.Image:
+    w, h = int(CW), int(CH)
+    return _png(f'<svg xmlns="http://www.w3.org/2000/svg" width="{w}" height="{h}" '
+                f'viewBox="0 0 {w} {h}">{_face(card_id, 0, 0)}</svg>')
+
+
+@lru_cache(maxsize=1024)
+def _label_tile(text: str, width: int) -> Image.Image:
+    return _png(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{LABEL}" '
+                f'viewBox="0 0 {width} {LABEL}"><text x="0" y="15" {LABEL_STYLE}>'
+                f'{escape(text)}</text></svg>')
+
+
+def board_png(plan: Layout) -> bytes:
+    canvas = Image.new("RGBA", (plan.width, plan.height), GROUND)
+    pen = ImageDraw.Draw(canvas)
+    for mark in plan.marks:
+        if isinstance(mark, Branch):
+            pen.line([(mark.x1, mark.y1), (mark.x2, mark.y2)], fill=BRANCH_INK, width=2)
+        elif isinstance(mark, Label):
+            tile = _label_tile(mark.text, plan.width - mark.x)
+            canvas.alpha_composite(tile, (mark.x, mark.y))
+        else:
+            canvas.alpha_composite(_card_tile(mark.card), (mark.x, mark.y))
+    out = io.BytesIO()
+    canvas.convert("RGB").save(out, "PNG", compress_level=3)
+    return out.getvalue()
 
 
 @dataclass(frozen=True)
@@ -119,21 +210,31 @@ def drawing(view: dict, names: list[str], me: int | None) -> Drawing | None:
     laid = rows(view, names, me)
     if not laid:
         return None
-    trees = {f"{t['name'][:1].upper()}{t['name'][1:]}": t["tree"]
-             for t in view.get("trees", [])} if view.get("game") == "trees" else None
     try:
-        image, width, height = board_svg(laid, trees)
+        image, width, height = board_svg(laid, _trees(view))
     except UnknownCard:
         return None
-    alt = "The table: " + "; ".join(
+    return Drawing(image, _alt(laid), width, height)
+
+
+def _trees(view: dict) -> dict[str, dict] | None:
+    if view.get("game") != "trees":
+        return None
+    return {f"{t['name'][:1].upper()}{t['name'][1:]}": t["tree"] for t in view.get("trees", [])}
+
+
+def _alt(laid: list[tuple[str, list[str]]]) -> str:
+    return "The table: " + "; ".join(
         f"{label}: " + ", ".join(cards.name(c) for c in ids) for label, ids in laid) + "."
-    return Drawing(image, alt, width, height)
 
 
 def picture(view: dict, names: list[str], me: int | None) -> Picture | None:
     """The table as a PNG with its alternative text, for email."""
-    drawn = drawing(view, names, me)
-    if drawn is None:
+    laid = rows(view, names, me)
+    if not laid:
         return None
-    return Picture(bytes(resvg_py.svg_to_bytes(svg_string=drawn.svg)), drawn.alt,
-                   drawn.width, drawn.height)
+    try:
+        plan = layout(laid, _trees(view))
+    except UnknownCard:
+        return None
+    return Picture(board_png(plan), _alt(laid), plan.width, plan.height)

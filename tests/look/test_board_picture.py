@@ -1,11 +1,19 @@
 """The table as one picture in each turn email: a PNG sent inline (multipart/related, named by
 its Content-ID from the HTML's <img>), with alternative text naming the same cards; drawn from
-the seat's view, so it names no card the seat may not know."""
+the seat's view, so it names no card the seat may not know. Laid out once, it is drawn as SVG
+for the page and put together from card tiles as PNG for the email: the same cards in the same
+places."""
 from __future__ import annotations
 
+import io
 import re
 
+from PIL import Image
+
+from service import boardpicture
+from service.boardpicture import Face, Label, layout, picture
 from service.games import cards
+from service.games.cards import decktet
 
 from .render import turn_email
 from .samples import CASES, play
@@ -42,3 +50,38 @@ def test_the_picture_names_no_card_its_reader_may_not_know():
             leaked = {cards.name(c) for c in secret
                       if cards.name(c) not in known and cards.name(c) in alt}
             assert not leaked, (case[0], seat, leaked)
+
+
+HAND = list(decktet.ALL[:3])
+TREE = {"card": decktet.ALL[30], "children": [{"card": decktet.ALL[31]},
+                                              {"card": decktet.ALL[32]}]}
+VIEW = {"game": "trees", "hand": HAND, "trees": [{"name": "your tree", "tree": TREE}]}
+GROUND = (0xf4, 0xf1, 0xea)
+
+
+def test_the_png_has_the_layouts_size_and_a_card_where_the_layout_puts_one():
+    pic = picture(VIEW, ["Anna", "Ben"], 0)
+    plan = layout(boardpicture.rows(VIEW, ["Anna", "Ben"], 0), {"Your tree": TREE})
+    image = Image.open(io.BytesIO(pic.png)).convert("RGB")
+    assert image.size == (plan.width, plan.height) == (pic.width, pic.height)
+    faces = [m for m in plan.marks if isinstance(m, Face)]
+    assert sorted(f.card for f in faces) == sorted(HAND + [decktet.ALL[30], decktet.ALL[31],
+                                                           decktet.ALL[32]])
+    for face in faces:     # the middle of each card is the card's face, not the table
+        middle = (face.x + boardpicture.CW // 2, face.y + boardpicture.CH - 8)
+        assert image.getpixel(middle) != GROUND, face
+    right_of_hand = (faces[0].x + 3 * (boardpicture.CW + boardpicture.GAP) + 10, faces[0].y + 40)
+    assert image.getpixel(right_of_hand) == GROUND
+    assert [m.text for m in plan.marks if isinstance(m, Label)] == ["Your hand", "Your tree"]
+
+
+def test_the_page_svg_and_the_email_png_share_one_layout():
+    drawn = boardpicture.drawing(VIEW, ["Anna", "Ben"], 0)
+    pic = picture(VIEW, ["Anna", "Ben"], 0)
+    assert (drawn.width, drawn.height) == (pic.width, pic.height)
+    assert drawn.alt == pic.alt and "Your hand: the Ace of Moons" in pic.alt
+    assert drawn.svg.count("<title>") == 6     # one face each for the hand's 3 and the tree's 3
+
+
+def test_the_same_view_gives_the_same_png():
+    assert picture(VIEW, ["Anna", "Ben"], 0).png == picture(VIEW, ["Anna", "Ben"], 0).png
