@@ -755,9 +755,10 @@ READING = """## Reading it
   send while its email is being rendered leaves the claim too (the worker cannot release it
   while the database is away): that email goes out when the claim expires, so the restart
   scenario drains in under a second or in about 60 s, depending on the moment.
-- A worker killed in the instant between the relay's 250 and the row being marked sent cannot
-  know the relay took the message: SMTP has no way to ask. The row is sent again when its
-  claim expires, with the same Message-ID (mail clients show it once). That is the one way a
+- A worker killed after the relay's 250 and before the row is marked sent cannot know the
+  relay took the message: SMTP has no way to ask. Sent rows are marked every quarter of a
+  second while a batch runs, so that is at most the emails of that quarter second, sent again
+  when their claims expire, with the same Message-ID (mail clients show them once). That is the one way a
   double can still happen; the harness counts and prints it rather than hiding it, and fails
   on a double anywhere else.
 """

@@ -52,8 +52,10 @@ CLAIM_TIMEOUT = timedelta(seconds=60)
 HEARTBEAT_SECONDS = 20.0
 #: Pauses between tries to mark a sent row sent, through a database restart (about 2 min).
 MARK_SENT_PAUSES = (0.2, 0.5, 1, 1, 2, 2, 4, 4, 8, 8, 15, 15, 15, 15, 15, 15)
-#: A long batch marks what it has sent at least this often (see the module's docstring).
-MARK_EVERY_SECONDS = 1.0
+#: A long batch marks what it has sent at least this often (see the module's docstring): a
+#: quarter of a second is a few dozen emails at most, which a worker killed with kill -9 would
+#: send again; marking each one alone would cost a commit per email.
+MARK_EVERY_SECONDS = 0.25
 #: Rows claimed, sent and marked together; of them, rows of one game loaded together.
 BATCH = 50
 GROUP = 8
