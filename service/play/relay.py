@@ -52,6 +52,9 @@ CLAIM_TIMEOUT = timedelta(seconds=60)
 HEARTBEAT_SECONDS = 20.0
 #: Pauses between tries to mark a sent row sent, through a database restart (about 2 min).
 MARK_SENT_PAUSES = (0.2, 0.5, 1, 1, 2, 2, 4, 4, 8, 8, 15, 15, 15, 15, 15, 15)
+#: Pauses between tries to load a batch's rows through a database restart (about 40 s,
+#: inside the claims' minute).
+LOAD_PAUSES = (0.2, 0.5, 1, 2, 4, 8, 8, 8, 8)
 #: A long batch marks what it has sent at least this often (see the module's docstring): a
 #: quarter of a second is a few dozen emails at most, which a worker killed with kill -9 would
 #: send again; marking each one alone would cost a commit per email.
@@ -215,10 +218,33 @@ class _Sending:
         if self.unreachable is not None:
             return {row_id: self._send(row_id, None) for row_id in group}
         try:
-            drafts = self._load(group)
-        except Exception as exc:   # noqa: BLE001 - the database, most likely: each row retries
+            drafts = self._load_through_blips(group)
+        except DBAPIError:
+            # the database stayed away: the rows keep their claims, which lapse within
+            # CLAIM_TIMEOUT, and the next sweep sends them (nothing to write down meanwhile)
+            return {row_id: "waiting" for row_id in group}
+        except Exception as exc:   # noqa: BLE001 - a bug loading the rows: each row retries
             return {row_id: self._failed(row_id, exc) for row_id in group}
         return {row_id: self._send(row_id, drafts[row_id]) for row_id in group}
+
+    def _load_through_blips(self, group: list[int]) -> dict[int, tuple | Exception | None]:
+        """A database restart mid-batch: try again for a while (the heartbeat keeps the
+        claims), saying once that the database is away and once that it is back, instead
+        of a traceback per row and an email that waits for its claim to lapse."""
+        last: DBAPIError | None = None
+        for pause in (0, *LOAD_PAUSES):
+            time.sleep(pause)
+            try:
+                drafts = self._load(group)
+            except DBAPIError as exc:
+                self.svc.outages.failed("database", f"{type(exc).__name__} loading outbox "
+                                        f"rows {group}; trying again")
+                last = exc
+                continue
+            self.svc.outages.ok("database")
+            return drafts
+        log.warning("outbox rows %s wait for their claims to lapse: the database is away", group)
+        raise last
 
     def _load(self, group: list[int]) -> dict[int, tuple | Exception | None]:
         """Each row's (compose, bounce address), None when its address bounced since it was
@@ -337,6 +363,16 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Ema
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool) -> str:
+    try:
+        return _note_failure(svc, row_id, token, exc, probe)
+    except DBAPIError as db_exc:
+        # the database left too: the row keeps its claim, which lapses, and is tried again
+        svc.outages.failed("database", f"{type(db_exc).__name__} noting why outbox row "
+                           f"{row_id} failed; it is tried again when its claim lapses")
+        return "waiting"
+
+
+def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe: bool) -> str:
     if isinstance(exc, SendFailed):
         reason = str(exc)
         if not isinstance(exc, SendRefused):
