@@ -279,7 +279,7 @@ def time_emails(svc, counter: StatementCounter, n: int = 100) -> tuple[list[floa
     for k in range(0, n, 2):
         with counter.counting() as c:
             t0 = time.perf_counter()
-            play.deliver_batch(svc, ids[k:k + 2])
+            play.deliver(svc, ids[k:k + 2])
             times.append((time.perf_counter() - t0) / 2)
         statements.append(c.count / 2)
     return times, statistics.median(statements)
@@ -346,7 +346,7 @@ def fanout_in_process(svc, port: int, n: int = 300) -> tuple[float, float, float
     transport, svc.transport = svc.transport, SMTPTransport("127.0.0.1", port)
     try:
         t0 = time.perf_counter()
-        play.deliver_batch(svc, ids)
+        play.deliver(svc, ids)
         rate = n / (time.perf_counter() - t0)
     finally:
         close = getattr(svc.transport, "close", None)

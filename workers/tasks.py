@@ -17,7 +17,7 @@ def deliver_outbox(row_ids: list[int]) -> dict:
     """Send these rows and whatever else is due, up to a batch, over this process's kept
     connection to the relay (under a burst the batches grow and later tasks find their rows
     sent)."""
-    return play.deliver_batch(_services(), row_ids, fill=True)
+    return play.deliver(_services(), row_ids, fill=True)
 
 
 @shared_task(ignore_result=True)

@@ -17,7 +17,6 @@ from .intake import accept_mail
 from .periodic import sweep, timers
 from .reading import GameRead, PublicGame, public_game, read_game
 from .relay import deliver, requeue
-from .relay_batch import deliver_batch
 from .replaying import NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
 from .services import Services, from_settings
@@ -29,7 +28,7 @@ from .undo import UndoRefused
 __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
-           "accept_mail", "deliver", "deliver_batch", "from_settings",
+           "accept_mail", "deliver", "from_settings",
            "is_bot_entry", "is_table_word", "move_bots", "page_command", "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log"]

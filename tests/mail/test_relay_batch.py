@@ -1,4 +1,4 @@
-"""The outbox relay in batches (service.play.relay_batch): rows claimed and marked together,
+"""The outbox relay in batches (service.play.relay.deliver): rows claimed and marked together,
 sent over one SMTP connection that stays open for the next batch, each row's failure its own,
 and never a row sent twice."""
 from __future__ import annotations
@@ -11,7 +11,6 @@ from sqlalchemy import select, update
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
-from service.play import relay_batch
 from service.store.models import OutboxRow, Player
 
 PEOPLE = ["anna@example.org", "ben@example.org"]
@@ -82,13 +81,13 @@ def test_a_batch_goes_out_over_one_connection_kept_for_the_next(smtp_services, s
     _, handler = sink
     handler.refuse.clear()
     first, second = queued(smtp_services, 3), queued(smtp_services, 2)
-    assert set(relay_batch.deliver_batch(smtp_services, first).values()) == {"sent"}
-    assert set(relay_batch.deliver_batch(smtp_services, second).values()) == {"sent"}
+    assert set(play.deliver(smtp_services, first).values()) == {"sent"}
+    assert set(play.deliver(smtp_services, second).values()) == {"sent"}
     assert len(handler.messages) == 10
     assert handler.connections == 1
     assert set(statuses(smtp_services, first + second)) == {"sent"}
     # sent rows are never sent again
-    assert set(relay_batch.deliver_batch(smtp_services, first).values()) == {"skipped"}
+    assert set(play.deliver(smtp_services, first).values()) == {"skipped"}
     assert len(handler.messages) == 10
 
 
@@ -96,17 +95,17 @@ def test_a_kept_connection_the_server_closed_is_replaced_without_losing_a_messag
         smtp_services, sink):
     _, handler = sink
     handler.refuse.clear()
-    relay_batch.deliver_batch(smtp_services, queued(smtp_services, 1))
+    play.deliver(smtp_services, queued(smtp_services, 1))
     smtp_services.transport._kept.sock.shutdown(socket.SHUT_RDWR)   # the line is dead
     ids = queued(smtp_services, 1)
-    assert set(relay_batch.deliver_batch(smtp_services, ids).values()) == {"sent"}
+    assert set(play.deliver(smtp_services, ids).values()) == {"sent"}
     assert len(handler.messages) == 4 and handler.connections == 2
 
 
 def test_each_rows_failure_is_its_own(smtp_services, sink):
     _, handler = sink          # refuses ben
     ids = queued(smtp_services, 2)
-    results = relay_batch.deliver_batch(smtp_services, ids)
+    results = play.deliver(smtp_services, ids)
     with smtp_services.db.transaction() as s:
         to = {i: s.get(OutboxRow, i).to_addr for i in ids}
     assert {i for i, r in results.items() if r == "sent"} == \
@@ -123,14 +122,14 @@ def test_rows_claimed_by_another_worker_are_left_to_it(smtp_services, sink):
     with smtp_services.db.transaction() as s:
         s.execute(update(OutboxRow).where(OutboxRow.id == ids[0])
                   .values(status="sending", claimed_at=smtp_services.clock.now()))
-    results = relay_batch.deliver_batch(smtp_services, ids)
+    results = play.deliver(smtp_services, ids)
     assert results[ids[0]] == "skipped" and len(handler.messages) == 3
     assert statuses(smtp_services, ids)[0] == "sending"
 
 
 def test_without_smtp_a_batch_is_written_to_the_maildir(services):
     ids = queued(services, 2)
-    assert set(relay_batch.deliver_batch(services, ids).values()) == {"sent"}
+    assert set(play.deliver(services, ids).values()) == {"sent"}
     assert len(services.transport.messages()) == 4
     with services.db.transaction() as s:
         assert set(s.scalars(select(OutboxRow.status))) == {"sent"}
@@ -141,9 +140,9 @@ def test_a_filling_batch_also_sends_what_else_is_due_and_later_tasks_find_it_sen
     _, handler = sink
     handler.refuse.clear()
     ids = queued(smtp_services, 3)
-    first = relay_batch.deliver_batch(smtp_services, ids[:2], fill=True)
+    first = play.deliver(smtp_services, ids[:2], fill=True)
     assert set(first) == set(ids) and set(first.values()) == {"sent"}
-    assert set(relay_batch.deliver_batch(smtp_services, ids[2:4], fill=True).values()) == \
+    assert set(play.deliver(smtp_services, ids[2:4], fill=True).values()) == \
         {"skipped"}
     assert len(handler.messages) == 6
 
@@ -155,5 +154,5 @@ def test_a_filling_batch_leaves_rows_not_yet_due(smtp_services, sink):
     later = smtp_services.clock.now().replace(year=2099)
     with smtp_services.db.transaction() as s:
         s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids[2:])).values(next_try=later))
-    results = relay_batch.deliver_batch(smtp_services, ids[:2], fill=True)
+    results = play.deliver(smtp_services, ids[:2], fill=True)
     assert set(results) == set(ids[:2]) and statuses(smtp_services, ids[2:]) == ["pending"] * 2
