@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from service.store.models import OutboxRow, Player
 
+from .notify import since
 from .services import Services
 
 
@@ -31,7 +32,7 @@ def release_due(svc: Services) -> list[int]:
                 by_game.setdefault(row.game_id, []).append(row)
             for rows in by_game.values():
                 latest = rows[-1]
-                latest.since_seq = min(r.since_seq for r in rows)   # all the news since
+                latest.since_seq = since(session, rows[0])   # all the news since the oldest
                 latest.status, latest.next_try = "pending", now
                 for older in rows[:-1]:
                     older.status = "skipped"

@@ -25,10 +25,8 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     Each player's mail mode then thins this out (`wants_mail`): the mover never hears about its
     own move (the done page told it), and by default a seat hears only when it must act and
     when the game ends. Bots are never mailed."""
-    wanted_seats = changed_seats(game, engine, before, after, mover)
-    since = last_turn_emails(session, game.id) if wanted_seats else {}
-    return [queue(session, game, seat, "turn", seq, now, since=since.get(seat, 0))
-            for seat in wanted_seats]
+    return [queue(session, game, seat, "turn", seq, now)
+            for seat in changed_seats(game, engine, before, after, mover)]
 
 
 def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
@@ -60,12 +58,15 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
     return wanted_seats
 
 
-def last_turn_emails(session: Session, game_id: int) -> dict[int, int]:
-    """Each seat's last turn email's position, in one query (a move mails several seats)."""
-    return dict(session.execute(
-        select(OutboxRow.seat, func.max(OutboxRow.seq))
-        .where(OutboxRow.game_id == game_id, OutboxRow.kind == "turn")
-        .group_by(OutboxRow.seat)).all())
+def since(session: Session, row: OutboxRow) -> int:
+    """The seq after which `row`'s email tells the news: its own `since_seq`, or the position
+    of the seat's turn email queued before it (0: none)."""
+    if row.since_seq is not None:
+        return row.since_seq
+    return session.scalar(
+        select(func.max(OutboxRow.seq))
+        .where(OutboxRow.game_id == row.game_id, OutboxRow.seat == row.seat,
+               OutboxRow.kind == "turn", OutboxRow.id < row.id)) or 0
 
 
 def wants_mail(mode: str, seat: int, mover: int | None, acts: bool, ended: bool) -> bool:
@@ -104,10 +105,10 @@ def new_message_id() -> str:
 
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
           payload: dict | None = None, since: int | None = None) -> OutboxRow:
-    """`since`: the seat's last turn email's position (news after it), looked up if not given."""
+    """`since`: the email tells the news after this seq; by default (None) the news since the
+    seat's previous turn email, worked out when the email is composed (`since`), not while a
+    player waits for their move."""
     seat_row = next(s for s in game.seats if s.seat == seat)
-    if since is None:
-        since = last_turn_emails(session, game.id).get(seat, 0)
     row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                     message_id=new_message_id(),
                     seq=seq, since_seq=since, payload=payload or {},

@@ -44,7 +44,7 @@ from service.presenting import seat_page
 from service.store import events as event_store
 from service.store.models import GameRow, OutboxRow, Seat
 
-from . import bounces, letters, positions, timing
+from . import bounces, letters, notify, positions, timing
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -354,7 +354,7 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Ema
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
     news = [(r.seq, r.event) for r in
-            event_store.load(session, game, after=row.since_seq, upto=row.seq)]
+            event_store.load(session, game, after=notify.since(session, row), upto=row.seq)]
     page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
     timing.dress(page, game, svc.clock.now())
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)

@@ -23,7 +23,7 @@ from datetime import datetime
 from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, select
+from sqlalchemy import and_, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -116,7 +116,6 @@ class Batch:
         self.games: dict[int, GameRow] = {}
         self.positions: dict[int, Position] = {}
         self.before: dict[tuple, tuple] = {}          # each row's columns as read
-        self.last_turn: dict[tuple[int, int], int] = {}
         self.events: list[dict] = []
         self.receipts: list[dict] = []
         self.outbox: list[dict] = []
@@ -148,10 +147,6 @@ class Batch:
             r.player = players[r.player_id]
             self.games[r.game_id].seats.append(r)
             self.before[("s", r.game_id, r.seat)] = _columns(r, SEAT_COLUMNS)
-        self.last_turn = {(g, seat): seq for g, seat, seq in s.execute(
-            select(OutboxRow.game_id, OutboxRow.seat, func.max(OutboxRow.seq))
-            .where(OutboxRow.game_id.in_(ids), OutboxRow.kind == "turn")
-            .group_by(OutboxRow.game_id, OutboxRow.seat))}
         if states:
             self._states(rows)
 
@@ -188,17 +183,13 @@ class Batch:
 
     def queue(self, game: GameRow, seat: int, kind: str, seq: int, payload: dict,
               since: int | None = None) -> dict:
-        """An outbox row as notify.queue makes it, `since` from the batch's own record of
-        each seat's last turn email."""
+        """An outbox row as notify.queue makes it (`since` None: the news since the seat's
+        previous turn email, worked out when the email is composed)."""
         seat_row = timing.seat_row(game, seat)
-        if since is None:
-            since = self.last_turn.get((game.id, seat), 0)
         row = dict(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
                    message_id=notify.new_message_id(), seq=seq, since_seq=since,
                    payload=payload, status=notify.status_for(seat_row, kind), attempts=0,
                    next_try=self.now, created_at=self.now)
-        if kind == "turn":
-            self.last_turn[(game.id, seat)] = max(seq, self.last_turn.get((game.id, seat), 0))
         self.outbox.append(row)
         return row
 

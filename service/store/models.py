@@ -209,7 +209,9 @@ class OutboxRow(Base):
     to_addr: Mapped[str] = mapped_column(String(320))
     kind: Mapped[str] = mapped_column(String(20))  # turn | refusal | answer | message | notice
     seq: Mapped[int] = mapped_column(Integer)              # the position shown
-    since_seq: Mapped[int] = mapped_column(Integer, default=0)  # news after this seq
+    # news after this seq; None: after the seat's previous turn email, worked out when the
+    # email is composed (play.notify.since), so a move does not look it up
+    since_seq: Mapped[int | None] = mapped_column(Integer, nullable=True, default=None)
     payload: Mapped[dict] = mapped_column(JSON, default=dict)
     # the local part of the email's Message-ID: random, so that a reply's In-Reply-To proves
     # its writer saw this email, and so ids count nothing (a row number would)

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import event, func, select
 
 from service import marks, play
-from service.play import Intent, positions
+from service.play import Intent, notify, positions
 from service.store import EventRow, OutboxRow
 
 PLAYERS = ["Anna <anna@example.org>", "ben@example.org"]
@@ -269,3 +269,30 @@ def test_a_move_that_goes_through_does_not_look_its_key_up(svc):
     assert not any("FROM submissions" in s or s.startswith("SELECT submissions")
                    for s in applied_statements), applied_statements
     assert any(s.startswith("SELECT submissions") for s in seen[len(applied_statements):])
+
+
+def test_a_move_reads_nothing_of_the_outbox_and_its_emails_still_tell_the_news(svc):
+    """Which news a turn email tells (since the seat's previous turn email) is worked out when
+    the email is composed, not while the player waits for their move (issue 15)."""
+    started = start(svc)
+    seen = []
+
+    def record(conn, cursor, statement, *args):
+        seen.append(" ".join(statement.split()))
+
+    for _ in range(3):
+        pos, seat, move = first_move(svc, started.game_id)
+        event.listen(svc.db.engine, "before_cursor_execute", record)
+        try:
+            applied = submit(svc, Intent(started.game_id, seat, moves=[move]))
+        finally:
+            event.remove(svc.db.engine, "before_cursor_execute", record)
+    assert not [s for s in seen if s.startswith("SELECT") and "outbox" in s], seen
+    with svc.db.transaction() as s:
+        rows = s.scalars(select(OutboxRow).where(OutboxRow.game_id == started.game_id,
+                                                 OutboxRow.kind == "turn")
+                         .order_by(OutboxRow.id)).all()
+        assert rows[-1].id in applied.outbox_ids and rows[-1].since_seq is None
+        by_seat = [r for r in rows if r.seat == rows[-1].seat]
+        # the news start after that seat's previous turn email
+        assert notify.since(s, rows[-1]) == (by_seat[-2].seq if len(by_seat) > 1 else 0)
