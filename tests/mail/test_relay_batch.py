@@ -11,42 +11,20 @@ from sqlalchemy import select, update
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
-from service.store.models import OutboxRow, Player
+from service.store.models import OutboxRow
 
-PEOPLE = ["anna@example.org", "ben@example.org"]
-
-
-class Sink:
-    def __init__(self, refuse=()):
-        self.messages, self.connections, self.refuse = [], 0, set(refuse)
-
-    async def handle_EHLO(self, server, session, envelope, hostname, responses):
-        self.connections += 1
-        session.host_name = hostname
-        return responses
-
-    async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
-        if address in self.refuse:
-            return "550 no such user here"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server, session, envelope):
-        self.messages.append(envelope)
-        return "250 OK"
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from .test_relay import free_port
+from .test_relay_fanout import Sink, queued
 
 
 @pytest.fixture
 def sink():
-    handler = Sink(refuse={"ben@example.org"})
+    """The fan-out tests' local relay (test_relay_fanout.Sink), refusing ben."""
+    handler = Sink()
+    handler.refuse.add("ben@example.org")
     controller = Controller(handler, hostname="127.0.0.1", port=free_port())
     controller.start()
+    handler.listening = controller.server
     yield controller, handler
     controller.stop()
 
@@ -57,19 +35,6 @@ def smtp_services(services, sink):
     services.transport = SMTPTransport("127.0.0.1", controller.port)
     yield services
     services.transport.close()
-
-
-def queued(svc, games: int) -> list[int]:
-    """Every seat's first email of `games` new games (players who read every move's mail)."""
-    with svc.db.transaction() as s:
-        for addr in PEOPLE:
-            if s.scalar(select(Player).where(Player.email == addr)) is None:
-                s.add(Player(email=addr, name=addr.split("@")[0], mail_mode="every",
-                             created_at=svc.clock.now()))
-    ids = []
-    for _ in range(games):
-        ids += play.start_game(svc, "trees", PEOPLE, {}).outbox_ids
-    return ids
 
 
 def statuses(svc, ids):
