@@ -6,15 +6,13 @@ from __future__ import annotations
 import socket
 
 import pytest
-from aiosmtpd.controller import Controller
 from sqlalchemy import select, update
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
 from service.store.models import OutboxRow
 
-from .test_relay import free_port
-from .test_relay_fanout import Sink, queued
+from .test_relay_fanout import Sink, queued, relay_at
 
 
 @pytest.fixture
@@ -22,11 +20,8 @@ def sink():
     """The fan-out tests' local relay (test_relay_fanout.Sink), refusing ben."""
     handler = Sink()
     handler.refuse.add("ben@example.org")
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    handler.listening = controller.server
-    yield controller, handler
-    controller.stop()
+    with relay_at(handler) as controller:
+        yield controller, handler
 
 
 @pytest.fixture

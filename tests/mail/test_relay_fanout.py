@@ -7,6 +7,7 @@ from __future__ import annotations
 import smtplib
 import threading
 import time
+from contextlib import contextmanager
 from email.message import EmailMessage
 
 import pytest
@@ -84,14 +85,23 @@ class Sink:
                 for line in e.content.splitlines() if line.lower().startswith(b"message-id:")]
 
 
-@pytest.fixture
-def sink():
-    handler = Sink()
+@contextmanager
+def relay_at(handler: Sink):
+    """The handler listening on a free local port for as long as the block runs."""
     controller = Controller(handler, hostname="127.0.0.1", port=free_port())
     controller.start()
     handler.listening = controller.server
-    yield controller, handler
-    controller.stop()
+    try:
+        yield controller
+    finally:
+        controller.stop()
+
+
+@pytest.fixture
+def sink():
+    handler = Sink()
+    with relay_at(handler) as controller:
+        yield controller, handler
 
 
 @pytest.fixture
