@@ -8,7 +8,6 @@ from functools import wraps
 
 from flask import Blueprint, redirect, render_template, request, session, url_for
 
-from service.links import TokenError
 from service.play import accounts, invitations, mygames
 from service.play.errors import PlayError
 
@@ -166,8 +165,6 @@ def rematch(token: str):
     try:
         claims = services().urls.signer.loads("view", token)
         invitations.rematch(services(), claims.game, claims.seat)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     return pages.problem("Rematch offered", "Everyone at the table has an invitation; the new "

@@ -1,5 +1,7 @@
-"""What a person sees when something breaks on our side: never a bare 500.
+"""What a person sees when something goes wrong: never a bare 500.
 
+* A link that does not work (damaged, expired, made for something else): 400 with what
+  happened and what to do, for every view that reads a token.
 * Any unexpected exception: a friendly page with an incident id, and one log line with the
   same id and the traceback, so a player's email can be matched to it.
 * The database is unreachable (a restart, a failover): 503 with Retry-After; a page that was
@@ -14,14 +16,23 @@ from flask import current_app, request
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import InternalServerError
 
+from service.links import TokenError
+
 from . import pages
 
 RETRY_AFTER = 5
 
 
 def init_app(app) -> None:
+    app.register_error_handler(TokenError, token_error)
     app.register_error_handler(DBAPIError, database_error)
     app.register_error_handler(InternalServerError, server_error)
+
+
+def token_error(exc: TokenError):
+    """A damaged, expired or wrong-purpose link, wherever it was opened: what happened, and
+    what to do instead (each TokenError says both)."""
+    return pages.problem(exc.title, exc.detail, 400)
 
 
 def is_disconnect(exc: BaseException | None) -> bool:

@@ -8,7 +8,7 @@ from flask import Blueprint, current_app, flash, redirect, render_template, requ
 
 from service import play
 from service.games import registry
-from service.links import Claims, TokenError
+from service.links import Claims
 from service.mail.outbound.templating import game_partial
 from service.presenting import waiting_for
 
@@ -31,8 +31,6 @@ def confirm(token: str):
     try:
         claims = _claims(token)
         page = play.read_game(services(), claims.game, claims.seat, with_history=False).page
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     engine_text = _describe(page.kind, claims.move)
@@ -45,10 +43,7 @@ def confirm(token: str):
 
 @bp.post("/m/<token>")
 def act(token: str):
-    try:
-        claims = _claims(token)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
+    claims = _claims(token)
     # the token itself is the idempotency key: a double click applies the move once
     key = "link:" + hashlib.sha256(token.encode()).hexdigest()[:40]
     from_page = request.form.get("then") == "game"   # a button on the game page

@@ -8,7 +8,6 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
-from service.links import TokenError
 from service.play import seats, timeouts
 
 from . import pages
@@ -32,8 +31,6 @@ def confirm_resign(token: str):
     try:
         claims = _view_claims(token)
         read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
@@ -42,10 +39,7 @@ def confirm_resign(token: str):
 
 @bp.post("/g/<token>/resign")
 def resign(token: str):
-    try:
-        claims = _view_claims(token)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
+    claims = _view_claims(token)
     if request.form.get("confirm") != "yes":
         return redirect(url_for("seats.confirm_resign", token=token))
     try:
@@ -66,8 +60,6 @@ def vacation(token: str):
         text = request.form.get("request", "").strip()
         text = text if text.lower().startswith(("vacation", "back")) else f"vacation {text}"
         done = seats.take_vacation(services(), player, text)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except play.NotYourSeat as exc:
         return pages.problem(exc.title, exc.detail, 403)
     except play.PlayError as exc:
@@ -83,8 +75,6 @@ def replace(token: str):
         target = int(request.form.get("target", "-1"))
         done = seats.invite_replacement(services(), claims.game, claims.seat, target,
                                         request.form.get("address", ""), claims.holder)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except ValueError:
         return pages.problem("Nothing was changed", "Choose the seat to take over.", 400)
     except play.NotYourSeat as exc:
@@ -97,10 +87,7 @@ def replace(token: str):
 
 @bp.get("/s/<token>")
 def confirm_seat_action(token: str):
-    try:
-        claims = services().urls.signer.loads("seat", token)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
+    claims = services().urls.signer.loads("seat", token)
     text = {"extend": "Extend the deadline once",
             "bot": "Play the default move for them from now on"}.get(claims.move["act"], "")
     return render_template("web/seat_action.html", token=token, text=text,
@@ -114,8 +101,6 @@ def seat_action(token: str):
         claims = services().urls.signer.loads("seat", token)
         done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
                                   claims.move["act"], int(claims.move["target"]))
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     return pages.problem("Done", done, 200, services().urls.game_path(
@@ -124,10 +109,7 @@ def seat_action(token: str):
 
 @bp.get("/i/<token>")
 def confirm_invitation(token: str):
-    try:
-        claims = services().urls.signer.loads("invite", token)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
+    claims = services().urls.signer.loads("invite", token)
     return render_template("web/seat_action.html", token=token, game_link=None,
                            text=f"Take over seat {claims.seat + 1} of game {claims.game}",
                            action=f"/i/{token}")
@@ -137,8 +119,6 @@ def confirm_invitation(token: str):
 def accept_invitation(token: str):
     try:
         game_id, seat = seats.accept_replacement(services(), token)
-    except TokenError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     with_holder = play.read_game(services(), game_id, seat, with_history=False).page.holder

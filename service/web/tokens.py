@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from service.links import TokenError
 from service.play import tokens
 
 from . import pages
@@ -24,7 +23,7 @@ def _email(view_token: str) -> str:
 def seat_tokens(token: str):
     try:
         email = _email(token)
-    except (TokenError, tokens.UnknownPlayer) as exc:
+    except tokens.UnknownPlayer as exc:
         return pages.problem(exc.title, exc.detail, 400)
     return _change(token, email) if request.method == "POST" else _page(token, email)
 

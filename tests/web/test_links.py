@@ -12,7 +12,7 @@ from service.links import Claims
 from service.play.services import run_nothing
 from service.store.models import EventRow
 
-from .helpers import game_link, latest_to, mails, move_links, start_game
+from .helpers import form_client, game_link, latest_to, mails, move_links, start_game
 
 PLAYERS = "Anna <anna@example.org>\nben@example.org"
 
@@ -176,3 +176,25 @@ def test_a_move_by_link_reads_nothing_after_it_is_written(client, app):
     assert len(seen) <= 15
     last_write = max(i for i, verb in enumerate(seen) if verb in ("INSERT", "UPDATE"))
     assert "SELECT" not in seen[last_write:], seen
+
+
+#: tokens that are not signed links but stored codes, refused by their own use cases: a
+#: feed's personal secret, a one-time sign-in code, an invitation's code
+OTHER_TOKENS = ("/feeds/", "/sign-in/", "/invitations/")
+
+
+def test_every_page_that_reads_a_token_refuses_a_damaged_one_alike(app):
+    """Each link-reading view, GET or POST, answers a damaged token with the same 400 page
+    saying what happened and what to do, and changes nothing (one handler for all of them)."""
+    client = form_client(app)
+    routes = [(rule.rule, method) for rule in app.url_map.iter_rules()
+              if "<token>" in rule.rule and not rule.rule.startswith(OTHER_TOKENS)
+              for method in sorted(rule.methods & {"GET", "POST"})]
+    assert len(routes) >= 15
+    before = event_count(app)
+    for rule, method in routes:
+        path = rule.replace("<token>", "eyJnIjoxfQ.not-a-signature")
+        answer = client.get(path) if method == "GET" else client.post(path, data={})
+        assert answer.status_code == 400, (method, rule, answer.status_code)
+        assert "This link is damaged" in answer.text, (method, rule)
+    assert event_count(app) == before
