@@ -63,7 +63,15 @@ def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str
                    in_reply_to: str | None, kind: str = "notice") -> EmailMessage:
     """A reply that belongs to no game we can name (unknown game, a stranger's address), or
     (kind "invite") an invitation to someone not at the table yet."""
-    ctx = {"why": why, "their_subject": subject}
+    return compose_letter(env, urls, envelope, kind, {"why": why, "their_subject": subject},
+                          in_reply_to=in_reply_to,
+                          auto="auto-replied" if kind == "notice" else "auto-generated")
+
+
+def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, ctx: dict, *,
+                   in_reply_to: str | None = None, auto: str = "auto-generated") -> EmailMessage:
+    """An email about the service itself, not a move: a sign-in link, an invitation, a notice.
+    Built from email/<kind>.{subject.txt,txt,html}; nobody replies to it."""
     msg = EmailMessage(policy=POLICY)
     msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
@@ -72,7 +80,7 @@ def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str
     msg["Message-ID"] = urls.message_id(envelope.msg_id)
     if in_reply_to:
         msg["In-Reply-To"] = msg["References"] = f"<{in_reply_to}>"
-    msg["Auto-Submitted"] = "auto-replied" if kind == "notice" else "auto-generated"
+    msg["Auto-Submitted"] = auto
     msg["X-Auto-Response-Suppress"] = "All"
     msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
     msg.add_alternative(_inliner.inline(env.get_template(f"email/{kind}.html").render(ctx)),
@@ -108,22 +116,4 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
     msg["X-Turnpost-Game"] = str(game_id)
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
-    return msg
-
-
-def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str,
-                   ctx: dict) -> EmailMessage:
-    """An email about the service itself, not a move: a sign-in link, an invitation. Built
-    from email/<kind>.{subject.txt,txt,html}; nobody replies to it."""
-    msg = EmailMessage(policy=POLICY)
-    msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
-    msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
-    msg["To"] = envelope.to_addr
-    msg["Date"] = format_datetime(envelope.when)
-    msg["Message-ID"] = urls.message_id(envelope.msg_id)
-    msg["Auto-Submitted"] = "auto-generated"
-    msg["X-Auto-Response-Suppress"] = "All"
-    msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
-    msg.add_alternative(_inliner.inline(env.get_template(f"email/{kind}.html").render(ctx)),
-                        subtype="html")
     return msg
