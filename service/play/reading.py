@@ -39,19 +39,20 @@ class GameRead:
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
               holder: int | None = None, before: int | None = None) -> GameRead:
-    """A seat's page of the game; `with_history=False` for pages that show neither history nor
-    moves to choose from (a link's confirm and done pages);
+    """A seat's page of the game; `with_history=False` for pages that show only the position
+    (a link's confirm page): no history, moves to choose from, undo request or attempts;
     `before`: the history page of the events before that seq; `holder`: the seat's holder a
     link was made for (a link of the seat's previous player is refused)."""
     with svc.db.transaction() as session:
         pos = positions.load(session, svc.states, game_id)
         check_holder(pos.row, seat, holder)
         names = [s.player.name for s in pos.row.seats]
-        entries, older = (history_page(session, pos, seat, names, before)
-                          if with_history else ([], None))
         page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
                          [], every_move=True, with_menu=with_history)
         timing.dress(page, pos.row, svc.clock.now())
+        if not with_history:     # the position alone
+            return GameRead(page, [])
+        entries, older = history_page(session, pos, seat, names, before)
         request = undo.waiting(session, game_id, pos.seq)
         asking = None if request is None else {
             "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,

@@ -146,8 +146,17 @@ def test_the_confirm_page_does_not_list_moves(client, app, monkeypatch):
         monkeypatch.setattr(trees, name, lambda *a, _real=real, _name=name, **k: (
             asked.append(_name), _real(*a, **k))[1])
     path = links[0][1]
-    assert client.get(path).status_code == 200
+    read = []
+    engine = app.extensions["turnpost"].db.engine
+    listen = (engine, "before_cursor_execute", lambda c, cur, statement, *a: read.append(statement))
+    event.listen(*listen)
+    try:
+        assert client.get(path).status_code == 200
+    finally:
+        event.remove(*listen)
     assert asked == []
+    # the position alone: not the table's undo request or the seat's mail from others
+    assert not [q for q in read if "undo_requests" in q or "FROM inbound" in q], read
     game_page = client.get(game_link(latest_to(app, addr)))    # the page does offer them
     assert game_page.status_code == 200 and "legal_moves" in asked
 
