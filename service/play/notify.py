@@ -6,7 +6,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, insert, select
 from sqlalchemy.orm import Session
 
 from service import marks
@@ -15,7 +15,7 @@ from service.store.models import GameRow, OutboxRow
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
-                        seq: int, now: datetime, mover: int | None = None) -> list[OutboxRow]:
+                        seq: int, now: datetime, mover: int | None = None) -> list[int]:
     """One email per seat whose view changed (every seat when the game starts: `before` is
     None), but no chatter: a seat watching someone part-way through a turn of several actions
     hears once, when new seats must act, with all of the turn's news; a seat still to choose
@@ -24,9 +24,10 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
 
     Each player's mail mode then thins this out (`wants_mail`): the mover never hears about its
     own move (the done page told it), and by default a seat hears only when it must act and
-    when the game ends. Bots are never mailed."""
-    return [queue(session, game, seat, "turn", seq, now)
-            for seat in changed_seats(game, engine, before, after, mover)]
+    when the game ends. Bots are never mailed. Returns the new outbox rows' ids, in seat
+    order."""
+    return queue_many(session, [values(game, seat, "turn", seq, now)
+                                for seat in changed_seats(game, engine, before, after, mover)])
 
 
 def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
@@ -103,16 +104,31 @@ def new_message_id() -> str:
     return "tp." + secrets.token_hex(12)
 
 
+def values(game: GameRow, seat: int, kind: str, seq: int, now: datetime,
+           payload: dict | None = None, since: int | None = None) -> dict[str, Any]:
+    """An outbox row's values: `since`: the email tells the news after this seq; by default
+    (None) the news since the seat's previous turn email, worked out when the email is
+    composed (`since`), not while a player waits for their move."""
+    seat_row = next(s for s in game.seats if s.seat == seat)
+    return {"game_id": game.id, "seat": seat, "to_addr": seat_row.player.email, "kind": kind,
+            "message_id": new_message_id(), "seq": seq, "since_seq": since,
+            "payload": payload or {}, "status": status_for(seat_row, kind), "attempts": 0,
+            "next_try": now, "created_at": now}
+
+
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
           payload: dict | None = None, since: int | None = None) -> OutboxRow:
-    """`since`: the email tells the news after this seq; by default (None) the news since the
-    seat's previous turn email, worked out when the email is composed (`since`), not while a
-    player waits for their move."""
-    seat_row = next(s for s in game.seats if s.seat == seat)
-    row = OutboxRow(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
-                    message_id=new_message_id(),
-                    seq=seq, since_seq=since, payload=payload or {},
-                    status=status_for(seat_row, kind),
-                    attempts=0, next_try=now, created_at=now)
+    """One outbox row, added to the session (flushed with the caller's other changes)."""
+    row = OutboxRow(**values(game, seat, kind, seq, now, payload, since))
     session.add(row)
     return row
+
+
+def queue_many(session: Session, rows: list[dict[str, Any]]) -> list[int]:
+    """Outbox rows (`values`) inserted at once, without the unit of work: a move's emails.
+    Returns their ids in the order given."""
+    if not rows:
+        return []
+    return list(session.scalars(insert(OutboxRow).returning(OutboxRow.id,
+                                                            sort_by_parameter_order=True),
+                                rows))

@@ -171,10 +171,10 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
         game.status = "ended"
     timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
-    rows = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
+    outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     game.bots_due = notify.bot_to_act(game, engine, state)
     session.flush()
-    return Started(game.id, game.seq, [r.id for r in rows], game.public_id or "",
+    return Started(game.id, game.seq, outbox_ids, game.public_id or "",
                    game.bots_due)
 
 

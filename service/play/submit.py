@@ -174,14 +174,14 @@ def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Ev
 def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
            key: str | None, events: list[Event], moves: list[Move], new_state) -> Applied:
     now = svc.clock.now()
-    receipt = []
+    receipt = None
     if key is not None:
-        receipt.append(Submission(game_id=pos.row.id, key=key, seat=intent.seat,
-                                  first_seq=pos.seq + 1, last_seq=pos.seq + len(events),
-                                  source=intent.source, created_at=now))
+        receipt = {"game_id": pos.row.id, "key": key, "seat": intent.seat,
+                   "first_seq": pos.seq + 1, "last_seq": pos.seq + len(events),
+                   "source": intent.source, "created_at": now}
     try:
         first, last = event_store.append(session, pos.row, events, seat=intent.seat,
-                                         source=intent.source, now=now, extra=receipt)
+                                         source=intent.source, now=now, receipt=receipt)
     except event_store.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
         raise RaceLost("Someone else moved at the same moment; have a look at the "
@@ -192,11 +192,10 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
-    rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state, last,
-                                      now, mover=_mover(intent))
-    session.flush()
+    outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state,
+                                            last, now, mover=_mover(intent))
     positions.moved(session, svc.states, pos, last, new_state)
-    return Applied(pos.row.id, pos.row.kind, first, last, moves, [r.id for r in rows], ended,
+    return Applied(pos.row.id, pos.row.kind, first, last, moves, outbox_ids, ended,
                    pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),
                    tuple(s.player.name for s in pos.row.seats))
 

@@ -185,11 +185,7 @@ class Batch:
               since: int | None = None) -> dict:
         """An outbox row as notify.queue makes it (`since` None: the news since the seat's
         previous turn email, worked out when the email is composed)."""
-        seat_row = timing.seat_row(game, seat)
-        row = dict(game_id=game.id, seat=seat, to_addr=seat_row.player.email, kind=kind,
-                   message_id=notify.new_message_id(), seq=seq, since_seq=since,
-                   payload=payload, status=notify.status_for(seat_row, kind), attempts=0,
-                   next_try=self.now, created_at=self.now)
+        row = notify.values(game, seat, kind, seq, self.now, payload, since)
         self.outbox.append(row)
         return row
 

@@ -151,10 +151,10 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
     request.status = "done"
     before = positions.load(session, svc.states, pos.row.id, upto=request.back_to).state
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before)
-    rows = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
-                                      pos.row.seq, now)
+    outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
+                                            pos.row.seq, now)
     session.flush()
-    return UndoResult("done", "The move was taken back.", [r.id for r in rows],
+    return UndoResult("done", "The move was taken back.", outbox_ids,
                       pos.row.bots_due)
 
 

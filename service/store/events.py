@@ -7,17 +7,18 @@ have no `"rules"` in their first event, and get the version their game row recor
 """
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, insert, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event
 
-from .models import EventRow, GameRow
+from .models import EventRow, GameRow, Submission
 
 
 class Conflict(Exception):
@@ -34,18 +35,22 @@ class Recorded:
 
 
 def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: int | None,
-           source: str, now: datetime, extra: Sequence[object] = ()) -> tuple[int, int]:
-    """Append `events` after the game's last one, with `extra` rows (an idempotency record)
-    in the same flush. Returns (first seq, last seq); raises Conflict if another writer won."""
-    # read before the flush: a failed flush expires the row, and reading it then would
-    # need the transaction that just failed
+           source: str, now: datetime, receipt: Mapping[str, Any] | None = None) -> tuple[int, int]:
+    """Append `events` after the game's last one, with `receipt` (the values of a submissions
+    row: the move's idempotency record) in the same transaction. Returns (first seq, last
+    seq); raises Conflict if another writer won.
+
+    The rows go straight in as one bulk INSERT each rather than through the unit of work: a
+    move is the hottest write there is, and nothing reads these rows back as objects in the
+    same session."""
+    # read before the insert: after a failed statement the transaction can only roll back
     game_id, first = game.id, game.seq + 1
-    for n, ev in enumerate(events):
-        session.add(EventRow(game_id=game_id, seq=first + n, type=ev.type, data=dict(ev.data),
-                             seat=seat, source=source, created_at=now))
-    session.add_all(list(extra))
+    rows = [{"game_id": game_id, "seq": first + n, "type": ev.type, "data": dict(ev.data),
+             "seat": seat, "source": source, "created_at": now} for n, ev in enumerate(events)]
     try:
-        session.flush()
+        session.execute(insert(EventRow), rows)
+        if receipt is not None:
+            session.execute(insert(Submission), [dict(receipt)])
     except IntegrityError:
         raise Conflict(f"game {game_id}: events from {first} were appended by another writer") \
             from None
