@@ -45,16 +45,17 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
         seat = seat_row.seat
         if seat_row.bot is not None:
             continue                           # bots are never mailed
-        if engine.view(before, seat) == engine.view(after, seat):
-            continue
         was, now_acts = seat in acting_before, seat in acting_after
+        # the cheap tests first: comparing two views costs more than all the rest
+        if not wants_mail(seat_row.player.mail_mode, seat, mover, now_acts, ended):
+            continue
         if ended or now_acts != was:
             wanted = True                      # its turn began or its part is done
         elif now_acts:                         # still acting: new links if its position moved
             wanted = marks.mark(engine, before, seat) != marks.mark(engine, after, seat)
         else:
             wanted = new_actors                # watching: once, when the turn passes
-        if wanted and wants_mail(seat_row.player.mail_mode, seat, mover, now_acts, ended):
+        if wanted and engine.view(before, seat) != engine.view(after, seat):
             wanted_seats.append(seat)
     return wanted_seats
 

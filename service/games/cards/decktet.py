@@ -7,6 +7,7 @@ Double-deck games add a copy suffix: "8VL.1", "8VL.2".
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 
 SUITS = "MSVLYK"
 SUIT_NAMES = {"M": "Moons", "S": "Suns", "V": "Waves", "L": "Leaves", "Y": "Wyrms", "K": "Knots"}
@@ -66,6 +67,7 @@ def base(card_id: str) -> str:
     return card_id.split(".", 1)[0]
 
 
+@lru_cache(maxsize=512)   # a deck's ids, asked for again in every view and every email
 def card(card_id: str) -> Card:
     b = base(card_id)
     if b == EXCUSE:
