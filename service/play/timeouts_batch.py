@@ -165,13 +165,14 @@ class Batch:
         for game in rows:
             base, state = found[game.id]
             recorded = logs.get(game.id, [])
-            if any(r.event.type == TAKEN_BACK for r in recorded):
+            if any(event.type == TAKEN_BACK for _, event in recorded):
                 # an undo folds an earlier state: positions.load knows how (rare)
                 self.positions[game.id] = positions.load(self.session, cache, game.id, row=game)
                 continue
-            engine, seq = registry.get(game.kind), base
-            for r in recorded:
-                state, seq = engine.evolve(state, r.event), r.seq
+            engine = registry.get(game.kind)
+            for _, event in recorded:
+                state = engine.evolve(state, event)
+            seq = recorded[-1][0] if recorded else base
             if state is None:
                 continue                    # a game without events: nothing to time out
             if seq - base >= SNAPSHOT_EVERY:

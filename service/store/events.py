@@ -69,25 +69,25 @@ def load(session: Session, game: GameRow, after: int = 0,
                      r.source, r.created_at) for r in rows]
 
 
-def load_many(session: Session, games: dict[int, tuple[GameRow, int]]) -> dict[int, list[Recorded]]:
-    """`load` for many games in one query: {game_id: (game row, after)} to each game's events
-    after `after`, oldest first (a batch of the clock sweep folds them all at once)."""
+def load_many(session: Session,
+              games: dict[int, tuple[GameRow, int]]) -> dict[int, list[tuple[int, Event]]]:
+    """Many games' events in one query, for folding: {game_id: (game row, after)} to each
+    game's (seq, event) after `after`, oldest first (a batch of the clock sweep folds them
+    all at once). Only what a fold reads: the seat, source and time of each event would cost
+    more to read than the fold itself."""
     by_after: dict[int, list[int]] = {}
     for game_id, (_, after) in games.items():
         by_after.setdefault(after, []).append(game_id)
     if not by_after:
         return {}
-    q = (select(EventRow.game_id, EventRow.seq, EventRow.type, EventRow.data, EventRow.seat,
-                EventRow.source, EventRow.created_at)
+    q = (select(EventRow.game_id, EventRow.seq, EventRow.type, EventRow.data)
          .where(or_(*(and_(EventRow.game_id.in_(ids), EventRow.seq > after)
                       for after, ids in by_after.items())))
          .order_by(EventRow.game_id, EventRow.seq))
-    out: dict[int, list[Recorded]] = {}
-    for r in session.execute(q).all():
-        version = games[r.game_id][0].rules_version
-        out.setdefault(r.game_id, []).append(
-            Recorded(r.seq, upcast(Event(r.type, r.data), r.seq, version), r.seat, r.source,
-                     r.created_at))
+    out: dict[int, list[tuple[int, Event]]] = {}
+    for game_id, seq, type_, data in session.execute(q):
+        version = games[game_id][0].rules_version
+        out.setdefault(game_id, []).append((seq, upcast(Event(type_, data), seq, version)))
     return out
 
 
