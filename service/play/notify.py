@@ -40,6 +40,7 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
                 and wants_mail(s.player.mail_mode, s.seat, None, s.seat in acting_after, ended)]
     acting_before = engine.to_act(before)
     new_actors = bool(acting_after - acting_before)
+    just_ended = ended and engine.outcome(before) is None
     wanted_seats = []
     for seat_row in game.seats:
         seat = seat_row.seat
@@ -49,8 +50,13 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
         # the cheap tests first: comparing two views costs more than all the rest
         if not wants_mail(seat_row.player.mail_mode, seat, mover, now_acts, ended):
             continue
-        if ended or now_acts != was:
-            wanted = True                      # its turn began or its part is done
+        if now_acts != was or just_ended:
+            # its turn began, its part is done or the game ended: its view shows it (every
+            # view has `to_act` and `outcome`, DESIGN.md), no need to compare two views
+            wanted_seats.append(seat)
+            continue
+        if ended:
+            wanted = True
         elif now_acts:                         # still acting: new links if its position moved
             wanted = marks.mark(engine, before, seat) != marks.mark(engine, after, seat)
         else:
