@@ -72,6 +72,16 @@ def _one_move(svc: Services, game_id: int) -> Applied | None:
                                           expected_seq=pos.seq, source="bot"))
 
 
+def due_among(session: Session, game_ids: list[int]) -> list[int]:
+    """Of these games, those where a bot is to act now (after the clock sweep played a
+    timeout move in them: the bot's turn must not wait for the periodic sweep)."""
+    if not game_ids:
+        return []
+    q = (select(GameRow.id).where(GameRow.id.in_(set(game_ids)), GameRow.status == "active",
+                                  GameRow.bots_due.is_(True)).order_by(GameRow.id))
+    return list(session.scalars(q))
+
+
 def stalled(session: Session, now: datetime, delay: float = 0, limit: int = 50) -> list[int]:
     """Active games where a bot is to act (`bots_due`) since before the bot delay and a
     minute: their kick was lost (a broker outage), so the periodic sweep kicks them again."""

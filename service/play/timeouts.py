@@ -23,7 +23,7 @@ from service.clocks import SeatClock
 from service.games.contract import Event, IllegalMove, Move, replay
 from service.store.models import GameRow, OutboxRow, Seat
 
-from . import notify, positions, seats, timeouts_batch
+from . import bots, notify, positions, seats, timeouts_batch
 from .errors import PlayError
 from .services import Services
 from .submit import Intent, record
@@ -54,14 +54,18 @@ class Report:
     timed_out: int = 0
     outcomes: dict[str, int] = field(default_factory=dict)
     outbox_ids: list[int] = field(default_factory=list)
+    moved_games: list[int] = field(default_factory=list)    # a move was played for a seat
 
-    def count(self, outcome: str) -> None:
+    def count(self, outcome: str, game_id: int) -> None:
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
         if outcome in TIMED_OUT:
             self.timed_out += 1
+        if outcome in PLAYED:
+            self.moved_games.append(game_id)
 
 
 TIMED_OUT = ("played", "forfeited", "waiting", "ended")
+PLAYED = ("played", "forfeited")
 
 
 def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
@@ -75,6 +79,11 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
     _reminders(svc, now, batch, report, bulk)
     _timeouts(svc, now, batch, report, bulk)
     svc.kick("deliver", report.outbox_ids)
+    if report.moved_games:      # a timeout move that hands the turn to a bot: its turn now
+        with svc.db.transaction() as session:
+            waiting = bots.due_among(session, report.moved_games)
+        for game_id in waiting:
+            svc.kick("bots", game_id)
     return report
 
 
@@ -203,8 +212,8 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
         if outcomes is None:        # per game: the path a batch falls back to
             outcomes = [timeout(svc, game_id, seat, deadline, now, report.outbox_ids)
                         for game_id, seat, deadline in fresh]
-        for outcome in outcomes:
-            report.count(outcome)
+        for (game_id, _, _), outcome in zip(fresh, outcomes, strict=True):
+            report.count(outcome, game_id)
         if len(due) < batch or not fresh:
             return
 

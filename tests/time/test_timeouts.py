@@ -177,3 +177,26 @@ def test_forfeit_with_three_players_plays_the_seat_on_and_ranks_it_last(services
         if not others:
             break
         move(services, g.game_id, others[0])
+
+
+def test_a_timeout_move_that_hands_the_turn_to_a_bot_kicks_the_bot(services):
+    """The bot's turn follows the timeout move at once, not at the next periodic sweep
+    (which kicks only bots whose kick was lost, a minute and more later)."""
+    kicked = []
+    services.enqueue = lambda job, *args: kicked.append((job, args))
+    for seed in range(20):          # Trees' first player is drawn: deal until the person begins
+        g = start(services, players=["bot", "Anna <anna@example.org>"], seed=seed, clock="1d")
+        if not g.bots_next:
+            break
+    assert to_act(services, g.game_id) == [1]
+    services.clock.advance(days=1, minutes=1)
+    kicked.clear()
+    report = play.timers(services)
+    assert g.game_id in report.moved_games
+    assert sources(services, g.game_id)[-1] == "timer"
+    assert to_act(services, g.game_id) == [0]
+    assert ("bots", (g.game_id,)) in kicked
+    # a pass with nothing timed out kicks no bot
+    kicked.clear()
+    play.timers(services)
+    assert not [k for k in kicked if k[0] == "bots"]
