@@ -18,13 +18,15 @@ from service.presenting import SeatPage, result_line
 from service.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts
+from .headers import CachedHeaderRegistry
 from .templating import game_partial
 
 # keep_at_rules: the dark-mode @media block stays in a <style> for clients that honour it
 _inliner = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True)
 # Long unbreakable header values (the List-Unsubscribe URL) must stay plain ASCII, not be
 # folded into encoded words that unsubscribe buttons cannot read; 998 is SMTP's own limit.
-POLICY = policy.SMTP.clone(max_line_length=998)
+# Each parsed header is kept for the next email that sets the same value (.headers).
+POLICY = policy.SMTP.clone(max_line_length=998, header_factory=CachedHeaderRegistry())
 
 
 @dataclass(frozen=True)
