@@ -1,19 +1,20 @@
-"""The outbound emails' header factory keeps parsed headers for the next email: what it saves
-must never change a byte of what is sent."""
+"""What composing an email saves (parsed headers kept for the next email, boundaries chosen
+without a regular expression per boundary) must never change a byte of what is sent."""
 from __future__ import annotations
 
 import random
-from email import policy
+import sys
+from email import message_from_bytes, policy
 from email.headerregistry import Address
 from email.message import EmailMessage
 
-from service.mail.outbound.compose import POLICY
+from service.mail.outbound.compose import _BOUNDARY, POLICY, bound
 from service.mail.outbound.headers import CachedHeaderRegistry
 
 STOCK = policy.SMTP.clone(max_line_length=998)
 
 
-def _email(pol, k: int) -> bytes:
+def _email(pol, k: int, bind: bool = False) -> bytes:
     msg = EmailMessage(policy=pol)
     msg["Subject"] = f"Trees #{k}: your move, Zoë — {'long words ' * (k % 15)}"
     msg["From"] = Address("Turnpost Ünï", addr_spec="play@turnpost.test")
@@ -26,7 +27,7 @@ def _email(pol, k: int) -> bytes:
     msg.get_body(("html",)).add_related(bytes(range(256)) * 3, "image", "png",
                                         cid=f"<table.{k}@turnpost.test>", disposition="inline",
                                         filename="table.png")
-    return msg.as_bytes()
+    return (bound(msg) if bind else msg).as_bytes()
 
 
 def test_emails_built_with_the_cache_are_the_bytes_the_stock_factory_gives():
@@ -35,6 +36,24 @@ def test_emails_built_with_the_cache_are_the_bytes_the_stock_factory_gives():
         stock = _email(STOCK, k)
         random.seed(k)
         assert _email(POLICY, k) == stock, k
+        random.seed(k)
+        assert _email(POLICY, k, bind=True) == stock, k
+
+
+def test_a_boundary_found_in_a_part_is_not_used():
+    random.seed(7)
+    taken = _BOUNDARY % random.randrange(sys.maxsize)
+    msg = EmailMessage(policy=POLICY)
+    msg.set_content(f"a player wrote\n--{taken}\nin a chat message")
+    msg.add_alternative("<p>hello</p>", subtype="html")
+    random.seed(7)
+    bound(msg)
+    assert msg.get_boundary() not in (None, taken)
+    assert msg.get_boundary().startswith("=" * 15)
+    parsed = message_from_bytes(msg.as_bytes(), policy=policy.default)
+    assert [p.get_content_type() for p in parsed.walk()] == [
+        "multipart/alternative", "text/plain", "text/html"]
+    assert taken in parsed.get_body(("plain",)).get_content()
 
 
 def test_a_value_seen_again_is_parsed_once_and_each_header_class_made_once():
