@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache as once
 from pathlib import Path
@@ -110,9 +111,12 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
 
 
 def load(session: Session, cache: StateCache, game_id: int, upto: int | None = None, *,
-         lock: bool = False, row: GameRow | None = None) -> Position:
+         lock: bool = False, row: GameRow | None = None,
+         known: Sequence[event_store.Recorded] = ()) -> Position:
     """The game's state after event `upto` (default: the latest). `row`: the game's row if
-    the caller has read it in this session already (a batch of emails reads them at once)."""
+    the caller has read it in this session already (a batch of emails reads them at once);
+    `known`: consecutive events the caller has read already (an email's news), used instead
+    of reading them again when they cover the events to fold."""
     if row is None or lock:
         row = game_row(session, game_id, lock=lock)
     engine = registry.get(row.kind)
@@ -123,7 +127,7 @@ def load(session: Session, cache: StateCache, game_id: int, upto: int | None = N
                                            target) or (base_seq, state)
     seq = base_seq
     if base_seq < target or state is None:
-        for recorded in event_store.load(session, row, after=base_seq, upto=upto):
+        for recorded in _events(session, row, base_seq, upto, known):
             if recorded.event.type == TAKEN_BACK:
                 # the service's own event (play.undo): the game goes on from the state it
                 # had after event `to`; the engine never sees it
@@ -138,6 +142,14 @@ def load(session: Session, cache: StateCache, game_id: int, upto: int | None = N
         snapshots.save(session, game_id, seq, snapshot_format(row), state)
     cache.remember(game_id, seq, state)
     return Position(row, engine, state, seq)
+
+
+def _events(session: Session, row: GameRow, after: int, upto: int | None,
+            known: Sequence[event_store.Recorded]) -> Sequence[event_store.Recorded]:
+    last = row.seq if upto is None else upto
+    if known and known[0].seq <= after + 1 and known[-1].seq >= last:
+        return [r for r in known if after < r.seq <= last]
+    return event_store.load(session, row, after=after, upto=upto)
 
 
 def moved(session: Session, cache: StateCache, pos: Position, last: int, state: Any) -> None:

@@ -349,12 +349,14 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Ema
                        subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
                        kind="invite" if row.kind == "invite" else "notice")
     game = session.get(GameRow, row.game_id)
-    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game)
+    # the news, read first: a worker that has not seen the game folds its position from them
+    # (when they reach back to its start or to the cached state) rather than read them twice
+    news = event_store.load(session, game, after=notify.since(session, row), upto=row.seq)
+    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
     names = [s.player.name for s in game.seats]
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
-    news = [(r.seq, r.event) for r in
-            event_store.load(session, game, after=notify.since(session, row), upto=row.seq)]
+    news = [(r.seq, r.event) for r in news]
     page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
     timing.dress(page, game, svc.clock.now())
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)

@@ -8,6 +8,7 @@ from __future__ import annotations
 import io
 import re
 
+import pytest
 from PIL import Image
 
 from service import boardpicture
@@ -85,3 +86,70 @@ def test_the_page_svg_and_the_email_png_share_one_layout():
 
 def test_the_same_view_gives_the_same_png():
     assert picture(VIEW, ["Anna", "Ben"], 0).png == picture(VIEW, ["Anna", "Ben"], 0).png
+
+
+def test_the_png_holds_exactly_the_pixels_drawn_as_pillow_would_encode_them():
+    """The email's own PNG encoder (unfiltered rows) is lossless: decoded, it is the drawing,
+    pixel for pixel the same as Pillow's PNG of it, for every game's table."""
+    for case in CASES:
+        for sample in play(*case):
+            for seat in [None, *range(len(sample.names))]:
+                view = sample.engine.view(sample.state, seat)
+                laid = boardpicture.rows(view, sample.names, seat)
+                if not laid:
+                    continue
+                drawn = boardpicture.board_image(layout(laid, boardpicture._trees(view)))
+                theirs = io.BytesIO()
+                drawn.save(theirs, "PNG")
+                ours = Image.open(io.BytesIO(picture(view, sample.names, seat).png))
+                ours.load()
+                assert ours.format == "PNG" and ours.mode == "RGB"
+                assert ours.tobytes() == Image.open(theirs).tobytes() == drawn.tobytes(), case
+
+
+def test_encode_png_takes_only_rgb():
+    with pytest.raises(ValueError):
+        boardpicture.encode_png(Image.new("RGBA", (2, 2)))
+
+
+def _blended(plan):
+    """The drawing as first written: every tile blended onto the canvas where it lies."""
+    from PIL import ImageDraw
+    canvas = Image.new("RGBA", (plan.width, plan.height), GROUND)
+    pen = ImageDraw.Draw(canvas)
+    for mark in plan.marks:
+        if isinstance(mark, boardpicture.Branch):
+            pen.line([(mark.x1, mark.y1), (mark.x2, mark.y2)], fill=boardpicture.BRANCH_INK,
+                     width=2)
+        elif isinstance(mark, Label):
+            canvas.alpha_composite(boardpicture._label_tile(mark.text, plan.width - mark.x),
+                                   (mark.x, mark.y))
+        else:
+            canvas.alpha_composite(boardpicture._card_tile(mark.card), (mark.x, mark.y))
+    return canvas.convert("RGB")
+
+
+def _plans():
+    for case in CASES:
+        for sample in play(*case):
+            for seat in [None, *range(len(sample.names))]:
+                view = sample.engine.view(sample.state, seat)
+                laid = boardpicture.rows(view, sample.names, seat)
+                if laid:
+                    yield case, layout(laid, boardpicture._trees(view))
+
+
+def test_tiles_pasted_on_bare_table_give_the_pixels_of_blending_each_one():
+    for case, plan in _plans():
+        assert boardpicture.board_image(plan).tobytes() == _blended(plan).tobytes(), case
+
+
+def test_no_two_tiles_overlap_so_a_tile_lands_on_bare_table_or_a_branch():
+    for case, plan in _plans():
+        boxes = [(m.x, m.y, m.x + boardpicture.CW, m.y + boardpicture.CH)
+                 for m in plan.marks if isinstance(m, Face)]
+        boxes += [(m.x, m.y, plan.width, m.y + boardpicture.LABEL)
+                  for m in plan.marks if isinstance(m, Label)]
+        for k, a in enumerate(boxes):
+            for b in boxes[k + 1:]:
+                assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], case

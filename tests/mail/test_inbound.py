@@ -334,6 +334,15 @@ def test_never_raises_on_mutated_fixtures(data):
     assert all(not re.match(r"\s*>", line) for line in m.command_lines)
 
 
+def test_a_header_with_raw_bytes_beside_decoded_characters_is_read():
+    """Found by the test above: a NUL in the German client's email leaves its From header
+    with a real "ü" beside undecodable raw bytes."""
+    raw = bytearray((FIXTURES / "german_client.eml").read_bytes())
+    raw[459] = 0
+    m = parse_message(bytes(raw))
+    assert m.command_lines == ["sell sailor"]
+
+
 def test_thousands_of_parts_are_cut_short():
     part = b"--a\r\nContent-Type: text/plain\r\n\r\nsell sailor\r\n"
     raw = b"Content-Type: multipart/mixed; boundary=a\r\n\r\n" + part * 5000 + b"--a--\r\n"

@@ -131,3 +131,29 @@ def test_a_move_rolled_back_leaves_no_state_in_the_cache(services, long_game):
         apply(s, services, Intent(long_game, seat, moves=[move]))
         raise Abort
     assert services.states.get(long_game)[0] == before.seq
+
+
+
+def test_events_the_caller_has_read_are_folded_instead_of_read_again(services, long_game,
+                                                                       replayed):
+    """An email's news, read by the relay: a cold worker folds the position from them when
+    they reach back to where its load starts (here the newest snapshot), and reads the store
+    when they do not; the state is the one a replay of the log gives either way."""
+    snapshots = snapshot_seqs(services, long_game)
+    with services.db.transaction() as s:
+        row = positions.game_row(s, long_game)
+        engine = positions.registry.get(row.kind)
+        upto = row.seq - 1
+        everything = event_store.load(s, row, upto=upto)
+        base = max(q for q in snapshots if q <= upto)
+        short = event_store.load(s, row, after=base + 1, upto=upto)     # one event short
+    truth = replay(engine, [r.event for r in everything])
+    for known, reads in ((everything, []), (short, [upto - base]), ((), [upto - base])):
+        services.states.clear()                 # another process: nothing cached
+        replayed.clear()
+        with services.db.transaction() as s:
+            pos = positions.load(s, services.states, long_game, upto=upto, known=known)
+        assert replayed == reads, len(known)
+        assert pos.seq == upto
+        for seat in (None, 0, 1, 2):
+            assert engine.view(pos.state, seat) == engine.view(truth, seat)

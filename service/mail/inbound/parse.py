@@ -199,10 +199,12 @@ def _raw_headers(msg: Message) -> dict[str, list[str]]:
 
 
 def _unsurrogate(value: str) -> str:
-    """Raw 8-bit header bytes arrive as surrogate escapes; most often they are UTF-8."""
+    """Raw 8-bit header bytes arrive as surrogate escapes; most often they are UTF-8. A
+    damaged header can hold real non-ASCII characters beside them: those go back as UTF-8
+    (as ASCII, the same bytes as before for the rest)."""
     if not any("\udc80" <= c <= "\udcff" for c in value):
         return value
-    data = value.encode("ascii", "surrogateescape")
+    data = value.encode("utf-8", "surrogateescape")
     return decode_bytes(data, "utf-8", [], "header")
 
 
