@@ -7,9 +7,11 @@ after the response (workers.inprocess); with TURNPOST_BROKER_URL=redis://... the
 worker processes."""
 from __future__ import annotations
 
+from contextvars import ContextVar
 from typing import Any
 
 from celery import Celery, Task
+from flask import appcontext_popped, request_started
 
 from service import logctx
 
@@ -104,7 +106,29 @@ def enqueue_for(app, celery_app: Celery):
     worker = InProcessWorker(run, float(app.config["TURNPOST_SWEEP_SECONDS"]),
                              on_stop=lambda: close_relay(app))
     app.extensions["turnpost.background"] = worker
+    _hold_during_requests(app, worker)
     return worker.enqueue
+
+
+def _hold_during_requests(app, worker: InProcessWorker) -> None:
+    """The in-process jobs wait while this app answers a request (workers.inprocess): counted
+    from the request's start to its app context's end, the very last of the request's work
+    (the context variable pairs each end with its start, in the thread that answered)."""
+    def started(_sender, **_) -> None:
+        if not _counted.get():
+            _counted.set(True)
+            worker.request_started()
+
+    def ended(_sender, **_) -> None:
+        if _counted.get():
+            _counted.set(False)
+            worker.request_finished()
+
+    request_started.connect(started, app, weak=False)
+    appcontext_popped.connect(ended, app, weak=False)
+
+
+_counted: ContextVar[bool] = ContextVar("turnpost_request_counted", default=False)
 
 
 def close_relay(app) -> None:

@@ -70,3 +70,34 @@ def test_sweeps_run_in_the_background_thread_never_in_a_request(threaded, monkey
         time.sleep(0.05)
     assert sweeps and threading.get_ident() not in sweeps
     assert background.drain(10)
+
+
+def test_a_job_queued_in_a_request_waits_until_the_request_is_answered(threaded):
+    """Even when the request lets go of the interpreter lock (here a sleep; on a real server,
+    writing its log line or its response), the job does not start before the answer."""
+    app, background = threaded
+    started, answered = [], []
+    background.run = lambda job, *args: started.append(time.monotonic())
+
+    @app.get("/test-hold")     # GET: a POST would need a CSRF token
+    def hold():
+        background.enqueue("sweep")
+        time.sleep(0.3)
+        answered.append(time.monotonic())
+        return "ok"
+
+    assert app.test_client().get("/test-hold").status_code == 200
+    assert background.drain(10)
+    assert started and answered and started[0] >= answered[0]
+
+
+def test_a_request_that_never_ends_holds_the_jobs_only_a_while(threaded, monkeypatch):
+    from workers import inprocess
+    monkeypatch.setattr(inprocess, "MAX_WAIT_SECONDS", 0.2)
+    _, background = threaded
+    ran = []
+    background.run = lambda job, *args: ran.append(job)
+    background.request_started()                # and never finished
+    background.enqueue("sweep")
+    assert background.drain(5)
+    assert ran == ["sweep"]
