@@ -6,12 +6,14 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, insert, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service import marks
 from service.games.contract import Game
 from service.store.models import GameRow, OutboxRow
+
+OUTBOX = OutboxRow.__table__
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
@@ -136,6 +138,7 @@ def queue_many(session: Session, rows: list[dict[str, Any]]) -> list[int]:
     Returns their ids in the order given."""
     if not rows:
         return []
-    return list(session.scalars(insert(OutboxRow).returning(OutboxRow.id,
-                                                            sort_by_parameter_order=True),
+    # the table's own INSERT (Core): the ORM's bulk insert costs a move more than the write
+    return list(session.scalars(OUTBOX.insert().returning(OUTBOX.c.id,
+                                                          sort_by_parameter_order=True),
                                 rows))
