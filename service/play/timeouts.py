@@ -332,10 +332,13 @@ def _attach(session: Session, game: GameRow, applied, notice: dict, now: datetim
     """Put the timeout notice on the turn emails the move queued, and tell every other seat
     in a notice of its own."""
     told = set()
-    for row_id in applied.outbox_ids:
-        row = session.get(OutboxRow, row_id)
-        row.payload = dict(row.payload or {}, timeout=notice)
-        told.add(row.seat)
+    if applied.outbox_ids:
+        # one UPDATE: the move queued these rows with the table's own INSERT (no objects to
+        # change), and with no payload of their own (notify.queue_changed_views)
+        told = set(session.scalars(update(OutboxRow)
+                                   .where(OutboxRow.id.in_(applied.outbox_ids))
+                                   .values(payload={"timeout": notice})
+                                   .returning(OutboxRow.seat)))
     extra = [notify.queue(session, game, r.seat, "timeout", applied.last_seq, now,
                           {"timeout": notice}) for r in game.seats if r.seat not in told]
     session.flush()
