@@ -25,7 +25,7 @@ from service import games
 from service.games import registry
 from service.games.contract import Game
 from service.store import events as event_store
-from service.store import snapshots
+from service.store import records, snapshots
 from service.store.models import GameRow
 
 from .errors import NoSuchGame
@@ -108,6 +108,18 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
     if row is None:
         raise NoSuchGame(f"There is no game number {game_id}.")
     return row
+
+
+def load_locked(session: Session, cache: StateCache, game_id: int,
+                tracked: records.Tracked) -> Position:
+    """The game's latest state, its row read under the game's write lock as plain records
+    that `tracked.write()` writes back (a move: service.store.records says why)."""
+    if not 0 < game_id <= MAX_GAME_ID:
+        raise NoSuchGame(f"There is no game number {game_id}.")
+    row = tracked.lock_one(game_id)
+    if row is None:
+        raise NoSuchGame(f"There is no game number {game_id}.")
+    return load(session, cache, game_id, row=row)
 
 
 def load(session: Session, cache: StateCache, game_id: int, upto: int | None = None, *,

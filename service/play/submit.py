@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from service import logctx, marks
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store import events as event_store
+from service.store import records
 from service.store.models import Submission
 
 from . import notify, positions, timing
@@ -113,7 +114,9 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
     logctx.bind(game=intent.game_id, seat_=intent.seat)
     # keys are per seat: one seat's key can never answer for another's move
     key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
-    pos = positions.load(session, svc.states, intent.game_id, lock=True)
+    # the game as plain records, written back after the move (cheaper than ORM objects)
+    tracked = records.Tracked(session)
+    pos = positions.load_locked(session, svc.states, intent.game_id, tracked)
     check_holder(pos.row, intent.seat, intent.holder)
     if key is not None and key_first:
         _unless_done(session, svc, pos, intent.seat, key)
@@ -126,7 +129,9 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
         if key is not None and not key_first:      # a double click: say "already done"
             _unless_done(session, svc, pos, intent.seat, key)
         raise
-    return record(session, svc, pos, intent, key, events, moves, new_state)
+    applied = record(session, svc, pos, intent, key, events, moves, new_state)
+    tracked.write()
+    return applied
 
 
 def _unless_done(session: Session, svc: Services, pos: positions.Position, seat: int,

@@ -20,22 +20,18 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable
 from datetime import datetime
-from types import SimpleNamespace
 from typing import Any
 
-from sqlalchemy import and_, bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.store import events as event_store
-from service.store import snapshots
+from service.store import records, snapshots
 from service.store.models import (
     EventRow,
     GameRow,
     OutboxRow,
-    Player,
-    Seat,
     SeatChange,
     Submission,
 )
@@ -46,13 +42,8 @@ from .services import Services
 
 log = logging.getLogger(__name__)
 
-# the columns a sweep may change, written back only where they did
-SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at")
-GAME_COLUMNS = ("seq", "status", "result", "bots_due")
-
-GAMES, SEATS, PLAYERS = GameRow.__table__, Seat.__table__, Player.__table__
 # a game's row but its engine options (JSON the clocks never read)
-GAME_READ = [c for c in GAMES.c if c.name != "options"]
+GAME_READ = [c for c in GameRow.__table__.c if c.name != "options"]
 
 Judge = Callable[..., str]
 
@@ -113,9 +104,9 @@ class Batch:
 
     def __init__(self, session: Session, svc: Services, now: datetime):
         self.session, self.svc, self.now = session, svc, now
-        self.games: dict[int, GameRow] = {}
+        self.tracked = records.Tracked(session)
+        self.games: dict[int, GameRow] = self.tracked.games
         self.positions: dict[int, Position] = {}
-        self.before: dict[tuple, tuple] = {}          # each row's columns as read
         self.events: list[dict] = []
         self.receipts: list[dict] = []
         self.outbox: list[dict] = []
@@ -126,27 +117,12 @@ class Batch:
     # --- reading --------------------------------------------------------------------------
 
     def load(self, game_ids: list[int], *, states: bool) -> None:
-        """Lock the games, read them with their seats and players, and each seat's last turn
-        email. Read as plain records (not ORM objects, which cost more to build than the rest
-        of a timeout): the rules in service.play.timing read and set the same attributes."""
-        ids = sorted(set(game_ids))
-        s = self.session
+        """Lock the games, read them with their seats and players as plain records (not ORM
+        objects, which cost more to build than the rest of a timeout: service.store.records;
+        the rules in service.play.timing read and set the same attributes)."""
         # the lock first, in id order as every writer of several games takes it (a move, a
         # vacation, another sweeper); the seats are read after it, as they now stand
-        rows = _records(s, select(*GAME_READ).where(GAMES.c.id.in_(ids)).order_by(GAMES.c.id)
-                        .with_for_update())
-        seats = _records(s, select(SEATS).where(SEATS.c.game_id.in_(ids))
-                         .order_by(SEATS.c.game_id, SEATS.c.seat))
-        players = {r.id: r for r in _records(s, select(PLAYERS).where(
-            PLAYERS.c.id.in_({r.player_id for r in seats})))}
-        for game in rows:
-            game.seats = []
-            self.games[game.id] = game
-            self.before[("g", game.id)] = _columns(game, GAME_COLUMNS)
-        for r in seats:
-            r.player = players[r.player_id]
-            self.games[r.game_id].seats.append(r)
-            self.before[("s", r.game_id, r.seat)] = _columns(r, SEAT_COLUMNS)
+        rows = self.tracked.lock_many(game_ids, GAME_READ)
         if states:
             self._states(rows)
 
@@ -246,9 +222,7 @@ class Batch:
             s.execute(EventRow.__table__.insert(), self.events)
         if self.receipts:
             s.execute(Submission.__table__.insert(), self.receipts)
-        self._update(GAMES, GAME_COLUMNS, "g", ("id",), list(self.games.values()))
-        self._update(SEATS, SEAT_COLUMNS, "s", ("game_id", "seat"),
-                     [r for g in self.games.values() for r in g.seats])
+        self.tracked.write()
         ids = []
         if self.outbox:
             outbox = OutboxRow.__table__
@@ -258,31 +232,7 @@ class Batch:
         snapshots.save_many(s, self.snapshots)
         return ids
 
-    def _update(self, table, columns: tuple[str, ...], tag: str, keys: tuple[str, ...],
-                rows: list) -> None:
-        """One executemany per set of changed columns: only what changed is written."""
-        groups: dict[tuple[str, ...], list[dict]] = {}
-        for row in rows:
-            ident = tuple(getattr(row, k) for k in keys)
-            was = self.before[(tag, *ident)]
-            changed = tuple(c for c, old in zip(columns, was, strict=True)
-                            if getattr(row, c) != old)
-            if changed:
-                params = {f"key_{k}": v for k, v in zip(keys, ident, strict=True)}
-                groups.setdefault(changed, []).append(
-                    params | {c: getattr(row, c) for c in changed})
-        where = and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
-        for params in groups.values():
-            self.session.execute(table.update().where(where), params)
-
     def committed(self) -> None:
         for game_id, (seq, state) in self.states.items():
             self.svc.states.remember(game_id, seq, state)
 
-
-def _records(session: Session, query) -> list[SimpleNamespace]:
-    return [SimpleNamespace(**m) for m in session.execute(query).mappings().all()]
-
-
-def _columns(row, names: tuple[str, ...]) -> tuple:
-    return tuple(getattr(row, n) for n in names)

@@ -1,0 +1,145 @@
+"""Games read as plain records under their write lock, and written back column by column: the
+two hottest writers, a move and the clock sweep's batch, read a game with its seats and their
+players and change a few columns. Built as ORM objects, the read cost a move more than its
+inserts, and the unit of work's flush more again; here a move reads its game in one prebuilt
+statement and writes back, in one UPDATE per table, only the columns that changed.
+
+A record has the model's attribute names (`game.seats[i].player.email`, `seat.clock`), so the
+rules that read and set them (service.play.timing, service.play.notify) take either. Only the
+columns in GAME_COLUMNS and SEAT_COLUMNS are written back: what a move or a timeout changes.
+"""
+from __future__ import annotations
+
+from types import SimpleNamespace
+
+from sqlalchemy import and_, bindparam, select
+from sqlalchemy.orm import Session
+
+from .models import GameRow, Player, Seat
+
+GAMES, SEATS, PLAYERS = GameRow.__table__, Seat.__table__, Player.__table__
+
+# the columns a move or the sweep may change
+GAME_COLUMNS = ("seq", "status", "result", "bots_due")
+SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at")
+
+_GAME_NAMES = [c.name for c in GAMES.c]
+_SEAT_NAMES = [c.name for c in SEATS.c]
+_PLAYER_NAMES = [c.name for c in PLAYERS.c]
+
+# One game with its seats and players in one round trip, locking only the game's row (the
+# lock every writer of a game takes first: PostgreSQL queues them here; SQLite's BEGIN
+# IMMEDIATE has already locked the file). Built once: building it per call cost as much as
+# running it.
+_ONE = (
+    select(*GAMES.c, *SEATS.c, *PLAYERS.c)
+    .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
+                 .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id))
+    .where(GAMES.c.id == bindparam("game_id"))
+    .order_by(SEATS.c.seat))
+_ONE_LOCKED = _ONE.with_for_update(of=GAMES)
+
+
+def read_one(session: Session, game_id: int, *, lock: bool = False) -> SimpleNamespace | None:
+    """The game, its seats (in seat order) and their players, in one statement; `lock`: under
+    the game's write lock. Read only: `Tracked.lock_one` for a game to write back."""
+    rows = session.execute(_ONE_LOCKED if lock else _ONE, {"game_id": game_id}).all()
+    if not rows:
+        return None
+    ng, ns = len(_GAME_NAMES), len(_SEAT_NAMES)
+    game = SimpleNamespace(**dict(zip(_GAME_NAMES, rows[0][:ng], strict=True)))
+    game.seats = []
+    for row in rows:
+        if row[ng] is None:                 # a game without seats (outer join)
+            continue
+        seat = SimpleNamespace(**dict(zip(_SEAT_NAMES, row[ng:ng + ns], strict=True)))
+        seat.player = SimpleNamespace(**dict(zip(_PLAYER_NAMES, row[ng + ns:], strict=True)))
+        game.seats.append(seat)
+    return game
+
+
+class Tracked:
+    """The records read in one transaction, each with its columns as read; `write` sends back
+    what changed since."""
+
+    def __init__(self, session: Session):
+        self.session = session
+        self.games: dict[int, SimpleNamespace] = {}
+        self._before: dict[tuple, tuple] = {}
+
+    def lock_one(self, game_id: int) -> SimpleNamespace | None:
+        """The game, its seats (in seat order) and their players, under the game's lock."""
+        game = read_one(self.session, game_id, lock=True)
+        if game is not None:
+            self.add(game)
+        return game
+
+    def lock_many(self, game_ids: list[int], game_columns) -> list[SimpleNamespace]:
+        """Several games (in id order, as every writer of several games locks them), then
+        their seats and players: three statements, whatever the number of games."""
+        ids = sorted(set(game_ids))
+        s = self.session
+        games = _records(s, select(*game_columns).where(GAMES.c.id.in_(ids))
+                         .order_by(GAMES.c.id).with_for_update())
+        seats = _records(s, select(SEATS).where(SEATS.c.game_id.in_(ids))
+                         .order_by(SEATS.c.game_id, SEATS.c.seat))
+        players = {r.id: r for r in _records(s, select(PLAYERS).where(
+            PLAYERS.c.id.in_({r.player_id for r in seats})))}
+        by_id = {}
+        for game in games:
+            game.seats = []
+            by_id[game.id] = game
+        for r in seats:
+            r.player = players[r.player_id]
+            by_id[r.game_id].seats.append(r)
+        for game in games:
+            self.add(game)
+        return games
+
+    def add(self, game: SimpleNamespace) -> None:
+        self.games[game.id] = game
+        self._before[("g", game.id)] = _columns(game, GAME_COLUMNS)
+        for r in game.seats:
+            self._before[("s", game.id, r.seat)] = _columns(r, SEAT_COLUMNS)
+
+    def write(self) -> None:
+        """One executemany per table and set of changed columns. Any ORM object of these rows
+        the session holds is expired, so that nothing reads the values of before."""
+        games = list(self.games.values())
+        changed = self._update(GAMES, GAME_COLUMNS, "g", ("id",), games)
+        changed += self._update(SEATS, SEAT_COLUMNS, "s", ("game_id", "seat"),
+                                [r for g in games for r in g.seats])
+        if changed and self.session.identity_map:
+            for model, ident in changed:
+                held = self.session.identity_map.get(Session.identity_key(model, ident))
+                if held is not None:
+                    self.session.expire(held)
+
+    def _update(self, table, columns: tuple[str, ...], tag: str, keys: tuple[str, ...],
+                rows: list) -> list[tuple]:
+        groups: dict[tuple[str, ...], list[dict]] = {}
+        changed = []
+        for row in rows:
+            ident = tuple(getattr(row, k) for k in keys)
+            was = self._before[(tag, *ident)]
+            differs = tuple(c for c, old in zip(columns, was, strict=True)
+                            if getattr(row, c) != old)
+            if differs:
+                params = {f"key_{k}": v for k, v in zip(keys, ident, strict=True)}
+                groups.setdefault(differs, []).append(
+                    params | {c: getattr(row, c) for c in differs})
+                changed.append((GameRow if tag == "g" else Seat, ident))
+        where = and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
+        for params in groups.values():
+            # one row: a plain UPDATE (an executemany is a pipeline on psycopg: more trips)
+            self.session.execute(table.update().where(where),
+                                 params[0] if len(params) == 1 else params)
+        return changed
+
+
+def _records(session: Session, query) -> list[SimpleNamespace]:
+    return [SimpleNamespace(**m) for m in session.execute(query).mappings().all()]
+
+
+def _columns(row, names: tuple[str, ...]) -> tuple:
+    return tuple(getattr(row, n) for n in names)
