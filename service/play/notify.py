@@ -7,7 +7,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import func, select
-from sqlalchemy.orm import Session
+from sqlalchemy.orm import Session, aliased
 
 from service import marks
 from service.games.contract import Game
@@ -68,15 +68,22 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
     return wanted_seats
 
 
+_EARLIER = aliased(OutboxRow)
+# the seq of the seat's turn email queued before the outer query's row
+_PREVIOUS_TURN = (select(func.max(_EARLIER.seq))
+                  .where(_EARLIER.game_id == OutboxRow.game_id, _EARLIER.seat == OutboxRow.seat,
+                         _EARLIER.kind == "turn", _EARLIER.id < OutboxRow.id)
+                  .scalar_subquery())
+#: `since` as a column of a query of outbox rows: the relay reads it with its rows
+SINCE = func.coalesce(OutboxRow.since_seq, _PREVIOUS_TURN, 0)
+
+
 def since(session: Session, row: OutboxRow) -> int:
     """The seq after which `row`'s email tells the news: its own `since_seq`, or the position
     of the seat's turn email queued before it (0: none)."""
     if row.since_seq is not None:
         return row.since_seq
-    return session.scalar(
-        select(func.max(OutboxRow.seq))
-        .where(OutboxRow.game_id == row.game_id, OutboxRow.seat == row.seat,
-               OutboxRow.kind == "turn", OutboxRow.id < row.id)) or 0
+    return session.scalar(select(SINCE).where(OutboxRow.id == row.id))
 
 
 def wants_mail(mode: str, seat: int, mover: int | None, acts: bool, ended: bool) -> bool:

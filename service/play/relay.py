@@ -32,6 +32,7 @@ from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import partial
+from typing import Any
 
 from sqlalchemy import and_, bindparam, or_, select, update
 from sqlalchemy.exc import DBAPIError
@@ -42,7 +43,8 @@ from service.mail.outbound.compose import Envelope, compose_notice, compose_turn
 from service.mail.outbound.transports import RelayUnreachable, SendFailed, SendRefused
 from service.presenting import seat_page
 from service.store import events as event_store
-from service.store.models import GameRow, OutboxRow, Seat
+from service.store import records
+from service.store.models import OutboxRow, Seat
 
 from . import bounces, letters, notify, positions, timing
 from .services import Services
@@ -251,16 +253,21 @@ class _Sending:
         queued (skipped), or what went wrong loading it."""
         drafts: dict[int, tuple | Exception | None] = {}
         with self.svc.db.transaction() as session:
-            rows = {row.id: row for row in session.scalars(
-                select(OutboxRow).where(OutboxRow.id.in_(group)))}
+            # each row with the seq its news start after (notify.since), in one statement
+            rows, after = {}, {}
+            for row, since in session.execute(select(OutboxRow, notify.SINCE)
+                                              .where(OutboxRow.id.in_(group))):
+                rows[row.id], after[row.id] = row, since
+            dead = bounces.unmailable(session, (r.to_addr for r in rows.values()))
+            games: dict[int, Any] = {}          # the group's game, read once
             for row_id in group:
                 row = rows[row_id]
-                if bounces.unmailable(session, row.to_addr):
+                if row.to_addr.lower() in dead:
                     row.status, row.claim = "skipped", None
                     drafts[row_id] = None
                     continue
                 try:
-                    drafts[row_id] = (prepare(session, self.svc, row),
+                    drafts[row_id] = (prepare(session, self.svc, row, games, after[row_id]),
                                       self.svc.urls.bounce_address(row.message_id))
                 except DBAPIError:
                     raise                   # the transaction is gone: the whole group retries
@@ -335,9 +342,13 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     return prepare(session, svc, row)()
 
 
-def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], EmailMessage]:
+def prepare(session: Session, svc: Services, row: OutboxRow,
+            games: dict[int, Any] | None = None,
+            since: int | None = None) -> Callable[[], EmailMessage]:
     """Load what the email of one outbox row shows; the returned call composes it (without
-    the database, so it may run after the transaction)."""
+    the database, so it may run after the transaction). `games`: the games read for earlier
+    rows of the same transaction, by id (a move's emails share theirs); `since`: the row's
+    notify.since, when read with the row."""
     logctx.bind(game=row.game_id, seat_=row.seat)
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
     if row.kind in letters.KINDS:
@@ -348,10 +359,17 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Ema
         return partial(compose_notice, svc.templates, svc.urls, envelope, why=p.get("why", ""),
                        subject=p.get("subject", ""), in_reply_to=p.get("in_reply_to"),
                        kind="invite" if row.kind == "invite" else "notice")
-    game = session.get(GameRow, row.game_id)
+    # the game, its seats and players as plain records, in one statement (service.store.records)
+    game = games.get(row.game_id) if games is not None else None
+    if game is None:
+        game = records.read_one(session, row.game_id)
+        if games is not None:
+            games[row.game_id] = game
     # the news, read first: a worker that has not seen the game folds its position from them
     # (when they reach back to its start or to the cached state) rather than read them twice
-    news = event_store.load(session, game, after=notify.since(session, row), upto=row.seq)
+    if since is None:
+        since = notify.since(session, row)
+    news = event_store.load(session, game, after=since, upto=row.seq)
     pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
     names = [s.player.name for s in game.seats]
     # the table is told when mail to one of them bounced (they get nothing any more)

@@ -10,7 +10,7 @@ from sqlalchemy import select, update
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
-from service.store.models import OutboxRow
+from service.store.models import OutboxRow, Player
 
 from .test_relay_fanout import Sink, queued, relay_at
 
@@ -116,3 +116,30 @@ def test_a_filling_batch_leaves_rows_not_yet_due(smtp_services, sink):
         s.execute(update(OutboxRow).where(OutboxRow.id.in_(ids[2:])).values(next_try=later))
     results = play.deliver(smtp_services, ids[:2], fill=True)
     assert set(results) == set(ids[:2]) and statuses(smtp_services, ids[2:]) == ["pending"] * 2
+
+
+def test_rows_queued_before_their_address_bounced_or_was_suppressed_are_skipped(
+        smtp_services, sink):
+    """The relay's last look (service.play.bounces.unmailable), one statement for a batch:
+    mail queued before a hard bounce, or before "never email me", does not go out."""
+    _, handler = sink
+    handler.refuse.clear()
+    ids = queued(smtp_services, 2)
+    with smtp_services.db.transaction() as s:
+        s.execute(update(Player).where(Player.email == "ben@example.org")
+                  .values(bounced_at=smtp_services.clock.now()))
+        # an address queued in another case is the same address
+        s.execute(update(OutboxRow).where(OutboxRow.to_addr == "ben@example.org")
+                  .values(to_addr="Ben@Example.org"))
+    results = play.deliver(smtp_services, ids)
+    with smtp_services.db.transaction() as s:
+        to = {i: s.get(OutboxRow, i).to_addr.lower() for i in ids}
+    assert {i for i, r in results.items() if r == "skipped"} == \
+        {i for i in ids if to[i] == "ben@example.org"}
+    assert {r for i, r in results.items() if to[i] != "ben@example.org"} == {"sent"}
+    assert {e.rcpt_tos[0] for e in handler.messages} == {"anna@example.org"}
+    with smtp_services.db.transaction() as s:
+        s.execute(update(Player).where(Player.email == "anna@example.org")
+                  .values(suppressed=True))
+    later = queued(smtp_services, 1)
+    assert set(play.deliver(smtp_services, later).values()) == {"skipped"}
