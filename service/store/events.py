@@ -50,9 +50,12 @@ def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: in
     rows = [{"game_id": game_id, "seq": first + n, "type": ev.type, "data": dict(ev.data),
              "seat": seat, "source": source, "created_at": now} for n, ev in enumerate(events)]
     try:
-        # one row (most moves) as a plain INSERT: a list of rows is an executemany, which on
-        # PostgreSQL (psycopg's pipeline) costs a move more round trips than it saves
-        session.execute(EVENTS.insert(), rows[0] if len(rows) == 1 else rows)
+        # one statement, not an executemany: psycopg runs an executemany as a pipeline, whose
+        # opening and closing cost a move more round trips than the rows themselves
+        if len(rows) == 1:
+            session.execute(EVENTS.insert(), rows[0])
+        else:
+            session.execute(EVENTS.insert().values(rows))
         if receipt is not None:
             session.execute(SUBMISSIONS.insert(), dict(receipt))
     except IntegrityError:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from types import SimpleNamespace
 
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import and_, bindparam, case, select
 from sqlalchemy.orm import Session
 
 from .models import GameRow, Player, Seat
@@ -103,38 +103,66 @@ class Tracked:
             self._before[("s", game.id, r.seat)] = _columns(r, SEAT_COLUMNS)
 
     def write(self) -> None:
-        """One executemany per table and set of changed columns. Any ORM object of these rows
-        the session holds is expired, so that nothing reads the values of before."""
+        """Send back the columns that changed: for one game (a move) one UPDATE per table; for
+        many (the sweep) one executemany per table and set of changed columns. Any ORM object
+        of these rows the session holds is expired, so that nothing reads the values of
+        before."""
         games = list(self.games.values())
-        changed = self._update(GAMES, GAME_COLUMNS, "g", ("id",), games)
-        changed += self._update(SEATS, SEAT_COLUMNS, "s", ("game_id", "seat"),
-                                [r for g in games for r in g.seats])
-        if changed and self.session.identity_map:
-            for model, ident in changed:
-                held = self.session.identity_map.get(Session.identity_key(model, ident))
-                if held is not None:
-                    self.session.expire(held)
+        changed_games = self._changes(GAME_COLUMNS, "g", ("id",), games)
+        changed_seats = self._changes(SEAT_COLUMNS, "s", ("game_id", "seat"),
+                                      [r for g in games for r in g.seats])
+        self._executemany(GAMES, ("id",), changed_games)
+        if len(games) == 1 and len(changed_seats) > 1:
+            self._seats_of_one_game(changed_seats)
+        else:
+            self._executemany(SEATS, ("game_id", "seat"), changed_seats)
+        if self.session.identity_map:
+            for model, found in ((GameRow, changed_games), (Seat, changed_seats)):
+                for ident, _values in found:
+                    held = self.session.identity_map.get(Session.identity_key(model, ident))
+                    if held is not None:
+                        self.session.expire(held)
 
-    def _update(self, table, columns: tuple[str, ...], tag: str, keys: tuple[str, ...],
-                rows: list) -> list[tuple]:
-        groups: dict[tuple[str, ...], list[dict]] = {}
-        changed = []
+    def _changes(self, columns: tuple[str, ...], tag: str, keys: tuple[str, ...],
+                 rows: list) -> list[tuple[tuple, dict]]:
+        """(key, {column: new value}) of each row where a column differs from its value as
+        read."""
+        found = []
         for row in rows:
             ident = tuple(getattr(row, k) for k in keys)
             was = self._before[(tag, *ident)]
-            differs = tuple(c for c, old in zip(columns, was, strict=True)
-                            if getattr(row, c) != old)
-            if differs:
-                params = {f"key_{k}": v for k, v in zip(keys, ident, strict=True)}
-                groups.setdefault(differs, []).append(
-                    params | {c: getattr(row, c) for c in differs})
-                changed.append((GameRow if tag == "g" else Seat, ident))
+            values = {c: getattr(row, c) for c, old in zip(columns, was, strict=True)
+                      if getattr(row, c) != old}
+            if values:
+                found.append((ident, values))
+        return found
+
+    def _executemany(self, table, keys: tuple[str, ...], found: list[tuple[tuple, dict]]) -> None:
+        groups: dict[tuple[str, ...], list[dict]] = {}
+        for ident, values in found:
+            params = {f"key_{k}": v for k, v in zip(keys, ident, strict=True)}
+            groups.setdefault(tuple(values), []).append(params | values)
         where = and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
         for params in groups.values():
             # one row: a plain UPDATE (an executemany is a pipeline on psycopg: more trips)
             self.session.execute(table.update().where(where),
                                  params[0] if len(params) == 1 else params)
-        return changed
+
+    def _seats_of_one_game(self, found: list[tuple[tuple, dict]]) -> None:
+        """Several seats of one game in one UPDATE: each changed column set per seat (CASE),
+        a seat that did not change it keeping its own. As an executemany this was a pipeline
+        on psycopg, two round trips more in every move."""
+        game_id = found[0][0][0]
+        seats = [seat for (_, seat), _values in found]
+        columns = sorted({c for _ident, values in found for c in values})
+        setting = {}
+        for c in columns:
+            whens = {seat: bindparam(None, values[c], type_=SEATS.c[c].type)
+                     for (_, seat), values in found if c in values}
+            setting[c] = case(whens, value=SEATS.c.seat, else_=SEATS.c[c])
+        self.session.execute(SEATS.update()
+                             .where(SEATS.c.game_id == game_id, SEATS.c.seat.in_(seats))
+                             .values(setting))
 
 
 def _records(session: Session, query) -> list[SimpleNamespace]:
