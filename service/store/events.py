@@ -7,12 +7,13 @@ have no `"rules"` in their first event, and get the version their game row recor
 """
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import and_, or_, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -55,7 +56,8 @@ def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: in
         if len(rows) == 1:
             session.execute(EVENTS.insert(), rows[0])
         else:
-            session.execute(EVENTS.insert().values(rows))
+            session.execute(_insert_rows(len(rows)),
+                            {f"{k}_{n}": v for n, row in enumerate(rows) for k, v in row.items()})
         if receipt is not None:
             session.execute(SUBMISSIONS.insert(), dict(receipt))
     except IntegrityError:
@@ -63,6 +65,14 @@ def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: in
             from None
     game.seq = first + len(events) - 1
     return first, game.seq
+
+
+@functools.lru_cache(maxsize=16)
+def _insert_rows(n: int):
+    """An INSERT of `n` events in one statement, built once per `n` (built per call, with the
+    values in it, it cost more than the round trips it saves); parameters `<column>_<row>`."""
+    return EVENTS.insert().values([{c.name: bindparam(f"{c.name}_{i}", type_=c.type)
+                                    for c in EVENTS.c} for i in range(n)])
 
 
 def load(session: Session, game: GameRow, after: int = 0,

@@ -10,6 +10,7 @@ columns in GAME_COLUMNS and SEAT_COLUMNS are written back: what a move or a time
 """
 from __future__ import annotations
 
+import functools
 from types import SimpleNamespace
 
 from sqlalchemy import and_, bindparam, case, select
@@ -152,17 +153,28 @@ class Tracked:
         """Several seats of one game in one UPDATE: each changed column set per seat (CASE),
         a seat that did not change it keeping its own. As an executemany this was a pipeline
         on psycopg, two round trips more in every move."""
+        seats = tuple(seat for (_, seat), _values in found)
+        columns = tuple(sorted({c for _ident, values in found for c in values}))
         game_id = found[0][0][0]
-        seats = [seat for (_, seat), _values in found]
-        columns = sorted({c for _ident, values in found for c in values})
-        setting = {}
-        for c in columns:
-            whens = {seat: bindparam(None, values[c], type_=SEATS.c[c].type)
-                     for (_, seat), values in found if c in values}
-            setting[c] = case(whens, value=SEATS.c.seat, else_=SEATS.c[c])
-        self.session.execute(SEATS.update()
-                             .where(SEATS.c.game_id == game_id, SEATS.c.seat.in_(seats))
-                             .values(setting))
+        params = {"key_game_id": game_id}
+        for (_, seat), values in found:
+            for c in columns:
+                # a seat that did not change the column writes back its value as read
+                params[f"{c}_{seat}"] = values[c] if c in values else \
+                    self._before[("s", game_id, seat)][SEAT_COLUMNS.index(c)]
+        self.session.execute(_seats_update(seats, columns), params)
+
+
+@functools.lru_cache(maxsize=64)
+def _seats_update(seats: tuple[int, ...], columns: tuple[str, ...]):
+    """UPDATE of these seats of one game (parameter `key_game_id`), each column set per seat from
+    parameter `<column>_<seat>`: built once per shape (built per call it cost more than the
+    round trips it saves)."""
+    setting = {c: case({s: bindparam(f"{c}_{s}", type_=SEATS.c[c].type) for s in seats},
+                       value=SEATS.c.seat) for c in columns}
+    return (SEATS.update()
+            .where(SEATS.c.game_id == bindparam("key_game_id"), SEATS.c.seat.in_(seats))
+            .values(setting))
 
 
 def _records(session: Session, query) -> list[SimpleNamespace]:
