@@ -133,6 +133,24 @@ def test_an_orm_object_of_a_written_row_does_not_keep_the_old_values(db):
         assert s.scalar(select(GameRow.seq).where(GameRow.id == gid)) == 6
 
 
+def test_changes_pending_on_orm_objects_are_seen_and_kept(db):
+    """The session flushes them before the records' query (autoflush), so the records see them
+    and `write`, which expires those objects, does not discard them."""
+    gid = _game(db)
+    with db.transaction() as s:
+        orm_seat = s.get(Seat, (gid, 0))
+        orm_seat.muted = True              # not flushed yet
+        orm_seat.clock = {"left": 7}
+        tracked = Tracked(s)
+        game = tracked.lock_one(gid)
+        assert game.seats[0].muted is True and game.seats[0].clock == {"left": 7}
+        game.seats[0].deadline = None
+        tracked.write()
+    with db.transaction() as s:
+        seat = s.get(Seat, (gid, 0))
+        assert (seat.muted, seat.clock, seat.deadline) == (True, {"left": 7}, None)
+
+
 def test_several_games_are_read_in_three_statements(db):
     ids = [_game(db, seats=(f"a{n}@example.org", f"b{n}@example.org")) for n in range(3)]
     with db.transaction() as s:
