@@ -10,7 +10,7 @@ import re
 from collections.abc import Iterable
 
 from flufl.bounce import all_failures
-from sqlalchemy import or_, select
+from sqlalchemy import bindparam, or_, select
 
 from service.mail.inbound.parse import InboundMail
 from service.store.models import Invitation, OutboxRow, Player
@@ -60,6 +60,11 @@ def unmailable(session, addrs: Iterable[str]) -> set[str]:
     lowered = {a.lower() for a in addrs}
     if not lowered:
         return set()
-    return set(session.scalars(select(Player.email).where(
-        Player.email.in_(lowered), or_(Player.suppressed.is_(True),
-                                       Player.bounced_at.is_not(None)))))
+    return set(session.scalars(_UNMAILABLE, {"addrs": sorted(lowered)}))
+
+
+# built once: the relay asks it for every group of rows
+_PLAYERS = Player.__table__
+_UNMAILABLE = select(_PLAYERS.c.email).where(
+    _PLAYERS.c.email.in_(bindparam("addrs", expanding=True)),
+    or_(_PLAYERS.c.suppressed.is_(True), _PLAYERS.c.bounced_at.is_not(None)))

@@ -75,15 +75,23 @@ def _insert_rows(n: int):
                                     for c in EVENTS.c} for i in range(n)])
 
 
+# every email and every page reads a game's events: the query is built once (built per call,
+# with its ORM entity, it cost more than running it); `upto` past the end means "all"
+_AFTER = (select(EVENTS.c.seq, EVENTS.c.type, EVENTS.c.data, EVENTS.c.seat, EVENTS.c.source,
+                 EVENTS.c.created_at)
+          .where(EVENTS.c.game_id == bindparam("game_id"), EVENTS.c.seq > bindparam("after"),
+                 EVENTS.c.seq <= bindparam("upto"))
+          .order_by(EVENTS.c.seq))
+_END = 2**31 - 1
+
+
 def load(session: Session, game: GameRow, after: int = 0,
          upto: int | None = None) -> list[Recorded]:
     """The game's events after `after` up to `upto` (default: all), oldest first."""
-    q = select(EventRow).where(EventRow.game_id == game.id, EventRow.seq > after)
-    if upto is not None:
-        q = q.where(EventRow.seq <= upto)
-    rows = session.scalars(q.order_by(EventRow.seq)).all()
-    return [Recorded(r.seq, upcast(Event(r.type, r.data), r.seq, game.rules_version), r.seat,
-                     r.source, r.created_at) for r in rows]
+    rows = session.execute(_AFTER, {"game_id": game.id, "after": after,
+                                    "upto": _END if upto is None else upto})
+    return [Recorded(seq, upcast(Event(type_, data), seq, game.rules_version), seat, source, at)
+            for seq, type_, data, seat, source, at in rows]
 
 
 def load_many(session: Session,
