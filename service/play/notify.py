@@ -14,6 +14,8 @@ from service.games.contract import Game
 from service.store.models import GameRow, OutboxRow
 
 OUTBOX = OutboxRow.__table__
+# built once: every move inserts its emails with it
+_INSERT_RETURNING_IDS = OUTBOX.insert().returning(OUTBOX.c.id, sort_by_parameter_order=True)
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
@@ -146,6 +148,4 @@ def queue_many(session: Session, rows: list[dict[str, Any]]) -> list[int]:
     if not rows:
         return []
     # the table's own INSERT (Core): the ORM's bulk insert costs a move more than the write
-    return list(session.scalars(OUTBOX.insert().returning(OUTBOX.c.id,
-                                                          sort_by_parameter_order=True),
-                                rows))
+    return list(session.scalars(_INSERT_RETURNING_IDS, rows))

@@ -22,6 +22,8 @@ from service.games.contract import Event
 from .models import EventRow, GameRow, Submission
 
 EVENTS, SUBMISSIONS = EventRow.__table__, Submission.__table__
+# a move's statements, built once
+_INSERT_EVENT, _INSERT_RECEIPT = EVENTS.insert(), SUBMISSIONS.insert()
 
 
 class Conflict(Exception):
@@ -54,12 +56,12 @@ def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: in
         # one statement, not an executemany: psycopg runs an executemany as a pipeline, whose
         # opening and closing cost a move more round trips than the rows themselves
         if len(rows) == 1:
-            session.execute(EVENTS.insert(), rows[0])
+            session.execute(_INSERT_EVENT, rows[0])
         else:
             session.execute(_insert_rows(len(rows)),
                             {f"{k}_{n}": v for n, row in enumerate(rows) for k, v in row.items()})
         if receipt is not None:
-            session.execute(SUBMISSIONS.insert(), dict(receipt))
+            session.execute(_INSERT_RECEIPT, dict(receipt))
     except IntegrityError:
         raise Conflict(f"game {game_id}: events from {first} were appended by another writer") \
             from None
