@@ -150,30 +150,28 @@ class Tracked:
                                  params[0] if len(params) == 1 else params)
 
     def _seats_of_one_game(self, found: list[tuple[tuple, dict]]) -> None:
-        """Several seats of one game in one UPDATE: each changed column set per seat (CASE),
-        a seat that did not change it keeping its own. As an executemany this was a pipeline
-        on psycopg, two round trips more in every move."""
-        seats = tuple(seat for (_, seat), _values in found)
-        columns = tuple(sorted({c for _ident, values in found for c in values}))
+        """Several seats of one game in one UPDATE: each changed column set per seat that
+        changed it (CASE), every other seat keeping its own. As an executemany this was a
+        pipeline on psycopg, two round trips more in every move."""
         game_id = found[0][0][0]
+        shape = tuple((c, tuple(seat for (_, seat), values in found if c in values))
+                      for c in sorted({c for _ident, values in found for c in values}))
         params = {"key_game_id": game_id}
         for (_, seat), values in found:
-            for c in columns:
-                # a seat that did not change the column writes back its value as read
-                params[f"{c}_{seat}"] = values[c] if c in values else \
-                    self._before[("s", game_id, seat)][SEAT_COLUMNS.index(c)]
-        self.session.execute(_seats_update(seats, columns), params)
+            params.update({f"{c}_{seat}": v for c, v in values.items()})
+        self.session.execute(_seats_update(shape), params)
 
 
 @functools.lru_cache(maxsize=64)
-def _seats_update(seats: tuple[int, ...], columns: tuple[str, ...]):
-    """UPDATE of these seats of one game (parameter `key_game_id`), each column set per seat from
-    parameter `<column>_<seat>`: built once per shape (built per call it cost more than the
-    round trips it saves)."""
+def _seats_update(shape: tuple[tuple[str, tuple[int, ...]], ...]):
+    """UPDATE of one game's seats (parameter `key_game_id`): for each (column, seats) of
+    `shape`, those seats' column set from parameter `<column>_<seat>`. Built once per shape
+    (built per call it cost more than the round trips it saves)."""
     setting = {c: case({s: bindparam(f"{c}_{s}", type_=SEATS.c[c].type) for s in seats},
-                       value=SEATS.c.seat) for c in columns}
+                       value=SEATS.c.seat, else_=SEATS.c[c]) for c, seats in shape}
+    every = sorted({s for _c, seats in shape for s in seats})
     return (SEATS.update()
-            .where(SEATS.c.game_id == bindparam("key_game_id"), SEATS.c.seat.in_(seats))
+            .where(SEATS.c.game_id == bindparam("key_game_id"), SEATS.c.seat.in_(every))
             .values(setting))
 
 
