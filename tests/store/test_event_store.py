@@ -9,16 +9,9 @@ import pytest
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from service.store import Database, EventRow, GameRow, InboundMessage, Submission
+from service.store import EventRow, GameRow, InboundMessage, Submission
 
 NOW = datetime(2026, 11, 22, 15, 14, tzinfo=timezone.utc)
-
-
-@pytest.fixture
-def db(db_url):
-    database = Database(db_url)
-    yield database
-    database.dispose()
 
 
 def _game(db) -> int:

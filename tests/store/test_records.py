@@ -6,20 +6,12 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
-import pytest
 from sqlalchemy import event, select
 
-from service.store import Database, GameRow, Player, Seat
+from service.store import GameRow, Player, Seat
 from service.store.records import Tracked
 
 NOW = datetime(2026, 11, 24, 9, 30, tzinfo=timezone.utc)
-
-
-@pytest.fixture
-def db(db_url):
-    database = Database(db_url)
-    yield database
-    database.dispose()
 
 
 def _game(db, seats=("ann@example.org", "bob@example.org")) -> int:
