@@ -17,8 +17,8 @@ from functools import cache as once
 from pathlib import Path
 from typing import Any
 
+from sqlalchemy import bindparam, select
 from sqlalchemy import event as sa_event
-from sqlalchemy import select
 from sqlalchemy.orm import Session, joinedload
 
 from service import games
@@ -96,15 +96,19 @@ class Position:
     seq: int
 
 
+# built once: every page, email and write reads a game's row (built per call, the query cost
+# as much as running it)
+_GAME = select(GameRow).where(GameRow.id == bindparam("game_id"))
+# PostgreSQL: writers to one game queue here. A writer needs the seats (its emails'
+# addresses): read them in the same round trip, locking only the game's row.
+_GAME_LOCKED = _GAME.options(joinedload(GameRow.seats)).with_for_update(of=GameRow)
+
+
 def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
     if not 0 < game_id <= MAX_GAME_ID:
         raise NoSuchGame(f"There is no game number {game_id}.")
-    q = select(GameRow).where(GameRow.id == game_id)
-    if lock:
-        # PostgreSQL: writers to one game queue here. A move needs the seats (its emails'
-        # addresses): read them in the same round trip, locking only the game's row.
-        q = q.options(joinedload(GameRow.seats)).with_for_update(of=GameRow)
-    row = session.scalars(q).unique().first()
+    row = session.scalars(_GAME_LOCKED if lock else _GAME,
+                          {"game_id": game_id}).unique().first()
     if row is None:
         raise NoSuchGame(f"There is no game number {game_id}.")
     return row

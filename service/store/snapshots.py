@@ -12,7 +12,7 @@ import logging
 import pickle
 from typing import Any
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, bindparam, func, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -21,14 +21,18 @@ from .models import Snapshot
 log = logging.getLogger(__name__)
 
 
+# built once: every load that misses the state cache asks it
+_LATEST = (select(Snapshot.seq, Snapshot.state)
+           .where(Snapshot.game_id == bindparam("game_id"), Snapshot.format == bindparam("fmt"),
+                  Snapshot.seq > bindparam("after"), Snapshot.seq <= bindparam("upto"))
+           .order_by(Snapshot.seq.desc()).limit(1))
+
+
 def latest(session: Session, game_id: int, fmt: str, after: int,
            upto: int) -> tuple[int, Any] | None:
     """The newest readable snapshot in `fmt` with after < seq <= upto, as (seq, state)."""
-    found = session.execute(
-        select(Snapshot.seq, Snapshot.state)
-        .where(Snapshot.game_id == game_id, Snapshot.format == fmt,
-               Snapshot.seq > after, Snapshot.seq <= upto)
-        .order_by(Snapshot.seq.desc()).limit(1)).first()
+    found = session.execute(_LATEST, {"game_id": game_id, "fmt": fmt, "after": after,
+                                      "upto": upto}).first()
     if found is None:
         return None
     try:
