@@ -4,6 +4,7 @@ import gc
 
 from celery import signals
 
+from service import play
 from service.web import create_app
 
 from .celery_app import close_relay
@@ -11,6 +12,10 @@ from .celery_app import close_relay
 # not named `app`: `celery -A` would take it for the Celery app
 _flask_app = create_app()
 celery_app = _flask_app.extensions["celery"]
+
+# templates compiled and card faces drawn once, here, before the pool forks: every child
+# starts with them (the freeze below keeps those pages shared)
+play.prepare_to_render(_flask_app.extensions["turnpost"])
 
 # what is built so far lives as long as the process: frozen, the collector no longer scans it
 # in every full collection (a clock sweep's batch allocates enough to run one or two, which

@@ -16,7 +16,7 @@ from .errors import (
 from .intake import accept_mail
 from .periodic import sweep, timers
 from .reading import GameRead, PublicGame, public_game, read_game
-from .relay import deliver, requeue
+from .relay import deliver, prepare_to_render, requeue
 from .replaying import NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
 from .services import Services, from_settings
@@ -29,6 +29,7 @@ __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "Gam
            "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "deliver", "from_settings",
-           "is_bot_entry", "is_table_word", "move_bots", "page_command", "process_inbound",
+           "is_bot_entry", "is_table_word", "move_bots", "page_command", "prepare_to_render",
+           "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log"]

@@ -14,7 +14,7 @@ from PIL import Image
 from service import boardpicture
 from service.boardpicture import Face, Label, layout, picture
 from service.games import cards
-from service.games.cards import decktet
+from service.games.cards import decktet, french
 
 from .render import turn_email
 from .samples import CASES, play
@@ -153,3 +153,26 @@ def test_no_two_tiles_overlap_so_a_tile_lands_on_bare_table_or_a_branch():
         for k, a in enumerate(boxes):
             for b in boxes[k + 1:]:
                 assert a[2] <= b[0] or b[2] <= a[0] or a[3] <= b[1] or b[3] <= a[1], case
+
+
+def test_both_copies_of_a_card_share_one_tile():
+    """A double deck's two copies look the same (cardfaces: "a copy suffix is ignored"), so
+    the picture keeps one drawn tile per face, not one per copy."""
+    one, two = decktet.double_deck()[0], decktet.double_deck()[len(decktet.ALL)]
+    assert cards.face(one) == cards.face(two) and one != two
+    plan = layout([("Your hand", [one, two])])
+    boardpicture.board_png(plan)
+    assert boardpicture._card_on_table(cards.face(one)) is boardpicture._card_on_table(
+        cards.face(two))
+
+
+def test_after_warm_up_no_card_face_is_drawn_again(monkeypatch):
+    """A worker draws every face before forking (play.prepare_to_render): a picture of any
+    card of either deck, in either copy, then costs no SVG rendering."""
+    assert boardpicture.warm_up() == len(decktet.ALL) + 52
+    drawn = []
+    monkeypatch.setattr(boardpicture.resvg_py, "svg_to_bytes",
+                        lambda **kw: drawn.append(kw) or pytest.fail("a face was drawn again"))
+    every = [*decktet.double_deck(), *french.deck(1), *french.deck(2)]
+    boardpicture.board_png(layout([("Your hand", every)]))
+    assert drawn == []

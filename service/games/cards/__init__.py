@@ -2,8 +2,14 @@
 from . import decktet, french
 
 
+def face(card_id: str) -> str:
+    """The card as printed, without its copy suffix ("8VL.2" -> "8VL"): both copies of a
+    card look the same."""
+    return card_id.split(".", 1)[0]
+
+
 def is_french(card_id: str) -> bool:
-    b = card_id.split(".", 1)[0]
+    b = face(card_id)
     return len(b) >= 2 and b[-1] in french.SUITS and b[:-1] in french.RANKS
 
 
