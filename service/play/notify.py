@@ -12,10 +12,7 @@ from sqlalchemy.orm import Session, aliased
 from service import marks
 from service.games.contract import Game
 from service.store.models import GameRow, OutboxRow
-
-OUTBOX = OutboxRow.__table__
-# built once: every move inserts its emails with it
-_INSERT_RETURNING_IDS = OUTBOX.insert().returning(OUTBOX.c.id, sort_by_parameter_order=True)
+from service.store.moves import insert_outbox
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
@@ -30,8 +27,15 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     own move (the done page told it), and by default a seat hears only when it must act and
     when the game ends. Bots are never mailed. Returns the new outbox rows' ids, in seat
     order."""
-    return queue_many(session, [values(game, seat, "turn", seq, now)
-                                for seat in changed_seats(game, engine, before, after, mover)])
+    return queue_many(session, changed_views(game, engine, before, after, seq, now, mover))
+
+
+def changed_views(game: GameRow, engine: Game, before: Any, after: Any, seq: int,
+                  now: datetime, mover: int | None = None) -> list[dict[str, Any]]:
+    """The outbox rows' values (`values`) queue_changed_views inserts, for a caller that
+    writes them with the rest of a move (service.store.moves)."""
+    return [values(game, seat, "turn", seq, now)
+            for seat in changed_seats(game, engine, before, after, mover)]
 
 
 def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
@@ -145,7 +149,5 @@ def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: 
 def queue_many(session: Session, rows: list[dict[str, Any]]) -> list[int]:
     """Outbox rows (`values`) inserted at once, without the unit of work: a move's emails.
     Returns their ids in the order given."""
-    if not rows:
-        return []
     # the table's own INSERT (Core): the ORM's bulk insert costs a move more than the write
-    return list(session.scalars(_INSERT_RETURNING_IDS, rows))
+    return insert_outbox(session, rows)

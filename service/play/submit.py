@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 from service import logctx, marks
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store import events as event_store
+from service.store import moves as move_store
 from service.store import records
 from service.store.models import Submission
 
@@ -129,8 +130,8 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
         if key is not None and not key_first:      # a double click: say "already done"
             _unless_done(session, svc, pos, intent.seat, key)
         raise
-    applied = record(session, svc, pos, intent, key, events, moves, new_state)
-    tracked.write()
+    applied = record(session, svc, pos, intent, key, events, moves, new_state, tracked)
+    tracked.write()         # what changed after the move's write (nothing, as it stands)
     return applied
 
 
@@ -177,28 +178,38 @@ def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Ev
 
 
 def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
-           key: str | None, events: list[Event], moves: list[Move], new_state) -> Applied:
+           key: str | None, events: list[Event], moves: list[Move], new_state,
+           tracked: records.Tracked | None = None) -> Applied:
+    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails.
+    With `tracked` (the game read by records.Tracked) all of it is one write
+    (service.store.moves), the game's changed columns included."""
     now = svc.clock.now()
     receipt = None
     if key is not None:
         receipt = {"game_id": pos.row.id, "key": key, "seat": intent.seat,
                    "first_seq": pos.seq + 1, "last_seq": pos.seq + len(events),
                    "source": intent.source, "created_at": now}
-    try:
-        first, last = event_store.append(session, pos.row, events, seat=intent.seat,
-                                         source=intent.source, now=now, receipt=receipt)
-    except event_store.Conflict:
-        # another writer took these sequence numbers (or this key) first: it won the race
-        raise RaceLost("Someone else moved at the same moment; have a look at the "
-                       "new position and try again.", pos.seq) from None
+    event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
+                                  now=now)
+    first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
     ended = pos.engine.outcome(new_state) is not None
     if ended:
         pos.row.status = "ended"
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
-    outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, new_state,
-                                            last, now, mover=_mover(intent))
+    emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
+                                  mover=_mover(intent))
+    try:
+        if tracked is not None:
+            outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
+        else:
+            event_store.insert(session, event_rows, receipt)
+            outbox_ids = notify.queue_many(session, emails)
+    except event_store.Conflict:
+        # another writer took these sequence numbers (or this key) first: it won the race
+        raise RaceLost("Someone else moved at the same moment; have a look at the "
+                       "new position and try again.", pos.seq) from None
     positions.moved(session, svc.states, pos, last, new_state)
     return Applied(pos.row.id, pos.row.kind, first, last, moves, outbox_ids, ended,
                    pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),

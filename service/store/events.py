@@ -48,25 +48,53 @@ def append(session: Session, game: GameRow, events: Sequence[Event], *, seat: in
     The rows go straight into the tables (Core INSERTs, not ORM objects nor the ORM's bulk
     insert, which costs a move twice as much): a move is the hottest write there is, and
     nothing reads these rows back as objects in the same session."""
-    # read before the insert: after a failed statement the transaction can only roll back
+    first = game.seq + 1
+    event_rows = rows(game, events, seat=seat, source=source, now=now)
+    try:
+        insert(session, event_rows, receipt)
+    except Conflict:
+        game.seq = first - 1            # nothing was appended
+        raise
+    return first, game.seq
+
+
+def rows(game, events: Sequence[Event], *, seat: int | None, source: str,
+         now: datetime) -> list[dict[str, Any]]:
+    """The rows of `events` after the game's last one; the game's `seq` moves on to the
+    last of them (written back with the game by the caller)."""
     game_id, first = game.id, game.seq + 1
-    rows = [{"game_id": game_id, "seq": first + n, "type": ev.type, "data": dict(ev.data),
-             "seat": seat, "source": source, "created_at": now} for n, ev in enumerate(events)]
+    out = [{"game_id": game_id, "seq": first + n, "type": ev.type, "data": dict(ev.data),
+            "seat": seat, "source": source, "created_at": now} for n, ev in enumerate(events)]
+    game.seq = first + len(out) - 1
+    return out
+
+
+def insert(session: Session, event_rows: list[dict[str, Any]],
+           receipt: Mapping[str, Any] | None = None) -> None:
+    """INSERT the rows (`rows`) and the receipt; Conflict if another writer took one of
+    these sequence numbers (or the receipt's key) first."""
     try:
         # one statement, not an executemany: psycopg runs an executemany as a pipeline, whose
         # opening and closing cost a move more round trips than the rows themselves
-        if len(rows) == 1:
-            session.execute(_INSERT_EVENT, rows[0])
+        if len(event_rows) == 1:
+            session.execute(_INSERT_EVENT, event_rows[0])
         else:
-            session.execute(_insert_rows(len(rows)),
-                            {f"{k}_{n}": v for n, row in enumerate(rows) for k, v in row.items()})
+            session.execute(_insert_rows(len(event_rows)), numbered(event_rows))
         if receipt is not None:
             session.execute(_INSERT_RECEIPT, dict(receipt))
     except IntegrityError:
-        raise Conflict(f"game {game_id}: events from {first} were appended by another writer") \
-            from None
-    game.seq = first + len(events) - 1
-    return first, game.seq
+        raise conflict(event_rows) from None
+
+
+def conflict(event_rows: list[dict[str, Any]]) -> Conflict:
+    first = event_rows[0]
+    return Conflict(f"game {first['game_id']}: events from {first['seq']} were appended by "
+                    "another writer")
+
+
+def numbered(many: list[dict[str, Any]], prefix: str = "") -> dict[str, Any]:
+    """Rows as the parameters of one multi-row statement: `<prefix><column>_<row>`."""
+    return {f"{prefix}{k}_{n}": v for n, row in enumerate(many) for k, v in row.items()}
 
 
 @functools.lru_cache(maxsize=16)

@@ -105,18 +105,29 @@ class Tracked:
 
     def write(self) -> None:
         """Send back the columns that changed: for one game (a move) one UPDATE per table; for
-        many (the sweep) one executemany per table and set of changed columns. Any ORM object
-        of these rows the session holds is expired, so that nothing reads the values of
-        before."""
-        games = list(self.games.values())
-        changed_games = self._changes(GAME_COLUMNS, "g", ("id",), games)
-        changed_seats = self._changes(SEAT_COLUMNS, "s", ("game_id", "seat"),
-                                      [r for g in games for r in g.seats])
+        many (the sweep) one executemany per table and set of changed columns."""
+        changed_games, changed_seats = self.changes()
         self._executemany(GAMES, ("id",), changed_games)
-        if len(games) == 1 and len(changed_seats) > 1:
+        if len(self.games) == 1 and len(changed_seats) > 1:
             self._seats_of_one_game(changed_seats)
         else:
             self._executemany(SEATS, ("game_id", "seat"), changed_seats)
+        self.expire(changed_games, changed_seats)
+
+    def changes(self) -> tuple[list[tuple[tuple, dict]], list[tuple[tuple, dict]]]:
+        """(changed games, changed seats), each ((key...), {column: new value}), for a caller
+        that writes them itself (service.store.moves); from now on they count as written."""
+        games = list(self.games.values())
+        found = (self._changes(GAME_COLUMNS, "g", ("id",), games),
+                 self._changes(SEAT_COLUMNS, "s", ("game_id", "seat"),
+                               [r for g in games for r in g.seats]))
+        for game in games:
+            self.add(game)
+        return found
+
+    def expire(self, changed_games, changed_seats) -> None:
+        """Any ORM object of the written rows that the session holds is expired, so that
+        nothing reads the values of before."""
         if self.session.identity_map:
             for model, found in ((GameRow, changed_games), (Seat, changed_seats)):
                 for ident, _values in found:

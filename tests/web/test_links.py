@@ -170,7 +170,9 @@ def test_a_move_by_link_reads_nothing_after_it_is_written(client, app):
     seen = []
 
     def record(conn, cursor, statement, *args):
-        seen.append(statement.lstrip().split()[0].upper())
+        verb = statement.lstrip().split()[0].upper()
+        # on PostgreSQL the move's writes are one statement of data-modifying WITH queries
+        seen.append("INSERT" if verb == "WITH" and "INSERT INTO" in statement else verb)
 
     svc = app.extensions["turnpost"]
     svc.enqueue = run_nothing      # the emails go out after the response: not this request's
