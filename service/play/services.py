@@ -6,8 +6,9 @@ from __future__ import annotations
 import logging
 import random
 import threading
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, Protocol
 
 from jinja2 import Environment
@@ -64,6 +65,11 @@ def run_nothing(job: str, *args: Any) -> None:
     """For tools that leave background work to the sweep (benchmarks, one-off scripts)."""
 
 
+def run_now(work: Callable[[], None]) -> None:
+    """The default of `Services.later`: a kick is sent as soon as its change commits."""
+    work()
+
+
 class Observer(Protocol):
     """Told what happened, for metrics: `observe("move", outcome="applied", source="api")`,
     `observe("email", event="sent")`, `observe("inbound", event="stored")`,
@@ -91,6 +97,10 @@ class Services:
     states: StateCache = field(default_factory=StateCache)
     settings: Mapping[str, Any] = field(default_factory=dict)
     observe: Observer = observe_nothing
+    outages: Outages = field(default_factory=Outages)
+    # when a kick is sent: now, or (the web app with a broker) once the player has the
+    # response, which then does not wait on the broker (service.web.after_response)
+    later: Callable[[Callable[[], None]], None] = run_now
 
     def note(self, what: str, **labels: str) -> None:
         """Tell the observer; counting must never fail a use case."""
@@ -98,7 +108,6 @@ class Services:
             self.observe(what, **labels)
         except Exception:  # noqa: BLE001
             log.exception("observer failed on %s %s", what, labels)
-    outages: Outages = field(default_factory=Outages)
 
     def kick(self, job: str, *args: Any) -> None:
         """Ask for background work after a commit. A broker that cannot be reached loses
@@ -106,6 +115,9 @@ class Services:
         if job == "deliver":
             for _ in args[0]:
                 self.note("email", event="queued")
+        self.later(partial(self._enqueue, job, *args))
+
+    def _enqueue(self, job: str, *args: Any) -> None:
         try:
             self.enqueue(job, *args)
         except Exception as exc:  # noqa: BLE001 - broker trouble must not fail committed work

@@ -27,6 +27,7 @@ from . import (
     feeds,
     games,
     inbound,
+    kicks,
     limits,
     links,
     logs,
@@ -79,6 +80,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
+    kicks.init_app(app)
     limits.init_app(app)
     logs.init_app(app)
     metrics.init_app(app)
