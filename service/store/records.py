@@ -150,14 +150,15 @@ class Tracked:
         return found
 
     def _executemany(self, table, keys: tuple[str, ...], found: list[tuple[tuple, dict]]) -> None:
+        if not found:
+            return                      # (building the WHERE clause costs a move even then)
         groups: dict[tuple[str, ...], list[dict]] = {}
         for ident, values in found:
             params = {f"key_{k}": v for k, v in zip(keys, ident, strict=True)}
             groups.setdefault(tuple(values), []).append(params | values)
-        where = and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys))
         for params in groups.values():
             # one row: a plain UPDATE (an executemany is a pipeline on psycopg: more trips)
-            self.session.execute(table.update().where(where),
+            self.session.execute(_update(table.name, keys),
                                  params[0] if len(params) == 1 else params)
 
     def _seats_of_one_game(self, found: list[tuple[tuple, dict]]) -> None:
@@ -171,6 +172,14 @@ class Tracked:
         for (_, seat), values in found:
             params.update({f"{c}_{seat}": v for c, v in values.items()})
         self.session.execute(_seats_update(shape), params)
+
+
+@functools.lru_cache(maxsize=8)
+def _update(table_name: str, keys: tuple[str, ...]):
+    """UPDATE of the rows whose `keys` equal parameters `key_<key>`, setting the columns the
+    parameters name; built once (built per call it cost a move more than running it)."""
+    table = {GAMES.name: GAMES, SEATS.name: SEATS}[table_name]
+    return table.update().where(and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys)))
 
 
 @functools.lru_cache(maxsize=64)
