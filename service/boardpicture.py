@@ -255,8 +255,13 @@ def encode_png(image: Image.Image) -> bytes:
     if image.mode != "RGB":
         raise ValueError(f"encode_png takes an RGB image, not {image.mode}")
     width, height = image.size
-    raw, stride = image.tobytes(), width * 3
-    rows = b"".join(b"\x00" + raw[k:k + stride] for k in range(0, height * stride, stride))
+    # each row led by its filter byte 0: the pixels' bytes laid one column to the right on a
+    # zeroed canvas (Pillow's paste, in C; joining the rows in Python took a third as long
+    # as compressing them)
+    flat = Image.frombytes("L", (width * 3, height), image.tobytes())
+    filtered = Image.new("L", (width * 3 + 1, height), 0)
+    filtered.paste(flat, (1, 0))
+    rows = filtered.tobytes()
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)   # 8-bit truecolour
     return (PNG_SIGNATURE + _chunk(b"IHDR", header)
             + _chunk(b"IDAT", zlib.compress(rows, ZLIB_LEVEL)) + _chunk(b"IEND", b""))
