@@ -273,8 +273,7 @@ def warm_up() -> int:
     milliseconds on each face its first emails show. Returns the number of faces."""
     faces = [*decktet.ALL, *french.deck()]
     for card_id in faces:
-        _card_on_table(card_id)
-        _card_tile(card_id)
+        _card_on_table(card_id)        # draws (and keeps) its tile too
     _label_on_table("Your hand", CW)           # the first text drawn loads the fonts
     return len(faces)
 

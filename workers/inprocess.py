@@ -14,8 +14,8 @@ goodbye to the mail relay instead of leaving its kept connection to time out.
 flight (its `request_started`/`request_finished`, called from Flask's request signals by
 workers.celery_app). Without the wait it held only while the request kept the interpreter
 lock: one that let go of it (a sleep, a slow write, another request of a threaded server) had
-emails composed beside it (tests/workers/test_inprocess.py). Under a constant stream of requests a job waits at most
-MAX_WAIT_SECONDS, then runs anyway."""
+emails composed beside it (tests/workers/test_inprocess.py). Under a constant stream of
+requests a job waits at most MAX_WAIT_SECONDS, then runs anyway."""
 from __future__ import annotations
 
 import atexit

@@ -180,9 +180,9 @@ def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Ev
 def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
            key: str | None, events: list[Event], moves: list[Move], new_state,
            tracked: records.Tracked | None = None) -> Applied:
-    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails.
-    With `tracked` (the game read by records.Tracked) all of it is one write
-    (service.store.moves), the game's changed columns included."""
+    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
+    in one write (service.store.moves), with the game's changed columns when `tracked` (the
+    game read by records.Tracked) is given; without it the caller writes the game."""
     now = svc.clock.now()
     receipt = None
     if key is not None:
@@ -201,11 +201,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
                                   mover=_mover(intent))
     try:
-        if tracked is not None:
-            outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
-        else:
-            event_store.insert(session, event_rows, receipt)
-            outbox_ids = notify.queue_many(session, emails)
+        outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
         raise RaceLost("Someone else moved at the same moment; have a look at the "

@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import Event
 
+from . import multirow
 from .models import EventRow, GameRow, Submission
 
 EVENTS, SUBMISSIONS = EventRow.__table__, Submission.__table__
@@ -74,12 +75,11 @@ def insert(session: Session, event_rows: list[dict[str, Any]],
     """INSERT the rows (`rows`) and the receipt; Conflict if another writer took one of
     these sequence numbers (or the receipt's key) first."""
     try:
-        # one statement, not an executemany: psycopg runs an executemany as a pipeline, whose
-        # opening and closing cost a move more round trips than the rows themselves
+        # one statement, not an executemany (store.multirow says why)
         if len(event_rows) == 1:
             session.execute(_INSERT_EVENT, event_rows[0])
         else:
-            session.execute(_insert_rows(len(event_rows)), numbered(event_rows))
+            session.execute(_insert_rows(len(event_rows)), multirow.numbered(event_rows))
         if receipt is not None:
             session.execute(_INSERT_RECEIPT, dict(receipt))
     except IntegrityError:
@@ -92,22 +92,11 @@ def conflict(event_rows: list[dict[str, Any]]) -> Conflict:
                     "another writer")
 
 
-def numbered(many: list[dict[str, Any]], prefix: str = "") -> dict[str, Any]:
-    """Rows as the parameters of one multi-row statement: `<prefix><column>_<row>`."""
-    return {f"{prefix}{k}_{n}": v for n, row in enumerate(many) for k, v in row.items()}
-
-
 @functools.lru_cache(maxsize=16)
 def _insert_rows(n: int):
-    """An INSERT of `n` events in one statement, built once per `n`; parameters
-    `<column>_<row>`, each with its column's type (JSON, UTC time). Written as text: SQLAlchemy
-    never caches the compiled form of an INSERT with several VALUES rows (its cache key is
-    None), and compiling it again cost a move a quarter of a millisecond."""
-    columns = list(EVENTS.c)
-    rows = ", ".join("(" + ", ".join(f":{c.name}_{i}" for c in columns) + ")" for i in range(n))
-    return text(f"INSERT INTO {EVENTS.name} ({', '.join(c.name for c in columns)}) "
-                f"VALUES {rows}").bindparams(
-        *(bindparam(f"{c.name}_{i}", type_=c.type) for i in range(n) for c in columns))
+    """An INSERT of `n` events in one statement, built once per `n` (store.multirow)."""
+    sql, binds = multirow.insert_sql(EVENTS, list(EVENTS.c), n)
+    return text(sql).bindparams(*binds)
 
 
 # every email and every page reads a game's events: the query is built once (built per call,

@@ -158,7 +158,7 @@ class Tracked:
             groups.setdefault(tuple(values), []).append(params | values)
         for params in groups.values():
             # one row: a plain UPDATE (an executemany is a pipeline on psycopg: more trips)
-            self.session.execute(_update(table.name, keys),
+            self.session.execute(_update(table, keys),
                                  params[0] if len(params) == 1 else params)
 
     def _seats_of_one_game(self, found: list[tuple[tuple, dict]]) -> None:
@@ -166,19 +166,25 @@ class Tracked:
         changed it (CASE), every other seat keeping its own. As an executemany this was a
         pipeline on psycopg, two round trips more in every move."""
         game_id = found[0][0][0]
-        shape = tuple((c, tuple(seat for (_, seat), values in found if c in values))
-                      for c in sorted({c for _ident, values in found for c in values}))
+        shape = seat_shape(found)
         params = {"key_game_id": game_id}
         for (_, seat), values in found:
             params.update({f"{c}_{seat}": v for c, v in values.items()})
         self.session.execute(_seats_update(shape), params)
 
 
+def seat_shape(changed_seats: list[tuple[tuple, dict]]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """Which seats of one game set which column: (column, seats) for each changed column, in
+    column order; the shape an UPDATE of the seats is built once for."""
+    columns = sorted({c for _ident, values in changed_seats for c in values})
+    return tuple((c, tuple(seat for (_g, seat), values in changed_seats if c in values))
+                 for c in columns)
+
+
 @functools.lru_cache(maxsize=8)
-def _update(table_name: str, keys: tuple[str, ...]):
+def _update(table, keys: tuple[str, ...]):
     """UPDATE of the rows whose `keys` equal parameters `key_<key>`, setting the columns the
     parameters name; built once (built per call it cost a move more than running it)."""
-    table = {GAMES.name: GAMES, SEATS.name: SEATS}[table_name]
     return table.update().where(and_(*(table.c[k] == bindparam(f"key_{k}") for k in keys)))
 
 
