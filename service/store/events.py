@@ -118,6 +118,26 @@ def load(session: Session, game: GameRow, after: int = 0,
             for seq, type_, data, seat, source, at in rows]
 
 
+def load_ranges(session: Session, ranges: Mapping[int, tuple[GameRow, int, int]]
+                ) -> dict[int, list[Recorded]]:
+    """Several games' events as `load` reads one game's, in one query: {game_id: (game row,
+    after, upto)} to each game's events after `after` up to `upto`, oldest first (a batch of
+    emails reads its news at once: service.play.relay)."""
+    if not ranges:
+        return {}
+    q = (select(EVENTS.c.game_id, *_AFTER.selected_columns)
+         .where(or_(*(and_(EVENTS.c.game_id == game_id, EVENTS.c.seq > after,
+                           EVENTS.c.seq <= upto)
+                      for game_id, (_, after, upto) in ranges.items())))
+         .order_by(EVENTS.c.game_id, EVENTS.c.seq))
+    out: dict[int, list[Recorded]] = {game_id: [] for game_id in ranges}
+    for game_id, seq, type_, data, seat, source, at in session.execute(q):
+        version = ranges[game_id][0].rules_version
+        out[game_id].append(Recorded(seq, upcast(Event(type_, data), seq, version), seat,
+                                     source, at))
+    return out
+
+
 def load_many(session: Session,
               games: dict[int, tuple[GameRow, int]]) -> dict[int, list[tuple[int, Event]]]:
     """Many games' events in one query, for folding: {game_id: (game row, after)} to each

@@ -27,6 +27,7 @@ SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at")
 _GAME_NAMES = [c.name for c in GAMES.c]
 _SEAT_NAMES = [c.name for c in SEATS.c]
 _PLAYER_NAMES = [c.name for c in PLAYERS.c]
+_GAME_ID = _GAME_NAMES.index("id")
 
 # One game with its seats and players in one round trip, locking only the game's row (the
 # lock every writer of a game takes first: PostgreSQL queues them here; SQLite's BEGIN
@@ -39,24 +40,46 @@ _ONE = (
     .where(GAMES.c.id == bindparam("game_id"))
     .order_by(SEATS.c.seat))
 _ONE_LOCKED = _ONE.with_for_update(of=GAMES)
+# several games the same way, for a batch of emails (service.play.relay): one round trip
+_MANY = (
+    select(*GAMES.c, *SEATS.c, *PLAYERS.c)
+    .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
+                 .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id))
+    .where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
+    .order_by(GAMES.c.id, SEATS.c.seat))
 
 
 def read_one(session: Session, game_id: int, *, lock: bool = False) -> SimpleNamespace | None:
     """The game, its seats (in seat order) and their players, in one statement; `lock`: under
     the game's write lock. Read only: `Tracked.lock_one` for a game to write back."""
     rows = session.execute(_ONE_LOCKED if lock else _ONE, {"game_id": game_id}).all()
-    if not rows:
-        return None
+    games = _assembled(rows)
+    return games[0] if games else None
+
+
+def read_many(session: Session, game_ids) -> dict[int, SimpleNamespace]:
+    """Several games as `read_one` reads one, by id, in one statement (read only)."""
+    ids = sorted(set(game_ids))
+    if not ids:
+        return {}
+    return {g.id: g for g in _assembled(session.execute(_MANY, {"game_ids": ids}).all())}
+
+
+def _assembled(rows) -> list[SimpleNamespace]:
+    """Joined game + seat + player rows (a game's together, seats in order) as records."""
     ng, ns = len(_GAME_NAMES), len(_SEAT_NAMES)
-    game = SimpleNamespace(**dict(zip(_GAME_NAMES, rows[0][:ng], strict=True)))
-    game.seats = []
+    games: list[SimpleNamespace] = []
     for row in rows:
+        if not games or games[-1].id != row[_GAME_ID]:
+            game = SimpleNamespace(**dict(zip(_GAME_NAMES, row[:ng], strict=True)))
+            game.seats = []
+            games.append(game)
         if row[ng] is None:                 # a game without seats (outer join)
             continue
         seat = SimpleNamespace(**dict(zip(_SEAT_NAMES, row[ng:ng + ns], strict=True)))
         seat.player = SimpleNamespace(**dict(zip(_PLAYER_NAMES, row[ng + ns:], strict=True)))
-        game.seats.append(seat)
-    return game
+        games[-1].seats.append(seat)
+    return games
 
 
 class Tracked:

@@ -422,11 +422,12 @@ def test_a_connection_is_not_shared_with_a_forked_child(sink):
 
 
 def test_a_database_blip_mid_batch_is_waited_out_and_said_once(smtp, monkeypatch, caplog):
-    """The database goes away right after the batch's first game is sent: the next game's
-    rows are loaded again once it is back and sent in the same batch, each email once; the
+    """The database goes away right after the batch's first group (a game's two rows) is
+    sent: the next group's rows are loaded again once it is back and sent in the same batch, each email once; the
     log says the database went and came back, one line each, with no traceback."""
     svc, sink = smtp
     monkeypatch.setattr(relay, "LOAD_PAUSES", (0, 0, 0))
+    monkeypatch.setattr(relay, "GROUP", 2)      # rows loaded two at a time: a game's two
     ids = queued(svc, 3)
     real, blips = svc.db.transaction, []
 
@@ -454,6 +455,7 @@ def test_a_database_that_stays_away_leaves_the_rows_claimed_then_sends_them_once
     once."""
     svc, sink = smtp
     monkeypatch.setattr(relay, "LOAD_PAUSES", (0, 0))
+    monkeypatch.setattr(relay, "GROUP", 2)      # rows loaded two at a time: a game's two
     # the blips are for the second game's load: on a busy machine the first game's emails
     # took longer than MARK_EVERY_SECONDS, and marking them mid-batch used up a blip
     monkeypatch.setattr(relay, "MARK_EVERY_SECONDS", 3600)

@@ -1,0 +1,100 @@
+"""The relay loads GROUP rows at a time (issue 15's fan-out): four statements for the group
+whatever its size, and each row's email exactly as when it is loaded alone, its own news
+included, when several rows of one game at different positions share a group."""
+from __future__ import annotations
+
+import re
+from contextlib import contextmanager
+
+from sqlalchemy import event, select
+
+from service import play
+from service.play import positions, relay
+from service.store.models import OutboxRow
+
+from .test_relay_fanout import queued
+
+LINK = re.compile(r"https?://[^\s\"'<>]+")
+
+
+@contextmanager
+def statements(svc):
+    """The SELECTs sent meanwhile (a transaction's BEGIN and COMMIT are not counted)."""
+    seen: list[str] = []
+
+    def count(_conn, _cursor, sql, *_):
+        if sql.lstrip().upper().startswith(("SELECT", "WITH")):
+            seen.append(sql)
+
+    event.listen(svc.db.engine, "before_cursor_execute", count)
+    try:
+        yield seen
+    finally:
+        event.remove(svc.db.engine, "before_cursor_execute", count)
+
+
+def load(svc, row_ids: list[int]) -> dict:
+    svc.states.clear()          # as a worker that has never seen these games
+    return relay._Sending(svc, "t", probe=False)._load(row_ids)
+
+
+def test_a_group_is_loaded_in_four_statements_whatever_its_size(services):
+    ids = queued(services, 5)           # five games, two seats mailed each
+    assert len(ids) == relay.GROUP == 10
+    with statements(services) as one:
+        drafts = load(services, ids[:1])
+    with statements(services) as ten:
+        drafts |= load(services, ids)
+    # the rows with their news' start, the bounced addresses, the games, the news
+    assert len(one) == len(ten) == 4, ten
+    assert all(callable(drafts[i][0]) for i in ids)
+
+
+def _parts(msg) -> tuple[str, ...]:
+    """What an email says, links aside: each is signed with the time of signing, and each
+    move link carries a fresh nonce (its idempotency key)."""
+    return tuple(LINK.sub("LINK", text) for text in (
+        msg["Subject"], msg.get_body(("plain",)).get_content(),
+        msg.get_body(("html",)).get_content()))
+
+
+def test_rows_of_one_game_at_different_positions_each_tell_their_own_news(services):
+    """Moves made while nothing is sent leave one game several turn emails, each at its own
+    position with its own news (since that seat's previous turn email): loaded in one group
+    (one read of the game's events), each is the email it is when loaded alone."""
+    game_id = play.start_game(services, "trees", ["anna@example.org", "ben@example.org"],
+                              {}).game_id
+    for _ in range(4):
+        with services.db.transaction() as s:
+            pos = positions.load(s, services.states, game_id)
+        seat = min(pos.engine.to_act(pos.state))
+        play.submit(services, play.Intent(game_id, seat, source="email", whole_turn=True,
+                                          moves=[pos.engine.legal_moves(pos.state, seat)[0]]))
+    with services.db.transaction() as s:
+        rows = s.execute(select(OutboxRow.id, OutboxRow.seq).where(
+            OutboxRow.game_id == game_id).order_by(OutboxRow.id)).all()
+    ids = [row_id for row_id, _ in rows]
+    assert len({seq for _, seq in rows}) >= 3, "the rows show different positions"
+    together = load(services, ids)
+    for row_id in ids:
+        alone = load(services, [row_id])[row_id]
+        assert _parts(together[row_id][0]()) == _parts(alone[0]()), row_id
+        assert together[row_id][1] == alone[1]          # the bounce address
+
+
+def test_a_row_whose_game_went_missing_fails_alone(services, monkeypatch):
+    """A row the group cannot find its game for is that row's failure (it retries); the
+    group's other rows load as ever."""
+    ids = queued(services, 2)
+    real = relay.records.read_many
+    with services.db.transaction() as s:
+        lost = s.get(OutboxRow, ids[0]).game_id
+    monkeypatch.setattr(relay.records, "read_many",
+                        lambda session, game_ids: {k: v for k, v in real(session, game_ids).items()
+                                                   if k != lost})
+    monkeypatch.setattr(relay.records, "read_one", lambda session, game_id, **_: None)
+    drafts = load(services, ids)
+    with services.db.transaction() as s:
+        lost_rows = [i for i in ids if s.get(OutboxRow, i).game_id == lost]
+    assert lost_rows and all(isinstance(drafts[i], Exception) for i in lost_rows)
+    assert all(callable(drafts[i][0]) for i in ids if i not in lost_rows)
