@@ -25,16 +25,17 @@ from sqlalchemy.engine import make_url
 from bench import (
     PEOPLE,
     ROOT,
+    BareRoute,
+    LinkMoves,
     Row,
     StatementCounter,
     bot_move,
+    interleaved,
     p50,
     p95,
     plain_smtplib_rate,
     queue_turn_emails,
     smtp_sink,
-    time_bare,
-    time_link_moves,
 )
 from service import play
 from service.clock import ManualClock
@@ -327,15 +328,21 @@ def burst(svc, celery_app, log: Path, per_second: int, seconds: int) -> Row:
 # -- one move, in process ------------------------------------------------------------------------
 
 def moves_in_process(tmp: Path, pg: str, redis: str) -> list[Row]:
-    bare = time_bare(pg)
+    """Moves by link and the floor's bare route taking turns (bench.interleaved): on this
+    server the floor is as noisy as the moves."""
+    floor = BareRoute(pg)
     app = create_app({**service_env(pg, redis), "TURNPOST_MAILDIR": str(tmp / "pg-outbox"),
                       "TURNPOST_CHANCE": random.Random(1)})
-    counter = StatementCounter(app.extensions["turnpost"].db.engine)
-    moves, statements = time_link_moves(app, counter, n=100)
+    moves = LinkMoves(app, StatementCounter(app.extensions["turnpost"].db.engine))
+    for _ in range(10):             # the first moves import, connect and compile
+        moves.time_one()
+    moves.statements.clear()
+    bare, times = interleaved(floor, moves, n=100)
     app.extensions["turnpost"].dispose()
-    return [Row("move by link, p50 (PostgreSQL + broker)", p50(moves), "ms", p50(bare), 3),
-            Row("  SQL statements, move mailing two seats (max)", max(statements), "stmts",
-                target=15)]
+    floor.close()
+    return [Row("move by link, p50 (PostgreSQL + broker)", p50(times), "ms", p50(bare), 3),
+            Row("  SQL statements, move mailing two seats (max)", max(moves.statements),
+                "stmts", target=15)]
 
 
 def postgres(tmp: Path, pg: str, redis: str) -> list[Row]:
