@@ -1,7 +1,9 @@
 """`make bench BENCH_ARGS=--pg`: the production shape on this machine, loopback only —
 PostgreSQL, Redis as the broker, gunicorn (4 workers) and a Celery worker sending to an SMTP
 sink. Every figure beside its floor: the bare insert route on the same database (in process,
-and under the same gunicorn), plain smtplib to the same sink.
+and under the same gunicorn), plain smtplib to the same sink. A figure and its floor take
+turns in slices (bench.interleaved, the throughput run's SLICES), so that the machine's load
+falls on both alike.
 
 The database named by --pg-url (default: a scratch `turnpost_bench` database, created if
 missing) has its tables DROPPED and recreated; the Redis database (default 15) is flushed."""
