@@ -198,7 +198,7 @@ def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[in
 
 
 class _Sending:
-    """One batch's rows, one after the other: loaded (a game's rows together), composed, sent,
+    """One batch's rows, one after the other: loaded (GROUP rows together), composed, sent,
     remembered for the mark."""
 
     def __init__(self, svc: Services, token: str, probe: bool):

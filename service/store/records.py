@@ -29,24 +29,18 @@ _SEAT_NAMES = [c.name for c in SEATS.c]
 _PLAYER_NAMES = [c.name for c in PLAYERS.c]
 _GAME_ID = _GAME_NAMES.index("id")
 
-# One game with its seats and players in one round trip, locking only the game's row (the
-# lock every writer of a game takes first: PostgreSQL queues them here; SQLite's BEGIN
-# IMMEDIATE has already locked the file). Built once: building it per call cost as much as
-# running it.
-_ONE = (
-    select(*GAMES.c, *SEATS.c, *PLAYERS.c)
-    .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
-                 .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id))
-    .where(GAMES.c.id == bindparam("game_id"))
-    .order_by(SEATS.c.seat))
+# Games with their seats and players, one row per seat, in one round trip.
+_JOINED = (select(*GAMES.c, *SEATS.c, *PLAYERS.c)
+           .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
+                        .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)))
+# One game, locking only the game's row (the lock every writer of a game takes first:
+# PostgreSQL queues them here; SQLite's BEGIN IMMEDIATE has already locked the file). Built
+# once: building it per call cost as much as running it.
+_ONE = _JOINED.where(GAMES.c.id == bindparam("game_id")).order_by(SEATS.c.seat)
 _ONE_LOCKED = _ONE.with_for_update(of=GAMES)
-# several games the same way, for a batch of emails (service.play.relay): one round trip
-_MANY = (
-    select(*GAMES.c, *SEATS.c, *PLAYERS.c)
-    .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
-                 .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id))
-    .where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
-    .order_by(GAMES.c.id, SEATS.c.seat))
+# several games, for a group of emails (service.play.relay)
+_MANY = (_JOINED.where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
+         .order_by(GAMES.c.id, SEATS.c.seat))
 
 
 def read_one(session: Session, game_id: int, *, lock: bool = False) -> SimpleNamespace | None:
