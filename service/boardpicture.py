@@ -12,6 +12,7 @@ from functools import cache, lru_cache
 from html import escape
 
 import resvg_py
+from isal import isal_zlib
 from PIL import Image, ImageDraw
 
 from service.cardfaces import H, UnknownCard, W, svg
@@ -241,9 +242,11 @@ def _touches(branch: Branch, face: Face, ink: int = 2) -> bool:
 
 # Pillow's PNG encoder tries every row filter on every row and keeps the best: 2.3 ms of an
 # email's ~10 for this picture (issue 15's fan-out). Flat colours compress as well unfiltered
-# (smaller, even), and zlib alone takes under 1 ms. Lossless either way: the same pixels.
+# (smaller, even). The deflate stream is ISA-L's (isal), not the standard library's zlib: for a
+# 534x348 table 0.09 ms against 0.73, 14.7 KB against 13.1 (any zlib reads it). Lossless
+# either way: the same pixels.
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-ZLIB_LEVEL = 3
+DEFLATE_LEVEL = 1       # isal's 0-3; 3 compresses 1% smaller at seven times the time
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -264,7 +267,7 @@ def encode_png(image: Image.Image) -> bytes:
     rows = filtered.tobytes()
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)   # 8-bit truecolour
     return (PNG_SIGNATURE + _chunk(b"IHDR", header)
-            + _chunk(b"IDAT", zlib.compress(rows, ZLIB_LEVEL)) + _chunk(b"IEND", b""))
+            + _chunk(b"IDAT", isal_zlib.compress(rows, DEFLATE_LEVEL)) + _chunk(b"IEND", b""))
 
 
 def warm_up() -> int:
