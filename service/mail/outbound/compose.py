@@ -20,6 +20,7 @@ from service.presenting import SeatPage, result_line
 from service.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts
+from . import htmllines
 from .headers import CachedHeaderRegistry
 from .templating import game_partial
 
@@ -87,8 +88,8 @@ def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, 
     msg["Auto-Submitted"] = auto
     msg["X-Auto-Response-Suppress"] = "All"
     msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
-    msg.add_alternative(_inliner.inline(env.get_template(f"email/{kind}.html").render(ctx)),
-                        subtype="html")
+    msg.add_alternative(htmllines.fold(_inliner.inline(
+        env.get_template(f"email/{kind}.html").render(ctx))), subtype="html")
     return bound(msg)
 
 
@@ -98,7 +99,8 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
     ctx = {"game_title": title, "game_id": game_id, **ctx}
     subject = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
     text = env.get_template(f"email/{kind}.txt").render(ctx)
-    html = _inliner.inline(env.get_template(f"email/{kind}.html").render(ctx))
+    # its lines under SMTP's limit: the part then goes as it is, not quoted-printable
+    html = htmllines.fold(_inliner.inline(env.get_template(f"email/{kind}.html").render(ctx)))
 
     msg = EmailMessage(policy=POLICY)
     msg["Subject"] = subject
