@@ -4,10 +4,12 @@ stops), a refused recipient parks only its row, a line that drops mid-batch send
 twice and leaves nothing stuck, and sent rows are marked together."""
 from __future__ import annotations
 
+import re
 import smtplib
 import threading
 import time
 from contextlib import contextmanager
+from email import message_from_bytes, policy
 from email.message import EmailMessage
 
 import pytest
@@ -24,6 +26,7 @@ from ..web.helpers import start_game
 from .test_relay import free_port
 
 PEOPLE = ["anna@example.org", "ben@example.org"]
+LINK = re.compile(r"https?://[^\s\"'<>]+")
 
 
 class Sink:
@@ -145,6 +148,23 @@ def test_a_batch_of_rows_goes_out_over_one_connection(smtp):
     with svc.db.transaction() as s:      # each row keeps the relay's answer, its proof
         answers = {s.get(OutboxRow, i).relay_id for i in ids}
     assert answers == {f"2.0.0 Ok: queued as Q{n:04d}" for n in range(1, 11)}
+
+
+def test_eight_bit_parts_are_declared_to_a_relay_that_takes_them(smtp):
+    """The HTML part goes as 8bit (mail.outbound.htmllines): the relay is told, with
+    BODY=8BITMIME (RFC 6152), and what arrives reads back as the page that was composed."""
+    svc, sink = smtp
+    ids = queued(svc, 1)
+    with svc.db.transaction() as s:
+        composed = relay.render(s, svc, s.get(OutboxRow, ids[0])).get_body(("html",))
+    assert set(play.deliver(svc, ids).values()) == {"sent"}
+    assert all("BODY=8BITMIME" in e.mail_options for e in sink.messages)
+    arrived = message_from_bytes(sink.messages[0].content, policy=policy.default)
+    html = arrived.get_body(("html",))
+    assert html["Content-Transfer-Encoding"] == "8bit"
+    # CRLF on the wire; each move link has a fresh nonce
+    assert (LINK.sub("", html.get_content().replace("\r\n", "\n"))
+            == LINK.sub("", composed.get_content()))
 
 
 def test_sent_rows_are_claimed_in_one_statement_and_marked_in_one(smtp, monkeypatch):

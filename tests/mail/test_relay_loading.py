@@ -4,7 +4,6 @@ included, when several rows of one game at different positions share a group."""
 from __future__ import annotations
 
 import random
-import re
 
 from sqlalchemy import select
 
@@ -13,9 +12,7 @@ from service.play import relay
 from service.store.models import OutboxRow
 
 from ..play.test_costs import next_move, statements
-from .test_relay_fanout import queued
-
-LINK = re.compile(r"https?://[^\s\"'<>]+")
+from .test_relay_fanout import LINK, queued
 
 
 def reads(seen: list[str]) -> list[str]:

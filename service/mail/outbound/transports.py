@@ -137,7 +137,11 @@ class SMTPTransport:
         conn = self._kept
         self._answers, self._data_started = [], False
         try:
-            conn.send_message(msg, from_addr=return_path)
+            conn.ehlo_or_helo_if_needed()
+            # parts go as 8bit when they can (mail.outbound.htmllines): say so to a relay that
+            # takes it (RFC 6152); smtplib would only for an international address
+            options = ("BODY=8BITMIME",) if conn.has_extn("8bitmime") else ()
+            conn.send_message(msg, from_addr=return_path, mail_options=options)
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
             # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
             # (the relay closing it, as on its idle timeout)
