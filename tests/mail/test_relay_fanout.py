@@ -167,6 +167,24 @@ def test_eight_bit_parts_are_declared_to_a_relay_that_takes_them(smtp):
             == LINK.sub("", composed.get_content()))
 
 
+def test_a_relay_without_8bitmime_gets_the_parts_quoted_printable(smtp, monkeypatch):
+    svc, sink = smtp
+    real = smtplib.SMTP.has_extn
+    monkeypatch.setattr(smtplib.SMTP, "has_extn",
+                        lambda conn, name: name.lower() != "8bitmime" and real(conn, name))
+    ids = queued(svc, 1)
+    with svc.db.transaction() as s:
+        composed = relay.render(s, svc, s.get(OutboxRow, ids[0])).get_body(("html",))
+    assert set(play.deliver(svc, ids).values()) == {"sent"}
+    assert all("BODY=8BITMIME" not in e.mail_options for e in sink.messages)
+    arrived = message_from_bytes(sink.messages[0].content, policy=policy.default)
+    assert max(sink.messages[0].content) < 128                  # 7-bit clean
+    html = arrived.get_body(("html",))
+    assert html["Content-Transfer-Encoding"] == "quoted-printable"
+    assert (LINK.sub("", html.get_content().replace("\r\n", "\n"))
+            == LINK.sub("", composed.get_content()))
+
+
 def test_sent_rows_are_claimed_in_one_statement_and_marked_in_one(smtp, monkeypatch):
     svc, _ = smtp
     monkeypatch.setattr(relay, "MARK_EVERY_SECONDS", 60)   # a slow machine stays in one window

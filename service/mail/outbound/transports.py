@@ -139,9 +139,12 @@ class SMTPTransport:
         try:
             conn.ehlo_or_helo_if_needed()
             # parts go as 8bit when they can (mail.outbound.htmllines): say so to a relay that
-            # takes it (RFC 6152); smtplib would only for an international address
-            options = ("BODY=8BITMIME",) if conn.has_extn("8bitmime") else ()
-            conn.send_message(msg, from_addr=return_path, mail_options=options)
+            # takes it (RFC 6152; smtplib would only for an international address), and
+            # encode them for one that does not
+            if conn.has_extn("8bitmime"):
+                conn.send_message(msg, from_addr=return_path, mail_options=("BODY=8BITMIME",))
+            else:
+                conn.send_message(seven_bit(msg), from_addr=return_path)
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
             # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
             # (the relay closing it, as on its idle timeout)
@@ -207,6 +210,16 @@ class SMTPTransport:
                     self._drop()
                     return
             self._closing.wait(left)    # close() wakes it early
+
+
+def seven_bit(msg: EmailMessage) -> EmailMessage:
+    """The message with each 8bit text part quoted-printable instead, for a relay that does
+    not take 8-bit data (RFC 6152); the same text once decoded."""
+    for part in msg.walk():
+        if not part.is_multipart() and part["Content-Transfer-Encoding"] == "8bit":
+            part.set_content(part.get_content(), subtype=part.get_content_subtype(),
+                             cte="quoted-printable")
+    return msg
 
 
 class _LineDead(Exception):
