@@ -1,6 +1,6 @@
 """An email's HTML with its lines under SMTP's limit, so that the part goes as it is (7bit or
 8bit) rather than quoted-printable: the email package picks quoted-printable as soon as one
-line passes 998 characters, and CSS inlining makes long lines (a run of cards, each with its
+line passes 998 bytes, and CSS inlining makes long lines (a run of cards, each with its
 styles written out, is one line of a few thousand characters). Quoted-printable made the part
 larger and its pure-Python encoding was a tenth of composing a turn email (issue 15).
 
@@ -19,42 +19,52 @@ import re
 #: SMTP's longest line, less its CRLF (RFC 5321, 4.5.3.1.6)
 LIMIT = 998
 
-# a start tag, its attributes' values in double quotes (a value may hold ">")
-_TAG = re.compile(r'<[a-zA-Z][^\s/>]*(?:\s+[^\s"\'=<>/]+(?:="[^"]*")?)*\s*/?>')
-# inside a tag: a quoted value (skipped) or the whitespace between two attributes
-_GAP = re.compile(r'"[^"]*"|(\s)')
+# a start tag, its attributes' values in double quotes (a value may hold ">"); HTML's own
+# whitespace, ASCII only. Matched in the UTF-8 bytes: their offsets are what the limit counts,
+# and a break at an ASCII space never splits a character.
+_TAG = re.compile(rb'<[a-zA-Z][^ \t\r\f/>]*(?:[ \t\r\f]+[^ \t\r\f"\'=<>/]+(?:="[^"]*")?)*'
+                  rb'[ \t\r\f]*/?>')
 
 
 def fold(html: str, limit: int = LIMIT) -> str:
     """`html` with each line longer than `limit` bytes (UTF-8, as the email package counts)
     broken between attributes where it can be."""
     lines = html.split("\n")
-    if all(len(line) <= limit // 4 or _size(line) <= limit for line in lines):
+    if all(len(line) <= limit // 4 or len(line.encode()) <= limit for line in lines):
         return html
-    return "\n".join(part for line in lines for part in _fold_line(line, limit))
+    return "\n".join(part.decode() for line in lines
+                     for part in _fold_line(line.encode(), limit))
 
 
-def _size(text: str) -> int:
-    return len(text.encode())
+def _gaps(tag: re.Match) -> tuple[int, ...]:
+    """Where this tag may be broken: after its name, and before its last attribute with a
+    value (the inliner's style="...", mostly). A value holds no bare double quote, so `="`
+    is always where a value starts, and the space before its name is between attributes
+    (the inliner writes one space there)."""
+    text, at = tag.group(), tag.start()
+    first = text.find(b" ")
+    if first < 0:
+        return ()
+    last = text.rfind(b" ", 0, text.rfind(b'="'))
+    return (at + first,) if last <= first else (at + first, at + last)
 
 
-def _fold_line(line: str, limit: int) -> list[str]:
-    if _size(line) <= limit:
+def _fold_line(line: bytes, limit: int) -> list[bytes]:
+    if len(line) <= limit:
         return [line]
-    gaps = [tag.start() + gap.start(1) for tag in _TAG.finditer(line)
-            for gap in _GAP.finditer(tag.group()) if gap.group(1)]
-    parts, start, best = [], 0, None       # best: the last gap that fits this piece
-    for at in gaps:
-        if _size(line[start:at]) > limit:
+    parts, start = [], 0
+    best = None                 # the last gap that fits the piece
+    for at in (at for tag in _TAG.finditer(line) for at in _gaps(tag)):
+        if at - start > limit:
             if best is not None:
                 parts.append(line[start:best])
-                start, best = best + 1, None    # the whitespace becomes the line break
-            if _size(line[start:at]) > limit:   # no gap near enough: this piece stays long
+                start, best = best + 1, None     # the space becomes the line break
+            if at - start > limit:              # no gap near enough: this piece stays long
                 parts.append(line[start:at])
                 start = at + 1
                 continue
         best = at
-    if _size(line[start:]) > limit and best is not None:
+    if len(line) - start > limit and best is not None:
         parts.append(line[start:best])
         start = best + 1
     parts.append(line[start:])
