@@ -96,12 +96,6 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
     due rows, oldest first, in one UPDATE. Returns the ids claimed: those asked for in the
     order asked, then the others. On PostgreSQL a row another worker is claiming this moment
     is skipped rather than waited for."""
-    return [row_id for row_id, _ in _claim(session, row_ids, now, token, fill, early)]
-
-
-def _claim(session: Session, row_ids: list[int], now: datetime, token: str, fill: int,
-           early: bool) -> list[tuple[int, int | None]]:
-    """claim_batch's rows as (id, game id)."""
     if not row_ids and not fill:
         return []
     asked = OutboxRow.id.in_(row_ids)
@@ -118,10 +112,9 @@ def _claim(session: Session, row_ids: list[int], now: datetime, token: str, fill
     claimed = session.execute(
         update(OutboxRow).where(OutboxRow.id.in_(select(picked.c.id)), _claimable(now, early))
         .values(status="sending", claimed_at=now, claim=token or None)
-        .returning(OutboxRow.id, OutboxRow.game_id)).all()
+        .returning(OutboxRow.id)).scalars()
     order = {row_id: k for k, row_id in enumerate(row_ids)}
-    return sorted(((row_id, game_id) for row_id, game_id in claimed),
-                  key=lambda claimed: (order.get(claimed[0], len(order)), claimed[0]))
+    return sorted(claimed, key=lambda row_id: (order.get(row_id, len(order)), row_id))
 
 
 class Heartbeat:
@@ -183,15 +176,15 @@ def deliver_one(svc: Services, row_id: int, *, probe: bool = False) -> str:
 def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[int, str]:
     token = secrets.token_hex(8)
     with svc.db.transaction() as session:
-        claimed = _claim(session, row_ids, svc.clock.now(), token, fill, early)
+        claimed = claim_batch(session, row_ids, svc.clock.now(), token, fill=fill, early=early)
     results = {row_id: "skipped" for row_id in row_ids}
     if not claimed:
         return results
     batch = _Sending(svc, token, probe=early)
-    with Heartbeat(svc, [row_id for row_id, _ in claimed], token):
+    with Heartbeat(svc, claimed, token):
         try:
             for k in range(0, len(claimed), GROUP):
-                results.update(batch.deliver([row_id for row_id, _ in claimed[k:k + GROUP]]))
+                results.update(batch.deliver(claimed[k:k + GROUP]))
         finally:
             batch.mark()    # what went out is marked, even when the database left mid-batch
     return results
