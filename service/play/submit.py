@@ -130,9 +130,7 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
         if key is not None and not key_first:      # a double click: say "already done"
             _unless_done(session, svc, pos, intent.seat, key)
         raise
-    applied = record(session, svc, pos, intent, key, events, moves, new_state, tracked)
-    tracked.write()         # what changed after the move's write (nothing, as it stands)
-    return applied
+    return record(session, svc, pos, intent, key, events, moves, new_state, tracked)
 
 
 def _unless_done(session: Session, svc: Services, pos: positions.Position, seat: int,
@@ -179,10 +177,10 @@ def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Ev
 
 def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
            key: str | None, events: list[Event], moves: list[Move], new_state,
-           tracked: records.Tracked | None = None) -> Applied:
-    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
-    in one write (service.store.moves), with the game's changed columns when `tracked` (the
-    game read by records.Tracked) is given; without it the caller writes the game."""
+           tracked: records.Tracked) -> Applied:
+    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails
+    and the game's changed columns (`tracked`, the game as records.Tracked read it), in one
+    write (service.store.moves)."""
     now = svc.clock.now()
     receipt = None
     if key is not None:
