@@ -99,7 +99,7 @@ class Services:
     observe: Observer = observe_nothing
     outages: Outages = field(default_factory=Outages)
     # when a kick is sent: now, or (the web app with a broker) once the player has the
-    # response, which then does not wait on the broker (service.web.after_response)
+    # response, which then does not wait on the broker (service.web.kicks)
     later: Callable[[Callable[[], None]], None] = run_now
 
     def note(self, what: str, **labels: str) -> None:
