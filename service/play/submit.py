@@ -177,10 +177,11 @@ def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Ev
 
 def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
            key: str | None, events: list[Event], moves: list[Move], new_state,
-           tracked: records.Tracked) -> Applied:
-    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails
-    and the game's changed columns (`tracked`, the game as records.Tracked read it), in one
-    write (service.store.moves)."""
+           tracked: records.Tracked | None = None) -> Applied:
+    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
+    in one write (service.store.moves), with the game's changed columns when `tracked` (the
+    game read by records.Tracked) is given; without it (the clock's per-game timeouts,
+    play.timeouts) the caller writes the game."""
     now = svc.clock.now()
     receipt = None
     if key is not None:

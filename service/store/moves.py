@@ -36,14 +36,18 @@ def insert_outbox(session: Session, rows: list[dict[str, Any]]) -> list[int]:
     return list(session.scalars(INSERT_OUTBOX, rows)) if rows else []
 
 
-def write(session: Session, tracked: Tracked, event_rows: list[dict[str, Any]],
+def write(session: Session, tracked: Tracked | None, event_rows: list[dict[str, Any]],
           receipt: Mapping[str, Any] | None, outbox_rows: list[dict[str, Any]]) -> list[int]:
     """Write a move (events.rows, the receipt's values, notify.values of each email, and the
-    changes of the game `tracked` holds). Returns the outbox rows' ids in the order given."""
-    if len(tracked.games) != 1 or session.get_bind().dialect.name != "postgresql":
+    changes of the one game `tracked` holds, if given: without it, as for the clock's
+    per-game timeouts (play.timeouts), the caller writes the game). Returns the outbox rows'
+    ids in the order given."""
+    if (tracked is None or len(tracked.games) != 1
+            or session.get_bind().dialect.name != "postgresql"):
         event_store.insert(session, event_rows, receipt)
         ids = insert_outbox(session, outbox_rows)
-        tracked.write()
+        if tracked is not None:
+            tracked.write()
         return ids
     (game_id,) = tracked.games
     changed_games, changed_seats = tracked.changes()
