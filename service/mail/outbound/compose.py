@@ -7,10 +7,8 @@ import random
 import sys
 from dataclasses import dataclass
 from datetime import datetime
-from email import policy
 from email.headerregistry import Address
 from email.message import EmailMessage
-from email.utils import format_datetime
 
 import css_inline
 from jinja2 import Environment
@@ -21,15 +19,17 @@ from service.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts
 from . import htmllines
-from .headers import CachedHeaderRegistry
+from .headers import CachedHeaderRegistry, PlainHeadersPolicy
 from .templating import game_partial
 
 # keep_at_rules: the dark-mode @media block stays in a <style> for clients that honour it
 _inliner = css_inline.CSSInliner(keep_style_tags=False, keep_at_rules=True)
 # Long unbreakable header values (the List-Unsubscribe URL) must stay plain ASCII, not be
 # folded into encoded words that unsubscribe buttons cannot read; 998 is SMTP's own limit.
-# Each parsed header is kept for the next email that sets the same value (.headers).
-POLICY = policy.SMTP.clone(max_line_length=998, header_factory=CachedHeaderRegistry())
+# A value that needs no encoding is kept as its text; each parsed header is kept for the next
+# email that sets the same value (.headers).
+POLICY = PlainHeadersPolicy(linesep="\r\n", max_line_length=998,
+                            header_factory=CachedHeaderRegistry())
 
 
 @dataclass(frozen=True)
@@ -81,7 +81,7 @@ def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, 
     msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
     msg["To"] = envelope.to_addr
-    msg["Date"] = format_datetime(envelope.when)
+    msg["Date"] = envelope.when
     msg["Message-ID"] = urls.message_id(envelope.msg_id)
     if in_reply_to:
         msg["In-Reply-To"] = msg["References"] = f"<{in_reply_to}>"
@@ -107,7 +107,7 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
     msg["To"] = envelope.to_addr
     msg["Reply-To"] = Address(f"{title} #{game_id}", addr_spec=links.reply_address())
-    msg["Date"] = format_datetime(envelope.when)
+    msg["Date"] = envelope.when
     msg["Message-ID"] = urls.message_id(envelope.msg_id)
     root = urls.thread_root(game_id)
     # answers to a player's email thread under it; everything else under the game's root
@@ -126,20 +126,40 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
 
 
 def bound(msg: EmailMessage) -> EmailMessage:
-    """Give each multipart its boundary now, as the email package would when sending it (the
-    same form, innermost first), but checked against the parts' payloads with a substring
-    test: the package compiles a new regular expression for each boundary and runs it over
-    the whole flattened message, half a millisecond an email."""
-    for part in msg.iter_parts():
-        bound(part)
-    if msg.is_multipart() and msg.get_boundary() is None:
-        leaves = [str(p.get_payload()) for p in msg.walk() if not p.is_multipart()]
-        while True:
+    """Give each multipart its boundary now, in the email package's form, innermost first.
+
+    The package would draw a new one while sending, then run a freshly compiled regular
+    expression over the whole flattened message to check it (half a millisecond an email).
+    Here each place (first, second... innermost first) keeps this process's boundary from
+    one email to the next, so the Content-Type that carries it is the same text each time
+    and parsed once (.headers). It is checked against the email's payloads with a substring
+    test; one found there is replaced by a new random one for that email, so a player's
+    chat line cannot break it."""
+    leaves: list[str] | None = None
+    for place, part in enumerate(_unbound_multiparts(msg)):
+        if leaves is None:
+            leaves = [str(p.get_payload()) for p in msg.walk() if not p.is_multipart()]
+        boundary = _kept_boundary(place)
+        while any(boundary in leaf for leaf in leaves):
             boundary = _BOUNDARY % random.randrange(sys.maxsize)
-            if not any(boundary in leaf for leaf in leaves):
-                break
-        msg.set_boundary(boundary)
+        part.set_boundary(boundary)
     return msg
 
 
+def _unbound_multiparts(msg: EmailMessage):
+    for part in msg.iter_parts():
+        yield from _unbound_multiparts(part)
+    if msg.is_multipart() and msg.get_boundary() is None:
+        yield msg
+
+
+def _kept_boundary(place: int) -> str:
+    while len(_KEPT) <= place:
+        boundary = _BOUNDARY % random.randrange(sys.maxsize)
+        if boundary not in _KEPT:      # a multipart's boundary must differ from its parent's
+            _KEPT.append(boundary)
+    return _KEPT[place]
+
+
 _BOUNDARY = "=" * 15 + f"%0{len(repr(sys.maxsize - 1))}d" + "=="
+_KEPT: list[str] = []       # this process's boundary for each place, innermost first
