@@ -4,6 +4,7 @@ Message-IDs that thread a game's emails. Tokens come from `service.links.Signer`
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 
 from service.links import Claims, Signer
 
@@ -93,10 +94,20 @@ class SeatLinks:
         return self.urls.absolute(self.urls.move_path(self.game_id, self.seat, self.mark, move,
                                                      self.holder))
 
+    # an email names its game page and unsubscribe link in its headers, its text and its HTML:
+    # each is signed once per email, not once per mention
     def game(self) -> str:
-        return self.urls.absolute(self.urls.game_path(self.game_id, self.seat, self.holder))
+        return self._game
 
     def unsubscribe(self) -> str:
+        return self._unsubscribe
+
+    @cached_property
+    def _game(self) -> str:
+        return self.urls.absolute(self.urls.game_path(self.game_id, self.seat, self.holder))
+
+    @cached_property
+    def _unsubscribe(self) -> str:
         return self.urls.absolute(self.urls.unsubscribe_path(self.game_id, self.seat))
 
     def reply_address(self) -> str:
