@@ -258,13 +258,13 @@ def encode_png(image: Image.Image) -> bytes:
     if image.mode != "RGB":
         raise ValueError(f"encode_png takes an RGB image, not {image.mode}")
     width, height = image.size
-    # each row led by its filter byte 0: the pixels' bytes laid one column to the right on a
-    # zeroed canvas (Pillow's paste, in C; joining the rows in Python took a third as long
-    # as compressing them)
-    flat = Image.frombytes("L", (width * 3, height), image.tobytes())
-    filtered = Image.new("L", (width * 3 + 1, height), 0)
-    filtered.paste(flat, (1, 0))
-    rows = filtered.tobytes()
+    # each row led by its filter byte 0, in one pass in C: Pillow's raw encoder packs each row
+    # and zero-pads it to the stride given, so the rows come out as "row 0, byte 0; row 1,
+    # byte 0; ..." and one more 0 in front, one fewer at the end, make "0, row 0; 0, row 1...".
+    # (Unpacking and re-pasting them a column to the right took twice as long; joining
+    # slices in Python longer still.)
+    padded = image.tobytes("raw", "RGB", width * 3 + 1)
+    rows = b"\0" + memoryview(padded)[:-1]
     header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)   # 8-bit truecolour
     return (PNG_SIGNATURE + _chunk(b"IHDR", header)
             + _chunk(b"IDAT", isal_zlib.compress(rows, DEFLATE_LEVEL)) + _chunk(b"IEND", b""))
