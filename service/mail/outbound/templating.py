@@ -7,6 +7,7 @@ from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 
+from service import suitmarks
 from service.games import cards
 from service.presenting import fill
 
@@ -22,7 +23,8 @@ def reply_subject(subject: str) -> str:
 
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject}
-GLOBALS = {"fill": fill}
+GLOBALS = {"fill": fill, "decktet_suit": suitmarks.suit,
+           "decktet_suit_names": suitmarks.suit_names}
 
 
 def make_env(extra: Path | None = None) -> Environment:

@@ -7,6 +7,7 @@ import pytest
 
 from service.games import cards
 from service.games.magnate import GAME
+from service.mail.outbound.templating import FILTERS, GLOBALS
 
 from .test_play import play
 
@@ -16,8 +17,8 @@ ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 def _env():
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT)), autoescape=True)
-    env.filters["card"] = cards.label
-    env.filters["cardname"] = cards.name
+    env.filters.update(FILTERS)
+    env.globals.update(GLOBALS)     # the suit marks the partials import
     return env
 
 

@@ -8,10 +8,9 @@ from pathlib import Path
 
 import jinja2
 
-from service.games.cards import label, name
 from service.games.contract import replay
 from service.games.suzerain import GAME
-from service.presenting import fill
+from service.mail.outbound.templating import FILTERS, GLOBALS
 
 from .helpers import new, play
 
@@ -89,9 +88,8 @@ def test_history_sentences_name_seats_and_cards():
 def render(kind: str, view: dict, me):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
                              autoescape=kind == "html", undefined=jinja2.StrictUndefined)
-    env.filters["card"] = label
-    env.filters["cardname"] = name
-    env.globals["fill"] = fill
+    env.filters.update(FILTERS)
+    env.globals.update(GLOBALS)     # fill, and the suit marks the partials import
     return env.get_template(f"games/suzerain/view.{kind}").render(
         view=view, names=["Ann", "Bob"], me=me)
 

@@ -13,6 +13,7 @@ from service.games import cards
 from service.games.contract import replay
 from service.games.trees import GAME
 from service.games.trees.state import DRAW_CARDS
+from service.mail.outbound.templating import FILTERS, GLOBALS
 
 from .helpers import act, harvest, play, table
 
@@ -81,7 +82,8 @@ def render(view, me, ext):
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
                       lstrip_blocks=True)
-    env.filters.update(card=cards.label, cardname=cards.name)
+    env.filters.update(FILTERS)
+    env.globals.update(GLOBALS)     # what the partials use besides their context (suit marks)
     return env.get_template(f"games/trees/view.{ext}").render(view=view, names=["Ann", "Bo"],
                                                                me=me)
 

@@ -1,0 +1,33 @@
+"""The Decktet's suits as the game partials show them, on the web pages and in the emails:
+each suit by its symbol, named for screen readers and on hover (role=img, aria-label, title),
+coloured by class so that dark mode can recolour it (templates/games/_suit_style.html).
+Colour is never the only difference.
+
+Python rather than a Jinja macro: a table of Decktet cards calls these dozens of times a
+page, a macro call costs several microseconds each, and the answer for a suit is always the
+same (a third of rendering a Trees email's partial; issue 15's fan-out)."""
+from __future__ import annotations
+
+from functools import cache
+
+from markupsafe import Markup
+
+from service.games.cards import decktet
+
+_SUIT = Markup('<span class="suit s-{0}{1}" role="img" aria-label="{2}" title="{2}">{3}</span>')
+
+
+@cache
+def suit(letter: str, faint: bool = False) -> Markup:
+    """One suit's symbol (`faint`: greyed, for a suit a player holds none of)."""
+    return _SUIT.format(letter, " faint" if faint else "", decktet.SUIT_NAMES[letter],
+                        decktet.SUIT_SYMBOLS[letter])
+
+
+@cache
+def suit_names(card_id: str) -> str:
+    """A card's suits by name, "Moons/Waves"; nothing for an Ace, which its name says."""
+    ranks_and_suits = card_id.split(".")[0]
+    if ranks_and_suits[0] == "1":
+        return ""
+    return "/".join(decktet.SUIT_NAMES[s] for s in ranks_and_suits[1:])
