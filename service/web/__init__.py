@@ -60,7 +60,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     celery_app = celery_init_app(app)
     enqueue = enqueue_for(app, celery_app)
     app.extensions["turnpost"] = play.from_settings(
-        app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"), templates=make_env())
+        app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"),
+        templates=make_env(auto_reload=app.debug))
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.filters["when"] = pages.when
     app.jinja_env.globals.update(GLOBALS)

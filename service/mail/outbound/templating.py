@@ -27,13 +27,18 @@ GLOBALS = {"fill": fill, "decktet_suit": suitmarks.suit,
            "decktet_suit_names": suitmarks.suit_names}
 
 
-def make_env(extra: Path | None = None) -> Environment:
+def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environment:
+    """`auto_reload`: look at each template file's time again whenever it is used (Jinja's
+    default), for a developer editing templates under `flask --debug run`. Otherwise a
+    template is read once per process: an email uses a dozen, and the checks were a few
+    percent of composing one."""
     loaders = [FileSystemLoader(str(TEMPLATES))]
     if extra is not None:
         loaders.insert(0, FileSystemLoader(str(extra)))
     env = Environment(loader=ChoiceLoader(loaders),
                       autoescape=select_autoescape(["html"], default_for_string=False),
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                      auto_reload=auto_reload)
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)
     return env
