@@ -20,7 +20,6 @@ from email.headerregistry import (
     Address,
     BaseHeader,
     DateHeader,
-    Group,
     HeaderRegistry,
     MessageIDHeader,
     UnstructuredHeader,
@@ -61,7 +60,6 @@ class CachedHeaderRegistry(HeaderRegistry):
         return header
 
 
-
 # printable ASCII and spaces, not empty: nothing a header would have to encode or could break a
 # line on ("=?" aside: an unstructured value holding it is read as an encoded word)
 _PLAIN = re.compile(r"[\x20-\x7e]+")
@@ -86,7 +84,7 @@ class PlainHeadersPolicy(EmailPolicy):
         return super().header_store_parse(name, value)
 
     def _plain_text(self, name: str, value) -> str | None:
-        if isinstance(value, (Address, Group)):
+        if isinstance(value, Address):
             text = str(value)
         elif isinstance(value, datetime):
             return format_datetime(value) if issubclass(self.header_factory[name],
