@@ -454,8 +454,8 @@ def at_lengths(app, games: list[int], rng: random.Random, n: int = 40) -> list[d
     page. The games take turns, sample by sample, so that a change in the machine's load
     falls on all alike (with 12 samples, measured one game after the other, the warm move at
     2,000 read 0.87-1.32x the one at 20 from run to run)."""
-    out = [{"move": [], "cold move": [], "render": [], "page": [], "confirm": [],
-            "replayed": []} for _ in games]
+    out = [{"move": [], "cold move": [], "render": [], "render: load": [],
+            "render: compose": [], "page": [], "confirm": [], "replayed": []} for _ in games]
     for i in range(n):
         for gid, samples in zip(games, out, strict=True):
             _sample(app, gid, rng, cold=bool(i % 2), out=samples)
@@ -488,8 +488,13 @@ def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[f
         s.flush()
         svc.states.clear()
         t0 = time.perf_counter()
-        relay.render(s, svc, row)
-        out["render"].append(time.perf_counter() - t0)
+        compose = relay.prepare(s, svc, row)        # relay.render, in its two halves
+        t1 = time.perf_counter()
+        compose()
+        t2 = time.perf_counter()
+        out["render"].append(t2 - t0)
+        out["render: load"].append(t1 - t0)
+        out["render: compose"].append(t2 - t1)
         svc.states.clear()
         with replay_counter() as replayed:
             positions.load(s, svc.states, gid)
@@ -558,6 +563,13 @@ def embedded(tmp: Path) -> list[Row]:
         label = {"move": "move by link", "render": "email render (worker, cold)",
                  "page": "game page", "confirm": "confirm page"}[name]
         rows.append(Row(f"{label} at event 2,000 vs 20", at2000[name], "ms", at20[name], 1.3))
+        if name == "render":
+            # why it is not flat: the log (loading: the newest snapshot and the events after
+            # it) or the table (composing: the long game's table is a late Aristocracy one,
+            # three times the HTML of its first rounds, with more moves to link)
+            for half in ("load", "compose"):
+                rows.append(Row(f"  of which {half}, at 2,000 vs 20", at2000[f"render: {half}"],
+                                "ms", at20[f"render: {half}"]))
     rows.append(Row("cold move (empty cache) vs warm, at 2,000", at2000["cold move"], "ms",
                     at2000["move"], 2))
     rows.append(Row("events replayed by a cold load at event 2,000", at2000["replayed"],
