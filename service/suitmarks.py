@@ -27,7 +27,6 @@ def suit(letter: str, faint: bool = False) -> Markup:
 @cache
 def suit_names(card_id: str) -> str:
     """A card's suits by name, "Moons/Waves"; nothing for an Ace, which its name says."""
-    ranks_and_suits = card_id.split(".")[0]
-    if ranks_and_suits[0] == "1":
+    if decktet.rank(card_id) == "1":
         return ""
-    return "/".join(decktet.SUIT_NAMES[s] for s in ranks_and_suits[1:])
+    return "/".join(decktet.SUIT_NAMES[s] for s in decktet.suits(card_id))
