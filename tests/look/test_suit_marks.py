@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import re
 
-from service import suitmarks
-from service.games.cards import decktet
+from service import frenchcards, suitmarks
+from service.games.cards import decktet, french
 
 from .render import partials
 from .samples import CASES, play
@@ -48,3 +48,32 @@ def test_every_decktet_partial_names_each_suit_symbol_it_shows():
             assert decktet.SUIT_NAMES[letter] == name and decktet.SUIT_SYMBOLS[letter] == symbol
         bare = re.sub(r'<span class="suit[^>]*>[^<]*</span>', "", html)
         assert not re.search(symbols, bare.split("</style>")[-1]), case
+
+
+# -- Aristocracy's French cards (service.frenchcards) -------------------------------------------
+
+def test_a_french_card_is_its_label_named_in_full_red_suits_marked_by_class():
+    assert str(frenchcards.chip("10H.2")) == (
+        '<span class="c red" role="img" aria-label="10 of Hearts" title="10 of Hearts">'
+        '10♥</span>')
+    assert str(frenchcards.chip("KD")) == (
+        '<span class="c red" role="img" aria-label="King of Diamonds" '
+        'title="King of Diamonds">K♦</span>')
+    assert 'class="c"' in frenchcards.chip("AS.1") and "Ace of Spades" in frenchcards.chip("AS")
+    assert 'class="c"' in frenchcards.chip("QC") and "Q♣" in frenchcards.chip("QC")
+
+
+def test_every_french_card_the_aristocracy_partial_shows_is_a_named_chip():
+    """No suit symbol of a French card goes out without the card's name beside it."""
+    symbols = "|".join(map(re.escape, french.SUIT_SYMBOLS.values()))
+    for when, sample in enumerate(play(*next(c for c in CASES if c[0] == "aristocracy"))):
+        html = partials(sample, 0)["html"].split("</style>")[-1]
+        shown = re.findall(rf'<span class="c( red)?" role="img" aria-label="([\w ]+)" '
+                           rf'title="\2">(\w+)({symbols})</span>', html)
+        assert shown, when
+        for red, name, rank, symbol in shown:
+            suit = next(s for s, sym in french.SUIT_SYMBOLS.items() if sym == symbol)
+            assert name == french.name(f"{rank}{suit}")
+            assert bool(red) == (suit in "HD")
+        bare = re.sub(r'<span class="c[^>]*>[^<]*</span>', "", html)
+        assert not re.search(symbols, bare), when

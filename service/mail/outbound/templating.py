@@ -7,7 +7,7 @@ from pathlib import Path
 
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescape
 
-from service import suitmarks
+from service import frenchcards, suitmarks
 from service.games import cards
 from service.presenting import fill
 
@@ -24,7 +24,7 @@ def reply_subject(subject: str) -> str:
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject}
 GLOBALS = {"fill": fill, "decktet_suit": suitmarks.suit,
-           "decktet_suit_names": suitmarks.suit_names}
+           "decktet_suit_names": suitmarks.suit_names, "french_card": frenchcards.chip}
 
 
 def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environment:
