@@ -91,7 +91,8 @@ def wait_for(check, seconds: float, what: str, step: float = 0.2):
 # -- the SMTP sink: the relay the service sends through ------------------------------------
 
 class Sink:
-    """Takes mail like a relay; can refuse addresses (550), be slow, or be away."""
+    """Takes mail like a relay (offering PIPELINING); can refuse addresses (550), be slow, or
+    be away."""
 
     def __init__(self):
         self.port = free_port()
@@ -101,6 +102,12 @@ class Sink:
         self.gave_up = 0           # sends the client abandoned while the sink was slow
         self.lock = threading.Lock()
         self.controller: Controller | None = None
+
+    async def handle_EHLO(self, server, session, envelope, hostname, responses):
+        # PIPELINING, as the relays it stands for offer it: the service then sends each
+        # message's commands together (mail.outbound.pipelining), and the faults break that
+        session.host_name = hostname
+        return [*responses[:-1], "250-PIPELINING", responses[-1]]
 
     async def handle_RCPT(self, server, session, envelope, address, options):
         if address in self.refuse:

@@ -1,7 +1,9 @@
 """Fan-out in batches (issue 15) with issue 17's promises: the worker's and the embedded
 thread's deliveries go out over one kept SMTP connection (closed when idle and when the worker
 stops), a refused recipient parks only its row, a line that drops mid-batch sends nothing
-twice and leaves nothing stuck, and sent rows are marked together."""
+twice and leaves nothing stuck, and sent rows are marked together. Every test with the `sink`
+fixture runs twice: against a relay that offers PIPELINING (each message's commands then go
+together, mail.outbound.pipelining) and one that does not (smtplib's own way)."""
 from __future__ import annotations
 
 import re
@@ -33,9 +35,11 @@ class Sink:
     """A local relay that counts connections and goodbyes, refuses some recipients, and can
     hang up before the Nth message (at its MAIL FROM, silently or with a 421) or in the
     middle of it (at its DATA, answering nothing and keeping nothing), or go away for good
-    (hang up, and take no new connection) once it has taken N messages."""
+    (hang up, and take no new connection) once it has taken N messages. `pipelining`: it
+    offers PIPELINING (aiosmtpd reads pipelined commands in order but does not say so)."""
 
-    def __init__(self):
+    def __init__(self, pipelining: bool = False):
+        self.pipelining = pipelining
         self.messages: list = []
         self.connections = self.quits = self.mails = self.datas = 0
         self.refuse: set[str] = set()
@@ -48,6 +52,8 @@ class Sink:
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
         self.connections += 1
         session.host_name = hostname
+        if self.pipelining:
+            return [*responses[:-1], "250-PIPELINING", responses[-1]]
         return responses
 
     async def handle_MAIL(self, server, session, envelope, address, mail_options):
@@ -100,9 +106,9 @@ def relay_at(handler: Sink):
         controller.stop()
 
 
-@pytest.fixture
-def sink():
-    handler = Sink()
+@pytest.fixture(params=[False, True], ids=["one command at a time", "pipelined"])
+def sink(request):
+    handler = Sink(pipelining=request.param)
     with relay_at(handler) as controller:
         yield controller, handler
 

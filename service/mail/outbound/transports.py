@@ -11,6 +11,8 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
+from . import pipelining
+
 
 class SendFailed(Exception):
     """A send that may work if tried again later (connection refused, 4xx, timeout...)."""
@@ -141,10 +143,14 @@ class SMTPTransport:
             # parts go as 8bit when they can (mail.outbound.htmllines): say so to a relay that
             # takes it (RFC 6152; smtplib would only for an international address), and
             # encode them for one that does not
-            if conn.has_extn("8bitmime"):
-                conn.send_message(msg, from_addr=return_path, mail_options=("BODY=8BITMIME",))
+            options = ("BODY=8BITMIME",) if conn.has_extn("8bitmime") else ()
+            if not options:
+                msg = seven_bit(msg)
+            if pipelining.can_pipeline(conn, msg):
+                self._answers.append(
+                    pipelining.send(conn, msg, return_path, options, self._started))
             else:
-                conn.send_message(seven_bit(msg), from_addr=return_path)
+                conn.send_message(msg, from_addr=return_path, mail_options=options)
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
             # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
             # (the relay closing it, as on its idle timeout)
@@ -166,6 +172,9 @@ class SMTPTransport:
             raise _failed(exc) from exc
         self._used = time.monotonic()
         return _words(self._answers[-1][1]) if self._answers else ""
+
+    def _started(self) -> None:
+        self._data_started = True
 
     def _connect(self) -> smtplib.SMTP:
         if self.security == "ssl":

@@ -1,0 +1,187 @@
+"""SMTP PIPELINING (RFC 2920, mail.outbound.pipelining): to a relay that offers it, a message's
+MAIL FROM, RCPT TO and DATA go in one write and its data in a second, two round trips instead
+of smtplib's four; the relay receives the same bytes either way; each refusal means what it
+means without pipelining, and the line stays usable (or is dropped) as it would."""
+from __future__ import annotations
+
+import re
+import smtplib
+import socketserver
+import threading
+from contextlib import contextmanager
+from email.message import EmailMessage
+
+import pytest
+from aiosmtpd.controller import Controller
+
+from service.mail.outbound.transports import SendFailed, SendRefused, SMTPTransport
+
+from .test_relay import free_port
+from .test_relay_fanout import Sink
+
+
+class Relay(Sink):
+    """The fan-out tests' relay (PIPELINING offered or not, connections counted), answering
+    MAIL and the data as told."""
+
+    def __init__(self, pipelining: bool = True):
+        super().__init__(pipelining)
+        self.mail_answer = self.data_answer = None
+
+    async def handle_MAIL(self, server, session, envelope, address, mail_options):
+        if self.mail_answer:
+            return self.mail_answer
+        envelope.mail_from, envelope.mail_options = address, list(mail_options)
+        return "250 OK"
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.data_answer:
+            answer, self.data_answer = self.data_answer, None
+            return answer
+        self.messages.append(envelope)
+        return f"250 2.0.0 Ok: queued as Q{len(self.messages):04d}"
+
+
+@contextmanager
+def relay(pipelining: bool = True):
+    handler = Relay(pipelining)
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    transport = SMTPTransport("127.0.0.1", controller.port)
+    try:
+        yield transport, handler
+    finally:
+        transport.close()
+        controller.stop()
+
+
+def message(n: int = 1, body: str = "Your move.\n") -> EmailMessage:
+    msg = EmailMessage()
+    msg["From"] = "Turnpost <turns@turnpost.test>"
+    msg["To"] = f"player{n}@example.org"
+    msg["Subject"] = f"Game #{n}"
+    msg["Message-ID"] = f"<m{n}@turnpost.test>"
+    msg["Return-Path"] = f"<bounce+m{n}@turnpost.test>"
+    msg.set_content(body)
+    return msg
+
+
+@pytest.fixture
+def writes(monkeypatch):
+    """What the client wrote to the relay, one entry per write."""
+    seen: list[bytes] = []
+    real = smtplib.SMTP.send
+
+    def send(conn, data):
+        seen.append(data if isinstance(data, bytes) else data.encode("ascii"))
+        return real(conn, data)
+
+    monkeypatch.setattr(smtplib.SMTP, "send", send)
+    return seen
+
+
+def test_a_message_goes_in_two_writes_to_a_relay_that_offers_pipelining(writes):
+    with relay() as (transport, handler):
+        transport.send(message(1))
+        writes.clear()                                  # the greeting and EHLO aside
+        assert transport.send(message(2)) == "2.0.0 Ok: queued as Q0002"
+        assert len(writes) == 2
+        commands = writes[0].decode().split("\r\n")
+        size = re.fullmatch(r"MAIL FROM:<bounce\+m2@turnpost\.test> SIZE=(\d+) BODY=8BITMIME",
+                            commands[0])
+        assert size and commands[1:] == ["RCPT TO:<player2@example.org>", "DATA", ""]
+        assert writes[1].endswith(b"\r\n.\r\n")
+        assert handler.connections == 1
+        assert handler.messages[1].mail_from == "bounce+m2@turnpost.test"
+        assert handler.messages[1].rcpt_tos == ["player2@example.org"]
+        assert int(size[1]) == len(handler.messages[1].content)
+
+
+def test_without_the_offer_each_command_waits_for_its_answer(writes):
+    with relay(pipelining=False) as (transport, _):
+        transport.send(message(1))
+        writes.clear()
+        transport.send(message(2))
+        assert [w.split()[0] for w in writes] == [b"mail", b"rcpt", b"data", b"From:"]
+
+
+def test_the_relay_receives_the_same_bytes_pipelined_or_not():
+    """A line that starts with a dot keeps it (the dot is doubled on the wire, RFC 5321
+    4.5.2), and a body without a final line break is still ended properly."""
+    body = "Round 2.\n.hidden line starting with a dot\n..two dots\nno final break"
+    got = []
+    for pipelining in (True, False):
+        with relay(pipelining) as (transport, handler):
+            transport.send(message(7, body))
+            got.append(handler.messages[0].content)
+    assert got[0] == got[1]
+    assert b"\r\n.hidden line" in got[0] and b"\r\n..two dots" in got[0]
+
+
+def test_a_sender_refused_for_now_may_pass_later_and_the_line_goes_on():
+    with relay() as (transport, handler):
+        handler.mail_answer = "451 4.3.0 try again later"
+        with pytest.raises(SendFailed, match="451") as refused:
+            transport.send(message(1))
+        assert not isinstance(refused.value, SendRefused)
+        handler.mail_answer = None
+        transport.send(message(2))
+        assert handler.connections == 1 and len(handler.messages) == 1
+
+
+@pytest.mark.parametrize("answer, kind", [("554 5.7.1 message content rejected", SendRefused),
+                                          ("452 4.3.1 insufficient storage", SendFailed)])
+def test_data_refused_after_it_went_over_is_that_messages_alone(answer, kind):
+    with relay() as (transport, handler):
+        handler.data_answer = answer
+        with pytest.raises(kind, match=answer[:3]) as refused:
+            transport.send(message(1))
+        assert isinstance(refused.value, SendRefused) == (kind is SendRefused)
+        transport.send(message(2))                      # reset, then the same line
+        assert handler.connections == 1
+        assert [m.rcpt_tos for m in handler.messages] == [["player2@example.org"]]
+
+
+def test_a_421_to_the_data_drops_the_line_and_the_next_message_opens_a_new_one():
+    with relay() as (transport, handler):
+        handler.data_answer = "421 4.3.2 shutting down"
+        with pytest.raises(SendFailed, match="421"):
+            transport.send(message(1))
+        transport.send(message(2))
+        assert handler.connections == 2 and len(handler.messages) == 1
+
+
+class Scripted(socketserver.StreamRequestHandler):
+    """A relay that offers PIPELINING yet answers 354 to DATA after refusing every recipient
+    (RFC 2920 says it must not): the client ends the empty message and resets the line."""
+
+    heard: list[str] = []
+
+    def handle(self):
+        self.wfile.write(b"220 scripted ESMTP\r\n")
+        answers = {"EHLO": b"250-scripted\r\n250-PIPELINING\r\n250 8BITMIME\r\n",
+                   "MAIL": b"250 OK\r\n", "RCPT": b"550 5.1.1 no such user\r\n",
+                   "DATA": b"354 go ahead\r\n", ".": b"554 5.5.1 no valid recipients\r\n",
+                   "RSET": b"250 OK\r\n", "QUIT": b"221 Bye\r\n"}
+        for raw in self.rfile:
+            line = raw.decode().rstrip("\r\n")
+            verb = line.split(" ")[0].split(":")[0].upper()
+            self.heard.append(verb)
+            self.wfile.write(answers.get(verb, b"500 what\r\n"))
+            if verb == "QUIT":
+                return
+
+
+def test_a_relay_that_takes_data_for_no_recipient_gets_an_empty_message_and_a_reset():
+    Scripted.heard = []
+    server = socketserver.ThreadingTCPServer(("127.0.0.1", 0), Scripted)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    transport = SMTPTransport("127.0.0.1", server.server_address[1])
+    try:
+        with pytest.raises(SendRefused, match="550"):
+            transport.send(message(1))
+        transport.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+    assert Scripted.heard == ["EHLO", "MAIL", "RCPT", "DATA", ".", "RSET", "QUIT"]
