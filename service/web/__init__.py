@@ -7,12 +7,19 @@ from datetime import timedelta
 from pathlib import Path
 
 from flask import Flask
+from flask.templating import Environment as FlaskEnvironment
 from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from config import key_list, load
 from service import play
 from service.games import registry
-from service.mail.outbound.templating import FILTERS, GLOBALS, TEMPLATES, make_env
+from service.mail.outbound.templating import (
+    FILTERS,
+    GLOBALS,
+    TEMPLATES,
+    DictItemsFirst,
+    make_env,
+)
 from workers.celery_app import celery_init_app, enqueue_for
 
 from . import (
@@ -40,9 +47,15 @@ from . import (
 )
 
 
+class WebEnvironment(DictItemsFirst, FlaskEnvironment):
+    """The pages' Jinja environment: Flask's, with the game views' items found first (the
+    same partials render in the emails)."""
+
+
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask("turnpost", template_folder=str(TEMPLATES),
                 static_folder=str(Path(__file__).resolve().parent / "static"))
+    app.jinja_environment = WebEnvironment        # before anything makes app.jinja_env
     app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)

@@ -27,6 +27,30 @@ GLOBALS = {"fill": fill, "decktet_suit": suitmarks.suit,
            "decktet_suit_names": suitmarks.suit_names, "french_card": frenchcards.chip}
 
 
+_DICT_ATTRIBUTES = frozenset(dir(dict))
+
+
+class DictItemsFirst:
+    """`view.hand` in a template is looked up by Jinja as an attribute first, then as an item.
+    The game views and the pages' rows are plain dicts, so nearly every lookup first raised
+    and caught an AttributeError (a late Aristocracy table makes hundreds: a tenth of
+    composing its email). For a plain dict and a name that is none of dict's own attributes,
+    the attribute lookup can only fail, so the item is taken at once: the same answer, and
+    `d.items()` is still the method. Mixed into the email and the web environments."""
+
+    def getattr(self, obj, attribute: str):
+        if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
+            try:
+                return obj[attribute]
+            except KeyError:
+                return self.undefined(obj=obj, name=attribute)
+        return super().getattr(obj, attribute)
+
+
+class EmailEnvironment(DictItemsFirst, Environment):
+    """The email templates' environment."""
+
+
 def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environment:
     """`auto_reload`: look at each template file's time again whenever it is used (Jinja's
     default), for a developer editing templates under `flask --debug run`. Otherwise a
@@ -35,7 +59,7 @@ def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environ
     loaders = [FileSystemLoader(str(TEMPLATES))]
     if extra is not None:
         loaders.insert(0, FileSystemLoader(str(extra)))
-    env = Environment(loader=ChoiceLoader(loaders),
+    env = EmailEnvironment(loader=ChoiceLoader(loaders),
                       autoescape=select_autoescape(["html"], default_for_string=False),
                       trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                       auto_reload=auto_reload)
