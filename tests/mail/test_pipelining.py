@@ -185,3 +185,21 @@ def test_a_relay_that_takes_data_for_no_recipient_gets_an_empty_message_and_a_re
         server.shutdown()
         server.server_close()
     assert Scripted.heard == ["EHLO", "MAIL", "RCPT", "DATA", ".", "RSET", "QUIT"]
+
+
+def test_an_address_beyond_ascii_goes_smtplibs_own_way_with_smtputf8():
+    """smtplib knows SMTPUTF8 (RFC 6531); the pipelined path leaves such a message to it."""
+    handler = Relay()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port(),
+                            enable_SMTPUTF8=True)
+    controller.start()
+    transport = SMTPTransport("127.0.0.1", controller.port)
+    msg = message(1)
+    msg.replace_header("To", "josé@example.org")
+    try:
+        transport.send(msg)
+    finally:
+        transport.close()
+        controller.stop()
+    assert handler.messages[0].rcpt_tos == ["josé@example.org"]
+    assert "SMTPUTF8" in handler.messages[0].mail_options
