@@ -60,9 +60,9 @@ def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environ
     if extra is not None:
         loaders.insert(0, FileSystemLoader(str(extra)))
     env = EmailEnvironment(loader=ChoiceLoader(loaders),
-                      autoescape=select_autoescape(["html"], default_for_string=False),
-                      trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                      auto_reload=auto_reload)
+                           autoescape=select_autoescape(["html"], default_for_string=False),
+                           trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                           auto_reload=auto_reload)
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)
     return env
