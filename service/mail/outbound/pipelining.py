@@ -20,31 +20,30 @@ from email.message import EmailMessage
 _LEADING_DOT = re.compile(rb"(?m)^\.")
 
 
-def can_pipeline(conn: smtplib.SMTP, msg: EmailMessage) -> bool:
-    """The relay offers it and the message needs nothing smtplib's own path does for it:
-    no Bcc to strip, no Resent- headers, plain ASCII addresses (SMTPUTF8)."""
+def envelope(conn: smtplib.SMTP, msg: EmailMessage,
+             from_addr: str | None) -> tuple[str, list[str]] | None:
+    """The envelope's sender (`from_addr`, else the message's Sender or From) and recipients,
+    when the relay offers pipelining and the message needs nothing smtplib's own path does for
+    it: no Bcc to strip, no Resent- headers, plain ASCII addresses (else SMTPUTF8). None: send
+    it smtplib's way."""
     if not conn.has_extn("pipelining"):
-        return False
+        return None
     if any(h in msg for h in ("Bcc", "Resent-Bcc", "Resent-Date")):
-        return False
-    return all(a.isascii() for a in recipients(msg)) and sender(msg).isascii()
+        return None
+    sender = from_addr if from_addr is not None else email.utils.getaddresses(
+        [msg["Sender"] or msg["From"] or ""])[0][1]
+    fields = [str(f) for f in (msg["To"], msg["Cc"]) if f is not None]
+    recipients = [addr for _, addr in email.utils.getaddresses(fields)]
+    if not (sender.isascii() and all(a.isascii() for a in recipients)):
+        return None
+    return sender, recipients
 
 
-def sender(msg: EmailMessage) -> str:
-    return email.utils.getaddresses([msg["Sender"] or msg["From"] or ""])[0][1]
-
-
-def recipients(msg: EmailMessage) -> list[str]:
-    fields = [str(f) for f in (msg["To"], msg["Bcc"], msg["Cc"]) if f is not None]
-    return [addr for _, addr in email.utils.getaddresses(fields)]
-
-
-def send(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str | None,
+def send(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: list[str],
          mail_options: tuple[str, ...], data_started: Callable[[], None]) -> tuple[int, bytes]:
-    """Send `msg`; returns the relay's answer to its data. `data_started` is called just
-    before the message's data goes over (until then the relay cannot have taken it)."""
-    from_addr = from_addr if from_addr is not None else sender(msg)
-    to_addrs = recipients(msg)
+    """Send `msg` with the envelope `envelope` gave; returns the relay's answer to its data.
+    `data_started` is called just before the message's data goes over (until then the
+    relay cannot have taken it)."""
     flat = io.BytesIO()
     email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
     data = flat.getvalue()

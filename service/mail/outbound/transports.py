@@ -146,9 +146,10 @@ class SMTPTransport:
             options = ("BODY=8BITMIME",) if conn.has_extn("8bitmime") else ()
             if not options:
                 msg = seven_bit(msg)
-            if pipelining.can_pipeline(conn, msg):
+            pipelined = pipelining.envelope(conn, msg, return_path)
+            if pipelined is not None:
                 self._answers.append(
-                    pipelining.send(conn, msg, return_path, options, self._started))
+                    pipelining.send(conn, msg, *pipelined, options, self._started))
             else:
                 conn.send_message(msg, from_addr=return_path, mail_options=options)
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
