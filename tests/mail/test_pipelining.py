@@ -5,7 +5,6 @@ means without pipelining, and the line stays usable (or is dropped) as it would.
 from __future__ import annotations
 
 import re
-import smtplib
 import socketserver
 import threading
 from contextlib import contextmanager
@@ -64,20 +63,6 @@ def message(n: int = 1, body: str = "Your move.\n") -> EmailMessage:
     msg["Return-Path"] = f"<bounce+m{n}@turnpost.test>"
     msg.set_content(body)
     return msg
-
-
-@pytest.fixture
-def writes(monkeypatch):
-    """What the client wrote to the relay, one entry per write."""
-    seen: list[bytes] = []
-    real = smtplib.SMTP.send
-
-    def send(conn, data):
-        seen.append(data if isinstance(data, bytes) else data.encode("ascii"))
-        return real(conn, data)
-
-    monkeypatch.setattr(smtplib.SMTP, "send", send)
-    return seen
 
 
 def test_a_message_goes_in_two_writes_to_a_relay_that_offers_pipelining(writes):

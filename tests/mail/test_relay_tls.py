@@ -17,7 +17,7 @@ from aiosmtpd.controller import Controller
 from service.mail.outbound import transports
 from service.mail.outbound.transports import RelayUnreachable, SMTPTransport
 
-from .test_pipelining import message, writes  # noqa: F401 - writes is a fixture
+from .test_pipelining import message
 from .test_relay import free_port
 from .test_relay_fanout import Sink
 
@@ -55,7 +55,7 @@ def trusting(monkeypatch):
 
 @pytest.mark.parametrize("pipelining", [False, True], ids=["one command at a time", "pipelined"])
 @pytest.mark.parametrize("security", ["starttls", "ssl"])
-def test_mail_goes_over_tls_and_pipelines_after_it(security, pipelining, trusting, writes):  # noqa: F811
+def test_mail_goes_over_tls_and_pipelines_after_it(security, pipelining, trusting, writes):
     with tls_relay(security, pipelining) as (port, handler):
         transport = SMTPTransport("127.0.0.1", port, security=security)
         try:
