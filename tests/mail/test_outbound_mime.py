@@ -140,6 +140,19 @@ def test_a_value_seen_again_is_parsed_once_and_each_header_class_made_once():
     assert registry("content-type", 'text/plain; charset="utf-8"').name == "content-type"
 
 
+def test_a_kept_header_folds_as_the_stock_one_under_each_policy_it_meets():
+    registry = CachedHeaderRegistry()
+    value = "multipart/alternative; " + "; ".join(f'p{k}="{"v" * 30}"' for k in range(6))
+    ours = registry("Content-Type", value)
+    stock = policy.default.header_factory("Content-Type", value)
+    policies = [POLICY, STOCK, policy.default, policy.SMTPUTF8.clone(max_line_length=60), POLICY]
+    for pol in policies * 2:
+        assert ours.fold(policy=pol) == stock.fold(policy=pol), pol
+    # the text is remembered for the policy settings it was last folded under
+    assert ours.fold(policy=POLICY) is ours.fold(policy=POLICY.clone())
+    assert ours.fold(policy=policy.default) != ours.fold(policy=POLICY)
+
+
 def test_the_cache_is_bounded():
     registry = CachedHeaderRegistry(size=10)
     for k in range(35):
