@@ -1,7 +1,8 @@
 """A person's path in a real browser (Playwright driving the system Chromium) against the
 service running as a real server process on the embedded default: sign in by the emailed
 link, open /me, invite a friend from the lobby, accept the invitation from its email, see the
-game on /me, make a move, follow an old move link and be told it no longer applies.
+game on /me, make a move, follow an old move link and be told it no longer applies, write
+to the table.
 
 Skipped on a laptop without Chromium; CI sets TURNPOST_TEST_BROWSER=1, which makes a missing
 browser a failure instead."""
@@ -137,6 +138,11 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     assert page.locator(".card button", has_text=move_text).count() == 0
     page.goto(server + "/me")
     assert "Waiting on others" in page.content() and "waiting on ben" in page.content()
+    # a word to the table from the game page's chat box (its form carries its CSRF token)
+    click(page, "text=Trees #1")
+    page.fill("#chat textarea[name=text]", "good game so far")
+    click(page, "#chat button:has-text('Send message')")
+    assert "expired" not in page.content() and "good game so far" in page.content()
 
 
 def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, page):

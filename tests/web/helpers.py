@@ -135,7 +135,8 @@ def lobby_game(app, creator: str, invitees: list[str], game: str = "trees", **fo
 
 class FormClient(FlaskClient):
     """A test client that sends the session's CSRF token with every form it posts, as the
-    pages' forms do, for tests about what the forms do (not about CSRF itself)."""
+    pages' forms do, for tests about what the forms do (not about CSRF itself). That the
+    pages' forms really carry it is test_page_forms.py's to check."""
 
     def post(self, path, *args, **kwargs):
         data = kwargs.get("data")
