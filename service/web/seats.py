@@ -41,7 +41,7 @@ def confirm_resign(token: str):
 def resign(token: str):
     claims = _view_claims(token)
     if request.form.get("confirm") != "yes":
-        return redirect(url_for("seats.confirm_resign", token=token))
+        return redirect(url_for("seats.confirm_resign", token=token, _anchor="seat"))
     try:
         seats.resign(services(), claims.game, claims.seat, claims.holder)
     except play.NotYourSeat as exc:

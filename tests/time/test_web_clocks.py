@@ -60,9 +60,12 @@ def test_resign_asks_first_then_ends_the_game(app_factory):
     client, _ = lobby_game(app, "anna@example.org", ["ben@example.org"])
     resigner, link = mover_link(app)
     winner = "ben" if resigner.startswith("anna") else "anna"
+    # the question is in the "Your seat" card, far down a phone's screen: the page opens there
+    assert f'action="{link}/resign#seat"' in client.get(link).get_data(as_text=True)
     confirm = client.get(link + "/resign").get_data(as_text=True)
-    assert "Really resign?" in confirm
-    assert post_form(client, link + "/resign", page=link).status_code == 302   # asks again
+    assert "Really resign?" in confirm and 'id="seat"' in confirm
+    asked = post_form(client, link + "/resign", page=link)      # asks again
+    assert asked.status_code == 302 and asked.location.endswith("/resign#seat")
     r = client.post(link + "/resign", data={"confirm": "yes", "csrf_token": _csrf(client, link)},
                     follow_redirects=True)
     page = r.get_data(as_text=True)
