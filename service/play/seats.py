@@ -74,7 +74,7 @@ def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
         ids = []
         for game, row in _active_seats(session, player_id):
             timing.set_clock(row, clocks.pause(timing.get_clock(row), now))
-            ids += timing.tell(session, svc, game, row.seat, f"{player.name} is on vacation until "
+            ids += timing.tell(session, svc, game, row.seat, f"{player.name} is on vacation to the end of "
                                f"{until}; their clocks are stopped", now, offer=False,
                                others_only=True)
         session.flush()
@@ -83,7 +83,7 @@ def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
                                                  .where(Vacation.player_id == player_id))],
                                 today.year, allowance(svc))
     svc.kick("deliver", ids)
-    return VacationDone(f"You are on vacation until {until} (your clocks are stopped in every "
+    return VacationDone(f"You are on vacation to the end of {until} (your clocks are stopped in every "
                         f"game); {left} vacation days left this year.", ids)
 
 

@@ -28,13 +28,13 @@ def test_vacation_stops_and_restarts_clocks_in_two_games(services):
     before = {g: seats(services, g)[0]["clock"] for g in anna_seat}
     services.clock.advance(hours=10)
     done = seat_cases.take_vacation(services, a, "vacation 5")
-    assert "until 28 Nov" in done.text and "25 vacation days left" in done.text
+    assert "to the end of 28 Nov" in done.text and "25 vacation days left" in done.text
     for g in anna_seat:
         row = seats(services, g)[0]
         assert row["clock"]["paused_since"] is not None
         assert row["deadline"] is None and row["remind_at"] is None
         told = [r for r in outbox(services, g, "timeout")
-                if "on vacation until 28 Nov" in r["payload"]["timeout"]["text"]]
+                if "on vacation to the end of 28 Nov" in r["payload"]["timeout"]["text"]]
         assert [r["seat"] for r in told] == [1]
     # nothing times out while away, however long
     services.clock.advance(days=4)

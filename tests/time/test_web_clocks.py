@@ -82,7 +82,7 @@ def test_vacation_by_form_and_refusal(app_factory):
     assert r.status_code == 422 and "You are not on vacation" in r.get_data(as_text=True)
     r = client.post(link + "/vacation", data={"request": "3", "csrf_token": _csrf(client, link)},
                     follow_redirects=True)
-    assert "until 26 Nov" in r.get_data(as_text=True)
+    assert "to the end of 26 Nov" in r.get_data(as_text=True)
 
 
 def test_flask_sweep_runs_the_clocks(app_factory):
