@@ -29,6 +29,9 @@ prod: $(PROD_STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" PROMETHEUS_MULTIPROC_DIR="$(CURDIR)/var/metrics" \
 	    $(BIN)/honcho start -f Procfile
 
+# the links in the emails point at the port served (make run PORT=8000), unless set
+run demo: export TURNPOST_BASE_URL ?= http://127.0.0.1:$(PORT)
+
 ## make run: SQLite file, background work in process, mail to a Maildir shown at /dev/outbox
 run: install
 	$(FLASK) init-db
