@@ -15,53 +15,37 @@ from service import play
 from service.play import api as uses
 from service.play import tokens
 
-from . import openapi
+from . import openapi, problems
 from .ext import services
+from .problems import Problem
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
-PROBLEM = "application/problem+json"
+GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
-
-
-class Problem(Exception):
-    def __init__(self, status: int, title: str, detail: str, type_: str = "about:blank",
-                 **extra):
-        super().__init__(detail)
-        self.status, self.title, self.detail, self.type, self.extra = (status, title, detail,
-                                                                       type_, extra)
-
-
-def problem_response(p: Problem):
-    body = {"type": p.type, "title": p.title, "status": p.status, "detail": p.detail,
-            "instance": request.path, **p.extra}
-    response = current_app.response_class(json.dumps(body), status=p.status, mimetype=PROBLEM)
-    if p.status == 401:
-        response.headers["WWW-Authenticate"] = 'Bearer realm="turnpost"'
-    return response
 
 
 @bp.errorhandler(Problem)
 def on_problem(p: Problem):
-    return problem_response(p)
+    return problems.respond(p)
 
 
 @bp.errorhandler(HTTPException)
 def on_http_error(exc: HTTPException):
-    return problem_response(Problem(exc.code or 500, exc.name, exc.description or ""))
+    return problems.respond(Problem(exc.code or 500, exc.name, exc.description or ""))
 
 
 @bp.errorhandler(play.PlayError)
 def on_play_error(exc: play.PlayError):
     if isinstance(exc, play.NoSuchGame):
-        return problem_response(Problem(404, exc.title, exc.detail))
+        return problems.respond(Problem(404, exc.title, exc.detail))
     if isinstance(exc, play.PositionChanged):
         now = uses.current(services(), request.view_args["game_id"], g.api_player.player_id)
-        return problem_response(Problem(409, exc.title, exc.detail, openapi.STALE, **now))
+        return problems.respond(Problem(409, exc.title, exc.detail, openapi.STALE, **now))
     if isinstance(exc, play.Refused):
-        return problem_response(Problem(422, exc.title, exc.detail, openapi.REFUSED,
+        return problems.respond(Problem(422, exc.title, exc.detail, openapi.REFUSED,
                                         line=exc.text, suggestions=exc.suggestions))
-    return problem_response(Problem(409, exc.title, exc.detail))
+    return problems.respond(Problem(409, exc.title, exc.detail))
 
 
 @bp.before_request
@@ -99,7 +83,16 @@ def _when(at: datetime | None) -> str | None:
 
 
 def _seat_arg() -> int | None:
-    return request.args.get("seat", type=int)
+    """?seat=N: which of the token holder's seats; absent, their one seat in the game. A
+    value that is not one seat number is refused rather than ignored: acting for the wrong
+    seat is worse than an error."""
+    given = request.args.getlist("seat")
+    if not given:
+        return None
+    if len(given) > 1 or not given[0].isascii() or not given[0].isdigit():
+        raise Problem(400, "Malformed seat", "seat is one seat number, a whole number from 0 "
+                      "(the seat field of /api/v1/games), e.g. ?seat=1.")
+    return int(given[0])
 
 
 @bp.get("/openapi.json")
@@ -111,7 +104,11 @@ def spec():
 @bp.get("/games")
 @described(openapi.MY_GAMES)
 def my_games():
-    status = request.args.get("status") or None
+    given = request.args.getlist("status")
+    if len(given) > 1 or (given and given[0] not in GAME_STATUSES):
+        raise Problem(400, "Malformed status", "status is one of "
+                      f"{', '.join(GAME_STATUSES)}, e.g. ?status=active; without it, every game.")
+    status = given[0] if given else None
     lines = uses.my_games(services(), g.api_player.player_id, status)
     return {"nowPlaying": [
         {"gameId": x.game_id, "kind": x.kind, "title": x.title, "seat": x.seat,
@@ -157,6 +154,10 @@ def make_move(game_id: int):
         raise Problem(400, "Malformed move", "\"command\" is a string, \"commands\" a list of "
                       "strings, \"move\" an object from the moves list, \"seq\" an integer, "
                       "\"key\" a string of at most 100 characters.")
+    if not {"command", "commands", "move"} & data.keys():
+        raise Problem(400, "Malformed move", "Say what to play: \"command\" (a line as in a "
+                      "reply), \"commands\" (several, all or none) or \"move\" (an object from "
+                      "the moves list), e.g. {\"command\": \"harvest moons\"}.")
     answer = uses.move(services(), game_id, g.api_player.player_id, lines=lines,
                        move_object=move, seq=seq, key=key, seat=_seat_arg())
     # the same key again gets the first answer again (the header tells it was a replay)

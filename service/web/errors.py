@@ -7,6 +7,9 @@
 * The database is unreachable (a restart, a failover): 503 with Retry-After; a page that was
   only being read reloads itself a few seconds later. The pool pings connections before use
   (pool_pre_ping), so once the database is back the next request works.
+* An address with nothing at it: a page saying where to go instead.
+* Under /api/ each of these is a problem document (service.web.problems) with the same
+  status and words, never an HTML page: a client reads JSON whatever went wrong.
 """
 from __future__ import annotations
 
@@ -14,11 +17,12 @@ import secrets
 
 from flask import current_app, request
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
-from werkzeug.exceptions import InternalServerError
+from werkzeug.exceptions import InternalServerError, MethodNotAllowed, NotFound
 
 from service.links import TokenError
 
-from . import pages
+from . import pages, problems
+from .problems import Problem
 
 RETRY_AFTER = 5
 
@@ -27,6 +31,28 @@ def init_app(app) -> None:
     app.register_error_handler(TokenError, token_error)
     app.register_error_handler(DBAPIError, database_error)
     app.register_error_handler(InternalServerError, server_error)
+    # routing misses are the app's to answer (a blueprint's handlers never see them); these
+    # take a 404 or 405 raised inside a view too
+    app.register_error_handler(NotFound, not_found)
+    app.register_error_handler(MethodNotAllowed, method_not_allowed)
+
+
+def not_found(exc: NotFound):
+    if problems.for_api():
+        return problems.respond(Problem(404, "Not found", f"There is nothing at {request.path}. "
+                                        "The API's operations are listed at "
+                                        "/api/v1/openapi.json."))
+    return pages.problem("Nothing here", "There is no page at this address. Your games are on "
+                         "My games; a new game starts from the front page.", 404)
+
+
+def method_not_allowed(exc: MethodNotAllowed):
+    allowed = ", ".join(exc.valid_methods or ())
+    if problems.for_api():
+        return problems.respond(Problem(405, "Method not allowed", f"{request.path} takes "
+                                        f"{allowed or 'other methods'}, not {request.method}."),
+                                headers={"Allow": allowed} if allowed else None)
+    return exc
 
 
 def token_error(exc: TokenError):
@@ -45,6 +71,12 @@ def database_error(exc: DBAPIError):
         return incident_page(exc)
     current_app.logger.warning("database unavailable (%s %s): %s", request.method,
                                request.path, str(exc).splitlines()[0][:200])
+    if problems.for_api():
+        return problems.respond(Problem(
+            503, "Back in a moment", "The game store is briefly unavailable (a restart, most "
+            f"likely). Try again in {RETRY_AFTER} seconds; after a move, read the game first "
+            "to see whether it was made (or send it again with the same Idempotency-Key)."),
+            headers={"Retry-After": str(RETRY_AFTER)})
     body, status = pages.problem(
         "Back in a moment", "The game store is briefly unavailable (a restart, most likely). "
         + ("This page will try again by itself in a few seconds." if request.method == "GET"
@@ -65,6 +97,11 @@ def incident_page(exc: BaseException):
     incident = secrets.token_hex(4)
     current_app.logger.error("incident %s: %s %s failed", incident, request.method,
                              request.path, exc_info=exc)
+    if problems.for_api():
+        return problems.respond(Problem(500, "Something went wrong on our side", "We have "
+                                        "logged the problem; please try again in a little "
+                                        "while, and quote the incident id if you write to us.",
+                                        incident=incident))
     return pages.problem("Something went wrong on our side",
                          "We have logged the problem and will look into it. Please try again "
                          "in a little while.", 500, kind="fault", incident=incident)

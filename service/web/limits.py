@@ -7,7 +7,6 @@ after the blueprints are registered, so the blueprints stay plain Flask."""
 from __future__ import annotations
 
 import hashlib
-import json
 import math
 import time
 
@@ -18,7 +17,8 @@ from flask_limiter.util import get_remote_address
 from service.play.addresses import BadAddress, address
 from service.play.invitations import MAX_INVITES
 
-from . import pages
+from . import pages, problems
+from .problems import Problem
 
 
 def _account_or_client() -> str:
@@ -52,7 +52,11 @@ def init_app(app: Flask) -> Limiter:
     broker = cfg.get("TURNPOST_BROKER_URL") or ""
     limiter = Limiter(get_remote_address, app=app, key_prefix="turnpost",
                       storage_uri=broker if broker.startswith("redis") else "memory://",
-                      enabled=cfg.get("TURNPOST_RATE_LIMITS", True), headers_enabled=True,
+                      enabled=cfg.get("TURNPOST_RATE_LIMITS", True),
+                      # no limit headers on every response: the extension's Retry-After there
+                      # is the window's reset, and it outbid a 503's own (5 s became an hour
+                      # for an API client); a 429 says when to come back itself (too_many)
+                      headers_enabled=False,
                       # Redis down: count in memory meanwhile rather than fail every request
                       swallow_errors=True, in_memory_fallback_enabled=True)
     # (rate, counted per, cost, counted only when made): every sign-in request counts (each
@@ -95,12 +99,13 @@ def _token_or_client() -> str:
 def too_many(exc):
     limiter = current_app.extensions["turnpost.limiter"]
     current = limiter.current_limit
-    seconds = max(1, math.ceil(current.reset_at - time.time())) if current else 3600
-    if request.path.startswith("/api/"):       # an API client gets a problem document
-        body = {"type": "about:blank", "title": "Too Many Requests", "status": 429,
-                "detail": f"Too many requests ({exc.description}); try again in {seconds} s."}
-        return (json.dumps(body), 429, {"Retry-After": str(seconds),
-                                        "Content-Type": "application/problem+json"})
+    # never longer than the window itself: the reset time is whole seconds, rounded up
+    seconds = max(1, min(current.limit.get_expiry(),
+                         math.ceil(current.reset_at - time.time()))) if current else 3600
+    if problems.for_api():                     # an API client gets a problem document
+        return problems.respond(Problem(429, "Too Many Requests", f"Too many requests "
+                                        f"({exc.description}); try again in {seconds} s."),
+                                headers={"Retry-After": str(seconds)})
     minutes = math.ceil(seconds / 60)
     when = f"in {minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 \
         else f"in about {round(minutes / 60)} hours"

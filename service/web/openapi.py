@@ -12,7 +12,8 @@ STALE = "/api/v1/problems#stale-position"
 REFUSED = "/api/v1/problems#move-refused"
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"},
            "example": 1}
-SEAT = {"name": "seat", "in": "query", "required": False, "schema": {"type": "integer"},
+SEAT = {"name": "seat", "in": "query", "required": False,
+        "schema": {"type": "integer", "minimum": 0},
         "description": "which of your seats, when one address holds several in a game"}
 PROBLEM = {"application/problem+json": {"schema": {"$ref": "#/components/schemas/Problem"}}}
 ERRORS = {
@@ -51,10 +52,12 @@ SPEC_OPERATION = {"summary": "This description", "security": [],
                       "paths": {}, "components": {}, "security": [{"token": []}]},
                       "OpenAPI 3.1")}}
 
+GAME_STATUSES = ("forming", "active", "ended")     # service.store.models.GameRow.status
+
 MY_GAMES = {
     "summary": "My games, with whose move it is (Lichess: ongoing games; Xfcc: GetMyGames)",
     "parameters": [{"name": "status", "in": "query", "required": False, "example": "active",
-                    "schema": {"type": "string", "enum": ["active", "ended"]}}],
+                    "schema": {"type": "string", "enum": list(GAME_STATUSES)}}],
     "responses": {"200": _json({"nowPlaying": [{
         "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "status": "active",
         "seq": 3, "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True,
@@ -95,7 +98,10 @@ MAKE_MOVE = {
             "command": {"type": "string"}, "commands": {"type": "array",
                                                         "items": {"type": "string"}},
             "move": {"type": "object"}, "seq": {"type": "integer"},
-            "key": {"type": "string", "maxLength": 100}}},
+            "key": {"type": "string", "maxLength": 100}},
+            # one of the three says what to play (without any, 422 asks for one)
+            "anyOf": [{"required": ["command"]}, {"required": ["commands"]},
+                      {"required": ["move"]}]},
         "example": {"command": "harvest moons", "seq": 1, "key": "example-1"}}}},
     "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4}, "applied"),
                   **_errors("400", "401", "404", "409", "413", "422")}}
@@ -105,7 +111,8 @@ CHAT = {
     "parameters": [GAME_ID, SEAT],
     "requestBody": {"required": True, "content": {"application/json": {
         "schema": {"type": "object", "required": ["text"],
-                   "properties": {"text": {"type": "string", "maxLength": 2000}}},
+                   "properties": {"text": {"type": "string", "pattern": "\\S",
+                                           "maxLength": 2000}}},
         "example": {"text": "good luck!"}}}},
     "responses": {"202": _json({"gameId": 1, "emails": 1}, "queued for the other players"),
                   **_errors("400", "401", "404", "413", "422")}}

@@ -145,7 +145,8 @@ def test_the_same_client_key_twice_gets_the_first_answer_and_applies_once(client
     (b"[1, 2]", 400), (b"\"sea under mill\"", 400), (b"{not json", 400), (b"", 400),
     (b'{"command": 5}', 400), (b'{"move": "x"}', 400), (b'{"seq": "3", "command": "x"}', 400),
     (b'{"command": "fly to the moon"}', 422), (b'{"move": {"type": "harvest"}}', 422),
-    (b'{}', 422), (b'{"command": "harvest moons", "seq": 0}', 409),
+    (b'{}', 400), (b'{"seq": 3}', 400), (b'{"commands": []}', 422),
+    (b'{"command": "harvest moons", "seq": 0}', 409),
     (b'{"command": "harvest moons", "seq": 9999}', 409), (b"{" + b" " * 70000 + b"}", 413),
 ])
 def test_bad_bodies_are_problems_and_change_nothing(client, table, data, status):
