@@ -72,7 +72,8 @@ beat: install
 	$(BIN)/celery -A workers.worker beat --loglevel=INFO --schedule var/celerybeat-schedule
 inbound: install
 	$(FLASK) inbound-smtp
-## make sweep: on the embedded default (no beat), run the clocks and the outbox every minute
+## make sweep: the clocks and the outbox every minute from a process of its own (the embedded
+## default's web process does it when idle; this is for TURNPOST_BACKGROUND=inline)
 sweep: install
 	$(FLASK) sweep --every 60
 

@@ -73,8 +73,9 @@ def main() -> None:
             fresh_database(args.pg_url)
             settings = service_env(args.pg_url, args.redis_url or "redis://127.0.0.1:6379/12")
         else:
+            # inline: no background thread (its idle sweeps would run beside the moves)
             settings = {"TURNPOST_DATABASE_URL": f"sqlite:///{tmp}/move.db",
-                        "TURNPOST_MAILDIR": f"{tmp}/outbox"}
+                        "TURNPOST_MAILDIR": f"{tmp}/outbox", "TURNPOST_BACKGROUND": "inline"}
             upgrade(settings["TURNPOST_DATABASE_URL"])
         settings["TURNPOST_CHANCE"] = random.Random(4)
         spent = measure(settings, args.rounds, args.moves, args.cold)

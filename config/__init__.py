@@ -140,8 +140,8 @@ class Settings:
     BACKGROUND: str = setting(
         "thread", "Embedded default only: `thread` runs background work after the response in "
         "one thread of the web process, waiting while any request is in flight (at most 2 s) "
-        "and sweeping when idle; `inline` runs it inside the request (the tests, which read "
-        "mail right after a request).",
+        "and, when idle, running the clocks and the outbox sweep as beat would; `inline` runs "
+        "it inside the request (the tests, which read mail right after a request).",
         check=one_of("thread", "inline"))
     SWEEP_SECONDS: int = setting(
         "60", "Seconds between sweeps (beat): sends what is due, processes stored mail.",

@@ -103,8 +103,10 @@ def enqueue_for(app, celery_app: Celery):
                 # no beat process: retries that fell due go out now (tests move the clock)
                 run("sweep")
         return inline
+    # no beat beside it: when idle, the thread runs beat's two passes, the clocks first (a
+    # timeout's emails then go out in the same round)
     worker = InProcessWorker(run, float(app.config["TURNPOST_SWEEP_SECONDS"]),
-                             on_stop=lambda: close_relay(app))
+                             on_stop=lambda: close_relay(app), idle_jobs=("timers", "sweep"))
     app.extensions["turnpost.background"] = worker
     _hold_during_requests(app, worker)
     return worker.enqueue

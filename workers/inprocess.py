@@ -1,7 +1,9 @@
 """The embedded default's worker: background jobs run in one thread of the web process, AFTER
 the response, never inside a player's request (issue 15). With no beat process, the same
-thread sweeps (due retries, stored mail whose kick was lost) whenever it has been idle for the
-sweep interval.
+thread does beat's periodic work whenever it has been idle for the sweep interval: the clocks
+(reminders, timeouts, vacations that ended) and the outbox sweep (due retries, stored mail
+whose kick was lost). The thread starts with the app's first request or job, so a server that
+was restarted keeps its games' clocks from the first page anyone opens.
 
 One thread, first in first out: on SQLite there is one writer anyway, and a move's emails go
 out in the order they were queued. The queue is bounded; a job that does not fit is dropped
@@ -34,10 +36,12 @@ MAX_WAIT_SECONDS = 2.0
 
 class InProcessWorker:
     def __init__(self, run: Callable[..., Any], sweep_seconds: float, maxsize: int = 1000,
-                 on_stop: Callable[[], None] | None = None):
+                 on_stop: Callable[[], None] | None = None,
+                 idle_jobs: tuple[str, ...] = ("sweep",)):
         self.run = run                          # run(job, *args): one job, in an app context
         self.on_stop = on_stop
         self.sweep_seconds = sweep_seconds
+        self.idle_jobs = idle_jobs              # run in turn after sweep_seconds without a job
         self.jobs: queue.Queue = queue.Queue(maxsize)
         self._thread: threading.Thread | None = None
         self._pid = 0
@@ -49,6 +53,7 @@ class InProcessWorker:
         self._no_requests.set()
 
     def request_started(self) -> None:
+        self._ensure_thread()                   # a served app sweeps from its first request
         with self._requests_lock:
             self._in_flight += 1
             self._no_requests.clear()
@@ -124,7 +129,8 @@ class InProcessWorker:
 
     def _sweep(self) -> None:
         self._last_sweep = time.monotonic()
-        self._call("sweep")
+        for job in self.idle_jobs:
+            self._call(job)
 
     def _call(self, job: str, *args: Any) -> None:
         self._no_requests.wait(MAX_WAIT_SECONDS)

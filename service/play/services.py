@@ -128,7 +128,7 @@ class Services:
 
     @property
     def embedded(self) -> bool:
-        """No broker: work runs in process and no beat process sweeps."""
+        """No broker: background work runs in the web process (workers.inprocess)."""
         return not self.settings.get("TURNPOST_BROKER_URL")
 
     def dispose(self) -> None:

@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import threading
 import time
+from datetime import timedelta
 
 import pytest
 
 from service import play
+from service.clock import ManualClock
 
+from ..conftest import T0
+from ..time import helpers as clock_tests
 from ..web.helpers import mails, move_links, start_game
 
 
@@ -101,3 +105,22 @@ def test_a_request_that_never_ends_holds_the_jobs_only_a_while(threaded, monkeyp
     background.enqueue("sweep")
     assert background.drain(5)
     assert ran == ["sweep"]
+
+
+def test_the_idle_thread_runs_the_clocks_from_the_first_request(app_factory):
+    """No beat on the embedded default: the background thread, once the app has answered a
+    request, plays a timeout whose deadline passed (issue 11's sweep), never in the request."""
+    app = app_factory(TURNPOST_BACKGROUND="thread", TURNPOST_SWEEP_SECONDS=0.2,
+                      TURNPOST_CLOCK=ManualClock(T0))
+    background, svc = app.extensions["turnpost.background"], app.extensions["turnpost"]
+    game_id = clock_tests.start(svc, clock="1h").game_id
+    seat = clock_tests.to_act(svc, game_id)[0]
+    svc.clock.advance(timedelta(hours=1, minutes=1))
+    assert app.test_client().get("/").status_code == 200
+    deadline = time.monotonic() + 5
+    while clock_tests.to_act(svc, game_id) == [seat] and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert clock_tests.to_act(svc, game_id) != [seat]
+    assert background.drain(10)
+    assert any("ran out of time" in row["payload"].get("timeout", {}).get("text", "")
+               for row in clock_tests.outbox(svc, game_id))
