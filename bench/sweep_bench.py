@@ -12,6 +12,12 @@ reminders (a quarter of the day before the deadline), then, past the deadline, p
 timeout moves; the next pass does the same for the seats now to act. The state cache is
 emptied before each pass, as in a sweeper that has not seen these games; what the set-up
 left is frozen out of the garbage collector's sight, as the worker does with its app.
+Beside each pass's time it measures two parts no rewrite of the sweep's own code could remove:
+the time spent inside SQLite's own calls (its statements run, rows stepped, commits: a cursor
+that times them), and the engines' own work for the same timeouts (each due game's log folded
+from where the pass starts it, and its timeout move chosen, decided and folded), done alone
+just before the pass on the same games. Their sum, as a ratio to a move, is the floor under
+the issue's 20x: what is left above it is the sweep's own code (SQLAlchemy, JSON, clocks).
 `make bench` prints the median of the passes with their spread (bench/bench.py);
 `--per-game` adds one pass on
 the per-game path a batch falls back to, for comparison. `--url` runs on that database
@@ -21,6 +27,7 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import sqlite3
 import statistics
 import sys
 import tempfile
@@ -31,12 +38,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from sqlalchemy import create_engine, event, func, insert, text  # noqa: E402
+from sqlalchemy import create_engine, event, func, insert, select, text  # noqa: E402
 
 from service import marks, play  # noqa: E402
 from service.clock import ManualClock  # noqa: E402
+from service.games import registry  # noqa: E402
 from service.links import Claims  # noqa: E402
 from service.play import positions, timeouts  # noqa: E402
+from service.store import events as event_store  # noqa: E402
+from service.store import snapshots  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Base, GameRow, Player, Seat  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -63,6 +73,92 @@ class Collector:
         gc.callbacks.remove(self._seen)
 
 
+class DriverClock:
+    """Seconds spent inside the sqlite3 module's own calls: a statement run, rows stepped, a
+    commit. Connections made after `attach` use a cursor that times each call (a function
+    call more per fetch: the pass's time rises by well under 1%)."""
+
+    def __init__(self):
+        self.seconds = 0.0
+        clock = self
+
+        def timed(real):
+            def call(self, *args, **kwargs):
+                t = time.perf_counter()
+                try:
+                    return real(self, *args, **kwargs)
+                finally:
+                    clock.seconds += time.perf_counter() - t
+            return call
+
+        class Cursor(sqlite3.Cursor):
+            execute = timed(sqlite3.Cursor.execute)
+            executemany = timed(sqlite3.Cursor.executemany)
+            fetchone = timed(sqlite3.Cursor.fetchone)
+            fetchmany = timed(sqlite3.Cursor.fetchmany)
+            fetchall = timed(sqlite3.Cursor.fetchall)
+
+        class Connection(sqlite3.Connection):
+            commit = timed(sqlite3.Connection.commit)
+            rollback = timed(sqlite3.Connection.rollback)
+
+            def cursor(self, factory=Cursor):
+                return super().cursor(factory)
+
+        self.connection = Connection
+
+    def attach(self, engine) -> None:
+        """Time the engine's SQLite connections from now on (the pooled ones are closed)."""
+        if engine.dialect.name != "sqlite":
+            return
+        event.listen(engine, "do_connect",
+                     lambda _dialect, _record, _cargs, params: params.update(
+                         factory=self.connection))
+        engine.dispose()
+
+
+def engines_alone(svc, now: datetime, rng: random.Random) -> float:
+    """The engines' own work for the seats due at `now`, by itself: each game's log folded
+    from where the sweep's batch starts it (its newest snapshot when more than a snapshot's
+    worth of events lie behind, as timeouts_batch.Batch finds it), then its timeout moves
+    (timeouts.play_timeout_moves, writing nowhere). Seconds; the reading is not timed."""
+    with svc.db.transaction() as s:
+        due = s.execute(select(Seat.game_id, Seat.seat).where(Seat.deadline <= now)).all()
+        games = {g.id: g for g in s.scalars(select(GameRow).where(
+            GameRow.id.in_({game_id for game_id, _ in due})))}
+        far = {g.id: (positions.snapshot_format(g), 0, g.seq) for g in games.values()
+               if g.seq > positions.SNAPSHOT_EVERY}
+        based = snapshots.latest_many(s, far)
+        logs = event_store.load_many(s, {g.id: (g, based.get(g.id, (0, None))[0])
+                                         for g in games.values()})
+    chance, svc.chance = svc.chance, rng
+    spent = 0.0
+    try:
+        for game_id, seat in due:
+            game = games[game_id]
+            engine = registry.get(game.kind)
+            t = time.perf_counter()
+            seq, state = based.get(game_id, (0, None))
+            recorded = logs.get(game_id, [])
+            for _, ev in recorded:
+                state = engine.evolve(state, ev)
+            seq = recorded[-1][0] if recorded else seq
+            timeouts.play_timeout_moves(Nowhere(), svc, positions.Position(game, engine, state,
+                                                                           seq),
+                                        seat, "bench", now, why="bot")
+            spent += time.perf_counter() - t
+    finally:
+        svc.chance = chance
+    return spent
+
+
+class Nowhere:
+    """A timeout's writes, dropped (timeouts.Out)."""
+
+    def __getattr__(self, _name):
+        return lambda *args, **kwargs: None
+
+
 class Counter:
     def __init__(self, engine):
         self.n = 0
@@ -83,6 +179,8 @@ class Pass:
     move_statements: float      # one move request, just before this pass
     move_seconds: float
     gc_seconds: float = 0.0     # of `seconds`, in the garbage collector
+    driver_seconds: float = 0.0  # of `seconds`, inside SQLite's own calls
+    engine_seconds: float = 0.0  # the engines' own work for these timeouts, done alone
 
     def per_k(self, value: float, count: int) -> float:
         return value * 1000 / max(1, count)
@@ -94,6 +192,20 @@ class Pass:
     @property
     def time_ratio(self) -> float:
         return self.per_k(self.seconds, self.timeouts) / self.move_seconds
+
+    @property
+    def driver_ratio(self) -> float:
+        return self.per_k(self.driver_seconds, self.timeouts) / self.move_seconds
+
+    @property
+    def engine_ratio(self) -> float:
+        return self.per_k(self.engine_seconds, self.timeouts) / self.move_seconds
+
+    @property
+    def floor_ratio(self) -> float:
+        """Inside SQLite plus the engines: what is left when the sweep's own code costs
+        nothing."""
+        return self.driver_ratio + self.engine_ratio
 
     @property
     def reminder_statement_ratio(self) -> float:
@@ -166,7 +278,8 @@ def time_moves(app, svc, counter: Counter, games: list[int], rng) -> tuple[float
     return posted / done, spent / done
 
 
-def one_pass(app, svc, clock, counter: Counter, movers: list[int], rng, bulk=True) -> Pass:
+def one_pass(app, svc, clock, counter: Counter, driver: DriverClock, movers: list[int], rng,
+             bulk=True) -> Pass:
     """Reminders due for every due game, then their deadlines: two sweep passes."""
     move_statements, move_seconds = time_moves(app, svc, counter, movers, rng)
     clock.advance(hours=19)                 # a 1-day clock reminds 6 hours before
@@ -175,13 +288,15 @@ def one_pass(app, svc, clock, counter: Counter, movers: list[int], rng, bulk=Tru
     reminded = timeouts.run(svc, bulk=bulk)
     r_statements, r_seconds = counter.n - n0, time.perf_counter() - t
     clock.advance(hours=6, minutes=1)
+    engine_seconds = engines_alone(svc, clock.now(), random.Random(rng.random()))
     svc.states.clear()
-    n0, t, collector = counter.n, time.perf_counter(), Collector()
+    n0, d0, t, collector = counter.n, driver.seconds, time.perf_counter(), Collector()
     report = timeouts.run(svc, bulk=bulk)
     statements, seconds = counter.n - n0, time.perf_counter() - t
     collector.close()
     return Pass(report.timed_out, statements, seconds, reminded.reminded, r_statements,
-                r_seconds, move_statements, move_seconds, collector.seconds)
+                r_seconds, move_statements, move_seconds, collector.seconds,
+                driver.seconds - d0, engine_seconds)
 
 
 def measure(tmp: Path, games: int = 100_000, due: int = 1000, passes: int = 5,
@@ -196,8 +311,10 @@ def measure(tmp: Path, games: int = 100_000, due: int = 1000, passes: int = 5,
         engine.dispose()
     upgrade(url)
     clock = ManualClock(T0)
+    # inline: no background thread, whose idle sweep would be a second sweeper in the passes
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "out"),
-                      "TURNPOST_CHANCE": random.Random(1), "TURNPOST_CLOCK": clock})
+                      "TURNPOST_CHANCE": random.Random(1), "TURNPOST_CLOCK": clock,
+                      "TURNPOST_BACKGROUND": "inline"})
     svc = app.extensions["turnpost"]
     svc.enqueue = play.services.run_nothing          # time the clocks, not the mail
     t0 = time.perf_counter()
@@ -213,7 +330,8 @@ def measure(tmp: Path, games: int = 100_000, due: int = 1000, passes: int = 5,
     # as the worker process that runs the sweep does once its app is built (workers/worker.py)
     gc.collect()
     gc.freeze()
-    counter, rng = Counter(svc.db.engine), random.Random(2)
+    counter, rng, driver = Counter(svc.db.engine), random.Random(2), DriverClock()
+    driver.attach(svc.db.engine)
     figures = Figures(games, due)
 
     n0, t = counter.n, time.perf_counter()
@@ -222,14 +340,17 @@ def measure(tmp: Path, games: int = 100_000, due: int = 1000, passes: int = 5,
     say(f"a pass with nothing due: {figures.idle_statements} statements, "
         f"{figures.idle_seconds * 1000:.1f} ms")
     for n in range(passes):
-        p = one_pass(app, svc, clock, counter, movers, rng)
+        p = one_pass(app, svc, clock, counter, driver, movers, rng)
         figures.passes.append(p)
         say(f"pass {n + 1}: {p.timeouts} timeouts in {p.statements} statements, "
-            f"{p.seconds * 1000:.0f} ms (GC {p.gc_seconds * 1000:.0f}); {p.reminders} reminders in {p.reminder_statements} "
+            f"{p.seconds * 1000:.0f} ms (GC {p.gc_seconds * 1000:.0f}, inside SQLite "
+            f"{p.driver_seconds * 1000:.0f}; the engines alone "
+            f"{p.engine_seconds * 1000:.0f}); {p.reminders} reminders in {p.reminder_statements} "
             f"statements, {p.reminder_seconds * 1000:.0f} ms; one move request "
             f"{p.move_statements:.1f} statements, {p.move_seconds * 1000:.2f} ms")
     if per_game:
-        p = figures.per_game = one_pass(app, svc, clock, counter, movers, rng, bulk=False)
+        p = figures.per_game = one_pass(app, svc, clock, counter, driver, movers, rng,
+                                        bulk=False)
         say(f"per-game path: {p.timeouts} timeouts in {p.statements} statements, "
             f"{p.seconds * 1000:.0f} ms; {p.reminders} reminders in {p.reminder_statements} "
             f"statements, {p.reminder_seconds * 1000:.0f} ms")
@@ -252,6 +373,9 @@ def main() -> None:
     print("\nper 1,000, in move requests' worth (median of the passes, min-max):")
     for label, name in (("timeouts, statements", "statement_ratio"),
                         ("timeouts, time", "time_ratio"),
+                        ("  inside SQLite", "driver_ratio"),
+                        ("  the engines alone", "engine_ratio"),
+                        ("  the two: the floor", "floor_ratio"),
                         ("reminders, statements", "reminder_statement_ratio"),
                         ("reminders, time", "reminder_time_ratio")):
         low, high = f.spread(name)
