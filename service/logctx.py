@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import json
 import logging
+from collections.abc import Iterator
+from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import datetime, timezone
 
@@ -19,6 +21,19 @@ def bind(*, game: int | None = None, seat_: int | None = None) -> None:
         game_id.set(game)
     if seat_ is not None:
         seat.set(seat_)
+
+
+@contextmanager
+def about(game: int | None, seat_: int | None) -> Iterator[None]:
+    """Lines logged inside are about this game and seat, exactly (None: no game, as for a
+    sign-in letter), and the ones after are about what they were about before: a unit of work
+    that handles several games in turn (the outbox relay) labels each line with its own."""
+    tokens = game_id.set(game), seat.set(seat_)
+    try:
+        yield
+    finally:
+        game_id.reset(tokens[0])
+        seat.reset(tokens[1])
 
 
 def clear() -> None:

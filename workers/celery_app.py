@@ -32,11 +32,19 @@ def celery_init_app(app) -> Celery:
         def __call__(self, *args, **kwargs):
             # a worker's log lines name the task as their request (service.logctx), and carry
             # nothing of the last task; run eagerly, a task is part of the caller's request
-            if not self.request.is_eager:
-                logctx.clear()
-                logctx.request_id.set(self.request.id)
-            with app.app_context():
-                return self.run(*args, **kwargs)
+            if self.request.is_eager:
+                with app.app_context():
+                    return self.run(*args, **kwargs)
+            logctx.clear()
+            logctx.request_id.set(self.request.id)
+            try:
+                with app.app_context():
+                    return self.run(*args, **kwargs)
+            finally:
+                # Celery's own line about the task's end follows: the task, not the last
+                # game one of its use cases worked on
+                logctx.game_id.set(None)
+                logctx.seat.set(None)
 
     broker = app.config["TURNPOST_BROKER_URL"]
     celery_app = Celery(app.name, task_cls=FlaskTask)

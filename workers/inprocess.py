@@ -21,6 +21,7 @@ requests a job waits at most MAX_WAIT_SECONDS, then runs anyway."""
 from __future__ import annotations
 
 import atexit
+import contextvars
 import logging
 import os
 import queue
@@ -135,6 +136,8 @@ class InProcessWorker:
     def _call(self, job: str, *args: Any) -> None:
         self._no_requests.wait(MAX_WAIT_SECONDS)
         try:
-            self.run(job, *args)
+            # in a context of its own: a job's log lines carry nothing of the job before
+            # (the game and seat a use case was about, service.logctx)
+            contextvars.Context().run(self.run, job, *args)
         except Exception:  # noqa: BLE001 - one failed job must not stop the thread
             log.exception("background job %s%s failed; the sweep will retry its rows", job, args)

@@ -197,6 +197,8 @@ class _Sending:
     def __init__(self, svc: Services, token: str, probe: bool):
         self.svc, self.token, self.probe = svc, token, probe
         self.sent: dict[int, str] = {}          # row id -> the relay's answer, not yet marked
+        # row id -> (game, seat): what the log lines of its composing and sending are about
+        self.about: dict[int, tuple[int | None, int | None]] = {}
         self.marked = time.monotonic()
         self.unreachable: SendFailed | None = None
 
@@ -250,13 +252,15 @@ class _Sending:
                     row.status, row.claim = "skipped", None
                     drafts[row_id] = None
                     continue
+                self.about[row_id] = row.game_id, row.seat
                 try:
                     told = news.get(row.game_id)
                     if told is not None:    # this row's own slice of its game's news
                         told = [r for r in told if after[row_id] < r.seq <= row.seq]
-                    drafts[row_id] = (prepare(session, self.svc, row, games, after[row_id],
-                                              news=told),
-                                      self.svc.urls.bounce_address(row.message_id))
+                    with logctx.about(row.game_id, row.seat):
+                        draft = prepare(session, self.svc, row, games, after[row_id],
+                                        news=told)
+                    drafts[row_id] = draft, self.svc.urls.bounce_address(row.message_id)
                 except DBAPIError:
                     raise                   # the transaction is gone: the whole group retries
                 except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row's
@@ -264,6 +268,12 @@ class _Sending:
         return drafts
 
     def _send(self, row_id: int, draft: tuple | Exception | None) -> str:
+        # the rows of a group are loaded together, then composed and sent one by one: each
+        # row's lines name its own game and seat, not the group's last
+        with logctx.about(*self.about.get(row_id, (None, None))):
+            return self._send_now(row_id, draft)
+
+    def _send_now(self, row_id: int, draft: tuple | Exception | None) -> str:
         if self.unreachable is not None:
             # no connection could be made for an earlier row: this one would fail the same
             # way (after the same timeout); it waits for its next try like that one
@@ -348,7 +358,8 @@ def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
 def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
-    return prepare(session, svc, row)()
+    with logctx.about(row.game_id, row.seat):
+        return prepare(session, svc, row)()
 
 
 def prepare(session: Session, svc: Services, row: OutboxRow,
@@ -359,7 +370,6 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     in this transaction, by id (a group's rows share theirs); `since`: the row's
     notify.since, when read with the row; `news`: its events after `since` up to its `seq`,
     when read with the group's."""
-    logctx.bind(game=row.game_id, seat_=row.seat)
     envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
     if row.kind in letters.KINDS:
         letter = letters.render(session, svc, row, envelope)
