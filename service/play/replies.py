@@ -112,8 +112,11 @@ def process(svc: Services, inbound_id: int) -> Result:
     try:
         # a delivery report to one of our bounce+ addresses, or a player's reply
         bounce = bounces.token_of(mail, svc.urls.domain)
-        result = Result(*bounces.handle(svc, _raw(svc, inbound_id), bounce)) if bounce \
-            else _decide(svc, mail, now)
+        if bounce:
+            status, detail = bounces.handle(svc, _raw(svc, inbound_id), bounce)
+            result = Result(status, detail=detail)
+        else:
+            result = _decide(svc, mail, now)
     except Exception as exc:
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")

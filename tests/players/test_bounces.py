@@ -55,6 +55,9 @@ def test_a_hard_bounce_mutes_the_address_everywhere_and_tells_the_table(client, 
     assert receive(app, report_for(to_ben)) == "bounced"
     with svc.db.transaction() as s:
         assert s.scalars(select(Player).where(Player.email == BEN)).one().bounced_at
+        # what an operator reads of it (`flask inbound --status bounced`)
+        stored = s.scalars(select(InboundMessage).order_by(InboundMessage.id.desc())).first()
+        assert stored.outcome.startswith("hard bounce of outbox row")
     before = len([m for m in mails(app) if m["To"] == BEN])
     # Anna moves (it is Ben's move now) and says something: Ben gets nothing, of any kind
     to_anna = latest_to(app, ANNA)
