@@ -224,6 +224,20 @@ def test_latin1_bytes_labelled_utf8_are_recovered():
     assert m.command_lines == ["sell café"] and m.problems
 
 
+@pytest.mark.parametrize("label", ["iso-8859-1", "ISO-8859-1", "latin1"])
+def test_windows_1252_labelled_iso_8859_1_reads_as_written(label):
+    """Outlook's curly quotes and dashes in a part labelled ISO-8859-1 are Windows-1252's
+    (WHATWG Encoding reads the label so), not C1 control characters; Latin-1's own letters
+    are the same in both, and the five bytes Windows-1252 lacks still decode as Latin-1."""
+    raw = mail(f"Content-Type: text/plain; charset={label}\n", "")
+    m = parse_message(raw + "say That\u2019s a \u201cgreat\u201d move \u2013 café\r\n"
+                      .encode("cp1252"))
+    assert m.command_lines == ["say That\u2019s a \u201cgreat\u201d move \u2013 café"]
+    assert not m.problems
+    odd = parse_message(raw + b"say caf\xe9 \x81\r\n")
+    assert odd.command_lines == ["say café \x81"]
+
+
 def test_huge_message_is_capped_and_fast():
     body = "sell sailor\n" + ("# filler line to make the message big\n" * 200_000)
     m = parse_message(mail("", body))

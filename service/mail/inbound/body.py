@@ -75,7 +75,8 @@ class Body:
 
 
 def decode_bytes(data: bytes, charset: str | None, problems: list[str], where: str) -> str:
-    """Decode with the declared charset, then UTF-8, then Windows-1252 with replacement.
+    """Decode with the declared charset (ISO-8859-1 read as Windows-1252), then UTF-8, then
+    Windows-1252 with replacement.
 
     Windows-1252 is the last resort because unlabeled 8-bit mail is most often from Windows
     clients, and it is a superset of Latin-1 for every printable character.
@@ -91,6 +92,12 @@ def decode_bytes(data: bytes, charset: str | None, problems: list[str], where: s
             problems.append(f"unknown charset {declared!r} in {where}; guessed")
             codec = None
     attempts: list[tuple[str, str]] = []
+    if codec == "iso8859-1":
+        # what Outlook and friends label ISO-8859-1 is most often Windows-1252: its curly
+        # quotes and dashes are C1 control characters in Latin-1. Read it as browsers do
+        # (WHATWG Encoding: the label means windows-1252); Latin-1 is left for the five
+        # bytes Windows-1252 does not define.
+        attempts.append(("cp1252", "strict"))
     if codec:
         attempts.append((codec, "strict"))
     attempts.append(("utf-8", "strict"))
@@ -106,7 +113,7 @@ def decode_bytes(data: bytes, charset: str | None, problems: list[str], where: s
             text = data.decode(name, errors)
         except (UnicodeDecodeError, LookupError):
             continue
-        if codec and name != codec:
+        if codec and name != codec and not (codec == "iso8859-1" and name == "cp1252"):
             problems.append(f"{where} is not valid {declared}; decoded as {name}")
         elif codec and errors == "replace":
             problems.append(f"{where} has bytes invalid in {declared}; replaced")
