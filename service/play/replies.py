@@ -19,6 +19,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import and_, func, or_, select, update
 from sqlalchemy.orm import Session
 
+from service.games.contract import CommandError
 from service.links import Signer, TokenError
 from service.mail.inbound.parse import (
     Automated,
@@ -162,11 +163,62 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
             return answer.refuse(session, "Your email did not come back to the game's reply "
                                  "address (play+…), so we cannot be sure it is from you. "
                                  "Please reply to your latest email from this game.")
-    lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
+        lines = _command_lines(session, svc, game, seat, mail)
     if not lines:
         with db.transaction() as session:
-            return answer.refuse(session, NoCommands().explain())
+            return answer.refuse(session, NoCommands(_example(session, svc, game.id,
+                                                              seat)).explain())
     return _run(svc, answer, target, lines)
+
+
+def _example(session: Session, svc: Services, game_id: int, seat: int) -> str:
+    """A line that would work for this seat now: its first legal move, else `help`."""
+    pos = positions.load(session, svc.states, game_id)
+    if pos.engine.outcome(pos.state) is None:
+        for move in pos.engine.legal_moves(pos.state, seat)[:1]:
+            return pos.engine.describe(move)
+    return "help"
+
+
+def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
+                   mail: InboundMail) -> list[str]:
+    """The lines to run: the reply's own, then those of its closing block that are commands
+    ("Thanks for waiting!" above "harvest moons": quotes.extract_reply cannot tell, the game
+    can). A last line that is only the writer's name is a signature, not a move."""
+    lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
+    closing = [ln for ln in mail.closing_lines if not _LINK_FRAGMENT.search(ln)]
+    names = _names(game, seat, mail)
+    if not closing and not (lines and _plain(lines[-1]) in names):
+        return lines                                # the usual reply: no need of the game
+    pos = positions.load(session, svc.states, game.id)
+
+    def is_command(line: str) -> bool:
+        if table.is_table_word(line) or _word(line) in SEAT_WORDS:
+            return True
+        try:
+            pos.engine.parse(pos.state, seat, line)
+        except CommandError:
+            return False
+        return True
+
+    lines += [ln for ln in closing if is_command(ln)]
+    if lines and _plain(lines[-1]) in names and not is_command(lines[-1]):
+        lines.pop()
+    return lines
+
+
+def _names(game: GameRow, seat: int, mail: InboundMail) -> set[str]:
+    """What a player signs with: their name here, the name their mail client sends, either's
+    first word, their address's local part."""
+    player = next(s.player for s in game.seats if s.seat == seat)
+    found = {mail.sender.partition("@")[0]}
+    for name in (player.name or "", mail.sender_name or ""):
+        found |= {_plain(name), _plain(name.split(" ", 1)[0])}
+    return found - {""}
+
+
+def _plain(line: str) -> str:
+    return line.strip().strip("-–—~,.!").strip().lower()
 
 
 def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
@@ -224,12 +276,18 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
         except PlayError as exc:    # the game moved on, or is over
             with db.transaction() as session:
                 return answer.refuse(session, exc.detail)
-    for line in [ln for ln in special if _word(ln) in SEAT_WORDS]:
+    done_lines = list(moves) if status == "applied" else []
+    for line in [table.tidy(ln) for ln in special if _word(ln) in SEAT_WORDS]:
         done = _seat_command(svc, target.game_id, answer.seat, line)
-        if isinstance(done, PlayError):
+        if isinstance(done, PlayError) and not done_lines:
             with db.transaction() as session:
                 return answer.refuse(session, done.detail, line)
+        if isinstance(done, PlayError):
+            # the lines before it stand: "Nothing was changed" would be untrue
+            answer.note(f"Done: {'; '.join(done_lines)}. Not done: \"{line}\": {done.detail}")
+            continue
         answer.note(done)
+        done_lines.append(line)
     table_lines = [ln for ln in special if _word(ln) not in SEAT_WORDS]
     if table_lines or answer.notes or answer.refusal:   # a plain move needs no answer
         with db.transaction() as session:
@@ -258,7 +316,7 @@ def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) 
     pos = positions.load(session, svc.states, game.id)
     said, ids = [], []
     for line in lines:
-        word, _, rest = line.strip().partition(" ")
+        word, _, rest = table.tidy(line).partition(" ")
         word = word.lower()
         if word == "say":
             if rest.strip():
@@ -330,14 +388,18 @@ class Answer:
             return []          # the seat was told we stopped; its moves still count
         game = session.get(GameRow, self.game_id)
         pos = positions.load(session, self.svc.states, game.id)
+        notes = list(self.notes)
         if answered == ANSWERS_PER_HOUR:
-            payload = {"answer": f"You have had {ANSWERS_PER_HOUR} answers from me in the "
-                       "last hour, so I will stop answering for an hour. Moves you send still "
-                       "count, and turn emails still come."}
-        else:
-            payload = {"answer": _capped("\n\n".join(self.notes))} if self.notes else {}
-            if self.refusal is not None:
-                payload["refusal"] = self.refusal
+            # the last answer for a while still says what it was asked (a refusal above
+            # all: the writer must learn that this move did not go in), and that it is the last
+            notes.append(f"You have had {ANSWERS_PER_HOUR} answers from me in the last hour, "
+                         "so I will not answer again for an hour. Moves that can be applied "
+                         "still count and turn emails still come, but until then a line I "
+                         "cannot apply gets no answer: the game page shows whether your move "
+                         "went in.")
+        payload = {"answer": _capped("\n\n".join(notes))} if notes else {}
+        if self.refusal is not None:
+            payload["refusal"] = self.refusal
         kind = "refusal" if "refusal" in payload else "answer"
         row = notify.queue(session, game, self.seat, kind, pos.seq, self.now,
                            dict(payload, in_reply_to=self.mail.message_id))
@@ -412,4 +474,4 @@ def _seat_of(game: GameRow, sender: str, seat: int | None) -> int | None:
 
 
 def _word(line: str) -> str:
-    return line.strip().split(" ", 1)[0].lower()
+    return table.command_word(line)

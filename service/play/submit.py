@@ -153,10 +153,16 @@ def check_holder(game, seat: int | None, holder: int | None) -> None:
 
 def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:
     engine, events, applied = pos.engine, [], []
-    lines, keep = _without_keep(intent.lines)
+    lines, keep = _without_keep(engine, pos.state, intent.seat, intent.lines)
     new_state = pos.state
+
+    def turn_ended() -> bool:
+        # an earlier line ended the seat's turn: a later one cannot follow in this email
+        return bool(applied) and intent.seat not in engine.to_act(new_state)
+
     # the lambda reads new_state as it stands when each line is parsed: late binding wanted
-    work = _moves(engine, intent.seat, intent.moves, lines, lambda: new_state)  # noqa: B023
+    work = _moves(engine, intent.seat, intent.moves, lines, lambda: new_state,  # noqa: B023
+                  turn_ended)
     for index, (text, move) in enumerate(work):
         produced = _decide(engine, new_state, intent.seat, move, chance, index, text)
         new_state = replay(engine, produced, new_state)
@@ -250,10 +256,20 @@ def check_fresh(session: Session, svc: Services, pos: positions.Position,
                           pos.seq)
 
 
-def _without_keep(lines: list[str]) -> tuple[list[str], bool]:
-    if lines and lines[-1].strip().lower() == KEEP:
-        return lines[:-1], True
-    return lines, False
+def _without_keep(engine, state, seat: int, lines: list[str]) -> tuple[list[str], bool]:
+    """A last line `keep` keeps a Magnate turn open (M9), unless it is the whole answer to
+    the question the game is waiting on: `keep` alone, when the seat has just drawn an Ace
+    and is asked to keep or replace it (M16), keeps the Ace."""
+    if not lines or lines[-1].strip().lower() != KEEP:
+        return lines, False
+    if len(lines) == 1:
+        try:
+            engine.parse(state, seat, lines[0])
+        except CommandError:
+            pass
+        else:
+            return lines, False
+    return lines[:-1], True
 
 
 def _decide(engine, state, seat: int, move: Move, chance, index: int, text: str | None):
@@ -263,12 +279,19 @@ def _decide(engine, state, seat: int, move: Move, chance, index: int, text: str 
         raise Refused(exc.why, index=index, text=text or engine.describe(move)) from None
 
 
-def _moves(engine, seat: int, moves: list[Move], lines: list[str], current):
+def _moves(engine, seat: int, moves: list[Move], lines: list[str], current, turn_ended):
     """Yield (text, move) pairs; text lines are parsed against the state as it then stands, so
     a later line may use a card an earlier line gained."""
     for move in moves:
         yield None, move
+    done: list[str] = []
     for index, line in enumerate(lines):
+        if turn_ended():
+            raise Refused(f"Your turn ended with \"{done[-1] if done else 'your move'}\", so "
+                          "this line could not follow it in the same email. Send one turn per "
+                          "email; the next can go when it is your move again.",
+                          index=len(moves) + index, text=line)
+        done.append(line)
         try:
             parsed = engine.parse(current(), seat, line)
         except CommandError as exc:

@@ -14,8 +14,24 @@ UNDO_ANSWERS = {"accept": True, "yes": True, "agree": True, "refuse": False, "no
 HELP_LIMIT = 60
 
 
+#: what a phone or a habit puts after a command ("Help.", "Resign!", "vacation 5.")
+_TRAILING = ".!?,;:"
+
+
+def command_word(line: str) -> str:
+    """The line's first word, lower case, without trailing punctuation: "Help." is help."""
+    return line.strip().split(" ", 1)[0].lower().rstrip(_TRAILING)
+
+
+def tidy(line: str) -> str:
+    """The line without the punctuation a sentence ends with, except a `say` line's (its
+    message is the player's words, "say good luck!")."""
+    line = line.strip()
+    return line if command_word(line) == "say" else line.rstrip(_TRAILING).rstrip()
+
+
 def is_table_word(line: str) -> bool:
-    return line.strip().split(" ", 1)[0].lower() in WORDS
+    return command_word(line) in WORDS
 
 
 def help_answer(engine, state, seat: int, limit: int = HELP_LIMIT) -> str:
@@ -38,7 +54,7 @@ class Answer:
 
 def page_command(svc: Services, game_id: int, seat: int, line: str) -> Answer:
     """One of WORDS typed in the page's command box; ChatRefused for a message that cannot go."""
-    word, _, rest = line.strip().partition(" ")
+    word, _, rest = tidy(line).partition(" ")
     word = word.lower()
     if word == "say":
         said = chat.say(svc, game_id, seat, rest)

@@ -1,6 +1,5 @@
 """parse_message: headers, robots, bodies, limits, rejections; and it never raises."""
 
-import hashlib
 import re
 from pathlib import Path
 
@@ -47,10 +46,23 @@ def test_basic_fields():
 def test_missing_message_id_is_a_stable_hash():
     raw = b"From: a@b.c\r\nTo: " + TO.encode() + b"\r\n\r\nsell sailor\r\n"
     one, two = parse_message(raw), parse_message(raw)
-    assert one.message_id == two.message_id
-    assert hashlib.sha256(raw).hexdigest()[:40] in one.message_id
+    assert one.message_id == two.message_id and one.message_id.startswith("sha256-")
     assert one.message_id != parse_message(raw + b"x").message_id
+    assert one.message_id != parse_message(raw.replace(b"a@b.c", b"d@b.c")).message_id
     assert any("Message-ID" in p for p in one.problems)
+
+
+def test_missing_message_id_hash_ignores_what_relays_add_on_the_way():
+    """A second delivery of the same message has the same stand-in id: the trace headers a
+    hop adds (Received, X-Original-To, Delivered-To, Return-Path) and its line ends do not
+    count."""
+    raw = (b"From: a@b.c\r\nTo: " + TO.encode() + b"\r\nSubject: Re: turn\r\n"
+           b"Date: Thu, 26 Nov 2026 09:00:00 +0000\r\n\r\nsell sailor\r\n")
+    relayed = (b"Return-Path: <a@b.c>\r\nDelivered-To: " + TO.encode() + b"\r\n"
+               b"X-Original-To: " + TO.encode() + b"\r\nReceived: from mx2 by mx; "
+               b"Thu, 26 Nov 2026 09:00:05 +0000\r\n" + raw)
+    assert parse_message(raw).message_id == parse_message(relayed).message_id \
+        == parse_message(raw.replace(b"\r\n", b"\n")).message_id
 
 
 def test_message_id_without_brackets_is_kept():

@@ -73,3 +73,33 @@ def test_an_email_link_plays_the_card_and_ends_the_turn(client, app):
     assert client.post(path).status_code == 200
     other = next(a for a in PLAYERS if a != mover)
     assert move_links(latest_to(app, other)), "the turn passed to the other player"
+
+
+def test_keep_alone_answers_the_ace_question_instead_of_keeping_the_turn_open():
+    # RULINGS M16 ("ask" keeps the turn open for the answer) against M9 (a last line `keep`
+    # keeps a turn open): `keep` as the whole answer to the Ace question keeps the Ace
+    from dataclasses import replace
+    from types import SimpleNamespace
+
+    from service.games import registry
+    from service.games.contract import replay
+    from service.play.submit import Intent, decide_all
+
+    engine, rng = registry.get("magnate"), random.Random(3)
+    state = replay(engine, engine.start(2, {"ruleset": "classic", "replace_ace": True}, rng))
+    seat = state.turn
+    players = list(state.players)
+    players[seat] = replace(players[seat], hand=tuple(c for c in players[seat].hand
+                                                      if c != "1M"))
+    state = replace(state, players=tuple(players),
+                    draw=("1M",) + tuple(c for c in state.draw if c != "1M"))   # an Ace next
+    sale = next(m for m in engine.legal_moves(state, seat) if m["type"] == "sell")
+    pos = SimpleNamespace(engine=engine, state=state)
+    _, _, state = decide_all(pos, Intent(1, seat, moves=[sale], source="email",
+                                         whole_turn=True), rng)
+    assert state.phase == "ask", "the end-of-turn draw was the Ace, and the player is asked"
+    pos = SimpleNamespace(engine=engine, state=state)
+    _, moves, after = decide_all(pos, Intent(1, seat, lines=["keep"], source="email",
+                                             whole_turn=True), rng)
+    assert moves == [{"type": "keep", "card": "1M"}]
+    assert "1M" in after.players[seat].hand

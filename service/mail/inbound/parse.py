@@ -32,7 +32,7 @@ from email.utils import getaddresses
 
 from .. import REPLY_MARKER
 from .body import MAX_TEXT_CHARS, decode_bytes, extract_body, prepare_raw
-from .quotes import command_lines, extract_command_text
+from .quotes import command_lines, extract_reply
 
 __all__ = [
     "MAX_RAW_BYTES",
@@ -95,6 +95,9 @@ class InboundMail:
     command_text: str
     command_lines: list[str]
     problems: list[str] = field(default_factory=list)
+    #: the short closing below the commands ("Thanks!" + name; quotes.extract_reply): the
+    #: lines of it that are commands count, the others are a sign-off
+    closing_lines: list[str] = field(default_factory=list)
     #: False when no text body could be found or decoded (see ``Unreadable``).
     readable: bool = True
 
@@ -128,10 +131,15 @@ class Rejection(Exception):
 class NoCommands(Rejection):
     code = "no-commands"
 
+    def __init__(self, example: str = "help") -> None:
+        super().__init__(example)
+        self.example = example      # a line that works in the writer's game, now
+
     def explain(self) -> str:
+        also = "" if self.example == "help" else ", or help for every move you can make now"
         return (
             "We found no move in your email. Write each move on its own line at the top of "
-            "your reply, above the quoted turn email, for example: sell sailor"
+            f"your reply, above the quoted turn email, for example: {self.example}{also}"
         )
 
 
@@ -366,8 +374,9 @@ def parse_message(raw: bytes) -> InboundMail:
         message_id = mids[0]
         problems.append("a Message-ID that is not plain ASCII; using a hash of it")
     else:
-        # Stable across redeliveries of the same bytes, so de-duplication still works.
-        message_id = "sha256-" + hashlib.sha256(raw).hexdigest()[:40] + "@turnpost.invalid"
+        # the same message delivered again must get the same id, so de-duplication still
+        # works: the hash leaves out what relays add on the way (Received, X-Original-To...)
+        message_id = "sha256-" + _stable_digest(raw, h)[:40] + "@turnpost.invalid"
         problems.append("no Message-ID; using a hash of the message")
 
     sender, sender_name = _from_address(msg)
@@ -394,7 +403,7 @@ def parse_message(raw: bytes) -> InboundMail:
         problems.append("malformed MIME: " + ", ".join(defects))
 
     body.text = clean_text(body.text)     # a NUL is no line of a command
-    command_text = extract_command_text(body.text)
+    command_text, closing = extract_reply(body.text)
     return _cleaned(InboundMail(
         message_id=message_id,
         sender=sender,
@@ -407,9 +416,28 @@ def parse_message(raw: bytes) -> InboundMail:
         body_text=body.text,
         command_text=command_text,
         command_lines=command_lines(command_text),
+        closing_lines=command_lines(closing),
         problems=problems,
         readable=body.readable,
     ))
+
+
+#: what the writer's client set, as opposed to the trace headers each hop adds
+_STABLE_HEADERS = ("from", "to", "cc", "date", "subject", "in-reply-to", "references")
+
+
+def _stable_digest(raw: bytes, headers: dict[str, list[str]]) -> str:
+    """A hash of a message that is the same for every delivery of it: its writer's own
+    headers and its body (line ends made alike), not the headers relays add in transit."""
+    digest = hashlib.sha256()
+    for name in _STABLE_HEADERS:
+        for value in headers.get(name, []):
+            digest.update(f"{name}:{' '.join(value.split())}\n".encode("utf-8",
+                                                                       "surrogateescape"))
+    data = raw.replace(b"\r\n", b"\n")
+    _, gap, body = data.partition(b"\n\n")
+    digest.update(b"\n" + (body if gap else b""))
+    return digest.hexdigest()
 
 
 def _defects(msg: Message) -> list[str]:

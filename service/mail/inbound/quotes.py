@@ -132,7 +132,18 @@ def _next_content(lines: list[str], start: int) -> int | None:
 
 
 def extract_command_text(body: str) -> str:
-    """Return only the lines the player wrote in ``body`` (a decoded, plain-text reply).
+    """Return only the lines the player wrote in ``body`` (a decoded, plain-text reply),
+    without a closing at its end (``extract_reply`` keeps that apart instead)."""
+    return extract_reply(body)[0]
+
+
+def extract_reply(body: str) -> tuple[str, str]:
+    """The lines the player wrote in ``body`` (a decoded, plain-text reply), and apart from
+    them the short closing that ends them ("Thanks!" + name), if any.
+
+    The closing is kept apart, not thrown away: "Thanks for waiting!" on the line above a
+    move looks like a closing to a reader without the game's grammar. The command runner,
+    which has it, takes from the closing block the lines that are commands and drops the rest.
 
     The rules, in order, line by line:
 
@@ -148,7 +159,7 @@ def extract_command_text(body: str) -> str:
        message follows unprefixed, and everything from it down goes.
     4. A signature separator (``-- `` or ``--``) ends the reply; device taglines ("Sent from
        my iPhone", "Von meinem iPhone gesendet", ...) are dropped wherever they are; a short
-       closing among the last three lines ("Thanks!" + name) is dropped with what follows it.
+       closing among the last three lines ("Thanks!" + name) is set apart with what follows it.
     """
     lines = body.replace("\r\n", "\n").replace("\r", "\n").translate(_INVISIBLE).split("\n")
     kept: list[str] = []
@@ -176,22 +187,24 @@ def extract_command_text(body: str) -> str:
         if not _TAGLINE.match(stripped):
             kept.append(line.rstrip())
         i += 1
-    return "\n".join(_drop_signoff(kept)).strip("\n")
+    body_lines, closing = _split_signoff(kept)
+    return "\n".join(body_lines).strip("\n"), "\n".join(closing).strip("\n")
 
 
-def _drop_signoff(lines: list[str]) -> list[str]:
-    """Drop a short closing at the very end ("Cheers," + name): it is never a move.
+def _split_signoff(lines: list[str]) -> tuple[list[str], list[str]]:
+    """Split off a short closing at the very end ("Cheers," + name).
 
     Only the last few non-blank lines are looked at, and only a line that starts with a closing
-    word and is short, so a move can never be mistaken for one.
+    word and is short, with short lines after it. What follows such a line may still be a
+    move ("Thanks for waiting!" then "harvest moons"): the caller decides, with the game.
     """
     content = [i for i, line in enumerate(lines) if line.strip()]
     tail = content[-_MAX_SIGNOFF_LINES:]
     for n, i in enumerate(tail):
         after = tail[n + 1 :]
         if _CLOSING.match(lines[i].strip()) and all(len(lines[j].strip()) <= 40 for j in after):
-            return lines[:i]
-    return lines
+            return lines[:i], lines[i:]
+    return lines, []
 
 
 def command_lines(command_text: str) -> list[str]:
