@@ -18,7 +18,7 @@ def init_app(app) -> None:
 def handler(svc: play.Services) -> smtp_receiver.InboundHandler:
     """The receiver storing into these services' database (the use case `accept_mail`)."""
     return smtp_receiver.InboundHandler(lambda raw: play.accept_mail(svc, raw, "smtp"),
-                                        svc.urls.domain)
+                                        svc.urls.domain, svc.urls.sender_address())
 
 
 @click.command("inbound-smtp")

@@ -40,3 +40,27 @@ def test_a_reply_through_the_smtp_receiver_moves_and_mails_the_next_turn(client,
     assert len(mails(app)) > before_mails, "the next emails were sent"
     news = text_of(latest_to(app, other))
     assert "YOUR TURN" in news or "GAME OVER" in news
+
+
+def test_a_reply_to_our_from_address_is_taken_and_moves(client, app, receiver):
+    """Some clients reply to From, not Reply-To: the receiver takes mail for our From address
+    (it answered 550 "no such mailbox", and the player's move bounced), and processing acts
+    on it because it answers one of our emails (its In-Reply-To)."""
+    start(client)
+    addr, ours = mover(app)
+    before = events(app)
+    to = ours["From"].addresses[0].addr_spec
+    raw = reply_to(ours, move_links(ours)[0][0]).replace(ours["Reply-To"].encode(), to.encode())
+    with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as smtp:
+        assert smtp.sendmail(addr, [to], raw) == {}
+    assert events(app) > before
+
+
+def test_mail_for_any_other_address_of_the_domain_is_refused_at_rcpt(app, receiver):
+    with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as smtp:
+        smtp.ehlo()
+        smtp.mail("someone@example.org")
+        code, _ = smtp.rcpt("postmaster@turnpost.test")
+        assert code == 550
+        code, _ = smtp.rcpt("turnpost@elsewhere.example")
+        assert code == 550

@@ -1,6 +1,8 @@
 """The built-in SMTP receiver (Procfile ``inbound``): an MX for the reply addresses.
 
-It only takes ``play+<token>@<TURNPOST_MAIL_DOMAIN>`` recipients, stores each message with the
+It only takes ``play+<token>@<TURNPOST_MAIL_DOMAIN>`` recipients (and the bounce addresses, and
+the address our emails come From, which a client replying to From rather than Reply-To uses:
+such a reply still answers one of our emails), stores each message with the
 ``accept`` it is given (the use case ``play.accept_mail``) and answers 250 only once the row is
 committed. If storing fails it answers a temporary 451, so the sending MTA keeps the message and
 retries: nothing is lost, and a message that arrives twice is stored once (Message-ID
@@ -25,12 +27,16 @@ class InboundHandler:
     """aiosmtpd handler: takes mail for the reply addresses of `domain` and hands the raw
     bytes to `accept` (which stores them and queues their processing)."""
 
-    def __init__(self, accept: Accept, domain: str) -> None:
+    def __init__(self, accept: Accept, domain: str, sender: str | None = None) -> None:
         self.accept = accept
         self.domain = domain
-        # reply addresses, and the bounce addresses (VERP) that delivery reports come back to
+        # reply addresses, the bounce addresses (VERP) that delivery reports come back to,
+        # and our From address (processing finds the game by the email replied to, and acts
+        # only when that is one of ours: service.play.replies.find_target)
+        local = re.escape(sender.partition("@")[0].lower()) if sender else None
         self._ours = re.compile(
-            rf"^(play\+[a-z0-9]+|bounce\+[a-z0-9.]+)@{re.escape(domain.strip().lower())}$")
+            rf"^(play\+[a-z0-9]+|bounce\+[a-z0-9.]+{'|' + local if local else ''})"
+            rf"@{re.escape(domain.strip().lower())}$")
 
     async def handle_RCPT(self, server, session, envelope, address, rcpt_options):
         # Refusing here, not after DATA, means mail for anyone else never gets stored and the
