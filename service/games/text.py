@@ -7,9 +7,24 @@ from collections.abc import Iterable, Mapping
 
 from .contract import CommandError
 
+# Quotation marks a player may put around a name: double quotes of every kind, and single
+# quotes where they open or close a word. A single quote inside a word is an apostrophe
+# ("player 2's"), and curly ones are folded to straight first, as phones type them.
+DOUBLE_QUOTES = re.compile(r"[\"“”„«»]")
+EDGE_QUOTE = re.compile(r"(?<![^\W_])'|'(?![^\W_])")
+
+
+def unquote(text: str) -> str:
+    """`text` without the quotation marks around its names: ``play 'the Castle'`` and
+    ``play “the Castle”`` read as ``play the Castle``; apostrophes inside words stay."""
+    text = DOUBLE_QUOTES.sub(" ", text.replace("‘", "'").replace("’", "'"))
+    return EDGE_QUOTE.sub(" ", text)
+
 
 def norm(text: str) -> str:
-    text = re.sub(r"[^a-z0-9.' ]+", " ", text.lower())
+    # the quotes go first: a name in quotes ('the Castle') would keep its marks, and "the"
+    # behind an opening quote would not be dropped
+    text = re.sub(r"[^a-z0-9.' ]+", " ", unquote(text.lower()))
     text = re.sub(r"^(the|a|an) ", "", text.strip())
     return re.sub(r"\s+", " ", text).strip()
 

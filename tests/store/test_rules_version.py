@@ -3,7 +3,7 @@ log recorded under an earlier version replays and plays on as it did then, throu
 store and the use cases (architecture issue, point 4).
 
 The witness is Suzerain, whose rules version 2 amended S7 (the right is offered at once after
-the claim). Its golden file `random_1.jsonl` was recorded before rules versions existed; here
+the claim) and version 3 made that offer on public facts only. Its golden file `random_1.jsonl` was recorded before rules versions existed; here
 that same game is stored as a version-1 log, then played on move by move through `play.submit`,
 and every position must match the golden file's views and legal moves."""
 from __future__ import annotations
@@ -51,7 +51,7 @@ def store_old_game(svc, kind: str, options: dict, events: list[Event]) -> int:
 
 def test_a_version_1_log_replays_and_plays_on_under_version_1(services):
     engine = registry.get("suzerain")
-    assert engine.rules_version == 2
+    assert engine.rules_version == 3
     lines = [json.loads(x) for x in (GOLDEN / "random_1.jsonl").read_text().splitlines()]
     header, steps = lines[0], lines[1:]
     rng = random.Random(header["seed"])
@@ -85,10 +85,10 @@ def test_a_version_1_log_replays_and_plays_on_under_version_1(services):
 def test_a_new_game_records_the_engines_current_version(services):
     started = play.start_game(services, "suzerain", ["anna@example.org", "ben@example.org"], {})
     with services.db.transaction() as s:
-        assert s.get(GameRow, started.game_id).rules_version == 2
+        assert s.get(GameRow, started.game_id).rules_version == 3
         first = s.scalar(select(EventRow).where(EventRow.game_id == started.game_id,
                                                 EventRow.seq == 1))
-        assert first.data["rules"] == 2
+        assert first.data["rules"] == 3
 
 
 def test_the_upcaster_names_the_version_only_where_the_log_does_not():

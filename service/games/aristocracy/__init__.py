@@ -11,7 +11,8 @@ Modules, imported one way down this list (docs/engines.md):
 * views.py: `view`, `freshness`, `redact`, `secrets`, `zones`, `outcome`;
 * bots.py: `BOTS` ("easy", "normal"; "random" and "greedy" are their old names).
 
-`rules_version` 2: see state.py for what changed and how version-1 games keep their rules.
+`rules_version` 3: see state.py for what changed in versions 2 and 3 and how games begun under
+an older version keep their rules.
 """
 from __future__ import annotations
 
@@ -30,7 +31,8 @@ class Aristocracy:
     title = "Aristocracy"
     seats = range(2, 6)
     # 2: A13 (the 4 oldest discards always face up) and A16 (every player bids, all-zero
-    # bids tie) as amended. Games begun under 1 keep the old rules (state.py).
+    # bids tie) as amended. 3: a sealed choice made in Herald order (A3's option) is final.
+    # Games begun under an older version keep its rules (state.py).
     rules_version = RULES_VERSION
     options = {
         "sizes": Option("4-5-6", "Cards in a farm, estate and château (A21); 2-3-4 is the "
@@ -41,7 +43,8 @@ class Aristocracy:
             "the same time, and all are revealed together when the last one is in, so a round "
             "costs one wait instead of one per player (A3). Switch this on for the printed "
             "rules' Herald order: players choose one after another, starting at the Herald, "
-            "each seeing only how many cards those before them chose.",
+            "each seeing only how many cards those before them chose; a choice once made is "
+            "final.",
             choices=(False, True), label="Sealed choices in Herald order (one at a time)"),
         "ball_reveal": Option(False, "Show the cards pooled at the ball (A15)",
                               choices=(False, True), label="Reveal the ball"),

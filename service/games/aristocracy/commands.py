@@ -34,6 +34,7 @@ from collections.abc import Callable
 
 from ..cards import french
 from ..contract import CommandError
+from ..text import unquote
 from .copies import EXACT, SAME, base, building_zones, canonical, lowest, own_zones
 from .rules import legal_moves
 from .state import KINDS, State, rank
@@ -159,6 +160,8 @@ def _parse_one_helpfully(s: State, seat: int, line: str) -> dict:
 def _tokens(text: str) -> list[str]:
     text = text.strip().lower().replace("’", "'").replace("\ufe0f", "")
     text = re.sub(r"'s\b", "", text)
+    # quotation marks around a card ('7♥', "7♥") go, as around the Decktet games' names
+    text = unquote(text)
     text = re.sub(r"[,:!?()]+", " ", text)
     return text.split()
 

@@ -1,6 +1,6 @@
 """Who acts, what they may do, and what their move does: `validate` (option combinations),
 `start`, `to_act`, `legal_moves`, `menu`, `decide` and `timeout_move` (the default made for a
-seat whose clock runs out). Rules that changed in version 2 ask `s.rules` (state.py).
+seat whose clock runs out). Rules that changed in versions 2 and 3 ask `s.rules` (state.py).
 
 Moves (JSON-safe dicts, exact card ids):
 
@@ -86,10 +86,22 @@ def to_act(s: State) -> frozenset[int]:
 
 def may_choose(s: State, seat: int) -> bool:
     """A sealed choice may be replaced until the last one is in; under
-    `herald_order_commits` a seat that has not chosen waits for those before it."""
+    `herald_order_commits` a seat that has not chosen waits for those before it, and from
+    rules 3 a choice made there is final (`choice_is_final`)."""
     if s.stage not in SEALED or seat not in s.sealed_seats:
         return False
-    return seat in s.choices or seat in to_act(s)
+    if seat in s.choices:
+        return not choice_is_final(s)
+    return seat in to_act(s)
+
+
+def choice_is_final(s: State) -> bool:
+    """A3, `herald_order_commits`: later players choose seeing the counts of earlier choices,
+    so an earlier player who could still change theirs would choose after seeing the later
+    counts (rules 3 makes the choice final; rules 1 and 2 let it change until the reveal). All
+    at once (the default) nobody sees anything before the reveal, so a choice may change
+    until then."""
+    return s.options["herald_order_commits"] and s.rules >= 3
 
 
 def timeout_move(s: State, seat: int) -> dict | None:
@@ -358,8 +370,7 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
         if kind != SEALED_MOVE[s.stage]:
             raise IllegalMove(f"now everyone chooses their {_SEALED_NAME[s.stage]}")
         if not may_choose(s, seat):
-            raise IllegalMove("you have no choice to make now" if seat not in s.sealed_seats
-                              else "wait for the players before you in Herald order")
+            raise IllegalMove(_no_choice_why(s, seat))
         run.emit("ChoiceMade", kind=s.stage, seat=seat, choice=_check_sealed(s, seat, move))
         return advance(run, chance)
     if seat not in to_act(s):
@@ -369,6 +380,15 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
         raise IllegalMove(f"you cannot {kind} now")
     handler(run, s, seat, move)
     return advance(run, chance)
+
+
+def _no_choice_why(s: State, seat: int) -> str:
+    if seat not in s.sealed_seats:
+        return "you have no choice to make now"
+    if seat in s.choices:
+        return (f"your {_SEALED_NAME[s.stage]} cannot change: in Herald order a choice is "
+                "final, as later players choose knowing its count (A3)")
+    return "wait for the players before you in Herald order"
 
 
 _SEALED_NAME = {"stall": "stall", "ball": "ball contribution", "tax": "tax discards",

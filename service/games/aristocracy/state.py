@@ -22,6 +22,12 @@ order.
   only when a Buy took a face-up card.
 
 A reshuffle of the whole pile into the deck (A13) is the same in both.
+
+* Version 3 (A3, option `herald_order_commits`): a sealed choice made in Herald order is
+  final. Later players choose seeing the counts of earlier choices, and in versions 1 and 2
+  an earlier player could still change theirs after seeing the later counts
+  (`rules.may_choose`). Choices made all at once (the default) may still change until the
+  reveal, in every version.
 """
 from __future__ import annotations
 
@@ -39,7 +45,7 @@ SIZES = {"4-5-6": (4, 5, 6), "5-6-7": (5, 6, 7), "4-5-7": (4, 5, 7), "2-3-4": (2
 BCOUNTS = {k: tuple(x - 1 for x in v) for k, v in SIZES.items()}
 SEALED = ("tax", "ball", "bid", "stall")
 START_COINS = 3
-RULES_VERSION = 2    # the rules this engine plays now (A13, A16 amended); see the docstring
+RULES_VERSION = 3    # the rules this engine plays now; see the docstring
 FACE_UP_PLACES = 4   # A13: at most four discards lie face up
 
 

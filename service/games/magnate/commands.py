@@ -26,7 +26,7 @@ import re
 
 from ..cards import decktet
 from ..contract import CommandError, IllegalMove
-from ..text import match, norm
+from ..text import match, norm, unquote
 from . import costs as R
 from .rules import decide, menu
 from .state import SUITS, State, evolve, unvec, vec
@@ -35,6 +35,7 @@ SUIT_WORDS = {}
 for _s in SUITS:
     for _w in (decktet.SUIT_NAMES[_s], decktet.SUIT_SINGULAR[_s], _s):
         SUIT_WORDS[_w.lower()] = _s
+MAX_NAMES = 8    # card names listed in a refusal, as many as `_suggest` lists moves
 NUMBERS = {"a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6,
            "seven": 7, "eight": 8, "nine": 9, "ten": 10}
 
@@ -221,7 +222,7 @@ def _resolve(query: str, candidates, what: str, missing: str) -> str:
     is named ("the Mill #2", "8VL.2")."""
     if not candidates:
         raise CommandError(missing)
-    q = query.strip()
+    q = unquote(query).strip()    # the copy suffix of 'the Mill #2' sits before its quote
     copy = None
     m = re.fullmatch(r"(.*?)\s*(?:#|\.|copy )\s*([12])", q)
     if m and m.group(1):
@@ -235,13 +236,20 @@ def _resolve(query: str, candidates, what: str, missing: str) -> str:
         try:
             other = match(q, {b: decktet.aliases(b) for b in decktet.ALL}, what)
         except CommandError:
-            raise err from None
+            # a name that is no card at all (RULINGS, Commands: refused with the candidates):
+            # the near spellings among the candidates, or else the candidates themselves
+            raise CommandError(err.why, err.suggestions or _names(candidates)) from None
         raise CommandError(f"{missing}: not {decktet.name(other)}",
-                           [card_text(c) for c in candidates]) from None
+                           _names(candidates)) from None
     ids = groups[base]
     if copy:
         ids = [c for c in ids if c.endswith("." + copy)] or ids
     return ids[0]
+
+
+def _names(candidates) -> list[str]:
+    """The candidates' names for a refusal, at most as many as a menu of suggestions shows."""
+    return [card_text(c) for c in candidates][:MAX_NAMES]
 
 
 def _hand(st: State, seat: int, q: str) -> str:

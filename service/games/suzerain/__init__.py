@@ -34,8 +34,10 @@ Flow of a trick (`phase`, and the one seat in `to_act`):
    the higher rank leads next, the leader on equal ranks. Both played cards go to their players'
    piles.
 3. ``claim``  the winner takes a face-up card or the top of the deck blind (S5).
-4. ``right``  (rules 2 only) the winner who just set a Pawn or Court aside may use its right at
-   once or keep it for later (S7 amended, "including immediately").
+4. ``right``  (rules 2 and later) the winner who just set a Pawn or Court aside may use its
+   right at once or keep it for later (S7 amended, "including immediately"); from rules 3 the
+   offer is made whatever the winner's hidden hand holds (with no card sharing a suit, the
+   winner can only keep it).
 5. ``loser``  the loser takes a face-up card (S5); the display is refilled to two. If deck and
    display are now empty the game ends here (S9, no discard).
 6. ``discard`` the loser discards 0, 1 or 2 hand cards into their pile (S6), skipped when the
@@ -45,8 +47,10 @@ Flow of a trick (`phase`, and the one seat in `to_act`):
 A Pawn/Court right (``remove X with the Consul``) is an extra move for its owner whenever the
 owner is to act; it does not end the decision. Rules versions (`rules` module docstring):
 version 1 never removes the last hand card at a lead or follow and has no ``right`` phase;
-version 2 (the amended S7) removes the last card whenever the pile holds one. Judgment calls
-beyond the rulings:
+version 2 (the amended S7) removes the last card whenever the pile holds one; version 3
+makes and closes the ``right`` offer on public facts only (the hidden-information table), as
+version 2's offer showed the loser whether the winner's hand held a card of its suits.
+Judgment calls beyond the rulings:
 
 * A Pawn or Court claimed blind is still set aside face up (S7 and the hidden-information list
   make Pawns and Courts public; a right must be checkable), so it is revealed.

@@ -149,8 +149,10 @@ def _only_right(state, seat: int, card: str) -> str:
     if len(fits) != 1:
         why = (f"none of your unused Pawns and Courts shares a suit with {dk.name(card)}"
                if not fits else f"which right removes {dk.name(card)}?")
+        # with no right to use, what may be done instead ('remove nothing' to a fresh right
+        # that no hand card fits, rules 3)
         raise CommandError(why, [describe({"type": "remove", "card": card, "with": k})
-                                 for k in fits] or _rights(state, seat))
+                                 for k in fits] or _rights(state, seat) or _hints(state, seat))
     return fits[0]
 
 

@@ -10,7 +10,13 @@ event has no ``"rules"``) keeps the old Pawn/Court right, and every rule that ch
 * version 2: also right after claiming it ("including immediately"): a winner who sets a Pawn
   or Court aside is offered its right before the loser claims (phase ``right``). The last hand
   card may be removed whenever the owner's pile holds a card, since the pile refills the hand
-  (S8): at cleanup, or at once when the owner must still lead or follow.
+  (S8): at cleanup, or at once when the owner must still lead or follow. The offer is made
+  only when a hand card shares a suit with the card claimed, and closes by itself when none is
+  left; the offer is public, so it told the loser about the winner's hidden hand.
+* version 3 (the hidden-information table: hand, owner only): the offer hangs on public facts
+  alone. It is made whatever the hand holds, unless the hand is empty or its last card may not
+  be removed (sizes are public); a winner with no card sharing a suit can only decline it. It
+  stays open until its right is used or declined, or until no removal is possible at all.
 """
 from __future__ import annotations
 
@@ -46,7 +52,7 @@ from .state import (
     value,
 )
 
-RULES_VERSION = 2
+RULES_VERSION = 3
 
 OPTIONS = {
     "deck": Option("", "Fix the deck order: all 32 cards of the pool, top first (the first "
@@ -275,12 +281,29 @@ def _claimed_card(state: State, move: Move) -> tuple[str, bool]:
 
 def _offer_now(state: State, seat: int, card: str) -> bool:
     """Rules 2 (S7 "including immediately"): offer the right just claimed, before the loser's
-    claim, when there is a hand card it could remove. Not when the loser's claim is bound to
-    end the game (S9: one face-up card left, the deck empty): every card scores wherever it
-    lies, so a removal then changes nothing and would only make the loser wait."""
+    claim. Not when the loser's claim is bound to end the game (S9: one face-up card left, the
+    deck empty): every card scores wherever it lies, so a removal then changes nothing and
+    would only make the loser wait.
+    Rules 2 offered it only when a hand card could be removed with it, which showed the loser
+    whether the winner's hidden hand held such a card; rules 3 asks only what everyone sees."""
     if state.rules < 2 or (not state.deck and len(state.display) <= 1):
         return False
-    return any(m["with"] == card for m in rights(state, seat))
+    if state.rules < 3:
+        return any(m["with"] == card for m in rights(state, seat))
+    return _may_remove_some_card(state, seat)
+
+
+def _may_remove_some_card(state: State, seat: int) -> bool:
+    """Whether a right could remove some hand card, judged by public facts alone (hand and
+    pile sizes), so asking it reveals nothing of the hand (rules 3)."""
+    return bool(state.hands[seat]) and _last_card_refusal(state, seat, "") is None
+
+
+def offer_usable(state: State, seat: int) -> bool:
+    """Whether a hand card of `seat`'s shares a suit with the right offered now (phase
+    ``right``): for its owner's eyes only. From rules 3 an offer may have none (decline only)."""
+    return any(m["type"] == "remove" and m["with"] == state.offer
+               for m in rights(state, seat))
 
 
 def _after_losers_claim(rec: Recorder, seat: int) -> None:
@@ -350,15 +373,16 @@ def _check_right(state: State, seat: int, by) -> None:
 
 
 def _after_removal(rec: Recorder, seat: int) -> None:
-    """Rules 2 only (in version 1 none of these positions can arise):
-    * the fresh right used or left without a card to remove: the loser claims;
+    """Rules 2 and later (in version 1 none of these positions can arise):
+    * the fresh right used, or (rules 2) left without a card to remove, or (rules 3) left
+      with no removal possible by public facts (`_offer_stays_open`): the loser claims;
     * the last card removed at a lead or follow: the pile is the new hand at once (S8), as the
       seat must still play;
     * the last card removed at the discard: nothing is left to discard, cleanup follows."""
     state = rec.state
     if state.rules < 2:
         return
-    if state.phase == RIGHT and not any(m["with"] == state.offer for m in rights(state, seat)):
+    if state.phase == RIGHT and not _offer_stays_open(state, seat):
         rec.emit("OfferClosed", seat=seat, used=state.offer in state.used[seat],
                  **{"with": state.offer})
     if state.hands[seat]:
@@ -367,6 +391,18 @@ def _after_removal(rec: Recorder, seat: int) -> None:
         rec.emit("PileTakenUp", seat=seat)
     elif state.phase == DISCARD:
         _auto_discard(rec, seat)
+
+
+def _offer_stays_open(state: State, seat: int) -> bool:
+    """After a removal while the fresh right is offered (with it or with an older right).
+    Rules 2 closed the offer as soon as no hand card shared a suit with it, which told the
+    loser so; rules 3 keeps it open until it is used or declined, unless the hand is empty or
+    its last card may not go (public facts)."""
+    if state.offer in state.used[seat]:
+        return False
+    if state.rules < 3:
+        return offer_usable(state, seat)
+    return _may_remove_some_card(state, seat)
 
 
 _DECIDE = {"lead": _lead, "play": _follow, "take": _claim, "take_blind": _claim,
@@ -403,7 +439,8 @@ def timeout_move(state: State, seat: int) -> Move | None:
       face-up cards, both left to the loser), else the lowest face-up card;
     * loser's claim: the lowest face-up card;
     * discard: none (S6 makes it optional; every card scores wherever it lies);
-    * a fresh right offered (rules 2): declined, kept for later.
+    * a fresh right offered (rules 2 and later): declined, kept for later (the only move
+      when no hand card shares a suit with it, rules 3).
     """
     if acting(state) != seat:
         return None

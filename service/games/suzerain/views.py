@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..cards import decktet as dk
 from ..contract import Event, Outcome
 from . import scoring
+from .rules import offer_usable
 from .scoring import MAJORITY_RANKS, RANK_SIZE, RANK_WORD
 from .state import (
     CLAIM,
@@ -25,6 +26,7 @@ from .state import (
     acting,
     listing,
     ordered,
+    suit_words,
     to_act,
 )
 
@@ -123,6 +125,17 @@ _WAITING = {LEAD: "lead", FOLLOW: "follow", CLAIM: "claim a card as the winner",
             LOSER: "claim a face-up card as the loser", DISCARD: "discard 0, 1 or 2 cards"}
 
 
+def _right_prompt(state: State) -> str:
+    """The fresh right's owner alone reads this, so it may say what their hand holds; the
+    other seat's prompt is the same whatever it holds (rules 3: the offer is made either way)."""
+    seat, offer = acting(state), dk.name(state.offer)
+    if offer_usable(state, seat):
+        return (f"You may use the right of {offer} now: remove a hand card sharing a suit "
+                "with it, or say 'remove nothing' to keep the right for later (S7).")
+    return (f"None of your hand cards shares a suit with {offer} ({suit_words(state.offer)}), "
+            "so its right cannot be used now: say 'remove nothing' to keep it for later (S7).")
+
+
 def _follow_prompt(state: State) -> str:
     led = state.table[0]
     return (f"Follow {dk.name(led)}: play a card with "
@@ -134,9 +147,7 @@ _ASKING = {
     FOLLOW: _follow_prompt,
     CLAIM: lambda s: ("You won the trick: take a face-up card"
                       + (" or the top card of the deck blind." if s.deck else ".")),
-    RIGHT: lambda s: (f"You may use the right of {dk.name(s.offer)} now: remove a hand card "
-                      "sharing a suit with it, or say 'remove nothing' to keep the right for "
-                      "later (S7)."),
+    RIGHT: _right_prompt,
     LOSER: lambda s: "You lost the trick: take a face-up card.",
     DISCARD: lambda s: ("You may discard 0, 1 or 2 cards into your pile "
                         "(say 'discard none' to keep them)."),

@@ -117,20 +117,15 @@ def _parse_play(state: Mapping, m: re.Match, hand: list[str], legal: list[dict])
     """play <card> under <card>."""
     nodes = [c for t in state["trees"] for c in t["kids"]]
     try:
-        card = _card(m["card"], hand, legal)
-    except CommandError as err:
-        # keep the suggestions that go under the card named, when that name reads
-        try:
-            tail = " under " + card_name(_resolve(m["under"], NODE_NAMES, nodes, "card"))
-        except CommandError:
-            raise err from None
-        raise CommandError(err.why, [s for s in err.suggestions if s.endswith(tail)]
-                           or err.suggestions) from None
-    try:
         under = _resolve(m["under"], NODE_NAMES, nodes, "card")
     except CommandError as err:
+        under, under_err = None, err
+    # a card that does not read is refused with the plays going under the card named, when
+    # that name reads
+    card = _card(m["card"], hand, legal, under)
+    if under is None:
         targets = [describe(mv) for mv in legal if mv["type"] == "play" and mv["card"] == card]
-        raise CommandError(err.why, targets or err.suggestions) from None
+        raise CommandError(under_err.why, targets or under_err.suggestions) from None
     return [{"type": "play", "card": card, "under": under}]
 
 
@@ -147,7 +142,7 @@ def _parse_play_alone(m: re.Match, hand: list[str], legal: list[dict],
                        [describe(mv) for mv in targets])
 
 
-def _card(query: str, hand: list[str], legal: list[dict]) -> str:
+def _card(query: str, hand: list[str], legal: list[dict], under: str | None = None) -> str:
     try:
         return _resolve(query, CARD_NAMES, hand, "card")
     except CommandError as err:
@@ -155,5 +150,18 @@ def _card(query: str, hand: list[str], legal: list[dict]) -> str:
         if "several" in err.why:   # ambiguous: name the candidates, those in hand if any
             raise CommandError(err.why, [decktet.name(c) for c in named]
                                or err.suggestions) from None
-        plays = [describe(mv) for mv in legal if mv["type"] == "play" and mv["card"] in named]
-        raise CommandError(err.why, plays or err.suggestions) from None
+        # unknown (RULINGS, Commands: refused with the candidates): the plays of the hand
+        # cards spelt like it, else of the whole hand, else the hand's cards by name
+        plays = _plays(legal, named, under) or _plays(legal, hand, under)
+        raise CommandError(err.why, plays or [card_name(c) for c in hand][:MAX_LISTED]
+                           ) from None
+
+
+MAX_LISTED = 8   # suggestions in one refusal, as the other games list
+
+
+def _plays(legal: list[dict], cards: list[str], under: str | None) -> list[str]:
+    """The plays of `cards`, those under `under` if there are any."""
+    plays = [mv for mv in legal if mv["type"] == "play" and mv["card"] in cards]
+    there = [mv for mv in plays if mv["under"] == under]
+    return [describe(mv) for mv in there or plays][:MAX_LISTED]

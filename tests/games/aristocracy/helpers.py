@@ -15,13 +15,21 @@ class _Version1(type(GAME)):
     rules_version = 1
 
 
+class _Version2(type(GAME)):
+    """The engine starting games under rules version 2 (A13, A16 amended; a sealed choice in
+    Herald order could still change): the version-2 golden playthroughs are replayed with it."""
+    rules_version = 2
+
+
 GAME_V1 = _Version1()
+GAME_V2 = _Version2()
+OLD_ENGINES = {1: GAME_V1, 2: GAME_V2}
 
 
 def started(n=3, seed=1, rules=None, **options):
-    """A started game under the current rules, or under `rules` (1: a version-1 game)."""
+    """A started game under the current rules, or under older `rules` (1 or 2)."""
     rng = random.Random(seed)
-    game = GAME_V1 if rules == 1 else GAME
+    game = OLD_ENGINES.get(rules, GAME)
     return replay(game, game.start(n, game.validate_options(n, options), rng))
 
 

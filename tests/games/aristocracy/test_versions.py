@@ -1,6 +1,7 @@
 """Rules versions (docs/engines.md): a game is played to its end under the rules it began
 with. Version 2 amended A13 and A16; a log from before versions (no ``rules`` in its first
-event) or one begun under ``rules: 1`` keeps version 1."""
+event) or one begun under ``rules: 1`` keeps version 1. Version 3 made a sealed choice in
+Herald order final (A3's option): tests/games/aristocracy/test_herald_order.py."""
 from __future__ import annotations
 
 import random
@@ -32,11 +33,11 @@ def _without_version(log):
     return [first, *log[1:]]
 
 
-def test_a_new_game_starts_at_rules_version_2():
-    assert GAME.rules_version == 2
+def test_a_new_game_starts_at_rules_version_3():
+    assert GAME.rules_version == 3
     first = GAME.start(3, GAME.validate_options(3, {}), random.Random(1))[0]
-    assert first.type == "GameStarted" and first.data["rules"] == 2
-    assert replay(GAME, [first]).rules == 2
+    assert first.type == "GameStarted" and first.data["rules"] == 3
+    assert replay(GAME, [first]).rules == 3
 
 
 def test_a_version_1_log_replays_and_plays_on_as_before():

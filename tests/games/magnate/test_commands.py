@@ -97,6 +97,32 @@ def test_unknown_and_ambiguous_names_give_suggestions(st):
     assert set(err.value.suggestions) >= {"the Mill", "the Diplomat"}
 
 
+def test_an_unknown_name_lists_the_cards_the_command_can_name(st):
+    # RULINGS.md, the Decktet's names: "an ambiguous or unknown name is refused with the
+    # candidates": the hand for a card play, the deeds for a deed's tokens or preference
+    for text in ("sell zzz", "buy zzz", "buy zzz in 3", "deed zzz in 3"):
+        with pytest.raises(CommandError) as err:
+            GAME.parse(st, 0, text)
+        assert "'zzz'" in err.value.why
+        assert err.value.suggestions == ["the Mill", "the Castle", "the Sailor"], text
+    for text in ("add 1 wave to zzz", "prefer waves for zzz"):
+        with pytest.raises(CommandError) as err:
+            GAME.parse(st, 0, text)
+        assert err.value.suggestions == ["the Darkness"], text
+
+
+@pytest.mark.parametrize("text,move", [
+    ("sell 'the Mill'", {"type": "sell", "card": "8VL"}),
+    ("sell ‘the Mill’", {"type": "sell", "card": "8VL"}),
+    ('sell "the Mill"', {"type": "sell", "card": "8VL"}),
+    ("deed 'the Castle' in 3", {"type": "deed", "card": "7SK", "district": 3}),
+    ("add 1 wave to 'the Darkness'", {"type": "add", "card": "9VY", "pay": {"V": 1}}),
+])
+def test_names_in_quotes(st, text, move):
+    # RULINGS.md, the Decktet's names: quotation marks around a name are not part of it
+    assert one(st, text) == move
+
+
 def test_several_commands_in_one_message(st):
     moves = GAME.parse(st, 0, "trade 3 knots for leaf\nadd 1 wave to darkness; sell sailor")
     assert [m["type"] for m in moves] == ["trade", "add", "sell"]
@@ -107,6 +133,7 @@ def test_mega_copies_are_named_and_interchangeable():
     st = player(st, 0, hand=("8VL.2", "8VL.1", "4VL.1", "3MV.1", "5SV.1", "6MV.1"))
     assert one(st, "sell mill") == {"type": "sell", "card": "8VL.2"}
     assert one(st, "sell the mill #1") == {"type": "sell", "card": "8VL.1"}
+    assert one(st, "sell 'the mill #1'") == {"type": "sell", "card": "8VL.1"}
     assert GAME.describe({"type": "sell", "card": "8VL.1"}) == "sell the Mill #1"
     with pytest.raises(CommandError) as err:    # two Watchmen in mega: say which
         GAME.parse(st, 0, "deed mill in watchman")

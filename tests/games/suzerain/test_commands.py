@@ -75,6 +75,28 @@ def test_ambiguous_and_unknown_names_suggest():
         GAME.parse(state, 1, "")
 
 
+def test_an_unknown_name_lists_the_hand():
+    # RULINGS.md, the Decktet's names: "an ambiguous or unknown name is refused with the
+    # candidates"
+    state, _ = new()
+    with pytest.raises(CommandError) as err:
+        GAME.parse(state, 1, "lead zzz")
+    assert err.value.suggestions == ["the Ace of Leaves", "the Ace of Wyrms", "the Ace of Knots",
+                                     "the Desert", "the Savage", "the Battle"]
+
+
+@pytest.mark.parametrize("text", ["lead 'the Desert'", "'desert'", "lead ‘the Desert’",
+                                  'lead "the Desert"'])
+def test_names_in_quotes(text):
+    # RULINGS.md, the Decktet's names: quotation marks around a name are not part of it
+    state, _ = new()
+    assert GAME.parse(state, 1, text) == [{"type": "lead", "card": "2SY"}]
+    state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",
+                 "take the Harvest", "remove nothing", "take the Huntress")
+    assert GAME.parse(state, 1, "discard 'the Savage' and 'the Battle'") == [
+        {"type": "discard", "cards": ["3LY", "4YK"]}]
+
+
 def test_a_real_card_not_held_reads_but_is_refused_with_the_reason():
     state, _ = new()
     (move,) = GAME.parse(state, 1, "lead the mill")

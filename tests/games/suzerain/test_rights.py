@@ -1,5 +1,6 @@
 """The Pawn/Court right as amended (RULINGS.md S7, rules version 2), and version 1 kept for
-games begun before it: a version-1 log replays and plays on as before; new games are version 2.
+games begun before it: a version-1 log replays and plays on as before. Rules version 3 (new
+games) offers the fresh right whatever the winner's hidden hand holds: test_right_offer.py.
 
 Setup as in test_rules.py (helpers.py): seat 0 deals and holds the Moon set with the Aces of
 Moons, Suns and Waves; seat 1 leads and holds the Wyrm set with the Aces of Leaves, Wyrms, Knots.
@@ -14,24 +15,15 @@ import pytest
 from service.games.contract import IllegalMove, replay
 from service.games.suzerain import GAME
 
-from .helpers import RNG, act, as_version_1, new, play
+from .helpers import RNG, act, as_version_1, new, one_card_left, play
 
 HARVEST = "PMSL"    # the Harvest: Moons, Suns, Leaves
 
 
-def one_card_left(state, seat: int, keep: tuple[str, ...]):
-    """`seat` holds only `keep`; the rest of its hand already lies in its pile."""
-    rest = tuple(c for c in state.hands[seat] if c not in keep)
-    hands = list(state.hands)
-    piles = list(state.piles)
-    hands[seat], piles[seat] = keep, piles[seat] + rest
-    return replace(state, hands=tuple(hands), piles=tuple(piles))
-
-
-def test_new_games_start_at_version_2():
+def test_new_games_start_at_version_3():
     state, log = new()
-    assert GAME.rules_version == 2
-    assert log[0].data["rules"] == 2 and state.rules == 2
+    assert GAME.rules_version == 3
+    assert log[0].data["rules"] == 3 and state.rules == 3
 
 
 def test_the_winner_is_offered_the_right_at_once_before_the_losers_claim():

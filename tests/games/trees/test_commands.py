@@ -106,3 +106,30 @@ def test_well_formed_but_illegal_moves_give_a_reason(state):
 def test_quoted_lines_and_blank_lines_are_skipped(state):
     text = "\n> On Monday the service wrote:\n> harvest waves\nharvest moons\n"
     assert GAME.parse(state, 0, text) == [harvest("1M")]
+
+
+def test_an_unknown_name_lists_the_plays_of_the_hand(state):
+    # RULINGS.md, the Decktet's names: "an ambiguous or unknown name is refused with the
+    # candidates": the hand's plays under the card named, else all of the hand's plays
+    with pytest.raises(CommandError) as err:
+        GAME.parse(state, 0, "play zzz under mill")
+    assert "'zzz'" in err.value.why
+    assert err.value.suggestions == ["play the Sea under the Mill", "play the End under the Mill"]
+    with pytest.raises(CommandError) as err:
+        GAME.parse(state, 0, "play zzz under the pact")    # nothing of the hand goes there
+    assert err.value.suggestions == [GAME.describe(m) for m in GAME.legal_moves(state, 0)
+                                     if m["type"] == "play"]
+    stuck = table([["2MK"], ["3MV"]], [("1V",), ("1S",)])    # no play at all: the hand
+    with pytest.raises(CommandError) as err:
+        GAME.parse(stuck, 0, "play zzz under the ace of waves")
+    assert err.value.suggestions == ["the Author"]
+
+
+@pytest.mark.parametrize("text", [
+    "play 'the Sea' under 'the Mill'", "play 'sea' under 'mill'.", "'Sea' under 'Mill'",
+    "play ‘the Sea’ under ‘the Mill’", 'play "the Sea" under "the Mill"',
+])
+def test_names_in_quotes(state, text):
+    # RULINGS.md, the Decktet's names: quotation marks around a name are not part of it
+    assert GAME.parse(state, 0, text) == [play("NV", "8VL")]
+    assert GAME.parse(state, 0, "harvest 'the Moons tree'") == [harvest("1M")]
