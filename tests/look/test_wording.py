@@ -83,3 +83,12 @@ def test_a_reply_subject_has_one_re():
     assert reply_subject("Re: RE: AW: Magnate #3") == "Re: Magnate #3"
     notice = ENV.get_template("email/notice.subject.txt").render(their_subject="Re: Trees #1")
     assert notice.strip() == "Re: Trees #1"
+
+
+def test_aristocracy_counts_one_action_in_the_singular():
+    from service.games.contract import Event
+    from service.games.registry import get
+
+    said = [fill(get("aristocracy").redact(Event("TurnBegan", {"seat": 0, "actions": n}),
+                                           None)["text"], ["Anna"], None) for n in (1, 2)]
+    assert said == ["Anna takes a turn with 1 action.", "Anna takes a turn with 2 actions."]

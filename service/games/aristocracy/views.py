@@ -332,7 +332,8 @@ _TEXTS: dict[str, Callable[[dict, int | None], str | None]] = {
                                      f"for {d['price']}."),
     "Declared": lambda d, seat: f"{_p(d['seat'])} declares {L(d['card'])}.",
     "DeclarationsSettled": _settled_text,
-    "TurnBegan": lambda d, seat: f"{_p(d['seat'])} takes a turn with {d['actions']} actions.",
+    "TurnBegan": lambda d, seat: (f"{_p(d['seat'])} takes a turn with {d['actions']} "
+                                  f"action{'' if d['actions'] == 1 else 's'}."),
     "Traded": _traded_text,
     "Stored": _stored_text,
     "Hid": lambda d, seat: f"{_p(d['seat'])} hides {L(d['card'])}.",
