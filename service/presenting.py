@@ -14,11 +14,12 @@ from service.marks import mark
 _SEAT = re.compile(r"\{p(\d+)\}")
 
 
-def fill(text: str, names: list[str], me: int | None) -> str:
+def fill(text: str, names: list[str], me: int | None, start: bool = True) -> str:
     """Put names into an engine's history sentence: "{p0} plays first" -> "Anna plays first",
     or "You play first" for the reader: the verb after "you" loses its third-person -s,
     "{p0}'s stall" becomes "your stall", "you end their turn" "you end your turn", and a "you"
-    that starts a sentence gets its capital."""
+    that starts a sentence gets its capital. `start=False`: the text goes inside a sentence
+    ("wins (you ended the game)"), so its own start takes no capital."""
     def possessive(m: re.Match) -> str:
         seat = int(m.group(1))
         return "\x00your" if seat == me else _name(names, seat) + "'s"
@@ -29,8 +30,20 @@ def fill(text: str, names: list[str], me: int | None) -> str:
     out = _SEAT.sub(name, _POSSESSIVE.sub(possessive, text))
     out = _YOU_VERB.sub(lambda m: "\x00you " + _plain_verb(m.group(1)), out)
     out = _YOU_THEIR.sub(r"\1 your", out)
-    out = _SENTENCE_YOU.sub(lambda m: m.group(1) + m.group(2).upper(), out)
+    sentence_you = _SENTENCE_YOU if start else _LATER_SENTENCE_YOU
+    out = sentence_you.sub(lambda m: m.group(1) + m.group(2).upper(), out)
     return out.replace("\x00", "")
+
+
+def sentence(text: str, names: list[str], me: int | None) -> str:
+    """An engine's or the service's clause ("{p1} resigned", "most districts") as a sentence
+    of its own: names filled in, a capital first letter unless it starts with a player's
+    name (written as its player chose it: "bob resigned."), and one full stop at the end."""
+    raw = text.strip()
+    out = fill(raw, names, me)
+    if not _SEAT.match(raw):
+        out = out[:1].upper() + out[1:]
+    return out if out.endswith((".", "!", "?")) else out + "."
 
 
 def _name(names: list[str], seat: int) -> str:
@@ -43,6 +56,7 @@ _YOU_VERB = re.compile(r"\x00you ([a-z]+)\b")
 _YOU_THEIR = re.compile(r"(\x00you [a-z]+) their\b")
 # "you" at the start of the text or of a sentence (after ". ", "! " or "? ")
 _SENTENCE_YOU = re.compile(r"(^|[.!?]\s+)\x00(y)")
+_LATER_SENTENCE_YOU = re.compile(r"([.!?]\s+)\x00(y)")
 _IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do"}
 
 
@@ -173,8 +187,7 @@ def result_line(page: SeatPage) -> str:
         head = "You won" if who[0] == "you" else f"{who[0]} won"
     else:
         head = "Shared win: " + ", ".join(who)
-    how = fill(page.outcome["how"].strip(), page.names, page.me)
-    how = how[:1].upper() + how[1:]
+    how = sentence(page.outcome["how"], page.names, page.me)
     if not page.outcome.get("scores"):     # the service ended it: a resignation, a forfeit
         return f"{head}. {how}"
     scores = ", ".join(f"{page.names[s]} {page.outcome['scores'][s]:g}"

@@ -35,9 +35,11 @@ from service.clocks.display import (
 )
 from service.clocks.seat import (
     ABSENT_AFTER,
+    FinishedTurn,
     Miss,
     SeatClock,
     after_miss,
+    cancel_turn,
     clock_from_dict,
     clock_to_dict,
     extend_once,
@@ -50,6 +52,7 @@ from service.clocks.seat import (
     reminder_at,
     reminder_due,
     reminder_lead,
+    reopen_turn,
     resume,
     start_turn,
     time_left,
@@ -70,12 +73,12 @@ from service.clocks.vacation import (
 __all__ = [
     "ABSENT_AFTER", "DEFAULT_ALLOWANCE", "DEFAULT_CLOCK", "DEFAULT_ON_TIMEOUT", "LOBBY_CHOICES",
     "LOBBY_DEFAULT", "LONGEST", "NO_CLOCK", "ON_TIMEOUT", "SHORTEST",
-    "ClockError", "Miss", "OnTimeout", "SeatClock", "TimeControl", "Vacation", "VacationError",
+    "ClockError", "FinishedTurn", "Miss", "OnTimeout", "SeatClock", "TimeControl", "Vacation", "VacationError",
     "VacationRequest",
-    "after_miss", "check_request", "clock_from_dict", "clock_to_dict", "clock_view",
+    "after_miss", "cancel_turn", "check_request", "clock_from_dict", "clock_to_dict", "clock_view",
     "days_left", "deadline_iso", "describe", "duration_words", "extend_once", "finish_turn",
     "fischer", "fixed", "format_deadline", "is_overdue", "local_today", "mark_reminded",
     "new_clock", "next_reminder", "option_text", "parse_clock", "parse_on_timeout", "parse_vacation", "pause",
-    "player_zone", "relative", "reminder_at", "reminder_due", "reminder_lead", "resume",
+    "player_zone", "relative", "reminder_at", "reminder_due", "reminder_lead", "reopen_turn", "resume",
     "resumes_at", "start_turn", "time_left", "timeout_move_played",
 ]

@@ -1,4 +1,5 @@
-"""Deadlines as a player reads them: "Tue 24 Nov, 18:00 (in 2 days)" in their time zone.
+"""Deadlines as a player reads them: "Tue 24 Nov, 18:00 CET (in 2 days)" in their time zone,
+named.
 
 The instant is always the UTC one stored; only its rendering uses the zone, so a
 daylight-saving change moves the wall time shown, never the deadline."""
@@ -28,19 +29,34 @@ def player_zone(name: str | None) -> tzinfo | None:
 
 
 def format_deadline(deadline: datetime, now: datetime, zone: str | None = None) -> str:
-    """"Tue 24 Nov, 18:00 (in 2 days)" in the player's zone. Without a known zone the time is
-    UTC and says so ("18:00 UTC"): a bare time would be read as local. The year is added when
-    it is not the current one."""
+    """"Tue 24 Nov, 18:00 CET (in 2 days)" in the player's zone, which it names: a bare time
+    would be read as the reader's local time wherever the email is opened (on a trip, on a
+    phone still set to home). Without a known zone the time is UTC and says so ("18:00 UTC").
+    The year is added when it is not the current one."""
     local_zone = player_zone(zone)
     shown = utc(deadline).astimezone(local_zone or UTC)
     today = utc(now).astimezone(local_zone or UTC)
     text = f"{_DAYS[shown.weekday()]} {shown.day} {_MONTHS[shown.month - 1]}"
     if shown.year != today.year:
         text += f" {shown.year}"
-    text += f", {shown:%H:%M}"
-    if local_zone is None:
-        text += " UTC"
+    text += f", {shown:%H:%M} {zone_label(shown)}"
     return f"{text} ({relative(deadline, now)})"
+
+
+def zone_label(shown: datetime) -> str:
+    """The zone of a local time, as its readers know it: the abbreviation the zone uses on that
+    date ("CET", "CEST", "EST", "GMT", "UTC"), or the offset from UTC where the zone has no
+    letters for it ("UTC-3" for São Paulo, "UTC+5:30")."""
+    name = shown.tzname() or ""
+    if name.isalpha():
+        return name
+    offset = shown.utcoffset() or timedelta(0)
+    sign = "-" if offset < timedelta(0) else "+"
+    minutes = abs(offset) // timedelta(minutes=1)
+    if not minutes:
+        return "UTC"
+    hours, rest = divmod(minutes, 60)
+    return f"UTC{sign}{hours}" + (f":{rest:02d}" if rest else "")
 
 
 def relative(deadline: datetime, now: datetime) -> str:

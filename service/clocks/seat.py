@@ -14,6 +14,13 @@ The life of a turn, as the play layer drives it:
 
 In Aristocracy's sealed simultaneous choices every seat in `to_act` has its own SeatClock:
 start each one's turn, and finish each as that seat chooses; they never share time.
+
+A move taken back by agreement (service.play.undo) rewinds the clocks with the position: a turn
+that began after the position returned to never happened (`cancel_turn`), and the turn the
+position returns to goes on where it stopped (`reopen_turn`). To know where it stopped, a
+finished turn is kept (`FinishedTurn`, in `last_turn`) until the seat's next turn ends, and
+each turn knows the position it began at (`turn_at`: an opaque number, the event sequence
+number to the play layer).
 """
 from __future__ import annotations
 
@@ -42,6 +49,8 @@ class SeatClock:
     extended: bool = False                  # `wait`: this turn's one extension is used
     timed_out: bool = False                 # the sweep has handled this deadline's passing
     missed_in_a_row: int = 0
+    turn_at: int | None = None              # the position this turn began at (None: unknown)
+    last_turn: FinishedTurn | None = None   # the last turn the seat ended by moving
 
     @property
     def in_turn(self) -> bool:
@@ -52,15 +61,29 @@ class SeatClock:
         return self.paused_since is not None
 
 
+@dataclass(frozen=True)
+class FinishedTurn:
+    """A turn as it stood when the seat moved: the in-turn clock (without its own `last_turn`),
+    when the move was made, the time then left (pauses excluded; None without a deadline), and
+    the position the move led to. A take-back of that move reopens it (`reopen_turn`)."""
+
+    clock: SeatClock
+    moved_at: datetime
+    left: timedelta | None
+    ended_at: int | None
+
+
 def new_clock(tc: TimeControl) -> SeatClock:
     """A seat's clock at the start of a game: a Fischer bank starts full."""
     return SeatClock(bank=tc.bank if tc.kind == "fischer" else None)
 
 
-def start_turn(tc: TimeControl, clock: SeatClock, now: datetime) -> SeatClock:
-    """It is now this seat's turn: per move, deadline = now + time per move; Fischer, now + what
-    is left in the bank. A seat on vacation starts its turn paused, so its vacation counts from
-    the turn's start. Starting a turn already in progress changes nothing (a sweep may repeat)."""
+def start_turn(tc: TimeControl, clock: SeatClock, now: datetime,
+               at: int | None = None) -> SeatClock:
+    """It is now this seat's turn (from position `at`): per move, deadline = now + time per
+    move; Fischer, now + what is left in the bank. A seat on vacation starts its turn paused, so
+    its vacation counts from the turn's start. Starting a turn already in progress changes
+    nothing (a sweep may repeat)."""
     now = utc(now)
     if clock.in_turn:
         return clock
@@ -72,6 +95,7 @@ def start_turn(tc: TimeControl, clock: SeatClock, now: datetime) -> SeatClock:
         allowance=allowance,
         paused_since=now if clock.paused else None,
         reminded=False, extended=False, timed_out=False,
+        turn_at=at,
     )
 
 
@@ -83,10 +107,12 @@ def _allowance(tc: TimeControl, clock: SeatClock) -> timedelta | None:
     return None
 
 
-def finish_turn(tc: TimeControl, clock: SeatClock, now: datetime) -> SeatClock:
-    """The seat moved: its clock stops and its run of missed turns ends. Fischer: the bank keeps
-    what was left (pauses excluded), plus the increment, never above the starting bank. Time
-    granted by an extension is grace, not bank: an extended turn leaves only the increment."""
+def finish_turn(tc: TimeControl, clock: SeatClock, now: datetime,
+                at: int | None = None) -> SeatClock:
+    """The seat moved (to position `at`): its clock stops and its run of missed turns ends.
+    Fischer: the bank keeps what was left (pauses excluded), plus the increment, never above the
+    starting bank. Time granted by an extension is grace, not bank: an extended turn leaves
+    only the increment. The turn is kept as it stood, for a take-back (`reopen_turn`)."""
     now = utc(now)
     if not clock.in_turn:
         return clock
@@ -94,7 +120,54 @@ def finish_turn(tc: TimeControl, clock: SeatClock, now: datetime) -> SeatClock:
     if tc.kind == "fischer":
         left = timedelta(0) if clock.extended else max(timedelta(0), time_left(clock, now))
         bank = min(tc.bank, left + tc.increment)
-    return _between_turns(clock, bank, missed=0)
+    kept = FinishedTurn(replace(clock, last_turn=None), now, time_left(clock, now), at)
+    return replace(_between_turns(clock, bank, missed=0), last_turn=kept)
+
+
+# --- a move taken back ---------------------------------------------------------------------
+#
+# What is fair when a move is taken back by agreement: the seat whose move it was gets its turn
+# back as it stood when it moved, with the time it then had left, counted again from the
+# take-back (the minutes between its move and the others' agreement are not its own: its clock
+# was stopped, the others' ran). It neither gains a fresh full period nor loses time it did not
+# spend; a Fischer bank is what it was at that turn's start (the increment it earned by the move
+# goes with the move); its reminder, extension and missed turns are as they were. A seat whose
+# turn began after the position returned to loses nothing by it: that turn never happened, no
+# time is charged and no increment earned.
+
+def cancel_turn(clock: SeatClock) -> SeatClock:
+    """A take-back returned the game to before this turn began: the turn never happened. The
+    clock stops as it stood at the turn's start (a Fischer bank as it was, no increment), and a
+    miss counted in this turn (`wait`) is uncounted."""
+    if not clock.in_turn:
+        return clock
+    missed = clock.missed_in_a_row
+    if clock.timed_out or clock.extended:
+        missed = max(0, missed - 1)
+    return replace(_between_turns(clock, clock.bank, missed), last_turn=clock.last_turn)
+
+
+def reopen_turn(tc: TimeControl, clock: SeatClock, now: datetime, at: int) -> SeatClock:
+    """A take-back returned the game to position `at`, where this seat is to act. A turn that
+    ran since before `at` goes on unchanged; a turn that began after `at` is cancelled first.
+    Then the turn the seat was in at `at` goes on from now with the time it had left when the
+    seat moved (see above); when that turn is not known (a clock stored before turns were kept,
+    a bot that has moved since), a new turn starts, as after any move."""
+    now = utc(now)
+    if clock.in_turn:
+        if clock.turn_at is None or clock.turn_at <= at:
+            return clock
+        clock = cancel_turn(clock)
+    last = clock.last_turn
+    if (last is None or last.ended_at is None or last.ended_at <= at
+            or last.clock.turn_at is None or last.clock.turn_at > at):
+        return start_turn(tc, clock, now, at)
+    turn, shift = last.clock, now - last.moved_at
+    return replace(turn,
+                   turn_started=turn.turn_started + shift,
+                   deadline=None if last.left is None else now + last.left,
+                   paused_since=now if clock.paused else None,
+                   last_turn=None)
 
 
 def timeout_move_played(tc: TimeControl, clock: SeatClock) -> SeatClock:
@@ -257,7 +330,21 @@ def clock_to_dict(clock: SeatClock) -> dict[str, Any]:
         "extended": clock.extended,
         "timed_out": clock.timed_out,
         "missed_in_a_row": clock.missed_in_a_row,
+        **({} if clock.turn_at is None else {"turn_at": clock.turn_at}),
+        **({} if clock.last_turn is None else {"last_turn": _finished_to_dict(clock.last_turn)}),
     }
+
+
+def _finished_to_dict(turn: FinishedTurn) -> dict[str, Any]:
+    return {"clock": clock_to_dict(turn.clock), "moved_at": _iso(turn.moved_at),
+            "left": _seconds(turn.left), "ended_at": turn.ended_at}
+
+
+def _finished_from_dict(data: dict[str, Any] | None) -> FinishedTurn | None:
+    if not data:
+        return None
+    return FinishedTurn(clock_from_dict(data.get("clock") or {}), _instant(data["moved_at"]),
+                        _span(data.get("left")), data.get("ended_at"))
 
 
 def clock_from_dict(data: dict[str, Any]) -> SeatClock:
@@ -272,6 +359,8 @@ def clock_from_dict(data: dict[str, Any]) -> SeatClock:
         extended=bool(data.get("extended", False)),
         timed_out=bool(data.get("timed_out", False)),
         missed_in_a_row=int(data.get("missed_in_a_row", 0)),
+        turn_at=data.get("turn_at"),
+        last_turn=_finished_from_dict(data.get("last_turn")),
     )
 
 

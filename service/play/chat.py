@@ -93,7 +93,8 @@ def entry(row: ChatMessage, names: list[str], me: int | None) -> dict:
     """A message as a history entry (the page escapes its text like any other)."""
     def who(seat: int) -> str:
         return "you" if seat == me else names[seat]
-    heading = who(row.from_seat).capitalize()
+    # "You", but a name as its player wrote it ("bob", not "Bob")
+    heading = "You" if row.from_seat == me else names[row.from_seat]
     if row.to_seat is not None:
         heading += f" to {who(row.to_seat)} (privately)"
     return {"seq": row.seq, "kind": "chat", "text": row.text, "heading": heading,

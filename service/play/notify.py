@@ -6,7 +6,7 @@ import secrets
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from service import marks
@@ -114,6 +114,28 @@ def status_for(seat_row, kind: str) -> str:
     if kind == "turn" and player.mail_mode == "digest":
         return "held"
     return "pending"
+
+
+#: notices about the game in progress (its clocks, a take-back asked or refused): moot once it
+#: has ended, when the game-over email tells everyone where things stand
+NOTICES = ("timeout", "reminder", "undo")
+
+
+def supersede(session: Session, game_ids: int | list[int]) -> None:
+    """The game has ended (or these games, the clock sweep's batch): its notices not yet sent
+    are dropped (skipped), so that nobody gets a late "is back from vacation" or reminder,
+    composed after the end as one more game-over email, beside the one game-over email each
+    seat is sent. Chat messages and the answers to a player's own emails still go. Call it
+    before queueing the game-over emails. Every way a game ends calls it: a move
+    (submit.record), the service (timing.end_game), a timeout (those two, or the sweep's batch)."""
+    ids = [game_ids] if isinstance(game_ids, int) else list(game_ids)
+    session.execute(update(OutboxRow)
+                    .where(OutboxRow.game_id.in_(ids), OutboxRow.kind.in_(NOTICES),
+                           OutboxRow.status.in_(("pending", "held")))
+                    .values(status="skipped", claim=None)
+                    .execution_options(synchronize_session=False))
+
+
 def bot_to_act(game: GameRow, engine: Game, state: Any) -> bool:
     """Whether a bot seat has a move to make now (the bots' worker is then kicked)."""
     if engine.outcome(state) is not None:

@@ -158,7 +158,8 @@ def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) ->
         timing.change(session, game, row, "resigned", f"{who(seat)} resigned", now)
         in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
         if len(in_play) <= 1:
-            ids = timing.end_game(session, game, in_play, [seat], f"{who(seat)} resigned.", now)
+            # a clause, as every notice's text: the emails and pages end the sentence
+            ids = timing.end_game(session, game, in_play, [seat], f"{who(seat)} resigned", now)
         else:
             timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
             ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move will "
@@ -246,9 +247,10 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         row.player_id, row.holder, row.status, row.on_timeout = player.id, row.holder + 1, \
             "active", None
         row.muted = False
-        clock = clocks.SeatClock(bank=timing.get_clock(row).bank)
-        if timing.get_clock(row).in_turn:   # a fresh turn for the new player
-            clock = clocks.start_turn(timing.control(game), clock, now)
+        before = timing.get_clock(row)
+        clock = clocks.SeatClock(bank=before.bank)
+        if before.in_turn:   # a fresh turn for the new player, from where the turn began
+            clock = clocks.start_turn(timing.control(game), clock, now, before.turn_at)
         timing.set_clock(row, clock)
         session.flush()
         session.refresh(row)

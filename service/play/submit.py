@@ -200,6 +200,9 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     ended = pos.engine.outcome(new_state) is not None
     if ended:
         pos.row.status = "ended"
+        # the game-over emails say it all: a reminder or notice not yet sent is dropped,
+        # not mailed after them (notify.supersede)
+        notify.supersede(session, pos.row.id)
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)

@@ -112,6 +112,7 @@ class Batch:
         self.outbox: list[dict] = []
         self.changes: list[dict] = []
         self.snapshots: list[tuple[int, int, str, Any]] = []
+        self.ended: list[int] = []      # games ended here: their unsent notices are dropped
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
 
     # --- reading --------------------------------------------------------------------------
@@ -175,6 +176,7 @@ class Batch:
             self.queue(game, to, "timeout", game.seq, payload)
 
     def end_game(self, game, winners, last, how, now) -> None:
+        self._ended(game.id)
         for seat, payload in timing.close_game(game, winners, last, how):
             self.queue(game, seat, "turn", game.seq, payload)
 
@@ -199,6 +201,7 @@ class Batch:
         game.seq = last
         if engine.outcome(state) is not None:
             game.status = "ended"
+            self._ended(game.id)
         timing.track(None, game, engine, state, now)
         game.bots_due = notify.bot_to_act(game, engine, state)
         told = notify.changed_seats(game, engine, pos.state, state)
@@ -212,6 +215,16 @@ class Batch:
         self.positions[game.id] = Position(game, engine, state, last)
         self.states[game.id] = (last, state)
 
+    def _ended(self, game_id: int) -> None:
+        """notify.supersede for a game this batch ends: its notices in the database when the
+        batch is written, and those this batch queued for it before now (the per-game path
+        has flushed those by then, and its UPDATE drops them too)."""
+        self.ended.append(game_id)
+        for row in self.outbox:
+            if (row["game_id"] == game_id and row["kind"] in notify.NOTICES
+                    and row["status"] in ("pending", "held")):
+                row["status"] = "skipped"
+
     # --- writing --------------------------------------------------------------------------
 
     def write(self) -> list[int]:
@@ -223,6 +236,8 @@ class Batch:
         if self.receipts:
             s.execute(Submission.__table__.insert(), self.receipts)
         self.tracked.write()
+        if self.ended:      # before this batch's own emails go in (notify.supersede)
+            notify.supersede(s, self.ended)
         ids = []
         if self.outbox:
             outbox = OutboxRow.__table__

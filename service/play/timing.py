@@ -105,11 +105,13 @@ def seat_row(game: GameRow, seat: int) -> Seat:
 
 def dress(page, game: GameRow, now: datetime) -> None:
     """Add the service's side to a seat page: every seat's clock, the reader's holder, and a
-    result the service decided (a resignation or a forfeit ended the game)."""
+    result the service decided (a resignation or a forfeit ended the game). Every deadline is
+    written in the reader's time zone, and says which (a spectator reads UTC)."""
     tc = control(game)
     page.clocks = []
+    zone = seat_row(game, page.me).player.zone if page.me is not None else None
     for row in game.seats:
-        view = clocks.clock_view(tc, get_clock(row), now, row.player.zone)
+        view = clocks.clock_view(tc, get_clock(row), now, zone)
         view.update(seat=row.seat, name=row.player.name, status=row.status,
                     clock_words=clocks.describe(tc))
         page.clocks.append(view)
@@ -133,19 +135,21 @@ def open_clocks(session: Session, game: GameRow, now: datetime) -> None:
 
 # --- after every move ----------------------------------------------------------------------
 
-def track(session: Session, game: GameRow, engine, state: Any, now: datetime) -> None:
-    """Bring the seats' clocks in step with the position: a seat that is no longer to act
-    finished its turn; a seat that now is to act starts its turn (each seat of a sealed round
-    on its own clock). Called in the move's transaction, and at the start of a game."""
+def track(session: Session | None, game: GameRow, engine, state: Any, now: datetime) -> None:
+    """Bring the seats' clocks in step with the position (the game's `seq` is the position
+    after the move): a seat that is no longer to act finished its turn; a seat that now is to
+    act starts its turn (each seat of a sealed round on its own clock). Called in the move's
+    transaction, and at the start of a game."""
     tc = control(game)
     over = game.status == "ended" or engine.outcome(state) is not None
     acting = frozenset() if over else engine.to_act(state)
+    at = game.seq
     for row in game.seats:
         clock = get_clock(row)
         if row.seat in acting and not clock.in_turn:
-            clock = clocks.start_turn(tc, clock, now)
+            clock = clocks.start_turn(tc, clock, now, at)
         elif row.seat not in acting and clock.in_turn:
-            clock = clocks.finish_turn(tc, clock, now)
+            clock = clocks.finish_turn(tc, clock, now, at)
             if row.status == "absent":
                 row.status = "active"      # they moved themselves: back in the game
         elif row.clock is not None:
@@ -155,6 +159,20 @@ def track(session: Session, game: GameRow, engine, state: Any, now: datetime) ->
         set_clock(row, clock)
     if over and engine.outcome(state) is not None:
         _rank_out_seats_last(game, engine.outcome(state))
+
+
+def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None:
+    """The clocks after a take-back to position `at` (service.play.undo), `state` being the
+    position there: each seat to act there has its turn running (the turn it was in at `at`,
+    reopened with the time it had left when it moved: service.clocks.reopen_turn says what is
+    fair and why); each seat not to act there has no turn running (a turn begun after `at` is
+    cancelled: it never happened). Deadlines and reminders follow (`set_clock`)."""
+    tc = control(game)
+    acting = frozenset() if engine.outcome(state) is not None else engine.to_act(state)
+    for row in game.seats:
+        clock = get_clock(row)
+        set_clock(row, clocks.reopen_turn(tc, clock, now, at) if row.seat in acting
+                  else clocks.cancel_turn(clock))
 
 
 def _rank_out_seats_last(game: GameRow, outcome) -> None:
@@ -218,7 +236,9 @@ def change_values(game: GameRow, row: Seat, kind: str, text: str, now: datetime)
 def end_game(session: Session, game: GameRow, winners: list[int], last: list[int], how: str,
              now: datetime) -> list[int]:
     """The service ends the game (a two-player forfeit or resignation): no more moves, every
-    clock stops, everyone is told."""
+    clock stops, everyone is told, and the game's notices not yet sent are dropped (the
+    game-over email says it all: notify.supersede)."""
+    notify.supersede(session, game.id)
     rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
             for seat, payload in close_game(game, winners, last, how)]
     session.flush()

@@ -12,7 +12,14 @@ What can be taken back: the asking seat's last move (its last committed batch of
 nothing after it but bot moves (they are taken back with it), and only if no event of those
 batches drew chance or turned up anything hidden: the engine's `can_take_back` says so per
 batch, and no seat's `secrets` may have shrunk. A request lives in `undo_requests`; it
-expires with the next event (it is only good while the game still stands at `at_seq`)."""
+expires with the next event (it is only good while the game still stands at `at_seq`).
+
+The clocks go back with the position (`timing.take_back`): the seat whose move was taken back
+has its turn again with the time it had left when it moved (no fresh period, no time lost
+while the others answered); a turn that began after the move never happened (no time charged,
+no Fischer increment earned). A sealed choice taken back reopens that seat's own clock; the
+others' run on. The request and the refusal reach the seats as notices from the game (outbox
+kind "undo"), not as chat lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -24,10 +31,11 @@ from service.games.contract import Event
 from service.store import events as event_store
 from service.store.models import UndoRequest
 
-from . import notify, positions, replaying
+from . import notify, positions, replaying, timing
 from .errors import GameOver, PlayError
 from .positions import TAKEN_BACK
 from .services import Services
+from .timing import who
 
 #: how far back to look for the asking seat's last move (bot moves may follow it)
 LOOK_BACK = 400
@@ -99,11 +107,10 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResu
     session.add(request)
     if not people:
         return _take_back(session, svc, pos, request)
-    name = _name(pos.row, seat)
-    said = {"name": name, "text": f"{name} asks to take back their last move. Reply "
-            "\"undo accept\" or \"undo refuse\", or answer on your game page."}
-    rows = [notify.queue(session, pos.row, s, "message", pos.seq, now, {"said": said})
-            for s in people if not _seat(pos.row, s).muted]
+    rows = [_notice(session, pos, to, now, f"{who(seat)} asks to take back a move",
+                    f"{who(seat)} asks to take back their last move. Reply \"undo accept\" or "
+                    "\"undo refuse\", or answer on your game page.")
+            for to in people if not _seat(pos.row, to).muted]
     session.flush()
     return UndoResult("asked", "Asked the others to let you take back your last move.",
                       [r.id for r in rows])
@@ -125,9 +132,8 @@ def answer_in(session: Session, svc: Services, game_id: int, seat: int,
     asker = request.seat
     if not accept:
         request.status = "refused"
-        said = {"name": _name(pos.row, seat), "text": f"{_name(pos.row, seat)} did not agree "
-                "to take back your last move; it stands."}
-        rows = [notify.queue(session, pos.row, asker, "message", pos.seq, now, {"said": said})]
+        rows = [_notice(session, pos, asker, now, f"Take-back refused by {who(seat)}",
+                        f"{who(seat)} did not agree to take back your last move; it stands.")]
         session.flush()
         return UndoResult("refused", "You refused; the move stands.", [r.id for r in rows])
     people = {s.seat for s in pos.row.seats if s.seat != asker and s.bot is None}
@@ -150,6 +156,9 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
             from None
     request.status = "done"
     before = positions.load(session, svc.states, pos.row.id, upto=request.back_to).state
+    # the clocks go back with the position: whoever is to act there has their turn running
+    # again, with the time it had left (timing.take_back, service.clocks.reopen_turn)
+    timing.take_back(pos.row, pos.engine, before, request.back_to, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before)
     outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
                                             pos.row.seq, now)
@@ -194,9 +203,12 @@ def _revealed(pos: positions.Position, before, after) -> bool:
     return False
 
 
+def _notice(session: Session, pos: positions.Position, to: int, now, subject: str, text: str):
+    """A notice from the game about a take-back (not a chat line: nobody wrote it), to one seat:
+    the email says what it is about and carries no news (`since`: the position as it stands)."""
+    return notify.queue(session, pos.row, to, "undo", pos.seq, now,
+                        {"notice": {"subject": subject, "text": text}}, since=pos.seq)
+
+
 def _seat(game, seat: int):
     return next(s for s in game.seats if s.seat == seat)
-
-
-def _name(game, seat: int) -> str:
-    return _seat(game, seat).player.name

@@ -24,6 +24,7 @@ from service.clocks import (
     VacationError,
     VacationRequest,
     after_miss,
+    cancel_turn,
     check_request,
     clock_from_dict,
     clock_to_dict,
@@ -50,6 +51,7 @@ from service.clocks import (
     reminder_at,
     reminder_due,
     reminder_lead,
+    reopen_turn,
     resume,
     resumes_at,
     start_turn,
@@ -472,6 +474,68 @@ def test_after_miss_refuses_a_seat_not_overdue():
         after_miss("bot", THREE_DAYS, clock, T0 + D, seats_in_play=2)
 
 
+# --- a move taken back -----------------------------------------------------------------------
+
+def test_reopen_gives_back_the_time_left_at_the_move_not_a_fresh_period():
+    # the turn began at position 4 at T0; the seat moved 10 hours in (position 6)
+    clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0, at=4)
+    moved = finish_turn(THREE_DAYS, clock, T0 + 10 * H, at=6)
+    assert moved.last_turn.left == 3 * D - 10 * H
+    # agreed 5 hours later, back to position 5 (after the turn began, before the move)
+    back = reopen_turn(THREE_DAYS, moved, T0 + 15 * H, at=5)
+    assert back.in_turn and back.deadline == T0 + 15 * H + 3 * D - 10 * H
+    assert time_left(back, T0 + 15 * H) == 3 * D - 10 * H
+    assert back.turn_at == 4 and back.allowance == 3 * D
+    assert next_reminder(back) == back.deadline - 18 * H
+
+
+def test_reopen_fischer_restores_the_bank_of_the_turns_start_without_the_increment():
+    tc = fischer(2 * D, H)
+    clock = start_turn(tc, replace_bank(new_clock(tc), 2 * D - 4 * H), T0, at=1)
+    moved = finish_turn(tc, clock, T0 + 7 * H, at=2)
+    assert moved.bank == 2 * D - 10 * H
+    back = reopen_turn(tc, moved, T0 + 9 * H, at=1)
+    assert back.bank == 2 * D - 4 * H
+    assert back.deadline == T0 + 9 * H + 2 * D - 11 * H
+    assert finish_turn(tc, back, T0 + 10 * H, at=2).bank == 2 * D - 11 * H
+
+
+def replace_bank(clock, bank):
+    from dataclasses import replace
+    return replace(clock, bank=bank)
+
+
+def test_a_turn_begun_after_the_position_taken_back_to_never_happened():
+    tc = fischer(2 * D, H)
+    clock = start_turn(tc, replace_bank(new_clock(tc), 2 * D - 4 * H), T0, at=7)
+    gone = cancel_turn(clock)
+    assert not gone.in_turn and gone.deadline is None and gone.bank == 2 * D - 4 * H
+    # reopening at an earlier position where the seat was to act: cancelled, then a turn
+    # (it kept no finished turn there, so a new one from now)
+    again = reopen_turn(tc, clock, T0 + 3 * H, at=5)
+    assert again.turn_at == 5 and again.deadline == T0 + 3 * H + 2 * D - 4 * H
+
+
+def test_a_turn_running_since_before_the_position_goes_on_untouched():
+    clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0, at=3)
+    assert reopen_turn(THREE_DAYS, clock, T0 + D, at=5) == clock
+
+
+def test_a_miss_counted_in_a_cancelled_turn_is_uncounted():
+    clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0, at=2)
+    waiting = after_miss("wait", THREE_DAYS, clock, T0 + 3 * D, seats_in_play=2).clock
+    assert waiting.missed_in_a_row == 1
+    assert cancel_turn(waiting).missed_in_a_row == 0
+
+
+def test_reopen_while_on_vacation_stays_stopped_with_the_time_left():
+    clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0, at=1)
+    moved = pause(finish_turn(THREE_DAYS, clock, T0 + 10 * H, at=2), T0 + 11 * H)
+    back = reopen_turn(THREE_DAYS, moved, T0 + D, at=1)
+    assert back.paused and time_left(back, T0 + 2 * D) == 3 * D - 10 * H
+    assert resume(back, T0 + 3 * D).deadline == T0 + 3 * D + 3 * D - 10 * H
+
+
 # --- storing ---------------------------------------------------------------------------------
 
 def test_clock_round_trips_through_json():
@@ -479,6 +543,15 @@ def test_clock_round_trips_through_json():
     stored = json.loads(json.dumps(clock_to_dict(clock)))
     assert clock_from_dict(stored) == clock
     assert clock_from_dict({}) == SeatClock()
+
+
+def test_a_finished_turn_round_trips_through_json():
+    clock = finish_turn(BANK_7_PLUS_1, start_turn(BANK_7_PLUS_1, new_clock(BANK_7_PLUS_1), T0,
+                                                   at=3), T0 + H, at=4)
+    clock = start_turn(BANK_7_PLUS_1, clock, T0 + 2 * H, at=9)
+    stored = json.loads(json.dumps(clock_to_dict(clock)))
+    assert clock_from_dict(stored) == clock
+    assert clock_from_dict(stored).last_turn.ended_at == 4
 
 
 # --- deadlines in words ----------------------------------------------------------------------
@@ -489,14 +562,29 @@ def test_format_deadline_in_utc_says_utc():
     assert format_deadline(T0, T0 - 2 * D, "../etc") == "Tue 24 Nov, 18:00 UTC (in 2 days)"
 
 
-def test_format_deadline_in_the_players_zone():
-    assert format_deadline(T0, T0 - 5 * H, "America/New_York") == "Tue 24 Nov, 13:00 (in 5 hours)"
-    assert format_deadline(T0, T0 - 2 * D, "Asia/Tokyo") == "Wed 25 Nov, 03:00 (in 2 days)"
+def test_format_deadline_in_the_players_zone_names_the_zone():
+    # a bare "13:00" is read as the reader's local time wherever the email is opened
+    assert format_deadline(T0, T0 - 5 * H, "America/New_York") == "Tue 24 Nov, 13:00 EST (in 5 hours)"
+    assert format_deadline(T0, T0 - 2 * D, "Asia/Tokyo") == "Wed 25 Nov, 03:00 JST (in 2 days)"
+    assert format_deadline(T0 - 2 * H + timedelta(minutes=1), T0 - 2 * D,
+                           "Europe/Paris") == "Tue 24 Nov, 17:01 CET (in 46 hours)"
+    assert format_deadline(T0, T0 - 2 * D, "Europe/London") == "Tue 24 Nov, 18:00 GMT (in 2 days)"
+    assert format_deadline(T0, T0 - 2 * D, "Etc/UTC") == "Tue 24 Nov, 18:00 UTC (in 2 days)"
+
+
+@pytest.mark.parametrize(("zone", "label"), [
+    ("America/Sao_Paulo", "15:00 UTC-3"),     # zones without letters for their time: an offset
+    ("Asia/Dubai", "22:00 UTC+4"),
+    ("Asia/Kathmandu", "23:45 UTC+5:45"),
+    ("Asia/Kolkata", "23:30 IST"),
+])
+def test_format_deadline_says_an_offset_where_a_zone_has_no_abbreviation(zone, label):
+    assert f", {label} (" in format_deadline(T0, T0 - 2 * D, zone)
 
 
 def test_format_deadline_names_another_year():
     deadline = datetime(2027, 1, 1, 9, 0, tzinfo=UTC)
-    assert format_deadline(deadline, T0, "Europe/London") == "Fri 1 Jan 2027, 09:00 (in 38 days)"
+    assert format_deadline(deadline, T0, "Europe/London") == "Fri 1 Jan 2027, 09:00 GMT (in 38 days)"
 
 
 @pytest.mark.parametrize(("left", "words"), [
@@ -526,7 +614,7 @@ def test_dst_change_in_london_does_not_move_a_deadline():
     assert clock.deadline.timestamp() - saturday.timestamp() == 72 * 3600
     assert clock.deadline == datetime(2026, 10, 27, 17, 0, tzinfo=UTC)
     # the instant is the same; the local wall time shown is an hour earlier
-    assert format_deadline(clock.deadline, saturday, "Europe/London") == "Tue 27 Oct, 17:00 (in 3 days)"
+    assert format_deadline(clock.deadline, saturday, "Europe/London") == "Tue 27 Oct, 17:00 GMT (in 3 days)"
 
 
 def test_dst_change_in_new_york_does_not_move_a_deadline():
@@ -534,14 +622,14 @@ def test_dst_change_in_new_york_does_not_move_a_deadline():
     saturday = datetime(2026, 3, 7, 18, 0, tzinfo=NEW_YORK)
     clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), saturday)
     assert clock.deadline.timestamp() - saturday.timestamp() == 72 * 3600
-    assert format_deadline(clock.deadline, saturday, "America/New_York") == "Tue 10 Mar, 19:00 (in 3 days)"
+    assert format_deadline(clock.deadline, saturday, "America/New_York") == "Tue 10 Mar, 19:00 EDT (in 3 days)"
 
 
 def test_clock_view_for_the_game_page():
     clock = start_turn(THREE_DAYS, new_clock(THREE_DAYS), T0 - D)
     view = clock_view(THREE_DAYS, clock, T0, "Europe/London")
     assert view["deadline"] == "2026-11-26T18:00:00Z"
-    assert view["deadline_text"] == "Thu 26 Nov, 18:00 (in 2 days)"
+    assert view["deadline_text"] == "Thu 26 Nov, 18:00 GMT (in 2 days)"
     assert view["seconds_left"] == 2 * 86400 and not view["overdue"] and not view["paused"]
     json.dumps(view)
     paused = clock_view(THREE_DAYS, pause(clock, T0), T0 + 5 * D)

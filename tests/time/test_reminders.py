@@ -67,7 +67,7 @@ def test_deadline_in_the_players_zone_keeps_its_instant_across_dst(services):
     clock = clocks.start_turn(tc, clocks.SeatClock(), start_at)
     assert clock.deadline - start_at == timedelta(days=3)
     text = clocks.format_deadline(clock.deadline, start_at, "Europe/Berlin")
-    assert text.startswith("Mon 26 Oct, 13:00")    # 14:00 CEST at the start, 13:00 CET after
+    assert text.startswith("Mon 26 Oct, 13:00 CET")  # 14:00 CEST at the start, 13:00 CET after
     services.clock.set(start_at)
     g = start(services, clock="3d")
     from .helpers import seats
