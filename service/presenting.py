@@ -190,6 +190,8 @@ def result_line(page: SeatPage) -> str:
     how = sentence(page.outcome["how"], page.names, page.me)
     if not page.outcome.get("scores"):     # the service ended it: a resignation, a forfeit
         return f"{head}. {how}"
-    scores = ", ".join(f"{page.names[s]} {page.outcome['scores'][s]:g}"
-                       for s in range(len(page.names)))
+    # each score set apart from its name ("Normal bot 1: 6": a name may end in a number),
+    # the reader's as "you"
+    scores = ", ".join(f"{'you' if s == page.me else page.names[s]}: "
+                       f"{page.outcome['scores'][s]:g}" for s in range(len(page.names)))
     return f"{head} ({scores}). {how}"

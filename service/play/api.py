@@ -86,7 +86,9 @@ def my_games(svc: Services, player_id: int, status: str | None = None) -> list[G
         out = []
         for seat_row in session.scalars(q).all():
             pos = positions.load(session, svc.states, seat_row.game_id)
-            to_act = sorted(pos.engine.to_act(pos.state))
+            # a game the service ended (a resignation, a forfeit) waits on nobody, though its
+            # engine, which knows nothing of it, still names whose move it was
+            to_act = [] if pos.row.status == "ended" else sorted(pos.engine.to_act(pos.state))
             updated = session.scalar(select(EventRow.created_at).where(
                 EventRow.game_id == pos.row.id, EventRow.seq == pos.seq))
             out.append(GameLine(pos.row.id, pos.row.kind, pos.engine.title, seat_row.seat,

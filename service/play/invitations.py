@@ -18,6 +18,7 @@ from service.clocks import ClockError
 from service.games import registry
 from service.games.contract import OptionError
 from service.links import TokenError
+from service.presenting import waiting_for
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 
 from . import positions, start, timing
@@ -52,6 +53,20 @@ class Formed:
 def create_game(svc: Services, creator_id: int, kind: str, invitees: list[str], *,
                 open_seats: int = 0, options: dict[str, Any] | None = None,
                 public: bool = True, rematch_of: int | None = None) -> Formed:
+    with svc.db.transaction() as session:
+        formed = form_game(session, svc, creator_id, kind, invitees, open_seats=open_seats,
+                           options=options, public=public, rematch_of=rematch_of)
+    _kick(svc, formed.game_id, formed.outbox_ids, bots=formed.started)   # forming: no moves
+    return formed
+
+
+def form_game(session: Session, svc: Services, creator_id: int, kind: str,
+              invitees: list[str], *, open_seats: int = 0,
+              options: dict[str, Any] | None = None, public: bool = True,
+              rematch_of: int | None = None, quiet: bool = False) -> Formed:
+    """`create_game` in the caller's transaction (the caller kicks the mail after its commit).
+    `quiet`: the creator's seat starts muted if the game is dealt at once (a table of bots:
+    a rematch of a practice game, which mails nobody)."""
     engine = _engine(kind)
     if len(invitees) > MAX_INVITES:
         raise BadInvitation(f"That is {len(invitees)} addresses; a table has at most "
@@ -65,59 +80,74 @@ def create_game(svc: Services, creator_id: int, kind: str, invitees: list[str], 
         raise BadInvitation(exc.detail) from None
     addrs = [_address(a) for n, a in enumerate(invitees) if n not in bots]
     seats = 1 + len(invitees) + open_seats
-    if not 0 <= open_seats <= max(engine.seats) or seats not in engine.seats:
+    asked = f"{seats} (you, {len(invitees)} invited, {open_seats} open)"
+    if not 0 <= open_seats <= max(engine.seats):
         raise BadInvitation(f"{engine.title} is for {_wording(engine.seats)}; you asked for "
-                            f"{seats} (you, {len(invitees)} invited, {open_seats} open).")
+                            f"{asked}.")
     try:
         # clock= and on_timeout= are the service's options, not the engine's
         options, clock, on_timeout = timing.read_options(dict(options or {}))
-        options = engine.validate_options(seats, options)
+        # the count in the chosen game's own words, and the variant a count needs (M21)
+        options = engine.validate_options(seats, start.fit_seats(engine, seats, options,
+                                                                 asked))
     except (OptionError, ClockError) as exc:
         raise BadInvitation(str(exc)) from None
+    except start.BadStart as exc:
+        raise BadInvitation(exc.detail) from None
     now = svc.clock.now()
-    with svc.db.transaction() as session:
-        creator = session.get(Player, creator_id)
-        if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
-            raise BadInvitation("Each seat needs a different address (and yours is taken by "
-                                "you). Nothing was sent.")
-        game = start.new_game_row(session, engine, kind, options, "forming", now,
-                                  created_by=creator_id, public=public, rematch_of=rematch_of,
-                                  clock=clock, on_timeout=on_timeout)
-        session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
-                               player_id=creator_id, status="accepted", created_at=now,
-                               answered_at=now))
-        people = iter(addrs)
-        mails = []
-        for seat, n in enumerate(range(len(invitees)), start=1):
-            if n in bots:
-                bot = start.find_player(session, bots[n].addr, bots[n].name, now)
-                session.add(Invitation(game_id=game.id, seat=seat, email=bot.email,
-                                       player_id=bot.id, status="accepted", created_at=now,
-                                       answered_at=now))
-            else:
-                mails.append(_invite(session, svc, game, seat, next(people), now))
-        for seat in range(1 + len(invitees), seats):
-            session.add(Invitation(game_id=game.id, seat=seat, status="open", created_at=now))
-        session.flush()
-        outcome, dealt = _maybe_deal(session, svc, game)     # the creator and bots only
-        formed = Formed(game.id, game.public_id, [m.id for m in mails if m is not None] + dealt,
-                        started=outcome == "started")
-    _kick(svc, game.id, formed.outbox_ids)
-    return formed
+    creator = session.get(Player, creator_id)
+    if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
+        raise BadInvitation("Each seat needs a different address (and yours is taken by "
+                            "you). Nothing was sent.")
+    game = start.new_game_row(session, engine, kind, options, "forming", now,
+                              created_by=creator_id, public=public, rematch_of=rematch_of,
+                              clock=clock, on_timeout=on_timeout)
+    session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
+                           player_id=creator_id, status="accepted", created_at=now,
+                           answered_at=now))
+    people = iter(addrs)
+    mails = []
+    for seat, n in enumerate(range(len(invitees)), start=1):
+        if n in bots:
+            bot = start.find_player(session, bots[n].addr, bots[n].name, now)
+            session.add(Invitation(game_id=game.id, seat=seat, email=bot.email,
+                                   player_id=bot.id, status="accepted", created_at=now,
+                                   answered_at=now))
+        else:
+            mails.append(_invite(session, svc, game, seat, next(people), now))
+    for seat in range(1 + len(invitees), seats):
+        session.add(Invitation(game_id=game.id, seat=seat, status="open", created_at=now))
+    session.flush()
+    # the creator and bots only: a table of bots is dealt at once
+    outcome, dealt = _maybe_deal(session, svc, game, quiet={0} if quiet else set())
+    return Formed(game.id, game.public_id, [m.id for m in mails if m is not None] + dealt,
+                  started=outcome == "started")
 
 
-def _kick(svc: Services, game_id: int, outbox_ids: list[int]) -> None:
+def _kick(svc: Services, game_id: int, outbox_ids: list[int], bots: bool = True) -> None:
     """After the commit: the mail, and the bots in case a bot is to act in a dealt game."""
     svc.kick("deliver", outbox_ids)
-    svc.kick("bots", game_id)
+    if bots:
+        svc.kick("bots", game_id)
 
 
-def answer(svc: Services, token: str, choice: str) -> str:
-    """accept | decline | never, from the invitation email's links. Returns what happened:
-    "accepted", "started" (this acceptance completed the table), "declined"."""
+@dataclass(frozen=True)
+class Answered:
+    """What an answer did: "accepted", "started" (this acceptance completed the table) or
+    "declined"; once started, the seat's own game page, and whether the game waits on it
+    now or on whom it waits (the others' first turn emails go to them, not to this seat)."""
+    outcome: str
+    game_link: str = ""
+    your_move: bool = False
+    waiting_for: str = ""
+
+
+def answer(svc: Services, token: str, choice: str) -> Answered:
+    """accept | decline | never, from the invitation email's links."""
     invitation_id, game_id = read_token(svc, token)
     now = svc.clock.now()
     ids: list[int] = []
+    answered = None
     with svc.db.transaction() as session:
         game = positions.game_row(session, game_id, lock=True)
         inv = _open_invitation(session, invitation_id, game_id, now)
@@ -130,6 +160,8 @@ def answer(svc: Services, token: str, choice: str) -> str:
         if choice == "accept":
             inv.status, inv.player_id = "accepted", player.id
             outcome, ids = _maybe_deal(session, svc, game)
+            if outcome == "started":
+                answered = _seat_news(session, svc, game, inv.seat)
         else:
             inv.status = "declined"
             outcome = "declined"
@@ -140,7 +172,17 @@ def answer(svc: Services, token: str, choice: str) -> str:
                         Invitation.email == inv.email, Invitation.status == "pending")):
                     other.status, other.answered_at = "declined", now
     _kick(svc, game_id, ids)
-    return outcome
+    return answered or Answered(outcome)
+
+
+def _seat_news(session: Session, svc: Services, game: GameRow, seat: int) -> Answered:
+    """A dealt game as one seat sees it: its page, and whose move it is."""
+    pos = positions.load(session, svc.states, game.id)
+    acting = sorted(pos.engine.to_act(pos.state)) if game.status != "ended" else []
+    row = next(s for s in game.seats if s.seat == seat)
+    return Answered("started", svc.urls.game_path(game.id, seat, row.holder),
+                    your_move=seat in acting,
+                    waiting_for=waiting_for([s.player.name for s in game.seats], acting, seat))
 
 
 def read_token(svc: Services, token: str) -> tuple[int, int]:
@@ -267,23 +309,67 @@ def open_games(svc: Services) -> list[OpenGame]:
         return out
 
 
-def rematch(svc: Services, game_id: int, seat: int) -> Formed:
+@dataclass(frozen=True)
+class Rematch:
+    """A finished game's rematch as the player who pressed for it finds it."""
+    game_id: int
+    made: bool                  # False: offered before (another press, or another player)
+    started: bool               # dealt already (a table of bots is dealt at once)
+    link: str = ""              # the asker's seat page once dealt; their invitation's answer
+    #                             page while they have not answered it; "" otherwise
+    answered: bool = True       # the asker has accepted (or made) it
+
+
+def rematch(svc: Services, game_id: int, seat: int) -> Rematch:
     """The same table, a new game of the same kind and options (a fixed deal excepted); the
-    seat that asks sits first, the others are invited and accept like any invitation."""
+    seat that asks sits first, the other people are invited and accept like any invitation,
+    and each bot seat gets a bot of its level again. One rematch per game: a second press
+    (a double click, or another player of the table) finds the one offered and makes and
+    sends nothing."""
     with svc.db.transaction() as session:
-        game = session.get(GameRow, game_id)
-        if game is None or game.status != "ended":
+        # under the finished game's lock, so two presses at once cannot both make one
+        game = positions.game_row(session, game_id, lock=True)
+        if game.status != "ended":
             raise BadInvitation("A rematch is offered once a game has ended.")
-        me = next((s.player for s in game.seats if s.seat == seat), None)
+        me = next((s for s in game.seats if s.seat == seat), None)
         if me is None:
             raise BadInvitation("Only a player of that game can ask for a rematch.")
-        player_id, kind, public = me.id, game.kind, game.public
-        others = [s.player.email for s in game.seats if s.seat != seat]
+        offered = session.scalars(select(GameRow).where(GameRow.rematch_of == game_id)
+                                  .order_by(GameRow.id)).first()
+        if offered is not None:
+            return _rematch_for(session, svc, offered, me.player, made=False)
+        others = []
+        for s in sorted(game.seats, key=lambda s: s.seat):
+            if s.seat != seat:
+                level = start.bot_level(s.player.email)     # a bot seat stays that bot
+                others.append(f"bot:{level}" if level else s.player.email)
         options = {k: v for k, v in game.options.items() if k not in TABLE_ONLY}
         if game.clock:                       # the same time control too
             options.update(clock=game.clock, on_timeout=game.on_timeout or "bot")
-    return create_game(svc, player_id, kind, others, options=options, public=public,
-                       rematch_of=game_id)
+        # a practice seat that was never mailed (muted) stays so
+        formed = form_game(session, svc, me.player_id, game.kind, others, options=options,
+                           public=game.public, rematch_of=game_id, quiet=me.muted)
+        made = _rematch_for(session, svc, session.get(GameRow, formed.game_id), me.player,
+                            made=True)
+    _kick(svc, formed.game_id, formed.outbox_ids, bots=formed.started)
+    return made
+
+
+def _rematch_for(session: Session, svc: Services, game: GameRow, player: Player, *,
+                 made: bool) -> Rematch:
+    session.flush()
+    session.refresh(game)
+    if game.status != "forming":
+        mine = next((s for s in game.seats if s.player_id == player.id), None)
+        link = svc.urls.game_path(game.id, mine.seat, mine.holder) if mine is not None else ""
+        return Rematch(game.id, made, True, link)
+    inv = next((i for i in _seats(session, game.id)
+                if i.player_id == player.id or i.email == player.email), None)
+    if inv is not None and inv.status == "pending" and not declined(inv, svc.clock.now()):
+        return Rematch(game.id, made, False,
+                       svc.urls.invitation_path(game.id, inv.seat, inv.id, "accept"),
+                       answered=False)
+    return Rematch(game.id, made, False)
 
 
 # -- inside the transaction -------------------------------------------------------------------
@@ -328,13 +414,15 @@ def _open_invitation(session: Session, invitation_id: int, game_id: int, now) ->
     return inv
 
 
-def _maybe_deal(session: Session, svc: Services, game: GameRow) -> tuple[str, list[int]]:
+def _maybe_deal(session: Session, svc: Services, game: GameRow,
+                quiet: set[int] | None = None) -> tuple[str, list[int]]:
+    """Deal the game if every seat has accepted; `quiet`: seats that start muted."""
     seats = _seats(session, game.id)
     if game.status != "forming" or any(i.status != "accepted" for i in seats):
         return "accepted", []
     for inv in seats:
-        session.add(Seat(game_id=game.id, seat=inv.seat, player_id=inv.player_id, muted=False,
-                         bot=start.bot_level(inv.email)))
+        session.add(Seat(game_id=game.id, seat=inv.seat, player_id=inv.player_id,
+                         muted=inv.seat in (quiet or set()), bot=start.bot_level(inv.email)))
     started = start.deal(session, svc, game)
     return "started", started.outbox_ids
 

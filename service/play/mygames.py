@@ -10,11 +10,13 @@ from sqlalchemy import func, select
 
 from service.games import registry
 from service.presenting import result_line, seat_page
-from service.store.models import EventRow, GameRow, Invitation, Player, Seat
+from service.store.models import EventRow, GameRow, Invitation, Player, Seat, Submission
 
-from . import positions
+from . import positions, timing
+from .errors import AlreadyDone, PositionChanged
 from .invitations import declined
 from .services import Services
+from .submit import already_done, seat_key
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -62,17 +64,40 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     pos = positions.load(session, svc.states, seat.game_id)
     names = [s.player.name for s in pos.row.seats]
     page = seat_page(pos.engine, pos.row.id, pos.row.kind, pos.state, pos.seq, seat.seat,
-                     names, [])
+                     names, [], with_menu=False)
+    # the service's side: a game the service ended (a resignation, a forfeit) is over even
+    # though its engine has no outcome, and waits on nobody
+    timing.dress(page, pos.row, svc.clock.now())
     since = session.scalar(select(func.max(EventRow.created_at))
                            .where(EventRow.game_id == seat.game_id))
     since = since.astimezone(zone) if since is not None else None   # the player's own time
     line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
-                    svc.urls.game_path(pos.row.id, seat.seat),
+                    svc.urls.game_path(pos.row.id, seat.seat, seat.holder),
                     waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
-                    result=result_line(page))
-    if page.outcome:
+                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""))
+    if page.outcome or pos.row.status == "ended":
         return "done", line
     return ("move" if page.your_turn else "wait"), line
+
+
+def link_move_made(svc: Services, game_id: int, seat: int, key: str) -> str | None:
+    """Whether the move of a one-click link was made already, read from the move's
+    idempotency record (its key is the link's, service.web.links): None if not; "done" if
+    the seat's position is still the one that move produced (pressing it again would answer
+    "already done"); "moved on" if the seat's position changed since. Reads only: opening a
+    link changes nothing."""
+    with svc.db.transaction() as session:
+        done = session.get(Submission, (game_id, seat_key(seat, key)))
+        if done is None:
+            return None
+        pos = positions.load(session, svc.states, game_id)
+        try:                                   # the answer a press would get, to the word
+            already_done(session, svc, pos, seat, done)
+        except AlreadyDone:
+            return "done"
+        except PositionChanged:
+            return "moved on"
+    return "done"
 
 
 def _forming(session, svc: Services, player_id: int) -> list[GameLine]:

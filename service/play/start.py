@@ -133,7 +133,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     except ClockError as exc:
         raise BadStart(str(exc)) from None
     try:
-        options = engine.validate_options(len(people), options)
+        options = engine.validate_options(len(people), fit_seats(engine, len(people), options))
     except OptionError as exc:
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
@@ -144,6 +144,48 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,
                          muted=not mail and entry.bot is None))
     return deal(session, svc, game)
+
+
+def lobby_name(engine, options: dict[str, Any]) -> tuple[str, dict]:
+    """The lobby's name of a game of this engine with these options, and that lobby entry's
+    preset: "Magnate (Roller rules)" for Magnate with `ruleset=modern` (registry.LOBBY)."""
+    for _, label, game, preset in registry.lobby():
+        if game.id == engine.id and all(str(options.get(k)) == str(v)
+                                        for k, v in preset.items()):
+            return label, preset
+    return engine.title, {}
+
+
+def fit_seats(engine, seats: int, options: dict[str, Any], asked: str = "") -> dict[str, Any]:
+    """The options for a table of `seats` players, as a player expects them:
+
+    * a count the game (with the options chosen) does not allow is refused in the game's own
+      words ("Magnate is for 2 players; you asked for 3"), not in a variant's;
+    * a count the game allows only with one of its variants turns that variant on when it was
+      left alone: three at a Magnate table with the Roller rules is its `three` variant (M21),
+      the only three-player Magnate there is.
+
+    Other combinations are left for the engine's own validation to refuse."""
+    counts = registry.player_counts(engine, options)
+    if seats not in counts:
+        label, preset = lobby_name(engine, options)
+        narrowed = counts != registry.player_counts(engine, preset)
+        raise BadStart(f"{label} is for {registry.players_wording(engine, options)}"
+                       f"{' with the options chosen' if narrowed else ''}; you asked for "
+                       f"{asked or seats}.")
+    try:
+        engine.validate_options(seats, options)
+    except OptionError:
+        for name, opt in engine.options.items():
+            if opt.default is not False or name in options:
+                continue                 # only a variant the player left alone (off)
+            tried = {**options, name: True}
+            try:
+                engine.validate_options(seats, tried)
+            except OptionError:
+                continue
+            return tried
+    return options
 
 
 def new_game_row(session: Session, engine, kind: str, options: dict, status: str, now,
@@ -196,6 +238,8 @@ def start_practice(svc: Services, kind: str, seats: int, level: str, options: di
         me = Entry(f"guest-{secrets.token_hex(8)}@guests.invalid", "You")
     if seats < 2:
         raise BadStart("A practice game needs at least one bot: choose two or more players.")
+    # the practice form offers no variants: a player count that needs one gets it
+    # (open_game's fit_seats: three at Magnate with the Roller rules, M21)
     players = [me] + [f"bot:{level}"] * (seats - 1)
     return start_game(svc, kind, players, options, mail=mail), 0
 

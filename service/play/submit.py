@@ -113,8 +113,7 @@ def apply(session: Session, svc: Services, intent: Intent, *, key_first: bool = 
 
 def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> Applied:
     logctx.bind(game=intent.game_id, seat_=intent.seat)
-    # keys are per seat: one seat's key can never answer for another's move
-    key = f"{intent.seat}:{intent.key}"[:128] if intent.key is not None else None
+    key = seat_key(intent.seat, intent.key) if intent.key is not None else None
     # the game as plain records, written back after the move (cheaper than ORM objects)
     tracked = records.Tracked(session)
     pos = positions.load_locked(session, svc.states, intent.game_id, tracked)
@@ -131,6 +130,12 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
             _unless_done(session, svc, pos, intent.seat, key)
         raise
     return record(session, svc, pos, intent, key, events, moves, new_state, tracked)
+
+
+def seat_key(seat: int, key: str) -> str:
+    """A submission's idempotency key as stored: keys are per seat, so one seat's key can
+    never answer for another's move."""
+    return f"{seat}:{key}"[:128]
 
 
 def _unless_done(session: Session, svc: Services, pos: positions.Position, seat: int,

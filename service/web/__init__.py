@@ -77,6 +77,7 @@ def create_app(overrides: dict | None = None) -> Flask:
         templates=make_env(auto_reload=app.debug))
     app.jinja_env.filters.update(FILTERS)
     app.jinja_env.filters["when"] = pages.when
+    app.jinja_env.filters["card_alt"] = pages.card_alt
     app.jinja_env.globals.update(GLOBALS)
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True

@@ -6,7 +6,7 @@ from __future__ import annotations
 import secrets
 from functools import wraps
 
-from flask import Blueprint, redirect, render_template, request, session, url_for
+from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
 from service.play import accounts, invitations, mygames
 from service.play.errors import PlayError
@@ -89,10 +89,12 @@ def me(me: accounts.Account):
     return _my_page(me)
 
 
-def _my_page(me: accounts.Account, error: str | None = None, status: int = 200):
+def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
+             typed: dict | None = None):
+    """`typed`: the preferences as the player wrote them, shown again after an error."""
     games = mygames.my_games(services(), me.id)
     return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
-                           error=error), status
+                           error=error, typed=typed), status
 
 
 @bp.post("/me/preferences")
@@ -104,7 +106,8 @@ def preferences(me: accounts.Account):
                                   zone=form.get("zone", ""), mail_mode=form.get("mail_mode", ""),
                                   digest_hour=form.get("digest_hour", ""))
     except PlayError as exc:
-        return _my_page(me, exc.detail, 400)
+        typed = {k: form.get(k, "")[:200] for k in ("name", "zone", "mail_mode", "digest_hour")}
+        return _my_page(me, exc.detail, 400, typed)
     return redirect(url_for("accounts.me"))
 
 
@@ -161,12 +164,32 @@ def answer_invitation(token: str, choice: str):
 
 @bp.post("/g/<token>/rematch")
 def rematch(token: str):
-    """The game page's rematch button: the seat's own signed link is the credential."""
+    """The game page's rematch button: the seat's own signed link is the credential. One
+    rematch per game: pressing again finds it."""
+    back = [(url_for("games.game_page", token=token), "Back to the game")]
     try:
         claims = services().urls.signer.loads("view", token)
-        invitations.rematch(services(), claims.game, claims.seat)
+        made = invitations.rematch(services(), claims.game, claims.seat)
     except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409)
-    return pages.problem("Rematch offered", "Everyone at the table has an invitation; the new "
-                         "game starts when they all accept. Sign in to follow it on your games "
-                         "page.", 200, kind="done")
+        return pages.problem(exc.title, exc.detail, 409, links=back)
+    if made.made and made.started:        # a table of bots: the new game is on already
+        flash(f"Rematch: game #{made.game_id}, the same table again.")
+        return redirect(made.link)
+    if made.made:
+        return pages.problem(
+            "Rematch offered", f"Everyone at the table has an invitation to game "
+            f"#{made.game_id}; it starts when they all accept. Follow it on your games page "
+            "(sign in with your email address).", 200, kind="done",
+            links=back + [(url_for("accounts.me"), "Your games")])
+    if made.started:
+        detail, link = "It has started.", (made.link, f"Open game #{made.game_id}")
+    elif not made.answered:
+        detail, link = ("You are invited to it.",
+                        (made.link, f"Answer the invitation to game #{made.game_id}"))
+    else:
+        detail, link = ("It starts when everyone at the table has accepted.",
+                        (url_for("accounts.me"), "Your games"))
+    return pages.problem(
+        "Rematch already offered", f"This game's rematch, game #{made.game_id}, was offered "
+        f"before; nothing new was made or sent. {detail}", 200, kind="done",
+        links=[link] + back if link[0] else back)

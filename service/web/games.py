@@ -40,9 +40,22 @@ def lobby():
     return _lobby(form={}, error=None)
 
 
-def _lobby(form, error: str | None):
+def _lobby(form, error: str | None, practice=None, practice_error: str | None = None):
+    """The lobby; after a refused form, that form as the player filled it in, its error
+    beside it: `form`/`error` the invitation form's, `practice`/`practice_error` the
+    "Play against bots" form's."""
     return render_template("web/new_game.html", games=rulebook.lobby(TABLE_ONLY), form=form,
-                           error=error, me=current_account(), **CLOCK_CHOICES)
+                           error=error, me=current_account(), practice=practice or {},
+                           practice_error=practice_error, tables=practice_tables(),
+                           **CLOCK_CHOICES)
+
+
+def practice_tables() -> list[tuple[str, list[tuple[str, int]]]]:
+    """The practice form's choices: each game with the player counts it allows (a count
+    that needs a variant, like three at Magnate with the Roller rules, starts with it):
+    (label, [(value, count)]), the value "entry:count"."""
+    return [(label, [(f"{entry}:{n}", n) for n in registry.player_counts(game, preset)])
+            for entry, label, game, preset in registry.lobby()]
 
 
 @bp.get("/rules/<entry>")
@@ -83,24 +96,50 @@ def create():
 @bp.post("/practice")
 def practice():
     """"Play against bots": the person takes the first seat, bots the others, and the browser
-    goes straight to that seat's page (its link is the key to the seat: keep it)."""
+    goes straight to that seat's page (its link is the key to the seat: keep it). A signed-in
+    player plays as their account (the game is on their games page); anyone else as a guest
+    known by the seat link, unless they give an address."""
     form = request.form
+    entry, count = _table_of(form)
+    me = current_account()
     try:
-        game, options = _chosen_game(form)
-        seats = int(form.get("seats") or min(game.seats))
+        game, options = _chosen_game(form, entry)
+        seats = int(count or min(game.seats))
         started, seat = play.start_practice(
             services(), game.id, seats, form.get("level", "normal"), options,
-            address=form.get("email", ""), mail=form.get("mail") == "on")
+            address=form.get("email", "").strip() or (me.email if me else ""),
+            mail=form.get("mail") == "on")
     except ValueError:
-        return _lobby_error(form, "Choose how many players, as a number."), 400
+        return _practice_error(form, "Choose how many players, as a number."), 400
     except play.PlayError as exc:
-        return _lobby_error(form, exc.detail), 400
-    return redirect(services().urls.game_path(started.game_id, seat))
+        return _practice_error(form, exc.detail), 400
+    # the page's own fragment: without one the browser would keep the form's (#practice)
+    return redirect(services().urls.game_path(started.game_id, seat) + "#game")
 
 
-def _chosen_game(form):
+def _table_of(form) -> tuple[str, str]:
+    """The practice form's one choice "game:players" (`table`); `game` and `seats` (as the
+    form used to post them) are read too."""
+    entry, _, count = form.get("table", "").rpartition(":")
+    return (entry, count) if entry else (form.get("game", ""), form.get("seats", ""))
+
+
+def _practice_error(form, error: str):
+    """The lobby with the practice form as it was filled in: the game chosen stays chosen,
+    at the count asked for or the nearest one it has."""
+    entry, count = _table_of(form)
+    values = [v for _, counts in practice_tables() for v, _ in counts
+              if v.startswith(entry + ":")]
+    table = f"{entry}:{count}"
+    if values and table not in values:
+        wanted = int(count) if count.isdigit() else 0
+        table = min(values, key=lambda v: abs(int(v.rpartition(":")[2]) - wanted))
+    return _lobby({}, None, practice={**form.to_dict(), "table": table}, practice_error=error)
+
+
+def _chosen_game(form, entry: str | None = None):
     """The lobby entry and options a form chose; BadStart with words if they make no game."""
-    entry = form.get("game", "")
+    entry = form.get("game", "") if entry is None else entry
     chosen = next((e for e in registry.lobby() if e[0] == entry), None)
     if chosen is None:
         raise play.BadStart(f"There is no game called {entry!r}.")

@@ -3,6 +3,7 @@ previews follow links, so nothing changes until a person presses the button, whi
 from __future__ import annotations
 
 import hashlib
+import secrets
 
 from flask import Blueprint, current_app, flash, redirect, render_template, request
 
@@ -10,6 +11,7 @@ from service import play
 from service.games import registry
 from service.links import Claims
 from service.mail.outbound.templating import game_partial
+from service.play import mygames
 from service.presenting import waiting_for
 
 from . import pages
@@ -35,9 +37,12 @@ def confirm(token: str):
         return pages.problem(exc.title, exc.detail, 404)
     engine_text = _describe(page.kind, claims.move)
     stale = page.mark != claims.mark
+    # the link's button was pressed already: its move's idempotency record says so (None,
+    # "done": the position is still the one it made, "moved on": it changed since)
+    made = mygames.link_move_made(services(), claims.game, claims.seat, link_key(token))
     return render_template("web/confirm.html", page=page, view=page.view, names=page.names,
                            me=page.me, move_text=engine_text, token=token, stale=stale,
-                           game_link=_game_link(claims),
+                           made=made, game_link=_game_link(claims),
                            partial_html=game_partial(current_app.jinja_env, page.kind, "html"))
 
 
@@ -45,7 +50,7 @@ def confirm(token: str):
 def act(token: str):
     claims = _claims(token)
     # the token itself is the idempotency key: a double click applies the move once
-    key = "link:" + hashlib.sha256(token.encode()).hexdigest()[:40]
+    key = link_key(token)
     from_page = request.form.get("then") == "game"   # a button on the game page
     # a link from an email is one whole turn (M9); the page's buttons compose one step by step
     intent = play.Intent(claims.game, claims.seat, moves=[claims.move], expected=claims.mark,
@@ -57,7 +62,8 @@ def act(token: str):
     except play.AlreadyDone as exc:
         return pages.problem(exc.title, exc.detail, 200, game_link, kind="done")
     except play.PositionChanged as exc:
-        return pages.problem(exc.title, exc.detail, 409, game_link)
+        # "here is the position as it is now": the seat's game page, with the answer on top
+        return _as_it_is_now(claims, exc)
     except play.NotYourSeat as exc:
         return pages.problem(exc.title, exc.detail, 403)
     except play.Refused as exc:
@@ -71,6 +77,21 @@ def act(token: str):
     return render_template("web/done.html", applied=applied, game_link=game_link,
                            move_text=move_text, your_turn=claims.seat in applied.to_act,
                            waiting_for=waiting_for(applied.names, applied.to_act, claims.seat))
+
+
+def link_key(token: str) -> str:
+    """A move link's idempotency key: the token itself (hashed to a short key)."""
+    return "link:" + hashlib.sha256(token.encode()).hexdigest()[:40]
+
+
+def _as_it_is_now(claims: Claims, exc: play.PositionChanged):
+    try:
+        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
+    except play.PlayError:
+        return pages.problem(exc.title, exc.detail, 409, _game_link(claims))
+    view_token = _game_link(claims).rsplit("/", 1)[-1]
+    return pages.render_game(read, view_token=view_token, nonce=secrets.token_urlsafe(16),
+                             error=exc), 409
 
 
 def _describe(kind: str, move) -> str:

@@ -3,9 +3,10 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import current_app, render_template
+from flask import current_app, render_template, request
 
 from service.boardpicture import drawing
+from service.games import cards
 from service.mail.outbound.templating import game_partial
 from service.presenting import result_line
 
@@ -24,6 +25,22 @@ def when(iso: str) -> str:
     return datetime.fromisoformat(iso).strftime("%d %b %H:%M UTC").lstrip("0")
 
 
+def card_alt(card_id: str) -> str:
+    """A card picture's alternative text, each word once: "the Mill (8 Waves/Leaves)",
+    "the Ace of Waves", "the Excuse", "Ace of Spades"."""
+    try:
+        name, label = cards.name(card_id), cards.label(card_id)
+    except (KeyError, ValueError):
+        return "a card"
+    if not label.startswith(name):          # French cards: "A♠" says less than its name
+        return name
+    extra = label[len(name):].strip(" ()")
+    words = name.lower().split()
+    if not extra or all(w.lower() in words for w in extra.split()):
+        return name
+    return f"{name} ({extra})"
+
+
 def render_game(read, view_token: str, **extra):
     page = read.page
     env = current_app.jinja_env
@@ -35,6 +52,10 @@ def render_game(read, view_token: str, **extra):
                            bounced=read.bounced,
                            older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page), attempts=read.attempts,
+                           # the page's own address, for its history links (a refused move
+                           # link shows this page at /m/...)
+                           here=f"/g/{view_token}" if view_token else request.path,
+                           older_page=request.args.get("before", type=int) is not None,
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},

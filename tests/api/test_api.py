@@ -232,3 +232,14 @@ def test_the_api_is_rate_limited_per_token_with_a_problem_document(app_factory):
     assert int(r.headers["Retry-After"]) > 0 and r.json["status"] == 429
     other = {"Authorization": f"Bearer {tokens.create(svc, BEN, 'y')[1]}"}
     assert client.get("/api/v1/games", headers=other).status_code == 200   # its own count
+
+
+def test_a_resigned_game_is_listed_as_ended_waiting_on_nobody(client, table, app):
+    """The service ended it (a resignation): the engine, which knows nothing of that, still
+    names a seat to act, and /api/v1/games said it was that seat's move."""
+    from service.play import seats as seat_cases
+    gid, auth = table
+    seat_cases.resign(app.extensions["turnpost"], gid, 1)
+    for h in auth.values():
+        (line,) = client.get("/api/v1/games", headers=h).json["nowPlaying"]
+        assert line["status"] == "ended" and line["toAct"] == [] and not line["isMyTurn"]

@@ -1,7 +1,7 @@
 """A person's path in a real browser (Playwright driving the system Chromium) against the
 service running as a real server process on the embedded default: sign in by the emailed
 link, open /me, invite a friend from the lobby, accept the invitation from its email, see the
-game on /me, make a move, follow an old move link and be told it no longer applies, write
+game on /me, make a move, follow the used move link and be told it was done already, write
 to the table.
 
 Skipped on a laptop without Chromium; CI sets TURNPOST_TEST_BROWSER=1, which makes a missing
@@ -9,6 +9,7 @@ browser a failure instead."""
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -133,8 +134,8 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
     move_text = move.locator("button").inner_text()
     move.locator("button").click()
     assert "Done" in page.content()
-    page.goto(server + move_url)          # the same link again: the game moved on
-    assert "no longer applies" in page.content()
+    page.goto(server + move_url)          # the same link again: its move was made
+    assert "already done" in page.content() and "no longer applies" not in page.content()
     assert page.locator(".card button", has_text=move_text).count() == 0
     page.goto(server + "/me")
     assert "Waiting on others" in page.content() and "waiting on ben" in page.content()
@@ -147,12 +148,14 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, tmp_path):
 
 def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, page):
     page.goto(server + "/")
-    form = page.locator("form[action='/practice']")
-    form.locator("select[name=game]").select_option("trees")
-    form.locator("select[name=seats]").select_option("2")
+    form = page.locator("form[action='/practice#practice']")
+    form.locator("select[name=table]").select_option("trees:2")
     form.locator("text=Play against bots").click()
-    seat_url = page.url
+    seat_url = page.url.split("#")[0]     # looked at again below: a load, not a jump
     assert "/g/" in seat_url and "Normal bot" in page.content()
+    # the history's times, rewritten in the browser's zone, say which zone that is
+    shown = page.locator("#history time").first.inner_text()
+    assert re.search(r"(UTC|GMT|[A-Z]{3,4})", shown), shown
     for _ in range(400):
         # the bot moves in the background just after each of my moves: look again until it
         # is my turn (or the game is over), as a person reloading the page would

@@ -3,6 +3,8 @@ wrong-purpose or stale link, a double click and a move out of turn each get a pa
 what happened, and change nothing."""
 from __future__ import annotations
 
+import re
+
 import pytest
 from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import event, func, select
@@ -228,3 +230,49 @@ def test_every_page_that_reads_a_token_refuses_a_damaged_one_alike(app):
         assert answer.status_code == 400, (method, rule, answer.status_code)
         assert "This link is damaged" in answer.text, (method, rule)
     assert event_count(app) == before
+
+
+def test_reopening_a_used_link_says_it_was_done(client, app):
+    """The link's button was pressed: opening it again says so (its move's idempotency
+    record), as pressing it again does, and does not call it stale."""
+    start(client, app)
+    _, links = mover(app)
+    text, path = links[0]
+    assert client.post(path).status_code == 200
+    page = client.get(path)
+    assert page.status_code == 200
+    assert "already done" in page.text and "was made already" in page.text
+    assert "moved on since this link was sent" not in page.text
+    assert f'action="{path}"' not in page.text                 # no button to press again
+    assert "Already done" in client.post(path).text
+
+
+def test_a_stale_link_keeps_its_answer_and_a_used_one_says_it_was_made(client, app):
+    start(client, app)         # Trees: one move a turn, so each move hands the turn over
+    addr, links = mover(app)
+    assert client.post(links[0][1]).status_code == 200
+    stale = client.get(links[1][1]).text             # never pressed; the game moved on
+    assert "moved on since this link was sent" in stale and "was made" not in stale
+    # the other player moves: the used link's position has moved on too
+    other = ({"anna@example.org", "ben@example.org"} - {addr}).pop()
+    assert client.post(move_links(latest_to(app, other))[0][1]).status_code == 200
+    used = client.get(links[0][1]).text
+    assert "moved on since this link was sent" in used
+    assert "This link's move was made before" in used
+
+
+def test_pressing_a_stale_link_shows_the_position_as_it_is_now(client, app):
+    """The refusal says "Here is the position as it is now": the page shows it (the seat's
+    game page), with the refusal on top."""
+    gid = start(client, app)
+    addr, links = mover(app)
+    seat = 0 if addr == "anna@example.org" else 1
+    assert client.post(links[0][1]).status_code == 200
+    r = client.post(links[1][1])
+    assert r.status_code == 409
+    assert "position as it is now" in r.text and "Nothing was changed" in r.text
+    page = client.get(app.extensions["turnpost"].urls.game_path(gid, seat)).text
+    for part in ('id="history"', "Waiting for", "Write to the table"):
+        assert part in r.text and part in page
+    # its links and forms are the game page's, not the move link's
+    assert re.search(r'action="/g/[^"]+/say"', r.text)
