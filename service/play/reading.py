@@ -35,6 +35,7 @@ class GameRead:
     # mail for this seat from other addresses (when, from whom), newest first: nothing was
     # done with it, and the owner should know someone tried
     attempts: list[tuple[str, str]] = field(default_factory=list)
+    rematch: int | None = None   # a finished game's rematch, once someone has offered it
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -61,8 +62,11 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         tried = [] if seat is None else [
             (m.received_at.strftime("%Y-%m-%d %H:%M UTC"), m.parsed.get("sender", "?")
              if m.parsed else "?") for m in replies.attempts(session, game_id, seat)]
+        rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
+                                 .order_by(GameRow.id).limit(1)) \
+            if pos.row.status == "ended" else None
         return GameRead(page, entries, bounced, older,
-                        [s.seat for s in pos.row.seats if s.bot], asking, tried)
+                        [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch)
 
 
 def history_page(session: Session, pos: positions.Position, seat: int | None,

@@ -52,6 +52,7 @@ def render_game(read, view_token: str, **extra):
                            bounced=read.bounced,
                            older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page), attempts=read.attempts,
+                           rematch=read.rematch,
                            # the page's own address, for its history links (a refused move
                            # link shows this page at /m/...)
                            here=f"/g/{view_token}" if view_token else request.path,

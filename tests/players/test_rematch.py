@@ -110,3 +110,15 @@ def test_a_practice_rematch_starts_at_once_and_mails_nobody(app):
         assert seat.muted and seat.player.email.endswith("@guests.invalid")
     assert mails(app) == []
 
+
+
+def test_the_finished_games_page_says_the_rematch_is_offered(app):
+    gid = start_game(app, "trees", [ANNA, BEN, "bot"], {"turn_cap": "2"}).game_id
+    play_to_the_end(app, gid)
+    client = app.test_client()
+    path = app.extensions["turnpost"].urls.game_path(gid, 1)
+    assert "Rematch: offer the same table a new game" in client.get(path).text
+    press(app.test_client(), app, gid, 0)
+    page = client.get(path).text
+    assert "Rematch offered: game #2, see where" in page
+    assert "Rematch: offer the same table" not in page
