@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.store.models import EventRow, GameRow
 
-from .errors import GameOver, PlayError, PositionChanged
+from .errors import GameOver, NoSuchGame, PlayError, PositionChanged
 from .positions import load
 from .services import Services
 from .submit import Applied, Intent, apply
@@ -48,8 +48,8 @@ def move_bots(svc: Services, game_id: int, limit: int = MAX_MOVES_PER_KICK) -> i
             made += 1
         else:
             svc.kick("bots", game_id)   # still bots to move: the next kick goes on
-    except GameOver:
-        pass
+    except (GameOver, NoSuchGame):
+        pass        # over, or not dealt yet (a game still forming has no events): nothing due
     except PlayError as exc:
         # a bot that makes an illegal move is a bug: say so, and leave the game as it is
         log.error("bot move refused in game %s: %s", game_id, exc.detail)

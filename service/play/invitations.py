@@ -125,7 +125,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
 
 
 def _kick(svc: Services, game_id: int, outbox_ids: list[int], bots: bool = True) -> None:
-    """After the commit: the mail, and the bots in case a bot is to act in a dealt game."""
+    """After the commit: the mail, and the bots in case a bot is to act in a dealt game (a
+    game still forming has no moves: its bots are kicked when it is dealt)."""
     svc.kick("deliver", outbox_ids)
     if bots:
         svc.kick("bots", game_id)
@@ -171,7 +172,7 @@ def answer(svc: Services, token: str, choice: str) -> Answered:
                 for other in session.scalars(select(Invitation).where(
                         Invitation.email == inv.email, Invitation.status == "pending")):
                     other.status, other.answered_at = "declined", now
-    _kick(svc, game_id, ids)
+    _kick(svc, game_id, ids, bots=outcome == "started")
     return answered or Answered(outcome)
 
 
@@ -249,13 +250,13 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
             session.add(Invitation(game_id=game.id, seat=seat, email=addr, player_id=player.id,
                                    status="accepted", created_at=now, answered_at=now))
             session.flush()
-            _, ids = _maybe_deal(session, svc, game)
+            outcome, ids = _maybe_deal(session, svc, game)
         else:
             row = _invite(session, svc, game, seat, addr, now)
-            ids = [row.id] if row is not None else []
+            outcome, ids = "invited", [row.id] if row is not None else []
         session.flush()
-        formed = Formed(game.id, game.public_id, ids)
-    _kick(svc, game_id, formed.outbox_ids)
+        formed = Formed(game.id, game.public_id, ids, started=outcome == "started")
+    _kick(svc, game_id, formed.outbox_ids, bots=formed.started)
     return formed
 
 
@@ -281,7 +282,7 @@ def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
         free.email, free.player_id, free.status, free.answered_at = \
             player.email, player.id, "accepted", now
         outcome, ids = _maybe_deal(session, svc, game)
-    _kick(svc, game_id, ids)
+    _kick(svc, game_id, ids, bots=outcome == "started")
     return "started" if outcome == "started" else "joined"
 
 

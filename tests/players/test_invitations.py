@@ -290,3 +290,17 @@ def test_the_last_acceptance_says_who_moves_first_and_links_the_seats_page(clien
         assert "You get an email when it is your turn" in page
         assert [m for m in mails(app) if m["To"] == BEN and "invites you" not in m["Subject"]
                 and "sign-in" not in m["Subject"].lower()] == []
+
+
+def test_a_table_still_forming_with_a_bot_logs_no_bot_error(client, app, caplog):
+    """Bots are kicked when a game is dealt; a kick for a game still forming (no events yet)
+    finds nothing to do, quietly: it was logged as an error, "bot move refused in game N:
+    Game N has no events", at every invitation and acceptance."""
+    from service import play
+    sign_in(client, app, ANNA)
+    assert make_game(client, app, [BEN, "bot"]).status_code == 302
+    with app.extensions["turnpost"].db.transaction() as s:
+        game = s.scalars(select(GameRow)).one()
+        assert game.status == "forming"
+    assert play.move_bots(app.extensions["turnpost"], game.id) == 0
+    assert not [r for r in caplog.records if r.levelname == "ERROR"]
