@@ -4,7 +4,7 @@ and its one-click moves. Shared by the emails and the web pages; built only from
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -33,6 +33,13 @@ def fill(text: str, names: list[str], me: int | None, start: bool = True) -> str
     sentence_you = _SENTENCE_YOU if start else _LATER_SENTENCE_YOU
     out = sentence_you.sub(lambda m: m.group(1) + m.group(2).upper(), out)
     return out.replace("\x00", "")
+
+
+def game_over(view: Mapping, page=None) -> bool:
+    """Whether nobody is to move any more: the game ended by its rules (the view's outcome)
+    or by the service (a resignation, a forfeit: the page's outcome, when a page is given;
+    the engine knows nothing of those). The games' partials ask it as `game_over`."""
+    return bool(view.get("outcome") or (page and page.outcome))
 
 
 def sentence(text: str, names: list[str], me: int | None) -> str:

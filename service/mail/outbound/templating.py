@@ -9,7 +9,7 @@ from jinja2 import ChoiceLoader, Environment, FileSystemLoader, select_autoescap
 
 from service import frenchcards, suitmarks
 from service.games import cards
-from service.presenting import fill
+from service.presenting import fill, game_over
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
@@ -23,7 +23,7 @@ def reply_subject(subject: str) -> str:
 
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject}
-GLOBALS = {"fill": fill, "decktet_suit": suitmarks.suit,
+GLOBALS = {"fill": fill, "game_over": game_over, "decktet_suit": suitmarks.suit,
            "decktet_suit_names": suitmarks.suit_names, "french_card": frenchcards.chip}
 
 
