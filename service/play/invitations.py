@@ -88,8 +88,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         # clock= and on_timeout= are the service's options, not the engine's
         options, clock, on_timeout = timing.read_options(dict(options or {}))
         # the count in the chosen game's own words, and the variant a count needs (M21)
-        options = engine.validate_options(seats, start.fit_seats(engine, seats, options,
-                                                                 asked))
+        options = start.fit_seats(engine, seats, options, asked)
     except (OptionError, ClockError) as exc:
         raise BadInvitation(str(exc)) from None
     except start.BadStart as exc:

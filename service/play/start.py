@@ -133,7 +133,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     except ClockError as exc:
         raise BadStart(str(exc)) from None
     try:
-        options = engine.validate_options(len(people), fit_seats(engine, len(people), options))
+        options = fit_seats(engine, len(people), options)
     except OptionError as exc:
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
@@ -157,7 +157,8 @@ def lobby_name(engine, options: dict[str, Any]) -> tuple[str, dict]:
 
 
 def fit_seats(engine, seats: int, options: dict[str, Any], asked: str = "") -> dict[str, Any]:
-    """The options for a table of `seats` players, as a player expects them:
+    """The options for a table of `seats` players, as a player expects them, validated by the
+    engine (OptionError when they cannot be):
 
     * a count the game (with the options chosen) does not allow is refused in the game's own
       words ("Magnate is for 2 players; you asked for 3"), not in a variant's;
@@ -165,7 +166,7 @@ def fit_seats(engine, seats: int, options: dict[str, Any], asked: str = "") -> d
       left alone: three at a Magnate table with the Roller rules is its `three` variant (M21),
       the only three-player Magnate there is.
 
-    Other combinations are left for the engine's own validation to refuse."""
+    Other combinations the engine refuses with its own words."""
     counts = registry.player_counts(engine, options)
     if seats not in counts:
         label, preset = lobby_name(engine, options)
@@ -174,18 +175,16 @@ def fit_seats(engine, seats: int, options: dict[str, Any], asked: str = "") -> d
                        f"{' with the options chosen' if narrowed else ''}; you asked for "
                        f"{asked or seats}.")
     try:
-        engine.validate_options(seats, options)
+        return engine.validate_options(seats, options)
     except OptionError:
         for name, opt in engine.options.items():
             if opt.default is not False or name in options:
                 continue                 # only a variant the player left alone (off)
-            tried = {**options, name: True}
             try:
-                engine.validate_options(seats, tried)
+                return engine.validate_options(seats, {**options, name: True})
             except OptionError:
                 continue
-            return tried
-    return options
+        raise
 
 
 def new_game_row(session: Session, engine, kind: str, options: dict, status: str, now,
