@@ -21,7 +21,7 @@ from .replaying import NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
-from .submit import Applied, Intent, submit
+from .submit import Applied, Intent, made_already, submit
 from .table import is_table_word, page_command, undo_command
 from .undo import UndoRefused
 
@@ -29,7 +29,7 @@ __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "Gam
            "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "deliver", "from_settings",
-           "is_bot_entry", "is_table_word", "move_bots", "page_command", "prepare_to_render",
+           "is_bot_entry", "is_table_word", "made_already", "move_bots", "page_command", "prepare_to_render",
            "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log"]

@@ -10,13 +10,11 @@ from sqlalchemy import func, select
 
 from service.games import registry
 from service.presenting import result_line, seat_page
-from service.store.models import EventRow, GameRow, Invitation, Player, Seat, Submission
+from service.store.models import EventRow, GameRow, Invitation, Player, Seat
 
 from . import positions, timing
-from .errors import AlreadyDone, PositionChanged
 from .invitations import declined
 from .services import Services
-from .submit import already_done, seat_key
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 
@@ -78,26 +76,6 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     if page.outcome or pos.row.status == "ended":
         return "done", line
     return ("move" if page.your_turn else "wait"), line
-
-
-def link_move_made(svc: Services, game_id: int, seat: int, key: str) -> str | None:
-    """Whether the move of a one-click link was made already, read from the move's
-    idempotency record (its key is the link's, service.web.links): None if not; "done" if
-    the seat's position is still the one that move produced (pressing it again would answer
-    "already done"); "moved on" if the seat's position changed since. Reads only: opening a
-    link changes nothing."""
-    with svc.db.transaction() as session:
-        done = session.get(Submission, (game_id, seat_key(seat, key)))
-        if done is None:
-            return None
-        pos = positions.load(session, svc.states, game_id)
-        try:                                   # the answer a press would get, to the word
-            already_done(session, svc, pos, seat, done)
-        except AlreadyDone:
-            return "done"
-        except PositionChanged:
-            return "moved on"
-    return "done"
 
 
 def _forming(session, svc: Services, player_id: int) -> list[GameLine]:

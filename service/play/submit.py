@@ -245,6 +245,25 @@ def already_done(session: Session, svc: Services, pos: positions.Position, seat:
                       done.first_seq, done.last_seq)
 
 
+def made_already(svc: Services, game_id: int, seat: int, key: str) -> str | None:
+    """Whether the submission with this key (a one-click link's) was made already, read
+    without acting, as opening a link must: None if not; "done" if pressing it again would
+    answer "already done"; "moved on" if the seat's position changed since (`already_done`'s
+    own judgement, so the link's page says what a press would)."""
+    with svc.db.transaction() as session:
+        done = session.get(Submission, (game_id, seat_key(seat, key)))
+        if done is None:
+            return None
+        pos = positions.load(session, svc.states, game_id)
+        try:
+            already_done(session, svc, pos, seat, done)
+        except PositionChanged:
+            return "moved on"
+        except AlreadyDone:
+            pass
+    return "done"
+
+
 def check_fresh(session: Session, svc: Services, pos: positions.Position,
                 intent: Intent) -> None:
     """A link or email made for an older position is refused only if the change is one this

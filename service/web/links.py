@@ -11,7 +11,6 @@ from service import play
 from service.games import registry
 from service.links import Claims
 from service.mail.outbound.templating import game_partial
-from service.play import mygames
 from service.presenting import waiting_for
 
 from . import pages
@@ -39,7 +38,7 @@ def confirm(token: str):
     stale = page.mark != claims.mark
     # the link's button was pressed already: its move's idempotency record says so (None,
     # "done": the position is still the one it made, "moved on": it changed since)
-    made = mygames.link_move_made(services(), claims.game, claims.seat, link_key(token))
+    made = play.made_already(services(), claims.game, claims.seat, link_key(token))
     return render_template("web/confirm.html", page=page, view=page.view, names=page.names,
                            me=page.me, move_text=engine_text, token=token, stale=stale,
                            made=made, game_link=_game_link(claims),
