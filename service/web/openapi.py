@@ -99,7 +99,7 @@ MAKE_MOVE = {
                                                         "items": {"type": "string"}},
             "move": {"type": "object"}, "seq": {"type": "integer"},
             "key": {"type": "string", "maxLength": 100}},
-            # one of the three says what to play (without any, 422 asks for one)
+            # one of the three says what to play (without any, a 400 asks for one)
             "anyOf": [{"required": ["command"]}, {"required": ["commands"]},
                       {"required": ["move"]}]},
         "example": {"command": "harvest moons", "seq": 1, "key": "example-1"}}}},
