@@ -7,12 +7,15 @@ import random
 from email import message_from_bytes, policy
 
 import pytest
+from sqlalchemy import select
 
 from service import play
+from service.games.contract import replay
 from service.mail.outbound.templating import game_partial
+from service.play import positions, timeouts
 from service.play import seats as seat_cases
-from service.store.models import Player
-from tests.time.helpers import outbox, start
+from service.store.models import OutboxRow, Player
+from tests.time.helpers import outbox, start, to_act
 
 PLAYERS = ["anna <anna@example.org>", "bob <bob@example.org>"]
 
@@ -93,9 +96,6 @@ def test_the_page_of_a_resigned_game_says_nobody_is_to_play(services):
 
 
 def _statuses(svc, game_id, kind):
-    from sqlalchemy import select
-
-    from service.store.models import OutboxRow
     with svc.db.transaction() as s:
         return [r.status for r in s.scalars(select(OutboxRow).where(
             OutboxRow.game_id == game_id, OutboxRow.kind == kind).order_by(OutboxRow.id))]
@@ -113,9 +113,6 @@ def _bob_away_and_back(svc):
 def test_a_game_the_clock_ends_drops_the_notices_still_waiting(services, bulk):
     """Every way a game ends drops its unsent notices (notify.supersede): here a forfeit of a
     two-player game by the clock, on the sweep's batch and on its per-game path alike."""
-    from service.play import timeouts
-    from tests.time.helpers import to_act
-
     game_id = start(services, players=PLAYERS, clock="1d", on_timeout="forfeit").game_id
     play.deliver(services, [r["id"] for r in outbox(services, game_id)])
     _bob_away_and_back(services)
@@ -128,9 +125,6 @@ def test_a_game_the_clock_ends_drops_the_notices_still_waiting(services, bulk):
 
 
 def test_a_game_a_move_ends_drops_the_notices_still_waiting(services):
-    from service.games.contract import replay
-    from service.play import positions
-
     services.chance = random.Random(5)
     game_id = start(services, players=PLAYERS, clock="3d").game_id
     while True:        # to the last move of the game, played by the easy bot
