@@ -23,6 +23,9 @@ open for the next batch), and mark the sent ones in one statement.
   their number: the rows, which addresses bounced, the games with their seats, the news.
   Their emails (the picture, templates, CSS) are composed after it, so a batch holds no
   lock while drawing.
+* The relay's answer to an email is read once the next email is composed and handed over
+  (the relay takes one in while the next is composed); a row counts as sent, and is marked,
+  only once its answer says the relay took it.
 """
 from __future__ import annotations
 
@@ -43,7 +46,13 @@ from sqlalchemy.orm import Session
 from service import boardpicture, logctx
 from service.mail.outbound.compose import Envelope, compose_notice, compose_turn
 from service.mail.outbound.templating import precompile
-from service.mail.outbound.transports import RelayUnreachable, SendFailed, SendRefused
+from service.mail.outbound.transports import (
+    Handover,
+    RelayUnreachable,
+    SendFailed,
+    SendRefused,
+    hand_over,
+)
 from service.presenting import seat_page
 from service.store import events as event_store
 from service.store import records
@@ -186,13 +195,18 @@ def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[in
             for k in range(0, len(claimed), GROUP):
                 results.update(batch.deliver(claimed[k:k + GROUP]))
         finally:
+            results.update(batch.answers(wait=True))
             batch.mark()    # what went out is marked, even when the database left mid-batch
     return results
 
 
 class _Sending:
-    """One batch's rows, one after the other: loaded (GROUP rows together), composed, sent,
-    remembered for the mark."""
+    """One batch's rows, one after the other: loaded (GROUP rows together), composed, handed
+    to the relay, remembered for the mark once the relay's answer is in.
+
+    The relay's answer to one email is read after the next email is composed (`owed`): the
+    relay reads an email in while this composes the next, instead of each waiting for the
+    other. An answer that is not "taken" makes its row retry as before."""
 
     def __init__(self, svc: Services, token: str, probe: bool):
         self.svc, self.token, self.probe = svc, token, probe
@@ -201,8 +215,11 @@ class _Sending:
         self.about: dict[int, tuple[int | None, int | None]] = {}
         self.marked = time.monotonic()
         self.unreachable: SendFailed | None = None
+        self.owed: list[tuple[int, Handover]] = []     # handed over, answer not read yet
 
     def deliver(self, group: list[int]) -> dict[int, str]:
+        """What happened to the group's rows, and to earlier rows whose answers came in
+        meanwhile; a row whose answer is still owed is told by a later call or `answers`."""
         if self.unreachable is not None:
             return {row_id: self._send(row_id, None) for row_id in group}
         try:
@@ -213,7 +230,28 @@ class _Sending:
             return {row_id: "waiting" for row_id in group}
         except Exception as exc:   # noqa: BLE001 - a bug loading the rows: each row retries
             return {row_id: self._failed(row_id, exc) for row_id in group}
-        return {row_id: self._send(row_id, drafts[row_id]) for row_id in group}
+        results: dict[int, str] = {}
+        for row_id in group:
+            result = self._send(row_id, drafts[row_id])
+            if result is not None:
+                results[row_id] = result
+            results.update(self.answers())
+        return results
+
+    def answers(self, wait: bool = False) -> dict[int, str]:
+        """The rows whose relay answers are in (with `wait`: all, waiting for them): sent,
+        or failed as the answer says."""
+        results: dict[int, str] = {}
+        while self.owed and (wait or self.owed[0][1].done):
+            row_id, handover = self.owed.pop(0)
+            with logctx.about(*self.about.get(row_id, (None, None))):
+                try:
+                    relay_id = handover.answer()
+                except Exception as exc:   # noqa: BLE001 - as a failure to send it
+                    results[row_id] = self._failed(row_id, exc)
+                    continue
+                results[row_id] = self._taken(row_id, relay_id)
+        return results
 
     def _load_through_blips(self, group: list[int]) -> dict[int, tuple | Exception | None]:
         """A database restart mid-batch: try again for a while (the heartbeat keeps the
@@ -267,13 +305,14 @@ class _Sending:
                     drafts[row_id] = exc
         return drafts
 
-    def _send(self, row_id: int, draft: tuple | Exception | None) -> str:
+    def _send(self, row_id: int, draft: tuple | Exception | None) -> str | None:
         # the rows of a group are loaded together, then composed and sent one by one: each
         # row's lines name its own game and seat, not the group's last
         with logctx.about(*self.about.get(row_id, (None, None))):
             return self._send_now(row_id, draft)
 
-    def _send_now(self, row_id: int, draft: tuple | Exception | None) -> str:
+    def _send_now(self, row_id: int, draft: tuple | Exception | None) -> str | None:
+        """What happened to the row, or None: handed over, its answer owed."""
         if self.unreachable is not None:
             # no connection could be made for an earlier row: this one would fail the same
             # way (after the same timeout); it waits for its next try like that one
@@ -286,11 +325,17 @@ class _Sending:
             compose, bounce = draft
             msg = compose()
             msg["Return-Path"] = f"<{bounce}>"
-            relay_id = self.svc.transport.send(msg)
+            handover = hand_over(self.svc.transport, msg)
         except Exception as exc:   # noqa: BLE001 - any failure, a template bug included, retries
             if isinstance(exc, RelayUnreachable):
                 self.unreachable = exc
             return self._failed(row_id, exc)
+        if not handover.done:
+            self.owed.append((row_id, handover))
+            return None
+        return self._taken(row_id, handover.answer())
+
+    def _taken(self, row_id: int, relay_id: str) -> str:
         self.svc.outages.ok(RELAY)
         self.sent[row_id] = relay_id
         if time.monotonic() - self.marked >= MARK_EVERY_SECONDS:

@@ -1,9 +1,12 @@
 """SMTP PIPELINING (RFC 2920, mail.outbound.pipelining): to a relay that offers it, a message's
 MAIL FROM, RCPT TO and DATA go in one write and its data in a second, two round trips instead
 of smtplib's four; the relay receives the same bytes either way; each refusal means what it
-means without pipelining, and the line stays usable (or is dropped) as it would."""
+means without pipelining, and the line stays usable (or is dropped) as it would. A message
+may be handed over before the relay answers its data (`hand_over`): the answer is read before
+the line carries anything else, and means for that message what it would have meant at once."""
 from __future__ import annotations
 
+import asyncio
 import re
 import socketserver
 import threading
@@ -16,7 +19,7 @@ from aiosmtpd.controller import Controller
 from service.mail.outbound.transports import SendFailed, SendRefused, SMTPTransport
 
 from .test_relay import free_port
-from .test_relay_fanout import Sink
+from .test_relay_fanout import Sink, relay_at
 
 
 class Relay(Sink):
@@ -188,3 +191,89 @@ def test_an_address_beyond_ascii_goes_smtplibs_own_way_with_smtputf8():
         controller.stop()
     assert handler.messages[0].rcpt_tos == ["josé@example.org"]
     assert "SMTPUTF8" in handler.messages[0].mail_options
+
+
+# -- the answer to the data read later (SMTPTransport.hand_over) ---------------------------------
+
+class Holding(Relay):
+    """A relay that answers a message's data only once the test lets it (`go`), as a relay
+    busy taking a message in: it gives up after a few seconds, answering 451."""
+
+    def __init__(self):
+        super().__init__()
+        self.go = threading.Event()
+
+    async def handle_DATA(self, server, session, envelope):
+        held = await asyncio.get_running_loop().run_in_executor(None, self.go.wait, 5)
+        if not held:
+            return "451 4.3.0 nobody read on"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_a_message_is_handed_over_before_the_relay_has_answered_its_data():
+    """The sender may compose its next message meanwhile: the relay here answers only once the
+    sender has gone on (else 451), and the answer is that message's own."""
+    handler = Holding()
+    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
+    controller.start()
+    transport = SMTPTransport("127.0.0.1", controller.port)
+    try:
+        first = transport.hand_over(message(1))
+        assert not first.done
+        handler.go.set()                                # "the next message is composed"
+        assert first.answer() == "2.0.0 Ok: queued as Q0001"
+        second = transport.hand_over(message(2))
+        assert second.answer() == "2.0.0 Ok: queued as Q0002"
+    finally:
+        transport.close()
+        controller.stop()
+    assert handler.connections == 1
+
+
+def test_an_owed_answer_is_read_before_the_line_carries_the_next_message():
+    with relay() as (transport, handler):
+        first = transport.hand_over(message(1))
+        second = transport.hand_over(message(2))
+        assert first.done and not second.done           # read on the way, not waited for
+        assert (first.answer(), second.answer()) == ("2.0.0 Ok: queued as Q0001",
+                                                     "2.0.0 Ok: queued as Q0002")
+
+
+@pytest.mark.parametrize("answer, kind", [("554 5.7.1 message content rejected", SendRefused),
+                                          ("452 4.3.1 insufficient storage", SendFailed)])
+def test_a_refusal_read_late_is_the_refused_messages_alone(answer, kind):
+    with relay() as (transport, handler):
+        handler.data_answer = answer
+        first = transport.hand_over(message(1))
+        second = transport.hand_over(message(2))        # after a reset, on the same line
+        with pytest.raises(kind, match=answer[:3]) as refused:
+            first.answer()
+        assert isinstance(refused.value, SendRefused) == (kind is SendRefused)
+        assert second.answer() == "2.0.0 Ok: queued as Q0001"
+        assert handler.connections == 1
+        assert [m.rcpt_tos for m in handler.messages] == [["player2@example.org"]]
+
+
+def test_closing_the_line_reads_the_owed_answer_first():
+    """A worker stopping right after a message still learns whether the relay took it."""
+    with relay() as (transport, handler):
+        handed = transport.hand_over(message(1))
+        transport.close()
+        assert handed.answer() == "2.0.0 Ok: queued as Q0001"
+        assert handler.quits == 1
+
+
+def test_a_line_that_drops_before_the_answer_fails_that_message_for_a_later_try():
+    handler = Sink(pipelining=True)
+    handler.hang_up_in_data = {1}
+    with relay_at(handler) as controller:
+        transport = SMTPTransport("127.0.0.1", controller.port)
+        try:
+            lost = transport.hand_over(message(1))
+            with pytest.raises(SendFailed) as failed:
+                lost.answer()
+            assert not isinstance(failed.value, SendRefused)
+            assert transport.send(message(2)) == "2.0.0 Ok: queued as Q0001"
+        finally:
+            transport.close()
+    assert handler.connections == 2

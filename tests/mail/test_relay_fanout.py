@@ -6,6 +6,7 @@ fixture runs twice: against a relay that offers PIPELINING (each message's comma
 together, mail.outbound.pipelining) and one that does not (smtplib's own way)."""
 from __future__ import annotations
 
+import asyncio
 import re
 import smtplib
 import threading
@@ -46,6 +47,7 @@ class Sink:
         self.hang_up_at_mail: set[int] = set()
         self.closing_at_mail: set[int] = set()
         self.hang_up_in_data: set[int] = set()
+        self.refuse_data: set[int] = set()     # the Nth message's data, refused for good
         self.go_away_after: int | None = None
         self.listening = None       # the controller's server, for go_away_after
 
@@ -82,6 +84,8 @@ class Sink:
         if self.datas in self.hang_up_in_data:
             server.transport.abort()         # the line drops before the relay answers
             return "250 OK"
+        if self.datas in self.refuse_data:
+            return "554 5.7.1 message content rejected"
         self.messages.append(envelope)
         return f"250 2.0.0 Ok: queued as Q{len(self.messages):04d}"
 
@@ -280,6 +284,63 @@ def test_a_refused_recipient_parks_only_its_row_and_the_rest_go_on_the_same_line
     assert all("550" in e for e in errors)
     assert sum(muted.values()) == 3          # ben's seat in each game, no other
     assert len(sink.messages) == 3 and sink.connections == 1
+
+
+def test_a_refusal_of_the_data_reaches_its_own_row_though_read_after_the_next_email(smtp):
+    """The relay's answer to an email's data is read once the next email is composed and
+    handed over (relay._Sending.owed): a refusal still parks that email's row alone."""
+    svc, sink = smtp
+    sink.refuse_data.add(2)
+    ids = queued(svc, 2)
+    results = play.deliver(svc, ids)
+    assert results[ids[1]] == "parked"
+    assert {results[i] for i in ids if i != ids[1]} == {"sent"}
+    with svc.db.transaction() as s:
+        assert "554" in s.get(OutboxRow, ids[1]).last_error
+    assert sorted(sink.message_ids()) == sorted(
+        m for i, m in message_ids(svc, ids).items() if i != ids[1])
+    assert sink.connections == 1
+
+
+class Holding(Sink):
+    """A pipelining relay that answers the first message's data only once the next email is
+    being composed (`go`), or after a few seconds with a 451."""
+
+    def __init__(self):
+        super().__init__(pipelining=True)
+        self.go = threading.Event()
+
+    async def handle_DATA(self, server, session, envelope):
+        if self.datas == 0 and not await asyncio.get_running_loop().run_in_executor(
+                None, self.go.wait, 5):
+            self.datas += 1
+            return "451 4.3.0 the sender waited for this answer"
+        return await super().handle_DATA(server, session, envelope)
+
+
+def test_the_next_email_is_composed_while_the_relay_takes_the_last_one_in(services,
+                                                                         monkeypatch):
+    """Composing is most of an email's cost and the relay's reading of it most of the rest:
+    the relay composes the next email before it waits for the last one's answer."""
+    handler = Holding()
+    real, composed = relay.compose_turn, []
+
+    def compose(*args, **kwargs):
+        composed.append(1)
+        if len(composed) == 2:
+            handler.go.set()
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(relay, "compose_turn", compose)
+    with relay_at(handler) as controller:
+        services.transport = SMTPTransport("127.0.0.1", controller.port)
+        try:
+            ids = queued(services, 2)
+            results = play.deliver(services, ids)
+        finally:
+            services.transport.close()
+    assert results == {i: "sent" for i in ids}
+    assert len(handler.messages) == 4 and handler.connections == 1
 
 
 def test_an_email_that_cannot_be_composed_fails_alone(smtp, monkeypatch):

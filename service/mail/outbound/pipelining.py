@@ -44,6 +44,15 @@ def send(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: list[s
     """Send `msg` with the envelope `envelope` gave; returns the relay's answer to its data.
     `data_started` is called just before the message's data goes over (until then the
     relay cannot have taken it)."""
+    hand_over(conn, msg, from_addr, to_addrs, mail_options, data_started)
+    return data_answer(conn)
+
+
+def hand_over(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: list[str],
+              mail_options: tuple[str, ...], data_started: Callable[[], None]) -> None:
+    """`send` up to the relay's answer to the data, which `data_answer` reads: meanwhile the
+    relay takes the message in and the sender may compose its next one. That answer must be
+    read before the line carries anything else."""
     flat = io.BytesIO()
     email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
     data = flat.getvalue()
@@ -77,6 +86,10 @@ def send(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: list[s
     if not body.endswith(b"\r\n"):
         body += b"\r\n"
     conn.send(body + b".\r\n")
+
+
+def data_answer(conn: smtplib.SMTP) -> tuple[int, bytes]:
+    """The relay's answer to the data `hand_over` sent; a refusal resets the transaction."""
     answer = conn.getreply()
     if answer[0] != 250:
         _abandon(conn, answer)

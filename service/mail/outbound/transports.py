@@ -8,6 +8,7 @@ import smtplib
 import ssl
 import threading
 import time
+from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -26,6 +27,44 @@ class SendRefused(SendFailed):
 class RelayUnreachable(SendFailed):
     """No connection to the relay could be made (refused, timed out, TLS or login failed):
     the other emails of a batch are not tried until the next attempt."""
+
+
+class Handover:
+    """A message handed to the relay whose answer may still be on its way
+    (SMTPTransport.hand_over): `answer()` gives the relay's words, the proof it took the
+    message, or raises the SendFailed its answer means. `done`: the answer is in (reading it
+    then waits for nothing)."""
+
+    def __init__(self, collect: Callable[[Handover], None] | None = None):
+        self._collect = collect
+        self.done = False
+        self._words = ""
+        self._error: SendFailed | None = None
+
+    @classmethod
+    def answered(cls, words: str) -> Handover:
+        handover = cls()
+        handover.settle(words=words)
+        return handover
+
+    def settle(self, *, words: str = "", error: SendFailed | None = None) -> None:
+        self._words, self._error, self.done = words, error, True
+
+    def answer(self) -> str:
+        if not self.done and self._collect is not None:
+            self._collect(self)
+        if self._error is not None:
+            raise self._error
+        return self._words
+
+
+def hand_over(transport, msg: EmailMessage) -> Handover:
+    """Give `msg` to the transport: SMTP's answer may follow while the caller composes the
+    next message (SMTPTransport.hand_over); any other transport is done when it returns."""
+    own = getattr(transport, "hand_over", None)
+    if own is not None:
+        return own(msg)
+    return Handover.answered(transport.send(msg))
 
 
 class MaildirTransport:
@@ -81,16 +120,28 @@ class SMTPTransport:
         self._reaper: threading.Thread | None = None
         self._answers: list[tuple[int, bytes]] = []     # the relay's answers to DATA
         self._data_started = False
+        # a message whose data went over and whose answer is not read yet (hand_over): it is
+        # read before the line carries anything else
+        self._owed: Handover | None = None
 
     def send(self, msg: EmailMessage) -> str:
         """Send; returns the relay's answer to the message data ("2.0.0 Ok: queued as
         4Xb1..."), the proof it was taken. Raises SendRefused on a permanent refusal of this
         message, RelayUnreachable when no connection could be made, SendFailed on anything
         else that may work later."""
+        return self.hand_over(msg).answer()
+
+    def hand_over(self, msg: EmailMessage) -> Handover:
+        """`send`, without waiting for the relay's answer to the data where the relay
+        pipelines: the relay reads the message in while the caller composes its next one
+        (the relay's own time per message, otherwise waited for). What `send` raises before
+        the data went over, this raises; the answer, and a failure after the data, come
+        through the Handover."""
         # the envelope sender is the email's own bounce address (VERP), if it has one
         return_path = (msg["Return-Path"] or "").strip("<> ") or None
         del msg["Return-Path"]       # the receiving server writes its own
         with self._lock:
+            self._collect_owed()
             for last in (False, True):
                 reused = self._open_for_use()
                 try:
@@ -107,6 +158,40 @@ class SMTPTransport:
         with self._lock:
             self._drop()
         self._closing.set()
+
+    def _answer_of(self, handover: Handover) -> None:
+        with self._lock:
+            if not handover.done:
+                # an answer not read yet is the line's only owed one: anything that used the
+                # line since read it first
+                assert handover is self._owed
+                self._collect_owed()
+
+    def _collect_owed(self) -> None:
+        """Read the relay's answer to the message handed over last, if not read yet."""
+        owed, self._owed = self._owed, None
+        if owed is None or self._pid != os.getpid():
+            return                      # none, or the parent's (inherited by fork)
+        conn = self._kept
+        try:
+            if conn is None:
+                raise smtplib.SMTPServerDisconnected("the line closed before the relay answered")
+            answer = pipelining.data_answer(conn)
+        except smtplib.SMTPResponseException as exc:
+            # a 4xx/5xx for this message: the line is fine, unless smtplib hung up on a 421
+            failure = _answered(exc)
+            failure.__cause__ = exc
+            self._used = time.monotonic()
+            if conn.sock is None:
+                self._drop()
+            owed.settle(error=failure)
+            return
+        except (smtplib.SMTPException, OSError) as exc:
+            self._drop()                # the line's state is unknown: never used again
+            owed.settle(error=_failed(exc))
+            return
+        self._used = time.monotonic()
+        owed.settle(words=_words(answer[1]))
 
     # -- the kept connection -------------------------------------------------------------
 
@@ -135,7 +220,7 @@ class SMTPTransport:
         self._watch()
         return False
 
-    def _send(self, msg: EmailMessage, return_path: str | None) -> str:
+    def _send(self, msg: EmailMessage, return_path: str | None) -> Handover:
         conn = self._kept
         self._answers, self._data_started = [], False
         try:
@@ -148,10 +233,11 @@ class SMTPTransport:
                 msg = seven_bit(msg)
             pipelined = pipelining.envelope(conn, msg, return_path)
             if pipelined is not None:
-                self._answers.append(
-                    pipelining.send(conn, msg, *pipelined, options, self._started))
-            else:
-                conn.send_message(msg, from_addr=return_path, mail_options=options)
+                pipelining.hand_over(conn, msg, *pipelined, options, self._started)
+                self._used = time.monotonic()
+                self._owed = Handover(self._answer_of)
+                return self._owed
+            conn.send_message(msg, from_addr=return_path, mail_options=options)
         except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
             # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
             # (the relay closing it, as on its idle timeout)
@@ -167,12 +253,13 @@ class SMTPTransport:
         except (smtplib.SMTPException, OSError) as exc:
             self._drop()                # the line's state is unknown: never used again
             if self._answers and self._answers[-1][0] == 250:
-                return _words(self._answers[-1][1])    # taken; only what followed failed
+                # taken; only what followed failed
+                return Handover.answered(_words(self._answers[-1][1]))
             if not self._data_started:
                 raise _LineDead(_failed(exc)) from exc  # nothing of this message went over
             raise _failed(exc) from exc
         self._used = time.monotonic()
-        return _words(self._answers[-1][1]) if self._answers else ""
+        return Handover.answered(_words(self._answers[-1][1]) if self._answers else "")
 
     def _started(self) -> None:
         self._data_started = True
@@ -194,6 +281,8 @@ class SMTPTransport:
         return conn
 
     def _drop(self) -> None:
+        if self._owed is not None:
+            self._collect_owed()        # the relay's answer to the last message, before QUIT
         conn, self._kept = self._kept, None
         if conn is not None:
             try:
