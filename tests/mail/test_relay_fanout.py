@@ -21,7 +21,7 @@ from sqlalchemy import event, select
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mail.outbound.transports import SendFailed, SMTPTransport
 from service.play import relay
 from service.store.models import OutboxRow, Player, Seat
 
@@ -521,6 +521,24 @@ def test_a_connection_is_not_shared_with_a_forked_child(sink):
     transport._pid = -1                  # as a forked child sees it
     transport.send(msg)
     assert handler.connections == 2
+    transport.close()
+
+
+def test_a_forked_child_leaves_the_parents_owed_answer_on_the_parents_line(sink):
+    """A child never reads from its parent's line, not even the answer its parent awaits: it
+    opens its own, and the parent's message is, as far as the child knows, not sent."""
+    controller, handler = sink
+    transport = SMTPTransport("127.0.0.1", controller.port)
+    msg = EmailMessage()
+    msg["From"], msg["To"], msg["Subject"] = "t@turnpost.test", "a@example.org", "hi"
+    msg.set_content("hi")
+    parents = transport.hand_over(msg)
+    transport._pid = -1                  # as a forked child sees it
+    assert transport.send(msg).startswith("2.0.0 Ok")
+    assert handler.connections == 2
+    if not parents.done:                 # pipelined: the answer was owed at the fork
+        with pytest.raises(SendFailed, match="parent"):
+            parents.answer()
     transport.close()
 
 

@@ -161,17 +161,21 @@ class SMTPTransport:
 
     def _answer_of(self, handover: Handover) -> None:
         with self._lock:
-            if not handover.done:
-                # an answer not read yet is the line's only owed one: anything that used the
-                # line since read it first
-                assert handover is self._owed
+            # an answer not read yet is the line's only owed one: anything that used the line
+            # since read it first
+            if handover is self._owed:
                 self._collect_owed()
+            if not handover.done:       # cannot happen; if it did, the message is tried again
+                handover.settle(error=SendFailed("the relay's answer to it was never read"))
 
     def _collect_owed(self) -> None:
         """Read the relay's answer to the message handed over last, if not read yet."""
         owed, self._owed = self._owed, None
-        if owed is None or self._pid != os.getpid():
-            return                      # none, or the parent's (inherited by fork)
+        if owed is None:
+            return
+        if self._pid != os.getpid():    # the parent's, inherited by fork: its line, not ours
+            owed.settle(error=SendFailed("handed over by the parent process"))
+            return
         conn = self._kept
         try:
             if conn is None:
