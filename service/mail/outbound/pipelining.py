@@ -1,6 +1,7 @@
 """One message over an smtplib connection in two round trips instead of four, for a relay that
 offers PIPELINING (RFC 2920; Postfix, Exim and the hosted relays do): MAIL FROM, RCPT TO and
-DATA go in one write and their answers are read together, then the data and its answer.
+DATA go in one write and their answers are read together, then the data (`hand_over`) and,
+once the caller is ready for it, its answer (`data_answer`).
 
 smtplib has no pipelining; this sends through its connection (`send`, `getreply`) and raises
 the same exceptions its `sendmail` does for the same answers, so the caller handles both
@@ -39,20 +40,13 @@ def envelope(conn: smtplib.SMTP, msg: EmailMessage,
     return sender, recipients
 
 
-def send(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: list[str],
-         mail_options: tuple[str, ...], data_started: Callable[[], None]) -> tuple[int, bytes]:
-    """Send `msg` with the envelope `envelope` gave; returns the relay's answer to its data.
-    `data_started` is called just before the message's data goes over (until then the
-    relay cannot have taken it)."""
-    hand_over(conn, msg, from_addr, to_addrs, mail_options, data_started)
-    return data_answer(conn)
-
-
 def hand_over(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: list[str],
               mail_options: tuple[str, ...], data_started: Callable[[], None]) -> None:
-    """`send` up to the relay's answer to the data, which `data_answer` reads: meanwhile the
-    relay takes the message in and the sender may compose its next one. That answer must be
-    read before the line carries anything else."""
+    """Send `msg` with the envelope `envelope` gave, up to the relay's answer to its data,
+    which `data_answer` reads: meanwhile the relay takes the message in and the sender may
+    compose its next one. That answer must be read before the line carries anything else.
+    `data_started` is called just before the message's data goes over (until then the relay
+    cannot have taken it)."""
     flat = io.BytesIO()
     email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
     data = flat.getvalue()

@@ -181,18 +181,8 @@ class SMTPTransport:
             if conn is None:
                 raise smtplib.SMTPServerDisconnected("the line closed before the relay answered")
             answer = pipelining.data_answer(conn)
-        except smtplib.SMTPResponseException as exc:
-            # a 4xx/5xx for this message: the line is fine, unless smtplib hung up on a 421
-            failure = _answered(exc)
-            failure.__cause__ = exc
-            self._used = time.monotonic()
-            if conn.sock is None:
-                self._drop()
-            owed.settle(error=failure)
-            return
         except (smtplib.SMTPException, OSError) as exc:
-            self._drop()                # the line's state is unknown: never used again
-            owed.settle(error=_failed(exc))
+            owed.settle(error=self._failure(conn, exc))
             return
         self._used = time.monotonic()
         owed.settle(words=_words(answer[1]))
@@ -242,28 +232,34 @@ class SMTPTransport:
                 self._owed = Handover(self._answer_of)
                 return self._owed
             conn.send_message(msg, from_addr=return_path, mail_options=options)
-        except (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException) as exc:
-            # the relay answered 4xx/5xx: the line is fine, unless smtplib hung up on a 421
-            # (the relay closing it, as on its idle timeout)
-            failure = _answered(exc)
-            failure.__cause__ = exc
-            self._used = time.monotonic()
-            if conn.sock is not None:
-                raise failure from exc
-            self._drop()
-            if not self._data_started:
-                raise _LineDead(failure) from exc    # nothing of this message went over
-            raise failure from exc
         except (smtplib.SMTPException, OSError) as exc:
-            self._drop()                # the line's state is unknown: never used again
+            failure = self._failure(conn, exc)
+            if self._kept is conn:
+                raise failure from exc          # refused, and the line goes on
             if self._answers and self._answers[-1][0] == 250:
                 # taken; only what followed failed
                 return Handover.answered(_words(self._answers[-1][1]))
             if not self._data_started:
-                raise _LineDead(_failed(exc)) from exc  # nothing of this message went over
-            raise _failed(exc) from exc
+                raise _LineDead(failure) from exc    # nothing of this message went over
+            raise failure from exc
         self._used = time.monotonic()
         return Handover.answered(_words(self._answers[-1][1]) if self._answers else "")
+
+    def _failure(self, conn: smtplib.SMTP | None, exc: Exception) -> SendFailed:
+        """What an error on the line means for the message being sent (or whose answer was
+        owed), the line dropped unless it can go on: it can after the relay answered 4xx/5xx,
+        unless smtplib hung up on a 421 (the relay closing it, as on its idle timeout); after
+        anything else its state is unknown and it is never used again."""
+        if isinstance(exc, (smtplib.SMTPRecipientsRefused, smtplib.SMTPResponseException)):
+            failure = _answered(exc)
+            failure.__cause__ = exc
+            self._used = time.monotonic()
+            if conn is not None and conn.sock is not None:
+                return failure
+        else:
+            failure = _failed(exc)
+        self._drop()
+        return failure
 
     def _started(self) -> None:
         self._data_started = True
