@@ -6,7 +6,6 @@ may be handed over before the relay answers its data (`hand_over`): the answer i
 the line carries anything else, and means for that message what it would have meant at once."""
 from __future__ import annotations
 
-import asyncio
 import re
 import socketserver
 import threading
@@ -19,7 +18,7 @@ from aiosmtpd.controller import Controller
 from service.mail.outbound.transports import SendFailed, SendRefused, SMTPTransport
 
 from .test_relay import free_port
-from .test_relay_fanout import Sink, relay_at
+from .test_relay_fanout import Holding, Sink, relay_at
 
 
 class Relay(Sink):
@@ -195,38 +194,21 @@ def test_an_address_beyond_ascii_goes_smtplibs_own_way_with_smtputf8():
 
 # -- the answer to the data read later (SMTPTransport.hand_over) ---------------------------------
 
-class Holding(Relay):
-    """A relay that answers a message's data only once the test lets it (`go`), as a relay
-    busy taking a message in: it gives up after a few seconds, answering 451."""
-
-    def __init__(self):
-        super().__init__()
-        self.go = threading.Event()
-
-    async def handle_DATA(self, server, session, envelope):
-        held = await asyncio.get_running_loop().run_in_executor(None, self.go.wait, 5)
-        if not held:
-            return "451 4.3.0 nobody read on"
-        return await super().handle_DATA(server, session, envelope)
-
-
 def test_a_message_is_handed_over_before_the_relay_has_answered_its_data():
     """The sender may compose its next message meanwhile: the relay here answers only once the
     sender has gone on (else 451), and the answer is that message's own."""
     handler = Holding()
-    controller = Controller(handler, hostname="127.0.0.1", port=free_port())
-    controller.start()
-    transport = SMTPTransport("127.0.0.1", controller.port)
-    try:
-        first = transport.hand_over(message(1))
-        assert not first.done
-        handler.go.set()                                # "the next message is composed"
-        assert first.answer() == "2.0.0 Ok: queued as Q0001"
-        second = transport.hand_over(message(2))
-        assert second.answer() == "2.0.0 Ok: queued as Q0002"
-    finally:
-        transport.close()
-        controller.stop()
+    with relay_at(handler) as controller:
+        transport = SMTPTransport("127.0.0.1", controller.port)
+        try:
+            first = transport.hand_over(message(1))
+            assert not first.done
+            handler.go.set()                            # "the next message is composed"
+            assert first.answer() == "2.0.0 Ok: queued as Q0001"
+            second = transport.hand_over(message(2))
+            assert second.answer() == "2.0.0 Ok: queued as Q0002"
+        finally:
+            transport.close()
     assert handler.connections == 1
 
 

@@ -303,8 +303,8 @@ def test_a_refusal_of_the_data_reaches_its_own_row_though_read_after_the_next_em
 
 
 class Holding(Sink):
-    """A pipelining relay that answers the first message's data only once the next email is
-    being composed (`go`), or after a few seconds with a 451."""
+    """A pipelining relay that answers the first message's data only once the sender has gone
+    on to its next message (`go`), or after a few seconds with a 451."""
 
     def __init__(self):
         super().__init__(pipelining=True)
