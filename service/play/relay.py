@@ -36,7 +36,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timedelta
 from email.message import EmailMessage
-from functools import partial
+from functools import cache, partial
 from typing import Any
 
 from sqlalchemy import and_, bindparam, or_, select, update
@@ -107,23 +107,46 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
     is skipped rather than waited for."""
     if not row_ids and not fill:
         return []
-    asked = OutboxRow.id.in_(row_ids)
-    pick = select(OutboxRow.id).where(_claimable(now, early))
+    statement = _claim_statement(bool(fill), early,
+                                 session.get_bind().dialect.name == "postgresql")
+    claimed = session.execute(statement, {"ids": list(row_ids), "n": len(row_ids) + fill,
+                                          "now": now, "stale": now - CLAIM_TIMEOUT,
+                                          "token": token or None}).scalars()
+    order = {row_id: k for k, row_id in enumerate(row_ids)}
+    return sorted(claimed, key=lambda row_id: (order.get(row_id, len(order)), row_id))
+
+
+@cache
+def _claim_statement(fill: bool, early: bool, postgres: bool):
+    """The claim's UPDATE for one shape, built once with its values as parameters (ids, n,
+    now, stale, token): a worker's task of two rows claims with it, and building it anew
+    each time cost more CPU than the database spent running it (issue 15's fan-out)."""
+    outbox = OutboxRow.__table__.c
+    when = outbox.claimed_at.type
+
+    def claimable():
+        waiting = outbox.status == "pending"
+        if not early:
+            waiting = and_(waiting, outbox.next_try <= bindparam("now", type_=when))
+        return or_(waiting, and_(outbox.status == "sending",
+                                 outbox.claimed_at < bindparam("stale", type_=when)))
+
+    asked = outbox.id.in_(bindparam("ids", expanding=True))
+    pick = select(outbox.id).where(claimable())
     if fill:
-        pick = pick.order_by(asked.desc(), OutboxRow.id).limit(len(row_ids) + fill)
+        pick = pick.order_by(asked.desc(), outbox.id).limit(bindparam("n"))
     else:
         pick = pick.where(asked)
-    if session.get_bind().dialect.name == "postgresql":
+    if postgres:
         pick = pick.with_for_update(skip_locked=True)
     # a CTE, evaluated once: as a plain IN (subquery) PostgreSQL may run the subquery again
     # for each row it updates, and each run skips the rows already taken: all rows, no limit
     picked = pick.cte("picked")
-    claimed = session.execute(
-        update(OutboxRow).where(OutboxRow.id.in_(select(picked.c.id)), _claimable(now, early))
-        .values(status="sending", claimed_at=now, claim=token or None)
-        .returning(OutboxRow.id)).scalars()
-    order = {row_id: k for k, row_id in enumerate(row_ids)}
-    return sorted(claimed, key=lambda row_id: (order.get(row_id, len(order)), row_id))
+    return (update(OutboxRow.__table__)
+            .where(outbox.id.in_(select(picked.c.id)), claimable())
+            .values(status="sending", claimed_at=bindparam("now", type_=when),
+                    claim=bindparam("token"))
+            .returning(outbox.id))
 
 
 class Heartbeat:
