@@ -195,8 +195,17 @@ def deliver(svc: Services, row_ids: list[int], *, fill: bool = False,
         if result != "skipped":
             svc.note("email", event={"retry": "retried"}.get(result, result))
     if results:
-        log.info("outbox delivery: %s", results)
+        log.info("outbox delivery: %s", summary(results))
     return results
+
+
+def summary(results: dict[int, str]) -> str:
+    """What happened to a delivery's rows, for an operator's log: the row ids by outcome
+    ("sent [1, 2, 3]; retry [4]"), one line however large the batch."""
+    by_outcome: dict[str, list[int]] = {}
+    for row_id, outcome in results.items():
+        by_outcome.setdefault(outcome, []).append(row_id)
+    return "; ".join(f"{outcome} {sorted(ids)}" for outcome, ids in by_outcome.items())
 
 
 def deliver_one(svc: Services, row_id: int, *, probe: bool = False) -> str:

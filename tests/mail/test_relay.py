@@ -103,6 +103,17 @@ def test_a_row_is_sent_once_however_often_it_is_kicked(app):
     assert len(svc.transport.messages()) == before
 
 
+def test_a_delivery_is_logged_as_one_line_of_row_ids_by_outcome(app, caplog):
+    start(app.test_client())
+    svc = app.extensions["turnpost"]
+    ids = list(rows(app))
+    with caplog.at_level("INFO", logger="service.play.relay"):
+        relay.deliver(svc, ids)             # sent already when the game started
+    lines = [r.getMessage() for r in caplog.records if "outbox delivery" in r.getMessage()]
+    assert lines == [f"outbox delivery: skipped {sorted(ids)}"]
+    assert relay.summary({4: "sent", 2: "retry", 1: "sent"}) == "sent [1, 4]; retry [2]"
+
+
 def test_a_claim_abandoned_by_a_dead_worker_is_taken_over(app):
     start(app.test_client())
     db = app.extensions["turnpost"].db
