@@ -65,6 +65,28 @@ def test_html_is_inlined_and_carries_the_moves(client, app):
             assert path in html and text in html
 
 
+def test_the_pictures_base64_lines_are_76_characters_at_most(client, app):
+    """RFC 2045 6.8: "The encoded output stream must be represented in lines of no more than
+    76 characters each." Longer lines are what spam filters score (SpamAssassin's
+    BASE64_LENGTH_79_INF); the headers' own limit (998, for the List-Unsubscribe URL) is not
+    base64's."""
+    start(client)
+    transport = app.extensions["turnpost"].transport
+    pictures = 0
+    for (_, raw), msg in zip(transport.messages(), mails(app), strict=True):
+        for part in msg.walk():
+            if part.get("Content-Transfer-Encoding") != "base64":
+                continue
+            pictures += 1
+            encoded = part.get_payload(decode=False)
+            lines = encoded.splitlines()
+            assert lines and max(map(len, lines)) <= 76, (part.get_content_type(),
+                                                           max(map(len, lines)))
+            assert part.get_content() == part.get_payload(decode=True)   # still decodes
+        assert max(map(len, raw.splitlines())) <= 998                    # RFC 5322 2.1.1
+    assert pictures, "a Trees table has a picture in every turn email"
+
+
 def test_no_email_shows_a_card_its_reader_may_not_know(client, app):
     gid = start(client)
     # play a few moves so there is history too
