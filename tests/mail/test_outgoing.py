@@ -82,7 +82,7 @@ def test_the_pictures_base64_lines_are_76_characters_at_most(client, app):
             lines = encoded.splitlines()
             assert lines and max(map(len, lines)) <= 76, (part.get_content_type(),
                                                            max(map(len, lines)))
-            assert part.get_content() == part.get_payload(decode=True)   # still decodes
+            assert part.get_content().startswith(b"\x89PNG\r\n\x1a\n")     # still a PNG
         assert max(map(len, raw.splitlines())) <= 998                    # RFC 5322 2.1.1
     assert pictures, "a Trees table has a picture in every turn email"
 
