@@ -65,6 +65,18 @@ def test_html_is_inlined_and_carries_the_moves(client, app):
             assert path in html and text in html
 
 
+def test_both_parts_offer_the_unsubscribe_link_in_the_same_words(client, app):
+    """The plain text said "Stop these emails" where the HTML says "Stop emails for this
+    game": one thing, two names, and the first is a phrase spam filters score (SpamAssassin's
+    END_FUTURE_EMAILS, on mail without a DKIM signature)."""
+    start(client)
+    for msg in mails(app):
+        url = msg["List-Unsubscribe"].strip("<>")
+        assert f"Stop emails for this game: {url}" in text_of(msg)
+        assert f'<a href="{url}"' in html_of(msg) and ">Stop emails for this game</a>" in html_of(msg)
+        assert "these emails" not in text_of(msg) + html_of(msg)
+
+
 def test_the_pictures_base64_lines_are_76_characters_at_most(client, app):
     """RFC 2045 6.8: "The encoded output stream must be represented in lines of no more than
     76 characters each." Longer lines are what spam filters score (SpamAssassin's
