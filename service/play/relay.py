@@ -81,17 +81,31 @@ GROUP = 10
 RELAY = "mail relay"
 
 
-def _claimable(now: datetime, early: bool = False):
-    waiting = OutboxRow.status == "pending"
+_OUTBOX = OutboxRow.__table__.c
+
+
+def _claimable(early: bool = False):
+    """Rows a worker may take: pending and due (`early`: due or not), or claimed by a worker
+    whose claim has lapsed. Its times are parameters (`_times`), so the statements that use
+    it are built once."""
+    when = _OUTBOX.claimed_at.type
+    waiting = _OUTBOX.status == "pending"
     if not early:
-        waiting = and_(waiting, OutboxRow.next_try <= now)
-    return or_(waiting,
-               and_(OutboxRow.status == "sending", OutboxRow.claimed_at < now - CLAIM_TIMEOUT))
+        waiting = and_(waiting, _OUTBOX.next_try <= bindparam("now", type_=when))
+    return or_(waiting, and_(_OUTBOX.status == "sending",
+                             _OUTBOX.claimed_at < bindparam("stale", type_=when)))
+
+
+def _times(now: datetime) -> dict[str, datetime]:
+    return {"now": now, "stale": now - CLAIM_TIMEOUT}
 
 
 def due(session: Session, now: datetime, limit: int = 500) -> list[int]:
-    return list(session.scalars(select(OutboxRow.id).where(_claimable(now))
-                                .order_by(OutboxRow.id).limit(limit)))
+    return list(session.scalars(_DUE, {**_times(now), "limit": limit}))
+
+
+_DUE = (select(_OUTBOX.id).where(_claimable())
+        .order_by(_OUTBOX.id).limit(bindparam("limit")))
 
 
 def claim(session: Session, row_id: int, now: datetime, token: str = "",
@@ -110,8 +124,7 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
     statement = _claim_statement(bool(fill), early,
                                  session.get_bind().dialect.name == "postgresql")
     claimed = session.execute(statement, {"ids": list(row_ids), "n": len(row_ids) + fill,
-                                          "now": now, "stale": now - CLAIM_TIMEOUT,
-                                          "token": token or None}).scalars()
+                                          "token": token or None, **_times(now)}).scalars()
     order = {row_id: k for k, row_id in enumerate(row_ids)}
     return sorted(claimed, key=lambda row_id: (order.get(row_id, len(order)), row_id))
 
@@ -119,22 +132,12 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
 @cache
 def _claim_statement(fill: bool, early: bool, postgres: bool):
     """The claim's UPDATE for one shape, built once with its values as parameters (ids, n,
-    now, stale, token): a worker's task of two rows claims with it, and building it anew
+    token, and `_times`): a worker's task of two rows claims with it, and building it anew
     each time cost more CPU than the database spent running it (issue 15's fan-out)."""
-    outbox = OutboxRow.__table__.c
-    when = outbox.claimed_at.type
-
-    def claimable():
-        waiting = outbox.status == "pending"
-        if not early:
-            waiting = and_(waiting, outbox.next_try <= bindparam("now", type_=when))
-        return or_(waiting, and_(outbox.status == "sending",
-                                 outbox.claimed_at < bindparam("stale", type_=when)))
-
-    asked = outbox.id.in_(bindparam("ids", expanding=True))
-    pick = select(outbox.id).where(claimable())
+    asked = _OUTBOX.id.in_(bindparam("ids", expanding=True))
+    pick = select(_OUTBOX.id).where(_claimable(early))
     if fill:
-        pick = pick.order_by(asked.desc(), outbox.id).limit(bindparam("n"))
+        pick = pick.order_by(asked.desc(), _OUTBOX.id).limit(bindparam("n"))
     else:
         pick = pick.where(asked)
     if postgres:
@@ -143,10 +146,10 @@ def _claim_statement(fill: bool, early: bool, postgres: bool):
     # for each row it updates, and each run skips the rows already taken: all rows, no limit
     picked = pick.cte("picked")
     return (update(OutboxRow.__table__)
-            .where(outbox.id.in_(select(picked.c.id)), claimable())
-            .values(status="sending", claimed_at=bindparam("now", type_=when),
+            .where(_OUTBOX.id.in_(select(picked.c.id)), _claimable(early))
+            .values(status="sending", claimed_at=bindparam("now", type_=_OUTBOX.claimed_at.type),
                     claim=bindparam("token"))
-            .returning(outbox.id))
+            .returning(_OUTBOX.id))
 
 
 class Heartbeat:
