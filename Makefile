@@ -29,12 +29,21 @@ prod: $(PROD_STAMP)
 	PATH="$(CURDIR)/$(BIN):$$PATH" PROMETHEUS_MULTIPROC_DIR="$(CURDIR)/var/metrics" \
 	    $(BIN)/honcho start -f Procfile
 
-# the links in the emails point at the port served (make run PORT=8000), unless set
-run demo: export TURNPOST_BASE_URL ?= http://127.0.0.1:$(PORT)
+# One base URL for every process: `make run` serves PORT and keeps its base URL in
+# var/base-url, which every process started without TURNPOST_BASE_URL reads (make sweep,
+# make inbound, make worker, flask --app service.web ...). A PORT given to any target wins.
+ifeq ($(origin PORT),command line)
+export TURNPOST_BASE_URL ?= http://127.0.0.1:$(PORT)
+endif
+run: export TURNPOST_BASE_URL ?= http://127.0.0.1:$(PORT)
+# the whole service in one process: the web process also receives replies by SMTP
+run: export TURNPOST_INBOUND_SMTP_IN_WEB ?= 1
 
-## make run: SQLite file, background work in process, mail to a Maildir shown at /dev/outbox
+## make run: SQLite file, background work in process, mail to a Maildir shown at /dev/outbox,
+## replies received on 127.0.0.1:2525 (SMTP) or sent from /dev/outbox's Reply
 run: install
 	$(FLASK) init-db
+	$(BIN)/python -m config base-url "$$TURNPOST_BASE_URL"
 	$(FLASK) run --port $(PORT)
 
 ## make test: the whole suite (set TURNPOST_TEST_DATABASE_URL / _REDIS_URL for the real stack)

@@ -22,6 +22,8 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 DEV_SECRET = "dev-only-secret-change-me"
 _UNSET: Any = object()
+# the base URL the development server was started with, for every other process (make run)
+BASE_URL_FILE = "{root}/var/base-url"
 
 
 class SettingError(ValueError):
@@ -33,12 +35,13 @@ def _env(name: str, default: str) -> str:
 
 
 def setting(default: str, doc: str, *, check: Check | None = None,
-            env: str | None = None) -> Any:
+            env: str | None = None, recorded: str | None = None) -> Any:
     """A documented setting: `default` as written in the environment, `doc` one sentence,
     `check` what the parsed value must be, `env` a variable name other than TURNPOST_<NAME>
-    (SENTRY_DSN)."""
+    (SENTRY_DSN), `recorded` a file whose content, when there is one, replaces the default
+    (what `make run` wrote for the other processes of the same laptop)."""
     return field(default=_UNSET, metadata={"doc": doc, "default": default, "check": check,
-                                           "env": env})
+                                           "env": env, "recorded": recorded})
 
 
 # -- checks: what is allowed, in words for the error line, and the test -------------------
@@ -76,6 +79,9 @@ def url(*schemes: str) -> Check:
                  lambda v: not v or any(v.startswith(s + ":") for s in schemes))
 
 
+url_checked = url("http", "https")
+
+
 # -- parsing by type --------------------------------------------------------------------------
 
 _TRUE, _FALSE = ("1", "true", "yes", "on"), ("0", "false", "no", "off", "")
@@ -103,6 +109,27 @@ def _parse(kind: str, raw: str) -> tuple[Any, str | None]:
         except ValueError:
             return None, "whole numbers separated by commas"
     return raw, None
+
+
+def _recorded(f) -> str:
+    path = f.metadata.get("recorded")
+    if not path:
+        return ""
+    try:
+        return Path(path.replace("{root}", str(ROOT))).read_text().strip()
+    except OSError:
+        return ""
+
+
+def record_base_url(url: str) -> Path:
+    """Keep the base URL a starting development server uses, for the processes started
+    beside it (`flask sweep`, the receiver, workers) that are not told one."""
+    if not url.strip() or not url_checked.ok(url.strip()):
+        raise SettingError(f"TURNPOST_BASE_URL must be {url_checked.allowed}, not {url!r}")
+    path = Path(BASE_URL_FILE.replace("{root}", str(ROOT)))
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(url.strip() + "\n")
+    return path
 
 
 def variable(f) -> str:
@@ -133,8 +160,10 @@ class Settings:
         "", "Older secrets, comma-separated, for key rotation: links and reply addresses they "
         "signed keep working; new ones are signed with TURNPOST_SECRET_KEY.")
     BASE_URL: str = setting(
-        "http://127.0.0.1:5000", "The service's public address, used in every link.",
-        check=url("http", "https"))
+        "http://127.0.0.1:5000", "The service's public address, used in every link. Unset, "
+        "every process takes the one `make run` last served (`var/base-url`, written from "
+        "`PORT`), so a sweep or the receiver links to the port in use; set it in production.",
+        check=url_checked, recorded=BASE_URL_FILE)
     LINK_MAX_AGE_DAYS: int = setting(
         "90", "Days a signed link or reply address keeps working.", check=positive)
     BACKGROUND: str = setting(
@@ -185,6 +214,10 @@ class Settings:
         "127.0.0.1", "Address the built-in SMTP receiver for replies listens on.")
     INBOUND_SMTP_PORT: int = setting(
         "2525", "Port of the built-in SMTP receiver.", check=port)
+    INBOUND_SMTP_IN_WEB: bool = setting(
+        "false", "The web process runs the SMTP receiver too (from its first request), so one "
+        "process is the whole service on a laptop; `make run` turns it on. Production runs "
+        "the receiver as a process of its own (Procfile `inbound`).")
     INBOUND_MAX_BYTES: int = setting(
         "10485760", "Largest inbound email accepted, in bytes.", check=positive)
     INBOUND_UNKNOWN_MAX_BYTES: int = setting(
@@ -230,7 +263,7 @@ class Settings:
     def __post_init__(self) -> None:
         for f in fields(self):
             if getattr(self, f.name) is _UNSET:
-                raw = os.environ.get(variable(f), f.metadata["default"])
+                raw = os.environ.get(variable(f), _recorded(f) or f.metadata["default"])
                 setattr(self, f.name, self.parse(f, raw.replace("{root}", str(ROOT))))
 
     @staticmethod

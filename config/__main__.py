@@ -1,10 +1,12 @@
 """`python -m config docs`: write the settings table into docs/operating.md (`make settings-doc`);
-`python -m config check`: load the settings as a starting process would, one line if bad."""
+`python -m config check`: load the settings as a starting process would, one line if bad;
+`python -m config base-url URL`: keep URL in var/base-url, the base URL of every process
+started without TURNPOST_BASE_URL (`make run` writes the one it serves)."""
 from __future__ import annotations
 
 import sys
 
-from . import ROOT, load, markdown_table
+from . import ROOT, SettingError, load, markdown_table, record_base_url
 
 SETTINGS_DOC = ROOT / "docs" / "operating.md"
 BEGIN, END = "<!-- settings: begin (make settings-doc) -->", "<!-- settings: end -->"
@@ -24,6 +26,13 @@ def main(argv: list[str]) -> int:
     if argv[:1] == ["check"]:
         load()
         print("settings are fine")
+        return 0
+    if argv[:1] == ["base-url"] and len(argv) == 2:
+        try:
+            print(f"{record_base_url(argv[1])}: {argv[1]}")
+        except SettingError as exc:
+            print(f"turnpost: {exc}", file=sys.stderr)
+            return 2
         return 0
     print(__doc__)
     return 2

@@ -30,6 +30,7 @@ from . import (
     cli_admin,
     cli_inbound,
     dev,
+    dev_receiver,
     errors,
     feeds,
     games,
@@ -102,6 +103,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
+    dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)
     return app
