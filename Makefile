@@ -86,9 +86,9 @@ inbound: install
 sweep: install
 	$(FLASK) sweep --every 60
 
-## make settings-doc: write README.md's settings table from config/ (a test checks they agree)
+## make settings-doc: write docs/operating.md's settings table from config/ (a test checks they agree)
 settings-doc: install
-	$(BIN)/python -m config readme
+	$(BIN)/python -m config docs
 
 lint: install
 	$(BIN)/ruff check .

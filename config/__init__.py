@@ -2,7 +2,7 @@
 environment variables (production sets DATABASE_URL, BROKER_URL, SMTP_*, SECRET_KEY...).
 
 Each setting is one field of `Settings`: its type (the annotation), its default (as it would be
-written in the environment) and a sentence for the README, whose table `make settings-doc`
+written in the environment) and a sentence for docs/operating.md, whose table `make settings-doc`
 writes from here (tests/test_settings.py fails when they differ). A value that does not parse
 stops the start with one line naming the variable, the value and what is allowed:
 
@@ -290,7 +290,7 @@ def load() -> Settings:
 
 
 def markdown_table() -> str:
-    """The README's settings table (`make settings-doc` writes it there)."""
+    """The settings table of docs/operating.md (`make settings-doc` writes it there)."""
     lines = ["| variable | default | meaning |", "|---|---|---|"]
     for f in fields(Settings):
         meta = f.metadata

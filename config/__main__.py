@@ -1,4 +1,4 @@
-"""`python -m config readme`: write the settings table into README.md (`make settings-doc`);
+"""`python -m config docs`: write the settings table into docs/operating.md (`make settings-doc`);
 `python -m config check`: load the settings as a starting process would, one line if bad;
 `python -m config base-url URL`: keep URL in var/base-url, the base URL of every process
 started without TURNPOST_BASE_URL (`make run` writes the one it serves)."""
@@ -8,20 +8,20 @@ import sys
 
 from . import ROOT, SettingError, load, markdown_table, record_base_url
 
+SETTINGS_DOC = ROOT / "docs" / "operating.md"
 BEGIN, END = "<!-- settings: begin (make settings-doc) -->", "<!-- settings: end -->"
 
 
-def readme_with_table(text: str) -> str:
+def doc_with_table(text: str) -> str:
     head, _, rest = text.partition(BEGIN)
     _, _, tail = rest.partition(END)
     return f"{head}{BEGIN}\n{markdown_table()}{END}{tail}"
 
 
 def main(argv: list[str]) -> int:
-    if argv[:1] == ["readme"]:
-        path = ROOT / "README.md"
-        path.write_text(readme_with_table(path.read_text()))
-        print("README.md: settings table written")
+    if argv[:1] == ["docs"]:
+        SETTINGS_DOC.write_text(doc_with_table(SETTINGS_DOC.read_text()))
+        print(f"{SETTINGS_DOC.relative_to(ROOT)}: settings table written")
         return 0
     if argv[:1] == ["check"]:
         load()

@@ -1,5 +1,5 @@
 """Settings in one place, checked (config/): every setting has a type, a default and a
-sentence; the README's table is the one `make settings-doc` writes; a bad value stops the start
+sentence; docs/operating.md's table is the one `make settings-doc` writes; a bad value stops the start
 with one line naming the variable, the value and what is allowed."""
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ import pytest
 
 import config
 from config import ROOT, SettingError, Settings
-from config.__main__ import readme_with_table
+from config.__main__ import SETTINGS_DOC, doc_with_table
 
 
 def test_every_setting_has_a_type_a_default_and_a_sentence():
@@ -26,11 +26,11 @@ def test_every_setting_has_a_type_a_default_and_a_sentence():
         assert f.metadata["doc"].rstrip().endswith("."), f.name
 
 
-def test_the_readme_table_is_the_generated_one():
-    readme = (ROOT / "README.md").read_text()
-    assert readme == readme_with_table(readme), "run `make settings-doc` and commit README.md"
+def test_the_documented_table_is_the_generated_one():
+    doc = SETTINGS_DOC.read_text()
+    assert doc == doc_with_table(doc), "run `make settings-doc` and commit docs/operating.md"
     for f in fields(Settings):
-        assert f"`{config.variable(f)}`" in readme
+        assert f"`{config.variable(f)}`" in doc
 
 
 def test_the_defaults_parse_into_their_types(monkeypatch):

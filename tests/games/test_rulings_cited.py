@@ -1,9 +1,9 @@
-"""Every numbered ruling in the shared RULINGS.md (M1.., S1.., T1.., A1..) has a test that cites
+"""Every numbered ruling in docs/rules/rulings.md (M1.., S1.., T1.., A1..) has a test that cites
 it, so a ruling cannot be added, or a test deleted, without anyone noticing that the rule it
 settles is no longer checked.
 
 A test cites a ruling by writing ``RULINGS <id>`` in a comment or docstring: ``# RULINGS T5``,
-or a list, ``# RULINGS T5, T6`` (``and`` and ``/`` also separate). ``RULINGS.md T1-T8`` in prose
+or a list, ``# RULINGS T5, T6`` (``and`` and ``/`` also separate). ``rulings.md T1-T8`` in prose
 is not a citation: a range says nothing about which test checks which ruling.
 
 One test per game letter, so a failure says which game's tests are missing citations.
@@ -29,17 +29,8 @@ CITED = re.compile(rf"\bRULINGS\s+({ID}(?:\s*(?:,|/|\band\b)\s*{ID})*)")
 
 
 def rulings_file() -> Path:
-    """The shared RULINGS.md: in the `shared/` folder beside the repo (the repo is /work/main
-    or a worktree /work/wt-*, the shared folder /work/shared), else in the nearest folder
-    above that has one."""
-    candidates = [REPO.parent / "shared" / "RULINGS.md", REPO / "shared" / "RULINGS.md"]
-    candidates += [p / "shared" / "RULINGS.md" for p in REPO.parents]
-    for path in candidates:
-        if path.is_file():
-            return path
-    raise AssertionError(
-        "RULINGS.md not found; looked in " + ", ".join(str(p) for p in candidates[:3]) + " and "
-        "the shared/ folder of every folder above the repo")
+    """The project's rulings, docs/rules/rulings.md."""
+    return REPO / "docs" / "rules" / "rulings.md"
 
 
 @cache
@@ -74,7 +65,7 @@ def test_the_rulings_are_found_and_numbered_without_gaps():
 
 
 def test_the_citation_pattern():
-    text = "# RULINGS T5\n# RULINGS T1, T2 and T3 / T4\nsee RULINGS.md T6-T8, RULINGS  M12"
+    text = "# RULINGS T5\n# RULINGS T1, T2 and T3 / T4\nsee rulings.md T6-T8, RULINGS  M12"
     cited = {r for g in CITED.findall(text) for r in re.findall(ID, g)}
     assert cited == {"T1", "T2", "T3", "T4", "T5", "M12"}
 
@@ -84,7 +75,7 @@ def test_every_ruling_has_a_test_citing_it(letter):
     cited = citations()
     missing = [r for r in rulings()[letter] if r not in cited]
     assert not missing, (
-        f"{GAMES[letter]}: {len(missing)} ruling(s) of RULINGS.md with no test citing them "
+        f"{GAMES[letter]}: {len(missing)} ruling(s) of docs/rules/rulings.md with no test citing them "
         f"('# RULINGS {missing[0]}' in the test that checks it): {', '.join(missing)}")
 
 
