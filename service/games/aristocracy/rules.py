@@ -37,6 +37,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..contract import Chance, Event, IllegalMove, OptionError
+from ..shapes import Shapes, flag, one_of, string, string_or_none, strings, whole, words
 from .copies import canonical
 from .flow import advance, recorder
 from .state import KINDS, ROYAL_ACTION, SEALED, State, all_cards, rank, value
@@ -375,9 +376,49 @@ def _downgrade_moves(s: State, seat: int) -> list[dict]:
 # ---------------------------------------------------------------- decide
 
 
+def _seat_or_market(x) -> bool:
+    return x == "market" if isinstance(x, str) else whole(x)
+
+
+def _shape(req: dict, opt: dict | None = None) -> tuple[dict, dict]:
+    return req, {**(opt or {}), "mark": words}      # `mark`: the words a text needs, ignored
+
+
+# the keys of each royal action, inside a favor or royal move
+ACTION_KEYS = {"build": {"address", "cards"}, "upgrade": {"building", "cards"},
+               "visit": {"owner", "building"}, "buy": {"take"}}
+_ACTION = {"address": string, "cards": strings, "building": string, "owner": whole, "take": string}
+_CARDS = {"cards": strings}
+SHAPES = Shapes("Aristocracy", {
+    "stall": _shape(_CARDS), "ball": _shape(_CARDS), "discard": _shape(_CARDS),
+    "bid": _shape({"coins": whole}),
+    "take": _shape({"card": string}), "declare": _shape({"card": string}),
+    "hide": _shape({"card": string}),
+    "trade": _shape({"give": string, "take": string, "from": _seat_or_market}),
+    "store": _shape({"card": string, "building": string, "out": string}),
+    "sell": _shape(_CARDS), "harvest": _shape({"building": string}),
+    "favor": _shape({"card": string, "do": one_of(*ACTION_KEYS)}, _ACTION),
+    "royal": _shape({"do": one_of(*ACTION_KEYS)}, _ACTION),
+    "downgrade": _shape({"building": string, "cards": strings}),
+    "expose": _shape({"card": string_or_none}),
+    "discard_exposed": _shape({}), "take_coin": _shape({}), "pass": _shape({}),
+    "end": _shape({}), "end_choice": _shape({"end": flag}),
+})
+
+
+def _check_shape(move) -> str:
+    kind = SHAPES.check(move)
+    if kind in ("favor", "royal"):
+        keys = set(move) - {"type", "do", "card", "mark"} if kind == "favor" else \
+            set(move) - {"type", "do", "mark"}
+        if keys != ACTION_KEYS[move["do"]]:
+            raise IllegalMove(f"a {move['do']} action takes "
+                              + ", ".join(sorted(ACTION_KEYS[move["do"]])))
+    return kind
+
+
 def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
-    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise IllegalMove("that is not a move")
+    _check_shape(move)
     if s.stage == "over":
         raise IllegalMove("the game is over")
     run = recorder(s)
@@ -407,9 +448,7 @@ def _end_choice(run, s: State, seat: int, move: dict) -> None:
         raise IllegalMove("in this game the players who may end it are asked (A19)")
     if not isinstance(seat, int) or not 0 <= seat < s.n:
         raise IllegalMove("no such seat")
-    end = move.get("end")
-    if set(move) != {"type", "end"} or not isinstance(end, bool):
-        raise IllegalMove("choose: end the game when I can, or play on")
+    end = move["end"]
     if end == (seat not in s.play_on):
         raise IllegalMove("that is already your choice")
     run.emit("EndChoiceSet", seat=seat, end=end)
