@@ -1,5 +1,6 @@
 """A19 as amended 2026-11-27 (rules version 4): ending the game is a private standing choice,
 and nobody is asked."""
+
 from __future__ import annotations
 
 import random
@@ -24,8 +25,14 @@ def _king_phase_closing(s, herald=0, both=False):
     """The end of a King phase where seat 0 qualifies (a château and three farms), and
     seat 1 too when `both`."""
     second = (OTHER_CHATEAU, *OTHER_FARMS) if both else (FARMS[0],)
-    s = replace(s, stage="closing", royal="K", market=(), herald=herald,
-                buildings=((CHATEAU, *FARMS), second))
+    s = replace(
+        s,
+        stage="closing",
+        royal="K",
+        market=(),
+        herald=herald,
+        buildings=((CHATEAU, *FARMS), second),
+    )
     run = recorder(s)
     advance(run, random.Random(1))
     return run.state, run.events
@@ -73,7 +80,7 @@ def test_a19_amended_the_choice_is_set_any_time_and_changes_back():
     s2, _ = say(s1, 2, "end the game when I can")
     assert s2.play_on == ()
     with pytest.raises(IllegalMove):
-        play(s2, 2, {"type": "end_choice", "end": True})             # no change
+        play(s2, 2, {"type": "end_choice", "end": True})  # no change
     assert {"type": "end_choice", "end": False} not in GAME.menu(s, min(GAME.to_act(s)))
 
 

@@ -1,4 +1,5 @@
 """Rules version 3 (RULINGS M16 amended 2026-11-27) and the amended M9 example."""
+
 from __future__ import annotations
 
 import random
@@ -41,7 +42,7 @@ def test_m16_amended_the_choice_starts_at_never_and_the_ace_is_kept():
     st, ev = _drawing_an_ace(st)
     assert "1M" in st.players[0].hand and st.phase != "ask"
     assert [e.data["ask"] for e in ev if e.type == "Drew"] == [False]
-    assert "Rolled" in types(ev)                          # the next turn began at once
+    assert "Rolled" in types(ev)  # the next turn began at once
 
 
 def test_m16_a_rules_2_game_plays_on_asking_by_default():
@@ -50,7 +51,7 @@ def test_m16_a_rules_2_game_plays_on_asking_by_default():
     assert st.rules == 2 and [p.aces for p in st.players] == ["ask", "ask"]
     st, _ev = _drawing_an_ace(st)
     assert st.phase == "ask" and st.asked == "1M"
-    assert GAME.view(st, 1)["phase"] == "ask"             # as it always said
+    assert GAME.view(st, 1)["phase"] == "ask"  # as it always said
     assert "replace_aces_help" not in GAME.view(st, 0)
 
 
@@ -79,8 +80,9 @@ def test_m16_amended_ask_says_the_others_will_see_you_deciding():
     assert view["replace_aces"] == "never"
     assert "the others will see that you are deciding" in view["replace_aces_help"]["ask"]
     assert {"type": "replace_aces", "mode": "ask"} in GAME.legal_moves(
-        _started(GAME, replace_ace=True), 1)
-    assert "replace_aces_help" not in GAME.view(_started(GAME), 0)   # variant off
+        _started(GAME, replace_ace=True), 1
+    )
+    assert "replace_aces_help" not in GAME.view(_started(GAME), 0)  # variant off
 
 
 def test_m9_amended_example_deed_sailor_then_add_a_wave():
@@ -88,11 +90,11 @@ def test_m9_amended_example_deed_sailor_then_add_a_wave():
     # one reply (the Sailor, 4VL, has no Moon)
     st = quiet(new())
     st = player(st, 0, hand=("4VL", "2MK", "9MS"), tokens={"V": 2, "L": 2})
-    where = places(st, 0, "4VL")[0] + 1      # the district named when several fit
+    where = places(st, 0, "4VL")[0] + 1  # the district named when several fit
     reply = f"deed sailor in {where}\nadd 1 wave to sailor"
     moves = GAME.parse(st, 0, reply)
     assert moves[0]["type"] == "deed" and moves[0]["card"] == "4VL"
     st2, ev = say(st, 0, reply)
     assert types(ev)[:2] == ["DeedBought", "DeedAdded"]
     deed = [x for col in st2.players[0].columns for x in col if x.card == "4VL"][0]
-    assert deed.on[2] >= 1                                   # a Wave on the Sailor
+    assert deed.on[2] >= 1  # a Wave on the Sailor
