@@ -90,7 +90,8 @@ def test_keep_alone_answers_the_ace_question_instead_of_keeping_the_turn_open():
     seat = state.turn
     players = list(state.players)
     players[seat] = replace(players[seat], hand=tuple(c for c in players[seat].hand
-                                                      if c != "1M"))
+                                                      if c != "1M"),
+                            aces="ask")   # rules 3 start at "never" (M16 amended)
     state = replace(state, players=tuple(players),
                     draw=("1M",) + tuple(c for c in state.draw if c != "1M"))   # an Ace next
     sale = next(m for m in engine.legal_moves(state, seat) if m["type"] == "sell")

@@ -5,7 +5,8 @@ from __future__ import annotations
 from collections import Counter
 
 from ..contract import Chance
-from .rules import legal_moves, to_act
+from .rules import decisions as legal_moves  # the bots leave their standing choice alone
+from .rules import to_act
 from .state import State, rank, value
 
 

@@ -118,6 +118,7 @@ _DESCRIBE: dict[str, Callable[[dict], str]] = {
     "discard_exposed": lambda m: "discard exposed",
     "take_coin": lambda m: "take coin",
     "end": lambda m: "end game",
+    "end_choice": lambda m: "end the game when I can" if m["end"] else "play on",
 }
 
 
@@ -407,7 +408,17 @@ def _read_expose(r: _Reader, verb: str) -> dict:
 def _read_end(r: _Reader, verb: str) -> dict:
     r.word("game", "the")
     r.word("game")
+    if r.word("when", "whenever"):          # A19 amended: the standing choice
+        r.word("i", "able")
+        r.word("can", "am")
+        r.word("able")
+        return {"type": "end_choice", "end": True}
     return {"type": "end"}
+
+
+def _read_play_on(r: _Reader, verb: str) -> dict:
+    r.need("on")
+    return {"type": "end_choice", "end": False}
 
 
 _READERS: dict[str, Callable[[_Reader, str], dict]] = {
@@ -418,6 +429,7 @@ _READERS: dict[str, Callable[[_Reader, str], dict]] = {
     "downgrade": _read_downgrade, "expose": _read_expose, "end": _read_end,
     "pass": lambda r, verb: {"type": "pass"}, "done": lambda r, verb: {"type": "pass"},
     "continue": lambda r, verb: {"type": "pass"},
+    "play": _read_play_on,
 }
 
 

@@ -161,7 +161,14 @@ def _next_turn(run: Recorder) -> None:
 
 def _closing(run: Recorder, chance: Chance) -> None:
     s = run.state
-    if s.royal == "K" and not s.offered:
+    if s.royal == "K" and s.rules >= 4:
+        # A19 amended: nobody is asked; the first in Herald order who qualifies and has not
+        # chosen to play on ends the game
+        enders = [x for x in s.order() if x not in s.play_on and s.may_end(x)]
+        if enders:
+            run.emit("GameEnded", how="ended", by=enders[0])
+            return
+    elif s.royal == "K" and not s.offered:
         seats = [x for x in s.order() if s.may_end(x)]
         if seats:
             run.emit("EndOffered", seats=seats)

@@ -12,7 +12,9 @@ Moves (JSON-safe dicts, exact card ids):
   ``pass``. A royal action is ``do`` = build (address, cards) | upgrade (building, cards) |
   visit (owner, building) | buy (take). Buildings are named by their address card.
 * after a visit: ``expose`` (card or None), ``discard_exposed``, ``take_coin``
-* after a King phase: ``end`` or ``pass``
+* after a King phase (rules 1-3): ``end`` or ``pass``
+* any time, by anyone (rules 4, A19 amended): ``end_choice`` with ``end`` true ("end the game
+  when I can", the default) or false ("play on"), a private standing choice
 
 `legal_moves` is COMPLETE for bids, auction picks and declarations, trades, hides, harvests,
 visits, buys, visit follow-ups and the end of the game. Elsewhere it is a REPRESENTATIVE list,
@@ -35,6 +37,7 @@ from __future__ import annotations
 from itertools import combinations
 
 from ..contract import Chance, Event, IllegalMove, OptionError
+from ..shapes import Shapes, flag, one_of, string, string_or_none, strings, whole, words
 from .copies import canonical
 from .flow import advance, recorder
 from .state import KINDS, ROYAL_ACTION, SEALED, State, all_cards, rank, value
@@ -178,7 +181,21 @@ def cheapest(cards) -> list[str]:
 
 
 def legal_moves(s: State, seat: int) -> list[dict]:
-    """Every listed move once, in canonical form (see the module doc)."""
+    """Every listed move once, in canonical form (see the module doc), then the standing
+    choice a player may change at any time."""
+    return decisions(s, seat) + standing(s, seat)
+
+
+def standing(s: State, seat: int) -> list[dict]:
+    """A19 amended (rules 4): the private choice to end the game when able, or to play on;
+    only the change is offered."""
+    if s.rules < 4 or s.stage == "over" or not 0 <= seat < s.n:
+        return []
+    return [{"type": "end_choice", "end": seat in s.play_on}]
+
+
+def decisions(s: State, seat: int) -> list[dict]:
+    """The moves of the decision `seat` faces now (what the bots choose among)."""
     seen, out = set(), []
     for m in _raw_moves(s, seat):
         m = canonical(s, seat, m, plain=m.get("do") in ("build", "upgrade"))
@@ -191,7 +208,7 @@ def legal_moves(s: State, seat: int) -> list[dict]:
 
 def menu(s: State, seat: int) -> list[dict]:
     """One-click moves for the email: passing/ending first, then the first legal ones."""
-    moves = legal_moves(s, seat)
+    moves = decisions(s, seat)
     first = [m for m in moves if m["type"] in ("pass", "end")]
     return first + [m for m in moves if m not in first][:12 - len(first)]
 
@@ -359,13 +376,56 @@ def _downgrade_moves(s: State, seat: int) -> list[dict]:
 # ---------------------------------------------------------------- decide
 
 
+def _seat_or_market(x) -> bool:
+    return x == "market" if isinstance(x, str) else whole(x)
+
+
+def _shape(req: dict, opt: dict | None = None) -> tuple[dict, dict]:
+    return req, {**(opt or {}), "mark": words}      # `mark`: the words a text needs, ignored
+
+
+# the keys of each royal action, inside a favor or royal move
+ACTION_KEYS = {"build": {"address", "cards"}, "upgrade": {"building", "cards"},
+               "visit": {"owner", "building"}, "buy": {"take"}}
+_ACTION = {"address": string, "cards": strings, "building": string, "owner": whole, "take": string}
+_CARDS = {"cards": strings}
+SHAPES = Shapes("Aristocracy", {
+    "stall": _shape(_CARDS), "ball": _shape(_CARDS), "discard": _shape(_CARDS),
+    "bid": _shape({"coins": whole}),
+    "take": _shape({"card": string}), "declare": _shape({"card": string}),
+    "hide": _shape({"card": string}),
+    "trade": _shape({"give": string, "take": string, "from": _seat_or_market}),
+    "store": _shape({"card": string, "building": string, "out": string}),
+    "sell": _shape(_CARDS), "harvest": _shape({"building": string}),
+    "favor": _shape({"card": string, "do": one_of(*ACTION_KEYS)}, _ACTION),
+    "royal": _shape({"do": one_of(*ACTION_KEYS)}, _ACTION),
+    "downgrade": _shape({"building": string, "cards": strings}),
+    "expose": _shape({"card": string_or_none}),
+    "discard_exposed": _shape({}), "take_coin": _shape({}), "pass": _shape({}),
+    "end": _shape({}), "end_choice": _shape({"end": flag}),
+})
+
+
+def _check_shape(move) -> str:
+    kind = SHAPES.check(move)
+    if kind in ("favor", "royal"):
+        keys = set(move) - {"type", "do", "card", "mark"} if kind == "favor" else \
+            set(move) - {"type", "do", "mark"}
+        if keys != ACTION_KEYS[move["do"]]:
+            raise IllegalMove(f"a {move['do']} action takes "
+                              + ", ".join(sorted(ACTION_KEYS[move["do"]])))
+    return kind
+
+
 def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
-    if not isinstance(move, dict) or not isinstance(move.get("type"), str):
-        raise IllegalMove("that is not a move")
+    _check_shape(move)
     if s.stage == "over":
         raise IllegalMove("the game is over")
     run = recorder(s)
     kind = move["type"]
+    if kind == "end_choice":
+        _end_choice(run, s, seat, move)
+        return run.events
     if s.stage in SEALED:
         if kind != SEALED_MOVE[s.stage]:
             raise IllegalMove(f"now everyone chooses their {_SEALED_NAME[s.stage]}")
@@ -380,6 +440,18 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
         raise IllegalMove(f"you cannot {kind} now")
     handler(run, s, seat, move)
     return advance(run, chance)
+
+
+def _end_choice(run, s: State, seat: int, move: dict) -> None:
+    """A19 amended: set at any time, on or off turn; nothing waits on it."""
+    if s.rules < 4:
+        raise IllegalMove("in this game the players who may end it are asked (A19)")
+    if not isinstance(seat, int) or not 0 <= seat < s.n:
+        raise IllegalMove("no such seat")
+    end = move["end"]
+    if end == (seat not in s.play_on):
+        raise IllegalMove("that is already your choice")
+    run.emit("EndChoiceSet", seat=seat, end=end)
 
 
 def _no_choice_why(s: State, seat: int) -> str:

@@ -28,6 +28,11 @@ A reshuffle of the whole pile into the deck (A13) is the same in both.
   an earlier player could still change theirs after seeing the later counts
   (`rules.may_choose`). Choices made all at once (the default) may still change until the
   reveal, in every version.
+* Version 4 (A19 as amended 2026-11-27): nobody is asked whether to end the game, since
+  asking only those who qualify told the others about their face-down cards. Each player
+  keeps a private standing choice (`play_on`: the seats that chose to play on; default:
+  end), and at the end of each King phase the first player in Herald order who qualifies
+  and whose choice is "end" ends it. Versions 1 to 3 still offer the end (`EndOffered`).
 """
 from __future__ import annotations
 
@@ -45,7 +50,7 @@ SIZES = {"4-5-6": (4, 5, 6), "5-6-7": (5, 6, 7), "4-5-7": (4, 5, 7), "2-3-4": (2
 BCOUNTS = {k: tuple(x - 1 for x in v) for k, v in SIZES.items()}
 SEALED = ("tax", "ball", "bid", "stall")
 START_COINS = 3
-RULES_VERSION = 3    # the rules this engine plays now; see the docstring
+RULES_VERSION = 4    # the rules this engine plays now; see the docstring
 FACE_UP_PLACES = 4   # A13: at most four discards lie face up
 
 
@@ -111,6 +116,7 @@ class State:
     result: dict | None = None
     rules: int = 1               # the rules version the game began under (folding.started_version)
     known: tuple = ()            # discards shown to everyone as they were played (see _discard)
+    play_on: tuple = ()          # rules 4 (A19): seats whose private standing choice is to play on
 
     def __deepcopy__(self, memo):
         """Tuples of strings and frozen Buildings are shared; only the dicts are copied
@@ -515,6 +521,12 @@ def _phase_ended(s, d):
     return replace(s, stage="phase", royal=ROYALS[nxt])
 
 
+def _end_choice_set(s, d):
+    """A19 (rules 4): a player's private standing choice, end the game when able or not."""
+    others = tuple(x for x in s.play_on if x != d["seat"])
+    return replace(s, play_on=others if d["end"] else tuple(sorted(others + (d["seat"],))))
+
+
 def _game_ended(s, d):
     order = s.order()
     key = {x: (s.points(x), s.coins[x], sum(value(c) for c in s.hands[x] + s.stalls[x]),
@@ -540,5 +552,5 @@ evolve = Fold("aristocracy", "GameStarted", {
     "Bought": _bought, "Downgraded": _downgraded, "TurnEnded": _turn_ended,
     "MarketCleared": _market_cleared, "StallsReturned": _stalls_returned,
     "EndOffered": _end_offered, "EndDeclined": _end_declined, "PhaseEnded": _phase_ended,
-    "GameEnded": _game_ended,
+    "EndChoiceSet": _end_choice_set, "GameEnded": _game_ended,
 })

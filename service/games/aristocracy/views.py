@@ -129,6 +129,9 @@ def view(s: State, seat: int | None) -> dict:
     if seat is not None:
         v["hand"] = list(s.hands[seat])
         v["hand_value"] = sum(french.value(c) for c in s.hands[seat])
+        if s.rules >= 4 and 0 <= seat < s.n:
+            # A19 amended: the seat's own standing choice, private to it
+            v["end_when_able"] = seat not in s.play_on
     return v
 
 
@@ -311,6 +314,14 @@ def _phase_ended_text(d, seat):
     return text
 
 
+def _end_choice_text(d, seat):
+    """A19 amended: the standing choice is its owner's alone; nobody else gets an entry."""
+    if seat != d["seat"]:
+        return None
+    return ("You will end the game when you can." if d["end"] else
+            "You play on: you will not end the game.")
+
+
 def _game_ended_text(d, seat):
     return f"{_p(d['by'])} ends the game." if d["how"] == "ended" else \
         "The round cap is reached; the game ends."
@@ -359,6 +370,7 @@ _TEXTS: dict[str, Callable[[dict, int | None], str | None]] = {
     "EndOffered": lambda d, seat: ("May end the game: " + ", ".join(_p(x) for x in d["seats"])
                                    + "."),
     "EndDeclined": lambda d, seat: f"{_p(d['seat'])} does not end the game.",
+    "EndChoiceSet": _end_choice_text,
     "PhaseEnded": _phase_ended_text,
     "GameEnded": _game_ended_text,
 }

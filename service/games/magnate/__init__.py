@@ -8,12 +8,15 @@ automatic), `moves` (legal moves, menu, finish_turn, timeout_move); `rules` (the
 
 Options: `ruleset` classic|modern; `courts` default|on|off (default resolves to off in classic
 and on in modern, M14); `pawn_properties`, `replace_ace`, `double_taxation`, `mega`, `three`;
-`deck` fixes the deck order. The replace-the-Ace standing choice starts at "ask" (the seed's own
-behaviour: the drawer decides) and each player may change it at any time.
+`deck` fixes the deck order. The replace-the-Ace standing choice starts at "never" (M16
+amended: the Ace is kept, as doing nothing keeps it at a table) and each player may change it
+at any time.
 
 Rules versions (`rules.RULES_VERSION`): 2 keeps a turn open after its card play until
 `{"type": "end"}` (M9 amended), keeps an Ace drawn with no card left (M16) and lets two of three
-tied players share the win (M13); games begun under 1 play on under 1.
+tied players share the win (M13); 3 starts the Ace choice at "never" instead of "ask" and shows
+the others only that a drawer answering "ask" is finishing their turn (M16 amended). Games play
+on under the version they began with.
 """
 from __future__ import annotations
 

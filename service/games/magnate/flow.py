@@ -14,6 +14,7 @@ from dataclasses import replace
 from ..cards import decktet
 from ..contract import Event, IllegalMove
 from ..folding import Recorder
+from ..shapes import Shapes, counts, one_of, string, whole
 from . import costs as R
 from .scoring import final
 from .state import MODES, SI, SUITS, ZERO, Player, State, add, evolve, info, unvec, vec
@@ -189,7 +190,7 @@ def _prefer(rec: Recorder, seat: int, move) -> None:
     d = _own_deed(st, seat, move.get("card"))
     card = st.players[seat].columns[d][-1].card
     suit = move.get("suit")
-    if suit not in R.pref_choices(card):
+    if suit not in tuple(R.pref_choices(card)):     # one suit letter, never a fragment
         raise IllegalMove("that deed cannot pay that suit, or has no choice to make")
     if st.players[seat].pref(card) == suit:
         raise IllegalMove("that is already your preference")
@@ -330,9 +331,24 @@ def _phase_check(st: State, t: str) -> None:
                           "end your turn")
 
 
+_CARD = {"card": string}
+_PAY = counts(SUITS)
+#: every move's keys (moves.py lists the moves): a payment names only the suits it pays
+SHAPES = Shapes("Magnate", {
+    "buy": ({"card": string, "district": whole, "pay": _PAY}, {}),
+    "deed": ({"card": string, "district": whole}, {"add": _PAY}),
+    "add": ({"card": string, "pay": _PAY}, {}),
+    "sell": (_CARD, {}),
+    "trade": ({"give": one_of(*SUITS), "get": one_of(*SUITS)}, {}),
+    "prefer": ({"card": string, "suit": one_of(*SUITS)}, {}),
+    "replace_aces": ({"mode": one_of(*MODES)}, {}),
+    "replace": (_CARD, {}), "keep": (_CARD, {}),
+    "end": ({}, {}),
+})
+
+
 def _handler(st: State, seat: int, move):
-    if not isinstance(move, dict):
-        raise IllegalMove("that is not a move")
+    SHAPES.check(move)
     if st.phase == "over":
         raise IllegalMove("the game is over")
     if not isinstance(seat, int) or not 0 <= seat < st.n:

@@ -17,7 +17,9 @@ from .state import State
 #    two of three tied players "draw".
 # 2: the turn stays open after the card play until `end` (M9 amended); an Ace drawn with no
 #    card left is kept (M16); two of three tied players share the win (M13).
-RULES_VERSION = 2
+# 3: the replace-the-Ace standing choice starts at "never" (M16 amended: the Ace is kept, no
+#    tell), and while a drawer answers "ask" the others see only that the turn is finishing.
+RULES_VERSION = 3
 
 
 def validate(game, seats: int, options: Mapping) -> dict:

@@ -16,6 +16,8 @@ from ..folding import Fold, started_version
 
 SUITS = decktet.SUITS
 MODES = ("always", "never", "ask")          # M16 standing choice
+# M16 amended (rules 3): the choice starts at "never", which has no tell; before, at "ask"
+DEFAULT_ACES = {1: "ask", 2: "ask"}
 SI = {s: i for i, s in enumerate(SUITS)}
 ZERO = (0,) * 6
 
@@ -141,15 +143,17 @@ def _after_play(st: State) -> State:
 def _started(_st: None, d) -> State:
     n = d["seats"]
     nd = len(d["districts"])
+    rules = started_version(d)
     players = tuple(
         Player(tokens=tuple(sum(1 for c in d["crowns"][s] if info(c)[1] == x) for x in SUITS),
-               hand=tuple(d["hands"][s]), crowns=tuple(d["crowns"][s]), columns=((),) * nd)
+               hand=tuple(d["hands"][s]), crowns=tuple(d["crowns"][s]), columns=((),) * nd,
+               aces=DEFAULT_ACES.get(rules, "never"))
         for s in range(n))
     return State(options=dict(d["options"]), n=n, districts=tuple(d["districts"]),
                  contest=tuple(tuple(c) for c in d["contest"]), players=players,
                  draw=tuple(d["draw"]), removed=tuple(d["removed"]),
                  piles=d["piles"], turn=d["first"], phase="draw", draws_left=0,
-                 final_left=None, rules=started_version(d))
+                 final_left=None, rules=rules)
 
 
 def _rolled(st: State, d) -> State:

@@ -86,6 +86,9 @@ def view(st: State, seat: int | None) -> dict:
         # trades and deed additions). Only in rules-2 games, so older games' views stay as
         # they were.
         out["turn_open"] = st.phase == "open"
+    if st.rules >= 3 and st.phase == "ask" and seat != st.turn:
+        # M16 amended: the others learn only that the drawer is finishing the turn, not why
+        out["phase"] = "finishing"
     if seat is not None:
         p = st.players[seat]
         out["hand"] = list(p.hand)
@@ -95,7 +98,17 @@ def view(st: State, seat: int | None) -> dict:
                               for _d, x in R.deeds(p) if R.pref_choices(x.card)]
         out["replace_aces"] = p.aces if st.options["replace_ace"] else None
         out["asked"] = st.asked if st.phase == "ask" and st.turn == seat else None
+        if st.rules >= 3 and st.options["replace_ace"]:
+            out["replace_aces_help"] = ACES_HELP   # M16 amended: "ask" says what it tells
     return out
+
+
+#: what each replace-the-Ace choice does, shown where it is chosen (M16 amended)
+ACES_HELP = {
+    "never": "keep every Ace you draw (the default: nobody can tell you drew one)",
+    "always": "replace every Ace you draw: everyone gains a token of its suit, you draw again",
+    "ask": "decide each time you draw an Ace: the others will see that you are deciding",
+}
 
 
 def _roll(st: State) -> dict | None:

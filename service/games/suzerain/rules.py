@@ -28,6 +28,7 @@ from .. import text as names
 from ..cards import decktet as dk
 from ..contract import Chance, CommandError, Event, IllegalMove, Move, Option, OptionError
 from ..folding import Recorder
+from ..shapes import Shapes, string, strings
 from . import scoring
 from .state import (
     CARDS,
@@ -71,6 +72,13 @@ OPTIONS = {
 EXPECTED = {LEAD: "lead", FOLLOW: "play", CLAIM: "take", LOSER: "take", DISCARD: "discard",
             RIGHT: "decline"}
 MOVE_TYPES = ("lead", "play", "take", "take_blind", "discard", "remove", "decline")
+_CARD = ({"card": string}, {})
+#: every move's keys (legal_moves lists the moves)
+SHAPES = Shapes("Suzerain", {
+    "lead": _CARD, "play": _CARD, "take": _CARD, "take_blind": ({}, {}),
+    "discard": ({"cards": strings}, {}), "remove": ({"card": string, "with": string}, {}),
+    "decline": ({}, {}),
+})
 
 
 # ----- options and setup (S1, S2, S14) ----------------------------------------------------
@@ -213,9 +221,9 @@ def playable(hand, led: str) -> list[str]:
 
 
 def decide(state: State, seat: int, move: Move, chance: Chance) -> list[Event]:
-    kind = move.get("type") if isinstance(move, Mapping) else None
-    if kind not in MOVE_TYPES:
+    if not isinstance(move, dict) or move.get("type") not in MOVE_TYPES:
         raise IllegalMove("that is not a Suzerain move (lead, play, take, discard, remove)")
+    kind = SHAPES.check(move)
     if state.phase == OVER:
         raise IllegalMove("the game is over")
     if seat not in to_act(state):

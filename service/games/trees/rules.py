@@ -10,6 +10,7 @@ from typing import Any
 
 from ..contract import Chance, Event, IllegalMove, OptionError
 from ..folding import Recorder
+from ..shapes import Shapes, string
 from .state import (
     ACES,
     CAP,
@@ -166,12 +167,18 @@ def start(seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]
 
 
 MOVE_TYPES = ("play", "harvest", "unroot")
+#: every move's keys (legal_moves lists the moves)
+SHAPES = Shapes("Trees", {
+    "play": ({"card": string, "under": string}, {}),
+    "harvest": ({"root": string}, {}), "unroot": ({"root": string}, {}),
+})
 
 
 def check_move(state: Mapping, seat: int, move: Any) -> dict:
     """Validate `move` for `seat`; return it normalised, or raise IllegalMove with the reason."""
-    if not isinstance(move, Mapping) or move.get("type") not in MOVE_TYPES:
+    if not isinstance(move, dict) or move.get("type") not in MOVE_TYPES:
         raise IllegalMove("a Trees move is play, harvest or unroot")
+    SHAPES.check(move)
     if state["ended"]:
         raise IllegalMove("the game is over")
     if seat != state["to_act"]:

@@ -21,13 +21,20 @@ class _Version2(type(GAME)):
     rules_version = 2
 
 
+class _Version3(type(GAME)):
+    """The engine starting games under rules version 3 (the end of the game offered to those
+    who qualify, A19 before its amendment)."""
+    rules_version = 3
+
+
 GAME_V1 = _Version1()
 GAME_V2 = _Version2()
-OLD_ENGINES = {1: GAME_V1, 2: GAME_V2}
+GAME_V3 = _Version3()
+OLD_ENGINES = {1: GAME_V1, 2: GAME_V2, 3: GAME_V3}
 
 
 def started(n=3, seed=1, rules=None, **options):
-    """A started game under the current rules, or under older `rules` (1 or 2)."""
+    """A started game under the current rules, or under older `rules` (1, 2 or 3)."""
     rng = random.Random(seed)
     game = OLD_ENGINES.get(rules, GAME)
     return replay(game, game.start(n, game.validate_options(n, options), rng))

@@ -75,6 +75,16 @@ def test_golden_v2(name, seats, options, seed, bot):
     golden.check(GOLDEN / f"{name}.jsonl", GAME_V2, seats, options, seed, bot)
 
 
+@pytest.mark.parametrize("name,seats,options,seed,bot", [
+    ("p2_short_v4", 2, {"round_cap": 2}, 11, "easy"),
+    ("p3_normal_v4", 3, {"round_cap": 2}, 12, "normal"),
+])
+def test_golden_v4(name, seats, options, seed, bot):
+    """Recorded under rules version 4 (A19 amended): every seat's own standing choice in its
+    view and the change of it among its legal moves; nobody is asked to end the game."""
+    golden.check(GOLDEN / f"{name}.jsonl", GAME, seats, options, seed, bot)
+
+
 @pytest.mark.parametrize("seats,options", [
     (2, {"sizes": "5-6-7", "downgrade_many": True, "round_cap": 8}),
     (3, {"herald_order_commits": True, "ball_reveal": True, "round_cap": 8}),

@@ -8,6 +8,7 @@ import pytest
 
 from service.games.aristocracy import GAME
 from service.games.aristocracy.flow import advance, recorder
+from service.games.aristocracy.rules import decisions
 from service.games.aristocracy.state import Building, all_cards
 from service.games.contract import CommandError, IllegalMove, OptionError, replay
 
@@ -351,7 +352,7 @@ def test_a16_v2_every_player_bids_and_a_coinless_one_bids_0():
     assert s.choices == {0: 0, 2: 0} and GAME.to_act(s) == frozenset({1})
     auto = [e for e in run.events if e.type == "ChoiceMade"]
     assert "has no coins and bids 0" in GAME.redact(auto[0], 1)["text"]
-    assert GAME.legal_moves(s, 1) == [{"type": "bid", "coins": k} for k in range(3)]
+    assert decisions(s, 1) == [{"type": "bid", "coins": k} for k in range(3)]
     s, _ = play(s, 1, {"type": "bid", "coins": 0})
     assert s.stage == "declare" and s.auction["tied"] == [0, 1, 2]
 
@@ -387,10 +388,10 @@ def test_a17_production_and_a18_income():
 
 
 def test_a19_end_offered_only_when_true_and_scoring():
-    # RULINGS A19
+    # RULINGS A19: a game begun under rules 3 still asks those who qualify
     ch = B("9H.1", ("9S.1", "9D.1", "9C.1", "9H.2", "9S.2"))
     farms = tuple(B(f"{r}H.1", (f"{r}S.1", f"{r}D.1", f"{r}C.1")) for r in "234")
-    s = started(2)
+    s = started(2, rules=3)
     s = replace(s, stage="closing", royal="K", buildings=((ch, *farms), (farms[0],)),
                 market=())
     from service.games.aristocracy.flow import advance, recorder

@@ -36,5 +36,5 @@ def test_imports_run_one_way_and_at_the_top():
 
 
 def test_the_game_records_its_rules_version():
-    assert pkg.GAME.rules_version == 3
+    assert pkg.GAME.rules_version == 4
     assert set(pkg.GAME.bots) >= {"easy", "normal"}

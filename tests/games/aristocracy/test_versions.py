@@ -1,7 +1,8 @@
 """Rules versions (docs/engines.md): a game is played to its end under the rules it began
 with. Version 2 amended A13 and A16; a log from before versions (no ``rules`` in its first
 event) or one begun under ``rules: 1`` keeps version 1. Version 3 made a sealed choice in
-Herald order final (A3's option): tests/games/aristocracy/test_herald_order.py."""
+Herald order final (A3's option): tests/games/aristocracy/test_herald_order.py. Version 4
+made ending the game a private standing choice (A19 amended): test_end_choice.py."""
 from __future__ import annotations
 
 import random
@@ -33,11 +34,11 @@ def _without_version(log):
     return [first, *log[1:]]
 
 
-def test_a_new_game_starts_at_rules_version_3():
-    assert GAME.rules_version == 3
+def test_a_new_game_starts_at_rules_version_4():
+    assert GAME.rules_version == 4
     first = GAME.start(3, GAME.validate_options(3, {}), random.Random(1))[0]
-    assert first.type == "GameStarted" and first.data["rules"] == 3
-    assert replay(GAME, [first]).rules == 3
+    assert first.type == "GameStarted" and first.data["rules"] == 4
+    assert replay(GAME, [first]).rules == 4
 
 
 def test_a_version_1_log_replays_and_plays_on_as_before():

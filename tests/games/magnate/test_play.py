@@ -21,7 +21,15 @@ class MagnateV1(Magnate):
     rules_version = 1
 
 
+class MagnateV2(Magnate):
+    """The engine starting games under rules version 2 (M9 amended; the Ace choice starting at
+    "ask"): the version-2 golden files keep replaying unchanged."""
+
+    rules_version = 2
+
+
 V1 = MagnateV1()
+V2 = MagnateV2()
 
 
 def play(seats, options, seed, bots):
@@ -71,7 +79,17 @@ def test_golden_v1(name, seats, options, seed):
 ])
 def test_golden_v2(name, seats, options, seed):
     """Rules 2: the same seeds, turns ended by the bot's `end` (M9 amended)."""
-    check(GOLDEN / f"{name}_v2.jsonl", GAME, seats, options, seed, bot="normal")
+    check(GOLDEN / f"{name}_v2.jsonl", V2, seats, options, seed, bot="normal")
+
+
+@pytest.mark.parametrize("name,seats,options,seed", [
+    ("modern", 2, {"ruleset": "modern", "replace_ace": True}, 2),
+    ("mega", 2, {"mega": True, "replace_ace": True}, 21),
+])
+def test_golden_v3(name, seats, options, seed):
+    """Rules 3 (RULINGS M16 amended): the Ace choice starts at "never"; the games with the
+    Replace the Ace variant, the only ones it changes."""
+    check(GOLDEN / f"{name}_v3.jsonl", GAME, seats, options, seed, bot="normal")
 
 
 def test_deck_option_fixes_the_order():

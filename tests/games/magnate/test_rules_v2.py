@@ -70,7 +70,8 @@ def test_m9_finish_turn_hook():
 
 
 def test_m9_reply_lines_are_one_turn_and_end_parses():
-    # RULINGS M9 (amended): `deed sailor` then `add 1 moon to sailor` works within one reply
+    # RULINGS M9 (amended): the lines of one reply are one turn (`deed sailor` then
+    # `add 1 wave to sailor`: tests/games/magnate/test_rules_v3.py)
     st = quiet(new())
     st = player(st, 0, hand=("7SK", "2MK", "3MV"), tokens={"S": 3, "K": 3})
     moves = GAME.parse(st, 0, "deed castle in 3\nadd 1 sun to the castle")
@@ -271,10 +272,10 @@ def test_bots_easy_and_normal_play_legal_moves_and_end_their_turns():
 
 # ---------------------------------------------------------------- rules versions
 
-def test_new_games_start_under_rules_2():
+def test_new_games_start_under_the_current_rules():
     events = GAME.start(2, GAME.validate_options(2, {}), random.Random(5))
-    assert GAME.rules_version == 2 and events[0].data["rules"] == 2
-    assert replay(GAME, events).rules == 2
+    assert GAME.rules_version == 3 and events[0].data["rules"] == 3
+    assert replay(GAME, events).rules == 3
 
 
 def test_a_rules_1_log_replays_and_plays_on_as_before():

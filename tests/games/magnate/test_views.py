@@ -21,14 +21,14 @@ def _position():
 def test_preferences_and_ace_setting_never_reach_another_seat():
     base = _position()
     st, ev_pref = say(base, 0, "prefer wyrms for the darkness")
-    st, ev_ace = say(st, 0, "replace aces never")
+    st, ev_ace = say(st, 0, "replace aces ask")   # rules 3 start at "never" (M16 amended)
     for seat in (1, None):
         assert GAME.view(st, seat) == GAME.view(base, seat)
         for e in ev_pref + ev_ace:
             assert GAME.redact(e, seat) is None
     mine = GAME.view(st, 0)
     assert mine["deed_income"] == [{"card": "9VY", "suit": "Y", "chosen": True}]
-    assert mine["replace_aces"] == "never"
+    assert mine["replace_aces"] == "ask"
     assert GAME.redact(ev_pref[0], 0)["text"] == "You set Wyrms from the Darkness."
 
 
