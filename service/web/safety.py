@@ -7,6 +7,7 @@ from flask import current_app, request
 
 from config import DEV_SECRET
 from service.play import admin
+from workers.broker_wait import broker_down
 
 from .ext import services
 
@@ -74,15 +75,6 @@ def healthz():
     if down:
         return {"ok": False, "down": down}, 503
     return {"ok": True}
-
-
-def broker_down(celery_app) -> str | None:
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-        return None
-    except Exception as exc:  # noqa: BLE001 - any failure means down; say which
-        return f"{type(exc).__name__}: {str(exc)[:200]}"
 
 
 def init_app(app) -> None:
