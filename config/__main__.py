@@ -1,10 +1,12 @@
 """`python -m config readme`: write the settings table into README.md (`make settings-doc`);
-`python -m config check`: load the settings as a starting process would, one line if bad."""
+`python -m config check`: load and check the settings as a
+starting process would, one line if bad."""
 from __future__ import annotations
 
 import sys
 
 from . import ROOT, load, markdown_table
+from .secret import UnsafeSettings, check_secret
 
 BEGIN, END = "<!-- settings: begin (make settings-doc) -->", "<!-- settings: end -->"
 
@@ -22,7 +24,11 @@ def main(argv: list[str]) -> int:
         print("README.md: settings table written")
         return 0
     if argv[:1] == ["check"]:
-        load()
+        try:
+            check_secret(load().as_flask())     # what every process checks as it starts
+        except UnsafeSettings as exc:
+            print(f"turnpost: {exc}", file=sys.stderr)
+            return 1
         print("settings are fine")
         return 0
     print(__doc__)
