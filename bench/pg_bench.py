@@ -101,7 +101,7 @@ def process(args: list[str], env: dict, ready_port: int | None = None):
 
 def service_env(pg: str, redis: str, **more) -> dict:
     return {"TURNPOST_DATABASE_URL": pg, "TURNPOST_BROKER_URL": redis,
-            "TURNPOST_SECRET_KEY": "bench-secret", "TURNPOST_BASE_URL": "http://t.test",
+            "TURNPOST_SECRET_KEY": "bench-secret-long-enough-for-production", "TURNPOST_BASE_URL": "http://t.test",
             "TURNPOST_MAIL_DOMAIN": "t.test", **more}
 
 

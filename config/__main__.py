@@ -1,12 +1,13 @@
 """`python -m config docs`: write the settings table into docs/operating.md (`make settings-doc`);
-`python -m config check`: load the settings as a starting process would, one line if bad;
-`python -m config base-url URL`: keep URL in var/base-url, the base URL of every process
+`python -m config check`: load and check the settings as a starting process would, one line if
+bad; `python -m config base-url URL`: keep URL in var/base-url, the base URL of every process
 started without TURNPOST_BASE_URL (`make run` writes the one it serves)."""
 from __future__ import annotations
 
 import sys
 
 from . import ROOT, SettingError, load, markdown_table, record_base_url
+from .secret import UnsafeSettings, check_secret
 
 SETTINGS_DOC = ROOT / "docs" / "operating.md"
 BEGIN, END = "<!-- settings: begin (make settings-doc) -->", "<!-- settings: end -->"
@@ -24,7 +25,11 @@ def main(argv: list[str]) -> int:
         print(f"{SETTINGS_DOC.relative_to(ROOT)}: settings table written")
         return 0
     if argv[:1] == ["check"]:
-        load()
+        try:
+            check_secret(load().as_flask())     # what every process checks as it starts
+        except UnsafeSettings as exc:
+            print(f"turnpost: {exc}", file=sys.stderr)
+            return 1
         print("settings are fine")
         return 0
     if argv[:1] == ["base-url"] and len(argv) == 2:

@@ -14,6 +14,10 @@ bind = _settings.WEB_BIND
 workers = _settings.WEB_WORKERS
 accesslog = "-"
 forwarded_allow_ips = "127.0.0.1,::1"     # the TLS proxy in front, on this machine
+# gunicorn's most (its default is 4094): a request line up to it reaches the app, which
+# refuses a long URL itself with a 414 that carries the security headers (service.web.safety)
+# instead of gunicorn's bare one
+limit_request_line = 8190
 
 
 def child_exit(server, worker):

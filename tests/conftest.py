@@ -19,6 +19,8 @@ from service.store.models import Base
 PG_URL = os.environ.get("TURNPOST_TEST_DATABASE_URL", "")
 REDIS_URL = os.environ.get("TURNPOST_TEST_REDIS_URL", "")
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
+# long enough for production settings (a broker), which refuse a short one (config.secret)
+TEST_SECRET = "test-secret-long-enough-for-production-settings"
 
 
 @pytest.fixture(autouse=True)
@@ -71,7 +73,7 @@ def db_url(request, tmp_path):
 
 def test_settings(db_url: str, tmp_path, **overrides) -> dict:
     cfg = {"TURNPOST_DATABASE_URL": db_url, "TURNPOST_MAILDIR": str(tmp_path / "outbox"),
-           "TURNPOST_SECRET_KEY": "test-secret", "TURNPOST_BROKER_URL": "",
+           "TURNPOST_SECRET_KEY": TEST_SECRET, "TURNPOST_BROKER_URL": "",
            "TURNPOST_BACKGROUND": "inline",   # mail is in the Maildir when a request returns
            "TURNPOST_BASE_URL": "http://turnpost.test",
            "TURNPOST_MAIL_DOMAIN": "turnpost.test",

@@ -13,6 +13,7 @@ import pytest
 import config
 from config import ROOT, SettingError, Settings
 from config.__main__ import SETTINGS_DOC, doc_with_table
+from config.__main__ import main as config_main
 
 
 def test_every_setting_has_a_type_a_default_and_a_sentence():
@@ -75,3 +76,27 @@ def test_a_bad_value_stops_the_flask_command_with_that_line_and_no_traceback():
     assert run.stderr.strip().splitlines()[-1] == \
         "turnpost: TURNPOST_SMTP_PORT must be a port number, not 'abc'"
     assert "Traceback" not in run.stderr
+
+
+@pytest.mark.parametrize("secret", [None, "x"])
+def test_config_check_refuses_what_every_process_refuses(monkeypatch, capsys, secret):
+    """With a broker, the development secret (or a short one) stops every process as it
+    starts: `python -m config check` must say so too, and how to make a good one."""
+    monkeypatch.setenv("TURNPOST_BROKER_URL", "redis://127.0.0.1:6379/0")
+    if secret is None:
+        monkeypatch.delenv("TURNPOST_SECRET_KEY", raising=False)
+    else:
+        monkeypatch.setenv("TURNPOST_SECRET_KEY", secret)
+    assert config_main(["check"]) == 1
+    out = capsys.readouterr()
+    assert "settings are fine" not in out.out
+    line = out.err.strip()
+    assert line.startswith("turnpost: TURNPOST_SECRET_KEY") and len(line.splitlines()) == 1
+    assert "secrets.token_urlsafe(48)" in line
+
+
+def test_config_check_passes_a_long_random_secret(monkeypatch, capsys):
+    monkeypatch.setenv("TURNPOST_BROKER_URL", "redis://127.0.0.1:6379/0")
+    monkeypatch.setenv("TURNPOST_SECRET_KEY", "k" * 48)
+    assert config_main(["check"]) == 0
+    assert capsys.readouterr().out.strip() == "settings are fine"

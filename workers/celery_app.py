@@ -17,6 +17,7 @@ from service import logctx
 
 # the task modules register their shared tasks with every Celery app made after this import
 from . import imap_tasks, tasks  # noqa: F401
+from .broker_wait import Publisher
 from .inprocess import InProcessWorker
 
 # the use cases' background jobs, by the names they ask for (service.play.services.Enqueue)
@@ -92,15 +93,15 @@ def enqueue_for(app, celery_app: Celery):
 
     if app.config["TURNPOST_BROKER_URL"]:
         bot_delay = float(app.config["TURNPOST_BOT_DELAY_SECONDS"])
+        publisher = Publisher(celery_app)
 
         def enqueue(job: str, *args: Any) -> None:
             if job == "deliver" and not args[0]:
                 return
-            task = celery_app.tasks[JOBS[job]]
-            if job == "bots" and bot_delay:
-                task.apply_async(args, countdown=bot_delay)
-                return
-            task.delay(*args)
+            # a broker that does not answer gives up in a tenth of a second (the sweep
+            # sends what it could not queue): the caller may be a web worker
+            countdown = bot_delay if job == "bots" and bot_delay else None
+            publisher.publish(celery_app.tasks[JOBS[job]], args, countdown=countdown)
         return enqueue
     if app.config["TURNPOST_BACKGROUND"] == "inline":
         def inline(job: str, *args: Any) -> None:

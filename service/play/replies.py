@@ -33,7 +33,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 
-from . import bounces, chat, notify, positions, seats, table
+from . import answer_cap, bounces, chat, notify, positions, seats, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -382,8 +382,8 @@ class Answer:
     def send(self, session: Session) -> list[int]:
         if self.refusal is None and not self.notes:
             return []
-        answered = _recent(session, self.game_id, self.seat, ("refusal", "answer"),
-                           self.now - timedelta(hours=1))
+        answered = answer_cap.answers_in_the_last_hour(session, self.game_id, self.seat,
+                                                       self.now)
         if answered > ANSWERS_PER_HOUR:
             return []          # the seat was told we stopped; its moves still count
         game = session.get(GameRow, self.game_id)

@@ -3,37 +3,22 @@ real people, headers that keep pages out of frames and token URLs out of Referer
 /healthz that says what is down, and the dev outbox only where it cannot leak."""
 from __future__ import annotations
 
-from flask import current_app, request
+from flask import abort, current_app, request
 
-from config import DEV_SECRET
+# create_app and the tests take these from here
+from config.secret import UnsafeSettings, check_secret, is_production  # noqa: F401
 from service.play import admin
+from workers.broker_wait import broker_down
 
 from .ext import services
 
-# pages whose URL is a bearer token: a Referer header would hand it to another site
-TOKEN_PAGES = ("/m/", "/g/", "/u/")
+# pages whose URL is a bearer token (any rule with a <token> part, and these prefixes when no
+# rule matched): a Referer header would hand it to another site, a cache would keep it
+TOKEN_PAGES = ("/m/", "/g/", "/u/", "/i/", "/s/", "/sign-in/", "/invitations/", "/feeds/")
+#: The longest URL (path and query) answered; gunicorn's own limit was 4094 bytes a line.
+MAX_URL_BYTES = 4000
 CSP = ("default-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data:; "
        "object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
-
-
-class UnsafeSettings(RuntimeError):
-    """Settings that would let anyone forge links to other players' seats."""
-
-
-def is_production(cfg) -> bool:
-    """Real workers or real mail: links reach real people."""
-    return bool(cfg["TURNPOST_BROKER_URL"]) or cfg["TURNPOST_MAIL_TRANSPORT"] == "smtp"
-
-
-def check_secret(cfg) -> None:
-    if is_production(cfg) and cfg["TURNPOST_SECRET_KEY"] in ("", DEV_SECRET):
-        raise UnsafeSettings(
-            "TURNPOST_SECRET_KEY is " + ("empty" if not cfg["TURNPOST_SECRET_KEY"] else
-                                         "the public development default")
-            + " while a broker or an SMTP relay is configured: anyone could sign links to "
-            "any player's seat. Set TURNPOST_SECRET_KEY to a long random value, e.g. "
-            "python -c 'import secrets; print(secrets.token_urlsafe(32))' (to rotate, move "
-            "the old one to TURNPOST_SECRET_KEY_FALLBACKS).")
 
 
 def dev_outbox_wanted(cfg) -> bool:
@@ -54,10 +39,25 @@ def secure_headers(response):
     response.headers.setdefault("Content-Security-Policy", CSP)
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
     response.headers.setdefault("X-Frame-Options", "DENY")
-    response.headers.setdefault(
-        "Referrer-Policy",
-        "no-referrer" if request.path.startswith(TOKEN_PAGES) else "same-origin")
+    token_page = carries_token()
+    response.headers.setdefault("Referrer-Policy",
+                                "no-referrer" if token_page else "same-origin")
+    if token_page:
+        # neither the browser's history cache nor a proxy keeps a page a link's token opened
+        response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def carries_token() -> bool:
+    """Whether the current request's URL holds a bearer token."""
+    return "token" in (request.view_args or {}) or request.path.startswith(TOKEN_PAGES)
+
+
+def refuse_long_urls():
+    """414 for a URL longer than MAX_URL_BYTES, answered here so that it carries the headers
+    above (gunicorn would answer bare: config/gunicorn.py lets longer lines through to us)."""
+    if len(request.environ.get("RAW_URI") or request.full_path) > MAX_URL_BYTES:
+        abort(414)
 
 
 def healthz():
@@ -76,15 +76,7 @@ def healthz():
     return {"ok": True}
 
 
-def broker_down(celery_app) -> str | None:
-    try:
-        with celery_app.connection_for_write() as conn:
-            conn.ensure_connection(max_retries=1, interval_start=0, timeout=2)
-        return None
-    except Exception as exc:  # noqa: BLE001 - any failure means down; say which
-        return f"{type(exc).__name__}: {str(exc)[:200]}"
-
-
 def init_app(app) -> None:
+    app.before_request(refuse_long_urls)
     app.after_request(secure_headers)
     app.add_url_rule("/healthz", "healthz", healthz)

@@ -4,10 +4,15 @@ embedded default or when asked for, /healthz that names what is down, and header
 pages out of frames and token URLs out of Referer headers."""
 from __future__ import annotations
 
+import secrets
+from urllib.parse import urlsplit
+
 import pytest
 
 from config import DEV_SECRET
-from service.web.safety import UnsafeSettings
+from config import gunicorn as gunicorn_settings
+from config.secret import SECRET_MIN_LENGTH
+from service.web.safety import MAX_URL_BYTES, UnsafeSettings
 
 from .helpers import game_link, latest_to, move_links, start_game
 
@@ -83,3 +88,47 @@ def test_security_headers_on_every_page_and_no_referrer_on_token_pages(client, a
 def test_session_cookies_are_secure_behind_https(app_factory):
     assert app_factory(TURNPOST_BASE_URL="https://turnpost.example").config["SESSION_COOKIE_SECURE"]
     assert not app_factory().config["SESSION_COOKIE_SECURE"]
+
+
+@pytest.mark.parametrize("secret", ["x", "a" * (SECRET_MIN_LENGTH - 1)])
+def test_a_short_secret_refuses_to_start_in_production(app_factory, secret):
+    with pytest.raises(UnsafeSettings, match="characters long") as refused:
+        app_factory(TURNPOST_SECRET_KEY=secret, TURNPOST_BROKER_URL="redis://127.0.0.1:1/0")
+    assert "secrets.token_urlsafe(48)" in str(refused.value)
+
+
+def test_a_long_random_secret_starts_in_production(app_factory):
+    app = app_factory(TURNPOST_SECRET_KEY=secrets.token_urlsafe(24),   # 32 characters
+                      TURNPOST_BROKER_URL="redis://127.0.0.1:1/0")
+    assert app.test_client().get("/").status_code == 200
+
+
+def test_pages_whose_url_carries_a_token_are_never_stored(client, app):
+    """Sign-in, move, seat, unsubscribe and invitation links are bearer tokens: neither the
+    browser's cache nor a proxy may keep their pages. A broken token's page is no less one."""
+    start_game(app, "trees", ["anna@example.org", "ben@example.org"])
+    mail = latest_to(app, "anna@example.org")
+    unsubscribe = urlsplit(mail["List-Unsubscribe"].strip("<>")).path
+    token_pages = [game_link(mail), move_links(mail)[0][1], unsubscribe, "/sign-in/abc",
+                   "/i/abc", "/s/abc", "/invitations/abc/yes", "/feeds/abc/moves.atom"]
+    for path in token_pages:
+        r = client.get(path)
+        assert r.headers.get("Cache-Control") == "no-store", (path, r.status_code)
+        assert r.headers["Referrer-Policy"] == "no-referrer", path
+    for path in ["/", "/sign-in", "/games/open"]:
+        assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
+
+
+def test_an_overlong_url_is_refused_with_the_security_headers(client):
+    r = client.get("/?q=" + "x" * MAX_URL_BYTES)
+    assert r.status_code == 414
+    assert "frame-ancestors 'none'" in r.headers["Content-Security-Policy"]
+    assert r.headers["X-Frame-Options"] == "DENY"
+
+
+def test_gunicorn_lets_every_url_the_app_refuses_itself_reach_it():
+    """gunicorn answers a request line over its limit with a bare 414 of its own; ours lets
+    through every URL up to MAX_URL_BYTES and beyond, so the app's 414 (with headers) comes
+    first. 8190 is gunicorn's most: a larger value is cut to it."""
+    longest_line = len("OPTIONS ") + MAX_URL_BYTES + len(" HTTP/1.1")
+    assert longest_line < gunicorn_settings.limit_request_line <= 8190

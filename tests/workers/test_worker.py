@@ -14,7 +14,7 @@ from sqlalchemy import select
 
 from service.store.models import OutboxRow
 
-from ..conftest import REDIS_URL
+from ..conftest import REDIS_URL, TEST_SECRET
 from ..web.helpers import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -43,7 +43,7 @@ def redis_url():
 def test_a_real_worker_on_redis_sends_the_emails(redis_url, pg_migrated, tmp_path, app_factory):
     maildir = tmp_path / "worker-outbox"
     env = dict(os.environ, TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
-               TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY="test-secret",
+               TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY=TEST_SECRET,
                TURNPOST_BASE_URL="http://turnpost.test", TURNPOST_MAIL_DOMAIN="turnpost.test")
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.worker", "worker", "--pool=solo",
