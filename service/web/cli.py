@@ -4,7 +4,7 @@ from __future__ import annotations
 import time
 
 import click
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from service import play
 from service.play import admin, inbound_rerun, tokens
@@ -89,6 +89,7 @@ def retry(row_ids):
               help="received | processing | retrying | applied | answered | refused | "
                    "ignored | failed")
 @click.pass_context
+@with_appcontext
 def inbound(ctx, status):
     """List stored inbound mail by what became of it (by default: processing failed);
     `retry ID…` runs failed ones again."""
