@@ -197,3 +197,51 @@ def test_a_reply_whose_backend_is_stopped_on_a_locked_game_is_applied_once(pg_ap
     assert play.process_inbound(svc, row_id).status == "already processed"
     assert events(app) == moved
     assert inbound_status(app, row_id)[0] == "applied"
+
+
+def test_a_message_the_database_stops_before_it_is_taken_stays_to_be_taken(client, app,
+                                                                           monkeypatch):
+    start(client)
+    _, ours = mover(app)
+    svc = app.extensions["turnpost"]
+    real = svc.db.transaction
+    with monkeypatch.context() as patched:
+        patched.setattr(svc, "kick", lambda *a: None)       # stored, its kick lost
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
+        patched.setattr(svc.db, "transaction", raising_n(real, sqlite_locked(), 1))
+        with pytest.raises(play.DatabaseUnavailable):
+            play.process_inbound(svc, row_id)
+    assert inbound_status(app, row_id)[0] == "received"
+    assert play.process_inbound(svc, row_id).status == "applied"
+
+
+def test_the_claim_is_handed_back_through_a_short_restart(services, monkeypatch):
+    """The database still away just after the error: tried again after pauses, and handed
+    back once it answers; away through every pause, the claim is left to lapse."""
+    monkeypatch.setattr(inbound_retry.time, "sleep", lambda _s: None)
+    done = []
+    flaky = raising_n(services.db.transaction, sqlite_locked(), 3)
+    monkeypatch.setattr(services.db, "transaction", flaky)
+    assert inbound_retry.through_blips(services, lambda session: done.append(1))
+    assert done == [1]
+    assert "database" in services.outages.down()
+
+    gone = raising_n(services.db.transaction, sqlite_locked(), 1000)
+    monkeypatch.setattr(services.db, "transaction", gone)
+    assert not inbound_retry.through_blips(services, lambda session: done.append(2))
+    assert done == [1]
+
+    monkeypatch.setattr(services.db, "transaction", raising_n(gone, ZeroDivisionError(), 1))
+    with pytest.raises(ZeroDivisionError):          # a bug is not a blip
+        inbound_retry.through_blips(services, lambda session: None)
+
+
+def raising_n(real, exc, n):
+    calls = []
+
+    def transaction():
+        calls.append(1)
+        if len(calls) <= n:
+            raise exc
+        return real()
+    return transaction
