@@ -66,7 +66,10 @@ def sweep_outbox() -> dict:
 @shared_task(bind=True, ignore_result=True, **RETRIED)
 def process_inbound(self, inbound_id: int) -> str:
     """Read one stored inbound message and act on it (apply, answer or ignore)."""
-    result = _through_outages(self, lambda: play.process_inbound(_services(), inbound_id))
+    # the task's id is the same in each of its retries: a retry takes back the claim it
+    # could not hand back while the database was away
+    result = _through_outages(self, lambda: play.process_inbound(_services(), inbound_id,
+                                                                 claimant=self.request.id))
     return result.status if result is not None else "retrying"
 
 

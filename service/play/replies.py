@@ -84,12 +84,15 @@ SEAT_WORDS = ("vacation", "back", "resign")
 CLAIM_TIMEOUT = timedelta(minutes=2)
 
 
-def _claimable(now: datetime):
+def _claimable(now: datetime, claimant: str | None = None):
     # received and never taken, stopped by the database and waiting to be tried again, or
-    # taken by a worker that died more than CLAIM_TIMEOUT ago
+    # taken by a worker that died more than CLAIM_TIMEOUT ago, or by this same claimant (a
+    # worker's retry, when the database was away too long for the claim to be handed back)
+    taken_back = [InboundMessage.processed_at < now - CLAIM_TIMEOUT]
+    if claimant:
+        taken_back.append(InboundMessage.claimed_by == claimant)
     return or_(InboundMessage.status.in_(("received", inbound_retry.RETRYING)),
-               and_(InboundMessage.status == "processing",
-                    InboundMessage.processed_at < now - CLAIM_TIMEOUT))
+               and_(InboundMessage.status == "processing", or_(*taken_back)))
 
 
 def waiting(session: Session, now: datetime) -> list[int]:
@@ -101,17 +104,20 @@ def waiting(session: Session, now: datetime) -> list[int]:
                                 .order_by(InboundMessage.id).limit(200)))
 
 
-def process(svc: Services, inbound_id: int) -> Result:
+def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Result:
     """Process one stored message once, then send its answer. A transient database error
     (service.store.transient) hands the message back to be tried again (inbound_retry) and
     raises DatabaseUnavailable; a message whose processing raises anything else is a bug,
-    marked `failed` with the error for an operator (`flask inbound retry` runs it again)."""
+    marked `failed` with the error for an operator (`flask inbound retry` runs it again).
+    `claimant`: who takes the message (a worker's task id, the same in its retries)."""
     now = svc.clock.now()
     try:
         with svc.db.transaction() as session:
             claimed = session.execute(update(InboundMessage)
-                                      .where(InboundMessage.id == inbound_id, _claimable(now))
-                                      .values(status="processing", processed_at=now)
+                                      .where(InboundMessage.id == inbound_id,
+                                             _claimable(now, claimant))
+                                      .values(status="processing", processed_at=now,
+                                              claimed_by=claimant)
                                       .returning(InboundMessage.parsed)).first()
             if claimed is None:
                 return Result("already processed")

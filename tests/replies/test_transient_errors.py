@@ -245,3 +245,25 @@ def raising_n(real, exc, n):
             raise exc
         return real()
     return transaction
+
+
+def test_a_workers_retry_takes_back_the_claim_it_could_not_hand_back(client, app, monkeypatch):
+    """The database away for longer than the hand-back tries: the claim stays, and only the
+    same task's retry (its id is the claimant) takes it back, without waiting for it to lapse."""
+    start(client)
+    _, ours = mover(app)
+    svc = app.extensions["turnpost"]
+    with monkeypatch.context() as patched:
+        patched.setattr(svc, "kick", lambda *a: None)
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
+        patched.setattr(replies, "_decide",
+                        lambda *a, **k: (_ for _ in ()).throw(sqlite_locked()))
+        patched.setattr(inbound_retry, "release", lambda *a: False)
+        with pytest.raises(play.DatabaseUnavailable):
+            play.process_inbound(svc, row_id, claimant="task-1")
+    assert inbound_status(app, row_id)[0] == "processing"
+    before = events(app)
+    assert play.process_inbound(svc, row_id).status == "already processed"
+    assert play.process_inbound(svc, row_id, claimant="task-2").status == "already processed"
+    assert play.process_inbound(svc, row_id, claimant="task-1").status == "applied"
+    assert events(app) > before

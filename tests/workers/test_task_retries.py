@@ -91,7 +91,7 @@ def test_an_outage_is_one_line_when_it_starts_and_one_when_it_ends(app, task, mo
                                       "administrator command"]
     assert not [r for r in caplog.records if r.exc_info or r.levelno >= logging.ERROR]
 
-    monkeypatch.setattr(play, "process_inbound", lambda *_: Result("applied"))
+    monkeypatch.setattr(play, "process_inbound", lambda *_a, **_k: Result("applied"))
     for row_id in range(6, 9):
         assert task.apply(args=(row_id,)).result == "applied"
     assert database_lines(caplog)[1:] == ["database is back"]
