@@ -173,8 +173,9 @@ def _stopped_by_database(svc: Services, inbound_id: int, claimed_at: datetime,
     if inbound_retry.release(svc, inbound_id, claimed_at, exc):
         raise DatabaseUnavailable(f"inbound message {inbound_id} waits to be tried again: "
                                   f"{why(exc)}") from exc
-    raise DatabaseUnavailable(f"inbound message {inbound_id} keeps its claim until it lapses "
-                              f"(the database stayed away): {why(exc)}") from exc
+    raise DatabaseUnavailable(f"inbound message {inbound_id} keeps its claim for its "
+                              f"claimant's retry, or until it lapses (the database stayed "
+                              f"away): {why(exc)}") from exc
 
 
 def _raw(svc: Services, inbound_id: int) -> bytes:
