@@ -1,46 +1,89 @@
 """The tasks, each a few lines calling a use case with the app's services (Flask's Celery
-pattern: the task runs in an app context and never imports the app)."""
+pattern: the task runs in an app context and never imports the app).
+
+A transient database error (a restart, a failover, a lock or statement timeout, a deadlock:
+service.store.transient) is one warning line per outage ("database is down", then "database
+is back": the services' Outages), never a traceback per task. The work tasks are then retried
+by Celery with exponential backoff (its autoretry_for/retry_backoff); the periodic passes are
+not, beat runs them again. Run eagerly (no broker) nothing is retried here: the stopped work is
+in the database and the in-process sweep takes it."""
 from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
 
 from celery import shared_task
 from flask import current_app
 
 from service import play
 
+# retried after up to 1, 2, 4 ... seconds (full jitter), at most a minute apart, 15 times (a
+# few minutes); after that the sweep owns the work (its rows wait in the database)
+RETRIED = {"autoretry_for": (play.DatabaseUnavailable,), "retry_backoff": 1,
+           "retry_backoff_max": 60, "retry_jitter": True, "max_retries": 15,
+           # the last retry's failure is expected: an INFO line, not an ERROR traceback
+           "throws": (play.DatabaseUnavailable,)}
+
 
 def _services() -> play.Services:
     return current_app.extensions["turnpost"]
 
 
-@shared_task(ignore_result=True)
-def deliver_outbox(row_ids: list[int]) -> dict:
+def _through_outages(task, work: Callable[[], Any]) -> Any:
+    """Run a use case; a transient database error becomes DatabaseUnavailable (retried by
+    Celery) with one line per outage, and the first success after one says it is over."""
+    svc = _services()
+    try:
+        done = work()
+    except Exception as exc:
+        if not play.is_transient(exc):
+            raise
+        svc.outages.failed("database", f"{type(exc).__name__}: "
+                           f"{(str(exc).splitlines() or [''])[0][:200]}")
+        if task is None or task.request.is_eager:
+            return None                     # the sweep takes it (and nothing is retried here)
+        if isinstance(exc, play.DatabaseUnavailable):
+            raise
+        raise play.DatabaseUnavailable(f"{task.name}: the database is unavailable") from exc
+    svc.outages.ok("database")
+    return done
+
+
+@shared_task(bind=True, ignore_result=True, **RETRIED)
+def deliver_outbox(self, row_ids: list[int]) -> dict:
     """Send these rows and whatever else is due, up to a batch, over this process's kept
     connection to the relay (under a burst the batches grow and later tasks find their rows
     sent)."""
-    return play.deliver(_services(), row_ids, fill=True)
+    return _through_outages(self, lambda: play.deliver(_services(), row_ids, fill=True))
 
 
 @shared_task(ignore_result=True)
 def sweep_outbox() -> dict:
     """Send what is due, and process inbound mail whose kick was lost."""
-    return play.sweep(_services())
+    return _through_outages(None, lambda: play.sweep(_services()))
 
 
-@shared_task(ignore_result=True)
-def process_inbound(inbound_id: int) -> str:
+@shared_task(bind=True, ignore_result=True, **RETRIED)
+def process_inbound(self, inbound_id: int) -> str:
     """Read one stored inbound message and act on it (apply, answer or ignore)."""
-    return play.process_inbound(_services(), inbound_id).status
+    # the task's id is the same in each of its retries: a retry takes back the claim it
+    # could not hand back while the database was away
+    result = _through_outages(self, lambda: play.process_inbound(_services(), inbound_id,
+                                                                 claimant=self.request.id))
+    return result.status if result is not None else "retrying"
 
 
 @shared_task(ignore_result=True)
 def sweep_timers() -> dict:
     """The clocks: reminders, timeouts, vacations that ended (beat; never in a request)."""
-    report = play.timers(_services())
+    report = _through_outages(None, lambda: play.timers(_services()))
+    if report is None:
+        return {}
     return {"reminded": report.reminded, "timed_out": report.timed_out,
             "resumed": report.resumed}
 
 
-@shared_task(ignore_result=True)
-def move_bots(game_id: int) -> int:
+@shared_task(bind=True, ignore_result=True, **RETRIED)
+def move_bots(self, game_id: int) -> int:
     """Bot seats of one game make the moves that are due (play.bots)."""
-    return play.move_bots(_services(), game_id)
+    return _through_outages(self, lambda: play.move_bots(_services(), game_id))

@@ -2,6 +2,9 @@
 work, the clock, chance, the URLs, the mail transport and an enqueue function for background
 work) and knows nothing of Flask, Celery, HTTP or SMTP. The web pages, the workers, the SMTP
 receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."""
+# transient database errors, for the adapters that retry what they stopped (workers.tasks)
+from service.store.transient import DatabaseUnavailable, is_transient
+
 from .bots import move_bots
 from .chat import ChatRefused, say
 from .errors import (
@@ -32,4 +35,5 @@ __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "Gam
            "is_bot_entry", "is_table_word", "made_already", "move_bots", "page_command", "prepare_to_render",
            "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
-           "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log"]
+           "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log",
+           "DatabaseUnavailable", "is_transient"]

@@ -32,8 +32,9 @@ from service.mail.inbound.parse import (
     reply_tokens,
 )
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
+from service.store.transient import DatabaseUnavailable, is_transient, why
 
-from . import answer_cap, bounces, chat, notify, positions, seats, table
+from . import answer_cap, bounces, chat, inbound_retry, notify, positions, seats, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -83,33 +84,52 @@ SEAT_WORDS = ("vacation", "back", "resign")
 CLAIM_TIMEOUT = timedelta(minutes=2)
 
 
-def _claimable(now: datetime):
-    # received and never taken, or taken by a worker that died more than CLAIM_TIMEOUT ago
-    return or_(InboundMessage.status == "received",
-               and_(InboundMessage.status == "processing",
-                    InboundMessage.processed_at < now - CLAIM_TIMEOUT))
+def _claimable(now: datetime, claimant: str | None = None):
+    # received and never taken, stopped by the database and waiting to be tried again, or
+    # taken by a worker that died more than CLAIM_TIMEOUT ago, or by this same claimant (a
+    # worker's retry, when the database was away too long for the claim to be handed back)
+    taken_back = [InboundMessage.processed_at < now - CLAIM_TIMEOUT]
+    if claimant:
+        taken_back.append(InboundMessage.claimed_by == claimant)
+    return or_(InboundMessage.status.in_(("received", inbound_retry.RETRYING)),
+               and_(InboundMessage.status == "processing", or_(*taken_back)))
 
 
 def waiting(session: Session, now: datetime) -> list[int]:
-    """Stored messages still unprocessed (their kick was lost): the sweep takes them."""
-    return list(session.scalars(select(InboundMessage.id).where(_claimable(now))
+    """Stored messages still unprocessed (their kick was lost, or the database stopped them
+    and their next attempt is due): the sweep takes them."""
+    due = or_(InboundMessage.status != inbound_retry.RETRYING,
+              InboundMessage.next_attempt_at <= now)
+    return list(session.scalars(select(InboundMessage.id).where(_claimable(now), due)
                                 .order_by(InboundMessage.id).limit(200)))
 
 
-def process(svc: Services, inbound_id: int) -> Result:
-    """Process one stored message once, then send its answer. A message whose processing
-    raises is marked `failed` with the error for an operator, not retried forever."""
+def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Result:
+    """Process one stored message once, then send its answer. A transient database error
+    (service.store.transient) hands the message back to be tried again (inbound_retry) and
+    raises DatabaseUnavailable; a message whose processing raises anything else is a bug,
+    marked `failed` with the error for an operator (`flask inbound retry` runs it again).
+    `claimant`: who takes the message (a worker's task id, the same in its retries)."""
     now = svc.clock.now()
-    with svc.db.transaction() as session:
-        claimed = session.execute(update(InboundMessage)
-                                  .where(InboundMessage.id == inbound_id, _claimable(now))
-                                  .values(status="processing", processed_at=now)
-                                  .returning(InboundMessage.parsed)).first()
-        if claimed is None:
-            return Result("already processed")
-        # parsed once, at intake; rows stored before that was kept are parsed here
-        mail = InboundMail.from_json(claimed.parsed) if claimed.parsed else \
-            parse_message(session.get(InboundMessage, inbound_id).raw)
+    try:
+        with svc.db.transaction() as session:
+            claimed = session.execute(update(InboundMessage)
+                                      .where(InboundMessage.id == inbound_id,
+                                             _claimable(now, claimant))
+                                      .values(status="processing", processed_at=now,
+                                              claimed_by=claimant)
+                                      .returning(InboundMessage.parsed)).first()
+            if claimed is None:
+                return Result("already processed")
+            # parsed once, at intake; rows stored before that was kept are parsed here
+            mail = InboundMail.from_json(claimed.parsed) if claimed.parsed else \
+                parse_message(session.get(InboundMessage, inbound_id).raw)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        svc.outages.failed("database", why(exc))
+        raise DatabaseUnavailable(f"inbound message {inbound_id} not taken: {why(exc)}") \
+            from exc
     try:
         # a delivery report to one of our bounce+ addresses, or a player's reply
         bounce = bounces.token_of(mail, svc.urls.domain)
@@ -119,18 +139,43 @@ def process(svc: Services, inbound_id: int) -> Result:
         else:
             result = _decide(svc, mail, now)
     except Exception as exc:
+        if is_transient(exc):
+            _stopped_by_database(svc, inbound_id, now, exc)
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
-    with svc.db.transaction() as session:
+
+    def record(session: Session) -> None:
         row = session.get(InboundMessage, inbound_id)
         row.status, row.processed_at = result.status, now
         row.outcome = clean_text(result.detail)[:2000]
         row.game_id, row.seat = result.game_id, result.seat
+        row.next_attempt_at = None
         if result.status == STRANGER and row.expires_at is None:
             row.expires_at = now + KEPT_FOR_DIAGNOSIS
+
+    recorded = inbound_retry.through_blips(svc, record)
     svc.note("inbound", event=result.status)
     svc.kick("deliver", result.outbox_ids)
+    if not recorded:
+        # done but not written down: its claim lapses and a second run finds the move made
+        raise DatabaseUnavailable(f"inbound message {inbound_id} was {result.status}, but "
+                                  "the database went away before that was recorded")
     return result
+
+
+def _stopped_by_database(svc: Services, inbound_id: int, claimed_at: datetime,
+                         exc: BaseException) -> None:
+    """Hand the message back to be tried again, by the caller's retry (a worker's) or the
+    sweep. Its moves are one transaction: a run after they committed finds them made (their
+    idempotency key), never makes them twice."""
+    svc.outages.failed("database", why(exc))
+    svc.note("inbound", event=inbound_retry.RETRYING)
+    if inbound_retry.release(svc, inbound_id, claimed_at, exc):
+        raise DatabaseUnavailable(f"inbound message {inbound_id} waits to be tried again: "
+                                  f"{why(exc)}") from exc
+    raise DatabaseUnavailable(f"inbound message {inbound_id} keeps its claim for its "
+                              f"claimant's retry, or until it lapses (the database stayed "
+                              f"away): {why(exc)}") from exc
 
 
 def _raw(svc: Services, inbound_id: int) -> bytes:

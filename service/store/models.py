@@ -255,6 +255,12 @@ class InboundMessage(Base):
     seat: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # mail for no reply address of ours is kept until then, for diagnosis; None: for good
     expires_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # processing stopped by a transient database error (status "retrying"): how often it was
+    # tried, and when the sweep takes it again
+    attempts: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
+    next_attempt_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # who holds the processing claim (a worker's task id): its own retry may take it back
+    claimed_by: Mapped[str | None] = mapped_column(String(64), nullable=True)
 
     __table_args__ = (UniqueConstraint("message_id", name="uq_inbound_message_id"),
                       Index("ix_inbound_game_seat", "game_id", "seat"),

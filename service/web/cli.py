@@ -4,10 +4,10 @@ from __future__ import annotations
 import time
 
 import click
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 
 from service import play
-from service.play import admin, tokens
+from service.play import admin, inbound_rerun, tokens
 from service.store.migrate import upgrade
 
 from .ext import services
@@ -84,15 +84,30 @@ def retry(row_ids):
     click.echo(f"requeued {play.requeue(services(), list(row_ids))}")
 
 
-@click.command("inbound")
+@click.group("inbound", cls=AppGroup, invoke_without_command=True)
 @click.option("--status", default="failed",
-              help="received | processing | applied | answered | refused | ignored | failed")
-def inbound(status):
-    """List stored inbound mail by what became of it (by default: processing failed)."""
+              help="received | processing | retrying | applied | answered | refused | "
+                   "ignored | failed")
+@click.pass_context
+@with_appcontext
+def inbound(ctx, status):
+    """List stored inbound mail by what became of it (by default: processing failed);
+    `retry ID…` runs failed ones again."""
+    if ctx.invoked_subcommand is not None:
+        return
     rows = admin.inbound(services(), status)
     for r in rows:
         click.echo(f"{r.id}\t{r.via}\t{r.message_id}\t{r.outcome}")
     click.echo(f"{len(rows)} {status}")
+
+
+@inbound.command("retry")
+@click.argument("inbound_ids", type=int, nargs=-1, required=True)
+def inbound_retry(inbound_ids):
+    """Process failed inbound messages INBOUND_IDS again (after the bug that failed them is
+    fixed) and say what became of each. Messages that did not fail are left alone."""
+    for inbound_id, said in inbound_rerun.retry_failed(services(), list(inbound_ids)):
+        click.echo(f"{inbound_id}\t{said}")
 
 
 @click.group("api-token", cls=AppGroup)
