@@ -34,11 +34,13 @@ open for the next batch), and mark the sent ones in one statement.
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import cache, partial
@@ -225,13 +227,14 @@ def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[in
     results = {row_id: "skipped" for row_id in row_ids}
     if not claimed:
         return results
-    batch = _Sending(svc, token, probe=early)
-    with Heartbeat(svc, claimed, token):
+    with Heartbeat(svc, claimed, token), \
+            ThreadPoolExecutor(1, thread_name_prefix="outbox-mark") as marking:
+        batch = _Sending(svc, token, probe=early, marking=marking)
         try:
             for k in range(0, len(claimed), GROUP):
                 results.update(batch.deliver(claimed[k:k + GROUP]))
         finally:
-            results.update(batch.answers(wait=True))
+            results.update(batch.answers())
             results.update(batch.settle_refusals())
     return results
 
@@ -240,25 +243,27 @@ class _Sending:
     """One batch's rows, one after the other: loaded (GROUP rows together), composed, handed
     to the relay, marked sent once the relay's answer is in.
 
-    The relay's answer to one email is read after the next email is composed (`owed`), and
-    its row marked before that email is handed over: the relay reads an email in while this
-    composes the next, and a kill leaves at most one email sent but not marked. An answer
-    that is not "taken" makes its row retry as before."""
+    The relay's answer to an email is read, and its row marked sent (a commit of its own),
+    by the `marking` thread while this one composes the next email, which goes over only once
+    that is done (`answers`): the relay reading an email in, its answer and the commit all
+    cost the batch no time beside composing, and a kill leaves at most one email sent but
+    not marked. An answer that is not "taken" makes its row retry as before."""
 
-    def __init__(self, svc: Services, token: str, probe: bool):
-        self.svc, self.token, self.probe = svc, token, probe
+    def __init__(self, svc: Services, token: str, probe: bool, marking: ThreadPoolExecutor):
+        self.svc, self.token, self.probe, self.marking = svc, token, probe, marking
         # row id -> (game, seat): what the log lines of its composing and sending are about
         self.about: dict[int, tuple[int | None, int | None]] = {}
         self.to: dict[int, str] = {}            # row id -> its address, lower case
         self.unreachable: SendFailed | None = None
-        self.owed: list[tuple[int, Handover]] = []     # handed over, answer not read yet
+        # the last email handed over: its answer read and its row marked (or failed) there
+        self.settling: Future[dict[int, str]] | None = None
         self.took_any = False                   # the relay took an email of this batch
         # refusals of an address, told at the batch's end (settle_refusals)
         self.refused: list[tuple[int, SendRefused]] = []
 
     def deliver(self, group: list[int]) -> dict[int, str]:
-        """What happened to the group's rows, and to earlier rows whose answers came in
-        meanwhile; a row whose answer is still owed is told by a later call or `answers`."""
+        """What happened to the group's rows, and to the row handed over before each; the
+        last one handed over is told by a later call or `answers`."""
         results: dict[int, str] = {}
         if self.unreachable is not None:
             for row_id in group:
@@ -278,20 +283,19 @@ class _Sending:
             results.update(self._send(row_id, drafts[row_id]))
         return results
 
-    def answers(self, wait: bool = False) -> dict[int, str]:
-        """The rows whose relay answers are in (with `wait`: all, waiting for them): sent,
-        or failed as the answer says."""
-        results: dict[int, str] = {}
-        while self.owed and (wait or self.owed[0][1].done):
-            row_id, handover = self.owed.pop(0)
-            with logctx.about(*self.about.get(row_id, (None, None))):
-                try:
-                    relay_id = handover.answer()
-                except Exception as exc:   # noqa: BLE001 - as a failure to send it
-                    results.update(self._failed(row_id, exc))
-                    continue
-                results[row_id] = self._taken(row_id, relay_id)
-        return results
+    def answers(self) -> dict[int, str]:
+        """What happened to the email handed over last, once its answer is read and written
+        down (waiting for that): sent, or failed as the answer says."""
+        settling, self.settling = self.settling, None
+        return settling.result() if settling is not None else {}
+
+    def _settle(self, row_id: int, handover: Handover) -> dict[int, str]:
+        with logctx.about(*self.about.get(row_id, (None, None))):
+            try:
+                relay_id = handover.answer()
+            except Exception as exc:   # noqa: BLE001 - as a failure to send it
+                return self._failed(row_id, exc)
+            return {row_id: self._taken(row_id, relay_id)}
 
     def settle_refusals(self) -> dict[int, str]:
         """The batch's refusals of an address, once the batch is over: each is about its
@@ -385,17 +389,16 @@ class _Sending:
             return self._failed(row_id, exc)
         # the last email's answer, and its mark, before this one goes: only one email is
         # ever with the relay and not marked sent
-        results = self.answers(wait=True)
+        results = self.answers()
         try:
             handover = hand_over(self.svc.transport, msg)
         except Exception as exc:   # noqa: BLE001 - any failure to send it retries
             if isinstance(exc, RelayUnreachable):
                 self.unreachable = exc
             return results | self._failed(row_id, exc)
-        if handover.done:
-            results[row_id] = self._taken(row_id, handover.answer())
-        else:
-            self.owed.append((row_id, handover))
+        # read and marked while the next email is composed (with this one's log context)
+        self.settling = self.marking.submit(contextvars.copy_context().run, self._settle,
+                                            row_id, handover)
         return results
 
     def _taken(self, row_id: int, relay_id: str) -> str:
