@@ -1,6 +1,6 @@
 """The outbox relay (DESIGN.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
 render and send them one after the other over one SMTP connection (which the transport keeps
-open for the next batch), and mark the sent ones in one statement.
+open for the next batch), and mark each one sent as soon as the relay has taken it.
 
 * Idempotent per row: rows are claimed by a conditional UPDATE under a random claim, so two
   workers (or a worker and the sweep) never both send one; a sent row is never sent again.
@@ -28,9 +28,10 @@ open for the next batch), and mark the sent ones in one statement.
   their number: the rows, which addresses bounced, the games with their seats, the news.
   Their emails (the picture, templates, CSS) are composed after it, so a batch holds no
   lock while drawing.
-* The relay's answer to an email is read once the next email is composed, before that one is
-  handed over (the relay takes one in while the next is composed); a row counts as sent, and
-  is marked, only once its answer says the relay took it.
+* The relay's answer to an email is read, and its row marked, on a thread of the batch while
+  the next email is composed, and that one is handed over only once it is done (the relay
+  takes one in, and the database commits it, while the next is composed); a row counts as
+  sent, and is marked, only once its answer says the relay took it.
 """
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """Fan-out in batches (issue 15) with issue 17's promises: the worker's and the embedded
 thread's deliveries go out over one kept SMTP connection (closed when idle and when the worker
 stops), a refused recipient parks only its row, a line that drops mid-batch sends nothing
-twice and leaves nothing stuck, and sent rows are marked together. Every test with the `sink`
+twice and leaves nothing stuck, and each sent row is marked as its answer comes. Every test with the `sink`
 fixture runs twice: against a relay that offers PIPELINING (each message's commands then go
 together, mail.outbound.pipelining) and one that does not (smtplib's own way)."""
 from __future__ import annotations
