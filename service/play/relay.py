@@ -250,7 +250,8 @@ class _Sending:
     cost the batch no time beside composing, and a kill leaves at most one email sent but
     not marked. An answer that is not "taken" makes its row retry as before."""
 
-    def __init__(self, svc: Services, token: str, probe: bool, marking: ThreadPoolExecutor):
+    def __init__(self, svc: Services, token: str, probe: bool,
+                 marking: ThreadPoolExecutor | None = None):    # None: for loading alone
         self.svc, self.token, self.probe, self.marking = svc, token, probe, marking
         # row id -> (game, seat): what the log lines of its composing and sending are about
         self.about: dict[int, tuple[int | None, int | None]] = {}

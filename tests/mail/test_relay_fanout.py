@@ -288,8 +288,8 @@ def test_a_refused_recipient_parks_only_its_row_mutes_nobody_and_the_rest_go_on_
 
 
 def test_a_refusal_of_the_data_reaches_its_own_row_though_read_after_the_next_email(smtp):
-    """The relay's answer to an email's data is read once the next email is composed and
-    handed over (relay._Sending.owed): a refusal still reaches that email's row alone (a
+    """The relay's answer to an email's data is read while the next email is composed, before it is
+    handed over (relay._Sending.settling): a refusal still reaches that email's row alone (a
     5.7.1 is the relay's policy, not the address: the row waits for its retry)."""
     svc, sink = smtp
     sink.refuse_data.add(2)
