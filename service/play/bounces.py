@@ -40,17 +40,23 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
             return "ignored", "a bounce for no email of ours"
         if not permanent:
             return "ignored", f"temporary failure for outbox row {row.id}"
-        addr = row.to_addr.lower()
-        player = session.scalars(select(Player).where(Player.email == addr)).first()
-        if player is None:     # an invitation to someone who never answered
-            player = Player(email=addr, name=default_name(addr), created_at=now)
-            session.add(player)
-        if player.bounced_at is None:
-            player.bounced_at = now
-        for inv in session.scalars(select(Invitation).where(Invitation.email == addr,
-                                                            Invitation.status == "pending")):
-            inv.status, inv.answered_at = "declined", now   # the creator sees "declined" only
+        mute_address(session, row.to_addr, now)
         return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
+
+
+def mute_address(session, address: str, now) -> None:
+    """The address is dead (a hard bounce, or the relay's refusals on two days): no mail goes
+    to it again, and its pending invitations are declined."""
+    addr = address.lower()
+    player = session.scalars(select(Player).where(Player.email == addr)).first()
+    if player is None:     # an invitation to someone who never answered
+        player = Player(email=addr, name=default_name(addr), created_at=now)
+        session.add(player)
+    if player.bounced_at is None:
+        player.bounced_at = now
+    for inv in session.scalars(select(Invitation).where(Invitation.email == addr,
+                                                        Invitation.status == "pending")):
+        inv.status, inv.answered_at = "declined", now   # the creator sees "declined" only
 
 
 def unmailable(session, addrs: Iterable[str]) -> set[str]:

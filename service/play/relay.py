@@ -1,39 +1,47 @@
 """The outbox relay (DESIGN.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
 render and send them one after the other over one SMTP connection (which the transport keeps
-open for the next batch), and mark the sent ones in one statement.
+open for the next batch), and mark each one sent as soon as the relay has taken it.
 
 * Idempotent per row: rows are claimed by a conditional UPDATE under a random claim, so two
   workers (or a worker and the sweep) never both send one; a sent row is never sent again.
 * A claim lasts CLAIM_TIMEOUT and is renewed by a heartbeat while its batch runs: a slow relay
   keeps its rows, and the rows of a worker killed mid-batch are taken over within a minute.
-* Each row's failure is its own. A permanent refusal (5xx) is parked at once with the relay's
-  reason, and that seat's mail for the game muted. Anything else goes back to `pending` with
-  the next delay of the retry schedule, and is parked when the schedule is used up (`flask
-  outbox`, the dev outbox page). When the relay cannot be reached at all, the batch's other
-  rows are not tried: they fail the same way and wait for their next try.
-* While rows wait for a retry, each sweep probes the relay with one of them (a probe that
-  fails costs the row no attempt); once one goes through, all the waiting rows go: mail flows
-  within a sweep of the relay answering again.
-* Marking rows sent is retried through a database blip, so a message that went out is not
-  sent again; the relay's answer ("queued as ...") is kept with each row. Sent rows are marked
-  at the end of the batch, or every MARK_EVERY_SECONDS while a long one runs: that is how much
-  mail a worker killed with kill -9 can have sent without marking (sent again, with the same
-  Message-ID, when its claims expire; SMTP cannot tell us the relay already has it).
+* Each row's failure is its own. A refusal of its address (5.1.x to its recipient, while the
+  relay takes other mail) is parked at once with the relay's reason and noted as evidence
+  (play.refusals: two separate days mute the address). Any other refusal is the relay's
+  trouble (a 5.7.x policy refusal, a 5xx without a code, every recipient of a batch refused):
+  no seat is muted, an operator is told (a log line, /metrics), and the row, like any other
+  failure, goes back to `pending` with the next delay of the retry schedule and is parked when
+  the schedule is used up (`flask outbox`, the dev outbox page). When the relay cannot be
+  reached at all, the batch's other rows are not tried: they fail the same way and wait for
+  their next try.
+* While rows wait for a retry, each sweep probes the relay with them one at a time (a probe
+  that fails costs the row no attempt) until one goes through, when all the waiting rows go,
+  or the relay still fails: mail flows within a sweep of the relay answering again. A row
+  whose own address is refused says nothing about the relay: the probe goes on to the next.
+* Each row is marked sent in its own commit as soon as the relay's answer to it is in, and
+  before the next email goes over: a worker killed with kill -9 has at most the one email in
+  flight unmarked (sent again, with the same Message-ID, when its claim lapses; SMTP cannot
+  tell us the relay already has it). Marking is retried through a database blip, so a message
+  that went out is not sent again; the relay's answer ("queued as ...") is kept with each row.
 * GROUP rows at a time are loaded in one short transaction of four statements, whatever
   their number: the rows, which addresses bounced, the games with their seats, the news.
   Their emails (the picture, templates, CSS) are composed after it, so a batch holds no
   lock while drawing.
-* The relay's answer to an email is read once the next email is composed and handed over
-  (the relay takes one in while the next is composed); a row counts as sent, and is marked,
-  only once its answer says the relay took it.
+* The relay's answer to an email is read, and its row marked, on a thread of the batch while
+  the next email is composed, and that one is handed over only once it is done (the relay
+  takes one in, and the database commits it, while the next is composed); a row counts as
+  sent, and is marked, only once its answer says the relay took it.
 """
 from __future__ import annotations
 
+import contextvars
 import logging
 import secrets
 import threading
 import time
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import cache, partial
@@ -56,9 +64,9 @@ from service.mail.outbound.transports import (
 from service.presenting import seat_page
 from service.store import events as event_store
 from service.store import records
-from service.store.models import OutboxRow, Seat
+from service.store.models import OutboxRow
 
-from . import bounces, letters, notify, positions, timing
+from . import bounces, letters, notify, positions, refusals, timing
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -69,10 +77,6 @@ MARK_SENT_PAUSES = (0.2, 0.5, 1, 1, 2, 2, 4, 4, 8, 8, 15, 15, 15, 15, 15, 15)
 #: Pauses between tries to load a batch's rows through a database restart (about 40 s,
 #: inside the claims' minute).
 LOAD_PAUSES = (0.2, 0.5, 1, 2, 4, 8, 8, 8, 8)
-#: A long batch marks what it has sent at least this often (see the module's docstring): a
-#: quarter of a second is a few dozen emails at most, which a worker killed with kill -9 would
-#: send again; marking each one alone would cost a commit per email.
-MARK_EVERY_SECONDS = 0.25
 #: Rows claimed, sent and marked together; of them, rows loaded together. Loaded one by one,
 #: a row cost four statements (two thirds of an email's time outside composing and sending, on
 #: PostgreSQL); ten together cost the same four. A group's first email waits for the group.
@@ -224,39 +228,49 @@ def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[in
     results = {row_id: "skipped" for row_id in row_ids}
     if not claimed:
         return results
-    batch = _Sending(svc, token, probe=early)
-    with Heartbeat(svc, claimed, token):
+    with Heartbeat(svc, claimed, token), \
+            ThreadPoolExecutor(1, thread_name_prefix="outbox-mark") as marking:
+        batch = _Sending(svc, token, probe=early, marking=marking)
         try:
             for k in range(0, len(claimed), GROUP):
                 results.update(batch.deliver(claimed[k:k + GROUP]))
         finally:
-            results.update(batch.answers(wait=True))
-            batch.mark()    # what went out is marked, even when the database left mid-batch
+            results.update(batch.answers())
+            results.update(batch.settle_refusals())
     return results
 
 
 class _Sending:
     """One batch's rows, one after the other: loaded (GROUP rows together), composed, handed
-    to the relay, remembered for the mark once the relay's answer is in.
+    to the relay, marked sent once the relay's answer is in.
 
-    The relay's answer to one email is read after the next email is composed (`owed`): the
-    relay reads an email in while this composes the next, instead of each waiting for the
-    other. An answer that is not "taken" makes its row retry as before."""
+    The relay's answer to an email is read, and its row marked sent (a commit of its own),
+    by the `marking` thread while this one composes the next email, which goes over only once
+    that is done (`answers`): the relay reading an email in, its answer and the commit all
+    cost the batch no time beside composing, and a kill leaves at most one email sent but
+    not marked. An answer that is not "taken" makes its row retry as before."""
 
-    def __init__(self, svc: Services, token: str, probe: bool):
-        self.svc, self.token, self.probe = svc, token, probe
-        self.sent: dict[int, str] = {}          # row id -> the relay's answer, not yet marked
+    def __init__(self, svc: Services, token: str, probe: bool,
+                 marking: ThreadPoolExecutor | None = None):    # None: for loading alone
+        self.svc, self.token, self.probe, self.marking = svc, token, probe, marking
         # row id -> (game, seat): what the log lines of its composing and sending are about
         self.about: dict[int, tuple[int | None, int | None]] = {}
-        self.marked = time.monotonic()
+        self.to: dict[int, str] = {}            # row id -> its address, lower case
         self.unreachable: SendFailed | None = None
-        self.owed: list[tuple[int, Handover]] = []     # handed over, answer not read yet
+        # the last email handed over: its answer read and its row marked (or failed) there
+        self.settling: Future[dict[int, str]] | None = None
+        self.took_any = False                   # the relay took an email of this batch
+        # refusals of an address, told at the batch's end (settle_refusals)
+        self.refused: list[tuple[int, SendRefused]] = []
 
     def deliver(self, group: list[int]) -> dict[int, str]:
-        """What happened to the group's rows, and to earlier rows whose answers came in
-        meanwhile; a row whose answer is still owed is told by a later call or `answers`."""
+        """What happened to the group's rows, and to the row handed over before each; the
+        last one handed over is told by a later call or `answers`."""
+        results: dict[int, str] = {}
         if self.unreachable is not None:
-            return {row_id: self._send(row_id, None) for row_id in group}
+            for row_id in group:
+                results.update(self._send(row_id, None))
+            return results
         try:
             drafts = self._load_through_blips(group)
         except DBAPIError:
@@ -264,28 +278,39 @@ class _Sending:
             # CLAIM_TIMEOUT, and the next sweep sends them (nothing to write down meanwhile)
             return {row_id: "waiting" for row_id in group}
         except Exception as exc:   # noqa: BLE001 - a bug loading the rows: each row retries
-            return {row_id: self._failed(row_id, exc) for row_id in group}
-        results: dict[int, str] = {}
+            for row_id in group:
+                results.update(self._failed(row_id, exc))
+            return results
         for row_id in group:
-            result = self._send(row_id, drafts[row_id])
-            if result is not None:
-                results[row_id] = result
-            results.update(self.answers())
+            results.update(self._send(row_id, drafts[row_id]))
         return results
 
-    def answers(self, wait: bool = False) -> dict[int, str]:
-        """The rows whose relay answers are in (with `wait`: all, waiting for them): sent,
-        or failed as the answer says."""
+    def answers(self) -> dict[int, str]:
+        """What happened to the email handed over last, once its answer is read and written
+        down (waiting for that): sent, or failed as the answer says."""
+        settling, self.settling = self.settling, None
+        return settling.result() if settling is not None else {}
+
+    def _settle(self, row_id: int, handover: Handover) -> dict[int, str]:
+        with logctx.about(*self.about.get(row_id, (None, None))):
+            try:
+                relay_id = handover.answer()
+            except Exception as exc:   # noqa: BLE001 - as a failure to send it
+                return self._failed(row_id, exc)
+            return {row_id: self._taken(row_id, relay_id)}
+
+    def settle_refusals(self) -> dict[int, str]:
+        """The batch's refusals of an address, once the batch is over: each is about its
+        address when the relay took other mail of the batch or refused just this address;
+        several addresses refused and nothing taken is the relay's trouble (its recipient
+        check gone wrong), and those rows wait like any other failure."""
+        relay_wide = not self.took_any and len({self.to.get(r) for r, _ in self.refused}) > 1
         results: dict[int, str] = {}
-        while self.owed and (wait or self.owed[0][1].done):
-            row_id, handover = self.owed.pop(0)
+        for row_id, exc in self.refused:
             with logctx.about(*self.about.get(row_id, (None, None))):
-                try:
-                    relay_id = handover.answer()
-                except Exception as exc:   # noqa: BLE001 - as a failure to send it
-                    results[row_id] = self._failed(row_id, exc)
-                    continue
-                results[row_id] = self._taken(row_id, relay_id)
+                results[row_id] = _failed(self.svc, row_id, self.token, exc, self.probe,
+                                          relay_wide=relay_wide)
+        self.refused = []
         return results
 
     def _load_through_blips(self, group: list[int]) -> dict[int, tuple | Exception | None]:
@@ -326,6 +351,7 @@ class _Sending:
                     drafts[row_id] = None
                     continue
                 self.about[row_id] = row.game_id, row.seat
+                self.to[row_id] = row.to_addr.lower()
                 try:
                     told = news.get(row.game_id)
                     if told is not None:    # this row's own slice of its game's news
@@ -340,51 +366,54 @@ class _Sending:
                     drafts[row_id] = exc
         return drafts
 
-    def _send(self, row_id: int, draft: tuple | Exception | None) -> str | None:
+    def _send(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
         # the rows of a group are loaded together, then composed and sent one by one: each
         # row's lines name its own game and seat, not the group's last
         with logctx.about(*self.about.get(row_id, (None, None))):
             return self._send_now(row_id, draft)
 
-    def _send_now(self, row_id: int, draft: tuple | Exception | None) -> str | None:
-        """What happened to the row, or None: handed over, its answer owed."""
+    def _send_now(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
+        """What happened to the row (nothing yet when its answer is owed), and to the row
+        handed over before it, whose answer is read before this one goes over."""
         if self.unreachable is not None:
             # no connection could be made for an earlier row: this one would fail the same
             # way (after the same timeout); it waits for its next try like that one
             return self._failed(row_id, self.unreachable)
         if draft is None:
-            return "skipped"
+            return {row_id: "skipped"}
         try:
             if isinstance(draft, Exception):
                 raise draft
             compose, bounce = draft
             msg = compose()
             msg["Return-Path"] = f"<{bounce}>"
+        except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row retries
+            return self._failed(row_id, exc)
+        # the last email's answer, and its mark, before this one goes: only one email is
+        # ever with the relay and not marked sent
+        results = self.answers()
+        try:
             handover = hand_over(self.svc.transport, msg)
-        except Exception as exc:   # noqa: BLE001 - any failure, a template bug included, retries
+        except Exception as exc:   # noqa: BLE001 - any failure to send it retries
             if isinstance(exc, RelayUnreachable):
                 self.unreachable = exc
-            return self._failed(row_id, exc)
-        if not handover.done:
-            self.owed.append((row_id, handover))
-            return None
-        return self._taken(row_id, handover.answer())
+            return results | self._failed(row_id, exc)
+        # read and marked while the next email is composed (with this one's log context)
+        self.settling = self.marking.submit(contextvars.copy_context().run, self._settle,
+                                            row_id, handover)
+        return results
 
     def _taken(self, row_id: int, relay_id: str) -> str:
         self.svc.outages.ok(RELAY)
-        self.sent[row_id] = relay_id
-        if time.monotonic() - self.marked >= MARK_EVERY_SECONDS:
-            self.mark()
+        self.took_any = True
+        _mark_sent(self.svc, {row_id: relay_id})
         return "sent"
 
-    def _failed(self, row_id: int, exc: Exception) -> str:
-        return _failed(self.svc, row_id, self.token, exc, self.probe)
-
-    def mark(self) -> None:
-        if self.sent:
-            _mark_sent(self.svc, self.sent)
-            self.sent = {}
-        self.marked = time.monotonic()
+    def _failed(self, row_id: int, exc: Exception) -> dict[int, str]:
+        if isinstance(exc, SendRefused) and exc.about_address:
+            self.refused.append((row_id, exc))     # told when the batch is over
+            return {}
+        return {row_id: _failed(self.svc, row_id, self.token, exc, self.probe)}
 
 
 def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]
@@ -483,9 +512,10 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))
 
 
-def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool) -> str:
+def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool, *,
+            relay_wide: bool = False) -> str:
     try:
-        return _note_failure(svc, row_id, token, exc, probe)
+        return _note_failure(svc, row_id, token, exc, probe, relay_wide)
     except DBAPIError as db_exc:
         # the database left too: the row keeps its claim, which lapses, and is tried again
         svc.outages.failed("database", f"{type(db_exc).__name__} noting why outbox row "
@@ -493,11 +523,19 @@ def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool)
         return "waiting"
 
 
-def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe: bool) -> str:
-    if isinstance(exc, SendFailed):
+def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe: bool,
+                  relay_wide: bool) -> str:
+    address = isinstance(exc, SendRefused) and exc.about_address and not relay_wide
+    if isinstance(exc, SendRefused):
         reason = str(exc)
-        if not isinstance(exc, SendRefused):
-            svc.outages.failed(RELAY, reason)
+        svc.note("relay_refusal", about="address" if address else "relay")
+        if not address:
+            why = "every recipient of a batch" if relay_wide else "not about the address"
+            svc.outages.failed(RELAY, f"it refuses our mail ({why}): {reason}; the emails "
+                               "wait and are tried again, no seat is muted")
+    elif isinstance(exc, SendFailed):
+        reason = str(exc)
+        svc.outages.failed(RELAY, reason)
     else:
         reason = f"{type(exc).__name__}: {exc}"
         log.exception("outbox row %s could not be rendered or sent", row_id)
@@ -509,9 +547,9 @@ def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe:
             return "skipped"
         row.claimed_at, row.claim = None, None
         row.last_error = reason[:2000]
-        if isinstance(exc, SendRefused):
-            return _refused(session, row, reason)
-        if probe:
+        if address:
+            return _refused(session, svc, row, reason)
+        if probe and isinstance(exc, SendFailed):
             row.status = "pending"     # the relay is still away; the row keeps its schedule
             return "waiting"
         return _retry_later(svc, row)
@@ -528,38 +566,42 @@ def _retry_later(svc: Services, row: OutboxRow) -> str:
     return "retry"
 
 
-def _refused(session: Session, row: OutboxRow, reason: str) -> str:
-    """Refused for good: parked at once, and the seat's mail for this game muted (its
-    address does not take our mail; the player can still play on the game page)."""
+def _refused(session: Session, svc: Services, row: OutboxRow, reason: str) -> str:
+    """Its address refused: parked at once, and noted as evidence against the address (a
+    second day of it mutes the address everywhere; the player can still play on the game
+    page). No seat is muted for one refusal."""
     row.attempts += 1
     row.status = "parked"
-    if row.game_id is not None and row.seat is not None:
-        seat = session.get(Seat, (row.game_id, row.seat))
-        if seat is not None:
-            seat.muted = True
-    log.warning("outbox row %s to %s refused by the relay, parked: %s", row.id, row.to_addr,
-                reason[:300])
+    muted = refusals.record(session, row.to_addr, reason, svc.clock.now())
+    log.warning("outbox row %s to %s refused by the relay, parked%s: %s", row.id, row.to_addr,
+                "; refused on two days, the address is muted" if muted else "", reason[:300])
     return "parked"
 
 
 def probe(svc: Services) -> dict[int, str]:
-    """While rows wait for a retry, try one of them now; when it goes through, send every
-    waiting row. (A sweep runs every minute: mail flows within one of the relay's return.)"""
+    """While rows wait for a retry, try them now one at a time: when one goes through, send
+    every waiting row; when one still fails for the relay's reasons, the rest wait. A row
+    that fails for its own (its address refused, a bug composing it) says nothing about the
+    relay: the next is tried. (A sweep runs every minute: mail flows within one of the
+    relay's return.)"""
     with svc.db.transaction() as session:
         waiting = list(session.scalars(
             select(OutboxRow.id).where(OutboxRow.status == "pending", OutboxRow.attempts > 0,
                                        OutboxRow.next_try > svc.clock.now())
             .order_by(OutboxRow.next_try, OutboxRow.id).limit(500)))
-    if not waiting:
-        return {}
-    first = deliver_one(svc, waiting[0], probe=True)
-    if first != "sent":
-        return {waiting[0]: first}
-    return {waiting[0]: first} | deliver(svc, waiting[1:], early=True)
+    tried: dict[int, str] = {}
+    for k, row_id in enumerate(waiting):
+        tried[row_id] = deliver_one(svc, row_id, probe=True)
+        if tried[row_id] == "sent":
+            return tried | deliver(svc, waiting[k + 1:], early=True)
+        if tried[row_id] not in ("parked", "skipped", "retry"):
+            break
+    return tried
 
 
 def requeue(svc: Services, row_ids: list[int]) -> list[int]:
-    """An operator's retry of parked rows: back to pending, attempts reset, sent now."""
+    """An operator's retry of parked rows: back to pending, attempts reset, sent now (with,
+    for a row whose refusal muted its seat, that seat's latest turn email: refusals.unmute)."""
     done = []
     with svc.db.transaction() as session:
         for row_id in row_ids:
@@ -567,6 +609,7 @@ def requeue(svc: Services, row_ids: list[int]) -> list[int]:
             if row is not None and row.status == "parked":
                 row.status, row.attempts, row.next_try = "pending", 0, svc.clock.now()
                 done.append(row_id)
+                done += refusals.unmute(session, row, svc.clock.now())
     svc.kick("deliver", done)
     return done
 

@@ -235,6 +235,17 @@ class OutboxRow(Base):
                       UniqueConstraint("message_id", name="uq_outbox_message_id"))
 
 
+class AddressRefusal(Base):
+    """A day the relay refused an address with a per-recipient permanent code (5.1.x): the
+    evidence that mutes an address when it comes from two separate days (play.refusals)."""
+
+    __tablename__ = "address_refusals"
+    address: Mapped[str] = mapped_column(String(320), primary_key=True)   # lower case
+    day: Mapped[date] = mapped_column(Date, primary_key=True)             # UTC
+    refused_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    answer: Mapped[str] = mapped_column(Text)          # what the relay said, for an operator
+
+
 class InboundMessage(Base):
     """Raw mail as received, stored before anything else happens; Message-ID de-duplicates."""
 

@@ -41,6 +41,12 @@ EMAILS = Counter("turnpost_emails_total", "Outgoing emails: queued, sent, retrie
 INBOUND = Counter("turnpost_inbound_total", "Inbound mail: stored, duplicate, and what "
                   "processing made of it (applied, refused, answered, ignored, failed...)",
                   ["event"], registry=REGISTRY)
+RELAY_REFUSALS = Counter("turnpost_relay_refusals_total", "Emails the mail relay refused "
+                         "for good, by whose trouble it was: about=address (5.1.x to one "
+                         "recipient: parked, evidence against the address) or about=relay "
+                         "(a policy refusal, a 5xx without a code, every recipient at once: "
+                         "the email waits and is tried again, nobody is muted)",
+                         ["about"], registry=REGISTRY)
 SWEEP = Gauge("turnpost_sweep_last_run_timestamp_seconds", "When the last sweep finished",
               registry=REGISTRY, multiprocess_mode="max")
 LATENCY = Histogram("turnpost_request_seconds", "Web request latency",
@@ -57,6 +63,8 @@ def observe(what: str, **labels: str) -> None:
         EMAILS.labels(labels.get("event", "?")).inc()
     elif what == "inbound":
         INBOUND.labels(labels.get("event", "?")).inc()
+    elif what == "relay_refusal":
+        RELAY_REFUSALS.labels(labels.get("about", "?")).inc()
     elif what == "sweep":
         SWEEP.set(time.time())
 

@@ -1,5 +1,5 @@
-"""Faults without loss or doubles (issue 17, point 5): a permanent refusal is parked at once
-and mutes that seat, a relay that answers again gets everything waiting within one sweep,
+"""Faults without loss or doubles (issue 17, point 5): a permanent refusal of an address is
+parked at once (muting nobody on one day's evidence: test_relay_refusals), a relay that answers again gets everything waiting within one sweep,
 a slow send keeps its claim, a database blip after a send does not send it twice, and an
 outage is one log line each way, not a traceback per attempt."""
 from __future__ import annotations
@@ -54,7 +54,7 @@ def smtp_app(app_factory, port, **more):
                        TURNPOST_SMTP_PORT=port, **more)
 
 
-def test_a_permanent_refusal_is_parked_at_once_with_its_reason_and_mutes_the_seat(
+def test_a_permanent_refusal_is_parked_at_once_with_its_reason_and_mutes_no_seat(
         app_factory, relay_server):
     controller, handler = relay_server
     app = smtp_app(app_factory, controller.port)
@@ -65,7 +65,7 @@ def test_a_permanent_refusal_is_parked_at_once_with_its_reason_and_mutes_the_sea
         ben = by_addr["ben@example.org"]
         assert (ben.status, ben.attempts) == ("parked", 1)
         assert "550" in ben.last_error and "User unknown" in ben.last_error
-        assert s.get(Seat, (ben.game_id, ben.seat)).muted
+        assert not s.get(Seat, (ben.game_id, ben.seat)).muted
         anna = by_addr["anna@example.org"]
         assert anna.status == "sent" and anna.relay_id.endswith("queued as Q0001")
     assert [e.rcpt_tos for e in handler.messages] == [["anna@example.org"]]

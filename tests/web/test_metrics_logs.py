@@ -78,6 +78,18 @@ def test_inbound_and_sweep_are_counted(app, client):
     assert value(after, "turnpost_sweep_last_run_timestamp_seconds") > 0
 
 
+def test_the_relays_refusals_are_counted_by_whose_trouble_they_were(app, client):
+    svc = app.extensions["turnpost"]
+    before = scrape(client)
+    svc.note("relay_refusal", about="relay")
+    svc.note("relay_refusal", about="relay")
+    svc.note("relay_refusal", about="address")
+    after = scrape(client)
+    for about, n in (("relay", 2), ("address", 1)):
+        assert value(after, "turnpost_relay_refusals_total", about=about) - \
+            value(before, "turnpost_relay_refusals_total", about=about) == n
+
+
 def test_metrics_are_only_for_the_allowed_networks(app_factory):
     client = app_factory().test_client()
     assert client.get("/metrics", environ_base={"REMOTE_ADDR": "10.1.2.3"}).status_code == 404

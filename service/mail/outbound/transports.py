@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import mailbox
 import os
+import re
 import smtplib
 import ssl
 import threading
@@ -20,8 +21,29 @@ class SendFailed(Exception):
 
 
 class SendRefused(SendFailed):
-    """The relay refused this message for good (a 5xx answer to its recipient or its data):
-    trying again cannot help."""
+    """The relay refused this message (a 5xx answer to its recipient or its data). Whose
+    fault that is, the relay's answer says: `about_address` only for a refusal of the
+    recipient with an RFC 3463 5.1.x code (no such mailbox, bad destination); any other 5xx
+    (a 5.7.x policy refusal, "500 Error" without a code) may be the relay's own bad minute."""
+
+    def __init__(self, text: str, *, recipient: bool = False, answer: str = ""):
+        super().__init__(text)
+        self.recipient = recipient
+        self.enhanced = enhanced_code(answer)
+
+    @property
+    def about_address(self) -> bool:
+        return self.recipient and self.enhanced is not None and self.enhanced.startswith("5.1.")
+
+
+_ENHANCED = re.compile(r"^\s*([245]\.\d{1,3}\.\d{1,3})(?!\S)")
+
+
+def enhanced_code(answer: str) -> str | None:
+    """The RFC 3463 status code an SMTP answer's text starts with ("5.1.1 <x>: User
+    unknown" -> "5.1.1"), or None."""
+    match = _ENHANCED.match(answer)
+    return match.group(1) if match else None
 
 
 class RelayUnreachable(SendFailed):
@@ -343,11 +365,17 @@ def _answered(exc: smtplib.SMTPException) -> SendFailed:
     park every email) and any 4xx may pass later."""
     if isinstance(exc, smtplib.SMTPRecipientsRefused):
         codes = [code for code, _ in exc.recipients.values()]
-        kind = SendRefused if codes and min(codes) >= 500 else SendFailed
-        return kind(f"recipient refused: {_words(exc.recipients)}")
+        text = f"recipient refused: {_words(exc.recipients)}"
+        if codes and min(codes) >= 500:
+            # our emails have one recipient each: its answer is the email's
+            answers = [_words(m) for _, m in exc.recipients.values()]
+            return SendRefused(text, recipient=True, answer=answers[0])
+        return SendFailed(text)
     if isinstance(exc, smtplib.SMTPDataError):
-        kind = SendRefused if exc.smtp_code >= 500 else SendFailed
-        return kind(f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}")
+        text = f"message refused: {exc.smtp_code} {_words(exc.smtp_error)}"
+        if exc.smtp_code >= 500:
+            return SendRefused(text, answer=_words(exc.smtp_error))
+        return SendFailed(text)
     return _failed(exc)
 
 
