@@ -161,7 +161,8 @@ def make_move(game_id: int):
     answer = uses.move(services(), game_id, g.api_player.player_id, lines=lines,
                        move_object=move, seq=seq, key=key, seat=_seat_arg())
     # the same key again gets the first answer again (the header tells it was a replay)
-    return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq}, \
+    return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq,
+            "answers": answer.answers}, \
         200, {"Idempotent-Replayed": "true"} if answer.replayed else {}
 
 

@@ -89,7 +89,10 @@ MAKE_MOVE = {
     "description": "`seq` is the position you looked at: if your view of the game changed "
                    "since, nothing is applied and the answer is 409 with the current `seq` and "
                    "`mark`. The same `Idempotency-Key` (or `key`) again gets the first answer "
-                   "again, with `Idempotent-Replayed: true`, and applies nothing.",
+                   "again, with `Idempotent-Replayed: true`, and applies nothing. Lines that "
+                   "are words rather than moves (`help`, `say ...`, `undo`, `resign`, "
+                   "`vacation 5`: docs/commands.md) run after the moves, each answered in "
+                   "`answers`.",
     "parameters": [GAME_ID, SEAT,
                    {"name": "Idempotency-Key", "in": "header", "required": False,
                     "schema": {"type": "string", "maxLength": 100}}],
@@ -103,7 +106,8 @@ MAKE_MOVE = {
             "anyOf": [{"required": ["command"]}, {"required": ["commands"]},
                       {"required": ["move"]}]},
         "example": {"command": "harvest moons", "seq": 1, "key": "example-1"}}}},
-    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4}, "applied"),
+    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4, "answers": []},
+                                 "applied"),
                   **_errors("400", "401", "404", "409", "413", "422")}}
 
 CHAT = {
