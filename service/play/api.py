@@ -13,11 +13,11 @@ from sqlalchemy.orm import Session
 
 from service import marks
 from service.mail.outbound.templating import game_partial
-from service.presenting import SeatPage, history, seat_page
+from service.presenting import SeatPage, history
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Seat, Submission
 
-from . import chat, commands, positions
+from . import chat, commands, positions, seatpage
 from .errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -114,9 +114,8 @@ def read_seat(svc: Services, game_id: int, player_id: int, seat: int | None = No
     with svc.db.transaction() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         pos = positions.load(session, svc.states, game_id)
-        names = [s.player.name for s in pos.row.seats]
-        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat_row.seat,
-                         names, [], every_move=every_move)
+        page = seatpage.build(pos.row, pos, seat_row.seat, svc.clock.now(),
+                              every_move=every_move)
         return SeatRead(page, position_text(svc, page), deadline_of(seat_row))
 
 
