@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench bench-engines demo worker beat inbound sweep lint clean settings-doc prod faults faults-short
+.PHONY: install run test bench bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -89,6 +89,10 @@ sweep: install
 ## make settings-doc: write docs/operating.md's settings table from config/ (a test checks they agree)
 settings-doc: install
 	$(BIN)/python -m config docs
+
+## make commands-doc: write docs/commands.md from the word registry (a test checks they agree)
+commands-doc: install
+	$(BIN)/python -c "from service.play.commands import markdown; print(markdown(), end='')" > docs/commands.md
 
 lint: install
 	$(BIN)/ruff check .

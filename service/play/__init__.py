@@ -5,6 +5,7 @@ receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."
 # transient database errors, for the adapters that retry what they stopped (workers.tasks)
 from service.store.transient import DatabaseUnavailable, is_transient
 
+from . import commands
 from .bots import move_bots
 from .chat import ChatRefused, say
 from .errors import (
@@ -25,14 +26,14 @@ from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, made_already, submit
-from .table import is_table_word, page_command, undo_command
+from .table import undo_command
 from .undo import UndoRefused
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
-           "accept_mail", "deliver", "from_settings",
-           "is_bot_entry", "is_table_word", "made_already", "move_bots", "page_command", "prepare_to_render",
+           "accept_mail", "commands", "deliver", "from_settings",
+           "is_bot_entry", "made_already", "move_bots", "prepare_to_render",
            "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log",

@@ -4,7 +4,7 @@ and a client's idempotency key, chat, and the public record. Who is asking is a 
 their token): a game they have no seat in does not exist for them."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from typing import Any
 
@@ -13,11 +13,11 @@ from sqlalchemy.orm import Session
 
 from service import marks
 from service.mail.outbound.templating import game_partial
-from service.presenting import SeatPage, history, seat_page
+from service.presenting import SeatPage, history
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Seat, Submission
 
-from . import chat, positions
+from . import chat, commands, positions, seatpage
 from .errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -56,6 +56,7 @@ class MoveAnswer:
     last_seq: int
     moves: list[str]
     replayed: bool = False        # the same client key again: this is the first answer
+    answers: list[str] = field(default_factory=list)   # each word's answer (help, resign ...)
 
 
 @dataclass(frozen=True)
@@ -113,9 +114,8 @@ def read_seat(svc: Services, game_id: int, player_id: int, seat: int | None = No
     with svc.db.transaction() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         pos = positions.load(session, svc.states, game_id)
-        names = [s.player.name for s in pos.row.seats]
-        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat_row.seat,
-                         names, [], every_move=every_move)
+        page = seatpage.build(pos.row, pos, seat_row.seat, svc.clock.now(),
+                              every_move=every_move)
         return SeatRead(page, position_text(svc, page), deadline_of(seat_row))
 
 
@@ -131,8 +131,10 @@ def move(svc: Services, game_id: int, player_id: int, *, lines: list[str] | None
          seat: int | None = None) -> MoveAnswer:
     """Apply command lines (all or none, in order) or one move object from the legal list.
     `seq` is the position the client looked at: a change this seat can see since -> 409.
-    The same `key` again answers the first answer, and applies nothing."""
+    The same `key` again answers the first answer, and applies nothing. Words (help, say,
+    resign ...) are run after the moves, as on the game page."""
     lines = [ln.strip() for ln in (lines or []) if ln.strip()][:MAX_LINES]
+    words, lines = commands.split(lines)
     with svc.db.transaction() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         intent = Intent(game_id, seat_row.seat, lines=lines,
@@ -147,16 +149,31 @@ def move(svc: Services, game_id: int, player_id: int, *, lines: list[str] | None
                                   positions.game_row(session, game_id).seq)
         if move_object is not None:
             _check_listed(session, svc, intent, move_object)
-        if not intent.moves and not intent.lines:
+        if not intent.moves and not intent.lines and not words:
             raise Refused("Send a command (\"command\" or \"commands\") or a move object.")
-        try:
-            applied = apply(session, svc, intent)
-        except AlreadyDone as exc:      # a concurrent request with the same key won
-            return MoveAnswer(game_id, exc.first_seq, exc.last_seq, [], replayed=True)
-        pos = positions.load(session, svc.states, game_id)
-        texts = [pos.engine.describe(m) for m in applied.moves]
-    svc.kick("deliver", applied.outbox_ids)
-    return MoveAnswer(game_id, applied.first_seq, applied.last_seq, texts)
+        moved = None
+        if intent.moves or intent.lines:
+            try:
+                applied = apply(session, svc, intent)
+            except AlreadyDone as exc:      # a concurrent request with the same key won
+                return MoveAnswer(game_id, exc.first_seq, exc.last_seq, [], replayed=True)
+            pos = positions.load(session, svc.states, game_id)
+            moved = MoveAnswer(game_id, applied.first_seq, applied.last_seq,
+                               [pos.engine.describe(m) for m in applied.moves])
+    if moved is not None:
+        svc.kick("deliver", applied.outbox_ids)
+    # the words after the commit, each in a transaction of its own
+    return _words(svc, game_id, intent.seat, words, moved)
+
+
+def _words(svc: Services, game_id: int, seat: int, words: list[str],
+           moved: MoveAnswer | None) -> MoveAnswer:
+    answers = commands.answer(svc, game_id, seat, words, after_moves=moved is not None)
+    if moved is None:
+        with svc.db.transaction() as session:
+            seq = positions.game_row(session, game_id).seq
+        return MoveAnswer(game_id, seq, seq, [], answers=answers)
+    return replace(moved, answers=answers)
 
 
 def _first_answer(session: Session, intent: Intent) -> MoveAnswer | None:

@@ -9,10 +9,10 @@ from zoneinfo import ZoneInfo
 from sqlalchemy import func, select
 
 from service.games import registry
-from service.presenting import result_line, seat_page
+from service.presenting import result_line
 from service.store.models import EventRow, GameRow, Invitation, Player, Seat
 
-from . import positions, timing
+from . import positions, seatpage
 from .invitations import declined
 from .services import Services
 
@@ -61,11 +61,9 @@ def my_games(svc: Services, player_id: int) -> MyGames:
 def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     pos = positions.load(session, svc.states, seat.game_id)
     names = [s.player.name for s in pos.row.seats]
-    page = seat_page(pos.engine, pos.row.id, pos.row.kind, pos.state, pos.seq, seat.seat,
-                     names, [], with_menu=False)
-    # the service's side: a game the service ended (a resignation, a forfeit) is over even
-    # though its engine has no outcome, and waits on nobody
-    timing.dress(page, pos.row, svc.clock.now())
+    # with the service's side: a game the service ended (a resignation, a forfeit) is over
+    # even though its engine has no outcome, and waits on nobody
+    page = seatpage.build(pos.row, pos, seat.seat, svc.clock.now(), with_menu=False)
     since = session.scalar(select(func.max(EventRow.created_at))
                            .where(EventRow.game_id == seat.game_id))
     since = since.astimezone(zone) if since is not None else None   # the player's own time

@@ -12,11 +12,11 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.presenting import SeatPage, fill, history, seat_page
+from service.presenting import SeatPage, fill, history
 from service.store import events as event_store
 from service.store.models import GameRow, Invitation, SeatChange
 
-from . import chat, positions, replies, timing, undo
+from . import chat, positions, replies, seatpage, undo
 from .errors import NoSuchGame
 from .services import Services
 from .submit import check_holder
@@ -48,9 +48,8 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         pos = positions.load(session, svc.states, game_id)
         check_holder(pos.row, seat, holder)
         names = [s.player.name for s in pos.row.seats]
-        page = seat_page(pos.engine, game_id, pos.row.kind, pos.state, pos.seq, seat, names,
-                         [], every_move=True, with_menu=with_history)
-        timing.dress(page, pos.row, svc.clock.now())
+        page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
+                              with_menu=with_history)
         if not with_history:     # the position alone
             return GameRead(page, [])
         entries, older = history_page(session, pos, seat, names, before)

@@ -61,12 +61,11 @@ from service.mail.outbound.transports import (
     SendRefused,
     hand_over,
 )
-from service.presenting import seat_page
 from service.store import events as event_store
 from service.store import records
 from service.store.models import OutboxRow
 
-from . import bounces, letters, notify, positions, refusals, timing
+from . import bounces, letters, notify, positions, refusals, seatpage
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -501,12 +500,10 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     if news is None:
         news = event_store.load(session, game, after=since, upto=row.seq)
     pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
-    names = [s.player.name for s in game.seats]
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
     news = [(r.seq, r.event) for r in news]
-    page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, row.seat, names, news)
-    timing.dress(page, game, svc.clock.now())
+    page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
     return partial(compose_turn, svc.templates, page, links, envelope,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))

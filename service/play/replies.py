@@ -34,13 +34,12 @@ from service.mail.inbound.parse import (
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 from service.store.transient import DatabaseUnavailable, is_transient, why
 
-from . import answer_cap, bounces, chat, inbound_retry, notify, positions, seats, table
+from . import answer_cap, bounces, commands, inbound_retry, notify, positions, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
 
 log = logging.getLogger(__name__)
-HELP_LIMIT = 60
 #: Command lines read per email; the answer says when there were more.
 MAX_COMMAND_LINES = 20
 #: Answers (refusals, help, view) per seat and hour; then one "I will stop" and silence.
@@ -75,9 +74,6 @@ class Target:
     # the game's row as find_target read it (kept so the session need not read it again)
     row: GameRow | None = field(default=None, repr=False, compare=False)
 
-
-# words that are not moves: answered, or acting on the player's seat and clocks
-SEAT_WORDS = ("vacation", "back", "resign")
 
 # processing takes well under a second; a claim older than this belongs to a dead worker (the
 # idempotency key of the message's moves makes a second run harmless)
@@ -238,7 +234,7 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
     pos = positions.load(session, svc.states, game.id)
 
     def is_command(line: str) -> bool:
-        if table.is_table_word(line) or _word(line) in SEAT_WORDS:
+        if commands.is_word(line):
             return True
         try:
             pos.engine.parse(pos.state, seat, line)
@@ -297,7 +293,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
         answer.note(f"Your email had {len(lines)} lines; I read only the first "
                     f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
         lines = lines[:MAX_COMMAND_LINES]
-    special = [ln for ln in lines if table.is_table_word(ln) or _word(ln) in SEAT_WORDS]
+    special = [ln for ln in lines if commands.is_word(ln)]
     moves = [ln for ln in lines if ln not in special]
     ids: list[int] = []
     status = "answered"
@@ -322,7 +318,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
             with db.transaction() as session:
                 return answer.refuse(session, exc.detail)
     done_lines = list(moves) if status == "applied" else []
-    for line in [table.tidy(ln) for ln in special if _word(ln) in SEAT_WORDS]:
+    for line in [table.tidy(ln) for ln in special if _own_transaction(ln)]:
         done = _seat_command(svc, target.game_id, answer.seat, line)
         if isinstance(done, PlayError) and not done_lines:
             with db.transaction() as session:
@@ -333,7 +329,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
             continue
         answer.note(done)
         done_lines.append(line)
-    table_lines = [ln for ln in special if _word(ln) not in SEAT_WORDS]
+    table_lines = [ln for ln in special if not _own_transaction(ln)]
     if table_lines or answer.notes or answer.refusal:   # a plain move needs no answer
         with db.transaction() as session:
             ids += _special(session, svc, answer, table_lines)
@@ -342,58 +338,50 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
                   game_id=target.game_id, seat=answer.seat)
 
 
+def _own_transaction(line: str) -> bool:
+    return commands.find(line)[0].own_transaction
+
+
 def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | PlayError:
-    """`vacation 5`, `vacation until 2026-12-24`, `back`, `resign`: the answer's words, or
-    the refusal (nothing changed)."""
+    """A word acting on the seat and its clocks (`vacation 5`, `back`, `resign`): the
+    answer's words, or the refusal (nothing changed)."""
     try:
-        if _word(line) == "resign":
-            seats.resign(svc, game_id, seat)
-            return "You resigned from this game."
-        return seats.take_vacation(svc, seats.player_of(svc, game_id, seat), line).text
+        return commands.run(svc, game_id, seat, line).text
     except PlayError as exc:
         return exc
 
 
 def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) -> list[int]:
-    """help / view / say / undo lines: help and view go into the one answer, each text once;
-    the say lines of one email become one message to the table (service.play.chat)."""
+    """The other words (help, view, say, undo) in the answer's transaction: their texts go
+    into the one answer, each once; the lines of a joined word (say) are run as one, so the
+    say lines of one email become one message to the table (service.play.chat)."""
     game = session.get(GameRow, answer.game_id)
-    pos = positions.load(session, svc.states, game.id)
-    said, ids = [], []
-    for line in lines:
-        word, _, rest = table.tidy(line).partition(" ")
-        word = word.lower()
-        if word == "say":
-            if rest.strip():
-                said.append(rest.strip())
-            else:
-                answer.note("Write the message after the word say, e.g. \"say good luck!\"")
-        elif word == "undo":
-            ids += _undo(session, svc, answer, game, rest)
-        elif word == "help":
-            answer.note(table.help_answer(pos.engine, pos.state, answer.seat, HELP_LIMIT))
+    context = commands.Context(svc, game.id, answer.seat, session)
+    joined: dict[str, list[str]] = {}
+    ids = []
+    for command, rest in map(commands.find, lines):
+        if command.joined and rest.strip():
+            joined.setdefault(command.name, []).append(rest.strip())
         else:
-            answer.note("Here is the game as it stands.")
-    if not said:
-        return ids
-    if _said_lately(session, game, answer.seat, answer.now) >= ANSWERS_PER_HOUR:
-        answer.note(f"You sent {ANSWERS_PER_HOUR} messages to the table in the last hour, so "
-                    "this one was not passed on; please wait a while.")
-        return ids
-    try:
-        return ids + chat.post(session, svc, game, answer.seat, "\n".join(said)).outbox_ids
-    except chat.ChatRefused as exc:
-        answer.note(exc.detail)
-        return ids
+            ids += _word_done(answer, command, context, rest)
+    for name, rests in joined.items():
+        if _said_lately(session, game, answer.seat, answer.now) >= ANSWERS_PER_HOUR:
+            answer.note(f"You sent {ANSWERS_PER_HOUR} messages to the table in the last hour, "
+                        "so this one was not passed on; please wait a while.")
+            continue
+        ids += _word_done(answer, commands.COMMANDS[name], context, "\n".join(rests))
+    return ids
 
 
-def _undo(session: Session, svc: Services, answer: Answer, game: GameRow, rest: str) -> list[int]:
+def _word_done(answer: Answer, command: commands.Command, context: commands.Context,
+               rest: str) -> list[int]:
     try:
-        done = table.undo_in_session(session, svc, game.id, answer.seat, rest)
+        done = command.handler(context, rest)
     except PlayError as exc:
         answer.note(exc.detail)
         return []
-    answer.note(done.words)
+    if command.answered_by_mail:
+        answer.note(done.text)
     return done.outbox_ids
 
 
@@ -517,6 +505,3 @@ def _seat_of(game: GameRow, sender: str, seat: int | None) -> int | None:
         return mine[0] if len(mine) == 1 else None
     return seat if seat in mine else None
 
-
-def _word(line: str) -> str:
-    return table.command_word(line)

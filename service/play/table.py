@@ -1,14 +1,10 @@
-"""The words a player can write besides moves — `say`, `help`, `view` — answered the same way
-wherever they are written: in a reply email (replies.py answers by email) or in the game page's
-command box (answered on the page)."""
+"""The text side of a player's words (their registry is service.play.commands): how a line's
+word is read, the moves `help` lists, and `undo`'s answers."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-
-from . import chat, positions, undo
+from . import undo
 from .services import Services
 
-WORDS = ("help", "view", "say", "undo")
 #: what `undo` may be followed by: nothing (ask), or an answer to the waiting request
 UNDO_ANSWERS = {"accept": True, "yes": True, "agree": True, "refuse": False, "no": False}
 HELP_LIMIT = 60
@@ -30,10 +26,6 @@ def tidy(line: str) -> str:
     return line if command_word(line) == "say" else line.rstrip(_TRAILING).rstrip()
 
 
-def is_table_word(line: str) -> bool:
-    return command_word(line) in WORDS
-
-
 def help_answer(engine, state, seat: int, limit: int = HELP_LIMIT) -> str:
     """Every move the seat can make now, one per line (the first `limit` of them)."""
     moves = engine.legal_moves(state, seat) if engine.outcome(state) is None else []
@@ -44,29 +36,6 @@ def help_answer(engine, state, seat: int, limit: int = HELP_LIMIT) -> str:
         return ("You have no move to make right now; you will get an email when it is your "
                 "turn.")
     return "Every move you can make now, one per line:\n" + "\n".join(texts[:limit]) + more
-
-
-@dataclass(frozen=True)
-class Answer:
-    text: str
-    outbox_ids: list[int]
-
-
-def page_command(svc: Services, game_id: int, seat: int, line: str) -> Answer:
-    """One of WORDS typed in the page's command box; ChatRefused for a message that cannot go."""
-    word, _, rest = tidy(line).partition(" ")
-    word = word.lower()
-    if word == "say":
-        said = chat.say(svc, game_id, seat, rest)
-        return Answer("Message sent to everyone.", said.outbox_ids)
-    if word == "undo":
-        done = undo_command(svc, game_id, seat, rest)
-        return Answer(done.words, done.outbox_ids)
-    if word == "help":
-        with svc.db.transaction() as session:
-            pos = positions.load(session, svc.states, game_id)
-            return Answer(help_answer(pos.engine, pos.state, seat), [])
-    return Answer("Here is the game as it stands.", [])
 
 
 def undo_command(svc: Services, game_id: int, seat: int, rest: str) -> undo.UndoResult:

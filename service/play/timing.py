@@ -101,28 +101,6 @@ def seat_row(game: GameRow, seat: int) -> Seat:
     return next(s for s in game.seats if s.seat == seat)
 
 
-# --- what the pages and emails show ---------------------------------------------------------
-
-def dress(page, game: GameRow, now: datetime) -> None:
-    """Add the service's side to a seat page: every seat's clock, the reader's holder, and a
-    result the service decided (a resignation or a forfeit ended the game). Every deadline is
-    written in the reader's time zone, and says which (a spectator reads UTC)."""
-    tc = control(game)
-    page.clocks = []
-    zone = seat_row(game, page.me).player.zone if page.me is not None else None
-    for row in game.seats:
-        view = clocks.clock_view(tc, get_clock(row), now, zone)
-        view.update(seat=row.seat, name=row.player.name, status=row.status,
-                    clock_words=clocks.describe(tc))
-        page.clocks.append(view)
-    if page.me is not None:
-        page.holder = seat_row(game, page.me).holder
-    if game.result:
-        page.outcome = game.result
-    if game.status == "ended":
-        page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []
-
-
 def open_clocks(session: Session, game: GameRow, now: datetime) -> None:
     """Each seat's clock at the start of a game; a player on vacation starts paused."""
     players = [r.player_id for r in game.seats]

@@ -82,6 +82,16 @@ def _when(at: datetime | None) -> str | None:
     return at.isoformat() if at else None
 
 
+def _camel(fields: dict) -> dict:
+    """A page's dict with the API's camelCase keys ("in_turn" is "inTurn")."""
+    return {_camel_word(k): v for k, v in fields.items()}
+
+
+def _camel_word(name: str) -> str:
+    first, *rest = name.split("_")
+    return first + "".join(w.capitalize() for w in rest)
+
+
 def _seat_arg() -> int | None:
     """?seat=N: which of the token holder's seats; absent, their one seat in the game. A
     value that is not one seat number is refused rather than ignored: acting for the wrong
@@ -126,6 +136,7 @@ def game(game_id: int):
             "seq": page.seq, "mark": page.mark, "players": page.names, "toAct": page.to_act,
             "isMyTurn": page.your_turn, "deadline": _when(read.deadline), "view": page.view,
             "text": read.text, "outcome": page.outcome,
+            "clocks": [_camel(clock) for clock in page.clocks],
             "page": services().urls.absolute(services().urls.game_path(page.game_id, page.me))}
 
 
@@ -161,7 +172,8 @@ def make_move(game_id: int):
     answer = uses.move(services(), game_id, g.api_player.player_id, lines=lines,
                        move_object=move, seq=seq, key=key, seat=_seat_arg())
     # the same key again gets the first answer again (the header tells it was a replay)
-    return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq}, \
+    return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq,
+            "answers": answer.answers}, \
         200, {"Idempotent-Replayed": "true"} if answer.replayed else {}
 
 

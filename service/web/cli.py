@@ -53,11 +53,15 @@ def start_game(game, players, option, no_mail):
 def move(game_id, seat, command):
     """Play COMMAND (as a player would write it) for SEAT (0-based) in GAME_ID."""
     try:
-        applied = play.submit(services(), play.Intent(game_id, seat, lines=[" ".join(command)],
-                                                      source="cli"))
+        played = play.commands.play(services(), play.Intent(game_id, seat,
+                                                            lines=[" ".join(command)],
+                                                            source="cli"))
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
-    click.echo(f"applied as events {applied.first_seq}..{applied.last_seq}")
+    if played.applied is not None:
+        click.echo(f"applied as events {played.applied.first_seq}..{played.applied.last_seq}")
+    for answer in played.answers:      # a word (help, resign ...): its answer
+        click.echo(answer)
 
 
 @click.command("sweep")

@@ -237,33 +237,19 @@ def turn_form(token: str):
     claims = services().urls.signer.loads("view", token)
     lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
     lines = [ln for ln in lines if ln and not ln.startswith("#")]
-    # say / help / view work here as in a reply email, answered on the page
-    words = [ln for ln in lines if play.is_table_word(ln)]
-    lines = [ln for ln in lines if not play.is_table_word(ln)]
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
                          key=f"form:{nonce}" if nonce else None, holder=claims.holder)
-    here = url_for("games.game_page", token=token)
     try:
-        if not lines and not words:
-            raise play.Refused("Type a command first, one per line.")
-        if lines:
-            play.submit(services(), intent)
-        if not lines:                    # nothing else was done: a refusal gets the page
-            for line in words:
-                flash(play.page_command(services(), claims.game, claims.seat, line).text)
+        # the words (say, help, resign ...) are answered on the page, after the moves
+        for answer in play.commands.play(services(), intent).answers:
+            flash(answer)
     except play.AlreadyDone:
-        return redirect(here)
+        pass
     except play.PlayError as exc:
-        return _page_error(token, claims, exc, typed="\n".join(lines + words))
-    if lines:                            # the moves were made: the words are answered after
-        for line in words:
-            try:
-                flash(play.page_command(services(), claims.game, claims.seat, line).text)
-            except play.PlayError as exc:
-                flash(f"{exc.title}: {exc.detail}")
-    return redirect(here)
+        return _page_error(token, claims, exc, typed="\n".join(lines))
+    return redirect(url_for("games.game_page", token=token))
 
 
 @bp.get("/g/<token>/replay")

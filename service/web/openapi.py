@@ -64,6 +64,14 @@ MY_GAMES = {
         "deadline": None, "url": "https://turnpost.example/api/v1/games/1"}]},
         "each seat of yours"), **_errors("401")}}
 
+#: one seat's clock in a game's "clocks" (service.clocks.clock_view with the seat, its name
+#: and status): `deadline` ISO 8601 or null (none running, or paused on vacation)
+CLOCK = {"kind": "per_move", "inTurn": True, "paused": False,
+         "deadline": "2026-12-01T12:00:00Z", "deadlineText": "Tue 1 Dec, 12:00 UTC",
+         "secondsLeft": 259200, "bankSeconds": None, "overdue": False, "extended": False,
+         "missedInARow": 0, "seat": 0, "name": "anna", "status": "active",
+         "clockWords": "3 days per move"}
+
 ONE_GAME = {
     "summary": "One game as your seat sees it: the view of your email, and its text",
     "parameters": [GAME_ID, SEAT],
@@ -71,7 +79,9 @@ ONE_GAME = {
         "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "seq": 3, "mark": "a1b2c3",
         "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True, "deadline": None,
         "view": {"game": "trees", "seat": 0, "hand": ["8VL"]}, "text": "Turn 1 ...\n",
-        "outcome": None, "page": "https://turnpost.example/g/..."}, "your seat's view"),
+        "outcome": None, "clocks": [CLOCK], "page": "https://turnpost.example/g/..."},
+        "your seat's view; `clocks` is every seat's clock in seat order, as the game page's "
+        "Clocks box shows them (deadlines in your time zone)"),
         **_errors("401", "404")}}
 
 LEGAL_MOVES = {
@@ -89,7 +99,10 @@ MAKE_MOVE = {
     "description": "`seq` is the position you looked at: if your view of the game changed "
                    "since, nothing is applied and the answer is 409 with the current `seq` and "
                    "`mark`. The same `Idempotency-Key` (or `key`) again gets the first answer "
-                   "again, with `Idempotent-Replayed: true`, and applies nothing.",
+                   "again, with `Idempotent-Replayed: true`, and applies nothing. Lines that "
+                   "are words rather than moves (`help`, `say ...`, `undo`, `resign`, "
+                   "`vacation 5`: docs/commands.md) run after the moves, each answered in "
+                   "`answers`.",
     "parameters": [GAME_ID, SEAT,
                    {"name": "Idempotency-Key", "in": "header", "required": False,
                     "schema": {"type": "string", "maxLength": 100}}],
@@ -103,7 +116,8 @@ MAKE_MOVE = {
             "anyOf": [{"required": ["command"]}, {"required": ["commands"]},
                       {"required": ["move"]}]},
         "example": {"command": "harvest moons", "seq": 1, "key": "example-1"}}}},
-    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4}, "applied"),
+    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4, "answers": []},
+                                 "applied"),
                   **_errors("400", "401", "404", "409", "413", "422")}}
 
 CHAT = {
