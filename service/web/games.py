@@ -291,16 +291,36 @@ def seat_log(token: str):
     return _download(log, f"turnpost-game-{claims.game}-seat-{claims.seat + 1}.json")
 
 
+@bp.get("/g/<token>/whole-log.json")
+def whole_log_for_seat(token: str):
+    """The whole log of a finished game, for a seat's holder (by the game page's link)."""
+    claims = services().urls.signer.loads("view", token)
+    return _whole_log(play.LogReader(game_id=claims.game, seat_token=True))
+
+
 @bp.get("/games/<int:game_id>/log.json")
 def whole_log(game_id: int):
-    """Every event of a finished game, hidden cards and all."""
+    """The whole log of a finished game, for a signed-in player of it."""
+    me = current_account()
+    return _whole_log(play.LogReader(game_id=game_id, account_id=me.id if me else None))
+
+
+@bp.get("/games/<public_id>/log.json")
+def public_log(public_id: str):
+    """The whole log of a finished public game, for its public page's audience."""
+    return _whole_log(play.LogReader(public_id=public_id))
+
+
+def _whole_log(reader):
+    """Every event of a finished game, hidden cards and all; to whoever may not read it, the
+    same 404 whether the game exists or not."""
     try:
-        log = play.whole_log(services(), game_id)
+        log = play.whole_log(services(), reader)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 403)
-    return _download(log, f"turnpost-game-{game_id}.json")
+    return _download(log, f"turnpost-game-{log['game']}.json")
 
 
 def _download(log: dict, filename: str):
