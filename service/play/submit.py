@@ -212,7 +212,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
-                                  mover=_mover(intent))
+                                  mover=_mover(intent, pos.engine, new_state))
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:
@@ -225,10 +225,19 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
                    tuple(s.player.name for s in pos.row.seats))
 
 
-def _mover(intent: Intent) -> int | None:
-    """The seat not to mail about its own move: one that moved on a page (the done page or the
-    game page told it). A move by email has no page to tell it, so its mail mode decides."""
-    return intent.seat if intent.source in ("link", "web") else None
+#: moves a person made: the clock's and the bots' are news to the seat they were made for
+_BY_THE_PLAYER = ("link", "web", "email", "api", "cli")
+
+
+def _mover(intent: Intent, engine, new_state) -> int | None:
+    """The seat not to mail about its own move, whatever the way in: the page, the API or the
+    CLI answered it, and a reply needs no answer. A reply that kept its turn open (`keep`)
+    is the exception: its writer has no page, and plays on from the email with fresh links."""
+    if intent.source not in _BY_THE_PLAYER:
+        return None
+    if intent.source == "email" and intent.seat in engine.to_act(new_state):
+        return None
+    return intent.seat
 
 
 def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,
