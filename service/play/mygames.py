@@ -13,6 +13,7 @@ from service.presenting import result_line, seat_page
 from service.store.models import EventRow, GameRow, Invitation, Player, Seat
 
 from . import positions, timing
+from .errors import NoSuchGame
 from .invitations import declined
 from .services import Services
 
@@ -56,6 +57,18 @@ def my_games(svc: Services, player_id: int) -> MyGames:
         out["invited"] = _invited(session, svc, player)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
     return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"])
+
+
+def seat_link(svc: Services, player_id: int, game_id: int) -> str:
+    """The player's own game page in `game_id` (a fresh signed link), for a signed-in player
+    whose emailed link expired; a game they have no seat in is "no such game"."""
+    with svc.db.transaction() as session:
+        seat = session.scalars(select(Seat).where(Seat.game_id == game_id,
+                                                  Seat.player_id == player_id)).first()
+        if seat is None:
+            raise NoSuchGame("You have no seat in a game with that number; your games are "
+                             "listed on My games.")
+        return svc.urls.game_path(game_id, seat.seat, seat.holder)
 
 
 def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:

@@ -97,6 +97,16 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
                            error=error, typed=typed), status
 
 
+@bp.get("/me/games/<int:game_id>")
+@signed_in
+def my_game(me: accounts.Account, game_id: int):
+    """The signed-in player's own page of a game (where an expired link's page sends them)."""
+    try:
+        return redirect(mygames.seat_link(services(), me.id, game_id))
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+
+
 @bp.post("/me/preferences")
 @signed_in
 def preferences(me: accounts.Account):
