@@ -81,11 +81,11 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
         return [], None
     first, last = recorded[0].seq, recorded[-1].seq
     at = {r.seq: r.at.isoformat() for r in recorded}
-    timer = {r.seq for r in recorded if r.source == "timer"}
+    timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
-            h = dict(h, text=h["text"] + " (played by the clock: out of time)")
+            h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
         entries.append(dict(h, kind="event", at=at[h["seq"]]))
     # a message or a seat change belongs to the page whose events it came among
     after = -1 if first == 1 else first - 1
@@ -101,6 +101,16 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
     return entries, (first if first > 1 else None)
 
+
+
+def clock_played(text: str, for_reader: bool) -> str:
+    """A history line of a move the clock made: for the seat it played for, that its time ran
+    out and the clock played for it ("You rolled..." alone would say the player did)."""
+    if not for_reader:
+        return text + " (played by the clock: out of time)"
+    if text.startswith("You "):
+        text = "you " + text[4:]
+    return f"Your time ran out, so the clock played for you: {text}"
 
 
 @dataclass(frozen=True)

@@ -20,8 +20,8 @@ ERRORS = {
     "400": {"description": "the body is not a JSON object or is malformed", "content": PROBLEM},
     "401": {"description": "no token, or an unknown or revoked one", "content": PROBLEM},
     "404": {"description": "no such game, or not one of yours", "content": PROBLEM},
-    "409": {"description": "the position changed (the problem names the current `seq` and "
-                           "`mark`), or the game is over", "content": PROBLEM},
+    "409": {"description": "the position changed (the problem carries the position as it is now: "
+                           "its `seq`, `mark` and the seat's `view`), or the game is over", "content": PROBLEM},
     "413": {"description": "the body is too large", "content": PROBLEM},
     "422": {"description": "the move is not allowed or the command not understood; "
                            "nothing was applied", "content": PROBLEM},

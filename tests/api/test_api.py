@@ -125,6 +125,7 @@ def test_a_stale_seq_is_409_with_the_current_one_and_nothing_changes(client, tab
                         json={"command": legal["commands"][0], "seq": legal["seq"]})
     assert stale.status_code == 409, stale.json
     assert stale.json["seq"] == now and stale.json["mark"]
+    assert "hand" in stale.json["view"]      # "here is the position as it is now": it is
     assert stale.content_type == "application/problem+json"
     assert client.get(f"/api/v1/games/{gid}/record").json["seq"] == now
 
