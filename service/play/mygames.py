@@ -85,7 +85,9 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
                     svc.urls.game_path(pos.row.id, seat.seat, seat.holder),
                     waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
-                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""))
+                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""),
+                    public_path=svc.urls.public_game_path(pos.row.public_id)
+                    if pos.row.public and pos.row.public_id else "")
     if page.outcome or pos.row.status == "ended":
         return "done", line
     return ("move" if page.your_turn else "wait"), line

@@ -36,6 +36,8 @@ class GameRead:
     # done with it, and the owner should know someone tried
     attempts: list[tuple[str, str]] = field(default_factory=list)
     rematch: int | None = None   # a finished game's rematch, once someone has offered it
+    public_path: str = ""        # the game's public page, when its players keep one
+    zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -65,8 +67,11 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
                                  .order_by(GameRow.id).limit(1)) \
             if pos.row.status == "ended" else None
+        public = svc.urls.public_game_path(pos.row.public_id) \
+            if pos.row.public and pos.row.public_id else ""
         return GameRead(page, entries, bounced, older,
-                        [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch)
+                        [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
+                        public, _zone(pos.row, seat))
 
 
 def history_page(session: Session, pos: positions.Position, seat: int | None,
@@ -101,6 +106,11 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
     return entries, (first if first > 1 else None)
 
+
+
+def _zone(game: GameRow, seat: int | None) -> str:
+    row = next((s for s in game.seats if s.seat == seat), None)
+    return (row.player.zone or "") if row is not None else ""
 
 
 def clock_played(text: str, for_reader: bool) -> str:

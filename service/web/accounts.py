@@ -118,7 +118,8 @@ def preferences(me: accounts.Account):
     except PlayError as exc:
         typed = {k: form.get(k, "")[:200] for k in ("name", "zone", "mail_mode", "digest_hour")}
         return _my_page(me, exc.detail, 400, typed)
-    return redirect(url_for("accounts.me"))
+    flash("Saved.")
+    return redirect(url_for("accounts.me") + "#preferences")
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>")

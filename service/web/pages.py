@@ -52,7 +52,8 @@ def render_game(read, view_token: str, **extra):
                            bounced=read.bounced,
                            older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page), attempts=read.attempts,
-                           rematch=read.rematch,
+                           rematch=read.rematch, public_path=read.public_path,
+                           reader_zone=read.zone,
                            # the page's own address, for its history links (a refused move
                            # link shows this page at /m/...)
                            here=f"/g/{view_token}" if view_token else request.path,
