@@ -71,8 +71,11 @@ def sign_in(token: str):
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400, sign_in_again=True)
     wanted = session.get("next", "")
+    kept = session.get("lobby_form")   # a lobby form filled in before signing in
     session.clear()                    # a fresh session for the account (no fixation)
     session["player"] = me.id
+    if kept:
+        session["lobby_form"] = kept
     session.permanent = True
     return redirect(wanted if _local_path(wanted) else url_for("accounts.me"))
 

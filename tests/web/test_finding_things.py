@@ -67,3 +67,19 @@ def test_the_invitation_states_the_clock(app):
     lobby_game(app, ANNA, [BEN], clock="3d")
     invitation = next(m for m in mails(app) if m["To"] == BEN and "invites you" in m["Subject"])
     assert re.search(r"Clock: 3 days per move", text_of(invitation))
+
+
+def test_a_game_filled_in_while_signed_out_is_kept_through_signing_in(app):
+    from .helpers import post_form
+    client = app.test_client()
+    sent = post_form(client, "/games", {"game": "magnate", "players": f"{ANNA}\n{BEN}",
+                                        "clock": "7d"}, page="/")
+    assert sent.status_code == 302 and "/sign-in" in sent.headers["Location"]
+    client.get(sent.headers["Location"])
+    signed_in = sign_in(client, app, ANNA)
+    assert signed_in.headers["Location"] == "/"
+    lobby = client.get("/").text
+    assert f"{ANNA}\n{BEN}</textarea>" in lobby
+    assert re.search(r'<option value="7d"\s+selected', lobby)
+    assert "as you filled it in" in lobby
+    assert "as you filled it in" not in client.get("/").text     # once
