@@ -61,8 +61,9 @@ MY_GAMES = {
     "responses": {"200": _json({"nowPlaying": [{
         "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "status": "active",
         "seq": 3, "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True,
-        "deadline": None, "url": "https://turnpost.example/api/v1/games/1"}]},
-        "each seat of yours"), **_errors("401")}}
+        "deadline": None, "url": "https://turnpost.example/api/v1/games/1"}], "finished": []},
+        "each seat of yours: in games going on or forming (nowPlaying), in ended ones "
+        "(finished)"), **_errors("401")}}
 
 ONE_GAME = {
     "summary": "One game as your seat sees it: the view of your email, and its text",
