@@ -54,3 +54,12 @@ def test_the_done_page_of_an_email_link_says_the_link_ended_the_turn(app):
     done = client.post(path).text
     assert not _acts(app, gid, PLAYERS.index(mover))
     assert "your turn ended with it" in done and "Next to move" in done
+
+
+def test_a_trees_page_speaks_of_no_magnate_steps(app):
+    client = form_client(app)
+    start_game(app, "trees", PLAYERS)
+    mover = next(a for a in PLAYERS if move_links(latest_to(app, a)))
+    page = client.get(game_link(latest_to(app, mover))).text
+    assert "Each button makes its move at once" in page
+    assert "trades and additions" not in page and "card play" not in page
