@@ -13,14 +13,20 @@ import hashlib
 import hmac
 import secrets
 from dataclasses import dataclass
+from datetime import datetime, timezone
 from typing import Any
 
-from itsdangerous import BadSignature, SignatureExpired, URLSafeTimedSerializer
+from itsdangerous import BadData, BadSignature, SignatureExpired, URLSafeTimedSerializer
 from itsdangerous.encoding import base64_encode
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
 PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in")
 DAY = 86400
+#: how far ahead of this server's clock a link may have been signed (another server's clock
+#: runs ahead) and still be taken
+CLOCK_SKEW = 300
+#: links that lead to a seat's game: an expired one can say which game to go to instead
+_GAME_LINKS = ("move", "view")
 
 
 class TokenError(Exception):
@@ -41,9 +47,20 @@ class Tampered(TokenError):
 
 
 class Expired(TokenError):
-    """The link is too old to use. Open the game page from your latest email instead."""
+    """The link is too old to use."""
 
     title = "This link has expired"
+
+    def __init__(self, detail: str = "", game: int | None = None):
+        super().__init__(detail)
+        self.game = game         # the game a move or game page link was for, if any
+
+
+class NotYetValid(TokenError):
+    """The link was signed a little in the future by our clocks: one of our servers runs
+    ahead. Try it again in a few minutes; nothing was changed."""
+
+    title = "This link is not valid yet"
 
 
 class WrongPurpose(TokenError):
@@ -104,7 +121,7 @@ class Signer:
         try:
             data = self._ser[purpose].loads(token, max_age=self.max_age)
         except SignatureExpired as exc:
-            raise Expired() from exc
+            data = self._too_old_or_early(purpose, token, exc)
         except BadSignature as exc:
             for other in PURPOSES:
                 if other != purpose and self._valid(other, token):
@@ -115,6 +132,24 @@ class Signer:
             raise Tampered()
         return Claims(data["g"], data.get("s"), data.get("q"), data.get("m"),
                       int(data.get("h", 0)))
+
+    def _too_old_or_early(self, purpose: str, token: str, exc: SignatureExpired) -> Any:
+        """A genuine link out of its time: signed by a server whose clock runs a little ahead
+        (taken), further ahead (not valid yet), or too long ago (expired, saying its game)."""
+        signed = exc.date_signed
+        ahead = (signed - datetime.now(timezone.utc)).total_seconds() if signed else 0.0
+        if 0 < ahead <= CLOCK_SKEW:
+            return self._ser[purpose].loads(token)          # the signature is checked again
+        if ahead > 0:
+            raise NotYetValid() from exc
+        game = None
+        if purpose in _GAME_LINKS:
+            try:
+                data = self._ser[purpose].load_payload(exc.payload)
+                game = data.get("g") if isinstance(data, dict) else None
+            except BadData:
+                pass
+        raise Expired(game=game if isinstance(game, int) else None) from exc
 
     def _valid(self, purpose: str, token: str) -> bool:
         try:

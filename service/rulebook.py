@@ -56,6 +56,8 @@ NOT_FOR = {"magnate": {"three"}, "magnate-roller": {"pawn_properties"}}
 # A default that depends on the entry's ruleset, said for that entry
 DEFAULT_WORDS = {("magnate", "courts"): "off, as in the classic rules",
                  ("magnate-roller", "courts"): "on, as in the Roller rules"}
+# ...and the choice it resolves to, which the form then does not offer a second time
+DEFAULT_IS = {("magnate", "courts"): "off", ("magnate-roller", "courts"): "on"}
 _WORDS = {"default": "as the rules of this version say", "random": "at random",
           "first": "the first player", "second": "the second player"}
 _CODES = re.compile(r"\(\s*(?:seed \d+|[A-Z]\d+(?:,\s*[A-Z]\d+)*)\s*[;,]?\s*")
@@ -97,7 +99,7 @@ def field(entry: str, name: str, opt: Option) -> Field:
         # the default is sent as "" (the engine's own default), every other value as itself
         choices = tuple(("" if c == opt.default else str(c),
                          default + " (default)" if c == opt.default else in_words(c))
-                        for c in opt.choices)
+                        for c in opt.choices if c != DEFAULT_IS.get((entry, name)))
         return Field(f"{entry}.{name}", label, plain_help(opt.help), "choice", default, choices)
     kind = "number" if isinstance(opt.default, int) else "text"
     return Field(f"{entry}.{name}", label, plain_help(opt.help), kind, default)

@@ -21,7 +21,7 @@ from .intake import accept_mail
 from .periodic import sweep, timers
 from .reading import GameRead, PublicGame, public_game, read_game
 from .relay import deliver, prepare_to_render, requeue
-from .replaying import NotYet, Step, replay_step, seat_log, whole_log
+from .replaying import LogReader, NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
 from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
@@ -30,7 +30,7 @@ from .table import undo_command
 from .undo import UndoRefused
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
-           "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
+           "Intent", "LogReader", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "commands", "deliver", "from_settings",
            "is_bot_entry", "made_already", "move_bots", "prepare_to_render",

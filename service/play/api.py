@@ -232,8 +232,10 @@ def record(svc: Services, game_id: int) -> Record:
 
 
 def current(svc: Services, game_id: int, player_id: int, seat: int | None = None) -> dict[str, Any]:
-    """The position's sequence number and mark for this seat (a 409's body)."""
+    """The position as it is now for this seat (a 409's body): its sequence number, mark and
+    the seat's view, as GET /games/{id} gives them."""
     with svc.db.transaction() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         pos = positions.load(session, svc.states, game_id)
-        return {"seq": pos.seq, "mark": marks.mark(pos.engine, pos.state, seat_row.seat)}
+        return {"seq": pos.seq, "mark": marks.mark(pos.engine, pos.state, seat_row.seat),
+                "view": pos.engine.view(pos.state, seat_row.seat)}

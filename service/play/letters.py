@@ -8,10 +8,12 @@ from email.message import EmailMessage
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from service import clocks
 from service.games import registry
 from service.mail.outbound.compose import Envelope, compose_letter
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
+from . import timing
 from .services import Services
 
 KINDS = frozenset({"sign_in", "invitation"})
@@ -35,6 +37,8 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     ctx = {"inviter": creator.name if creator else "A player", "game_id": game.id,
            "title": registry.get(game.kind).title, "seats": seats,
            "accept": link("accept"), "decline": link("decline"), "never": link("never"),
-           "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else ""}
+           "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
+           # the time each move may take: what a player agrees to by accepting
+           "clock": clocks.describe(timing.control(game))}
     return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
 

@@ -13,6 +13,7 @@ from service.presenting import result_line
 from service.store.models import EventRow, GameRow, Invitation, Player, Seat
 
 from . import positions, seatpage
+from .errors import NoSuchGame
 from .invitations import declined
 from .services import Services
 
@@ -58,6 +59,18 @@ def my_games(svc: Services, player_id: int) -> MyGames:
     return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"])
 
 
+def seat_link(svc: Services, player_id: int, game_id: int) -> str:
+    """The player's own game page in `game_id` (a fresh signed link), for a signed-in player
+    whose emailed link expired; a game they have no seat in is "no such game"."""
+    with svc.db.transaction() as session:
+        seat = session.scalars(select(Seat).where(Seat.game_id == game_id,
+                                                  Seat.player_id == player_id)).first()
+        if seat is None:
+            raise NoSuchGame("You have no seat in a game with that number; your games are "
+                             "listed on My games.")
+        return svc.urls.game_path(game_id, seat.seat, seat.holder)
+
+
 def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     pos = positions.load(session, svc.states, seat.game_id)
     names = [s.player.name for s in pos.row.seats]
@@ -70,7 +83,9 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
                     svc.urls.game_path(pos.row.id, seat.seat, seat.holder),
                     waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
-                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""))
+                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""),
+                    public_path=svc.urls.public_game_path(pos.row.public_id)
+                    if pos.row.public and pos.row.public_id else "")
     if page.outcome or pos.row.status == "ended":
         return "done", line
     return ("move" if page.your_turn else "wait"), line

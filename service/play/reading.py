@@ -36,6 +36,8 @@ class GameRead:
     # done with it, and the owner should know someone tried
     attempts: list[tuple[str, str]] = field(default_factory=list)
     rematch: int | None = None   # a finished game's rematch, once someone has offered it
+    public_path: str = ""        # the game's public page, when its players keep one
+    zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -64,8 +66,11 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
                                  .order_by(GameRow.id).limit(1)) \
             if pos.row.status == "ended" else None
+        public = svc.urls.public_game_path(pos.row.public_id) \
+            if pos.row.public and pos.row.public_id else ""
         return GameRead(page, entries, bounced, older,
-                        [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch)
+                        [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
+                        public, _zone(pos.row, seat))
 
 
 def history_page(session: Session, pos: positions.Position, seat: int | None,
@@ -80,11 +85,11 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
         return [], None
     first, last = recorded[0].seq, recorded[-1].seq
     at = {r.seq: r.at.isoformat() for r in recorded}
-    timer = {r.seq for r in recorded if r.source == "timer"}
+    timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
-            h = dict(h, text=h["text"] + " (played by the clock: out of time)")
+            h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
         entries.append(dict(h, kind="event", at=at[h["seq"]]))
     # a message or a seat change belongs to the page whose events it came among
     after = -1 if first == 1 else first - 1
@@ -100,6 +105,21 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
     return entries, (first if first > 1 else None)
 
+
+
+def _zone(game: GameRow, seat: int | None) -> str:
+    row = next((s for s in game.seats if s.seat == seat), None)
+    return (row.player.zone or "") if row is not None else ""
+
+
+def clock_played(text: str, for_reader: bool) -> str:
+    """A history line of a move the clock made: for the seat it played for, that its time ran
+    out and the clock played for it ("You rolled..." alone would say the player did)."""
+    if not for_reader:
+        return text + " (played by the clock: out of time)"
+    if text.startswith("You "):
+        text = "you " + text[4:]
+    return f"Your time ran out, so the clock played for you: {text}"
 
 
 @dataclass(frozen=True)

@@ -52,7 +52,13 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from service import boardpicture, logctx
-from service.mail.outbound.compose import Envelope, compose_notice, compose_turn
+from service.mail.outbound.compose import (
+    NOTE_KINDS,
+    Envelope,
+    compose_note,
+    compose_notice,
+    compose_turn,
+)
 from service.mail.outbound.templating import precompile
 from service.mail.outbound.transports import (
     Handover,
@@ -505,7 +511,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     news = [(r.seq, r.event) for r in news]
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
-    return partial(compose_turn, svc.templates, page, links, envelope,
+    compose = compose_note if row.kind in NOTE_KINDS else compose_turn
+    return partial(compose, svc.templates, page, links, envelope,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))
 
 

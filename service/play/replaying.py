@@ -1,5 +1,6 @@
 """Looking back: a seat steps through the game's positions exactly as it saw them then, and
-downloads the log as it may see it (everyone may download the whole log once the game is over).
+downloads the log as it may see it (its players, and a public page's audience, may download
+the whole log once the game is over).
 
 A step is a position that existed: the end of one committed batch of events (one start, one
 move or turn, one bot move, one take-back), found from the events' (seat, source, time) —
@@ -11,11 +12,14 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from sqlalchemy import select
+
 from service.presenting import history, redact
 from service.store import events as event_store
+from service.store.models import GameRow
 
 from . import chat, positions
-from .errors import PlayError
+from .errors import NoSuchGame, PlayError
 from .services import Services
 
 
@@ -89,12 +93,29 @@ def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
                 "events": events, "messages": _messages(session, game_id, seat)}
 
 
-def whole_log(svc: Services, game_id: int) -> dict[str, Any]:
-    """Every event as recorded, hidden cards and all: only once the game is over."""
+@dataclass(frozen=True)
+class LogReader:
+    """Who asks for a whole log: the game's number with the signed-in account, or the game's
+    public page id. A seat token's holder asks by the number alone, with `seat_token` set
+    once the caller has verified the token for that game."""
+    game_id: int | None = None
+    account_id: int | None = None
+    public_id: str | None = None
+    seat_token: bool = False
+
+
+NO_LOG = "There is no such game log."
+
+
+def whole_log(svc: Services, reader: LogReader) -> dict[str, Any]:
+    """Every event as recorded, hidden cards and all: only once the game is over, and only
+    for its players and, when its page is public, that page's audience. To anyone else a
+    game that exists is answered exactly as one that does not."""
     with svc.db.transaction() as session:
-        row = positions.game_row(session, game_id)
-        pos = positions.load(session, svc.states, game_id)
-        if row.status != "ended" and pos.engine.outcome(pos.state) is None:
+        row = _readable_game(session, reader)
+        game_id = row.id
+        pos = None if row.status == "forming" else positions.load(session, svc.states, game_id)
+        if row.status != "ended" and (pos is None or pos.engine.outcome(pos.state) is None):
             raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
                          "the game is over. Until then each player can download their own "
                          "view of it from their game page.")
@@ -104,6 +125,23 @@ def whole_log(svc: Services, game_id: int) -> dict[str, Any]:
                 "rules_version": row.rules_version,
                 "players": [s.player.name for s in row.seats], "events": events,
                 "messages": _messages(session, game_id, None)}
+
+
+def _readable_game(session, reader: LogReader) -> GameRow:
+    if reader.public_id is not None:
+        row = session.scalars(select(GameRow).where(
+            GameRow.public_id == reader.public_id[:40])).first()
+        if row is not None and row.public:
+            return row
+        raise NoSuchGame(NO_LOG)
+    try:
+        row = positions.game_row(session, reader.game_id if reader.game_id is not None else 0)
+    except NoSuchGame:
+        raise NoSuchGame(NO_LOG) from None
+    if reader.seat_token or (reader.account_id is not None and any(
+            s.player_id == reader.account_id for s in row.seats)):
+        return row
+    raise NoSuchGame(NO_LOG)
 
 
 def _messages(session, game_id: int, seat: int | None) -> list[dict]:

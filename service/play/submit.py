@@ -57,6 +57,7 @@ class Applied:
     # the game again
     to_act: tuple[int, ...] = ()
     names: tuple[str, ...] = ()
+    bots: tuple[int, ...] = ()  # the seats bots play (they are never mailed)
 
 
 class RaceLost(PositionChanged):
@@ -212,7 +213,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
-                                  mover=_mover(intent))
+                                  mover=_mover(intent, pos.engine, new_state))
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:
@@ -222,13 +223,23 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     positions.moved(session, svc.states, pos, last, new_state)
     return Applied(pos.row.id, pos.row.kind, first, last, moves, outbox_ids, ended,
                    pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),
-                   tuple(s.player.name for s in pos.row.seats))
+                   tuple(s.player.name for s in pos.row.seats),
+                   tuple(s.seat for s in pos.row.seats if s.bot is not None))
 
 
-def _mover(intent: Intent) -> int | None:
-    """The seat not to mail about its own move: one that moved on a page (the done page or the
-    game page told it). A move by email has no page to tell it, so its mail mode decides."""
-    return intent.seat if intent.source in ("link", "web") else None
+#: moves a person made: the clock's and the bots' are news to the seat they were made for
+_BY_THE_PLAYER = ("link", "web", "email", "api", "cli")
+
+
+def _mover(intent: Intent, engine, new_state) -> int | None:
+    """The seat not to mail about its own move, whatever the way in: the page, the API or the
+    CLI answered it, and a reply needs no answer. A reply that kept its turn open (`keep`)
+    is the exception: its writer has no page, and plays on from the email with fresh links."""
+    if intent.source not in _BY_THE_PLAYER:
+        return None
+    if intent.source == "email" and intent.seat in engine.to_act(new_state):
+        return None
+    return intent.seat
 
 
 def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,
@@ -279,8 +290,19 @@ def check_fresh(session: Session, svc: Services, pos: positions.Position,
     if expected is None or expected == marks.mark(pos.engine, pos.state, intent.seat):
         return
     raise PositionChanged("The game has moved on since that email was sent, so the move "
-                          "you chose no longer applies. Here is the position as it is now.",
-                          pos.seq)
+                          f"you chose no longer applies: {_whose_move(pos, intent.seat)} "
+                          "Here is the position as it is now.", pos.seq)
+
+
+def _whose_move(pos: positions.Position, seat: int) -> str:
+    """Whose move it is now, in words for `seat`'s player."""
+    if pos.engine.outcome(pos.state) is not None or pos.row.status == "ended":
+        return "the game is over."
+    acting = sorted(pos.engine.to_act(pos.state))
+    others = [pos.row.seats[s].player.name for s in acting if s != seat]
+    if seat in acting:
+        return "it is your move again, in a new position."
+    return f"it is {' and '.join(others)}'s move now." if others else "nobody is to move."
 
 
 def _without_keep(engine, state, seat: int, lines: list[str]) -> tuple[list[str], bool]:
@@ -314,9 +336,10 @@ def _moves(engine, seat: int, moves: list[Move], lines: list[str], current, turn
     done: list[str] = []
     for index, line in enumerate(lines):
         if turn_ended():
-            raise Refused(f"Your turn ended with \"{done[-1] if done else 'your move'}\", so "
-                          "this line could not follow it in the same email. Send one turn per "
-                          "email; the next can go when it is your move again.",
+            raise Refused(f"Your turn ended by itself with \"{done[-1] if done else 'your move'}\""
+                          " (nothing more was left to do in it), so this line could not follow "
+                          "it in the same email. Send one turn per email; the next can go when "
+                          "it is your move again.",
                           index=len(moves) + index, text=line)
         done.append(line)
         try:

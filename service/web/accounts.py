@@ -71,8 +71,11 @@ def sign_in(token: str):
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400, sign_in_again=True)
     wanted = session.get("next", "")
+    kept = session.get("lobby_form")   # a lobby form filled in before signing in
     session.clear()                    # a fresh session for the account (no fixation)
     session["player"] = me.id
+    if kept:
+        session["lobby_form"] = kept
     session.permanent = True
     return redirect(wanted if _local_path(wanted) else url_for("accounts.me"))
 
@@ -97,6 +100,16 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
                            error=error, typed=typed), status
 
 
+@bp.get("/me/games/<int:game_id>")
+@signed_in
+def my_game(me: accounts.Account, game_id: int):
+    """The signed-in player's own page of a game (where an expired link's page sends them)."""
+    try:
+        return redirect(mygames.seat_link(services(), me.id, game_id))
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+
+
 @bp.post("/me/preferences")
 @signed_in
 def preferences(me: accounts.Account):
@@ -108,7 +121,8 @@ def preferences(me: accounts.Account):
     except PlayError as exc:
         typed = {k: form.get(k, "")[:200] for k in ("name", "zone", "mail_mode", "digest_hour")}
         return _my_page(me, exc.detail, 400, typed)
-    return redirect(url_for("accounts.me"))
+    flash("Saved.")
+    return redirect(url_for("accounts.me") + "#preferences")
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>")

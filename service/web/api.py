@@ -119,12 +119,14 @@ def my_games():
         raise Problem(400, "Malformed status", "status is one of "
                       f"{', '.join(GAME_STATUSES)}, e.g. ?status=active; without it, every game.")
     status = given[0] if given else None
-    lines = uses.my_games(services(), g.api_player.player_id, status)
-    return {"nowPlaying": [
-        {"gameId": x.game_id, "kind": x.kind, "title": x.title, "seat": x.seat,
-         "status": x.status, "seq": x.seq, "players": x.players, "toAct": x.to_act,
-         "isMyTurn": x.your_turn, "deadline": _when(x.deadline),
-         "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")} for x in lines]}
+    lines = [{"gameId": x.game_id, "kind": x.kind, "title": x.title, "seat": x.seat,
+              "status": x.status, "seq": x.seq, "players": x.players, "toAct": x.to_act,
+              "isMyTurn": x.your_turn, "deadline": _when(x.deadline),
+              "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")}
+             for x in uses.my_games(services(), g.api_player.player_id, status)]
+    # an ended game is not being played: it is listed apart
+    return {"nowPlaying": [x for x in lines if x["status"] != "ended"],
+            "finished": [x for x in lines if x["status"] == "ended"]}
 
 
 @bp.get("/games/<int:game_id>")

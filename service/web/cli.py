@@ -39,7 +39,8 @@ def start_game(game, players, option, no_mail):
         started = play.start_game(svc, game, list(players), options, mail=not no_mail)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
-    click.echo(f"started {game} game {started.game_id}; {len(started.outbox_ids)} emails queued")
+    click.echo(f"started {game} game {started.game_id}; {len(started.outbox_ids)} "
+               f"{'email' if len(started.outbox_ids) == 1 else 'emails'} queued")
     for seat, who in enumerate(players):
         if not play.is_bot_entry(who):
             link = svc.urls.absolute(svc.urls.game_path(started.game_id, seat))

@@ -15,11 +15,11 @@ from __future__ import annotations
 
 import secrets
 
-from flask import current_app, request
+from flask import current_app, request, url_for
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import InternalServerError, MethodNotAllowed, NotFound
 
-from service.links import TokenError
+from service.links import Expired, TokenError
 
 from . import pages, problems
 from .problems import Problem
@@ -57,7 +57,18 @@ def method_not_allowed(exc: MethodNotAllowed):
 
 def token_error(exc: TokenError):
     """A damaged, expired or wrong-purpose link, wherever it was opened: what happened, and
-    what to do instead (each TokenError says both)."""
+    what to do instead (each TokenError says both). An expired link to a game offers what
+    still works: signing in, which leads to that game's page, or a reply `view`."""
+    if isinstance(exc, Expired) and exc.game is not None:
+        return pages.problem(
+            exc.title, f"{exc.detail} Sign in to go to the game, or reply “view” to "
+            "any email of this game for a fresh copy with new links.", 400,
+            links=[(url_for("accounts.sign_in_form", next=f"/me/games/{exc.game}"),
+                    "Sign in and go to the game")])
+    if isinstance(exc, Expired):
+        return pages.problem(exc.title, f"{exc.detail} Sign in to see your games, or reply "
+                             "“view” to the game's email for fresh links.", 400,
+                             links=[(url_for("accounts.sign_in_form"), "Sign in")])
     return pages.problem(exc.title, exc.detail, 400)
 
 

@@ -12,6 +12,7 @@ from flask import (
     redirect,
     render_template,
     request,
+    session,
     url_for,
 )
 
@@ -35,19 +36,38 @@ CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
                                      ("wait", "nothing; the others may extend or switch to bot")]}
 
 
+#: the lobby form kept through signing in: the session cookie has room for a few kilobytes
+KEPT_FORM = "lobby_form"
+KEPT_FORM_CHARS = 2000
+
+
 @bp.get("/")
 def lobby():
-    return _lobby(form={}, error=None)
+    kept = session.pop(KEPT_FORM, None)
+    return _lobby(form=kept if isinstance(kept, dict) else {}, error=None, kept=bool(kept))
 
 
-def _lobby(form, error: str | None, practice=None, practice_error: str | None = None):
+def keep_form(form) -> None:
+    """The lobby form as a signed-out player filled it in, kept in their session until they
+    are signed in and back at the lobby (the sign-in keeps it: accounts.sign_in)."""
+    kept, size = {}, 0
+    for name, value in form.items():
+        if name == "csrf_token" or size + len(name) + len(value) > KEPT_FORM_CHARS:
+            continue
+        kept[name] = value
+        size += len(name) + len(value)
+    session[KEPT_FORM] = kept
+
+
+def _lobby(form, error: str | None, practice=None, practice_error: str | None = None,
+           kept: bool = False):
     """The lobby; after a refused form, that form as the player filled it in, its error
     beside it: `form`/`error` the invitation form's, `practice`/`practice_error` the
     "Play against bots" form's."""
     return render_template("web/new_game.html", games=rulebook.lobby(TABLE_ONLY), form=form,
                            error=error, me=current_account(), practice=practice or {},
                            practice_error=practice_error, tables=practice_tables(),
-                           **CLOCK_CHOICES)
+                           kept=kept, **CLOCK_CHOICES)
 
 
 def practice_tables() -> list[tuple[str, list[tuple[str, int]]]]:
@@ -72,6 +92,7 @@ def rules(entry: str):
 def create():
     me = current_account()
     if me is None:     # making a game mails people: only an account may, and it is counted
+        keep_form(request.form)
         return redirect(url_for("accounts.sign_in_form", next="/"))
     form = request.form
     players = [line for line in form.get("players", "").replace(",", "\n").splitlines()
@@ -277,16 +298,36 @@ def seat_log(token: str):
     return _download(log, f"turnpost-game-{claims.game}-seat-{claims.seat + 1}.json")
 
 
+@bp.get("/g/<token>/whole-log.json")
+def whole_log_for_seat(token: str):
+    """The whole log of a finished game, for a seat's holder (by the game page's link)."""
+    claims = services().urls.signer.loads("view", token)
+    return _whole_log(play.LogReader(game_id=claims.game, seat_token=True))
+
+
 @bp.get("/games/<int:game_id>/log.json")
 def whole_log(game_id: int):
-    """Every event of a finished game, hidden cards and all."""
+    """The whole log of a finished game, for a signed-in player of it."""
+    me = current_account()
+    return _whole_log(play.LogReader(game_id=game_id, account_id=me.id if me else None))
+
+
+@bp.get("/games/<public_id>/log.json")
+def public_log(public_id: str):
+    """The whole log of a finished public game, for its public page's audience."""
+    return _whole_log(play.LogReader(public_id=public_id))
+
+
+def _whole_log(reader):
+    """Every event of a finished game, hidden cards and all; to whoever may not read it, the
+    same 404 whether the game exists or not."""
     try:
-        log = play.whole_log(services(), game_id)
+        log = play.whole_log(services(), reader)
     except play.NoSuchGame as exc:
         return pages.problem(exc.title, exc.detail, 404)
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 403)
-    return _download(log, f"turnpost-game-{game_id}.json")
+    return _download(log, f"turnpost-game-{log['game']}.json")
 
 
 def _download(log: dict, filename: str):

@@ -75,7 +75,12 @@ def act(token: str):
         return redirect(game_link)
     return render_template("web/done.html", applied=applied, game_link=game_link,
                            move_text=move_text, your_turn=claims.seat in applied.to_act,
-                           waiting_for=waiting_for(applied.names, applied.to_act, claims.seat))
+                           # the link's whole turn added the move that ends an open turn
+                           turn_closed=len(applied.moves) > 1 and applied.moves[-1] != claims.move,
+                           people_next=waiting_for(applied.names, [
+                               s for s in applied.to_act if s not in applied.bots], claims.seat),
+                           bots_next=waiting_for(applied.names, [
+                               s for s in applied.to_act if s in applied.bots], claims.seat))
 
 
 def link_key(token: str) -> str:

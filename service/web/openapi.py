@@ -20,8 +20,8 @@ ERRORS = {
     "400": {"description": "the body is not a JSON object or is malformed", "content": PROBLEM},
     "401": {"description": "no token, or an unknown or revoked one", "content": PROBLEM},
     "404": {"description": "no such game, or not one of yours", "content": PROBLEM},
-    "409": {"description": "the position changed (the problem names the current `seq` and "
-                           "`mark`), or the game is over", "content": PROBLEM},
+    "409": {"description": "the position changed (the problem carries the position as it is now: "
+                           "its `seq`, `mark` and the seat's `view`), or the game is over", "content": PROBLEM},
     "413": {"description": "the body is too large", "content": PROBLEM},
     "422": {"description": "the move is not allowed or the command not understood; "
                            "nothing was applied", "content": PROBLEM},
@@ -61,8 +61,9 @@ MY_GAMES = {
     "responses": {"200": _json({"nowPlaying": [{
         "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "status": "active",
         "seq": 3, "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True,
-        "deadline": None, "url": "https://turnpost.example/api/v1/games/1"}]},
-        "each seat of yours"), **_errors("401")}}
+        "deadline": None, "url": "https://turnpost.example/api/v1/games/1"}], "finished": []},
+        "each seat of yours: in games going on or forming (nowPlaying), in ended ones "
+        "(finished)"), **_errors("401")}}
 
 #: one seat's clock in a game's "clocks" (service.clocks.clock_view with the seat, its name
 #: and status): `deadline` ISO 8601 or null (none running, or paused on vacation)

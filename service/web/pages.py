@@ -52,7 +52,8 @@ def render_game(read, view_token: str, **extra):
                            bounced=read.bounced,
                            older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page), attempts=read.attempts,
-                           rematch=read.rematch,
+                           rematch=read.rematch, public_path=read.public_path,
+                           reader_zone=read.zone,
                            # the page's own address, for its history links (a refused move
                            # link shows this page at /m/...)
                            here=f"/g/{view_token}" if view_token else request.path,
@@ -60,10 +61,22 @@ def render_game(read, view_token: str, **extra):
                            moves=[{"text": m["text"], "url": move_url(page, m["move"])}
                                   for m in page.menu],
                            groups=grouped_moves(page) if view_token else {},
+                           step_hint=step_hint(page),
                            partial_html=game_partial(env, page.kind, "html"),
                            table=drawing(page.view, page.names, page.me),
                            replaceable=[c for c in page.clocks
                                         if c["status"] in ("absent", "resigned")], **extra)
+
+
+def step_hint(page) -> str:
+    """What every move button on the game page does: one behaviour for all of them (a link
+    from an email is a whole turn; a button here is one step)."""
+    hint = "Each button makes its move at once and brings you back here."
+    if "turn_open" in page.view:      # a game whose turn stays open after the card play (M9)
+        hint += (" After the card play your turn stays open for more until you press"
+                 " “end turn” (it ends by itself when nothing is left to add or"
+                 " trade).")
+    return hint
 
 
 def grouped_moves(page) -> dict[str, list[dict]]:

@@ -25,11 +25,14 @@ def test_a_whole_trees_game_through_the_api_alone_with_two_tokens(client, table)
     rng = random.Random(5)
     moves = 0
     while True:
-        mine = {a: client.get("/api/v1/games", headers=h).json["nowPlaying"]
-                for a, h in auth.items()}
-        assert all(len(games) == 1 and games[0]["gameId"] == gid for games in mine.values())
-        if mine[ANNA][0]["status"] == "ended":
+        listed = {a: client.get("/api/v1/games", headers=h).json for a, h in auth.items()}
+        if listed[ANNA]["finished"]:
+            # an ended game is listed apart, never as being played
+            assert all(x["nowPlaying"] == [] and x["finished"][0]["gameId"] == gid
+                       and x["finished"][0]["status"] == "ended" for x in listed.values())
             break
+        mine = {a: x["nowPlaying"] for a, x in listed.items()}
+        assert all(len(games) == 1 and games[0]["gameId"] == gid for games in mine.values())
         turn = [a for a, games in mine.items() if games[0]["isMyTurn"]]
         assert len(turn) == 1
         h = auth[turn[0]]
@@ -125,6 +128,7 @@ def test_a_stale_seq_is_409_with_the_current_one_and_nothing_changes(client, tab
                         json={"command": legal["commands"][0], "seq": legal["seq"]})
     assert stale.status_code == 409, stale.json
     assert stale.json["seq"] == now and stale.json["mark"]
+    assert "hand" in stale.json["view"]      # "here is the position as it is now": it is
     assert stale.content_type == "application/problem+json"
     assert client.get(f"/api/v1/games/{gid}/record").json["seq"] == now
 
@@ -241,5 +245,7 @@ def test_a_resigned_game_is_listed_as_ended_waiting_on_nobody(client, table, app
     gid, auth = table
     seat_cases.resign(app.extensions["turnpost"], gid, 1)
     for h in auth.values():
-        (line,) = client.get("/api/v1/games", headers=h).json["nowPlaying"]
+        listed = client.get("/api/v1/games", headers=h).json
+        (line,) = listed["finished"]
+        assert listed["nowPlaying"] == []            # an ended game is not being played
         assert line["status"] == "ended" and line["toAct"] == [] and not line["isMyTurn"]

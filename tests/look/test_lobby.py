@@ -61,3 +61,13 @@ def test_rules_pages_show_the_original_texts_with_attribution(client):
     assert "assets/" not in client.get("/rules/aristocracy").text
     assert "date: 07/10/2013" not in client.get("/rules/trees").text
     assert client.get("/rules/chess").status_code == 404
+
+
+def test_an_option_whose_default_is_one_of_its_choices_offers_it_once(client):
+    page = client.get("/").text
+    for entry, default, same in (("magnate", "off, as in the classic rules (default)", "off"),
+                                 ("magnate-roller", "on, as in the Roller rules (default)",
+                                  "on")):
+        select = re.search(rf"<select id=\"{entry}.courts\".*?</select>", page, re.S).group(0)
+        shown = [html.strip() for html in re.findall(r"<option[^>]*>([^<]*)</option>", select)]
+        assert default in shown and same not in shown, shown

@@ -92,3 +92,14 @@ def test_aristocracy_counts_one_action_in_the_singular():
     said = [fill(get("aristocracy").redact(Event("TurnBegan", {"seat": 0, "actions": n}),
                                            None)["text"], ["Anna"], None) for n in (1, 2)]
     assert said == ["Anna takes a turn with 1 action.", "Anna takes a turn with 2 actions."]
+
+
+def test_the_light_keeper_has_one_name_on_the_page_and_in_the_email():
+    # the card's name as the rulings write it (RULINGS, Magnate's Pawns): "the Light Keeper"
+    named = False
+    for sample in play("magnate", 2, {}):
+        for seat in (0, 1, None):
+            for text in partials(sample, seat).values():
+                assert "Light\u00adkeeper" not in text and "Lightkeeper" not in text
+                named = named or "Light Keeper" in text
+    assert named

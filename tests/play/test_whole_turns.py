@@ -104,3 +104,28 @@ def test_keep_alone_answers_the_ace_question_instead_of_keeping_the_turn_open():
                                              whole_turn=True), rng)
     assert moves == [{"type": "keep", "card": "1M"}]
     assert "1M" in after.players[seat].hand
+
+
+@pytest.mark.parametrize("source, whole_turn", [
+    ("api", False),        # one step through the API: the turn stays open
+    ("cli", False),
+    ("web", False),
+    ("email", True),       # a reply: the turn ends with it
+    ("link", True),
+])
+def test_nobody_is_mailed_about_their_own_move_whatever_the_way_in(services, source, whole_turn):
+    from sqlalchemy import select
+
+    from service.store.models import OutboxRow, Player
+    gid = start(services)
+    with services.db.transaction() as s:         # every change is mailed to these players
+        for player in s.scalars(select(Player).where(Player.email.in_(PLAYERS))):
+            player.mail_mode = "every"
+    pos, seat, sale = a_sale(services, gid)
+    applied = play.submit(services, play.Intent(gid, seat, moves=[sale], source=source,
+                                                whole_turn=whole_turn))
+    with services.db.transaction() as s:
+        mailed = {r.seat for r in s.scalars(select(OutboxRow).where(
+            OutboxRow.id.in_(applied.outbox_ids)))}
+    assert seat not in mailed
+    assert mailed == ({1 - seat} if whole_turn else set())   # the next to move hears of it

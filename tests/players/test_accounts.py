@@ -137,6 +137,7 @@ def test_preferences_are_saved_or_refused_whole(client, app):
     assert ok.status_code == 302
     page = client.get("/me").text
     assert 'value="Anna K"' in page and 'value="Europe/Paris"' in page
+    assert "Saved." in page                                 # the player sees it was saved
     for bad, why in (({"zone": "Mars/Olympus"}, "not a time zone"),
                      ({"name": "anna@example.org"}, "no @"),
                      ({"mail_mode": "digest", "digest_hour": "25"}, "0 to 23"),

@@ -141,5 +141,5 @@ def test_a_second_move_after_the_turn_ended_is_refused_saying_why(app, table):
     row_id, _ = deliver(app, reply_to(ours, f"{move}\n{second}"))
     assert inbound_status(app, row_id)[0] == "refused" and events(app) == before
     answer = text_of(latest_to(app, addr))
-    assert f'Your turn ended with "{move}"' in answer and second in answer
+    assert f'Your turn ended by itself with "{move}"' in answer and second in answer
     assert "not your turn" not in answer.lower()

@@ -25,6 +25,7 @@ def test_reminder_at_the_right_moment_once_with_the_deadline(services):
     mail = services.transport.messages()[-1][1].decode()
     assert "REMINDER: your move is due by Thu 26 Nov, 09:00 UTC (in 12 hours)" in mail
     assert "/m/" in mail                         # the same move links as a turn email
+    assert "Subject: Reminder: your move " in mail    # told apart from the turn email
 
 
 def test_reminder_lead_is_at_most_a_day(services):

@@ -174,3 +174,19 @@ def test_private_messages_never_reach_a_third_seat(app_factory, data):
                 assert text not in page and text not in view
     public = _every_page(client, f"/games/{gid}")
     assert not any(text in public for _, _, text in secrets_of)
+
+
+def test_a_chat_line_is_a_short_email_of_its_own_not_a_second_turn_email(client, app):
+    """The player to move had their turn email; a message to them is the line and whose move
+    it is, in the game's thread, without the position or the move links again."""
+    gid, pages = _game(client, app)
+    turn = [m for m in mails(app) if m["To"] == "a@example.org"][-1]
+    assert "Your move" in turn["Subject"] and "/m/" in text_of(turn)
+    before = len(mails(app))
+    client.post(pages[1] + "/say", data={"text": "hello", "to": ""})
+    said = next(m for m in mails(app)[before:] if m["To"] == "a@example.org")
+    assert said["Subject"].startswith("b says · ") and "Your move" not in said["Subject"]
+    body = text_of(said)
+    assert "hello" in body and "Your turn." in body
+    assert "/m/" not in body and "Your moves" not in body and "/g/" in body
+    assert said["References"] == turn["References"]          # one thread per game

@@ -276,3 +276,44 @@ def test_pressing_a_stale_link_shows_the_position_as_it_is_now(client, app):
         assert part in r.text and part in page
     # its links and forms are the game page's, not the move link's
     assert re.search(r'action="/g/[^"]+/say"', r.text)
+
+
+def test_an_expired_game_link_offers_signing_in_to_that_game(client, app, app_factory):
+    """Not another expired link: signing in (which then opens that game) or a reply `view`."""
+    import html
+
+    from .helpers import sign_in
+    gid = start(client, app)
+    page = game_link(latest_to(app, "ben@example.org"))
+    strict = app_factory(TURNPOST_LINK_MAX_AGE_DAYS=-1)
+    r = strict.test_client().get(page)
+    assert r.status_code == 400 and "expired" in r.text
+    assert "latest email" not in r.text and "view" in r.text
+    way_in = html.unescape(re.search(r'href="(/sign-in\?next=[^"]+)"', r.text).group(1))
+    browser = app.test_client()
+    browser.get(way_in)
+    signed_in = sign_in(browser, app, "ben@example.org")
+    assert signed_in.headers["Location"] == f"/me/games/{gid}"
+    there = browser.get(f"/me/games/{gid}")
+    assert there.status_code == 302 and there.headers["Location"].startswith("/g/")
+    assert "(you)" in browser.get(there.headers["Location"]).text
+    assert browser.get("/me/games/999999").status_code == 404
+
+
+@pytest.mark.parametrize("ahead, works", [(60, True), (3600, False)])
+def test_a_link_signed_ahead_of_this_servers_clock_is_not_called_expired(
+        client, app, monkeypatch, ahead, works):
+    import time
+
+    from itsdangerous.timed import TimestampSigner
+    gid = start(client, app)
+    signer = app.extensions["turnpost"].urls.signer
+    with monkeypatch.context() as m:       # another server, its clock `ahead` seconds fast
+        m.setattr(TimestampSigner, "get_timestamp", lambda self: int(time.time()) + ahead)
+        token = signer.dumps("view", Claims(gid, 1))
+    r = client.get(f"/g/{token}")
+    if works:
+        assert r.status_code == 200
+    else:
+        assert r.status_code == 400 and "not valid yet" in r.text
+        assert "expired" not in r.text.lower()

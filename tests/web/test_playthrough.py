@@ -118,9 +118,10 @@ def test_unsubscribe_mutes_the_game_for_that_seat(client, app):
 
 
 def test_dev_outbox_shows_the_mail(client, app):
-    start_game(app, "trees", ADDRS)
+    start_game(app, "trees", ADDRS[:1] + ["bot"])          # one email: "1 email", not "1 emails"
     page = client.get("/dev/outbox")
     assert page.status_code == 200 and "anna@example.org" in page.text
+    assert "Dev outbox: 1 email, newest first" in page.text
     key = re.search(r'href="/dev/outbox/([^"]+)"', page.text).group(1)
     assert client.get(f"/dev/outbox/{key}").status_code == 200
 

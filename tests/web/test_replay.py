@@ -13,7 +13,7 @@ from service.links import Claims
 from service.play import positions
 from service.store import events as event_store
 
-from .helpers import form_client, table_game
+from .helpers import form_client, sign_in, table_game
 from .test_every_game import _leaks
 
 
@@ -108,10 +108,11 @@ def test_a_seat_downloads_its_own_log_and_the_whole_log_only_after_the_end(clien
     assert hidden
     shown = _strings([e["event"] for e in data["events"] if e["seq"] in opening])
     assert not hidden & shown
-    refused = client.get(f"/games/{gid}/log.json")
+    whole_by_seat = svc.urls.game_path(gid, 0) + "/whole-log.json"
+    refused = client.get(whole_by_seat)
     assert refused.status_code == 403 and "once the game is over" in refused.text
     _play_on(client, svc, gid)
-    whole = client.get(f"/games/{gid}/log.json")
+    whole = client.get(whole_by_seat)
     assert whole.status_code == 200
     with svc.db.transaction() as s:
         assert [e["seq"] for e in whole.get_json()["events"]] == list(
@@ -141,3 +142,38 @@ def _play_on(client, svc, gid):
         token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine,
                                                                           pos.state, seat), move))
         client.post(f"/m/{token}", data={"then": "game"})
+
+
+def test_the_whole_log_is_for_the_players_and_a_public_pages_audience_only(client, app):
+    """To a stranger a private game's log is not there, finished or not, answered exactly as a
+    game that does not exist; its players read it by their seat link or signed in; a public
+    game's page audience reads it by the page's unguessable id, never by the game's number."""
+    gid, svc = _play(client, app, moves=2)
+    with svc.db.transaction() as s:
+        row = positions.game_row(s, gid)
+        row.public = False
+        public_id = row.public_id
+    nothing = app.test_client().get("/games/999999/log.json")
+    assert nothing.status_code == 404
+
+    def stranger_sees_nothing():
+        for path in (f"/games/{gid}/log.json", f"/games/{public_id}/log.json"):
+            answer = app.test_client().get(path)
+            assert (answer.status_code, answer.text) == (404, nothing.text), path
+
+    stranger_sees_nothing()                          # unfinished: no 403 that confirms it
+    _play_on(client, svc, gid)
+    stranger_sees_nothing()                          # finished and private
+    assert client.get(svc.urls.game_path(gid, 1) + "/whole-log.json").status_code == 200
+    player = app.test_client()
+    sign_in(player, app, "p1@example.org")
+    assert player.get(f"/games/{gid}/log.json").get_json()["game"] == gid
+    outsider = app.test_client()
+    sign_in(outsider, app, "outsider@example.org")
+    assert outsider.get(f"/games/{gid}/log.json").status_code == 404
+    with svc.db.transaction() as s:
+        positions.game_row(s, gid).public = True
+    assert app.test_client().get(f"/games/{public_id}/log.json").get_json()["game"] == gid
+    assert app.test_client().get(f"/games/{gid}/log.json").status_code == 404
+    page = app.test_client().get(f"/games/{public_id}").text
+    assert f'href="/games/{public_id}/log.json"' in page

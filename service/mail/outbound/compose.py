@@ -71,6 +71,20 @@ def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: E
     return bound(msg)
 
 
+#: outbox kinds told in a short email of their own (a chat line, a notice about a seat's clock
+#: or a take-back): the turn email told the position, a second copy of it would only bury them
+NOTE_KINDS = frozenset({"message", "timeout", "undo"})
+
+
+def compose_note(env: Environment, page: SeatPage, links: SeatLinks, envelope: Envelope,
+                 extra: dict | None = None) -> EmailMessage:
+    """A chat line or a notice in the game's thread: what was said or happened, whose move it
+    is, and the game page; no position, no move links."""
+    ctx = {"page": page, "names": page.names, "me": page.me, "links": links,
+           "marker": REPLY_MARKER, **(extra or {})}
+    return bound(build(env, "note", ctx, page.game_id, links, envelope, title=page.title))
+
+
 def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str, subject: str,
                    in_reply_to: str | None, kind: str = "notice") -> EmailMessage:
     """A reply that belongs to no game we can name (unknown game, a stranger's address), or
