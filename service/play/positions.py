@@ -177,3 +177,15 @@ def moved(session: Session, cache: StateCache, pos: Position, last: int, state: 
     game_id = pos.row.id
     sa_event.listen(session, "after_commit", lambda _s: cache.remember(game_id, last, state),
                     once=True)
+
+
+def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
+    """The events in the commits that made them: one start, move, turn or take-back each."""
+    out: list[list[event_store.Recorded]] = []
+    for r in recorded:
+        if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
+                                                                              r.at):
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out
