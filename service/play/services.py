@@ -7,8 +7,9 @@ import logging
 import threading
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import Any, Protocol
 
 from jinja2 import Environment
 
@@ -18,9 +19,6 @@ from service.store.db import Database
 from service.urls import Urls
 
 from .positions import StateCache
-
-if TYPE_CHECKING:      # only a type here: the clocks are built with the settings
-    from service.clock import Clock
 
 log = logging.getLogger(__name__)
 
@@ -49,6 +47,14 @@ class Outages:
     def down(self) -> dict[str, str]:
         with self._lock:
             return dict(self._down)
+
+
+class Clock(Protocol):
+    """Where the use cases read the time (service.clock has the system's and the tests')."""
+
+    def now(self) -> datetime:
+        """The current time, aware, in UTC."""
+        ...
 
 
 class Enqueue(Protocol):

@@ -11,7 +11,7 @@ from typing import Any
 from jinja2 import Environment
 
 from config import Settings, key_list, variable
-from service.clock import Clock, SystemClock
+from service.clock import SystemClock
 from service.games.contract import Chance
 from service.links import Signer
 from service.mail.outbound import transports
@@ -19,7 +19,7 @@ from service.mail.outbound.templating import make_env
 from service.store.db import Database
 from service.urls import Urls
 
-from .services import Enqueue, Services, run_nothing
+from .services import Clock, Enqueue, Services, run_nothing
 
 
 def typed(cfg: Mapping[str, Any]) -> Settings:
