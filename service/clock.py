@@ -1,15 +1,9 @@
-"""The one clock. Every use case reads the time from the clock it is given, never from
-`datetime.now()`, so tests (and the deadline sweep's tests above all) can move time forward."""
+"""The clocks a `Services` is given (the protocol: service.play.services.Clock): the system's,
+and one that stands still until told. Every use case reads the time from the clock it is
+given, never from `datetime.now()`, so tests (the deadline sweep's above all) can move time."""
 from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
-from typing import Protocol
-
-
-class Clock(Protocol):
-    def now(self) -> datetime:
-        """The current time, aware, in UTC."""
-        ...
 
 
 class SystemClock:

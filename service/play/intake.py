@@ -21,7 +21,6 @@ from service.store.models import InboundMessage, OutboxRow
 from .services import Services
 
 UNKNOWN_KEPT = timedelta(days=7)
-UNKNOWN_MAX_BYTES = 256 * 1024
 
 
 def accept_mail(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
@@ -42,7 +41,7 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
     now = svc.clock.now()
     expires_at = None
     if not is_for_us(svc, mail):
-        raw = raw[:int(svc.settings.get("TURNPOST_INBOUND_UNKNOWN_MAX_BYTES", UNKNOWN_MAX_BYTES))]
+        raw = raw[:svc.settings.INBOUND_UNKNOWN_MAX_BYTES]
         expires_at = now + UNKNOWN_KEPT
     try:
         with svc.db.transaction() as session:

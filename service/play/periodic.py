@@ -32,7 +32,7 @@ def sweep(svc: Services) -> dict[int, str]:
     intake.forget_expired(svc, now)
     digest.release_due(svc)         # digest players' held turn emails, once a day
     with svc.db.transaction() as session:
-        stalled = bots.stalled(session, now, svc.settings.get("TURNPOST_BOT_DELAY_SECONDS", 0))
+        stalled = bots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS)
     for game_id in stalled:
         svc.kick("bots", game_id)
     with svc.db.transaction() as session:

@@ -23,7 +23,7 @@ from sqlalchemy.orm import Session, joinedload
 
 from service import games
 from service.games import registry
-from service.games.contract import Game
+from service.games.contract import Event, Game
 from service.store import events as event_store
 from service.store import records, snapshots
 from service.store.models import GameRow
@@ -39,6 +39,8 @@ MAX_GAME_ID = 2**31 - 1
 # a snapshot is written whenever this many events were folded since the last one: replaying
 # 50 events costs about a millisecond; a snapshot is a row of a kilobyte or two
 SNAPSHOT_EVERY = 50
+#: a snapshot to write: (game id, seq, format, state)
+Snapshot = tuple[int, int, str, Any]
 
 
 class StateCache:
@@ -143,21 +145,75 @@ def load(session: Session, cache: StateCache, game_id: int, upto: int | None = N
                                            target) or (base_seq, state)
     seq = base_seq
     if base_seq < target or state is None:
-        for recorded in _events(session, row, base_seq, upto, known):
-            if recorded.event.type == TAKEN_BACK:
-                # the service's own event (play.undo): the game goes on from the state it
-                # had after event `to`; the engine never sees it
-                state = load(session, cache, game_id, upto=recorded.event.data["to"],
-                             row=row).state
-            else:
-                state = engine.evolve(state, recorded.event)
-            seq = recorded.seq
+        recorded = _events(session, row, base_seq, upto, known)
+        seq, state = fold(session, cache, row, base_seq, state,
+                          [(r.seq, r.event) for r in recorded])
     if state is None:
         raise NoSuchGame(f"Game {game_id} has no events.")
-    if seq - base_seq >= SNAPSHOT_EVERY:
-        snapshots.save(session, game_id, seq, snapshot_format(row), state)
+    snapshot = snapshot_after_fold(row, base_seq, seq, state)
+    if snapshot:
+        snapshots.save(session, *snapshot)
     cache.remember(game_id, seq, state)
     return Position(row, engine, state, seq)
+
+
+def load_many(session: Session, cache: StateCache,
+              rows: Sequence[GameRow]) -> tuple[dict[int, Position], list[Snapshot]]:
+    """Many games' latest states as `load` finds each (the cache, else the newest snapshot,
+    plus the events after it), for the whole batch in two queries; and the snapshots the
+    folds call for, for the caller to write with the rest of its rows. A game without events
+    has no position."""
+    found = {game.id: cache.get(game.id, game.seq) or (0, None) for game in rows}
+    far = {g.id: (snapshot_format(g), found[g.id][0], g.seq) for g in rows
+           if g.seq - found[g.id][0] > SNAPSHOT_EVERY}
+    found.update(snapshots.latest_many(session, far))
+    behind = {g.id: (g, found[g.id][0]) for g in rows
+              if found[g.id][0] < g.seq or found[g.id][1] is None}
+    logs = event_store.load_many(session, behind)
+    loaded: dict[int, Position] = {}
+    due: list[Snapshot] = []
+    for game in rows:
+        base, state = found[game.id]
+        seq, state = fold(session, cache, game, base, state, logs.get(game.id, []))
+        if state is None:
+            continue
+        snapshot = snapshot_after_fold(game, base, seq, state)
+        if snapshot:
+            due.append(snapshot)
+        cache.remember(game.id, seq, state)
+        loaded[game.id] = Position(game, registry.get(game.kind), state, seq)
+    return loaded, due
+
+
+def fold(session: Session, cache: StateCache, row: GameRow, base_seq: int, state: Any,
+         recorded: Sequence[tuple[int, Event]]) -> tuple[int, Any]:
+    """The one fold of a game's log: `state` (after event `base_seq`; None before the first)
+    evolved by the events after it, in order. Returns the last event's seq and the state."""
+    engine = registry.get(row.kind)
+    seq = base_seq
+    for at, event in recorded:
+        if event.type == TAKEN_BACK:
+            # the service's own event (play.undo): the game goes on from the state it had
+            # after event `to`; the engine never sees it
+            state = load(session, cache, row.id, upto=event.data["to"], row=row).state
+        else:
+            state = engine.evolve(state, event)
+        seq = at
+    return seq, state
+
+
+def snapshot_after_fold(row: GameRow, base_seq: int, seq: int, state: Any) -> Snapshot | None:
+    """A fold of SNAPSHOT_EVERY events or more leaves a snapshot for the next reader."""
+    if seq - base_seq >= SNAPSHOT_EVERY:
+        return (row.id, seq, snapshot_format(row), state)
+    return None
+
+
+def snapshot_after_move(pos: Position, last: int, state: Any) -> Snapshot | None:
+    """A move whose events pass a multiple of SNAPSHOT_EVERY leaves a snapshot at its last."""
+    if last // SNAPSHOT_EVERY > pos.seq // SNAPSHOT_EVERY:
+        return (pos.row.id, last, snapshot_format(pos.row), state)
+    return None
 
 
 def _events(session: Session, row: GameRow, after: int, upto: int | None,
@@ -172,8 +228,21 @@ def moved(session: Session, cache: StateCache, pos: Position, last: int, state: 
     """After a move appended events up to `last` in this session: a snapshot each time the log
     passes a multiple of SNAPSHOT_EVERY (in the move's transaction), and the new state cached
     once the transaction commits (not before: a rolled-back move never happened)."""
-    if last // SNAPSHOT_EVERY > pos.seq // SNAPSHOT_EVERY:
-        snapshots.save(session, pos.row.id, last, snapshot_format(pos.row), state)
+    snapshot = snapshot_after_move(pos, last, state)
+    if snapshot:
+        snapshots.save(session, *snapshot)
     game_id = pos.row.id
     sa_event.listen(session, "after_commit", lambda _s: cache.remember(game_id, last, state),
                     once=True)
+
+
+def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
+    """The events in the commits that made them: one start, move, turn or take-back each."""
+    out: list[list[event_store.Recorded]] = []
+    for r in recorded:
+        if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
+                                                                              r.at):
+            out[-1].append(r)
+        else:
+            out.append([r])
+    return out

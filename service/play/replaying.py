@@ -49,7 +49,7 @@ def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -
         row = positions.game_row(session, game_id)
         pos = positions.load(session, svc.states, game_id)
         recorded = event_store.load(session, row)
-        steps = batches(recorded)
+        steps = positions.batches(recorded)
         names = [s.player.name for s in row.seats]
         seen = [b for b in steps if b is steps[0]
                 or history(pos.engine, [(r.seq, r.event) for r in b], seat, names)]
@@ -64,17 +64,6 @@ def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -
                     [h["text"] for h in history(pos.engine, [(r.seq, r.event) for r in batch],
                                                 seat, names)])
 
-
-def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
-    """The events in the commits that made them: one start, move, turn or take-back each."""
-    out: list[list[event_store.Recorded]] = []
-    for r in recorded:
-        if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
-                                                                              r.at):
-            out[-1].append(r)
-        else:
-            out.append([r])
-    return out
 
 
 def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:

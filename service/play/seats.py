@@ -35,7 +35,7 @@ class VacationDone:
 
 
 def allowance(svc: Services) -> int:
-    return int(svc.settings.get("TURNPOST_VACATION_DAYS", clocks.DEFAULT_ALLOWANCE))
+    return int(svc.settings.VACATION_DAYS)
 
 
 def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:

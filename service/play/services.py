@@ -4,21 +4,17 @@ to the use cases; the use cases know no Flask, Celery, HTTP or SMTP."""
 from __future__ import annotations
 
 import logging
-import random
 import threading
-from collections.abc import Callable, Mapping
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import datetime
 from functools import partial
 from typing import Any, Protocol
 
 from jinja2 import Environment
 
-from config import key_list
-from service.clock import Clock, SystemClock
+from config import Settings
 from service.games.contract import Chance
-from service.links import Signer
-from service.mail.outbound import transports
-from service.mail.outbound.templating import make_env
 from service.store.db import Database
 from service.urls import Urls
 
@@ -51,6 +47,14 @@ class Outages:
     def down(self) -> dict[str, str]:
         with self._lock:
             return dict(self._down)
+
+
+class Clock(Protocol):
+    """Where the use cases read the time (service.clock has the system's and the tests')."""
+
+    def now(self) -> datetime:
+        """The current time, aware, in UTC."""
+        ...
 
 
 class Enqueue(Protocol):
@@ -95,7 +99,7 @@ class Services:
     retry_schedule: tuple[int, ...] = (60, 300, 1800, 7200, 21600)
     enqueue: Enqueue = run_nothing
     states: StateCache = field(default_factory=StateCache)
-    settings: Mapping[str, Any] = field(default_factory=dict)
+    settings: Settings = field(default_factory=Settings)
     observe: Observer = observe_nothing
     outages: Outages = field(default_factory=Outages)
     # when a kick is sent: now, or (the web app with a broker) once the player has the
@@ -129,29 +133,8 @@ class Services:
     @property
     def embedded(self) -> bool:
         """No broker: background work runs in the web process (workers.inprocess)."""
-        return not self.settings.get("TURNPOST_BROKER_URL")
+        return not self.settings.BROKER_URL
 
     def dispose(self) -> None:
         self.db.dispose()
-
-
-def from_settings(cfg: Mapping[str, Any], enqueue: Enqueue = run_nothing, *,
-                  clock: Clock | None = None, chance: Chance | None = None,
-                  templates: Environment | None = None) -> Services:
-    """Build the services from TURNPOST_* settings (config.Settings().as_flask())."""
-    signer = Signer(cfg["TURNPOST_SECRET_KEY"], cfg["TURNPOST_LINK_MAX_AGE_DAYS"],
-                    key_list(cfg.get("TURNPOST_SECRET_KEY_FALLBACKS")))
-    return Services(
-        db=Database(cfg["TURNPOST_DATABASE_URL"]),
-        clock=clock or SystemClock(),
-        # the service's chance is a CSPRNG; tests hand in a seeded Random
-        chance=chance or cfg.get("TURNPOST_CHANCE") or random.SystemRandom(),
-        urls=Urls(signer, cfg["TURNPOST_BASE_URL"], cfg["TURNPOST_MAIL_DOMAIN"]),
-        transport=transports.from_settings(cfg),
-        templates=templates or make_env(),
-        from_name=cfg["TURNPOST_MAIL_FROM_NAME"],
-        retry_schedule=tuple(cfg["TURNPOST_RETRY_SCHEDULE"]),
-        enqueue=enqueue,
-        settings=dict(cfg),
-    )
 

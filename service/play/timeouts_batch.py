@@ -25,8 +25,6 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.games import registry
-from service.store import events as event_store
 from service.store import records, snapshots
 from service.store.models import (
     EventRow,
@@ -37,7 +35,7 @@ from service.store.models import (
 )
 
 from . import notify, positions, timing
-from .positions import SNAPSHOT_EVERY, TAKEN_BACK, Position
+from .positions import Position
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -128,34 +126,11 @@ class Batch:
             self._states(rows)
 
     def _states(self, rows: list[GameRow]) -> None:
-        """Each game's state at its last event, as positions.load finds it: the cache, else
-        the newest snapshot, plus the events after it — for the whole batch in two queries."""
-        cache, found = self.svc.states, {}
-        for game in rows:
-            found[game.id] = cache.get(game.id, game.seq) or (0, None)
-        far = {g.id: (positions.snapshot_format(g), found[g.id][0], g.seq) for g in rows
-               if g.seq - found[g.id][0] > SNAPSHOT_EVERY}
-        found.update(snapshots.latest_many(self.session, far))
-        behind = {g.id: (g, found[g.id][0]) for g in rows
-                  if found[g.id][0] < g.seq or found[g.id][1] is None}
-        logs = event_store.load_many(self.session, behind)
-        for game in rows:
-            base, state = found[game.id]
-            recorded = logs.get(game.id, [])
-            if any(event.type == TAKEN_BACK for _, event in recorded):
-                # an undo folds an earlier state: positions.load knows how (rare)
-                self.positions[game.id] = positions.load(self.session, cache, game.id, row=game)
-                continue
-            engine = registry.get(game.kind)
-            for _, event in recorded:
-                state = engine.evolve(state, event)
-            seq = recorded[-1][0] if recorded else base
-            if state is None:
-                continue                    # a game without events: nothing to time out
-            if seq - base >= SNAPSHOT_EVERY:
-                self.snapshots.append((game.id, seq, positions.snapshot_format(game), state))
-            cache.remember(game.id, seq, state)
-            self.positions[game.id] = Position(game, engine, state, seq)
+        """Each game's state at its last event, read for the whole batch at once (the
+        repository's load_many); the snapshots its folds call for are written with the rest."""
+        loaded, due = positions.load_many(self.session, self.svc.states, rows)
+        self.positions.update(loaded)
+        self.snapshots += due
 
     # --- what the outcomes write (service.play.timeouts.Out) ------------------------------
 
@@ -210,8 +185,9 @@ class Batch:
         for r in game.seats:
             if r.seat not in told:
                 self.queue(game, r.seat, "timeout", last, {"timeout": notice})
-        if last // SNAPSHOT_EVERY > pos.seq // SNAPSHOT_EVERY:
-            self.snapshots.append((game.id, last, positions.snapshot_format(game), state))
+        snapshot = positions.snapshot_after_move(pos, last, state)
+        if snapshot:
+            self.snapshots.append(snapshot)
         self.positions[game.id] = Position(game, engine, state, last)
         self.states[game.id] = (last, state)
 

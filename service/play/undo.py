@@ -31,7 +31,7 @@ from service.games.contract import Event
 from service.store import events as event_store
 from service.store.models import UndoRequest
 
-from . import notify, positions, replaying, timing
+from . import notify, positions, timing
 from .errors import GameOver, PlayError
 from .positions import TAKEN_BACK
 from .services import Services
@@ -169,7 +169,7 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
 
 def _takeable(session: Session, svc: Services, pos: positions.Position, seat: int) -> int:
     """The seq to go back to for `seat`'s last move, or UndoRefused saying why not."""
-    batches = replaying.batches(event_store.newest(session, pos.row, limit=LOOK_BACK))
+    batches = positions.batches(event_store.newest(session, pos.row, limit=LOOK_BACK))
     mine = None
     for index in range(len(batches) - 1, -1, -1):
         first = batches[index][0]

@@ -25,6 +25,7 @@ from sqlalchemy import (
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
+from .statuses import GameStatus, InboundStatus, OutboxStatus, SeatStatus
 from .types import UTCDateTime
 
 
@@ -59,7 +60,7 @@ class GameRow(Base):
     kind: Mapped[str] = mapped_column(String(40))          # registry id: "trees", ...
     options: Mapped[dict] = mapped_column(JSON)
     seq: Mapped[int] = mapped_column(Integer, default=0)   # last event's seq (a read cache)
-    status: Mapped[str] = mapped_column(String(20), default="active")  # forming|active|ended
+    status: Mapped[str] = mapped_column(String(20), default=GameStatus.ACTIVE)
     # the engine's rules_version when the game started: a game plays to its end under it
     rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
     # time control (service.clocks.option_text; None = no clock) and the timeout policy
@@ -89,8 +90,8 @@ class Seat(Base):
     clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
     remind_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)
-    status: Mapped[str] = mapped_column(String(20), default="active", server_default="active")
-    # active | absent (missed turns in a row) | resigned | forfeited
+    status: Mapped[str] = mapped_column(String(20), default=SeatStatus.ACTIVE,
+                                        server_default=SeatStatus.ACTIVE.value)
     on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)  # seat override
     # bumped when another player takes the seat over: links minted for an earlier holder fail
     holder: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
@@ -216,7 +217,7 @@ class OutboxRow(Base):
     # the local part of the email's Message-ID: random, so that a reply's In-Reply-To proves
     # its writer saw this email, and so ids count nothing (a row number would)
     message_id: Mapped[str] = mapped_column(String(64))
-    status: Mapped[str] = mapped_column(String(12), default="pending")
+    status: Mapped[str] = mapped_column(String(12), default=OutboxStatus.PENDING)
     # pending -> sending -> sent; failures go back to pending with a later next_try, then parked
     attempts: Mapped[int] = mapped_column(Integer, default=0)
     next_try: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -256,7 +257,7 @@ class InboundMessage(Base):
     # what the raw bytes were parsed into when stored (InboundMail.to_json): parsed once
     parsed: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     via: Mapped[str] = mapped_column(String(20))           # smtp | webhook | imap
-    status: Mapped[str] = mapped_column(String(20), default="received")
+    status: Mapped[str] = mapped_column(String(20), default=InboundStatus.RECEIVED)
     outcome: Mapped[str | None] = mapped_column(Text, nullable=True)
     received_at: Mapped[datetime] = mapped_column(UTCDateTime())
     processed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)

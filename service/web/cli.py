@@ -21,7 +21,7 @@ def init_app(app) -> None:
 @click.command("init-db")
 def init_db():
     """Create or upgrade the database schema (Alembic migrations)."""
-    upgrade(services().settings["TURNPOST_DATABASE_URL"])
+    upgrade(services().settings.DATABASE_URL)
     click.echo("database is up to date")
 
 

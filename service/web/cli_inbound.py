@@ -30,7 +30,7 @@ def inbound_smtp(host, port):
                         format="%(asctime)s %(levelname)s %(name)s: %(message)s")
     svc = services()
     cfg = svc.settings
-    host = host or cfg["TURNPOST_INBOUND_SMTP_HOST"]
-    port = int(port or cfg["TURNPOST_INBOUND_SMTP_PORT"])
+    host = host or cfg.INBOUND_SMTP_HOST
+    port = int(port or cfg.INBOUND_SMTP_PORT)
     click.echo(f"receiving mail for play+…@{svc.urls.domain} on {host}:{port}")
-    smtp_receiver.run(handler(svc), host, port, cfg["TURNPOST_INBOUND_MAX_BYTES"])
+    smtp_receiver.run(handler(svc), host, port, cfg.INBOUND_MAX_BYTES)

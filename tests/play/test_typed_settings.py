@@ -1,0 +1,15 @@
+"""The use cases read the typed settings, each at the default config/ documents for it."""
+from config import Settings
+from service.play.settings import typed
+
+
+def test_a_setting_left_out_takes_its_documented_default():
+    settings = typed({"TURNPOST_DATABASE_URL": "sqlite://"})
+    assert settings.BOT_DELAY_SECONDS == 3 == Settings().BOT_DELAY_SECONDS
+    assert settings.VACATION_DAYS == Settings().VACATION_DAYS
+    assert settings.DATABASE_URL == "sqlite://"
+
+
+def test_the_services_carry_the_settings_they_were_built_from(services):
+    assert isinstance(services.settings, Settings)
+    assert services.settings.BOT_DELAY_SECONDS == 0      # the tests' setting, not a fallback
