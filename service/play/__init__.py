@@ -23,8 +23,7 @@ from .reading import GameRead, PublicGame, public_game, read_game
 from .relay import deliver, prepare_to_render, requeue
 from .replaying import LogReader, NotYet, Step, replay_step, seat_log, whole_log
 from .replies import process as process_inbound
-from .services import Services
-from .settings import from_settings
+from .services import Services, from_settings
 from .start import BadStart, Started, is_bot_entry, start_game, start_practice
 from .submit import Applied, Intent, made_already, submit
 from .table import undo_command

@@ -14,8 +14,9 @@ from sqlalchemy.orm import Session
 
 from . import chat, positions, seats, table
 from .errors import PlayError, Refused
+from .positions import check_holder
 from .services import Services
-from .submit import Applied, Intent, check_holder, submit
+from .submit import Applied, Intent, submit
 
 
 @dataclass(frozen=True)

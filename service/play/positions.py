@@ -28,7 +28,7 @@ from service.store import events as event_store
 from service.store import records, snapshots
 from service.store.models import GameRow
 
-from .errors import NoSuchGame
+from .errors import NoSuchGame, NotYourSeat
 
 #: the service's event for a move taken back by agreement (play.undo): folding it means
 #: "the state as it was after event data["to"]"
@@ -246,3 +246,13 @@ def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recor
         else:
             out.append([r])
     return out
+
+def check_holder(game, seat: int | None, holder: int | None) -> None:
+    """Links carry the seat's holder: once a seat has been taken over, the old links no longer
+    act for it."""
+    if seat is None or holder is None:
+        return
+    row = next((s for s in game.seats if s.seat == seat), None)
+    if row is not None and row.holder != holder:
+        raise NotYourSeat("This link belonged to the seat's previous player; the seat has been "
+                          "taken over since.")

@@ -14,12 +14,13 @@ from sqlalchemy.orm import Session
 from service.games import registry
 from service.presenting import SeatPage, fill, history
 from service.store import events as event_store
-from service.store.models import GameRow, Invitation, SeatChange
+from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
+from service.store.statuses import InboundStatus
 
-from . import chat, positions, replies, seatpage, undo
+from . import chat, positions, seatpage, undo
 from .errors import NoSuchGame
+from .positions import check_holder
 from .services import Services
-from .submit import check_holder
 
 HISTORY_PAGE = 50
 
@@ -62,7 +63,7 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
         tried = [] if seat is None else [
             (m.received_at.strftime("%Y-%m-%d %H:%M UTC"), m.parsed.get("sender", "?")
-             if m.parsed else "?") for m in replies.attempts(session, game_id, seat)]
+             if m.parsed else "?") for m in attempts(session, game_id, seat)]
         rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
                                  .order_by(GameRow.id).limit(1)) \
             if pos.row.status == "ended" else None
@@ -146,3 +147,9 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
                     "an open seat" if inv.status == "open" else "an invited player")
                 seats.append((who, inv.status))
         return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)
+
+def attempts(session: Session, game_id: int, seat: int, limit: int = 10) -> list[InboundMessage]:
+    """Mail for this seat from other addresses, newest first (the seat's game page)."""
+    return list(session.scalars(select(InboundMessage).where(
+        InboundMessage.game_id == game_id, InboundMessage.seat == seat,
+        InboundMessage.status == InboundStatus.STRANGER).order_by(InboundMessage.id.desc()).limit(limit)))

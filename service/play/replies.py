@@ -455,12 +455,6 @@ def _recent(session: Session, game_id: int, seat: int, kinds, since: datetime) -
         OutboxRow.created_at >= since)) or 0
 
 
-def attempts(session: Session, game_id: int, seat: int, limit: int = 10) -> list[InboundMessage]:
-    """Mail for this seat from other addresses, newest first (the seat's game page)."""
-    return list(session.scalars(select(InboundMessage).where(
-        InboundMessage.game_id == game_id, InboundMessage.seat == seat,
-        InboundMessage.status == STRANGER).order_by(InboundMessage.id.desc()).limit(limit)))
-
 
 def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str) -> Target | None:
     """Game and seat from the reply address; failing that, from the email replied to."""

@@ -17,8 +17,8 @@ from . import notify, positions, timing
 from .addresses import BadAddress
 from .addresses import address as read_address
 from .errors import GameOver, PlayError
+from .positions import check_holder
 from .services import Services
-from .submit import check_holder
 from .timing import who
 
 

@@ -20,7 +20,7 @@ from service.store import records
 from service.store.models import Submission
 
 from . import notify, positions, timing
-from .errors import AlreadyDone, GameOver, NotYourSeat, PlayError, PositionChanged, Refused
+from .errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from .services import Services
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
@@ -118,7 +118,7 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
     # the game as plain records, written back after the move (cheaper than ORM objects)
     tracked = records.Tracked(session)
     pos = positions.load_locked(session, svc.states, intent.game_id, tracked)
-    check_holder(pos.row, intent.seat, intent.holder)
+    positions.check_holder(pos.row, intent.seat, intent.holder)
     if key is not None and key_first:
         _unless_done(session, svc, pos, intent.seat, key)
     try:
@@ -145,16 +145,6 @@ def _unless_done(session: Session, svc: Services, pos: positions.Position, seat:
     if done is not None:
         already_done(session, svc, pos, seat, done)
 
-
-def check_holder(game, seat: int | None, holder: int | None) -> None:
-    """Links carry the seat's holder: once a seat has been taken over, the old links no longer
-    act for it."""
-    if seat is None or holder is None:
-        return
-    row = next((s for s in game.seats if s.seat == seat), None)
-    if row is not None and row.holder != holder:
-        raise NotYourSeat("This link belonged to the seat's previous player; the seat has been "
-                          "taken over since.")
 
 
 def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:

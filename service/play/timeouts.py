@@ -354,7 +354,7 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
     with svc.db.transaction() as session:
         pos = positions.load(session, svc.states, game_id, lock=True)
         game = pos.row
-        seats.check_holder(game, by_seat, holder)
+        positions.check_holder(game, by_seat, holder)
         if game.status == "ended" or pos.engine.outcome(pos.state) is not None:
             raise PlayError("This game has finished; there is no deadline to change.")
         row = seat_row(game, target)

@@ -1,6 +1,6 @@
 """The use cases read the typed settings, each at the default config/ documents for it."""
 from config import Settings
-from service.play.settings import typed
+from service.play.services import typed
 
 
 def test_a_setting_left_out_takes_its_documented_default():
