@@ -32,8 +32,11 @@ import sweep_bench  # noqa: E402
 from flask import Flask  # noqa: E402
 from sqlalchemy import Column, DateTime, Integer, MetaData, Table, event, insert  # noqa: E402
 
-from service import marks, play  # noqa: E402
-from service.play import notify, positions, relay  # noqa: E402
+from service import play  # noqa: E402
+from service.linking import freshness as marks  # noqa: E402
+from service.play import notify  # noqa: E402
+from service.play import repository as positions  # noqa: E402
+from service.play.mail import relay  # noqa: E402
 from service.store import events as event_store  # noqa: E402
 from service.store.db import Database  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
@@ -179,7 +182,7 @@ def bot_move(svc, game_id: int, rng: random.Random):
 
 
 def play_claims(game_id, seat, mark, move):
-    from service.links import Claims
+    from service.linking.signer import Claims
     return Claims(game_id, seat, mark, move)
 
 
@@ -255,7 +258,7 @@ def reply_round_trips(app, counter: StatementCounter, n: int = 20) -> tuple[floa
     counted: that is the relay's), and how often it was parsed."""
     from email.message import EmailMessage
 
-    from service.play import intake, replies
+    from service.play.mail import intake, replies
     svc = app.extensions["turnpost"]
     rng = random.Random(7)
     parses = [0]

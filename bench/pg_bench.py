@@ -40,8 +40,8 @@ from bench import (
     smtp_sink,
 )
 from service import play
-from service.clock import ManualClock
-from service.play import relay
+from service.play.clock import ManualClock
+from service.play.mail import relay
 from service.store.migrate import upgrade
 from service.store.models import Base, OutboxRow
 from service.web import create_app

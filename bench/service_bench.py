@@ -23,11 +23,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import create_engine, text  # noqa: E402
 
-from service import marks, play  # noqa: E402
+from service import play  # noqa: E402
 from service.games import registry  # noqa: E402
 from service.games.contract import replay  # noqa: E402
-from service.links import Claims  # noqa: E402
-from service.play import positions  # noqa: E402
+from service.linking import freshness as marks  # noqa: E402
+from service.linking.signer import Claims  # noqa: E402
+from service.play import repository as positions  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Base  # noqa: E402
 from service.web import create_app  # noqa: E402

@@ -40,11 +40,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from sqlalchemy import create_engine, event, func, insert, select, text  # noqa: E402
 
-from service import marks, play  # noqa: E402
-from service.clock import ManualClock  # noqa: E402
+from service import play  # noqa: E402
 from service.games import registry  # noqa: E402
-from service.links import Claims  # noqa: E402
-from service.play import positions, timeouts  # noqa: E402
+from service.linking import freshness as marks  # noqa: E402
+from service.linking.signer import Claims  # noqa: E402
+from service.play import repository as positions  # noqa: E402
+from service.play.clock import ManualClock  # noqa: E402
+from service.play.time.sweep import timeouts  # noqa: E402
 from service.store import events as event_store  # noqa: E402
 from service.store import snapshots  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402

@@ -11,8 +11,8 @@ from datetime import datetime, timezone
 import pytest
 from sqlalchemy import create_engine, text
 
-from service.clock import ManualClock
 from service.play import Services, from_settings
+from service.play.clock import ManualClock
 from service.store.migrate import upgrade
 from service.store.models import Base
 

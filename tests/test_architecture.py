@@ -17,10 +17,10 @@ PACKAGES = ("service", "workers", "config")
 FORBIDDEN = [
     # adapters sit on top: nothing below may import them
     *[(low, "service.web") for low in ("service.play", "service.store", "service.mail",
-                                       "service.games", "service.clocks", "workers.tasks",
+                                       "service.games", "service.play.time.clocks", "workers.tasks",
                                        "workers.imap_tasks", "workers.celery_app")],
     *[(low, "workers") for low in ("service.play", "service.store", "service.mail",
-                                   "service.games", "service.clocks")],
+                                   "service.games", "service.play.time.clocks")],
     # the use cases know no web framework and no task queue
     ("service.play", "flask"), ("service.play", "celery"), ("service.play", "werkzeug"),
     # metrics and the API description are the adapters' business (Services.observe)
@@ -32,7 +32,7 @@ FORBIDDEN = [
     ("service.mail.outbound", "service.mail.inbound"),
     ("service.mail", "service.play"), ("service.mail", "service.store"),
     # the pure time-control module
-    ("service.clocks", "service.play"), ("service.clocks", "service.store"),
+    ("service.play.time.clocks", "service.play"), ("service.play.time.clocks", "service.store"),
 ]
 # engines: nothing of ours outside service.games, no framework
 ENGINE_MAY_NOT = ("service.web", "service.play", "service.store", "service.mail", "workers",
@@ -189,8 +189,8 @@ def test_the_circle_check_finds_a_planted_circle():
 
 
 @pytest.mark.parametrize("importer, imported", [
-    ("service.play.submit", "service.web.ext"),
-    ("service.play.relay", "flask"),
+    ("service.play.moves.submit", "service.web.ext"),
+    ("service.play.mail.relay", "flask"),
     ("service.mail.outbound.compose", "service.mail.inbound.parse"),
     ("service.games.trees.rules", "service.store.models"),
     ("workers.tasks", "service.web"),
@@ -204,3 +204,55 @@ def test_the_inside_a_function_check_reads_nested_imports(tmp_path):
     source.write_text("import os\n\ndef f():\n    from service import play\n")
     assert imports_of("pkg.mod", source) == [("os", False), ("service.play", True),
                                               ("service.", True)]
+
+
+# -- the use cases' families ---------------------------------------------------------------
+# lowest first: a family imports only the families before it, and only what their __init__
+# offers; the core (services, errors, the repository, notify) imports no family; adapters
+# (the web, the workers, the CLI) import families or service.play, never their inner modules
+FAMILIES = ['service.play.time', 'service.play.players', 'service.play.moves', 'service.play.reads', 'service.play.mail', 'service.play.time.sweep']
+CORE = ("service.play.services", "service.play.errors", "service.play.repository",
+        "service.play.notify")
+
+
+def family_of(name: str) -> str | None:
+    return next((f for f in sorted(FAMILIES, key=len, reverse=True) if under(name, f)), None)
+
+
+def offered(family: str) -> set[str]:
+    """The names a family's __init__ imports: its public interface."""
+    tree = ast.parse((ROOT / family.replace(".", "/") / "__init__.py").read_text())
+    return {a.asname or a.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+            for a in node.names}
+
+
+def family_breaches(raw: dict[str, set[str]]) -> list[str]:
+    bad = []
+    interfaces = {f: offered(f) for f in FAMILIES}
+    for name, targets in raw.items():
+        mine = family_of(name)
+        for target in targets:
+            theirs = family_of(target)
+            if theirs is None or theirs == mine:
+                continue
+            if name in CORE or (mine and FAMILIES.index(theirs) > FAMILIES.index(mine)):
+                bad.append(f"{name} imports {target} (a family above it)")
+            elif target != theirs and not (target.rpartition(".")[0] == theirs
+                                           and target.rpartition(".")[2] in interfaces[theirs]):
+                bad.append(f"{name} imports {target} (not through {theirs})")
+    return sorted(set(bad))
+
+
+def test_families_reach_each_other_only_through_their_interface():
+    _, raw, _ = graph()
+    assert family_breaches(raw) == []
+
+
+@pytest.mark.parametrize("importer, imported", [
+    ("service.web.games", "service.play.moves.submit.submit"),
+    ("service.play.moves.submit", "service.play.reads.pages"),
+    ("service.play.reads.pages", "service.play.mail.replies.process"),
+    ("service.play.services", "service.play.time"),
+])
+def test_the_family_check_finds_a_planted_breach(importer, imported):
+    assert len(family_breaches({importer: {imported}})) == 1

@@ -78,11 +78,11 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
 
 
 def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
-    from service import marks
     from service import play as use_cases
     from service.games import registry
-    from service.links import Claims
-    from service.play import positions
+    from service.linking import freshness as marks
+    from service.linking.signer import Claims
+    from service.play import repository as positions
     from service.store.migrate import upgrade
     from service.store.models import Player
     from service.web import create_app

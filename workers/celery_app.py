@@ -13,7 +13,7 @@ from typing import Any
 from celery import Celery, Task
 from flask import appcontext_popped, request_started
 
-from service import logctx
+from service.telemetry import logcontext as logctx
 
 # the task modules register their shared tasks with every Celery app made after this import
 from . import imap_tasks, tasks  # noqa: F401
@@ -31,7 +31,7 @@ JOBS = {"deliver": "workers.tasks.deliver_outbox",
 def celery_init_app(app) -> Celery:
     class FlaskTask(Task):
         def __call__(self, *args, **kwargs):
-            # a worker's log lines name the task as their request (service.logctx), and carry
+            # a worker's log lines name the task as their request (service.telemetry.logcontext), and carry
             # nothing of the last task; run eagerly, a task is part of the caller's request
             if self.request.is_eager:
                 with app.app_context():

@@ -137,7 +137,7 @@ class InProcessWorker:
         self._no_requests.wait(MAX_WAIT_SECONDS)
         try:
             # in a context of its own: a job's log lines carry nothing of the job before
-            # (the game and seat a use case was about, service.logctx)
+            # (the game and seat a use case was about, service.telemetry.logcontext)
             contextvars.Context().run(self.run, job, *args)
         except Exception:  # noqa: BLE001 - one failed job must not stop the thread
             log.exception("background job %s%s failed; the sweep will retry its rows", job, args)

@@ -154,7 +154,7 @@ class Game(Protocol):
     # hidden. An engine without it has no move that can be taken back.
     #   def can_take_back(self, state_before: State, events: Sequence[Event]) -> bool: ...
 
-    # Optional: the part of a seat's view its links depend on (service.marks); default
+    # Optional: the part of a seat's view its links depend on (service.linking.freshness); default
     # the whole view. Leave out what others' progress changes without touching this seat's
     # decision (who has chosen so far in a sealed round).
     #   def freshness(self, state: State, seat: int | None) -> Any: ...

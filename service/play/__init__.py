@@ -5,9 +5,6 @@ receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."
 # transient database errors, for the adapters that retry what they stopped (workers.tasks)
 from service.store.transient import DatabaseUnavailable, is_transient
 
-from . import commands
-from .bots import move_bots
-from .chat import ChatRefused, say
 from .errors import (
     AlreadyDone,
     GameOver,
@@ -17,17 +14,35 @@ from .errors import (
     PositionChanged,
     Refused,
 )
-from .intake import accept_mail
-from .periodic import sweep, timers
-from .reading import GameRead, PublicGame, public_game, read_game
-from .relay import deliver, prepare_to_render, requeue
-from .replaying import LogReader, NotYet, Step, replay_step, seat_log, whole_log
-from .replies import process as process_inbound
+from .mail import accept_mail, deliver, prepare_to_render, requeue
+from .mail import process as process_inbound
+from .moves import (
+    Applied,
+    ChatRefused,
+    Intent,
+    UndoRefused,
+    commands,
+    made_already,
+    move_bots,
+    say,
+    submit,
+    undo_command,
+)
+from .players import BadStart, Started, is_bot_entry, start_game, start_practice
+from .reads import (
+    GameRead,
+    LogReader,
+    NotYet,
+    PublicGame,
+    Step,
+    public_game,
+    read_game,
+    replay_step,
+    seat_log,
+    whole_log,
+)
 from .services import Services, from_settings
-from .start import BadStart, Started, is_bot_entry, start_game, start_practice
-from .submit import Applied, Intent, made_already, submit
-from .table import undo_command
-from .undo import UndoRefused
+from .time.sweep import sweep, timers
 
 __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "LogReader", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",

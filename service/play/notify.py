@@ -9,8 +9,8 @@ from typing import Any
 from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
-from service import marks
 from service.games.contract import Game
+from service.linking import freshness as marks
 from service.store.models import GameRow, OutboxRow
 from service.store.moves import insert_outbox
 
@@ -21,7 +21,7 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     None), but no chatter: a seat watching someone part-way through a turn of several actions
     hears once, when new seats must act, with all of the turn's news; a seat still to choose
     in a sealed round is not mailed because another seat chose (its links stay good: the
-    change is outside its freshness view, service.marks).
+    change is outside its freshness view, service.linking.freshness).
 
     Each player's mail mode then thins this out (`wants_mail`): the mover never hears about its
     own move (the done page told it), and by default a seat hears only when it must act and

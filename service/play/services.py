@@ -17,15 +17,15 @@ from typing import Any, Protocol
 from jinja2 import Environment
 
 from config import Settings, key_list, variable
-from service.clock import SystemClock
 from service.games.contract import Chance
-from service.links import Signer
+from service.linking.signer import Signer
+from service.linking.urls import Urls
 from service.mail.outbound import transports
 from service.mail.outbound.templating import make_env
 from service.store.db import Database
-from service.urls import Urls
 
-from .positions import StateCache
+from .clock import SystemClock
+from .repository import StateCache
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Outages:
 
 
 class Clock(Protocol):
-    """Where the use cases read the time (service.clock has the system's and the tests')."""
+    """Where the use cases read the time (service.play.clock has the system's and the tests')."""
 
     def now(self) -> datetime:
         """The current time, aware, in UTC."""

@@ -122,7 +122,7 @@ def load_ranges(session: Session, ranges: Mapping[int, tuple[GameRow, int, int]]
                 ) -> dict[int, list[Recorded]]:
     """Several games' events as `load` reads one game's, in one query: {game_id: (game row,
     after, upto)} to each game's events after `after` up to `upto`, oldest first (a batch of
-    emails reads its news at once: service.play.relay)."""
+    emails reads its news at once: service.play.mail.relay)."""
     if not ranges:
         return {}
     q = (select(EVENTS.c.game_id, *_AFTER.selected_columns)

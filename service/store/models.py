@@ -63,7 +63,7 @@ class GameRow(Base):
     status: Mapped[str] = mapped_column(String(20), default=GameStatus.ACTIVE)
     # the engine's rules_version when the game started: a game plays to its end under it
     rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
-    # time control (service.clocks.option_text; None = no clock) and the timeout policy
+    # time control (service.play.time.clocks.option_text; None = no clock) and the timeout policy
     clock: Mapped[str | None] = mapped_column(String(40), nullable=True)
     on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)
     # a result the service decided (a resignation or forfeit ended the game), not the engine
@@ -85,7 +85,7 @@ class Seat(Base):
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
     player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     muted: Mapped[bool] = mapped_column(default=False)    # unsubscribed from this game's mail
-    # the seat's clock (service.clocks.clock_to_dict); `deadline` and `remind_at` repeat its
+    # the seat's clock (service.play.time.clocks.clock_to_dict); `deadline` and `remind_at` repeat its
     # next instants, indexed, so the sweep finds what is due without loading games
     clock: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     deadline: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True, index=True)

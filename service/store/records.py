@@ -5,7 +5,7 @@ inserts, and the unit of work's flush more again; here a move reads its game in 
 statement and writes back, in one UPDATE per table, only the columns that changed.
 
 A record has the model's attribute names (`game.seats[i].player.email`, `seat.clock`), so the
-rules that read and set them (service.play.timing, service.play.notify) take either. Only the
+rules that read and set them (service.play.time.deadlines, service.play.notify) take either. Only the
 columns in GAME_COLUMNS and SEAT_COLUMNS are written back: what a move or a timeout changes.
 """
 from __future__ import annotations
@@ -38,7 +38,7 @@ _JOINED = (select(*GAMES.c, *SEATS.c, *PLAYERS.c)
 # once: building it per call cost as much as running it.
 _ONE = _JOINED.where(GAMES.c.id == bindparam("game_id")).order_by(SEATS.c.seat)
 _ONE_LOCKED = _ONE.with_for_update(of=GAMES)
-# several games, for a group of emails (service.play.relay)
+# several games, for a group of emails (service.play.mail.relay)
 _MANY = (_JOINED.where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
          .order_by(GAMES.c.id, SEATS.c.seat))
 

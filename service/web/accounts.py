@@ -8,8 +8,9 @@ from functools import wraps
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
-from service.play import accounts, invitations, mygames
 from service.play.errors import PlayError
+from service.play.players import accounts, invitations
+from service.play.reads import mygames
 
 from . import pages
 from .ext import services

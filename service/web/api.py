@@ -12,8 +12,8 @@ from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from service import play
-from service.play import api as uses
-from service.play import tokens
+from service.play.players import personaltokens as tokens
+from service.play.reads import api as uses
 
 from . import openapi, problems
 from .ext import services

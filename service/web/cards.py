@@ -1,9 +1,9 @@
-"""Card faces as SVG pictures (service.cardfaces), for the game pages."""
+"""Card faces as SVG pictures (service.display.cardfaces), for the game pages."""
 from __future__ import annotations
 
 from flask import Blueprint, Response, abort
 
-from service import cardfaces
+from service.display import cardfaces
 
 bp = Blueprint("cards", __name__)
 

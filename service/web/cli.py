@@ -7,7 +7,9 @@ import click
 from flask.cli import AppGroup, with_appcontext
 
 from service import play
-from service.play import admin, inbound_rerun, tokens
+from service.play.mail import rerun as inbound_rerun
+from service.play.players import personaltokens as tokens
+from service.play.reads import admin
 from service.store.migrate import upgrade
 
 from .ext import services

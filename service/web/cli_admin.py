@@ -17,7 +17,8 @@ import click
 from flask.cli import AppGroup
 
 from service import play
-from service.play import admin, archive
+from service.play.reads import admin
+from service.play.reads import gamefile as archive
 
 from .ext import services
 

@@ -13,7 +13,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from service import play
 from service.mail.inbound import smtp_receiver
-from service.play import admin
+from service.play.reads import admin
 
 from . import dev_reply, pages
 from .ext import services

@@ -19,7 +19,7 @@ from flask import current_app, request, url_for
 from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import InternalServerError, MethodNotAllowed, NotFound
 
-from service.links import Expired, TokenError
+from service.linking.signer import Expired, TokenError
 
 from . import pages, problems
 from .problems import Problem

@@ -7,8 +7,8 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 from icalendar import Calendar, Event
 
-from service.play import api as uses
-from service.play import tokens
+from service.play.players import personaltokens as tokens
+from service.play.reads import api as uses
 
 from .ext import services
 

@@ -16,12 +16,12 @@ from flask import (
     url_for,
 )
 
-from service import play, rulebook
-from service.clocks import LOBBY_CHOICES, LOBBY_DEFAULT
+from service import play
+from service.display import rulebook
 from service.games import registry
 from service.mail.outbound.templating import game_partial
-from service.play import invitations
-from service.play.invitations import TABLE_ONLY
+from service.play.players import TABLE_ONLY, invitations
+from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
 
 from . import pages
 from .accounts import current_account

@@ -14,8 +14,7 @@ from flask import Flask, current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-from service.play.addresses import BadAddress, address
-from service.play.invitations import MAX_INVITES
+from service.play.players import MAX_INVITES, BadAddress, address
 
 from . import pages, problems
 from .problems import Problem

@@ -1,5 +1,5 @@
 """Logs and error reports: TURNPOST_LOG_FORMAT=json makes every log line one JSON object with
-the request id, game id and seat (service.logctx); each request gets an id (the proxy's
+the request id, game id and seat (service.telemetry.logcontext); each request gets an id (the proxy's
 X-Request-ID, or a new one) echoed in the response. SENTRY_DSN turns on Sentry when the
 `sentry` extra is installed."""
 from __future__ import annotations
@@ -10,7 +10,7 @@ import sys
 
 from flask import g, request
 
-from service import logctx
+from service.telemetry import logcontext as logctx
 
 log = logging.getLogger(__name__)
 

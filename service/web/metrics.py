@@ -27,7 +27,7 @@ from prometheus_client import (
 )
 from prometheus_client.core import GaugeMetricFamily
 
-from service.play import admin
+from service.play.reads import admin
 
 from .ext import services
 

@@ -65,7 +65,7 @@ MY_GAMES = {
         "each seat of yours: in games going on or forming (nowPlaying), in ended ones "
         "(finished)"), **_errors("401")}}
 
-#: one seat's clock in a game's "clocks" (service.clocks.clock_view with the seat, its name
+#: one seat's clock in a game's "clocks" (service.play.time.clocks.clock_view with the seat, its name
 #: and status): `deadline` ISO 8601 or null (none running, or paused on vacation)
 CLOCK = {"kind": "per_move", "inTurn": True, "paused": False,
          "deadline": "2026-12-01T12:00:00Z", "deadlineText": "Tue 1 Dec, 12:00 UTC",

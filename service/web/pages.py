@@ -5,10 +5,10 @@ from datetime import datetime
 
 from flask import current_app, render_template, request
 
-from service.boardpicture import drawing
+from service.display.boardpicture import drawing
+from service.display.seatpage import result_line
 from service.games import cards
 from service.mail.outbound.templating import game_partial
-from service.presenting import result_line
 
 from .ext import services
 

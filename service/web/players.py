@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template
 
-from service.play import admin
+from service.play.reads import admin
 
 from .ext import services
 

@@ -7,7 +7,7 @@ from flask import abort, current_app, request
 
 # create_app and the tests take these from here
 from config.secret import UnsafeSettings, check_secret, is_production  # noqa: F401
-from service.play import admin
+from service.play.reads import admin
 from workers.broker_wait import broker_down
 
 from .ext import services

@@ -8,7 +8,8 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
-from service.play import seats, timeouts
+from service.play.players import seats
+from service.play.time.sweep import timeouts
 
 from . import pages
 from .ext import services

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from service.play import tokens
+from service.play.players import personaltokens as tokens
 
 from . import pages
 from .accounts import signed_in

@@ -7,7 +7,7 @@ import random
 import pytest
 
 from service import play
-from service.play import tokens
+from service.play.players import personaltokens as tokens
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -241,7 +241,7 @@ def test_the_api_is_rate_limited_per_token_with_a_problem_document(app_factory):
 def test_a_resigned_game_is_listed_as_ended_waiting_on_nobody(client, table, app):
     """The service ended it (a resignation): the engine, which knows nothing of that, still
     names a seat to act, and /api/v1/games said it was that seat's move."""
-    from service.play import seats as seat_cases
+    from service.play.players import seats as seat_cases
     gid, auth = table
     seat_cases.resign(app.extensions["turnpost"], gid, 1)
     for h in auth.values():

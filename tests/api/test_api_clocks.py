@@ -1,12 +1,12 @@
 """The API's seat view carries every seat's clock, as the game page's Clocks box shows them:
-one seat-page builder (service/play/seatpage.py) for the email, the page and the API."""
+one seat-page builder (service/play/reads/seatpage.py) for the email, the page and the API."""
 from __future__ import annotations
 
 from datetime import datetime, timezone
 
 from service import play
-from service.clock import ManualClock
-from service.play import tokens
+from service.play.clock import ManualClock
+from service.play.players import personaltokens as tokens
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)

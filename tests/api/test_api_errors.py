@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.play import api as uses
-from service.play import tokens
+from service.play.players import personaltokens as tokens
+from service.play.reads import api as uses
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 PROBLEM = "application/problem+json"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service import play
-from service.play import tokens
+from service.play.players import personaltokens as tokens
 from service.web.openapi import openapi_path
 
 ANNA, BEN = "anna@example.org", "ben@example.org"

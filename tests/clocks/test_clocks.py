@@ -1,4 +1,4 @@
-"""service.clocks: time-control options, seat clocks, reminders, missed turns, vacations and
+"""service.play.time.clocks: time-control options, seat clocks, reminders, missed turns, vacations and
 deadlines in words. Pure functions: every instant is passed in, no real clock is read."""
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.clocks import (
+from service.play.time.clocks import (
     ABSENT_AFTER,
     DEFAULT_CLOCK,
     LOBBY_CHOICES,

@@ -6,11 +6,11 @@ import re
 from datetime import datetime, timezone
 from email.message import EmailMessage
 
-from service.links import Signer
+from service.display.seatpage import history, seat_page
+from service.linking.signer import Signer
+from service.linking.urls import Urls
 from service.mail.outbound.compose import Envelope, compose_turn
 from service.mail.outbound.templating import game_partial, make_env
-from service.presenting import history, seat_page
-from service.urls import Urls
 
 from .samples import Sample
 

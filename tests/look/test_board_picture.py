@@ -11,8 +11,8 @@ import re
 import pytest
 from PIL import Image
 
-from service import boardpicture
-from service.boardpicture import Face, Label, layout, picture
+from service.display import boardpicture
+from service.display.boardpicture import Face, Label, layout, picture
 from service.games import cards
 from service.games.cards import decktet, french
 

@@ -6,7 +6,7 @@ from xml.etree import ElementTree
 
 import pytest
 
-from service import cardfaces
+from service.display import cardfaces
 from service.games.cards import decktet, french
 
 

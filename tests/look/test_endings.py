@@ -9,9 +9,9 @@ import random
 
 import pytest
 
+from service.display.seatpage import result_line
 from service.games.contract import replay
 from service.mail.outbound.templating import game_partial
-from service.presenting import result_line
 
 from .render import ENV, page_of, partials, readable, turn_email
 from .samples import CASES, Sample, _entry
@@ -100,7 +100,7 @@ def _resigned(entry: str, seats: int, options: dict, mid: int = 30) -> Sample:
 
 
 def _dressed(sample: Sample, seat: int):
-    """The page as service.play.timing.dress leaves it for a game the service ended."""
+    """The page as service.play.time.deadlines.dress leaves it for a game the service ended."""
     page = page_of(sample, seat)
     page.outcome = {"winners": [0], "last": [1], "how": "{p1} resigned", "scores": None}
     page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []

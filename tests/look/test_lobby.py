@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 
-from service import rulebook
+from service.display import rulebook
 from tests.web.helpers import lobby_game, mails
 
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import re
 
-from service import frenchcards, suitmarks
+from service.display import decktetsuits as suitmarks
+from service.display import frenchsuits as frenchcards
 from service.games.cards import decktet, french
 
 from .render import partials
@@ -50,7 +51,7 @@ def test_every_decktet_partial_names_each_suit_symbol_it_shows():
         assert not re.search(symbols, bare.split("</style>")[-1]), case
 
 
-# -- Aristocracy's French cards (service.frenchcards) -------------------------------------------
+# -- Aristocracy's French cards (service.display.frenchsuits) -------------------------------------------
 
 def test_a_french_card_is_its_label_named_in_full_red_suits_marked_by_class():
     assert str(frenchcards.chip("10H.2")) == (

@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from service import play
 from service.mail.outbound import htmllines
-from service.play import relay
+from service.play.mail import relay
 from service.store.models import OutboxRow, Player
 
 from ..play.test_costs import next_move

@@ -6,7 +6,7 @@ import re
 
 from sqlalchemy import select
 
-from service.play import positions
+from service.play import repository as positions
 
 from ..web.helpers import html_of, latest_to, mails, move_links, start_game, text_of
 
@@ -39,7 +39,7 @@ def test_headers_thread_identify_and_unsubscribe(client, app):
 def test_message_ids_are_stable_when_a_row_is_rendered_again(client, app):
     start(client)
     svc = app.extensions["turnpost"]
-    from service.play import relay
+    from service.play.mail import relay
     from service.store.models import OutboxRow
     with svc.db.transaction() as s:
         row = s.get(OutboxRow, 1)

@@ -10,9 +10,9 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from service import play
-from service.clock import ManualClock
 from service.mail.outbound.transports import SMTPTransport
-from service.play import relay
+from service.play.clock import ManualClock
+from service.play.mail import relay
 from service.store.models import OutboxRow
 
 from ..web.helpers import start_game
@@ -107,7 +107,7 @@ def test_a_delivery_is_logged_as_one_line_of_row_ids_by_outcome(app, caplog):
     start(app.test_client())
     svc = app.extensions["turnpost"]
     ids = list(rows(app))
-    with caplog.at_level("INFO", logger="service.play.relay"):
+    with caplog.at_level("INFO", logger="service.play.mail.relay"):
         relay.deliver(svc, ids)             # sent already when the game started
     lines = [r.getMessage() for r in caplog.records if "outbox delivery" in r.getMessage()]
     assert lines == [f"outbox delivery: skipped {sorted(ids)}"]

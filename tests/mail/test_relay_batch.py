@@ -1,4 +1,4 @@
-"""The outbox relay in batches (service.play.relay.deliver): rows claimed and marked together,
+"""The outbox relay in batches (service.play.mail.relay.deliver): rows claimed and marked together,
 sent over one SMTP connection that stays open for the next batch, each row's failure its own,
 and never a row sent twice."""
 from __future__ import annotations
@@ -120,7 +120,7 @@ def test_a_filling_batch_leaves_rows_not_yet_due(smtp_services, sink):
 
 def test_rows_queued_before_their_address_bounced_or_was_suppressed_are_skipped(
         smtp_services, sink):
-    """The relay's last look (service.play.bounces.unmailable), one statement for a batch:
+    """The relay's last look (service.play.mail.bounces.unmailable), one statement for a batch:
     mail queued before a hard bounce, or before "never email me", does not go out."""
     _, handler = sink
     handler.refuse.clear()

@@ -22,7 +22,7 @@ from sqlalchemy.exc import OperationalError
 
 from service import play
 from service.mail.outbound.transports import SendFailed, SMTPTransport
-from service.play import relay
+from service.play.mail import relay
 from service.store.models import OutboxRow, Player, Seat
 
 from ..web.helpers import start_game

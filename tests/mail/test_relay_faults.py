@@ -14,9 +14,9 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.clock import ManualClock
 from service.mail.outbound.transports import SMTPTransport
-from service.play import relay
+from service.play.clock import ManualClock
+from service.play.mail import relay
 from service.store.models import OutboxRow, Seat
 
 from ..conftest import T0

@@ -28,7 +28,7 @@ WORKER = textwrap.dedent("""
     import random, sys
     from pathlib import Path
     from config import Settings
-    from service.clock import ManualClock
+    from service.play.clock import ManualClock
     from service.mail.outbound.transports import SMTPTransport
     from service.play import deliver, from_settings
     from tests.conftest import T0, test_settings

@@ -8,7 +8,7 @@ import random
 from sqlalchemy import select
 
 from service import play
-from service.play import relay
+from service.play.mail import relay
 from service.store.models import OutboxRow
 
 from ..play.test_costs import next_move, statements

@@ -14,7 +14,8 @@ from sqlalchemy import func, select
 
 from service import play
 from service.mail.outbound.transports import SendRefused, SMTPTransport, enhanced_code
-from service.play import positions, refusals
+from service.play import repository as positions
+from service.play.mail import refusals
 from service.store.models import AddressRefusal, OutboxRow, Player, Seat
 
 from .test_relay_fanout import PEOPLE, Sink, queued, relay_at, rows

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from service.play import accounts, invitations
+from service.play.players import accounts, invitations
 from service.store.migrate import upgrade
 from service.store.models import Player
 

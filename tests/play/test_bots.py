@@ -3,7 +3,8 @@ waiting for its person is not looked at again."""
 from __future__ import annotations
 
 from service import play
-from service.play import bots, positions
+from service.play import repository as positions
+from service.play.moves import bots
 
 
 def test_the_sweep_finds_bots_whose_kick_was_lost_and_not_games_waiting_for_a_person(services):

@@ -12,7 +12,9 @@ from sqlalchemy import event
 
 from service import play
 from service.mail.inbound import parse
-from service.play import Intent, intake, positions, replies
+from service.play import Intent
+from service.play import repository as positions
+from service.play.mail import intake, replies
 from service.store.models import Player
 
 PEOPLE = ["anna@example.org", "ben@example.org"]

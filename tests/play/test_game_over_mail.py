@@ -12,8 +12,9 @@ from sqlalchemy import select
 from service import play
 from service.games.contract import replay
 from service.mail.outbound.templating import game_partial
-from service.play import positions, timeouts
-from service.play import seats as seat_cases
+from service.play import repository as positions
+from service.play.players import seats as seat_cases
+from service.play.time.sweep import timeouts
 from service.store.models import OutboxRow, Player
 from tests.time.helpers import outbox, start, to_act
 

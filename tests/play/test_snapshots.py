@@ -9,10 +9,12 @@ import random
 import pytest
 from sqlalchemy import select, update
 
-from service import marks, play
+from service import play
 from service.games.contract import replay
-from service.play import Intent, positions
-from service.play.submit import apply
+from service.linking import freshness as marks
+from service.play import Intent
+from service.play import repository as positions
+from service.play.moves.submit import apply
 from service.store import events as event_store
 from service.store.models import Snapshot
 

@@ -8,8 +8,10 @@ import threading
 import pytest
 from sqlalchemy import event, func, select
 
-from service import marks, play
-from service.play import Intent, notify, positions
+from service import play
+from service.linking import freshness as marks
+from service.play import Intent, notify
+from service.play import repository as positions
 from service.store import EventRow, OutboxRow
 
 PLAYERS = ["Anna <anna@example.org>", "ben@example.org"]

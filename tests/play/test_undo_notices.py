@@ -6,7 +6,7 @@ import random
 from email import message_from_bytes, policy
 
 from service import play
-from service.play import undo
+from service.play.moves import undo
 from tests.time.helpers import outbox, position, start, to_act
 
 PLAYERS = ["carol <carol@example.org>", "alice <alice@example.org>"]

@@ -8,7 +8,7 @@ import random
 import pytest
 
 from service import play
-from service.play import positions
+from service.play import repository as positions
 
 PLAYERS = ["anna@example.org", "ben@example.org"]
 
@@ -83,7 +83,7 @@ def test_keep_alone_answers_the_ace_question_instead_of_keeping_the_turn_open():
 
     from service.games import registry
     from service.games.contract import replay
-    from service.play.submit import Intent, decide_all
+    from service.play.moves.submit import Intent, decide_all
 
     engine, rng = registry.get("magnate"), random.Random(3)
     state = replay(engine, engine.start(2, {"ruleset": "classic", "replace_ace": True}, rng))

@@ -7,8 +7,8 @@ import re
 import pytest
 
 from service import play
-from service.clock import ManualClock
-from service.play import positions
+from service.play import repository as positions
+from service.play.clock import ManualClock
 
 from ..conftest import T0
 from ..web.helpers import (

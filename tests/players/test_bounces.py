@@ -15,7 +15,7 @@ from sqlalchemy import select
 
 from service import play
 from service.mail.inbound.smtp_receiver import server_options
-from service.play import positions
+from service.play import repository as positions
 from service.store.models import InboundMessage, OutboxRow, Player
 from service.web.cli_inbound import handler
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from service import play
-from service.clock import ManualClock
-from service.play import positions
+from service.play import repository as positions
+from service.play.clock import ManualClock
 from service.store.models import OutboxRow, Player
 
 from ..conftest import T0

@@ -8,8 +8,8 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from service.clock import ManualClock
-from service.play import positions
+from service.play import repository as positions
+from service.play.clock import ManualClock
 from service.store.models import GameRow, Invitation, OutboxRow
 
 from ..conftest import T0
@@ -173,7 +173,7 @@ def test_a_rematch_invites_the_same_table(client, app):
     gid = start_game(app, "trees", [ANNA, BEN], {"turn_cap": "2"}).game_id
     svc = app.extensions["turnpost"]
     from service import play
-    from service.play import positions
+    from service.play import repository as positions
     while True:
         with svc.db.transaction() as s:
             pos = positions.load(s, svc.states, gid)

@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import func, select
 
 from service import play
-from service.clock import ManualClock
-from service.play import positions
+from service.play import repository as positions
+from service.play.clock import ManualClock
 from service.store.models import GameRow, OutboxRow
 
 from ..conftest import T0

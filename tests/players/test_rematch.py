@@ -8,7 +8,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from service.clock import ManualClock
+from service.play.clock import ManualClock
 from service.store.models import GameRow, Invitation, OutboxRow, Seat
 
 from ..conftest import T0

@@ -1,5 +1,5 @@
 """The cap on answers a seat gets holds however many of its replies are processed at once:
-the count is taken under the game row's lock (service.play.answer_cap). 100 `help` replies,
+the count is taken under the game row's lock (service.play.mail.answercap). 100 `help` replies,
 4 at a time, once gave 12 answers and two "I will not answer again" on PostgreSQL."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from sqlalchemy import select
 
-from service.play import intake, replies
+from service.play.mail import intake, replies
 from service.store.models import InboundMessage, OutboxRow
 
 from .test_replies import mover, reply_to, start

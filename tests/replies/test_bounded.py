@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import func, select
 
 from service import play
-from service.clock import ManualClock
-from service.play import replies
+from service.play.clock import ManualClock
+from service.play.mail import replies
 from service.store.models import InboundMessage, OutboxRow
 
 from ..conftest import T0

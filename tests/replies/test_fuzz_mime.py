@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from service import play
-from service.play import replies
+from service.play.mail import replies
 from service.store.models import InboundMessage, OutboxRow
 
 from ..web.helpers import latest_to, mails, move_links

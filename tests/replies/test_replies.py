@@ -9,7 +9,7 @@ from email.utils import make_msgid
 from sqlalchemy import func, select
 
 from service import play
-from service.play import intake, replies
+from service.play.mail import intake, replies
 from service.store.models import EventRow, InboundMessage
 
 from ..web.helpers import latest_to, mails, move_links, start_game, text_of

@@ -13,8 +13,9 @@ from sqlalchemy import create_engine, text
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.clock import ManualClock
-from service.play import inbound_retry, replies
+from service.play.clock import ManualClock
+from service.play.mail import replies
+from service.play.mail import retry as inbound_retry
 from service.store.models import InboundMessage
 
 from ..conftest import T0

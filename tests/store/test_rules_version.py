@@ -17,7 +17,7 @@ from sqlalchemy import select
 from service import play
 from service.games import registry
 from service.games.contract import Event, replay
-from service.play import positions
+from service.play import repository as positions
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Player, Seat
 

@@ -6,7 +6,7 @@ import random
 from sqlalchemy import select
 
 from service import play
-from service.play import positions
+from service.play import repository as positions
 from service.store.models import OutboxRow, Seat, SeatChange
 
 PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]

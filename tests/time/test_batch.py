@@ -1,4 +1,4 @@
-"""The batched sweep (service.play.timeouts_batch) against the per-game path it replaces: the
+"""The batched sweep (service.play.time.sweep.timeoutbatch) against the per-game path it replaces: the
 same games, kinds and policies swept both ways give the same events, seats, history and mail;
 a batch that hits a conflict on the event log is rolled back whole and handled seat by seat,
 with exactly one outcome per seat; and a batch costs a bounded number of statements."""
@@ -12,8 +12,10 @@ from sqlalchemy.exc import IntegrityError
 
 from service import play
 from service.games.contract import Event
-from service.play import positions, timeouts, timeouts_batch
-from service.play import seats as seat_cases
+from service.play import repository as positions
+from service.play.players import seats as seat_cases
+from service.play.time.sweep import timeoutbatch as timeouts_batch
+from service.play.time.sweep import timeouts
 from service.store import events as event_store
 from service.store.models import (
     Base,

@@ -8,8 +8,9 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import select
 
-from service import marks, play
-from service.play import timeouts
+from service import play
+from service.linking import freshness as marks
+from service.play.time.sweep import timeouts
 from service.store.models import EventRow, Submission
 
 from .helpers import position, start, to_act

@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 from service import play
-from service.play import timeouts
+from service.play.time.sweep import timeouts
 
 from .helpers import move, outbox, start, to_act
 
@@ -61,7 +61,7 @@ def test_turn_email_says_the_deadline(services):
 def test_deadline_in_the_players_zone_keeps_its_instant_across_dst(services):
     from datetime import datetime, timezone
 
-    from service import clocks
+    from service.play.time import clocks
     # a 3-day clock started the Friday before Europe's clocks go back (25 Oct 2026)
     start_at = datetime(2026, 10, 23, 12, 0, tzinfo=timezone.utc)
     tc = clocks.parse_clock("3d")
@@ -86,7 +86,7 @@ def test_a_sweep_late_past_the_deadline_sends_no_reminder_and_ends(services):
 
 
 def test_a_muted_seat_gets_no_reminder(services):
-    from service.play import admin
+    from service.play.reads import admin
     g = start(services, clock="2d")
     seat = to_act(services, g.game_id)[0]
     admin.mute_seat(services, g.game_id, seat)

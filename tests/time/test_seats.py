@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from service import play
-from service.play import seats as seat_cases
+from service.play.players import seats as seat_cases
 
 from .helpers import changes, move, outbox, seats, start, to_act
 

@@ -8,7 +8,8 @@ from datetime import timedelta
 from sqlalchemy import select
 
 from service import play
-from service.play import timeouts, timing
+from service.play.time import deadlines as timing
+from service.play.time.sweep import timeouts
 from service.store.models import EventRow
 
 from .helpers import changes, outbox, position, seats, start, to_act

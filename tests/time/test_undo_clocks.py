@@ -10,7 +10,7 @@ from datetime import datetime, timedelta
 import pytest
 
 from service import play
-from service.play import undo
+from service.play.moves import undo
 
 from .helpers import position, seats, start, to_act
 
@@ -155,7 +155,7 @@ def test_a_sealed_choice_taken_back_reopens_only_that_seats_clock(services):
 
 
 def test_a_take_back_while_on_vacation_keeps_the_clock_stopped(services):
-    from service.play import seats as seat_cases
+    from service.play.players import seats as seat_cases
     from service.store.models import Player
 
     svc = services

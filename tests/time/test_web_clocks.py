@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from datetime import datetime, timezone
 
-from service.clock import ManualClock
+from service.play.clock import ManualClock
 from tests.web.helpers import lobby_game, mails, post_form, text_of
 
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)

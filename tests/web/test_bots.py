@@ -10,10 +10,11 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from service import marks, play
+from service import play
 from service.games import registry
-from service.links import Claims
-from service.play import positions
+from service.linking import freshness as marks
+from service.linking.signer import Claims
+from service.play import repository as positions
 from service.store.models import EventRow, GameRow, OutboxRow
 
 from .helpers import form_client, mails, table_game

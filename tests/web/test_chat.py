@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from service import marks
-from service.links import Claims
-from service.play import positions
+from service.linking import freshness as marks
+from service.linking.signer import Claims
+from service.play import repository as positions
 from service.store.models import ChatMessage, EventRow, OutboxRow
 
 from .helpers import form_client, mails, table_game, text_of

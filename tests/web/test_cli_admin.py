@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import update
 
 from service import play
-from service.play import archive
+from service.play.reads import gamefile as archive
 from service.store.models import OutboxRow, Seat
 
 from .helpers import mails, start_game

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play import positions
+from service.play import repository as positions
 from service.store.models import Player
 
 from .helpers import form_client, latest_to, move_links, start_game

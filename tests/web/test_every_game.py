@@ -9,11 +9,11 @@ import re
 import pytest
 from sqlalchemy import select
 
-from service import marks
+from service.display.seatpage import history
 from service.games import cards, registry
-from service.links import Claims
-from service.play import positions
-from service.presenting import history
+from service.linking import freshness as marks
+from service.linking.signer import Claims
+from service.play import repository as positions
 from service.store import events as event_store
 
 from .helpers import MailWatcher, html_of, mails, start_game, text_of

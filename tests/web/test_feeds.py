@@ -8,8 +8,8 @@ import pytest
 from icalendar import Calendar
 
 from service import play
-from service.clock import ManualClock
-from service.play import tokens
+from service.play.clock import ManualClock
+from service.play.players import personaltokens as tokens
 from tests.conftest import T0
 
 from .helpers import game_link, latest_to, post_form

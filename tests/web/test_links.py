@@ -10,7 +10,7 @@ from itsdangerous import URLSafeTimedSerializer
 from sqlalchemy import event, func, select
 
 from service.games import registry
-from service.links import Claims
+from service.linking.signer import Claims
 from service.play.services import run_nothing
 from service.store.models import EventRow
 
@@ -86,7 +86,7 @@ def test_a_link_signed_with_another_key_is_refused(client, app):
 
 
 def test_a_link_made_before_tokens_stopped_being_compressed_still_acts(client, app):
-    """Tokens are no longer deflated (service.links._LinkSerializer); a compressed one, as
+    """Tokens are no longer deflated (service.linking.signer._LinkSerializer); a compressed one, as
     itsdangerous made them before and players still hold in old emails, loads the same."""
     start(client, app)
     _, links = mover(app)
@@ -136,8 +136,8 @@ def test_a_move_out_of_turn_is_refused(client, app):
     signer = app.extensions["turnpost"].urls.signer
     seat = 0 if addr == "anna@example.org" else 1
     claims = signer.loads("move", links[0][1].split("/")[-1])
-    from service import marks
-    from service.play import positions
+    from service.linking import freshness as marks
+    from service.play import repository as positions
     with app.extensions["turnpost"].db.transaction() as s:
         pos = positions.load(s, app.extensions["turnpost"].states, gid)
         their_mark = marks.mark(pos.engine, pos.state, 1 - seat)   # fresh for the other seat

@@ -9,8 +9,9 @@ import logging
 
 from prometheus_client.parser import text_string_to_metric_families
 
-from service import logctx, play
-from service.play import tokens
+from service import play
+from service.play.players import personaltokens as tokens
+from service.telemetry import logcontext as logctx
 from service.web import logs
 from tests.web.helpers import start_game
 

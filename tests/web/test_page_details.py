@@ -8,7 +8,7 @@ import re
 
 from service import play
 from service.games import cards
-from service.play import positions
+from service.play import repository as positions
 
 from .helpers import form_client, sign_in, start_game
 

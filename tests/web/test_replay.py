@@ -8,9 +8,9 @@ import re
 
 import pytest
 
-from service import marks
-from service.links import Claims
-from service.play import positions
+from service.linking import freshness as marks
+from service.linking.signer import Claims
+from service.play import repository as positions
 from service.store import events as event_store
 
 from .helpers import form_client, sign_in, table_game

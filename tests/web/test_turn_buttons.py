@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from service.play import positions
+from service.play import repository as positions
 
 from .helpers import form_client, game_link, latest_to, move_links, start_game
 

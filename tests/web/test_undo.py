@@ -10,9 +10,9 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from service import marks
-from service.links import Claims
-from service.play import positions
+from service.linking import freshness as marks
+from service.linking.signer import Claims
+from service.play import repository as positions
 from service.store.models import EventRow, UndoRequest
 
 from .helpers import form_client, table_game

@@ -1,4 +1,4 @@
-"""A player's words (service/play/commands.py) mean the same wherever they are written: the same
+"""A player's words (service/play/moves/commands.py) mean the same wherever they are written: the same
 list of lines, one at a time, through a reply email, the game page's command box, the JSON API
 and `flask move`, leaves the game the same and answers the same. docs/commands.md is the
 registry's own table."""
@@ -10,7 +10,8 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play import commands, tokens
+from service.play.moves import commands
+from service.play.players import personaltokens as tokens
 from service.store.models import ChatMessage, GameRow, UndoRequest
 
 from ..replies.test_replies import reply_to

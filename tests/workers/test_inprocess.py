@@ -10,7 +10,7 @@ from datetime import timedelta
 import pytest
 
 from service import play
-from service.clock import ManualClock
+from service.play.clock import ManualClock
 
 from ..conftest import T0
 from ..time import helpers as clock_tests

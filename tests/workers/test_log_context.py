@@ -1,4 +1,4 @@
-"""What a log line says it is about (service.logctx: request, game, seat) is true of the line:
+"""What a log line says it is about (service.telemetry.logcontext: request, game, seat) is true of the line:
 the outbox relay, which loads a group of rows together and then composes and sends them one by
 one, labels each row's lines with that row's game and seat; and background work (a Celery
 task, a job of the embedded thread) carries nothing of the work before it. Operators filter
@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from service import logctx, play
+from service import play
+from service.telemetry import logcontext as logctx
 from workers.inprocess import InProcessWorker
 
 TABLES = (["anna@example.org", "ben@example.org"], ["cara@example.org", "dan@example.org"])

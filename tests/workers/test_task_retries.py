@@ -11,7 +11,7 @@ from psycopg import errors as pg
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.play.replies import Result
+from service.play.mail.replies import Result
 
 TASK = "workers.tasks.process_inbound"
 

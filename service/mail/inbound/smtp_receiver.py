@@ -32,7 +32,7 @@ class InboundHandler:
         self.domain = domain
         # reply addresses, the bounce addresses (VERP) that delivery reports come back to,
         # and our From address (processing finds the game by the email replied to, and acts
-        # only when that is one of ours: service.play.replies.find_target)
+        # only when that is one of ours: service.play.mail.replies.find_target)
         local = re.escape(sender.partition("@")[0].lower()) if sender else None
         self._ours = re.compile(
             rf"^(play\+[a-z0-9]+|bounce\+[a-z0-9.]+{'|' + local if local else ''})"

@@ -13,9 +13,9 @@ from email.message import EmailMessage
 import css_inline
 from jinja2 import Environment
 
-from service.boardpicture import picture
-from service.presenting import SeatPage, result_line
-from service.urls import SeatLinks, Urls
+from service.display.boardpicture import picture
+from service.display.seatpage import SeatPage, result_line
+from service.linking.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts
 from . import htmllines

@@ -8,9 +8,10 @@ from pathlib import Path
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, pass_environment, select_autoescape
 from jinja2.filters import do_wordwrap
 
-from service import frenchcards, suitmarks
+from service.display import decktetsuits as suitmarks
+from service.display import frenchsuits as frenchcards
+from service.display.seatpage import fill, game_over
 from service.games import cards
-from service.presenting import fill, game_over
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 

@@ -1,0 +1,204 @@
+"""What a seat is shown of a game: its view, the news since it last looked, whose turn it is,
+and its one-click moves. Shared by the emails and the web pages; built only from the engine's
+`view` and `redact`, never from the state, so nothing hidden can reach a template."""
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from service.games.contract import Event, Game
+from service.linking.freshness import mark
+
+_SEAT = re.compile(r"\{p(\d+)\}")
+
+
+def fill(text: str, names: list[str], me: int | None, start: bool = True) -> str:
+    """Put names into an engine's history sentence: "{p0} plays first" -> "Anna plays first",
+    or "You play first" for the reader: the verb after "you" loses its third-person -s,
+    "{p0}'s stall" becomes "your stall", "you end their turn" "you end your turn", and a "you"
+    that starts a sentence gets its capital. `start=False`: the text goes inside a sentence
+    ("wins (you ended the game)"), so its own start takes no capital."""
+    def possessive(m: re.Match) -> str:
+        seat = int(m.group(1))
+        return "\x00your" if seat == me else _name(names, seat) + "'s"
+
+    def name(m: re.Match) -> str:
+        seat = int(m.group(1))
+        return "\x00you" if seat == me else _name(names, seat)
+    out = _SEAT.sub(name, _POSSESSIVE.sub(possessive, text))
+    out = _YOU_VERB.sub(lambda m: "\x00you " + _plain_verb(m.group(1)), out)
+    out = _YOU_THEIR.sub(r"\1 your", out)
+    sentence_you = _SENTENCE_YOU if start else _LATER_SENTENCE_YOU
+    out = sentence_you.sub(lambda m: m.group(1) + m.group(2).upper(), out)
+    return out.replace("\x00", "")
+
+
+def game_over(view: Mapping, page=None) -> bool:
+    """Whether nobody is to move any more: the game ended by its rules (the view's outcome)
+    or by the service (a resignation, a forfeit: the page's outcome, when a page is given;
+    the engine knows nothing of those). The games' partials ask it as `game_over`."""
+    return bool(view.get("outcome") or (page and page.outcome))
+
+
+def sentence(text: str, names: list[str], me: int | None) -> str:
+    """An engine's or the service's clause ("{p1} resigned", "most districts") as a sentence
+    of its own: names filled in, a capital first letter unless it starts with a player's
+    name (written as its player chose it: "bob resigned."), and one full stop at the end."""
+    raw = text.strip()
+    out = fill(raw, names, me)
+    if not _SEAT.match(raw):
+        out = out[:1].upper() + out[1:]
+    return out if out.endswith((".", "!", "?")) else out + "."
+
+
+def _name(names: list[str], seat: int) -> str:
+    # a seat beyond the names cannot happen with a real game; still say something human
+    return names[seat] if 0 <= seat < len(names) else "another player"
+
+
+_POSSESSIVE = re.compile(r"\{p(\d+)\}'s\b")
+_YOU_VERB = re.compile(r"\x00you ([a-z]+)\b")
+_YOU_THEIR = re.compile(r"(\x00you [a-z]+) their\b")
+# "you" at the start of the text or of a sentence (after ". ", "! " or "? ")
+_SENTENCE_YOU = re.compile(r"(^|[.!?]\s+)\x00(y)")
+_LATER_SENTENCE_YOU = re.compile(r"([.!?]\s+)\x00(y)")
+_IRREGULAR = {"has": "have", "is": "are", "was": "were", "does": "do"}
+
+
+def _plain_verb(word: str) -> str:
+    if word in _IRREGULAR:
+        return _IRREGULAR[word]
+    if not word.endswith("s") or word.endswith("ss") or len(word) < 3:
+        return word
+    if word.endswith(("sses", "shes", "ches", "xes", "zes", "oes")):
+        return word[:-2]
+    if word.endswith("ies"):
+        return word[:-3] + "y"
+    return word[:-1]
+
+
+@dataclass
+class SeatPage:
+    game_id: int
+    kind: str
+    title: str
+    seq: int
+    mark: str          # the position as this seat sees it: links and forms carry it
+    me: int | None
+    names: list[str]
+    view: dict
+    news: list[str]
+    to_act: list[int]
+    your_turn: bool
+    menu: list[dict] = field(default_factory=list)   # [{"move": ..., "text": ...}]
+    all_moves: list[dict] = field(default_factory=list)  # every legal move, as the menu
+    outcome: dict | None = None
+    # every seat's clock (service.play.time.clocks.clock_view + "name", "seat", "status"), in seat order
+    clocks: list[dict] = field(default_factory=list)
+    holder: int = 0            # who holds the reader's seat now: links carry it
+
+    @property
+    def my_clock(self) -> dict | None:
+        if self.me is None or self.me >= len(self.clocks):
+            return None
+        return self.clocks[self.me]
+
+    @property
+    def waiting_for(self) -> str:
+        return waiting_for(self.names, self.to_act, self.me)
+
+    @property
+    def whose_move(self) -> str:
+        """"Your turn.", "Your turn; Ben is choosing too.", "Ben to move.", "Game over." """
+        others = [s for s in self.to_act if s != self.me]
+        if self.outcome:
+            return "Game over."
+        if self.your_turn:
+            if not others:
+                return "Your turn."
+            return f"Your turn; {self.waiting_for} {'is' if len(others) == 1 else 'are'} " \
+                "choosing too."
+        if not others:
+            return ""
+        return f"{self.waiting_for} to {'move' if len(others) == 1 else 'choose'}."
+
+    @property
+    def headline(self) -> str:
+        """The email's top line: what happened last, and whose move it is now."""
+        last = self.news[-1] if self.news else ""
+        return " ".join(x for x in (last, self.whose_move) if x)
+
+
+def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
+            names: list[str]) -> list[dict]:
+    """Each event as `seat` may see it: [{"seq", "text"}]; events it may not see are left out."""
+    out = []
+    for seq, event in events:
+        seen = redact(engine, event, seat)
+        if seen is not None and seen.get("text"):
+            out.append({"seq": seq, "text": fill(seen["text"], names, seat), "type": seen.get("type")})
+    return out
+
+
+#: the service's take-back event (service.play.moves.undo): not the engine's to redact
+TAKEN_BACK = "MoveTakenBack"
+
+
+def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
+    """An event as `seat` may see it; the service's own take-back event is public."""
+    if event.type == TAKEN_BACK:
+        return {"type": TAKEN_BACK, "text": f"{{p{event.data['seat']}}} took back a move, "
+                "as everyone agreed.", **event.data}
+    return engine.redact(event, seat)
+
+
+def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,
+              names: list[str], news_events: list[tuple[int, Event]],
+              every_move: bool = False, with_menu: bool = True) -> SeatPage:
+    """`every_move` also lists every legal move (the game page's buttons); emails, which
+    show only the menu, skip that work. `with_menu=False` skips the menu too, for pages that
+    show the position without offering moves (a link's confirm page, its done page): in a
+    long game listing the moves costs more than the rest of the page."""
+    view = engine.view(state, seat)
+    to_act = sorted(engine.to_act(state))
+    outcome = engine.outcome(state)
+    page = SeatPage(game_id=game_id, kind=kind, title=engine.title, seq=seq,
+                    mark=mark(engine, state, seat), me=seat,
+                    names=names, view=view,
+                    news=[h["text"] for h in history(engine, news_events, seat, names)],
+                    to_act=to_act, your_turn=seat is not None and seat in to_act,
+                    outcome=outcome.to_json() if outcome else None)
+    if page.your_turn and with_menu:
+        page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
+    if every_move and with_menu and seat is not None and outcome is None:
+        # off-turn moves exist too (Magnate's standing preferences), so ask for every seat
+        page.all_moves = [{"move": m, "text": engine.describe(m)}
+                          for m in engine.legal_moves(state, seat)]
+    return page
+
+
+def waiting_for(names: Sequence[str], to_act: Iterable[int], me: int | None) -> str:
+    """The seats to act other than `me`, by name: "Ben", "Ben and Cleo", "Ben, Cleo and Dan"."""
+    others = [names[s] for s in to_act if s != me]
+    return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
+
+
+def result_line(page: SeatPage) -> str:
+    if not page.outcome:
+        return ""
+    winners = page.outcome["winners"]
+    who = [("you" if w == page.me else page.names[w]) for w in winners]
+    if len(who) == 1:
+        head = "You won" if who[0] == "you" else f"{who[0]} won"
+    else:
+        head = "Shared win: " + ", ".join(who)
+    how = sentence(page.outcome["how"], page.names, page.me)
+    if not page.outcome.get("scores"):     # the service ended it: a resignation, a forfeit
+        return f"{head}. {how}"
+    # each score set apart from its name ("Normal bot 1: 6": a name may end in a number),
+    # the reader's as "you"
+    scores = ", ".join(f"{'you' if s == page.me else page.names[s]}: "
+                       f"{page.outcome['scores'][s]:g}" for s in range(len(page.names)))
+    return f"{head} ({scores}). {how}"

@@ -1,0 +1,43 @@
+"""The emails about the service itself rather than a move: a sign-in link, an invitation.
+The outbox row names its sign-in or invitation row; the link's token is minted when the email
+is rendered, so no bearer token is ever stored."""
+from __future__ import annotations
+
+from email.message import EmailMessage
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from service.games import registry
+from service.mail.outbound.compose import Envelope, compose_letter
+from service.play.services import Services
+from service.play.time import clocks
+from service.play.time import deadlines as timing
+from service.store.models import GameRow, Invitation, OutboxRow, Player
+
+KINDS = frozenset({"sign_in", "invitation"})
+
+
+def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
+    urls = svc.urls
+    payload = row.payload or {}
+    if row.kind == "sign_in":
+        ctx = {"link": urls.absolute(urls.sign_in_path(payload["sign_in"]))}
+        return compose_letter(svc.templates, urls, envelope, "sign_in", ctx)
+    inv = session.get(Invitation, payload["invitation"])
+    game = session.get(GameRow, inv.game_id)
+    creator = session.get(Player, game.created_by) if game.created_by else None
+    seats = session.scalar(select(func.count()).select_from(Invitation).where(
+        Invitation.game_id == game.id, Invitation.status != "replaced"))
+
+    def link(answer: str) -> str:
+        return urls.absolute(urls.invitation_path(game.id, inv.seat, inv.id, answer))
+
+    ctx = {"inviter": creator.name if creator else "A player", "game_id": game.id,
+           "title": registry.get(game.kind).title, "seats": seats,
+           "accept": link("accept"), "decline": link("decline"), "never": link("never"),
+           "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
+           # the time each move may take: what a player agrees to by accepting
+           "clock": clocks.describe(timing.control(game))}
+    return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
+

@@ -1,0 +1,506 @@
+"""Acting on a stored reply email (Mailman's command runner, Discourse's receiver): find the
+game and seat, check the sender, run the commands, and answer every refusal in the game's
+thread. Automated mail (auto-replies, bounces, lists) is recorded and never answered.
+
+Each way a message can fail is one outcome with its own reply; nothing is applied unless all of
+the message's move lines are.
+
+Answers are bounded: one answer mail per message at most (refusal, help and notes in it), at
+most MAX_COMMAND_LINES lines read, the say lines of one message are one message to the table,
+and ANSWERS_PER_HOUR per seat. Only a seat's own address is ever answered: mail for no game,
+or from an address that is not the seat's, gets no mail at all (no backscatter)."""
+from __future__ import annotations
+
+import logging
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timedelta
+
+from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy.orm import Session
+
+from service.games.contract import CommandError
+from service.linking.signer import Signer, TokenError
+from service.mail.inbound.parse import (
+    Automated,
+    InboundMail,
+    NoCommands,
+    NoGameAddress,
+    clean_text,
+    parse_message,
+    rejection,
+    reply_tokens,
+)
+from service.play import notify
+from service.play import repository as positions
+from service.play.errors import AlreadyDone, PlayError, Refused
+from service.play.moves import Intent, apply, commands
+from service.play.moves import tablewords as table
+from service.play.services import Services
+from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
+from service.store.transient import DatabaseUnavailable, is_transient, why
+
+from . import answercap as answer_cap
+from . import bounces
+from . import retry as inbound_retry
+
+log = logging.getLogger(__name__)
+#: Command lines read per email; the answer says when there were more.
+MAX_COMMAND_LINES = 20
+#: Answers (refusals, help, view) per seat and hour; then one "I will stop" and silence.
+ANSWERS_PER_HOUR = 10
+#: Lines of one answer: a reply of thousands of "help" lines gets one short answer.
+ANSWER_MAX_LINES = 300
+#: How often a seat's owner hears by mail of attempts from other addresses.
+WARN_EVERY = timedelta(days=1)
+KEPT_FOR_DIAGNOSIS = timedelta(days=7)
+#: The status of a message for a seat from an address that is not the seat's.
+STRANGER = "stranger"
+# lines that are fragments of our own wrapped links, quoted back without ">" by some clients
+_LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
+_ROOT_ID = re.compile(r"^game-(\d{1,12})@")
+
+
+@dataclass
+class Result:
+    status: str                      # applied | refused | answered | ignored | stranger ...
+    outbox_ids: list[int] = field(default_factory=list)
+    detail: str = ""
+    game_id: int | None = None
+    seat: int | None = None
+
+
+@dataclass
+class Target:
+    game_id: int
+    seat: int | None
+    seq: int | None                  # position of the email replied to, if we know it
+    proven: bool = True              # a reply token or one of our random Message-IDs
+    # the game's row as find_target read it (kept so the session need not read it again)
+    row: GameRow | None = field(default=None, repr=False, compare=False)
+
+
+# processing takes well under a second; a claim older than this belongs to a dead worker (the
+# idempotency key of the message's moves makes a second run harmless)
+CLAIM_TIMEOUT = timedelta(minutes=2)
+
+
+def _claimable(now: datetime, claimant: str | None = None):
+    # received and never taken, stopped by the database and waiting to be tried again, or
+    # taken by a worker that died more than CLAIM_TIMEOUT ago, or by this same claimant (a
+    # worker's retry, when the database was away too long for the claim to be handed back)
+    taken_back = [InboundMessage.processed_at < now - CLAIM_TIMEOUT]
+    if claimant:
+        taken_back.append(InboundMessage.claimed_by == claimant)
+    return or_(InboundMessage.status.in_(("received", inbound_retry.RETRYING)),
+               and_(InboundMessage.status == "processing", or_(*taken_back)))
+
+
+def waiting(session: Session, now: datetime) -> list[int]:
+    """Stored messages still unprocessed (their kick was lost, or the database stopped them
+    and their next attempt is due): the sweep takes them."""
+    due = or_(InboundMessage.status != inbound_retry.RETRYING,
+              InboundMessage.next_attempt_at <= now)
+    return list(session.scalars(select(InboundMessage.id).where(_claimable(now), due)
+                                .order_by(InboundMessage.id).limit(200)))
+
+
+def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Result:
+    """Process one stored message once, then send its answer. A transient database error
+    (service.store.transient) hands the message back to be tried again (inbound_retry) and
+    raises DatabaseUnavailable; a message whose processing raises anything else is a bug,
+    marked `failed` with the error for an operator (`flask inbound retry` runs it again).
+    `claimant`: who takes the message (a worker's task id, the same in its retries)."""
+    now = svc.clock.now()
+    try:
+        with svc.db.transaction() as session:
+            claimed = session.execute(update(InboundMessage)
+                                      .where(InboundMessage.id == inbound_id,
+                                             _claimable(now, claimant))
+                                      .values(status="processing", processed_at=now,
+                                              claimed_by=claimant)
+                                      .returning(InboundMessage.parsed)).first()
+            if claimed is None:
+                return Result("already processed")
+            # parsed once, at intake; rows stored before that was kept are parsed here
+            mail = InboundMail.from_json(claimed.parsed) if claimed.parsed else \
+                parse_message(session.get(InboundMessage, inbound_id).raw)
+    except Exception as exc:
+        if not is_transient(exc):
+            raise
+        svc.outages.failed("database", why(exc))
+        raise DatabaseUnavailable(f"inbound message {inbound_id} not taken: {why(exc)}") \
+            from exc
+    try:
+        # a delivery report to one of our bounce+ addresses, or a player's reply
+        bounce = bounces.token_of(mail, svc.urls.domain)
+        if bounce:
+            status, detail = bounces.handle(svc, _raw(svc, inbound_id), bounce)
+            result = Result(status, detail=detail)
+        else:
+            result = _decide(svc, mail, now)
+    except Exception as exc:
+        if is_transient(exc):
+            _stopped_by_database(svc, inbound_id, now, exc)
+        log.exception("processing inbound message %s failed", inbound_id)
+        result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
+
+    def record(session: Session) -> None:
+        row = session.get(InboundMessage, inbound_id)
+        row.status, row.processed_at = result.status, now
+        row.outcome = clean_text(result.detail)[:2000]
+        row.game_id, row.seat = result.game_id, result.seat
+        row.next_attempt_at = None
+        if result.status == STRANGER and row.expires_at is None:
+            row.expires_at = now + KEPT_FOR_DIAGNOSIS
+
+    recorded = inbound_retry.through_blips(svc, record)
+    svc.note("inbound", event=result.status)
+    svc.kick("deliver", result.outbox_ids)
+    if not recorded:
+        # done but not written down: its claim lapses and a second run finds the move made
+        raise DatabaseUnavailable(f"inbound message {inbound_id} was {result.status}, but "
+                                  "the database went away before that was recorded")
+    return result
+
+
+def _stopped_by_database(svc: Services, inbound_id: int, claimed_at: datetime,
+                         exc: BaseException) -> None:
+    """Hand the message back to be tried again, by the caller's retry (a worker's) or the
+    sweep. Its moves are one transaction: a run after they committed finds them made (their
+    idempotency key), never makes them twice."""
+    svc.outages.failed("database", why(exc))
+    svc.note("inbound", event=inbound_retry.RETRYING)
+    if inbound_retry.release(svc, inbound_id, claimed_at, exc):
+        raise DatabaseUnavailable(f"inbound message {inbound_id} waits to be tried again: "
+                                  f"{why(exc)}") from exc
+    raise DatabaseUnavailable(f"inbound message {inbound_id} keeps its claim for its "
+                              f"claimant's retry, or until it lapses (the database stayed "
+                              f"away): {why(exc)}") from exc
+
+
+def _raw(svc: Services, inbound_id: int) -> bytes:
+    with svc.db.transaction() as session:
+        return session.get(InboundMessage, inbound_id).raw
+
+
+def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
+    db, domain = svc.db, svc.urls.domain
+    why = rejection(mail, domain)
+    if isinstance(why, Automated):
+        return Result("ignored", detail=why.explain())   # never answer a robot: no mail loops
+    if not mail.sender:
+        return Result("ignored", detail="no sender to answer")
+    with db.transaction() as session:
+        target = find_target(session, svc.urls.signer, mail, domain)
+        if target is None:
+            # no game: nobody we know to answer (a From can name anyone: no backscatter)
+            return Result("ignored", detail="no game address")
+        game = target.row or session.get(GameRow, target.game_id)
+        seat = _seat_of(game, mail.sender, target.seat)
+        if seat is None:
+            return _stranger(session, svc, game, target, mail, now)
+        answer = Answer(svc, game.id, seat, mail, now)
+        if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
+            return answer.refuse(session, why.explain())
+        if not target.proven:
+            # a From header is easy to forge: without the reply address or one of our own
+            # Message-IDs nothing is applied (the answer goes to the player's own address)
+            return answer.refuse(session, "Your email did not come back to the game's reply "
+                                 "address (play+…), so we cannot be sure it is from you. "
+                                 "Please reply to your latest email from this game.")
+        lines = _command_lines(session, svc, game, seat, mail)
+    if not lines:
+        with db.transaction() as session:
+            return answer.refuse(session, NoCommands(_example(session, svc, game.id,
+                                                              seat)).explain())
+    return _run(svc, answer, target, lines)
+
+
+def _example(session: Session, svc: Services, game_id: int, seat: int) -> str:
+    """A line that would work for this seat now: its first legal move, else `help`."""
+    pos = positions.load(session, svc.states, game_id)
+    if pos.engine.outcome(pos.state) is None:
+        for move in pos.engine.legal_moves(pos.state, seat)[:1]:
+            return pos.engine.describe(move)
+    return "help"
+
+
+def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
+                   mail: InboundMail) -> list[str]:
+    """The lines to run: the reply's own, then those of its closing block that are commands
+    ("Thanks for waiting!" above "harvest moons": quotes.extract_reply cannot tell, the game
+    can). A last line that is only the writer's name is a signature, not a move."""
+    lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
+    closing = [ln for ln in mail.closing_lines if not _LINK_FRAGMENT.search(ln)]
+    names = _names(game, seat, mail)
+    if not closing and not (lines and _plain(lines[-1]) in names):
+        return lines                                # the usual reply: no need of the game
+    pos = positions.load(session, svc.states, game.id)
+
+    def is_command(line: str) -> bool:
+        if commands.is_word(line):
+            return True
+        try:
+            pos.engine.parse(pos.state, seat, line)
+        except CommandError:
+            return False
+        return True
+
+    lines += [ln for ln in closing if is_command(ln)]
+    if lines and _plain(lines[-1]) in names and not is_command(lines[-1]):
+        lines.pop()
+    return lines
+
+
+def _names(game: GameRow, seat: int, mail: InboundMail) -> set[str]:
+    """What a player signs with: their name here, the name their mail client sends, either's
+    first word, their address's local part."""
+    player = next(s.player for s in game.seats if s.seat == seat)
+    found = {mail.sender.partition("@")[0]}
+    for name in (player.name or "", mail.sender_name or ""):
+        found |= {_plain(name), _plain(name.split(" ", 1)[0])}
+    return found - {""}
+
+
+def _plain(line: str) -> str:
+    return line.strip().strip("-–—~,.!").strip().lower()
+
+
+def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
+              mail: InboundMail, now: datetime) -> Result:
+    """Mail for a seat from an address that is not the seat's: no mail goes to that address
+    (it may be forged: backscatter). The seat's owner sees the attempt on the game page, and
+    hears of it by mail at most once a day."""
+    if target.seat is None:
+        return Result("ignored", detail=f"{mail.sender} is not playing in game {game.id}",
+                      game_id=game.id)
+    ids = []
+    seat_row = next(s for s in game.seats if s.seat == target.seat)
+    if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
+                                          now - WARN_EVERY):
+        pos = positions.load(session, svc.states, game.id)
+        row = notify.queue(session, game, target.seat, "warning", pos.seq, now,
+                           {"answer": f"Someone wrote to your reply address for this game from "
+                            f"{mail.sender}, which is not your address, so nothing was done. "
+                            "If it was you, write from the address this email came to. "
+                            "The game page lists every such attempt."})
+        row.since_seq = pos.seq
+        session.flush()
+        ids.append(row.id)
+    return Result(STRANGER, ids, f"{mail.sender} is not playing seat {target.seat}",
+                  game_id=game.id, seat=target.seat)
+
+
+def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Result:
+    db, mail = svc.db, answer.mail
+    if len(lines) > MAX_COMMAND_LINES:
+        answer.note(f"Your email had {len(lines)} lines; I read only the first "
+                    f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
+        lines = lines[:MAX_COMMAND_LINES]
+    special = [ln for ln in lines if commands.is_word(ln)]
+    moves = [ln for ln in lines if ln not in special]
+    ids: list[int] = []
+    status = "answered"
+    if moves:
+        # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
+        intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
+                        source="email", key=f"mail:{mail.message_id}"[:128], whole_turn=True)
+        try:
+            with db.transaction() as session:
+                applied = apply(session, svc, intent)
+            ids += applied.outbox_ids
+            status = "applied"
+            if applied.bots_next:
+                svc.kick("bots", applied.game_id)
+        except AlreadyDone:
+            return Result("duplicate", detail="already applied", game_id=target.game_id,
+                          seat=answer.seat)
+        except Refused as exc:
+            with db.transaction() as session:
+                return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
+        except PlayError as exc:    # the game moved on, or is over
+            with db.transaction() as session:
+                return answer.refuse(session, exc.detail)
+    done_lines = list(moves) if status == "applied" else []
+    for line in [table.tidy(ln) for ln in special if _own_transaction(ln)]:
+        done = _seat_command(svc, target.game_id, answer.seat, line)
+        if isinstance(done, PlayError) and not done_lines:
+            with db.transaction() as session:
+                return answer.refuse(session, done.detail, line)
+        if isinstance(done, PlayError):
+            # the lines before it stand: "Nothing was changed" would be untrue
+            answer.note(f"Done: {'; '.join(done_lines)}. Not done: \"{line}\": {done.detail}")
+            continue
+        answer.note(done)
+        done_lines.append(line)
+    table_lines = [ln for ln in special if not _own_transaction(ln)]
+    if table_lines or answer.notes or answer.refusal:   # a plain move needs no answer
+        with db.transaction() as session:
+            ids += _special(session, svc, answer, table_lines)
+            ids += answer.send(session)
+    return Result(status, ids, f"{len(moves)} move lines, {len(special)} other",
+                  game_id=target.game_id, seat=answer.seat)
+
+
+def _own_transaction(line: str) -> bool:
+    return commands.find(line)[0].own_transaction
+
+
+def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | PlayError:
+    """A word acting on the seat and its clocks (`vacation 5`, `back`, `resign`): the
+    answer's words, or the refusal (nothing changed)."""
+    try:
+        return commands.run(svc, game_id, seat, line).text
+    except PlayError as exc:
+        return exc
+
+
+def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) -> list[int]:
+    """The other words (help, view, say, undo) in the answer's transaction: their texts go
+    into the one answer, each once; the lines of a joined word (say) are run as one, so the
+    say lines of one email become one message to the table (service.play.moves.chat)."""
+    game = session.get(GameRow, answer.game_id)
+    context = commands.Context(svc, game.id, answer.seat, session)
+    joined: dict[str, list[str]] = {}
+    ids = []
+    for command, rest in map(commands.find, lines):
+        if command.joined and rest.strip():
+            joined.setdefault(command.name, []).append(rest.strip())
+        else:
+            ids += _word_done(answer, command, context, rest)
+    for name, rests in joined.items():
+        if _said_lately(session, game, answer.seat, answer.now) >= ANSWERS_PER_HOUR:
+            answer.note(f"You sent {ANSWERS_PER_HOUR} messages to the table in the last hour, "
+                        "so this one was not passed on; please wait a while.")
+            continue
+        ids += _word_done(answer, commands.COMMANDS[name], context, "\n".join(rests))
+    return ids
+
+
+def _word_done(answer: Answer, command: commands.Command, context: commands.Context,
+               rest: str) -> list[int]:
+    try:
+        done = command.handler(context, rest)
+    except PlayError as exc:
+        answer.note(exc.detail)
+        return []
+    if command.answered_by_mail:
+        answer.note(done.text)
+    return done.outbox_ids
+
+
+def _said_lately(session: Session, game: GameRow, seat: int, now: datetime) -> int:
+    """Messages this seat sent to the table in the last hour (service.play.moves.chat keeps them)."""
+    return session.scalar(select(func.count()).select_from(ChatMessage).where(
+        ChatMessage.game_id == game.id, ChatMessage.from_seat == seat,
+        ChatMessage.created_at >= now - timedelta(hours=1))) or 0
+
+
+class Answer:
+    """The one answer mail an inbound message may get: refusals, help and notes gathered,
+    each text once, capped at ANSWER_MAX_LINES lines, and sent only while the seat has had
+    fewer than ANSWERS_PER_HOUR answers in the last hour (then once: "I will stop")."""
+
+    def __init__(self, svc: Services, game_id: int, seat: int, mail: InboundMail,
+                 now: datetime):
+        self.svc, self.game_id, self.seat, self.mail, self.now = svc, game_id, seat, mail, now
+        self.notes: list[str] = []
+        self.refusal: dict | None = None
+
+    def note(self, text: str) -> None:
+        if text not in self.notes:
+            self.notes.append(text)
+
+    def refuse(self, session: Session, why: str, line: str = "",
+               suggestions: list[str] | None = None) -> Result:
+        self.refusal = {"why": why, "line": line[:300], "suggestions": (suggestions or [])[:10]}
+        return Result("refused", self.send(session), why, game_id=self.game_id, seat=self.seat)
+
+    def send(self, session: Session) -> list[int]:
+        if self.refusal is None and not self.notes:
+            return []
+        answered = answer_cap.answers_in_the_last_hour(session, self.game_id, self.seat,
+                                                       self.now)
+        if answered > ANSWERS_PER_HOUR:
+            return []          # the seat was told we stopped; its moves still count
+        game = session.get(GameRow, self.game_id)
+        pos = positions.load(session, self.svc.states, game.id)
+        notes = list(self.notes)
+        if answered == ANSWERS_PER_HOUR:
+            # the last answer for a while still says what it was asked (a refusal above
+            # all: the writer must learn that this move did not go in), and that it is the last
+            notes.append(f"You have had {ANSWERS_PER_HOUR} answers from me in the last hour, "
+                         "so I will not answer again for an hour. Moves that can be applied "
+                         "still count and turn emails still come, but until then a line I "
+                         "cannot apply gets no answer: the game page shows whether your move "
+                         "went in.")
+        payload = {"answer": _capped("\n\n".join(notes))} if notes else {}
+        if self.refusal is not None:
+            payload["refusal"] = self.refusal
+        kind = "refusal" if "refusal" in payload else "answer"
+        row = notify.queue(session, game, self.seat, kind, pos.seq, self.now,
+                           dict(payload, in_reply_to=self.mail.message_id))
+        row.since_seq = pos.seq     # an answer carries no news; the turn emails do that
+        session.flush()
+        return [row.id]
+
+
+def _capped(text: str) -> str:
+    lines = text.splitlines()
+    if len(lines) <= ANSWER_MAX_LINES:
+        return text
+    return "\n".join(lines[:ANSWER_MAX_LINES]) + "\n…(the rest is on the game page)"
+
+
+def _recent(session: Session, game_id: int, seat: int, kinds, since: datetime) -> int:
+    kinds = (kinds,) if isinstance(kinds, str) else tuple(kinds)
+    return session.scalar(select(func.count()).select_from(OutboxRow).where(
+        OutboxRow.game_id == game_id, OutboxRow.seat == seat, OutboxRow.kind.in_(kinds),
+        OutboxRow.created_at >= since)) or 0
+
+
+
+def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str) -> Target | None:
+    """Game and seat from the reply address; failing that, from the email replied to."""
+    replied = _replied_row(session, mail, domain)
+    for token in reply_tokens(mail, domain):
+        try:
+            game_id, seat = signer.read_reply_token(token)
+        except TokenError:
+            continue
+        game = session.get(GameRow, game_id) if 0 < game_id <= positions.MAX_GAME_ID else None
+        if game is None:
+            continue
+        seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None
+        return Target(game_id, seat, seq, row=game)
+    if replied is not None:
+        return Target(replied.game_id, replied.seat, replied.seq)
+    for ref in [*mail.in_reply_to, *mail.references]:
+        m = _ROOT_ID.match(ref)
+        if m and ref.endswith("@" + domain) and 0 < int(m.group(1)) <= positions.MAX_GAME_ID \
+                and session.get(GameRow, int(m.group(1))):
+            # the thread root is guessable: it names the game but proves nothing
+            return Target(int(m.group(1)), None, None, proven=False)
+    return None
+
+
+def _replied_row(session: Session, mail: InboundMail, domain: str) -> OutboxRow | None:
+    """The email of ours this one answers. Our Message-IDs are random, so a match shows the
+    writer had that email (unlike the guessable thread root, which only names the game)."""
+    for ref in [*mail.in_reply_to, *reversed(mail.references)]:
+        local, _, host = ref.partition("@")
+        if host == domain and local.startswith("tp."):
+            row = session.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
+            if row is not None and row.game_id is not None:
+                return row
+    return None
+
+
+def _seat_of(game: GameRow, sender: str, seat: int | None) -> int | None:
+    """The seat the sender plays: the addressed one must be theirs."""
+    mine = [s.seat for s in game.seats if s.player.email == sender.lower()]
+    if seat is None:
+        return mine[0] if len(mine) == 1 else None
+    return seat if seat in mine else None
+

@@ -1,0 +1,61 @@
+"""Stored mail whose processing a transient database error stopped (a restart, a failover, a
+statement or lock timeout, a deadlock: service.store.transient) is processed again, never given
+up. Its claim is handed back at once, status `retrying`, with its attempts counted and the time
+the sweep takes it again (backing off); a worker's own retry may take it sooner. Only a bug
+makes a message `failed`, and an operator re-runs those (`flask inbound retry`)."""
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from datetime import datetime, timedelta
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from service.play.services import Services
+from service.store.models import InboundMessage
+from service.store.transient import is_transient, why
+
+RETRYING = "retrying"
+FIRST_WAIT = timedelta(seconds=5)
+LONGEST_WAIT = timedelta(minutes=10)
+# a database restart takes a second or a few: the claim is handed back as soon as it is back
+# (not left for its two minutes to lapse); past these the claim lapses instead
+PAUSES = (0.2, 0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+def backoff(attempts: int) -> timedelta:
+    """How long after its `attempts`-th transient failure the sweep tries a message again."""
+    return min(FIRST_WAIT * 2 ** min(max(attempts - 1, 0), 20), LONGEST_WAIT)
+
+
+def through_blips(svc: Services, work: Callable[[Session], None]) -> bool:
+    """Run `work` in a transaction, again after a pause while the database is away. False
+    when it stayed away through every pause."""
+    for pause in (0, *PAUSES):
+        time.sleep(pause)
+        try:
+            with svc.db.transaction() as session:
+                work(session)
+            return True
+        except Exception as exc:
+            if not is_transient(exc):
+                raise
+            svc.outages.failed("database", why(exc))
+    return False
+
+
+def release(svc: Services, inbound_id: int, claimed_at: datetime, exc: BaseException) -> bool:
+    """Hand back the claim taken at `claimed_at`: the message waits for its next attempt."""
+    def hand_back(session: Session) -> None:
+        attempts = 1 + (session.scalar(select(InboundMessage.attempts)
+                                       .where(InboundMessage.id == inbound_id)) or 0)
+        now = svc.clock.now()
+        session.execute(update(InboundMessage).where(
+            InboundMessage.id == inbound_id, InboundMessage.status == "processing",
+            InboundMessage.processed_at == claimed_at).values(
+            status=RETRYING, attempts=attempts, next_attempt_at=now + backoff(attempts),
+            outcome=f"attempt {attempts} stopped by the database, to be tried again: "
+                    f"{why(exc)}"[:2000]))
+
+    return through_blips(svc, hand_back)

@@ -1,0 +1,105 @@
+"""Talking at the table: messages to everyone, or privately to one seat, written on the game
+page (the message box, or `say` in its command box) or in a reply email (`say ...`).
+
+Messages are not engine events: they live in `chat_messages` and never in the event log. A
+private message is seen by its writer and its one reader only: `visible_to` is the one filter
+every page, history and download goes through. Each message reaches the other players by email
+too (outbox rows of kind "message"), except muted seats and bots."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from service.play import notify
+from service.play import repository as positions
+from service.play.errors import PlayError
+from service.play.services import Services
+from service.store.models import ChatMessage, GameRow
+
+MAX_CHARS = 2000
+
+
+class ChatRefused(PlayError):
+    title = "That message was not sent"
+
+
+@dataclass(frozen=True)
+class Said:
+    message_id: int
+    outbox_ids: list[int]
+    to_seat: int | None
+
+
+def say(svc: Services, game_id: int, seat: int, text: str, to_seat: int | None = None) -> Said:
+    """Store the message and queue its emails in one transaction, then send them."""
+    with svc.db.transaction() as session:
+        said = post(session, svc, positions.game_row(session, game_id), seat, text, to_seat)
+    svc.kick("deliver", said.outbox_ids)
+    return said
+
+
+def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,
+         to_seat: int | None = None) -> Said:
+    """The message in the caller's transaction; ChatRefused (nothing stored) when it is empty,
+    too long, or addressed to a seat that is not in the game or to the writer."""
+    text = (text or "").strip()
+    if not text:
+        raise ChatRefused("The message is empty: write something after \"say\" or in the box.")
+    if len(text) > MAX_CHARS:
+        raise ChatRefused(f"The message is {len(text):,} characters long; the most is "
+                          f"{MAX_CHARS:,}. Please shorten it.")
+    seats = {s.seat: s for s in game.seats}
+    if to_seat is not None and to_seat not in seats:
+        raise ChatRefused(f"There is no player {to_seat + 1} in this game; the players are "
+                          f"1 to {len(seats)}.")
+    if to_seat == seat:
+        raise ChatRefused("That message is addressed to yourself; choose another player, or "
+                          "everyone.")
+    now = svc.clock.now()
+    row = ChatMessage(game_id=game.id, from_seat=seat, to_seat=to_seat, text=text,
+                      seq=game.seq, created_at=now)
+    session.add(row)
+    readers = [s for s in game.seats if s.seat != seat and to_seat in (None, s.seat)]
+    said = {"name": seats[seat].player.name, "text": text, "private": to_seat is not None}
+    outbox = [notify.queue(session, game, s.seat, "message", game.seq, now, {"said": said})
+              for s in readers if not s.muted and s.bot is None]
+    session.flush()
+    return Said(row.id, [r.id for r in outbox], to_seat)
+
+
+def visible_to(seat: int | None):
+    """The messages `seat` may read: public ones, and private ones it wrote or was sent.
+    A spectator (None) reads the public ones."""
+    if seat is None:
+        return ChatMessage.to_seat.is_(None)
+    return or_(ChatMessage.to_seat.is_(None), ChatMessage.to_seat == seat,
+               ChatMessage.from_seat == seat)
+
+
+def messages(session: Session, game_id: int, seat: int | None, *, after_seq: int = -1,
+             upto_seq: int | None = None) -> list[ChatMessage]:
+    """The messages `seat` may read written while the game stood at a seq in the range."""
+    q = select(ChatMessage).where(ChatMessage.game_id == game_id, visible_to(seat),
+                                  ChatMessage.seq > after_seq)
+    if upto_seq is not None:
+        q = q.where(ChatMessage.seq <= upto_seq)
+    return list(session.scalars(q.order_by(ChatMessage.id)))
+
+
+def entry(row: ChatMessage, names: list[str], me: int | None) -> dict:
+    """A message as a history entry (the page escapes its text like any other)."""
+    def who(seat: int) -> str:
+        return "you" if seat == me else names[seat]
+    # "You", but a name as its player wrote it ("bob", not "Bob")
+    heading = "You" if row.from_seat == me else names[row.from_seat]
+    if row.to_seat is not None:
+        heading += f" to {who(row.to_seat)} (privately)"
+    return {"seq": row.seq, "kind": "chat", "text": row.text, "heading": heading,
+            "private": row.to_seat is not None, "at": _iso(row.created_at)}
+
+
+def _iso(at: datetime) -> str:
+    return at.isoformat()

@@ -1,0 +1,222 @@
+"""Every word a player can write besides the engines' moves, registered once with its name,
+what follows it, its help and its handler (after GNU Mailman's email commands). A reply email,
+the game page's command box, the JSON API and `flask move` look each line up here; a line that
+is no word here is a move, read by the game's own engine.
+
+Adding a word is one `register(Command(...))`: `help`, the reply, the page, the API, the CLI
+and docs/commands.md (`make commands-doc`) follow."""
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field, replace
+
+from sqlalchemy.orm import Session
+
+from service.play import repository as positions
+from service.play.errors import PlayError, Refused
+from service.play.players import seats
+from service.play.repository import check_holder
+from service.play.services import Services
+
+from . import chat
+from . import tablewords as table
+from .submit import Applied, Intent, submit
+
+
+@dataclass(frozen=True)
+class Done:
+    """What a word did: the words that tell the player, the emails it queued."""
+
+    text: str
+    outbox_ids: list[int] = field(default_factory=list)
+    bots_next: bool = False       # a bot is to act now (a take-back left it the turn)
+
+
+@dataclass(frozen=True)
+class Context:
+    svc: Services
+    game_id: int
+    seat: int
+    # the transaction a word runs in (a reply's words share one); None for words that keep
+    # their own transactions (`own_transaction`)
+    session: Session | None = None
+    holder: int | None = None     # the seat's holder a page link was made for (None: any)
+
+
+Handler = Callable[[Context, str], Done]
+
+
+@dataclass(frozen=True)
+class Command:
+    name: str
+    arguments: str                # what may follow the name, as help shows it ("" for nothing)
+    summary: str                  # one sentence for help and docs/commands.md
+    # None: a word of the turn itself, handed to the engine's turn with the moves (`keep`)
+    handler: Handler | None = None
+    # acts on the seat and its clocks in transactions of its own (and sends its own emails)
+    own_transaction: bool = False
+    # the lines of one email with this word are run as one (`say`: one message to the table)
+    joined: bool = False
+    # a reply email gets its text back (`say` needs none: the message itself reaches the table)
+    answered_by_mail: bool = True
+
+
+COMMANDS: dict[str, Command] = {}
+
+
+def register(command: Command) -> Command:
+    if command.name in COMMANDS:
+        raise ValueError(f"the word {command.name!r} is registered twice")
+    COMMANDS[command.name] = command
+    return command
+
+
+def find(line: str) -> tuple[Command, str] | None:
+    """The word a line starts with and the rest of the line (a `say` line keeps its
+    punctuation), or None: the line is a move (or a word of the turn, `keep`)."""
+    command = COMMANDS.get(table.command_word(line))
+    if command is None or command.handler is None:
+        return None
+    return command, table.tidy(line).partition(" ")[2]
+
+
+def is_word(line: str) -> bool:
+    return find(line) is not None
+
+
+def split(lines: list[str]) -> tuple[list[str], list[str]]:
+    """(the lines that are words here, the lines for the engine), each in order."""
+    words = [ln for ln in lines if is_word(ln)]
+    return words, [ln for ln in lines if not is_word(ln)]
+
+
+def run(svc: Services, game_id: int, seat: int, line: str, *,
+        holder: int | None = None) -> Done:
+    """One word on its own (the page's box, the API, the CLI): run in a transaction of its
+    own, then its emails sent. A refusal raises its PlayError; nothing changed."""
+    found = find(line)
+    if found is None:
+        raise Refused(f"{table.command_word(line)!r} is not one of the words {words_list()}.")
+    command, rest = found
+    if command.own_transaction:
+        return command.handler(Context(svc, game_id, seat, None, holder), rest)
+    with svc.db.transaction() as session:
+        check_holder(positions.game_row(session, game_id), seat, holder)
+        done = command.handler(Context(svc, game_id, seat, session, holder), rest)
+    svc.kick("deliver", done.outbox_ids)
+    if done.bots_next:
+        svc.kick("bots", game_id)
+    return done
+
+
+@dataclass(frozen=True)
+class Played:
+    applied: Applied | None       # the moves, if the lines had any
+    answers: list[str]            # each word's answer, in order
+
+
+def play(svc: Services, intent: Intent) -> Played:
+    """Command lines as a player writes them (the page's box, `flask move`): the moves, all
+    or none, then each word. A word's refusal raises when nothing else was done; after
+    moves that went in, it is one of the answers (the moves stand)."""
+    words, moves = split(intent.lines)
+    if not words and not moves and not intent.moves:
+        raise Refused("Type a command first, one per line.")
+    applied = submit(svc, replace(intent, lines=moves)) if moves or intent.moves else None
+    return Played(applied, answer(svc, intent.game_id, intent.seat, words,
+                                  holder=intent.holder, after_moves=applied is not None))
+
+
+def answer(svc: Services, game_id: int, seat: int, words: list[str], *,
+           holder: int | None = None, after_moves: bool = False) -> list[str]:
+    """Each word's answer, in order. A refusal raises, unless moves went in before it: then
+    it is one of the answers (the moves stand, and so do the words before it)."""
+    answers = []
+    for line in words:
+        try:
+            answers.append(run(svc, game_id, seat, line, holder=holder).text)
+        except PlayError as exc:
+            if not after_moves:
+                raise
+            answers.append(f"{exc.title}: {exc.detail}")
+    return answers
+
+
+def words_list() -> str:
+    return ", ".join(sorted(COMMANDS))
+
+
+def help_text(engine, state, seat: int, limit: int = table.HELP_LIMIT) -> str:
+    """`help`: every move the seat can make now (from the engine), then every word here."""
+    words = "\n".join(f"  {usage(c)}: {c.summary}" for c in COMMANDS.values())
+    return f"{table.help_answer(engine, state, seat, limit)}\n\nOther words you can write:\n" \
+        f"{words}"
+
+
+def usage(command: Command) -> str:
+    return f"{command.name} {command.arguments}".strip()
+
+
+def markdown() -> str:
+    """docs/commands.md: the table of words, generated from the registry."""
+    rows = "\n".join(f"| `{usage(c)}` | {c.summary} |" for c in COMMANDS.values())
+    return ("# The words a player can write\n\n"
+            "<!-- generated from service/play/moves/commands.py by `make commands-doc`; a test "
+            "checks it -->\n\n"
+            "Besides the moves of each game (`help` lists them), these words work the same in "
+            "a reply email, the game page's command box, the JSON API (`command`) and "
+            "`flask move GAME SEAT WORDS`.\n\n"
+            "| Word | What it does |\n|---|---|\n" + rows + "\n")
+
+
+# --- the words ----------------------------------------------------------------------------
+
+def _help(ctx: Context, rest: str) -> Done:
+    pos = positions.load(ctx.session, ctx.svc.states, ctx.game_id)
+    return Done(help_text(pos.engine, pos.state, ctx.seat))
+
+
+def _view(ctx: Context, rest: str) -> Done:
+    return Done("Here is the game as it stands.")
+
+
+def _say(ctx: Context, rest: str) -> Done:
+    said = chat.post(ctx.session, ctx.svc, positions.game_row(ctx.session, ctx.game_id),
+                     ctx.seat, rest)
+    return Done("Message sent to everyone.", said.outbox_ids)
+
+
+def _undo(ctx: Context, rest: str) -> Done:
+    done = table.undo_in_session(ctx.session, ctx.svc, ctx.game_id, ctx.seat, rest)
+    return Done(done.words, done.outbox_ids, done.bots_next)
+
+
+def _resign(ctx: Context, rest: str) -> Done:
+    seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
+    return Done("You resigned from this game.")
+
+
+def _vacation(word: str) -> Handler:
+    def handler(ctx: Context, rest: str) -> Done:
+        player = seats.player_of(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
+        return Done(seats.take_vacation(ctx.svc, player, f"{word} {rest}".strip()).text)
+    return handler
+
+
+register(Command("help", "", "Lists every move you can make now, and these words.", _help))
+register(Command("view", "", "Sends (or shows) the game as it stands.", _view))
+register(Command("say", "MESSAGE", "Writes MESSAGE to everyone at the table.", _say,
+                 joined=True, answered_by_mail=False))
+register(Command("undo", "[accept / refuse]", "Asks the others to let you take back your "
+                 "last move; undo accept / undo refuse answers another player's request.",
+                 _undo))
+register(Command("resign", "", "Gives up this game (with two players the other wins; with "
+                 "more your turns are played for you and you rank last).", _resign,
+                 own_transaction=True))
+register(Command("vacation", "DAYS / until YYYY-MM-DD", "Stops your clocks in every game "
+                 "for that many days, or to that day.", _vacation("vacation"),
+                 own_transaction=True))
+register(Command("back", "", "Ends your vacation: your clocks run again.", _vacation("back"),
+                 own_transaction=True))
+register(Command("keep", "", "As the last line of a reply, keeps a turn that may go on open "
+                 "(RULINGS M9); otherwise the reply's moves are your whole turn."))

@@ -1,0 +1,343 @@
+"""Submitting a move: intent -> engine -> events + emails, in one transaction (DESIGN.md, "One
+move, end to end", steps 2-5).
+
+Several moves (or command lines) in one intent are applied in order on the evolving state and
+committed together, or not at all: a whole Magnate turn, an Aristocracy action turn, a reply
+email with three lines."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlalchemy import event as sa_event
+from sqlalchemy.orm import Session
+
+from service.games.contract import CommandError, Event, IllegalMove, Move, replay
+from service.linking import freshness as marks
+from service.play import notify
+from service.play import repository as positions
+from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
+from service.play.services import Services
+from service.play.time import deadlines as timing
+from service.store import events as event_store
+from service.store import moves as move_store
+from service.store import records
+from service.store.models import Submission
+from service.telemetry import logcontext as logctx
+
+#: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
+KEEP = "keep"
+
+
+@dataclass(frozen=True)
+class Intent:
+    game_id: int
+    seat: int
+    moves: list[Move] = field(default_factory=list)   # structured moves (links, buttons)
+    lines: list[str] = field(default_factory=list)    # command text (email, turn form)
+    expected: str | None = None        # mark of the position the player was looking at
+    expected_seq: int | None = None    # or, server side only, its sequence number
+    source: str = "web"                # link | web | email | bot | timer | cli
+    key: str | None = None             # idempotency key: same key twice = applied once
+    # a reply or a one-click email link is one whole turn: a turn left open by it (M9) is
+    # ended for the player, unless a reply's last line is "keep"
+    whole_turn: bool = False
+    holder: int | None = None          # the seat's holder the link was made for (None: any)
+
+
+@dataclass(frozen=True)
+class Applied:
+    game_id: int
+    kind: str
+    first_seq: int
+    last_seq: int
+    moves: list[Move]
+    outbox_ids: list[int]
+    ended: bool
+    bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
+    # who acts now, and every seat's name: enough for the mover's "done" page without reading
+    # the game again
+    to_act: tuple[int, ...] = ()
+    names: tuple[str, ...] = ()
+    bots: tuple[int, ...] = ()  # the seats bots play (they are never mailed)
+
+
+class RaceLost(PositionChanged):
+    """Another writer took the sequence numbers (or this very idempotency key) first."""
+
+
+def submit(svc: Services, intent: Intent) -> Applied:
+    """Apply the intent in one transaction, then kick the outbox relay (never before the
+    commit: a worker must find the rows).
+
+    The idempotency key is looked up only when the move cannot be applied as it stands (a
+    double click finds the position changed or the move illegal) or loses a race on insert:
+    then once more, key first, in a fresh transaction. A move that goes through pays no
+    lookup, since its receipt's primary key refuses a second one anyway."""
+    try:
+        with svc.db.transaction() as session:
+            applied = apply(session, svc, intent, key_first=False)
+    except RaceLost:
+        with svc.db.transaction() as session:
+            applied = apply(session, svc, intent)
+    after_commit(svc, applied)
+    return applied
+
+
+def after_commit(svc: Services, applied: Applied) -> None:
+    """The background work a committed move calls for: its emails, and the bots' turn.
+    Callers of `apply` (replies, timers) call this after their own commit."""
+    svc.kick("deliver", applied.outbox_ids)
+    if applied.bots_next:
+        svc.kick("bots", applied.game_id)
+
+
+def apply(session: Session, svc: Services, intent: Intent, *, key_first: bool = True) -> Applied:
+    """The move in the caller's transaction (it commits or rolls back everything).
+    `key_first=False`: look the idempotency key up only if the move cannot be applied (the
+    caller retries with it on RaceLost, in a new transaction)."""
+    try:
+        applied = _apply(session, svc, intent, key_first)
+    except AlreadyDone:
+        svc.note("move", outcome="duplicate", source=intent.source)
+        raise
+    except RaceLost:
+        if key_first:        # otherwise the caller tries once more: not refused yet
+            svc.note("move", outcome="refused", source=intent.source)
+        raise
+    except PlayError:
+        svc.note("move", outcome="refused", source=intent.source)
+        raise
+    sa_event.listen(session, "after_commit",
+                    lambda _s: svc.note("move", outcome="applied", source=intent.source),
+                    once=True)
+    return applied
+
+
+def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> Applied:
+    logctx.bind(game=intent.game_id, seat_=intent.seat)
+    key = seat_key(intent.seat, intent.key) if intent.key is not None else None
+    # the game as plain records, written back after the move (cheaper than ORM objects)
+    tracked = records.Tracked(session)
+    pos = positions.load_locked(session, svc.states, intent.game_id, tracked)
+    positions.check_holder(pos.row, intent.seat, intent.holder)
+    if key is not None and key_first:
+        _unless_done(session, svc, pos, intent.seat, key)
+    try:
+        if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+            raise GameOver("This game has finished; no more moves can be made.")
+        check_fresh(session, svc, pos, intent)
+        events, moves, new_state = decide_all(pos, intent, svc.chance)
+    except PlayError:
+        if key is not None and not key_first:      # a double click: say "already done"
+            _unless_done(session, svc, pos, intent.seat, key)
+        raise
+    return record(session, svc, pos, intent, key, events, moves, new_state, tracked)
+
+
+def seat_key(seat: int, key: str) -> str:
+    """A submission's idempotency key as stored: keys are per seat, so one seat's key can
+    never answer for another's move."""
+    return f"{seat}:{key}"[:128]
+
+
+def _unless_done(session: Session, svc: Services, pos: positions.Position, seat: int,
+                 key: str) -> None:
+    done = session.get(Submission, (pos.row.id, key))
+    if done is not None:
+        already_done(session, svc, pos, seat, done)
+
+
+
+def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:
+    engine, events, applied = pos.engine, [], []
+    lines, keep = _without_keep(engine, pos.state, intent.seat, intent.lines)
+    new_state = pos.state
+
+    def turn_ended() -> bool:
+        # an earlier line ended the seat's turn: a later one cannot follow in this email
+        return bool(applied) and intent.seat not in engine.to_act(new_state)
+
+    # the lambda reads new_state as it stands when each line is parsed: late binding wanted
+    work = _moves(engine, intent.seat, intent.moves, lines, lambda: new_state,  # noqa: B023
+                  turn_ended)
+    for index, (text, move) in enumerate(work):
+        produced = _decide(engine, new_state, intent.seat, move, chance, index, text)
+        new_state = replay(engine, produced, new_state)
+        events.extend(produced)
+        applied.append(move)
+    finish = getattr(engine, "finish_turn", None)
+    if events and intent.whole_turn and not keep and finish is not None:
+        closing = finish(new_state, intent.seat)
+        if closing is not None:
+            produced = _decide(engine, new_state, intent.seat, closing, chance, len(applied), "")
+            new_state = replay(engine, produced, new_state)
+            events.extend(produced)
+            applied.append(closing)
+    if not events:
+        raise Refused("There was no move in that.")
+    return events, applied, new_state
+
+
+def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
+           key: str | None, events: list[Event], moves: list[Move], new_state,
+           tracked: records.Tracked | None = None) -> Applied:
+    """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
+    in one write (service.store.moves), with the game's changed columns when `tracked` (the
+    game read by records.Tracked) is given; without it (the clock's per-game timeouts,
+    play.timeouts) the caller writes the game."""
+    now = svc.clock.now()
+    receipt = None
+    if key is not None:
+        receipt = {"game_id": pos.row.id, "key": key, "seat": intent.seat,
+                   "first_seq": pos.seq + 1, "last_seq": pos.seq + len(events),
+                   "source": intent.source, "created_at": now}
+    event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
+                                  now=now)
+    first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
+    ended = pos.engine.outcome(new_state) is not None
+    if ended:
+        pos.row.status = "ended"
+        # the game-over emails say it all: a reminder or notice not yet sent is dropped,
+        # not mailed after them (notify.supersede)
+        notify.supersede(session, pos.row.id)
+    # the seats' clocks change in the same transaction as the move
+    timing.track(session, pos.row, pos.engine, new_state, now)
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
+    emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
+                                  mover=_mover(intent, pos.engine, new_state))
+    try:
+        outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
+    except event_store.Conflict:
+        # another writer took these sequence numbers (or this key) first: it won the race
+        raise RaceLost("Someone else moved at the same moment; have a look at the "
+                       "new position and try again.", pos.seq) from None
+    positions.moved(session, svc.states, pos, last, new_state)
+    return Applied(pos.row.id, pos.row.kind, first, last, moves, outbox_ids, ended,
+                   pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),
+                   tuple(s.player.name for s in pos.row.seats),
+                   tuple(s.seat for s in pos.row.seats if s.bot is not None))
+
+
+#: moves a person made: the clock's and the bots' are news to the seat they were made for
+_BY_THE_PLAYER = ("link", "web", "email", "api", "cli")
+
+
+def _mover(intent: Intent, engine, new_state) -> int | None:
+    """The seat not to mail about its own move, whatever the way in: the page, the API or the
+    CLI answered it, and a reply needs no answer. A reply that kept its turn open (`keep`)
+    is the exception: its writer has no page, and plays on from the email with fresh links."""
+    if intent.source not in _BY_THE_PLAYER:
+        return None
+    if intent.source == "email" and intent.seat in engine.to_act(new_state):
+        return None
+    return intent.seat
+
+
+def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,
+                 done: Submission):
+    """The same submission again: "already done" while the seat's position is still the one
+    it produced (a double click, a redelivered email); once the seat's position has changed
+    since (say it replaced a sealed choice), the old link is simply stale."""
+    if done.last_seq != pos.seq:
+        then = positions.load(session, svc.states, pos.row.id, upto=done.last_seq)
+        if marks.mark(pos.engine, then.state, seat) != marks.mark(pos.engine, pos.state, seat):
+            raise PositionChanged("That move was made before, and the game has moved on since; "
+                                  "here is the position as it is now.", pos.seq)
+    raise AlreadyDone("That move was already made; nothing more to do.",
+                      done.first_seq, done.last_seq)
+
+
+def made_already(svc: Services, game_id: int, seat: int, key: str) -> str | None:
+    """Whether the submission with this key (a one-click link's) was made already, read
+    without acting, as opening a link must: None if not; "done" if pressing it again would
+    answer "already done"; "moved on" if the seat's position changed since (`already_done`'s
+    own judgement, so the link's page says what a press would)."""
+    with svc.db.transaction() as session:
+        done = session.get(Submission, (game_id, seat_key(seat, key)))
+        if done is None:
+            return None
+        pos = positions.load(session, svc.states, game_id)
+        try:
+            already_done(session, svc, pos, seat, done)
+        except PositionChanged:
+            return "moved on"
+        except AlreadyDone:
+            pass
+    return "done"
+
+
+def check_fresh(session: Session, svc: Services, pos: positions.Position,
+                intent: Intent) -> None:
+    """A link or email made for an older position is refused only if the change is one this
+    seat can see (its freshness view, service.linking.freshness): other seats' hidden choices move the
+    log on without making anybody's link stale."""
+    expected = intent.expected
+    if intent.expected_seq is not None and intent.expected_seq != pos.seq:
+        if intent.expected_seq > pos.seq:
+            raise PositionChanged("That email is for a position this game never reached.",
+                                  pos.seq)
+        then = positions.load(session, svc.states, pos.row.id, upto=intent.expected_seq)
+        expected = marks.mark(pos.engine, then.state, intent.seat)
+    if expected is None or expected == marks.mark(pos.engine, pos.state, intent.seat):
+        return
+    raise PositionChanged("The game has moved on since that email was sent, so the move "
+                          f"you chose no longer applies: {_whose_move(pos, intent.seat)} "
+                          "Here is the position as it is now.", pos.seq)
+
+
+def _whose_move(pos: positions.Position, seat: int) -> str:
+    """Whose move it is now, in words for `seat`'s player."""
+    if pos.engine.outcome(pos.state) is not None or pos.row.status == "ended":
+        return "the game is over."
+    acting = sorted(pos.engine.to_act(pos.state))
+    others = [pos.row.seats[s].player.name for s in acting if s != seat]
+    if seat in acting:
+        return "it is your move again, in a new position."
+    return f"it is {' and '.join(others)}'s move now." if others else "nobody is to move."
+
+
+def _without_keep(engine, state, seat: int, lines: list[str]) -> tuple[list[str], bool]:
+    """A last line `keep` keeps a Magnate turn open (M9), unless it is the whole answer to
+    the question the game is waiting on: `keep` alone, when the seat has just drawn an Ace
+    and is asked to keep or replace it (M16), keeps the Ace."""
+    if not lines or lines[-1].strip().lower() != KEEP:
+        return lines, False
+    if len(lines) == 1:
+        try:
+            engine.parse(state, seat, lines[0])
+        except CommandError:
+            pass
+        else:
+            return lines, False
+    return lines[:-1], True
+
+
+def _decide(engine, state, seat: int, move: Move, chance, index: int, text: str | None):
+    try:
+        return engine.decide(state, seat, move, chance)
+    except IllegalMove as exc:
+        raise Refused(exc.why, index=index, text=text or engine.describe(move)) from None
+
+
+def _moves(engine, seat: int, moves: list[Move], lines: list[str], current, turn_ended):
+    """Yield (text, move) pairs; text lines are parsed against the state as it then stands, so
+    a later line may use a card an earlier line gained."""
+    for move in moves:
+        yield None, move
+    done: list[str] = []
+    for index, line in enumerate(lines):
+        if turn_ended():
+            raise Refused(f"Your turn ended by itself with \"{done[-1] if done else 'your move'}\""
+                          " (nothing more was left to do in it), so this line could not follow "
+                          "it in the same email. Send one turn per email; the next can go when "
+                          "it is your move again.",
+                          index=len(moves) + index, text=line)
+        done.append(line)
+        try:
+            parsed = engine.parse(current(), seat, line)
+        except CommandError as exc:
+            raise Refused(exc.why, index=len(moves) + index, text=line,
+                          suggestions=exc.suggestions) from None
+        for move in parsed:
+            yield line, move

@@ -1,0 +1,59 @@
+"""The text side of a player's words (their registry is service.play.moves.commands): how a line's
+word is read, the moves `help` lists, and `undo`'s answers."""
+from __future__ import annotations
+
+from service.play.services import Services
+
+from . import undo
+
+#: what `undo` may be followed by: nothing (ask), or an answer to the waiting request
+UNDO_ANSWERS = {"accept": True, "yes": True, "agree": True, "refuse": False, "no": False}
+HELP_LIMIT = 60
+
+
+#: what a phone or a habit puts after a command ("Help.", "Resign!", "vacation 5.")
+_TRAILING = ".!?,;:"
+
+
+def command_word(line: str) -> str:
+    """The line's first word, lower case, without trailing punctuation: "Help." is help."""
+    return line.strip().split(" ", 1)[0].lower().rstrip(_TRAILING)
+
+
+def tidy(line: str) -> str:
+    """The line without the punctuation a sentence ends with, except a `say` line's (its
+    message is the player's words, "say good luck!")."""
+    line = line.strip()
+    return line if command_word(line) == "say" else line.rstrip(_TRAILING).rstrip()
+
+
+def help_answer(engine, state, seat: int, limit: int = HELP_LIMIT) -> str:
+    """Every move the seat can make now, one per line (the first `limit` of them)."""
+    moves = engine.legal_moves(state, seat) if engine.outcome(state) is None else []
+    texts = [engine.describe(m) for m in moves]
+    more = f"\n…and {len(texts) - limit} more (the game page lists them all)." \
+        if len(texts) > limit else ""
+    if not texts:
+        return ("You have no move to make right now; you will get an email when it is your "
+                "turn.")
+    return "Every move you can make now, one per line:\n" + "\n".join(texts[:limit]) + more
+
+
+def undo_command(svc: Services, game_id: int, seat: int, rest: str) -> undo.UndoResult:
+    """`undo` asks; `undo accept` / `undo refuse` answer the waiting request."""
+    with svc.db.transaction() as session:
+        result = undo_in_session(session, svc, game_id, seat, rest)
+    undo.after(svc, game_id, result)
+    return result
+
+
+def undo_in_session(session, svc: Services, game_id: int, seat: int,
+                    rest: str) -> undo.UndoResult:
+    """The same in the caller's transaction (a reply email's other lines share it)."""
+    rest = rest.strip().lower()
+    if not rest:
+        return undo.ask_in(session, svc, game_id, seat)
+    if rest not in UNDO_ANSWERS:
+        raise undo.UndoRefused("Write undo to ask to take back your last move, or undo accept "
+                               "/ undo refuse to answer a request.")
+    return undo.answer_in(session, svc, game_id, seat, UNDO_ANSWERS[rest])

@@ -1,0 +1,215 @@
+"""Undo by agreement: a seat asks to take back its last move, the other people at the table
+accept or refuse (bots accept), and when all have accepted the move is taken back.
+
+Design — the log stays append-only and the engines stay pure. Taking back appends the
+service's own event, `MoveTakenBack {"to": N, "seat": s, "undone": [first, last]}`, and
+`positions.load` folds it as "the state as it was after event N" (it rebuilds that state by
+replaying the log up to N, which may itself hold earlier take-backs). Views, emails, history
+and replay are then recomputed from the log like after any move; the history says what
+happened. Undone events stay in the log for the record (and for the whole-log download).
+
+What can be taken back: the asking seat's last move (its last committed batch of events), with
+nothing after it but bot moves (they are taken back with it), and only if no event of those
+batches drew chance or turned up anything hidden: the engine's `can_take_back` says so per
+batch, and no seat's `secrets` may have shrunk. A request lives in `undo_requests`; it
+expires with the next event (it is only good while the game still stands at `at_seq`).
+
+The clocks go back with the position (`timing.take_back`): the seat whose move was taken back
+has its turn again with the time it had left when it moved (no fresh period, no time lost
+while the others answered); a turn that began after the move never happened (no time charged,
+no Fischer increment earned). A sealed choice taken back reopens that seat's own clock; the
+others' run on. The request and the refusal reach the seats as notices from the game (outbox
+kind "undo"), not as chat lines."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.games.contract import Event
+from service.play import notify
+from service.play import repository as positions
+from service.play.errors import GameOver, PlayError
+from service.play.repository import TAKEN_BACK
+from service.play.services import Services
+from service.play.time import deadlines as timing
+from service.play.time import who
+from service.store import events as event_store
+from service.store.models import UndoRequest
+
+#: how far back to look for the asking seat's last move (bot moves may follow it)
+LOOK_BACK = 400
+#: sources of batches that are nobody's own move
+NOT_A_MOVE = frozenset({"start", "timer", "undo"})
+
+
+class UndoRefused(PlayError):
+    title = "That cannot be taken back"
+
+
+@dataclass(frozen=True)
+class UndoResult:
+    status: str               # asked | done | accepted | refused
+    words: str                # what to tell the seat that acted
+    outbox_ids: list[int]
+    bots_next: bool = False
+
+
+def ask(svc: Services, game_id: int, seat: int) -> UndoResult:
+    """`undo`: ask the others to take back this seat's last move (done at once when the
+    others are all bots)."""
+    with svc.db.transaction() as session:
+        result = ask_in(session, svc, game_id, seat)
+    after(svc, game_id, result)
+    return result
+
+
+def answer(svc: Services, game_id: int, seat: int, accept: bool) -> UndoResult:
+    """`undo accept` / `undo refuse`: this seat's answer to the waiting request."""
+    with svc.db.transaction() as session:
+        result = answer_in(session, svc, game_id, seat, accept)
+    after(svc, game_id, result)
+    return result
+
+
+def waiting(session: Session, game_id: int, seq: int) -> UndoRequest | None:
+    """The open request still good at seq (older open ones have expired)."""
+    rows = session.scalars(select(UndoRequest).where(UndoRequest.game_id == game_id,
+                                                     UndoRequest.status == "open")).all()
+    good = None
+    for row in rows:
+        if row.at_seq == seq:
+            good = row
+        else:
+            row.status = "expired"      # a move since: the request lapsed with it
+    return good
+
+
+def after(svc: Services, game_id: int, result: UndoResult) -> None:
+    """After the commit: the emails, and the bots if a take-back left them to act."""
+    svc.kick("deliver", result.outbox_ids)
+    if result.bots_next:
+        svc.kick("bots", game_id)
+
+
+def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResult:
+    pos = positions.load(session, svc.states, game_id, lock=True)
+    if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+        raise GameOver("This game has finished; no move can be taken back.")
+    if waiting(session, game_id, pos.seq) is not None:
+        raise UndoRefused("A request to take back a move is already waiting for answers; "
+                          "wait for it to be answered (or for the next move, which ends it).")
+    back_to = _takeable(session, svc, pos, seat)
+    people = [s.seat for s in pos.row.seats if s.seat != seat and s.bot is None]
+    now = svc.clock.now()
+    request = UndoRequest(game_id=game_id, seat=seat, back_to=back_to, at_seq=pos.seq,
+                          answers={}, status="open", created_at=now)
+    session.add(request)
+    if not people:
+        return _take_back(session, svc, pos, request)
+    rows = [_notice(session, pos, to, now, f"{who(seat)} asks to take back a move",
+                    f"{who(seat)} asks to take back their last move. Reply \"undo accept\" or "
+                    "\"undo refuse\", or answer on your game page.")
+            for to in people if not _seat(pos.row, to).muted]
+    session.flush()
+    return UndoResult("asked", "Asked the others to let you take back your last move.",
+                      [r.id for r in rows])
+
+
+def answer_in(session: Session, svc: Services, game_id: int, seat: int,
+            accept: bool) -> UndoResult:
+    pos = positions.load(session, svc.states, game_id, lock=True)
+    request = waiting(session, game_id, pos.seq)
+    if request is None:
+        raise UndoRefused("There is no request to take back a move waiting for an answer "
+                          "(a move made since then ends a request).")
+    if seat == request.seat:
+        raise UndoRefused("That request is yours; the others answer it.")
+    if str(seat) in request.answers:
+        raise UndoRefused("You have answered that request already.")
+    request.answers = {**request.answers, str(seat): accept}
+    now = svc.clock.now()
+    asker = request.seat
+    if not accept:
+        request.status = "refused"
+        rows = [_notice(session, pos, asker, now, f"Take-back refused by {who(seat)}",
+                        f"{who(seat)} did not agree to take back your last move; it stands.")]
+        session.flush()
+        return UndoResult("refused", "You refused; the move stands.", [r.id for r in rows])
+    people = {s.seat for s in pos.row.seats if s.seat != asker and s.bot is None}
+    if people <= {int(s) for s, yes in request.answers.items() if yes}:
+        return _take_back(session, svc, pos, request)
+    session.flush()
+    return UndoResult("accepted", "You agreed; the others have yet to answer.", [])
+
+
+def _take_back(session: Session, svc: Services, pos: positions.Position,
+               request: UndoRequest) -> UndoResult:
+    now = svc.clock.now()
+    event = Event(TAKEN_BACK, {"to": request.back_to, "seat": request.seat,
+                               "undone": [request.back_to + 1, pos.seq]})
+    try:
+        event_store.append(session, pos.row, [event], seat=request.seat, source="undo",
+                           now=now)
+    except event_store.Conflict:
+        raise UndoRefused("Someone moved at the same moment, which ends the request.") \
+            from None
+    request.status = "done"
+    before = positions.load(session, svc.states, pos.row.id, upto=request.back_to).state
+    # the clocks go back with the position: whoever is to act there has their turn running
+    # again, with the time it had left (timing.take_back, service.play.time.clocks.reopen_turn)
+    timing.take_back(pos.row, pos.engine, before, request.back_to, now)
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before)
+    outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
+                                            pos.row.seq, now)
+    session.flush()
+    return UndoResult("done", "The move was taken back.", outbox_ids,
+                      pos.row.bots_due)
+
+
+def _takeable(session: Session, svc: Services, pos: positions.Position, seat: int) -> int:
+    """The seq to go back to for `seat`'s last move, or UndoRefused saying why not."""
+    batches = positions.batches(event_store.newest(session, pos.row, limit=LOOK_BACK))
+    mine = None
+    for index in range(len(batches) - 1, -1, -1):
+        first = batches[index][0]
+        if first.source in NOT_A_MOVE:
+            break
+        if first.seat == seat and first.source != "bot":
+            mine = index
+            break
+        if first.source != "bot":
+            break
+    if mine is None:
+        raise UndoRefused("You have no move to take back: the last move is not yours.")
+    back_to = batches[mine][0].seq - 1
+    state = positions.load(session, svc.states, pos.row.id, upto=back_to).state
+    can = getattr(pos.engine, "can_take_back", None)
+    for batch in batches[mine:]:
+        events = [r.event for r in batch]
+        after = positions.load(session, svc.states, pos.row.id, upto=batch[-1].seq).state
+        if can is None or not can(state, events) or _revealed(pos, state, after):
+            raise UndoRefused("That move drew a card, rolled the dice or turned up something "
+                              "hidden, so it cannot be taken back.")
+        state = after
+    return back_to
+
+
+def _revealed(pos: positions.Position, before, after) -> bool:
+    """Whether any seat (or the table) came to know a card it did not know before."""
+    for seat in [None, *(s.seat for s in pos.row.seats)]:
+        if pos.engine.secrets(before, seat) - pos.engine.secrets(after, seat):
+            return True
+    return False
+
+
+def _notice(session: Session, pos: positions.Position, to: int, now, subject: str, text: str):
+    """A notice from the game about a take-back (not a chat line: nobody wrote it), to one seat:
+    the email says what it is about and carries no news (`since`: the position as it stands)."""
+    return notify.queue(session, pos.row, to, "undo", pos.seq, now,
+                        {"notice": {"subject": subject, "text": text}}, since=pos.seq)
+
+
+def _seat(game, seat: int):
+    return next(s for s in game.seats if s.seat == seat)

@@ -1,0 +1,24 @@
+"""Who sits where: accounts, addresses, invitations, starting a game, seats, personal tokens."""
+
+from . import accounts, invitations, personaltokens, seats
+from .addresses import BadAddress, address, default_name
+from .invitations import MAX_INVITES, TABLE_ONLY, declined
+from .start import BadStart, Started, is_bot_entry, start_game, start_practice
+
+__all__ = [
+    "BadAddress",
+    "BadStart",
+    "MAX_INVITES",
+    "Started",
+    "TABLE_ONLY",
+    "accounts",
+    "address",
+    "declined",
+    "default_name",
+    "invitations",
+    "is_bot_entry",
+    "personaltokens",
+    "seats",
+    "start_game",
+    "start_practice",
+]

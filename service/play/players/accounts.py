@@ -1,0 +1,142 @@
+"""Accounts without passwords (DESIGN.md, "Players and identity"): an account is the player row
+of an address, signed in by a one-time emailed link; it owns every seat of that address.
+
+A sign-in link lasts 15 minutes, works once, and only in the browser that asked for it: the
+adapter keeps a random nonce in that browser's session and hands its hash in here, so a link
+read by someone else (a forwarded email, a mail scanner) signs nobody in."""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from datetime import timedelta
+from zoneinfo import available_timezones
+
+from sqlalchemy import select
+
+from service.linking.signer import TokenError
+from service.play.errors import PlayError
+from service.play.notify import new_message_id
+from service.play.services import Services
+from service.store.models import OutboxRow, Player, SignIn
+
+from .addresses import address, default_name
+
+SIGN_IN_LIFETIME = timedelta(minutes=15)
+MAIL_MODES = {"turn": "when it is my move", "every": "every move",
+              "digest": "a daily digest"}
+ZONES = frozenset(available_timezones())
+
+
+class SignInRefused(PlayError):
+    title = "This sign-in link does not work"
+
+
+class BadPreferences(PlayError):
+    title = "Those preferences were not saved"
+
+
+@dataclass(frozen=True)
+class Account:
+    id: int
+    email: str
+    name: str
+    zone: str | None
+    mail_mode: str
+    digest_hour: int | None
+    muted_reason: str | None       # why no mail reaches this address, if none does
+
+
+def browser_hash(nonce: str) -> str:
+    return hashlib.sha256(("turnpost.browser:" + nonce).encode()).hexdigest()
+
+
+def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
+    """Mail a sign-in link to the address (a new address becomes a new player when the link is
+    used, not before). Nothing is sent to an address that asked never to be mailed or that
+    bounced; the page says the same either way, so it tells nobody which addresses are ours."""
+    addr = address(typed)
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        player = session.scalars(select(Player).where(Player.email == addr)).first()
+        if player is not None and player.unmailable:
+            return []
+        row = SignIn(email=addr, browser_hash=browser_hash(browser_nonce), created_at=now,
+                     expires_at=now + SIGN_IN_LIFETIME)
+        session.add(row)
+        session.flush()
+        mail = OutboxRow(game_id=None, seat=None, to_addr=addr, kind="sign_in", seq=0,
+                         since_seq=0, payload={"sign_in": row.id}, message_id=new_message_id(),
+                         status="pending", attempts=0, next_try=now, created_at=now)
+        session.add(mail)
+        session.flush()
+        ids = [mail.id]
+    svc.kick("deliver", ids)
+    return ids
+
+
+def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Account:
+    """Use a sign-in link: the player's account (made now if the address is new)."""
+    try:
+        claims = svc.urls.signer.loads("sign_in", token)
+    except TokenError as exc:
+        raise SignInRefused(exc.detail) from None
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        row = session.get(SignIn, claims.game, with_for_update=True)
+        if row is None:
+            raise SignInRefused("This sign-in link is not one of ours.")
+        if row.used_at is not None:
+            raise SignInRefused("This sign-in link was used already; each works once. "
+                                "Ask for a new one.")
+        if now > row.expires_at:
+            raise SignInRefused("This sign-in link is more than 15 minutes old. "
+                                "Ask for a new one.")
+        if browser_nonce is None or browser_hash(browser_nonce) != row.browser_hash:
+            raise SignInRefused("This sign-in link was asked for in another browser. Open it "
+                                "in the browser where you typed your address, or ask for a "
+                                "new one here.")
+        row.used_at = now
+        player = session.scalars(select(Player).where(Player.email == row.email)).first()
+        if player is None:
+            player = Player(email=row.email, name=default_name(row.email), created_at=now)
+            session.add(player)
+            session.flush()
+        return _account(player)
+
+
+def account(svc: Services, player_id: int | None) -> Account | None:
+    if player_id is None:
+        return None
+    with svc.db.transaction() as session:
+        player = session.get(Player, player_id)
+        return _account(player) if player is not None else None
+
+
+def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mail_mode: str,
+                     digest_hour: str) -> Account:
+    name = " ".join(name.split())
+    if not 1 <= len(name) <= 40 or "@" in name:
+        raise BadPreferences("A display name has 1 to 40 characters and no @: other players "
+                             "see it, never your address.")
+    zone = zone.strip() or None
+    if zone is not None and zone not in ZONES:
+        raise BadPreferences(f"{zone[:60]!r} is not a time zone; write it like Europe/Paris "
+                             "or America/New_York.")
+    if mail_mode not in MAIL_MODES:
+        raise BadPreferences("Choose one of the mail modes offered.")
+    hour = None
+    if mail_mode == "digest":
+        if not digest_hour.strip().isdigit() or not 0 <= int(digest_hour) <= 23:
+            raise BadPreferences("A daily digest needs an hour from 0 to 23.")
+        hour = int(digest_hour)
+    with svc.db.transaction() as session:
+        player = session.get(Player, player_id)
+        player.name, player.zone, player.mail_mode, player.digest_hour = name, zone, mail_mode, hour
+        return _account(player)
+
+
+def _account(player: Player) -> Account:
+    reason = ("you asked never to be emailed" if player.suppressed
+              else "mail to this address bounced" if player.bounced_at else None)
+    return Account(player.id, player.email, player.name, player.zone, player.mail_mode,
+                   player.digest_hour, reason)

@@ -1,0 +1,265 @@
+"""Who sits at a seat, and whether their clocks run: vacation (every game of a player), resign,
+and replacing an absent or resigned player by invitation.
+
+Every refusal is a PlayError whose words name what would work; nothing changes then."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from service.linking.signer import Claims
+from service.play import notify
+from service.play import repository as positions
+from service.play.errors import GameOver, PlayError
+from service.play.repository import check_holder
+from service.play.services import Services
+from service.play.time import clocks, who
+from service.play.time import deadlines as timing
+from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
+
+from .addresses import BadAddress
+from .addresses import address as read_address
+
+
+class SeatRefused(PlayError):
+    title = "Nothing was changed"
+
+
+# --- vacation ------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class VacationDone:
+    text: str
+    outbox_ids: list[int]
+
+
+def allowance(svc: Services) -> int:
+    return int(svc.settings.VACATION_DAYS)
+
+
+def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
+    """`vacation 5`, `vacation until 2026-12-24` or `back`: the player's clocks stop (or run
+    again) in every game they play, and each table is told."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        player = session.get(Player, player_id)
+        today = clocks.local_today(now, player.zone)
+        try:
+            request = clocks.parse_vacation(text, today)
+            taken = session.scalars(select(Vacation).where(Vacation.player_id == player_id)
+                                    .with_for_update()).all()
+            current_row = next((v for v in taken if v.open), None)
+            current = clocks.Vacation(current_row.first_day, current_row.last_day) \
+                if current_row else None
+            plan = clocks.check_request(request, [(v.first_day, v.last_day) for v in taken],
+                                        current, today, allowance(svc))
+        except clocks.VacationError as exc:
+            raise SeatRefused(str(exc)) from None
+        if request.kind == "back":
+            current_row.last_day = plan.last_day
+            current_row.resumes_at = now
+            current_row.open = False
+            ids = _resume_all(session, player, now, f"{player.name} is back; their clocks run "
+                              "again", now)
+            return VacationDone("Welcome back: your clocks run again.", ids)
+        resumes = clocks.resumes_at(plan, player.zone)
+        if current_row is None:
+            current_row = Vacation(player_id=player_id, first_day=plan.first_day, open=True,
+                                   last_day=plan.last_day, resumes_at=resumes, created_at=now)
+            session.add(current_row)
+        else:
+            current_row.last_day, current_row.resumes_at = plan.last_day, resumes
+        until = f"{plan.last_day.day} {plan.last_day:%b}"
+        ids = []
+        for game, row in _active_seats(session, player_id):
+            timing.set_clock(row, clocks.pause(timing.get_clock(row), now))
+            ids += timing.tell(session, svc, game, row.seat, f"{player.name} is on vacation to the end of "
+                               f"{until}; their clocks are stopped", now, offer=False,
+                               others_only=True)
+        session.flush()
+        left = clocks.days_left([(v.first_day, v.last_day) for v in
+                                 session.scalars(select(Vacation)
+                                                 .where(Vacation.player_id == player_id))],
+                                today.year, allowance(svc))
+    svc.kick("deliver", ids)
+    return VacationDone(f"You are on vacation to the end of {until} (your clocks are stopped in every "
+                        f"game); {left} vacation days left this year.", ids)
+
+
+def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
+    """The player's seats in active games, each game's row locked first (in id order), as a
+    move locks it: a move committed meanwhile is seen, never overwritten."""
+    game_ids = session.scalars(select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id)
+                               .where(Seat.player_id == player_id, GameRow.status == "active")
+                               .order_by(Seat.game_id)).all()
+    out = []
+    for game_id in dict.fromkeys(game_ids):
+        game = positions.game_row(session, game_id, lock=True)
+        for row in game.seats:
+            session.refresh(row)
+            if row.player_id == player_id:
+                out.append((game, row))
+    return out
+
+
+def _resume_all(session, player: Player, at: datetime, text: str, now: datetime) -> list[int]:
+    ids = []
+    for game, row in _active_seats(session, player.id):
+        timing.set_clock(row, clocks.resume(timing.get_clock(row), at))
+        ids += timing.tell(session, None, game, row.seat, text, now, offer=False,
+                           others_only=True)
+    return ids
+
+
+def resume_ended_vacations(svc: Services, now: datetime, outbox_ids: list[int]) -> int:
+    """The sweep: vacations whose last day is over restart their player's clocks, counted
+    from the midnight they ended (a late sweep costs nobody time)."""
+    with svc.db.transaction() as session:
+        ended = session.scalars(select(Vacation).where(Vacation.open.is_(True),
+                                                       Vacation.resumes_at <= now)
+                                .order_by(Vacation.resumes_at).limit(500)
+                                .with_for_update()).all()
+        for vacation in ended:
+            vacation.open = False
+            player = session.get(Player, vacation.player_id)
+            outbox_ids += _resume_all(session, player, vacation.resumes_at,
+                                      f"{player.name} is back from vacation; their clocks run "
+                                      "again", now)
+        return len(ended)
+
+
+def player_of(svc: Services, game_id: int, seat: int, holder: int | None = None) -> int:
+    """The player holding a seat now (refused for a link of the seat's previous holder)."""
+    with svc.db.transaction() as session:
+        game = positions.game_row(session, game_id)
+        check_holder(game, seat, holder)
+        return timing.seat_row(game, seat).player_id
+
+
+# --- resign --------------------------------------------------------------------------------
+
+def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) -> list[int]:
+    """The seat gives up. Two players: the game ends, the other wins. More: the seat's turns
+    are played by the timeout move from then on, and it ranks last."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        pos = positions.load(session, svc.states, game_id, lock=True)
+        game = pos.row
+        check_holder(game, seat, holder)
+        row = timing.seat_row(game, seat)
+        if game.status == "ended" or pos.engine.outcome(pos.state) is not None:
+            raise GameOver("This game has finished, so there is nothing to resign; the result "
+                           "stands.")
+        if row.status in timing.OUT:
+            raise SeatRefused("You have already left this game; its page still shows how it "
+                              "goes on.")
+        row.status = "resigned"
+        timing.change(session, game, row, "resigned", f"{who(seat)} resigned", now)
+        in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
+        if len(in_play) <= 1:
+            # a clause, as every notice's text: the emails and pages end the sentence
+            ids = timing.end_game(session, game, in_play, [seat], f"{who(seat)} resigned", now)
+        else:
+            timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
+            ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move will "
+                              "be played for them, and they rank last", now,
+                              offer=False, others_only=False)
+    svc.kick("deliver", ids)
+    return ids
+
+
+# --- replace -------------------------------------------------------------------------------
+
+def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, address: str,
+                       holder: int | None = None) -> str:
+    """Any player may invite an address to take over an absent or resigned seat; the invited
+    person accepts by link (service.web: /i/<token>)."""
+    address = address.strip().lower()
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        pos = positions.load(session, svc.states, game_id, lock=True)
+        game = pos.row
+        check_holder(game, by_seat, holder)
+        if game.status == "ended":
+            raise GameOver("This game has finished; no seat needs a new player.")
+        row = next((r for r in game.seats if r.seat == target), None)
+        if row is None:
+            raise SeatRefused(f"There is no seat {target + 1} in this game.")
+        if row.status not in ("absent", "resigned"):
+            raise SeatRefused(f"{row.player.name} is still playing; only an absent or resigned "
+                              "player's seat can be taken over.")
+        try:
+            address = read_address(address)
+        except BadAddress:
+            raise SeatRefused(f"{address!r} is not an email address; write one such as "
+                              "carla@example.org.") from None
+        if any(r.player.email == address for r in game.seats):
+            raise SeatRefused(f"{address} is already at this table; invite someone who is "
+                              "not playing in this game.")
+        token = svc.urls.signer.dumps("invite", _invite_claims(game.id, target, row.holder,
+                                                                address))
+        url = svc.urls.absolute(f"/i/{token}")
+        inviter = timing.seat_row(game, by_seat).player.name
+        why = (f"{inviter} invites you to take over {row.player.name}'s seat in "
+               f"{pos.engine.title} game {game.id}. To accept, open this link and press the "
+               f"button: {url}")
+        out = OutboxRow(game_id=None, seat=None, to_addr=address, kind="invite", seq=game.seq,
+                        message_id=notify.new_message_id(), since_seq=0, status="pending",
+                        attempts=0, next_try=now, created_at=now,
+                        payload={"why": why, "subject": f"{pos.engine.title} game {game.id}"})
+        session.add(out)
+        timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
+                      f"{who(target)}'s seat", now)
+        session.flush()
+        ids = [out.id]
+    svc.kick("deliver", ids)
+    return f"Invitation sent to {address}."
+
+
+def _invite_claims(game_id: int, seat: int, holder: int, address: str):
+    return Claims(game_id, seat, move={"email": address}, holder=holder)
+
+
+def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
+    """The invited person accepts: the seat is theirs, the holder counter moves on (the old
+    player's links stop acting), the history records the handover. Returns (game, seat)."""
+    claims = svc.urls.signer.loads("invite", token)
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        pos = positions.load(session, svc.states, claims.game, lock=True)
+        game = pos.row
+        row = timing.seat_row(game, claims.seat)
+        if row.holder != claims.holder:
+            raise SeatRefused("This invitation is no longer open: the seat has been taken over "
+                              "already.")
+        if game.status == "ended":
+            raise GameOver("This game has finished; no seat needs a new player.")
+        address = claims.move["email"]
+        if any(r.player.email == address for r in game.seats):
+            raise SeatRefused(f"{address} is already at this table.")
+        old = row.player.name
+        player = session.scalars(select(Player).where(Player.email == address)).first()
+        if player is None:
+            player = Player(email=address, name=address.split("@")[0], created_at=now)
+            session.add(player)
+            session.flush()
+        row.player_id, row.holder, row.status, row.on_timeout = player.id, row.holder + 1, \
+            "active", None
+        row.muted = False
+        before = timing.get_clock(row)
+        clock = clocks.SeatClock(bank=before.bank)
+        if before.in_turn:   # a fresh turn for the new player, from where the turn began
+            clock = clocks.start_turn(timing.control(game), clock, now, before.turn_at)
+        timing.set_clock(row, clock)
+        session.flush()
+        session.refresh(row)
+        timing.change(session, game, row, "replaced", f"{player.name} took over {old}'s seat",
+                      now)
+        ids = [notify.queue(session, game, row.seat, "turn", game.seq, now).id]
+        ids += timing.tell(session, svc, game, row.seat, f"{player.name} took over {old}'s seat",
+                           now, offer=False, others_only=True)
+        session.flush()
+    svc.kick("deliver", ids)
+    return claims.game, claims.seat

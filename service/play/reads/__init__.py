@@ -1,0 +1,23 @@
+"""What pages and the API read: game pages, history, replay, a game's file, a player's games, bookkeeping lists."""
+
+from . import admin, api, gamefile, mygames, seatpage
+from .pages import GameRead, PublicGame, public_game, read_game
+from .replay import LogReader, NotYet, Step, replay_step, seat_log, whole_log
+
+__all__ = [
+    "GameRead",
+    "LogReader",
+    "NotYet",
+    "PublicGame",
+    "Step",
+    "admin",
+    "api",
+    "gamefile",
+    "mygames",
+    "public_game",
+    "read_game",
+    "replay_step",
+    "seat_log",
+    "seatpage",
+    "whole_log",
+]

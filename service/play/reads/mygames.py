@@ -1,0 +1,147 @@
+"""A player's games for `/me`: whose move it is first, then games waiting on others (on whom,
+since when), then games still forming, then finished ones with their result. Reads only."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from zoneinfo import ZoneInfo
+
+from sqlalchemy import func, select
+
+from service.display.seatpage import result_line
+from service.games import registry
+from service.play import repository as positions
+from service.play.errors import NoSuchGame
+from service.play.players import declined
+from service.play.services import Services
+from service.store.models import EventRow, GameRow, Invitation, Player, Seat
+
+from . import seatpage
+
+EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+
+
+@dataclass(frozen=True)
+class GameLine:
+    game_id: int
+    title: str
+    others: list[str]            # the other players' display names
+    link: str                    # the seat's own game page (a signed view link)
+    waiting_on: list[str] = field(default_factory=list)
+    since: datetime | None = None
+    result: str = ""
+    seats: list[tuple[int, str, str]] = field(default_factory=list)  # forming: seat, who, status
+    mine: bool = False           # forming: this player made it (may fill declined seats)
+    public_path: str = ""
+
+
+@dataclass(frozen=True)
+class MyGames:
+    your_move: list[GameLine]
+    waiting: list[GameLine]
+    forming: list[GameLine]
+    finished: list[GameLine]
+    invited: list[GameLine] = field(default_factory=list)   # waiting on my answer
+
+
+def my_games(svc: Services, player_id: int) -> MyGames:
+    out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
+    with svc.db.transaction() as session:
+        seats = session.scalars(select(Seat).where(Seat.player_id == player_id)
+                                .order_by(Seat.game_id.desc())).all()
+        player = session.get(Player, player_id)
+        zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
+        for seat in seats:
+            where, line = _line(session, svc, seat, zone)
+            out[where].append(line)
+        out["forming"] = _forming(session, svc, player_id)
+        out["invited"] = _invited(session, svc, player)
+    out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
+    return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"])
+
+
+def seat_link(svc: Services, player_id: int, game_id: int) -> str:
+    """The player's own game page in `game_id` (a fresh signed link), for a signed-in player
+    whose emailed link expired; a game they have no seat in is "no such game"."""
+    with svc.db.transaction() as session:
+        seat = session.scalars(select(Seat).where(Seat.game_id == game_id,
+                                                  Seat.player_id == player_id)).first()
+        if seat is None:
+            raise NoSuchGame("You have no seat in a game with that number; your games are "
+                             "listed on My games.")
+        return svc.urls.game_path(game_id, seat.seat, seat.holder)
+
+
+def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
+    pos = positions.load(session, svc.states, seat.game_id)
+    names = [s.player.name for s in pos.row.seats]
+    # with the service's side: a game the service ended (a resignation, a forfeit) is over
+    # even though its engine has no outcome, and waits on nobody
+    page = seatpage.build(pos.row, pos, seat.seat, svc.clock.now(), with_menu=False)
+    since = session.scalar(select(func.max(EventRow.created_at))
+                           .where(EventRow.game_id == seat.game_id))
+    since = since.astimezone(zone) if since is not None else None   # the player's own time
+    line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
+                    svc.urls.game_path(pos.row.id, seat.seat, seat.holder),
+                    waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
+                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""),
+                    public_path=svc.urls.public_game_path(pos.row.public_id)
+                    if pos.row.public and pos.row.public_id else "")
+    if page.outcome or pos.row.status == "ended":
+        return "done", line
+    return ("move" if page.your_turn else "wait"), line
+
+
+def _forming(session, svc: Services, player_id: int) -> list[GameLine]:
+    games = session.scalars(
+        select(GameRow).join(Invitation, Invitation.game_id == GameRow.id)
+        .where(GameRow.status == "forming", Invitation.player_id == player_id,
+               Invitation.status == "accepted").order_by(GameRow.id.desc())).all()
+    lines = []
+    for game in games:
+        invs = session.scalars(select(Invitation).where(
+            Invitation.game_id == game.id, Invitation.status != "replaced")
+            .order_by(Invitation.seat)).all()
+        now = svc.clock.now()
+        seats = [(i.seat, _who(session, i), _shown_status(i, now)) for i in invs]
+        lines.append(GameLine(game.id, registry.get(game.kind).title,
+                              [who for _, who, _ in seats], "", seats=seats,
+                              mine=game.created_by == player_id,
+                              public_path=svc.urls.public_game_path(game.public_id)))
+    return lines
+
+
+def _invited(session, svc: Services, player: Player | None) -> list[GameLine]:
+    """Invitations to this address still open: the page links to their answer page."""
+    if player is None:
+        return []
+    now = svc.clock.now()
+    lines = []
+    for inv in session.scalars(select(Invitation).where(
+            Invitation.email == player.email, Invitation.status == "pending")
+            .order_by(Invitation.id.desc())):
+        if declined(inv, now):
+            continue                     # expired
+        game = session.get(GameRow, inv.game_id)
+        creator = session.get(Player, game.created_by) if game.created_by else None
+        lines.append(GameLine(game.id, registry.get(game.kind).title,
+                              [creator.name if creator else "someone"],
+                              svc.urls.invitation_path(game.id, inv.seat, inv.id, "accept")))
+    return lines
+
+
+def _who(session, inv: Invitation) -> str:
+    """Display names only: an invited address is shown as "an invited player" until it accepts
+    (the creator typed it, but the page may be seen by the other players too)."""
+    if inv.status == "open":
+        return "an open seat"
+    if inv.player_id is not None:
+        return session.get(Player, inv.player_id).name
+    return "an invited player"
+
+
+def _shown_status(inv: Invitation, now) -> str:
+    if declined(inv, now):
+        return "declined"        # declined, expired, never-email-me or bounced: all the same
+    return {"pending": "invited", "accepted": "accepted", "declined": "declined",
+            "open": "open"}.get(inv.status, inv.status)

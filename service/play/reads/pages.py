@@ -1,0 +1,157 @@
+"""What pages show: a seat's page of a game and its history, read in one short transaction.
+Reads only; the adapters never reach into the store themselves.
+
+The history is paged in SQL: a page holds the newest `HISTORY_PAGE` events before a seq (and
+the chat messages written meanwhile that the seat may read), so a long game's page stays
+short and cheap."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.display.seatpage import SeatPage, fill, history
+from service.games import registry
+from service.play import repository as positions
+from service.play.errors import NoSuchGame
+from service.play.moves import chat, undo
+from service.play.repository import check_holder
+from service.play.services import Services
+from service.store import events as event_store
+from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
+from service.store.statuses import InboundStatus
+
+from . import seatpage
+
+HISTORY_PAGE = 50
+
+
+@dataclass(frozen=True)
+class GameRead:
+    page: SeatPage
+    history: list[dict]          # the page of history as the seat may see it, oldest first
+    bounced: tuple[str, ...] = ()   # players whose mail bounced: they are mailed nothing
+    older: int | None = None     # `before` of the next older page, None at the start
+    bots: list[int] = field(default_factory=list)   # seats played by bots
+    undo: dict | None = None     # the request to take back a move waiting for answers
+    # mail for this seat from other addresses (when, from whom), newest first: nothing was
+    # done with it, and the owner should know someone tried
+    attempts: list[tuple[str, str]] = field(default_factory=list)
+    rematch: int | None = None   # a finished game's rematch, once someone has offered it
+    public_path: str = ""        # the game's public page, when its players keep one
+    zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
+
+
+def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
+              holder: int | None = None, before: int | None = None) -> GameRead:
+    """A seat's page of the game; `with_history=False` for pages that show only the position
+    (a link's confirm page): no history, moves to choose from, undo request or attempts;
+    `before`: the history page of the events before that seq; `holder`: the seat's holder a
+    link was made for (a link of the seat's previous player is refused)."""
+    with svc.db.transaction() as session:
+        pos = positions.load(session, svc.states, game_id)
+        check_holder(pos.row, seat, holder)
+        names = [s.player.name for s in pos.row.seats]
+        page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
+                              with_menu=with_history)
+        if not with_history:     # the position alone
+            return GameRead(page, [])
+        entries, older = history_page(session, pos, seat, names, before)
+        request = undo.waiting(session, game_id, pos.seq)
+        asking = None if request is None else {
+            "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,
+            "answered": str(seat) in request.answers}
+        bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
+        tried = [] if seat is None else [
+            (m.received_at.strftime("%Y-%m-%d %H:%M UTC"), m.parsed.get("sender", "?")
+             if m.parsed else "?") for m in attempts(session, game_id, seat)]
+        rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
+                                 .order_by(GameRow.id).limit(1)) \
+            if pos.row.status == "ended" else None
+        public = svc.urls.public_game_path(pos.row.public_id) \
+            if pos.row.public and pos.row.public_id else ""
+        return GameRead(page, entries, bounced, older,
+                        [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
+                        public, _zone(pos.row, seat))
+
+
+def history_page(session: Session, pos: positions.Position, seat: int | None,
+                 names: list[str], before: int | None,
+                 limit: int = HISTORY_PAGE) -> tuple[list[dict], int | None]:
+    """One page of history, oldest first, each entry with its time (`at`, ISO 8601 UTC), and
+    the `before` of the next older page (None when this page reaches the start). Moves the
+    clock played say so, and the seat changes (resign, forfeit, absent, handover) and the chat
+    messages the seat may read stand among the events of their time."""
+    recorded = event_store.newest(session, pos.row, before=before, limit=limit)
+    if not recorded:
+        return [], None
+    first, last = recorded[0].seq, recorded[-1].seq
+    at = {r.seq: r.at.isoformat() for r in recorded}
+    timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
+    entries = []
+    for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
+        if h["seq"] in timer:
+            h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
+        entries.append(dict(h, kind="event", at=at[h["seq"]]))
+    # a message or a seat change belongs to the page whose events it came among
+    after = -1 if first == 1 else first - 1
+    upto = None if before is None else last
+    entries += [chat.entry(m, names, seat)
+                for m in chat.messages(session, pos.row.id, seat, after_seq=after, upto_seq=upto)]
+    changes = select(SeatChange).where(SeatChange.game_id == pos.row.id, SeatChange.seq > after)
+    if upto is not None:
+        changes = changes.where(SeatChange.seq <= upto)
+    for c in session.scalars(changes.order_by(SeatChange.id)):
+        entries.append({"seq": c.seq, "kind": "event", "type": c.kind,
+                        "text": fill(c.text, names, seat), "at": c.created_at.isoformat()})
+    entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
+    return entries, (first if first > 1 else None)
+
+
+
+def _zone(game: GameRow, seat: int | None) -> str:
+    row = next((s for s in game.seats if s.seat == seat), None)
+    return (row.player.zone or "") if row is not None else ""
+
+
+def clock_played(text: str, for_reader: bool) -> str:
+    """A history line of a move the clock made: for the seat it played for, that its time ran
+    out and the clock played for it ("You rolled..." alone would say the player did)."""
+    if not for_reader:
+        return text + " (played by the clock: out of time)"
+    if text.startswith("You "):
+        text = "you " + text[4:]
+    return f"Your time ran out, so the clock played for you: {text}"
+
+
+@dataclass(frozen=True)
+class PublicGame:
+    game_id: int
+    status: str              # forming | active | ended
+    title: str
+    seats: list[tuple[str, str]]   # forming: (display name or "an invited player", status)
+
+
+def public_game(svc: Services, public_id: str) -> PublicGame:
+    """The game behind a public page's unguessable id; a game whose page is off, or an id that
+    names nothing, is "no such game" alike."""
+    with svc.db.transaction() as session:
+        row = session.scalars(select(GameRow).where(GameRow.public_id == public_id[:40])).first()
+        if row is None or not row.public:
+            raise NoSuchGame("There is no such game page (or its players keep it private).")
+        seats = []
+        if row.status == "forming":
+            for inv in session.scalars(select(Invitation).where(
+                    Invitation.game_id == row.id, Invitation.status != "replaced")
+                    .order_by(Invitation.seat)):
+                who = inv.player.name if inv.player is not None else (
+                    "an open seat" if inv.status == "open" else "an invited player")
+                seats.append((who, inv.status))
+        return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)
+
+def attempts(session: Session, game_id: int, seat: int, limit: int = 10) -> list[InboundMessage]:
+    """Mail for this seat from other addresses, newest first (the seat's game page)."""
+    return list(session.scalars(select(InboundMessage).where(
+        InboundMessage.game_id == game_id, InboundMessage.seat == seat,
+        InboundMessage.status == InboundStatus.STRANGER).order_by(InboundMessage.id.desc()).limit(limit)))

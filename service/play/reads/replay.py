@@ -1,0 +1,138 @@
+"""Looking back: a seat steps through the game's positions exactly as it saw them then, and
+downloads the log as it may see it (its players, and a public page's audience, may download
+the whole log once the game is over).
+
+A step is a position that existed: the end of one committed batch of events (one start, one
+move or turn, one bot move, one take-back), found from the events' (seat, source, time) —
+the events of one commit share them. A seat steps only through batches it could see something
+of. Each step is rebuilt with `positions.load(upto=seq)` and shown through the engine's `view`
+for that seat: what the seat could not see then, the page is never given."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select
+
+from service.display.seatpage import history, redact
+from service.play import repository as positions
+from service.play.errors import NoSuchGame, PlayError
+from service.play.moves import chat
+from service.play.services import Services
+from service.store import events as event_store
+from service.store.models import GameRow
+
+
+class NotYet(PlayError):
+    title = "Not until the game is over"
+
+
+@dataclass(frozen=True)
+class Step:
+    game_id: int
+    kind: str
+    title: str
+    seat: int | None
+    names: list[str]
+    view: dict
+    seq: int              # the position shown: after event `seq`
+    number: int           # 1-based step number, of `count`
+    count: int
+    prev: int | None      # seq of the previous / next step
+    next: int | None
+    happened: list[str]   # what the step's batch did, as the seat may read it
+
+
+def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -> Step:
+    """The step at seq `at` (or the nearest step before it; the first step when None)."""
+    with svc.db.transaction() as session:
+        row = positions.game_row(session, game_id)
+        pos = positions.load(session, svc.states, game_id)
+        recorded = event_store.load(session, row)
+        steps = positions.batches(recorded)
+        names = [s.player.name for s in row.seats]
+        seen = [b for b in steps if b is steps[0]
+                or history(pos.engine, [(r.seq, r.event) for r in b], seat, names)]
+        ends = [b[-1].seq for b in seen]
+        index = 0 if at is None else max([i for i, e in enumerate(ends) if e <= at] or [0])
+        batch = seen[index]
+        then = positions.load(session, svc.states, game_id, upto=ends[index])
+        return Step(game_id, row.kind, pos.engine.title, seat, names,
+                    pos.engine.view(then.state, seat), ends[index], index + 1, len(ends),
+                    ends[index - 1] if index > 0 else None,
+                    ends[index + 1] if index + 1 < len(ends) else None,
+                    [h["text"] for h in history(pos.engine, [(r.seq, r.event) for r in batch],
+                                                seat, names)])
+
+
+
+def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
+    """The log as `seat` may see it: each event redacted for it, and the messages it may read."""
+    with svc.db.transaction() as session:
+        row = positions.game_row(session, game_id)
+        pos = positions.load(session, svc.states, game_id)
+        names = [s.player.name for s in row.seats]
+        events = []
+        for r in event_store.load(session, row):
+            seen = redact(pos.engine, r.event, seat)
+            if seen is not None:
+                events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
+                               "source": r.source, "event": seen})
+        return {"game": game_id, "kind": row.kind, "seat": seat, "players": names,
+                "events": events, "messages": _messages(session, game_id, seat)}
+
+
+@dataclass(frozen=True)
+class LogReader:
+    """Who asks for a whole log: the game's number with the signed-in account, or the game's
+    public page id. A seat token's holder asks by the number alone, with `seat_token` set
+    once the caller has verified the token for that game."""
+    game_id: int | None = None
+    account_id: int | None = None
+    public_id: str | None = None
+    seat_token: bool = False
+
+
+NO_LOG = "There is no such game log."
+
+
+def whole_log(svc: Services, reader: LogReader) -> dict[str, Any]:
+    """Every event as recorded, hidden cards and all: only once the game is over, and only
+    for its players and, when its page is public, that page's audience. To anyone else a
+    game that exists is answered exactly as one that does not."""
+    with svc.db.transaction() as session:
+        row = _readable_game(session, reader)
+        game_id = row.id
+        pos = None if row.status == "forming" else positions.load(session, svc.states, game_id)
+        if row.status != "ended" and (pos is None or pos.engine.outcome(pos.state) is None):
+            raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
+                         "the game is over. Until then each player can download their own "
+                         "view of it from their game page.")
+        events = [{"seq": r.seq, "at": r.at.isoformat(), "by": r.seat, "source": r.source,
+                   "event": r.event.to_json()} for r in event_store.load(session, row)]
+        return {"game": game_id, "kind": row.kind, "options": row.options,
+                "rules_version": row.rules_version,
+                "players": [s.player.name for s in row.seats], "events": events,
+                "messages": _messages(session, game_id, None)}
+
+
+def _readable_game(session, reader: LogReader) -> GameRow:
+    if reader.public_id is not None:
+        row = session.scalars(select(GameRow).where(
+            GameRow.public_id == reader.public_id[:40])).first()
+        if row is not None and row.public:
+            return row
+        raise NoSuchGame(NO_LOG)
+    try:
+        row = positions.game_row(session, reader.game_id if reader.game_id is not None else 0)
+    except NoSuchGame:
+        raise NoSuchGame(NO_LOG) from None
+    if reader.seat_token or (reader.account_id is not None and any(
+            s.player_id == reader.account_id for s in row.seats)):
+        return row
+    raise NoSuchGame(NO_LOG)
+
+
+def _messages(session, game_id: int, seat: int | None) -> list[dict]:
+    return [{"at": m.created_at.isoformat(), "seq": m.seq, "from": m.from_seat,
+             "to": m.to_seat, "text": m.text} for m in chat.messages(session, game_id, seat)]

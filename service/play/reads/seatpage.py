@@ -1,0 +1,46 @@
+"""The one builder of a seat's page, for the turn email, the game page, a player's games and
+the JSON API alike: the engine's side (service.display.seatpage: the view, whose move, the moves)
+and the service's side (every seat's clock, the seat's holder, a result the service decided)
+from the game, the position and the time."""
+from __future__ import annotations
+
+from datetime import datetime
+
+from service.display.seatpage import SeatPage, seat_page
+from service.games.contract import Event
+from service.play.repository import Position
+from service.play.time import clocks
+from service.play.time import deadlines as timing
+from service.store.models import GameRow
+
+
+def build(game: GameRow, pos: Position, seat: int | None, now: datetime, *,
+          news: list[tuple[int, Event]] | None = None, every_move: bool = False,
+          with_menu: bool = True) -> SeatPage:
+    """`seat` None is a spectator. `news`: the events told as news (an email's); see
+    presenting.seat_page for `every_move` and `with_menu`."""
+    names = [s.player.name for s in game.seats]
+    page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, seat, names,
+                     news or [], every_move=every_move, with_menu=with_menu)
+    _service_side(page, game, now)
+    return page
+
+
+def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
+    """Every seat's clock, the reader's holder, and a result the service decided (a
+    resignation or a forfeit ended the game). Every deadline is written in the reader's time
+    zone, and says which (a spectator reads UTC)."""
+    tc = timing.control(game)
+    zone = timing.seat_row(game, page.me).player.zone if page.me is not None else None
+    page.clocks = []
+    for row in game.seats:
+        view = clocks.clock_view(tc, timing.get_clock(row), now, zone)
+        view.update(seat=row.seat, name=row.player.name, status=row.status,
+                    clock_words=clocks.describe(tc))
+        page.clocks.append(view)
+    if page.me is not None:
+        page.holder = timing.seat_row(game, page.me).holder
+    if game.result:
+        page.outcome = game.result
+    if game.status == "ended":
+        page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []

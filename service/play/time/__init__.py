@@ -1,0 +1,44 @@
+"""Time: time controls, every seat's clock and deadline, vacations. The sweep that acts on them is the family
+service.play.time.sweep."""
+
+from . import clocks, deadlines
+from .clocks import LOBBY_CHOICES, LOBBY_DEFAULT, ClockError, SeatClock
+from .deadlines import (
+    BATCH,
+    MAX_TIMEOUT_MOVES,
+    OUT,
+    change,
+    control,
+    end_game,
+    get_clock,
+    policy_of,
+    receipt_key,
+    seat_row,
+    set_clock,
+    tell,
+    timer_key,
+    who,
+)
+
+__all__ = [
+    "BATCH",
+    "ClockError",
+    "LOBBY_CHOICES",
+    "LOBBY_DEFAULT",
+    "MAX_TIMEOUT_MOVES",
+    "OUT",
+    "SeatClock",
+    "change",
+    "clocks",
+    "control",
+    "deadlines",
+    "end_game",
+    "get_clock",
+    "policy_of",
+    "receipt_key",
+    "seat_row",
+    "set_clock",
+    "tell",
+    "timer_key",
+    "who",
+]

@@ -1,0 +1,239 @@
+"""Correspondence time in the play layer: each seat's clock kept in step with the moves (in the
+same transaction as each move), and the deadline sweep: reminders, missed turns (`bot`,
+`forfeit`, `wait`), vacations that end by themselves.
+
+The pure clock rules are service.play.time.clocks; this module stores them. Each seat row repeats its
+clock's next instants in two indexed columns, `deadline` and `remind_at`, so the sweep finds
+what is due by index, in deadline order and in batches, without loading any game that is not
+due. A timeout is played under the game row's lock (SELECT ... FOR UPDATE on PostgreSQL, BEGIN
+IMMEDIATE on SQLite) after re-checking that the seat is still to act and still overdue, with
+source "timer": a whole batch at once with bulk writes (service.play.time.sweep.timeoutbatch), or, when
+a batch cannot be written, seat by seat through the same `record` as a player's move. A move in
+the same second and a sweep, or two sweeps, give exactly one outcome."""
+from __future__ import annotations
+
+import logging
+from datetime import datetime
+from functools import lru_cache
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.play import notify
+from service.play.services import Services
+from service.store.models import GameRow, Seat, SeatChange, Vacation
+
+from . import clocks
+from .clocks import SeatClock, TimeControl
+
+log = logging.getLogger(__name__)
+
+SERVICE_OPTIONS = ("clock", "on_timeout")
+OUT = ("resigned", "forfeited")     # seats played by timeout moves from then on
+MAX_TIMEOUT_MOVES = 30              # an open turn (Magnate) ended by several timeout moves
+BATCH = 200
+
+
+# --- options -------------------------------------------------------------------------------
+
+def read_options(options: dict[str, Any]) -> tuple[dict[str, Any], str | None, str | None]:
+    """Split the service's options off: (engine options, clock option text or None for no
+    clock, timeout policy or None for no clock). Raises ClockError with words."""
+    rest = {k: v for k, v in options.items() if k not in SERVICE_OPTIONS}
+    text = str(options.get("clock", "none"))
+    tc = clocks.parse_clock(text)
+    policy = clocks.parse_on_timeout(str(options.get("on_timeout", clocks.DEFAULT_ON_TIMEOUT)))
+    if tc.kind == "none":
+        return rest, None, policy if "on_timeout" in options else None
+    return rest, clocks.option_text(tc), policy
+
+
+def control(game: GameRow) -> TimeControl:
+    return _parsed(game.clock) if game.clock else clocks.NO_CLOCK
+
+
+@lru_cache(maxsize=64)
+def _parsed(option: str) -> TimeControl:
+    # a handful of distinct options; the sweep asks for each seat's several times
+    return clocks.parse_clock(option)
+
+
+def policy_of(game: GameRow, row: Seat) -> str:
+    return row.on_timeout or game.on_timeout or clocks.DEFAULT_ON_TIMEOUT
+
+
+def get_clock(row: Seat) -> SeatClock:
+    return clocks.clock_from_dict(row.clock) if row.clock else SeatClock()
+
+
+def set_clock(row: Seat, clock: SeatClock) -> None:
+    """Store the clock and its next instants: the deadline the sweep acts on (a seat that
+    resigned or forfeited is due at once: its timeout move is played for it) and the
+    reminder's."""
+    row.clock = clocks.clock_to_dict(clock)
+    if row.status in OUT:
+        row.deadline = clock.turn_started if clock.in_turn else None
+        row.remind_at = None
+        return
+    running = clock.deadline is not None and not clock.paused and not clock.timed_out
+    row.deadline = clock.deadline if running else None
+    row.remind_at = clocks.next_reminder(clock) if running else None
+
+
+def who(seat: int) -> str:
+    """A seat in a sentence the pages fill in with its name, or "you" for its reader."""
+    return "{p" + str(seat) + "}"
+
+
+def timer_key(seat: int, seq: int, deadline: datetime) -> str:
+    """A timeout's idempotency key: once per seat, deadline and position (a seat that left is
+    due at each turn's start)."""
+    return f"timer:{seat}:{seq}:{clocks.deadline_iso(deadline)}"
+
+
+def receipt_key(seat: int, key: str) -> str:
+    """The submissions row's key for a timeout, per seat as a player's (play.submit)."""
+    return f"{seat}:{key}"[:128]
+
+
+def seat_row(game: GameRow, seat: int) -> Seat:
+    return next(s for s in game.seats if s.seat == seat)
+
+
+def open_clocks(session: Session, game: GameRow, now: datetime) -> None:
+    """Each seat's clock at the start of a game; a player on vacation starts paused."""
+    players = [r.player_id for r in game.seats]
+    away = set(session.scalars(select(Vacation.player_id).where(Vacation.open.is_(True),
+                                                                Vacation.player_id.in_(players))))
+    for row in game.seats:
+        clock = clocks.new_clock(control(game))
+        set_clock(row, clocks.pause(clock, now) if row.player_id in away else clock)
+
+
+# --- after every move ----------------------------------------------------------------------
+
+def track(session: Session | None, game: GameRow, engine, state: Any, now: datetime) -> None:
+    """Bring the seats' clocks in step with the position (the game's `seq` is the position
+    after the move): a seat that is no longer to act finished its turn; a seat that now is to
+    act starts its turn (each seat of a sealed round on its own clock). Called in the move's
+    transaction, and at the start of a game."""
+    tc = control(game)
+    over = game.status == "ended" or engine.outcome(state) is not None
+    acting = frozenset() if over else engine.to_act(state)
+    at = game.seq
+    for row in game.seats:
+        clock = get_clock(row)
+        if row.seat in acting and not clock.in_turn:
+            clock = clocks.start_turn(tc, clock, now, at)
+        elif row.seat not in acting and clock.in_turn:
+            clock = clocks.finish_turn(tc, clock, now, at)
+            if row.status == "absent":
+                row.status = "active"      # they moved themselves: back in the game
+        elif row.clock is not None:
+            if row.seat in acting and row.status in OUT and row.deadline is None:
+                set_clock(row, clock)
+            continue
+        set_clock(row, clock)
+    if over and engine.outcome(state) is not None:
+        _rank_out_seats_last(game, engine.outcome(state))
+
+
+def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None:
+    """The clocks after a take-back to position `at` (service.play.moves.undo), `state` being the
+    position there: each seat to act there has its turn running (the turn it was in at `at`,
+    reopened with the time it had left when it moved: service.play.time.clocks.reopen_turn says what is
+    fair and why); each seat not to act there has no turn running (a turn begun after `at` is
+    cancelled: it never happened). Deadlines and reminders follow (`set_clock`)."""
+    tc = control(game)
+    acting = frozenset() if engine.outcome(state) is not None else engine.to_act(state)
+    for row in game.seats:
+        clock = get_clock(row)
+        set_clock(row, clocks.reopen_turn(tc, clock, now, at) if row.seat in acting
+                  else clocks.cancel_turn(clock))
+
+
+def _rank_out_seats_last(game: GameRow, outcome) -> None:
+    out = [r.seat for r in game.seats if r.status in OUT]
+    if not out or game.result:
+        return
+    result = outcome.to_json()
+    winners = [w for w in result["winners"] if w not in out]
+    names = ", ".join(r.player.name for r in game.seats if r.seat in out)
+    result.update(winners=winners or result["winners"], last=out,
+                  how=f"{result['how'].rstrip('.')}. {names} left the game and ranks last.")
+    game.result = result
+
+
+# --- the sweep -----------------------------------------------------------------------------
+
+def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str, now: datetime, *,
+         offer: bool, others_only: bool) -> list[int]:
+    """A notice to the table about `seat`'s clock; with `offer`, each other player's email
+    carries the links to extend the deadline once or to play the default move from now on."""
+    rows = [notify.queue(session, game, to, "timeout", game.seq, now, payload)
+            for to, payload in notices(svc, game, seat, text, offer=offer,
+                                       others_only=others_only)]
+    session.flush()
+    return [r.id for r in rows]
+
+
+def notices(svc: Services | None, game: GameRow, seat: int, text: str, *, offer: bool,
+            others_only: bool) -> list[tuple[int, dict[str, Any]]]:
+    """What `tell` queues: (seat to tell, email payload) for each seat told, in seat order."""
+    out = []
+    for r in game.seats:
+        if others_only and r.seat == seat:
+            continue
+        notice: dict[str, Any] = {"text": text, "seat": seat}
+        if offer:
+            urls = svc.urls
+            notice["actions"] = [
+                {"text": "Extend the deadline once",
+                 "url": urls.absolute(urls.seat_action_path(game.id, r.seat, r.holder,
+                                                            "extend", seat))},
+                {"text": "Play the default move for them from now on",
+                 "url": urls.absolute(urls.seat_action_path(game.id, r.seat, r.holder,
+                                                            "bot", seat))}]
+        out.append((r.seat, {"timeout": notice}))
+    return out
+
+
+def change(session: Session, game: GameRow, row: Seat, kind: str, text: str,
+           now: datetime) -> None:
+    """Record a seat change for the history (service bookkeeping, never an engine event)."""
+    session.add(SeatChange(**change_values(game, row, kind, text, now)))
+
+
+def change_values(game: GameRow, row: Seat, kind: str, text: str, now: datetime) -> dict:
+    """The seat_changes row `change` adds, as column values (the batched sweep inserts many)."""
+    return dict(game_id=game.id, seat=row.seat, kind=kind, seq=game.seq, text=text,
+                player_id=row.player_id, created_at=now)
+
+
+def end_game(session: Session, game: GameRow, winners: list[int], last: list[int], how: str,
+             now: datetime) -> list[int]:
+    """The service ends the game (a two-player forfeit or resignation): no more moves, every
+    clock stops, everyone is told, and the game's notices not yet sent are dropped (the
+    game-over email says it all: notify.supersede)."""
+    notify.supersede(session, game.id)
+    rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
+            for seat, payload in close_game(game, winners, last, how)]
+    session.flush()
+    return [r.id for r in rows]
+
+
+def close_game(game: GameRow, winners: list[int], last: list[int],
+               how: str) -> list[tuple[int, dict[str, Any]]]:
+    """`end_game` on the rows: the game ended with its result, every clock stopped. Returns
+    (seat, payload) of the turn email each seat is sent."""
+    game.status = "ended"
+    game.result = {"winners": winners, "last": last, "how": how, "scores": None}
+    for r in game.seats:
+        clock = get_clock(r)
+        if clock.in_turn:
+            clock = clocks.timeout_move_played(control(game), clock)
+        set_clock(r, clock)
+        r.deadline = r.remind_at = None
+    return [(r.seat, {"timeout": {"text": how, "seat": last[0] if last else None}})
+            for r in game.seats]

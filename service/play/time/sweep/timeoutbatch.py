@@ -1,0 +1,230 @@
+"""The clock sweep, a batch at a time: a few hundred due seats handled in one transaction, in a
+constant number of statements, whatever the batch's size.
+
+1. The batch's games are locked in id order (SELECT ... FOR UPDATE on PostgreSQL, the write
+   lock of BEGIN IMMEDIATE on SQLite; a player's move and another sweeper lock the same rows),
+   then their seats are read: every decision is taken on rows no one else can change.
+2. Their states come from the state cache, else in bulk: the newest snapshot of each game in
+   one query and the events after it in one more (service.store.snapshots / events).
+3. Each seat, in deadline order, is judged by the same `judge` (or `remind`) as the per-game
+   path; the engines decide their timeout moves in memory, and `Batch` collects what the
+   per-game path would write (service.play.moves.submit.record's events, receipt, clocks and emails).
+4. Everything is written with bulk inserts and updates: events first, so that a log position
+   another writer took (the (game_id, seq) primary key) fails the batch before anything else.
+
+A batch that fails for any reason is rolled back whole and `None` is returned: the caller then
+goes seat by seat (service.play.time.sweep.timeouts.timeout), which re-checks each seat under its own lock
+and isolates a game that fails. Either way each due seat has exactly one outcome."""
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy.exc import IntegrityError
+from sqlalchemy.orm import Session
+
+from service.play import notify
+from service.play import repository as positions
+from service.play.repository import Position
+from service.play.services import Services
+from service.play.time import deadlines as timing
+from service.store import records, snapshots
+from service.store.models import (
+    EventRow,
+    GameRow,
+    OutboxRow,
+    SeatChange,
+    Submission,
+)
+
+log = logging.getLogger(__name__)
+
+# a game's row but its engine options (JSON the clocks never read)
+GAME_READ = [c for c in GameRow.__table__.c if c.name != "options"]
+
+Judge = Callable[..., str]
+
+
+def timeouts(svc: Services, due: list[tuple[int, int, datetime]], now: datetime, judge: Judge,
+             outbox_ids: list[int]) -> list[str] | None:
+    """Handle the due seats ((game_id, seat, deadline), in deadline order) in one transaction;
+    each seat's outcome, or None when nothing was written (then go seat by seat)."""
+    def work(batch: Batch) -> list[str]:
+        batch.load([g for g, _, _ in due], states=True)
+        return [judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
+                else "moved" for g, s, d in due]
+    return _run(svc, now, due, work, outbox_ids, "timeout")
+
+
+def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime,
+              remind: Callable[..., bool], outbox_ids: list[int]) -> int | None:
+    """Send the due reminders ((game_id, seat, remind_at)) in one transaction: how many were
+    sent, or None when nothing was written (then one by one)."""
+    def work(batch: Batch) -> int:
+        batch.load([g for g, _, _ in due], states=False)
+        sent = 0
+        for game_id, seat, remind_at in due:
+            game = batch.games.get(game_id)
+            row = next((r for r in game.seats if r.seat == seat), None) if game else None
+            # the claim: a move or another sweeper since the seat was found leaves nothing
+            if row is not None and row.remind_at == remind_at:
+                row.remind_at = None
+                sent += remind(batch, game, seat, now)
+        return sent
+    return _run(svc, now, due, work, outbox_ids, "reminder")
+
+
+def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
+         outbox_ids: list[int], what: str) -> Any:
+    try:
+        with svc.db.transaction() as session:
+            batch = Batch(session, svc, now)
+            result = work(batch)
+            ids = batch.write()
+    except IntegrityError as exc:   # another writer took a position in a game's log
+        log.info("%s batch of %d rolled back on a conflict (%s); going seat by seat", what,
+                 len(due), str(exc.orig).splitlines()[0] if exc.orig else "")
+        return None
+    except Exception:  # noqa: BLE001 - the per-game path isolates the game that fails
+        log.warning("%s batch of %d failed; going seat by seat", what, len(due),
+                    exc_info=True)
+        return None
+    batch.committed()
+    outbox_ids.extend(ids)
+    return result
+
+
+class Batch:
+    """The batch's games and states, and the rows their seats' outcomes call for. It is the
+    `Out` of service.play.time.sweep.timeouts for the batch: what `Recorder` writes through the session
+    one game at a time, this collects for bulk inserts."""
+
+    def __init__(self, session: Session, svc: Services, now: datetime):
+        self.session, self.svc, self.now = session, svc, now
+        self.tracked = records.Tracked(session)
+        self.games: dict[int, GameRow] = self.tracked.games
+        self.positions: dict[int, Position] = {}
+        self.events: list[dict] = []
+        self.receipts: list[dict] = []
+        self.outbox: list[dict] = []
+        self.changes: list[dict] = []
+        self.snapshots: list[tuple[int, int, str, Any]] = []
+        self.ended: list[int] = []      # games ended here: their unsent notices are dropped
+        self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
+
+    # --- reading --------------------------------------------------------------------------
+
+    def load(self, game_ids: list[int], *, states: bool) -> None:
+        """Lock the games, read them with their seats and players as plain records (not ORM
+        objects, which cost more to build than the rest of a timeout: service.store.records;
+        the rules in service.play.time.deadlines read and set the same attributes)."""
+        # the lock first, in id order as every writer of several games takes it (a move, a
+        # vacation, another sweeper); the seats are read after it, as they now stand
+        rows = self.tracked.lock_many(game_ids, GAME_READ)
+        if states:
+            self._states(rows)
+
+    def _states(self, rows: list[GameRow]) -> None:
+        """Each game's state at its last event, read for the whole batch at once (the
+        repository's load_many); the snapshots its folds call for are written with the rest."""
+        loaded, due = positions.load_many(self.session, self.svc.states, rows)
+        self.positions.update(loaded)
+        self.snapshots += due
+
+    # --- what the outcomes write (service.play.time.sweep.timeouts.Out) ------------------------------
+
+    def queue(self, game: GameRow, seat: int, kind: str, seq: int, payload: dict,
+              since: int | None = None) -> dict:
+        """An outbox row as notify.queue makes it (`since` None: the news since the seat's
+        previous turn email, worked out when the email is composed)."""
+        row = notify.values(game, seat, kind, seq, self.now, payload, since)
+        self.outbox.append(row)
+        return row
+
+    def change(self, game, row, kind, text, now) -> None:
+        self.changes.append(timing.change_values(game, row, kind, text, now))
+
+    def tell(self, game, seat, text, now, *, offer, others_only) -> None:
+        for to, payload in timing.notices(self.svc, game, seat, text, offer=offer,
+                                          others_only=others_only):
+            self.queue(game, to, "timeout", game.seq, payload)
+
+    def end_game(self, game, winners, last, how, now) -> None:
+        self._ended(game.id)
+        for seat, payload in timing.close_game(game, winners, last, how):
+            self.queue(game, seat, "turn", game.seq, payload)
+
+    def reminder(self, game, seat, payload, now) -> None:
+        # the turn email told the news; this only reminds
+        self.queue(game, seat, "reminder", game.seq, payload, since=game.seq)
+
+    def played(self, pos: Position, seat: int, key: str, events, moves, state, notice: dict,
+               now: datetime) -> None:
+        """service.play.moves.submit.record for a timeout move, then timeouts._attach: the events
+        and their receipt, the clocks, and every seat told (the turn emails carry the
+        notice; the seats without one get a notice of their own)."""
+        game, engine = pos.row, pos.engine
+        first = game.seq + 1
+        self.events += [dict(game_id=game.id, seq=first + n, type=ev.type, data=dict(ev.data),
+                             seat=seat, source="timer", created_at=now)
+                        for n, ev in enumerate(events)]
+        last = first + len(events) - 1
+        self.receipts.append(dict(game_id=game.id, key=timing.receipt_key(seat, key), seat=seat,
+                                  first_seq=first, last_seq=last, source="timer",
+                                  created_at=now))
+        game.seq = last
+        if engine.outcome(state) is not None:
+            game.status = "ended"
+            self._ended(game.id)
+        timing.track(None, game, engine, state, now)
+        game.bots_due = notify.bot_to_act(game, engine, state)
+        told = notify.changed_seats(game, engine, pos.state, state)
+        for to in told:
+            self.queue(game, to, "turn", last, {"timeout": notice})
+        for r in game.seats:
+            if r.seat not in told:
+                self.queue(game, r.seat, "timeout", last, {"timeout": notice})
+        snapshot = positions.snapshot_after_move(pos, last, state)
+        if snapshot:
+            self.snapshots.append(snapshot)
+        self.positions[game.id] = Position(game, engine, state, last)
+        self.states[game.id] = (last, state)
+
+    def _ended(self, game_id: int) -> None:
+        """notify.supersede for a game this batch ends: its notices in the database when the
+        batch is written, and those this batch queued for it before now (the per-game path
+        has flushed those by then, and its UPDATE drops them too)."""
+        self.ended.append(game_id)
+        for row in self.outbox:
+            if (row["game_id"] == game_id and row["kind"] in notify.NOTICES
+                    and row["status"] in ("pending", "held")):
+                row["status"] = "skipped"
+
+    # --- writing --------------------------------------------------------------------------
+
+    def write(self) -> list[int]:
+        """Every row in bulk; the events first (a conflict on their key fails the batch
+        before anything else is sent). Returns the outbox rows' ids."""
+        s = self.session
+        if self.events:
+            s.execute(EventRow.__table__.insert(), self.events)
+        if self.receipts:
+            s.execute(Submission.__table__.insert(), self.receipts)
+        self.tracked.write()
+        if self.ended:      # before this batch's own emails go in (notify.supersede)
+            notify.supersede(s, self.ended)
+        ids = []
+        if self.outbox:
+            outbox = OutboxRow.__table__
+            ids = list(s.execute(outbox.insert().returning(outbox.c.id), self.outbox).scalars())
+        if self.changes:
+            s.execute(SeatChange.__table__.insert(), self.changes)
+        snapshots.save_many(s, self.snapshots)
+        return ids
+
+    def committed(self) -> None:
+        for game_id, (seq, state) in self.states.items():
+            self.svc.states.remember(game_id, seq, state)
+

@@ -1,0 +1,392 @@
+"""The clock sweep (beat's "timers" job; `flask sweep` runs it once): vacations that ended,
+reminders that are due, deadlines that passed — oldest first, in batches. Each batch is handled
+in one transaction (service.play.time.sweep.timeoutbatch: the batch's games locked in id order, their
+states loaded in bulk, every row written with bulk inserts); a batch that cannot be written
+(its insert hits the event log's key: another writer won) is rolled back and handled again
+seat by seat, each seat re-checked under its game's row lock and played through the same
+recording step as a player's move. Both paths take the same decisions (`judge`, `remind`);
+only where they write differs (`Recorder` here, `timeouts_batch.Batch` there). And the `wait`
+policy's links: another player extends a deadline once, or has the default move played for the
+seat from then on. The clock bookkeeping itself is `service.play.time.deadlines`."""
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass, field
+from datetime import datetime
+from typing import Any, Protocol
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from service.games.contract import Event, IllegalMove, Move, replay
+from service.play import notify
+from service.play import repository as positions
+from service.play.errors import PlayError
+from service.play.moves import Intent, bots, record
+from service.play.players import seats
+from service.play.services import Services
+from service.play.time import (
+    BATCH,
+    MAX_TIMEOUT_MOVES,
+    OUT,
+    SeatClock,
+    change,
+    clocks,
+    control,
+    end_game,
+    get_clock,
+    policy_of,
+    receipt_key,
+    seat_row,
+    set_clock,
+    tell,
+    timer_key,
+    who,
+)
+from service.store.models import GameRow, OutboxRow, Seat
+
+from . import timeoutbatch as timeouts_batch
+
+log = logging.getLogger(__name__)
+
+
+@dataclass
+class Report:
+    resumed: int = 0
+    reminded: int = 0
+    timed_out: int = 0
+    outcomes: dict[str, int] = field(default_factory=dict)
+    outbox_ids: list[int] = field(default_factory=list)
+    moved_games: list[int] = field(default_factory=list)    # a move was played for a seat
+
+    def count(self, outcome: str, game_id: int) -> None:
+        self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
+        if outcome in TIMED_OUT:
+            self.timed_out += 1
+        if outcome in PLAYED:
+            self.moved_games.append(game_id)
+
+
+TIMED_OUT = ("played", "forfeited", "waiting", "ended")
+PLAYED = ("played", "forfeited")
+
+
+def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
+    """One pass of the clock sweep: vacations that ended, reminders that are due, deadlines
+    that passed (oldest first, in batches, until none is left: a sweep that was down for a day
+    catches up in deadline order). Then kicks the outbox relay. `bulk=False`: every seat on
+    the per-game path (what a batch falls back to)."""
+    now = svc.clock.now()
+    report = Report()
+    report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
+    _reminders(svc, now, batch, report, bulk)
+    _timeouts(svc, now, batch, report, bulk)
+    svc.kick("deliver", report.outbox_ids)
+    if report.moved_games:      # a timeout move that hands the turn to a bot: its turn now
+        with svc.db.transaction() as session:
+            waiting = bots.due_among(session, report.moved_games)
+        for game_id in waiting:
+            svc.kick("bots", game_id)
+    return report
+
+
+class Out(Protocol):
+    """Where a timeout's or a reminder's consequences are written: through the session, game
+    by game (`Recorder`), or collected for one batch's bulk inserts (timeouts_batch.Batch)."""
+
+    def change(self, game: GameRow, row: Seat, kind: str, text: str, now: datetime) -> None: ...
+
+    def tell(self, game: GameRow, seat: int, text: str, now: datetime, *, offer: bool,
+             others_only: bool) -> None: ...
+
+    def end_game(self, game: GameRow, winners: list[int], last: list[int], how: str,
+                 now: datetime) -> None: ...
+
+    def played(self, pos: positions.Position, seat: int, key: str, events: list[Event],
+               moves: list[Move], state: Any, notice: dict, now: datetime) -> None: ...
+
+    def reminder(self, game: GameRow, seat: int, payload: dict, now: datetime) -> None: ...
+
+
+class Recorder:
+    """The per-game path's `Out`: each write goes through the session as a player's move
+    does (service.play.moves.submit.record); `ids` collects the outbox rows queued."""
+
+    def __init__(self, session: Session, svc: Services):
+        self.session, self.svc, self.ids = session, svc, []
+
+    def change(self, game, row, kind, text, now) -> None:
+        change(self.session, game, row, kind, text, now)
+
+    def tell(self, game, seat, text, now, *, offer, others_only) -> None:
+        self.ids += tell(self.session, self.svc, game, seat, text, now, offer=offer,
+                         others_only=others_only)
+
+    def end_game(self, game, winners, last, how, now) -> None:
+        self.ids += end_game(self.session, game, winners, last, how, now)
+
+    def played(self, pos, seat, key, events, moves, state, notice, now) -> None:
+        intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
+        applied = record(self.session, self.svc, pos, intent, receipt_key(seat, key), events,
+                         moves, state)
+        self.ids += applied.outbox_ids
+        self.ids += _attach(self.session, pos.row, applied, notice, now)
+
+    def reminder(self, game, seat, payload, now) -> None:
+        out = notify.queue(self.session, game, seat, "reminder", game.seq, now, payload)
+        out.since_seq = game.seq      # the turn email told the news; this only reminds
+        self.session.flush()
+        self.ids.append(out.id)
+
+
+# --- reminders -----------------------------------------------------------------------------
+
+def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool) -> None:
+    seen: set[tuple] = set()
+    while True:
+        with svc.db.transaction() as session:
+            # a seat whose deadline passed as well gets no late reminder: its timeout is next
+            due = session.execute(select(Seat.game_id, Seat.seat, Seat.remind_at)
+                                  .where(Seat.remind_at <= now, Seat.deadline > now)
+                                  .order_by(Seat.remind_at, Seat.game_id, Seat.seat)
+                                  .limit(batch)).all()
+        fresh = [tuple(d) for d in due if tuple(d) not in seen]
+        seen.update(fresh)
+        if fresh:
+            sent = timeouts_batch.reminders(svc, fresh, now, remind, report.outbox_ids) \
+                if bulk else None
+            if sent is None:
+                sent = _reminders_one_by_one(svc, fresh, now, report.outbox_ids)
+            report.reminded += sent
+        if len(due) < batch or not fresh:
+            return
+
+
+def _reminders_one_by_one(svc: Services, due: list[tuple], now: datetime,
+                          outbox_ids: list[int]) -> int:
+    sent = 0
+    with svc.db.transaction() as session:
+        out = Recorder(session, svc)
+        for game_id, seat, remind_at in due:
+            # claim it: a second sweeper, or a move committed meanwhile, leaves nothing to claim
+            claimed = session.execute(update(Seat).where(Seat.game_id == game_id,
+                                                         Seat.seat == seat,
+                                                         Seat.remind_at == remind_at)
+                                      .values(remind_at=None)).rowcount
+            if claimed == 1:
+                game = session.get(GameRow, game_id)    # its seats are read after the claim
+                sent += remind(out, game, seat, now)
+    outbox_ids += out.ids
+    return sent
+
+
+def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
+    """A claimed reminder: sent if still due (never twice a turn, never to a seat that has
+    moved or whose deadline passed first), the seat's clock marked either way."""
+    row = seat_row(game, seat)
+    clock = get_clock(row)
+    if not clocks.reminder_due(clock, now) or game.status == "ended":
+        # too late (the deadline passed first) or not to be sent: never again this turn,
+        # unless its moment is still to come (a vacation moved the deadline)
+        due_at = clocks.next_reminder(clock)
+        set_clock(row, clock if due_at is not None and due_at > now
+                  else clocks.mark_reminded(clock))
+        return False
+    set_clock(row, clocks.mark_reminded(clock))
+    out.reminder(game, seat, {"reminder": {"deadline": clocks.deadline_iso(clock.deadline)}},
+                 now)
+    return True
+
+
+# --- timeouts ------------------------------------------------------------------------------
+
+def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bool) -> None:
+    seen: set[tuple[int, int, datetime]] = set()
+    while True:
+        with svc.db.transaction() as session:
+            due = session.execute(select(Seat.game_id, Seat.seat, Seat.deadline)
+                                  .where(Seat.deadline <= now)
+                                  .order_by(Seat.deadline, Seat.game_id, Seat.seat)
+                                  .limit(batch)).all()
+        fresh = [tuple(d) for d in due if tuple(d) not in seen]
+        seen.update(fresh)
+        outcomes = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
+            if bulk and fresh else None
+        if outcomes is None:        # per game: the path a batch falls back to
+            outcomes = [timeout(svc, game_id, seat, deadline, now, report.outbox_ids)
+                        for game_id, seat, deadline in fresh]
+        for (game_id, _, _), outcome in zip(fresh, outcomes, strict=True):
+            report.count(outcome, game_id)
+        if len(due) < batch or not fresh:
+            return
+
+
+def timeout(svc: Services, game_id: int, seat: int, deadline: datetime, now: datetime,
+            outbox_ids: list[int]) -> str:
+    """Handle one seat's passed deadline, once, in a transaction of its own. Returns what
+    happened: played | forfeited | ended | waiting | moved (the player, or another sweeper,
+    was first) | error."""
+    try:
+        with svc.db.transaction() as session:
+            pos = positions.load(session, svc.states, game_id, lock=True)
+            out = Recorder(session, svc)
+            outcome = judge(out, svc, pos, seat, deadline, now)
+    except PlayError as exc:          # lost a race on the event log: the other writer won
+        log.info("timeout of game %s seat %s: %s", game_id, seat, exc.detail)
+        return "moved"
+    except Exception:                 # noqa: BLE001 - one broken game must not stop the sweep
+        log.exception("timeout of game %s seat %s failed", game_id, seat)
+        return "error"
+    outbox_ids.extend(out.ids)
+    return outcome
+
+
+def judge(out: Out, svc: Services, pos: positions.Position, seat: int, deadline: datetime,
+          now: datetime) -> str:
+    """What a seat's passed deadline calls for, decided on its game read under the game's
+    lock (the deadline may have moved, the seat may have moved), written through `out`."""
+    game, engine = pos.row, pos.engine
+    row = seat_row(game, seat)
+    if row.deadline != deadline:
+        return "moved"
+    if game.status == "ended" or engine.outcome(pos.state) is not None:
+        row.deadline = row.remind_at = None
+        return "moved"
+    clock = get_clock(row)
+    if seat not in engine.to_act(pos.state):
+        set_clock(row, clocks.finish_turn(control(game), clock, now))
+        return "moved"
+    key = timer_key(seat, pos.seq, deadline)
+    if row.status in OUT:          # a seat that left: its turns are played for it
+        set_clock(row, clocks.timeout_move_played(control(game), clock))
+        return play_timeout_moves(out, svc, pos, seat, key, now, why="left")
+    if not clocks.is_overdue(clock, now):
+        set_clock(row, clock)
+        return "moved"
+    return _missed(out, svc, pos, row, clock, key, now)
+
+
+def _missed(out: Out, svc: Services, pos: positions.Position, row: Seat, clock: SeatClock,
+            key: str, now: datetime) -> str:
+    game, tc = pos.row, control(pos.row)
+    in_play = sum(1 for r in game.seats if r.status not in OUT)
+    miss = clocks.after_miss(policy_of(game, row), tc, clock, now, seats_in_play=in_play)
+    set_clock(row, miss.clock)
+    name = who(row.seat)
+    if miss.absent and row.status == "active":
+        row.status = "absent"
+        absent = (f"{name} missed {clocks.ABSENT_AFTER} turns in a row and is marked absent; "
+                  "any player may invite someone to take the seat over on the game page")
+        out.change(game, row, "absent", absent, now)
+        out.tell(game, row.seat, absent, now, offer=False, others_only=True)
+    if miss.forfeit:
+        row.status = "forfeited"
+        out.change(game, row, "forfeited", f"{name} ran out of time and forfeits", now)
+        if miss.end_game:
+            winners = [r.seat for r in game.seats if r.status not in OUT]
+            out.end_game(game, winners, [row.seat], f"{name} ran out of time and forfeited.",
+                         now)
+            return "ended"
+    if miss.play_timeout_move:
+        return play_timeout_moves(out, svc, pos, row.seat, key, now,
+                                  why="forfeit" if miss.forfeit else "bot")
+    # wait (or an engine with no sensible timeout move): the others are told, and may act
+    text = f"{name} ran out of time; nothing was played for {name}"
+    out.tell(game, row.seat, text, now, offer=miss.can_extend, others_only=True)
+    return "waiting"
+
+
+def play_timeout_moves(out: Out, svc: Services, pos: positions.Position, seat: int, key: str,
+                       now: datetime, why: str) -> str:
+    """The engine's timeout move for `seat`, again while the seat is still to act (an open
+    turn), recorded as one submission with source "timer"; everyone is told what was played."""
+    engine, state = pos.engine, pos.state
+    events: list[Event] = []
+    moves: list[Move] = []
+    chooser = getattr(engine, "timeout_move", None)
+    for _ in range(MAX_TIMEOUT_MOVES):
+        move = chooser(state, seat) if chooser is not None else None
+        if move is None or seat not in engine.to_act(state):
+            break
+        try:
+            produced = engine.decide(state, seat, move, svc.chance)
+        except IllegalMove:
+            log.exception("game %s: the timeout move %r was refused", pos.row.id, move)
+            break
+        state = replay(engine, produced, state)
+        events.extend(produced)
+        moves.append(move)
+        if engine.outcome(state) is not None:
+            break
+    name = who(seat)
+    if not events:
+        text = f"{name} ran out of time, and this game has no move to play for them; waiting"
+        out.tell(pos.row, seat, text, now, offer=False, others_only=True)
+        return "waiting"
+    played = "; ".join(engine.describe(m) for m in moves)
+    reason = {"left": f"{name} has left the game", "forfeit": f"{name} ran out of time and "
+              "forfeits", "bot": f"{name} ran out of time"}[why]
+    text = f"{reason}; the default move was played for {name}: {played}"
+    out.played(pos, seat, key, events, moves, state, {"text": text, "seat": seat}, now)
+    return "forfeited" if why == "forfeit" else "played"
+
+
+def _attach(session: Session, game: GameRow, applied, notice: dict, now: datetime) -> list[int]:
+    """Put the timeout notice on the turn emails the move queued, and tell every other seat
+    in a notice of its own."""
+    told = set()
+    if applied.outbox_ids:
+        # one UPDATE: the move queued these rows with the table's own INSERT (no objects to
+        # change), and with no payload of their own (notify.queue_changed_views)
+        told = set(session.scalars(update(OutboxRow)
+                                   .where(OutboxRow.id.in_(applied.outbox_ids))
+                                   .values(payload={"timeout": notice})
+                                   .returning(OutboxRow.seat)))
+    extra = [notify.queue(session, game, r.seat, "timeout", applied.last_seq, now,
+                          {"timeout": notice}) for r in game.seats if r.seat not in told]
+    session.flush()
+    return [r.id for r in extra]
+
+
+# --- a waiting seat: the others act ----------------------------------------------------------
+
+def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str,
+                target: int) -> str:
+    """`wait`: another player extends `target`'s deadline once ("extend") or has the default
+    move played for it from now on ("bot"). Returns a sentence saying what was done."""
+    with svc.db.transaction() as session:
+        pos = positions.load(session, svc.states, game_id, lock=True)
+        game = pos.row
+        positions.check_holder(game, by_seat, holder)
+        if game.status == "ended" or pos.engine.outcome(pos.state) is not None:
+            raise PlayError("This game has finished; there is no deadline to change.")
+        row = seat_row(game, target)
+        name = row.player.name
+        clock = get_clock(row)
+        if target not in pos.engine.to_act(pos.state) or not clock.in_turn:
+            raise PlayError(f"{name} has moved since; there is nothing to do.")
+        now = svc.clock.now()
+        if act == "extend":
+            try:
+                clock = clocks.extend_once(control(game), clock, now)
+            except clocks.ClockError as exc:
+                raise PlayError(str(exc)) from None
+            set_clock(row, clock)
+            change(session, game, row, "extended",
+                   f"{who(target)}'s deadline was extended by {who(by_seat)}", now)
+            until = clocks.format_deadline(clock.deadline, now)
+            ids = tell(session, svc, game, target, f"{who(target)}'s deadline was extended to "
+                       f"{until} by {who(by_seat)}", now, offer=False, others_only=False)
+            done = f"{name} now has until {clocks.format_deadline(clock.deadline, now)}."
+        else:
+            row.on_timeout = "bot"
+            change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
+                   "to be played by the default move", now)
+            set_clock(row, clocks.timeout_move_played(control(game), clock))
+            out = Recorder(session, svc)
+            play_timeout_moves(out, svc, pos, target, f"switch:{clocks.deadline_iso(now)}", now,
+                               why="bot")
+            ids = out.ids
+            done = f"The default move was played for {name}, and will be when they run out of time."
+    svc.kick("deliver", ids)
+    return done

@@ -1,0 +1,1 @@
+"""What log lines carry: the request, game and seat."""
