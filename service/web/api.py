@@ -52,7 +52,7 @@ def on_play_error(exc: play.PlayError):
 def authenticate():
     # bodies are small JSON documents: anything bigger is refused before it is read
     request.max_content_length = current_app.config["TURNPOST_API_MAX_BYTES"]
-    if request.endpoint in PUBLIC:
+    if request.endpoint in PUBLIC or request.endpoint in api_community.PUBLIC:
         return
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -182,3 +182,7 @@ def record(game_id: int):
     return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
             "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,
             "players": r.players, "view": r.view, "history": r.history, "outcome": r.outcome}
+
+
+# the community's reads (profiles, leaderboards) add their routes to this blueprint
+from . import api_community  # noqa: E402
