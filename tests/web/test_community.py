@@ -114,3 +114,19 @@ def test_start_game_rated_off_and_the_lobby_box(app, client):
         assert s.scalars(select(GameRow.rated).order_by(GameRow.id)).all() == \
             [False, False, True]
     assert 'name="rated" checked' in client.get("/").get_data(as_text=True)
+
+
+def test_an_imported_finished_game_is_not_rated_again_even_by_a_rebuild(app):
+    from service.play import archive
+    svc = app.extensions["turnpost"]
+    from tests.time.helpers import move, to_act
+    g = play.start_game(svc, "trees", [ANNA, BEN], {"turn_cap": "2"})
+    while to_act(svc, g.game_id):            # to the engine's end (not a service result)
+        move(svc, g.game_id)
+    before = community.board(svc, "trees").lines
+    assert [x.games for x in before] == [1, 1]
+    copy = archive.import_game(svc, archive.export(svc, g.game_id))
+    with svc.db.transaction() as s:
+        assert s.get(GameRow, copy).status == "ended"
+    assert community.rebuild(svc) == 1
+    assert community.board(svc, "trees").lines == before
