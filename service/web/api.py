@@ -15,7 +15,7 @@ from service import play
 from service.play import api as uses
 from service.play import tokens
 
-from . import openapi, problems
+from . import api_community, openapi, problems
 from .ext import services
 from .problems import Problem
 
@@ -23,6 +23,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
 GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
+api_community.register(bp)          # profiles and leaderboards: public reads
 
 
 @bp.errorhandler(Problem)
@@ -182,7 +183,3 @@ def record(game_id: int):
     return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
             "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,
             "players": r.players, "view": r.view, "history": r.history, "outcome": r.outcome}
-
-
-# the community's reads (profiles, leaderboards) add their routes to this blueprint
-from . import api_community  # noqa: E402

@@ -1,14 +1,13 @@
-"""The API's community reads, on /api/v1 (service.web.api's blueprint): a player's public
-profile and a game's leaderboard. Public, as their pages are: no token is needed, and a
+"""The API's community reads, added to /api/v1 by service.web.api (`register`): a player's
+public profile and a game's leaderboard. Public, as their pages are: no token is needed, and a
 hidden profile answers 404 as a missing one does."""
 from __future__ import annotations
 
 from service.play import community
 from service.play.errors import PlayError
 
-from .api import bp, described
 from .ext import services
-from .openapi import _errors, _json
+from .openapi import _errors, _json, described
 from .problems import Problem
 
 PUBLIC = {"api.player", "api.leaderboard"}
@@ -44,7 +43,11 @@ LEADERBOARD = {
                 "content": _errors("404")["404"]["content"]}}}
 
 
-@bp.get("/players/<handle>")
+def register(bp) -> None:
+    bp.add_url_rule("/players/<handle>", view_func=player, methods=["GET"])
+    bp.add_url_rule("/ratings/<game>", view_func=leaderboard, methods=["GET"])
+
+
 @described(PLAYER)
 def player(handle: str):
     p = community.profile(services(), handle[:60])
@@ -61,7 +64,6 @@ def player(handle: str):
                                      for at, mu in r.history]} for r in p.ratings]}
 
 
-@bp.get("/ratings/<game>")
 @described(LEADERBOARD)
 def leaderboard(game: str):
     try:

@@ -4,6 +4,8 @@ unrated and practice games (never), a repeated end (rated once), and a rebuild f
 that gives the numbers the ends gave one by one."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from sqlalchemy import func, select
 
@@ -33,6 +35,12 @@ def changes(svc) -> list[tuple]:
     with svc.db.transaction() as s:
         return [(r.game_id, r.rater, r.rank, r.mu_before, r.mu, r.sigma, r.games)
                 for r in s.scalars(select(RatingChange).order_by(RatingChange.id))]
+
+
+def _resigned(svc, players, seat):
+    g = start(svc, players=players, seed=50 + len(changes(svc)))
+    seat_cases.resign(svc, g.game_id, seat)
+    return g
 
 
 def play_out(svc, game_id):
@@ -164,3 +172,43 @@ def test_provisional_until_ten_games(services):
         assert mine.provisional == (n < 9)
     with services.db.transaction() as s:
         assert s.scalar(select(func.count()).select_from(RatingChange)) == 20
+
+
+class MeetingModel:
+    """The rating model, but each game's update first waits (a second at most) for the other
+    game's: without the rating row's lock both would read Anna's rating before either wrote."""
+
+    def __init__(self, model, meeting):
+        self.model, self.meeting = model, meeting
+
+    def __getattr__(self, name):
+        return getattr(self.model, name)
+
+    def rate(self, *args, **kwargs):
+        try:
+            self.meeting.wait()
+        except threading.BrokenBarrierError:
+            pass                     # the other waits for our lock: go on alone
+        return self.model.rate(*args, **kwargs)
+
+
+def test_games_ending_at_once_for_one_player_both_count_and_rebuild_alike(services, monkeypatch):
+    """Two games of Anna's end at the same moment (threads; on PostgreSQL too): each reads the
+    rating the other left, none is lost, and a rebuild gives the same numbers."""
+    from service.play.community import ratings as rating_module
+    from tests.time.test_race import run_together
+    _ = _resigned(services, [ANNA, BEN], 1)      # their ratings exist: no insert to wait on
+    _ = _resigned(services, [ANNA, CARLA], 1)
+    one = start(services, players=[ANNA, BEN], seed=60)
+    two = start(services, players=[ANNA, CARLA], seed=70)
+    model = rating_module.MODEL
+    monkeypatch.setattr(rating_module, "MODEL",
+                        MeetingModel(model, threading.Barrier(2, timeout=1)))
+    results = run_together(lambda: seat_cases.resign(services, one.game_id, 1),
+                           lambda: seat_cases.resign(services, two.game_id, 1))
+    assert not any(isinstance(r, Exception) for r in results), results
+    monkeypatch.setattr(rating_module, "MODEL", model)
+    found = ratings(services)
+    assert found[rater(services, "anna@example.org")][2] == 4
+    community.rebuild(services)
+    assert ratings(services) == found
