@@ -1,6 +1,8 @@
 """The community: ratings per game, profiles and leaderboards. The interface other families
-use: a player's rating in a game (`standing`, `rater_of`), their reliability and quickness
-(`activity`), and the end of a game rated (`rate_end`, called by service.play.ending)."""
+use: a player's rating in a game (`standing(session, kind, player_rater(player_id))`; a
+seat's rated player is `rater_of(seat)`, a bot level's "bot:normal"; None before their first
+rated game), their reliability and quickness (`activity(session, player_id)`), and the end
+of a game rated (`rate_end`, called by service.play.ending)."""
 from .activity import Activity, activity, measure
 from .profiles import (
     Board,
@@ -20,6 +22,7 @@ from .ratings import (
     Standing,
     leaderboard,
     places,
+    player_rater,
     rate_end,
     rater_of,
     read_rated,
@@ -30,5 +33,6 @@ from .rebuild import rebuild
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "Board", "BoardLine", "GameRating",
            "NoSuchBoard", "Profile", "Standing", "activity", "board", "hide_profile",
-           "leaderboard", "measure", "places", "profile", "profile_setting", "rate_end",
-           "rated_games", "rater_of", "read_rated", "rebuild", "standing", "standings_of"]
+           "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
+           "rate_end", "rated_games", "rater_of", "read_rated", "rebuild", "standing",
+           "standings_of"]

@@ -77,7 +77,7 @@ def profile(svc: Services, handle: str, viewer_id: int | None = None) -> Profile
         player = session.scalars(select(Player).where(Player.handle == handle)).first()
         if player is None or (player.profile_hidden and player.id != viewer_id):
             return None
-        rater = bot_rater(player) or f"player:{player.id}"
+        rater = bot_rater(player) or ratings.player_rater(player.id)
         shown = tuple(GameRating(s.kind, _title(s.kind), s.rating, s.sigma, s.games,
                                  s.provisional, tuple(ratings.history(session, s.kind, rater)))
                       for s in ratings.standings_of(session, rater))

@@ -51,7 +51,12 @@ class Standing:
 
 def rater_of(seat) -> str:
     """Who a seat's result rates: its bot level, else the person holding it."""
-    return f"bot:{seat.bot}" if seat.bot else f"player:{seat.player_id}"
+    return f"bot:{seat.bot}" if seat.bot else player_rater(seat.player_id)
+
+
+def player_rater(player_id: int) -> str:
+    """A person as a rated player."""
+    return f"player:{player_id}"
 
 
 def places(game, outcome) -> dict[int, int]:
