@@ -47,7 +47,7 @@ def board(kind: str):
 @signed_in
 def hide(me: accounts.Account):
     community.hide_profile(services(), me.id, request.form.get("hidden") == "on")
-    return redirect(url_for("accounts.me") + "#profile")
+    return redirect(url_for("accounts.me"))
 
 
 @bp.app_template_filter("duration")

@@ -55,14 +55,14 @@ def test_a_hidden_profile_is_missing_to_others_but_shown_to_its_owner(app, clien
     sign_in(client, app, ANNA)
     me = client.get("/me").get_data(as_text=True)
     assert f"/players/{handle}" in me and "Hide my profile" in me
-    assert post_form(client, "/me/profile", {"hidden": "on"}, page="/me").status_code == 302
+    assert post_form(client, "/me/profile#profile", {"hidden": "on"}, page="/me").status_code == 302
     assert client.get(f"/players/{handle}").status_code == 200      # its owner still sees it
     stranger = app.test_client()
     assert stranger.get(f"/players/{handle}").status_code == 404
     assert stranger.get(f"/api/v1/players/{handle}").status_code == 404
     board = stranger.get("/ratings/trees").get_data(as_text=True)
     assert "anna" in board and f"/players/{handle}" not in board    # listed, not linked
-    assert post_form(client, "/me/profile", {}, page="/me").status_code == 302
+    assert post_form(client, "/me/profile#profile", {}, page="/me").status_code == 302
     assert stranger.get(f"/players/{handle}").status_code == 200
 
 
