@@ -4,6 +4,7 @@ unrated and practice games (never), a repeated end (rated once), and a rebuild f
 that gives the numbers the ends gave one by one."""
 from __future__ import annotations
 
+import random
 import threading
 
 import pytest
@@ -41,6 +42,11 @@ def _resigned(svc, players, seat):
     g = start(svc, players=players, seed=50 + len(changes(svc)))
     seat_cases.resign(svc, g.game_id, seat)
     return g
+
+
+def _position(svc, game_id):
+    with svc.db.transaction() as s:
+        return positions.load(s, svc.states, game_id)
 
 
 def play_out(svc, game_id):
@@ -212,3 +218,24 @@ def test_games_ending_at_once_for_one_player_both_count_and_rebuild_alike(servic
     assert found[rater(services, "anna@example.org")][2] == 4
     community.rebuild(services)
     assert ratings(services) == found
+
+
+@pytest.mark.parametrize("bulk", [False, True])
+def test_a_timeout_move_that_ends_the_game_rates_it_on_either_sweep(services, bulk):
+    g = start(services, clock="1d", turn_cap=1)
+    while True:                         # moves in time until the clock's move would be the last
+        pos = _position(services, g.game_id)
+        seat = to_act(services, g.game_id)[0]
+        m = pos.engine.legal_moves(pos.state, seat)[0]
+        after = pos.state
+        for event in pos.engine.decide(pos.state, seat, m, random.Random(1)):
+            after = pos.engine.evolve(after, event)
+        if pos.engine.outcome(after) is not None:
+            break
+        move(services, g.game_id)
+    services.clock.advance(days=1, minutes=1)
+    timeouts.run(services, bulk=bulk)
+    with services.db.transaction() as s:
+        assert s.get(GameRow, g.game_id).status == "ended"
+    rows = changes(services)
+    assert len(rows) == 2 and {r[0] for r in rows} == {g.game_id}
