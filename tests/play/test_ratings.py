@@ -239,3 +239,19 @@ def test_a_timeout_move_that_ends_the_game_rates_it_on_either_sweep(services, bu
         assert s.get(GameRow, g.game_id).status == "ended"
     rows = changes(services)
     assert len(rows) == 2 and {r[0] for r in rows} == {g.game_id}
+
+
+def test_places_from_the_result_the_service_wrote_equal_those_from_the_outcome(services):
+    """A seat that left ranks last; the service then writes the result with it last
+    (timing), and a rebuild reads that result: the places are the same, the others still in
+    score order."""
+    from service.play import timing
+    four = [ANNA, BEN, CARLA, "Dora <dora@example.org>"]
+    g = start(services, kind="aristocracy", players=four)
+    seat_cases.resign(services, g.game_id, 3)
+    outcome = Outcome((5.0, 3.0, 4.0, 9.0), (3,), "test")
+    with services.db.transaction() as s:
+        game = s.get(GameRow, g.game_id)
+        from_outcome = community.places(game, outcome)
+        timing._rank_out_seats_last(game, outcome)
+        assert community.places(game, None) == from_outcome == {0: 1, 1: 3, 2: 2, 3: 4}

@@ -60,23 +60,28 @@ def player_rater(player_id: int) -> str:
 
 
 def places(game, outcome) -> dict[int, int]:
-    """Each seat's place, 1 first, equal places shared: the service's result (a resignation
-    or forfeit that ended the game: winners, then the rest, then who left) or the engine's
-    Outcome (its winners, then the others by score); a seat that resigned or forfeited on the
-    way ranks last whatever its score."""
+    """Each seat's place, 1 first, equal places shared (1, 1, 3): the winners, then the others
+    by score, then the service's `last` (who resigned or forfeited, when the service ended the
+    game or wrote the result: service.play.timing) — from the game's `result` when it has one,
+    else from the engine's Outcome. A seat that resigned or forfeited ranks last whatever its
+    score."""
     seats = [r.seat for r in game.seats]
     if game.result:
-        winners, last = set(game.result.get("winners") or ()), set(game.result.get("last") or ())
-        key = {s: 0 if s in winners else 2 if s in last else 1 for s in seats}
+        winners = set(game.result.get("winners") or ())
+        last = set(game.result.get("last") or ())
+        scores = game.result.get("scores")
     elif outcome is not None:
-        winners = set(outcome.winners)
-        key = {s: (0, 0.0) if s in winners else (1, -float(outcome.scores[s])) for s in seats}
+        winners, last, scores = set(outcome.winners), set(), outcome.scores
     else:
         return {}
     gone = {r.seat for r in game.seats if r.status in OUT}
-    order = {s: (1 if s in gone else 0, key[s]) for s in seats}
+
+    def key(s: int) -> tuple:
+        group = 0 if s in winners else 2 if s in last else 1
+        return (s in gone, group, -float(scores[s]) if scores and group == 1 else 0.0)
+
     # 1 + those placed before: two sharing first are followed by the third (1, 1, 3)
-    return {s: 1 + sum(1 for t in seats if order[t] < order[s]) for s in seats}
+    return {s: 1 + sum(1 for t in seats if key(t) < key(s)) for s in seats}
 
 
 def rate_end(session: Session, game, now: datetime, outcome=None) -> bool:
