@@ -7,12 +7,16 @@ idempotency key, so a double click or a retried delivery is answered "already do
 """
 from __future__ import annotations
 
+import re
+import secrets
+import unicodedata
 from datetime import date, datetime
 
 from sqlalchemy import (
     JSON,
     Boolean,
     Date,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -33,6 +37,20 @@ class Base(DeclarativeBase):
     pass
 
 
+def handle_stem(name: str) -> str:
+    """The lower-case ASCII words of a display name joined by hyphens ("Ana María" ->
+    "ana-maria"), the start of a public handle; "player" when nothing is left."""
+    ascii_name = unicodedata.normalize("NFKD", name or "").encode("ascii", "ignore").decode()
+    return re.sub(r"[^a-z0-9]+", "-", ascii_name.lower()).strip("-")[:30] or "player"
+
+
+def _new_handle(context) -> str:
+    # a player's public handle, never their address: the name plus a random number (the
+    # migration numbered the players before it in order; a clash fails the unique key)
+    name = context.get_current_parameters().get("name") or ""
+    return f"{handle_stem(name)}-{secrets.randbelow(90000) + 10000}"
+
+
 class Player(Base):
     __tablename__ = "players"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -48,6 +66,10 @@ class Player(Base):
     suppressed: Mapped[bool] = mapped_column(default=False, server_default=false())
     # a hard bounce: the address is dead, every game's mail to it stops
     bounced_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # the profile's address, /players/<handle>: public, unlike the email address
+    handle: Mapped[str] = mapped_column(String(48), unique=True, default=_new_handle)
+    # the player asked for no public profile: /players/<handle> answers as for nobody
+    profile_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
 
     @property
     def unmailable(self) -> bool:
@@ -76,7 +98,50 @@ class GameRow(Base):
     public: Mapped[bool] = mapped_column(default=True, server_default=true())
     created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)   # a player id
     rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # the end changes its players' ratings (the option `rated`; practice games never are)
+    rated: Mapped[bool] = mapped_column(default=True, server_default=true())
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
+
+
+class Rating(Base):
+    """A rated player's standing in one game (kind): a person ("player:<id>") or a bot level
+    ("bot:normal"). The fold of its RatingChange rows, kept for the leaderboards; locked
+    while a game's end changes it."""
+
+    __tablename__ = "ratings"
+    kind: Mapped[str] = mapped_column(String(40), primary_key=True)
+    rater: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer, default=0)
+    updated_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_ratings_player", "player_id"),)
+
+
+class RatingChange(Base):
+    """What one rated game did to one player's rating: one row per game and rater (the
+    unique key), so a game is rated once however often its end is recorded. `id` is the
+    order the changes were made in, which a rebuild from the logs follows."""
+
+    __tablename__ = "rating_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    rater: Mapped[str] = mapped_column(String(40))
+    kind: Mapped[str] = mapped_column(String(40))
+    player_id: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+    seat: Mapped[int] = mapped_column(Integer)
+    rank: Mapped[int] = mapped_column(Integer)          # 1 = first; shared places share it
+    mu_before: Mapped[float] = mapped_column(Float)
+    sigma_before: Mapped[float] = mapped_column(Float)
+    mu: Mapped[float] = mapped_column(Float)
+    sigma: Mapped[float] = mapped_column(Float)
+    games: Mapped[int] = mapped_column(Integer)          # the rater's rated games, this one in
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (UniqueConstraint("game_id", "rater", name="uq_rating_changes_game_rater"),
+                      Index("ix_rating_changes_rater", "kind", "rater", "id"))
 
 
 class Seat(Base):

@@ -29,6 +29,8 @@ from . import (
     cli,
     cli_admin,
     cli_inbound,
+    cli_ratings,
+    community,
     dev,
     dev_receiver,
     errors,
@@ -93,6 +95,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(feeds.bp)
     app.register_blueprint(accounts.bp)
     app.register_blueprint(cards.bp)
+    app.register_blueprint(community.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -103,6 +106,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
+    cli_ratings.init_app(app)
     dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)

@@ -8,6 +8,7 @@ from functools import wraps
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
+from service.play import community
 from service.play.errors import PlayError
 from service.play.players import accounts, invitations
 from service.play.reads import mygames
@@ -98,7 +99,8 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
     """`typed`: the preferences as the player wrote them, shown again after an error."""
     games = mygames.my_games(services(), me.id)
     return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
-                           error=error, typed=typed), status
+                           error=error, typed=typed,
+                           profile=community.profile_setting(services(), me.id)), status
 
 
 @bp.get("/me/games/<int:game_id>")

@@ -15,7 +15,7 @@ from service import play
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
-from . import openapi, problems
+from . import api_community, openapi, problems
 from .ext import services
 from .problems import Problem
 
@@ -23,6 +23,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
 GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
+api_community.register(bp)          # profiles and leaderboards: public reads
 
 
 @bp.errorhandler(Problem)
@@ -52,7 +53,7 @@ def on_play_error(exc: play.PlayError):
 def authenticate():
     # bodies are small JSON documents: anything bigger is refused before it is read
     request.max_content_length = current_app.config["TURNPOST_API_MAX_BYTES"]
-    if request.endpoint in PUBLIC:
+    if request.endpoint in PUBLIC or request.endpoint in api_community.PUBLIC:
         return
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():

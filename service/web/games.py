@@ -106,6 +106,7 @@ def create():
         options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
         if form.get("on_timeout"):
             options["on_timeout"] = form["on_timeout"]
+        options["rated"] = form.get("rated", "") or "off"   # an unticked box sends nothing
         invitations.create_game(services(), me.id, game.id, players,
                                 open_seats=int(open_seats[:3]), options=options,
                                 public=form.get("public", "") == "on")

@@ -24,6 +24,7 @@ from service.store import moves as move_store
 from service.store import records
 from service.store.models import Submission
 from service.telemetry import logcontext as logctx
+from service.play import ending
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
 KEEP = "keep"
@@ -195,9 +196,11 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
                                   now=now)
     first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
-    ended = pos.engine.outcome(new_state) is not None
+    outcome = pos.engine.outcome(new_state)
+    ended = outcome is not None
     if ended:
-        pos.row.status = "ended"
+        # recorded and rated with the move that ended it
+        ending.finish(session, pos.row, now, outcome=outcome)
         # the game-over emails say it all: a reminder or notice not yet sent is dropped,
         # not mailed after them (notify.supersede)
         notify.supersede(session, pos.row.id)

@@ -27,6 +27,7 @@ from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 
 from . import start
+from service.play import community
 from .addresses import BadAddress, address, default_name
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -89,6 +90,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     try:
         # clock= and on_timeout= are the service's options, not the engine's
         options, clock, on_timeout = timing.read_options(dict(options or {}))
+        options, rated = community.read_rated(options)     # the service's option too
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
     except (OptionError, ClockError) as exc:
@@ -102,7 +104,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                             "you). Nothing was sent.")
     game = start.new_game_row(session, engine, kind, options, "forming", now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
-                              clock=clock, on_timeout=on_timeout)
+                              clock=clock, on_timeout=on_timeout, rated=rated)
     session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
                            player_id=creator_id, status="accepted", created_at=now,
                            answered_at=now))
@@ -346,6 +348,7 @@ def rematch(svc: Services, game_id: int, seat: int) -> Rematch:
                 level = start.bot_level(s.player.email)     # a bot seat stays that bot
                 others.append(f"bot:{level}" if level else s.player.email)
         options = {k: v for k, v in game.options.items() if k not in TABLE_ONLY}
+        options["rated"] = "on" if game.rated else "off"     # a practice game's stays unrated
         if game.clock:                       # the same time control too
             options.update(clock=game.clock, on_timeout=game.on_timeout or "bot")
         # a practice seat that was never mailed (muted) stays so

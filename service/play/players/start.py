@@ -27,6 +27,7 @@ from service.play.time import deadlines as timing
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
 
+from service.play import community, ending
 from .addresses import BadAddress, address, default_name
 
 #: the bot levels every engine has (each engine's `bots` maps them to its bots)
@@ -134,12 +135,13 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     except ClockError as exc:
         raise BadStart(str(exc)) from None
     try:
+        options, rated = community.read_rated(options)    # the service's option too
         options = fit_seats(engine, len(people), options)
     except OptionError as exc:
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
     game = new_game_row(session, engine, kind, options, "active", now, clock=clock,
-                        on_timeout=on_timeout)
+                        on_timeout=on_timeout, rated=rated)
     for seat, entry in enumerate(people):
         player = find_player(session, entry.addr, entry.name, now)
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,
@@ -209,8 +211,9 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     events = engine.start(len(game.seats), game.options, svc.chance)
     event_store.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)
-    if engine.outcome(state) is not None:
-        game.status = "ended"
+    outcome = engine.outcome(state)
+    if outcome is not None:
+        ending.finish(session, game, now, outcome=outcome)   # over as dealt: rated too
     timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
     outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
@@ -241,7 +244,8 @@ def start_practice(svc: Services, kind: str, seats: int, level: str, options: di
     # the practice form offers no variants: a player count that needs one gets it
     # (open_game's fit_seats: three at Magnate with the Roller rules, M21)
     players = [me] + [f"bot:{level}"] * (seats - 1)
-    return start_game(svc, kind, players, options, mail=mail), 0
+    # practice: never rated, whatever the options say
+    return start_game(svc, kind, players, {**options, "rated": "off"}, mail=mail), 0
 
 
 BOT_ADDRESS = re.compile(r"^bot-([a-z]+)-\d+@bots\.invalid$")

@@ -90,8 +90,9 @@ def import_game(svc: Services, doc: Any) -> int:
     events = verify(doc)
     now = svc.clock.now()
     with svc.db.transaction() as session:
+        # a copy of a game played elsewhere, or here: its result was rated there, never again
         game = GameRow(kind=doc["kind"], options=doc["options"], seq=0, status=doc["status"],
-                       rules_version=doc["rules_version"],
+                       rules_version=doc["rules_version"], rated=False,
                        created_at=datetime.fromisoformat(doc["created_at"]))
         session.add(game)
         session.flush()

@@ -26,6 +26,7 @@ from service.store.models import GameRow, Seat, SeatChange, Vacation
 
 from . import clocks
 from .clocks import SeatClock, TimeControl
+from service.play import ending
 
 log = logging.getLogger(__name__)
 
@@ -218,17 +219,17 @@ def end_game(session: Session, game: GameRow, winners: list[int], last: list[int
     game-over email says it all: notify.supersede)."""
     notify.supersede(session, game.id)
     rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
-            for seat, payload in close_game(game, winners, last, how)]
+            for seat, payload in close_game(session, game, winners, last, how, now)]
     session.flush()
     return [r.id for r in rows]
 
 
-def close_game(game: GameRow, winners: list[int], last: list[int],
-               how: str) -> list[tuple[int, dict[str, Any]]]:
-    """`end_game` on the rows: the game ended with its result, every clock stopped. Returns
-    (seat, payload) of the turn email each seat is sent."""
-    game.status = "ended"
-    game.result = {"winners": winners, "last": last, "how": how, "scores": None}
+def close_game(session: Session, game: GameRow, winners: list[int], last: list[int],
+               how: str, now: datetime) -> list[tuple[int, dict[str, Any]]]:
+    """`end_game` on the rows: the game ended with its result (and rated: the one who left
+    loses), every clock stopped. Returns (seat, payload) of the turn email each seat is sent."""
+    ending.finish(session, game, now,
+                  result={"winners": winners, "last": last, "how": how, "scores": None})
     for r in game.seats:
         clock = get_clock(r)
         if clock.in_turn:

@@ -39,6 +39,7 @@ from service.store.models import (
     Submission,
 )
 
+from service.play import ending
 log = logging.getLogger(__name__)
 
 # a game's row but its engine options (JSON the clocks never read)
@@ -153,7 +154,7 @@ class Batch:
 
     def end_game(self, game, winners, last, how, now) -> None:
         self._ended(game.id)
-        for seat, payload in timing.close_game(game, winners, last, how):
+        for seat, payload in timing.close_game(self.session, game, winners, last, how, now):
             self.queue(game, seat, "turn", game.seq, payload)
 
     def reminder(self, game, seat, payload, now) -> None:
@@ -175,8 +176,9 @@ class Batch:
                                   first_seq=first, last_seq=last, source="timer",
                                   created_at=now))
         game.seq = last
-        if engine.outcome(state) is not None:
-            game.status = "ended"
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            ending.finish(self.session, game, now, outcome=outcome)   # rated in this batch
             self._ended(game.id)
         timing.track(None, game, engine, state, now)
         game.bots_due = notify.bot_to_act(game, engine, state)

@@ -1,0 +1,68 @@
+"""Profiles (/players/<handle>), leaderboards (/ratings, /ratings/<game>) and the player's
+choice on /me to hide their profile. Thin: each view calls one use case of
+service.play.community."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+
+from service.play import accounts, community
+from service.play.errors import PlayError
+
+from . import pages
+from .accounts import signed_in
+from .ext import services
+from .rating_chart import chart
+
+bp = Blueprint("community", __name__)
+
+
+@bp.get("/players/<handle>")
+def profile(handle: str):
+    found = community.profile(services(), handle[:60], session.get("player"))
+    if found is None:          # a hidden profile answers as a missing one
+        abort(404)
+    charts = {r.kind: chart(r.kind, r.title, list(r.history)) for r in found.ratings}
+    return render_template("web/profile.html", p=found, charts=charts,
+                           provisional_until=community.PROVISIONAL_UNTIL)
+
+
+@bp.get("/ratings")
+def boards():
+    return render_template("web/leaderboards.html", games=community.rated_games(services()))
+
+
+@bp.get("/ratings/<kind>")
+def board(kind: str):
+    try:
+        found = community.board(services(), kind[:40])
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 404)
+    return render_template("web/leaderboard.html", board=found,
+                           provisional_until=community.PROVISIONAL_UNTIL)
+
+
+@bp.post("/me/profile")
+@signed_in
+def hide(me: accounts.Account):
+    community.hide_profile(services(), me.id, request.form.get("hidden") == "on")
+    return redirect(url_for("accounts.me"))
+
+
+@bp.app_template_filter("duration")
+def duration(span: timedelta) -> str:
+    """A time to move as people say it: "4 minutes", "5 hours", "2.5 days"."""
+    minutes = span.total_seconds() / 60
+    if minutes < 1:
+        return "under a minute"
+    if minutes < 90:
+        return _plural(round(minutes), "minute")
+    if minutes < 48 * 60:
+        return _plural(round(minutes / 60), "hour")
+    days = round(minutes / (24 * 60), 1)
+    return f"{days:g} days"
+
+
+def _plural(n: int, noun: str) -> str:
+    return f"{n} {noun}{'s' if n != 1 else ''}"
