@@ -7,8 +7,9 @@ from datetime import timedelta
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
 
-from service.play import accounts, community
+from service.play import community
 from service.play.errors import PlayError
+from service.play.players import accounts
 
 from . import pages
 from .accounts import signed_in

@@ -7,8 +7,9 @@ from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import select
 
-from service.play import community, timeouts
-from service.play import seats as seat_cases
+from service.play import community
+from service.play.players import seats as seat_cases
+from service.play.time.sweep import timeouts
 from service.store.models import Player
 from tests.time.helpers import move, start, to_act
 

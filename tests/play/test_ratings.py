@@ -12,8 +12,11 @@ from sqlalchemy import func, select
 
 from service import play
 from service.games.contract import Outcome
-from service.play import community, ending, positions, timeouts
-from service.play import seats as seat_cases
+from service.play import community
+from service.play import repository as positions
+from service.play.players import seats as seat_cases
+from service.play.time import ending
+from service.play.time.sweep import timeouts
 from service.store.models import GameRow, Player, Rating, RatingChange
 from tests.time.helpers import move, start, to_act
 
@@ -245,7 +248,7 @@ def test_places_from_the_result_the_service_wrote_equal_those_from_the_outcome(s
     """A seat that left ranks last; the service then writes the result with it last
     (timing), and a rebuild reads that result: the places are the same, the others still in
     score order."""
-    from service.play import timing
+    from service.play.time import deadlines as timing
     four = [ANNA, BEN, CARLA, "Dora <dora@example.org>"]
     g = start(services, kind="aristocracy", players=four)
     seat_cases.resign(services, g.game_id, 3)

@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 
 from service import play
 from service.play import community
-from service.play import seats as seat_cases
+from service.play.players import seats as seat_cases
 from service.store.models import GameRow, Player, Rating
 
 from .helpers import post_form, sign_in
@@ -117,7 +117,7 @@ def test_start_game_rated_off_and_the_lobby_box(app, client):
 
 
 def test_an_imported_finished_game_is_not_rated_again_even_by_a_rebuild(app):
-    from service.play import archive
+    from service.play.reads import gamefile as archive
     svc = app.extensions["turnpost"]
     from tests.time.helpers import move, to_act
     g = play.start_game(svc, "trees", [ANNA, BEN], {"turn_cap": "2"})

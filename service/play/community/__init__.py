@@ -2,7 +2,7 @@
 use: a player's rating in a game (`standing(session, kind, player_rater(player_id))`; a
 seat's rated player is `rater_of(seat)`, a bot level's "bot:normal"; None before their first
 rated game), their reliability and quickness (`activity(session, player_id)`), and the end
-of a game rated (`rate_end`, called by service.play.ending)."""
+of a game rated (`rate_end`, called by service.play.time.ending)."""
 from .activity import Activity, activity, measure
 from .profiles import (
     Board,

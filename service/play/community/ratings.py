@@ -1,6 +1,6 @@
 """Ratings per game (kind), by openskill's Weng-Lin Plackett-Luce model: it rates tables of 2-5
 and shared places. A game's end changes its players' ratings in the transaction that records
-the end (service.play.ending), once: `rating_changes` has one row per game and rated player,
+the end (service.play.time.ending), once: `rating_changes` has one row per game and rated player,
 and a game with rows already is not rated again (a replay, an import, a second sweeper).
 
 A rated player is a person ("player:<id>") or a bot level ("bot:normal"), every bot of that
@@ -62,7 +62,7 @@ def player_rater(player_id: int) -> str:
 def places(game, outcome) -> dict[int, int]:
     """Each seat's place, 1 first, equal places shared (1, 1, 3): the winners, then the others
     by score, then the service's `last` (who resigned or forfeited, when the service ended the
-    game or wrote the result: service.play.timing) — from the game's `result` when it has one,
+    game or wrote the result: service.play.time.deadlines) — from the game's `result` when it has one,
     else from the engine's Outcome. A seat that resigned or forfeited ranks last whatever its
     score."""
     seats = [r.seat for r in game.seats]

@@ -7,7 +7,7 @@ from sqlalchemy import func, select
 
 from service.store.models import EventRow, GameRow, RatingChange
 
-from .. import positions
+from .. import repository as positions
 from ..services import Services
 from . import ratings
 

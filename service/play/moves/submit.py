@@ -19,12 +19,12 @@ from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
 from service.play.time import deadlines as timing
+from service.play.time import ending
 from service.store import events as event_store
 from service.store import moves as move_store
 from service.store import records
 from service.store.models import Submission
 from service.telemetry import logcontext as logctx
-from service.play import ending
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
 KEEP = "keep"

@@ -18,6 +18,7 @@ from service.display.seatpage import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
+from service.play import community
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.notify import new_message_id
@@ -27,7 +28,6 @@ from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 
 from . import start
-from service.play import community
 from .addresses import BadAddress, address, default_name
 
 INVITATION_LIFETIME = timedelta(days=7)

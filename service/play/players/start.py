@@ -19,15 +19,14 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import notify
+from service.play import community, notify
 from service.play.errors import PlayError
 from service.play.services import Services
-from service.play.time import ClockError
+from service.play.time import ClockError, ending
 from service.play.time import deadlines as timing
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
 
-from service.play import community, ending
 from .addresses import BadAddress, address, default_name
 
 #: the bot levels every engine has (each engine's `bots` maps them to its bots)

@@ -1,7 +1,7 @@
 """Time: time controls, every seat's clock and deadline, vacations. The sweep that acts on them is the family
 service.play.time.sweep."""
 
-from . import clocks, deadlines
+from . import clocks, deadlines, ending
 from .clocks import LOBBY_CHOICES, LOBBY_DEFAULT, ClockError, SeatClock
 from .deadlines import (
     BATCH,
@@ -21,6 +21,7 @@ from .deadlines import (
 )
 
 __all__ = [
+    "ending",
     "BATCH",
     "ClockError",
     "LOBBY_CHOICES",

@@ -24,9 +24,8 @@ from service.play import notify
 from service.play.services import Services
 from service.store.models import GameRow, Seat, SeatChange, Vacation
 
-from . import clocks
+from . import clocks, ending
 from .clocks import SeatClock, TimeControl
-from service.play import ending
 
 log = logging.getLogger(__name__)
 

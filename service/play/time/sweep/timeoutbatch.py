@@ -30,6 +30,7 @@ from service.play import repository as positions
 from service.play.repository import Position
 from service.play.services import Services
 from service.play.time import deadlines as timing
+from service.play.time import ending
 from service.store import records, snapshots
 from service.store.models import (
     EventRow,
@@ -39,7 +40,6 @@ from service.store.models import (
     Submission,
 )
 
-from service.play import ending
 log = logging.getLogger(__name__)
 
 # a game's row but its engine options (JSON the clocks never read)

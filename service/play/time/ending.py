@@ -1,6 +1,6 @@
-"""Every way a game ends comes through `finish`: the last move (service.play.submit), a game
-that ends as it is dealt (service.play.start), a resignation or forfeit that leaves one player
-(service.play.timing.close_game, for the per-game sweep and the batched one alike), and a
+"""Every way a game ends comes through `finish`: the last move (service.play.moves.submit), a game
+that ends as it is dealt (service.play.players.start), a resignation or forfeit that leaves one player
+(service.play.time.deadlines.close_game, for the per-game sweep and the batched one alike), and a
 timeout move the batched sweep plays. The end is recorded and rated in the caller's
 transaction, so a game is never ended without its rating, nor rated without ending."""
 from __future__ import annotations
@@ -9,7 +9,7 @@ from datetime import datetime
 
 from sqlalchemy.orm import Session
 
-from .community import rate_end
+from service.play.community import rate_end
 
 
 def finish(session: Session, game, now: datetime, *, outcome=None,
