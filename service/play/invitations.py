@@ -21,7 +21,7 @@ from service.links import TokenError
 from service.presenting import waiting_for
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 
-from . import positions, start, timing
+from . import calendar, positions, start, timing
 from .addresses import BadAddress, address, default_name
 from .errors import PlayError
 from .notify import new_message_id
@@ -86,6 +86,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                             f"{asked}.")
     try:
         # clock= and on_timeout= are the service's options, not the engine's
+        rest_days = calendar.game_rest_days(dict(options or {}))   # every seat's rest days
         options, clock, on_timeout = timing.read_options(dict(options or {}))
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
@@ -100,7 +101,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                             "you). Nothing was sent.")
     game = start.new_game_row(session, engine, kind, options, "forming", now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
-                              clock=clock, on_timeout=on_timeout)
+                              clock=clock, on_timeout=on_timeout, rest_days=rest_days)
     session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
                            player_id=creator_id, status="accepted", created_at=now,
                            answered_at=now))

@@ -14,6 +14,8 @@ from service.games.contract import Game
 from service.store.models import GameRow, OutboxRow
 from service.store.moves import insert_outbox
 
+from .calendar.holding import hold
+
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
                         seq: int, now: datetime, mover: int | None = None) -> list[int]:
@@ -131,7 +133,7 @@ def supersede(session: Session, game_ids: int | list[int]) -> None:
     ids = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     session.execute(update(OutboxRow)
                     .where(OutboxRow.game_id.in_(ids), OutboxRow.kind.in_(NOTICES),
-                           OutboxRow.status.in_(("pending", "held")))
+                           OutboxRow.status.in_(("pending", "held", "quiet")))
                     .values(status="skipped", claim=None)
                     .execution_options(synchronize_session=False))
 
@@ -154,10 +156,12 @@ def values(game: GameRow, seat: int, kind: str, seq: int, now: datetime,
     (None) the news since the seat's previous turn email, worked out when the email is
     composed (`since`), not while a player waits for their move."""
     seat_row = next(s for s in game.seats if s.seat == seat)
+    # inside the player's quiet hours it waits for their end (service.play.calendar)
+    status, next_try = hold(seat_row, kind, status_for(seat_row, kind), now)
     return {"game_id": game.id, "seat": seat, "to_addr": seat_row.player.email, "kind": kind,
             "message_id": new_message_id(), "seq": seq, "since_seq": since,
-            "payload": payload or {}, "status": status_for(seat_row, kind), "attempts": 0,
-            "next_try": now, "created_at": now}
+            "payload": payload or {}, "status": status, "attempts": 0,
+            "next_try": next_try, "created_at": now}
 
 
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,

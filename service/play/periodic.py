@@ -9,7 +9,7 @@ reminders, timeouts, vacations that ended. It is a job of its own so that it nev
 a player's request."""
 from __future__ import annotations
 
-from . import bots, digest, intake, relay, replies, timeouts
+from . import bots, calendar, digest, intake, relay, replies, timeouts
 from .services import Services
 
 
@@ -25,6 +25,7 @@ def sweep(svc: Services) -> dict[int, str]:
         replies.process(svc, inbound_id)
     intake.forget_expired(svc, now)
     digest.release_due(svc)         # digest players' held turn emails, once a day
+    calendar.release_due(svc)       # what waited through a player's quiet hours, merged
     with svc.db.transaction() as session:
         stalled = bots.stalled(session, now, svc.settings.get("TURNPOST_BOT_DELAY_SECONDS", 0))
     for game_id in stalled:

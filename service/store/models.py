@@ -47,6 +47,13 @@ class Player(Base):
     suppressed: Mapped[bool] = mapped_column(default=False, server_default=false())
     # a hard bounce: the address is dead, every game's mail to it stops
     bounced_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # their own calendar (service.play.calendar): days their clocks stand still ("sat,sun"),
+    # hours nobody mails them ("22-08"), reminder offsets ("24h,4h,1h"); all in `zone`
+    rest_days: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    rest_days_changed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    quiet_hours: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    reminders: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    auto_vacation: Mapped[bool] = mapped_column(default=True, server_default=true())
 
     @property
     def unmailable(self) -> bool:
@@ -75,6 +82,8 @@ class GameRow(Base):
     public: Mapped[bool] = mapped_column(default=True, server_default=true())
     created_by: Mapped[int | None] = mapped_column(Integer, nullable=True)   # a player id
     rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    # `rest_days=sat,sun`: every seat's clock stands still on those days (their own zones)
+    rest_days: Mapped[str | None] = mapped_column(String(40), nullable=True)
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 
 

@@ -8,7 +8,7 @@ from functools import wraps
 
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
-from service.play import accounts, invitations, mygames
+from service.play import accounts, calendar, invitations, mygames
 from service.play.errors import PlayError
 
 from . import pages
@@ -90,11 +90,28 @@ def me(me: accounts.Account):
 
 
 def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
-             typed: dict | None = None):
+             typed: dict | None = None, calendar_error: str | None = None):
     """`typed`: the preferences as the player wrote them, shown again after an error."""
     games = mygames.my_games(services(), me.id)
+    own_time = calendar.read_preferences(services(), me.id)
+    if calendar_error and typed:
+        own_time |= typed
     return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
-                           error=error, typed=typed), status
+                           error=error, typed=None if calendar_error else typed,
+                           own_time=own_time, calendar_error=calendar_error), status
+
+
+@bp.post("/me/calendar")
+@signed_in
+def calendar_preferences(me: accounts.Account):
+    """Rest days, quiet hours, reminders, automatic vacation (service.play.calendar)."""
+    keys = [k for k in calendar.KEYS if k != "tz"]      # the zone is the form above's
+    typed = {k: request.form.get(k, "")[:200] for k in keys}
+    try:
+        calendar.save_preferences(services(), typed, player_id=me.id)
+    except PlayError as exc:
+        return _my_page(me, status=400, typed=typed, calendar_error=exc.detail)
+    return redirect(url_for("accounts.me") + "#own-time")
 
 
 @bp.post("/me/preferences")

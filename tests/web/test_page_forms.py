@@ -144,4 +144,5 @@ def test_the_signed_in_pages_post_their_forms(app):
     # sign-out last: what follows it on a page would be posted without a session; a form
     # whose answer may be an error shown beside it brings the browser back to it (#...)
     assert post_each_as_rendered(client, "/") == ["/games", "/practice#practice"]
-    assert post_each_as_rendered(client, "/me") == ["/me/preferences#preferences", "/sign-out"]
+    assert post_each_as_rendered(client, "/me") == ["/me/preferences#preferences",
+                                                    "/me/calendar#own-time", "/sign-out"]
