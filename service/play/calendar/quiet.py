@@ -10,11 +10,13 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.store.models import OutboxRow, Seat
+from service.store.models import OutboxRow, Player, Seat
 
 from .. import notify
 from ..services import Services
+from . import rules
 from .holding import HELD
+from .seats import of_player
 
 
 def release_due(svc: Services) -> list[int]:
@@ -26,10 +28,19 @@ def release_due(svc: Services) -> list[int]:
         held = session.scalars(select(OutboxRow).where(OutboxRow.status == HELD,
                                                        OutboxRow.next_try <= now)
                                .order_by(OutboxRow.id)).all()
+        players = {p.email: p for p in session.scalars(
+            select(Player).where(Player.email.in_({r.to_addr for r in held})))} if held else {}
         groups: dict[tuple, list[OutboxRow]] = {}
         for row in held:
             groups.setdefault((row.to_addr, row.game_id, row.seat), []).append(row)
-        for rows in groups.values():
+        for (addr, _, _), rows in groups.items():
+            # a sweep that comes late may find the next night's quiet hours begun
+            player = players.get(addr)
+            again = rules.quiet_until(now, of_player(player)) if player is not None else None
+            if again is not None:
+                for row in rows:
+                    row.next_try = again
+                continue
             for row in _merged(session, rows, now):
                 row.status, row.next_try = "pending", now
                 released.append(row.id)

@@ -20,6 +20,11 @@ def of_seat(row: Any, game: Any = None) -> Calendar:
                      getattr(player, "quiet_hours", None), getattr(player, "reminders", None))
 
 
+def of_player(player: Any) -> Calendar:
+    """A player's own calendar, outside any game."""
+    return _calendar(player.zone, player.rest_days, player.quiet_hours, player.reminders)
+
+
 @lru_cache(maxsize=1024)
 def _calendar(zone: str | None, rest_days: str | None, quiet: str | None,
               reminders: str | None) -> Calendar:
