@@ -153,7 +153,7 @@ def reminders_text(offsets: tuple[timedelta, ...] | None) -> str | None:
 
 def _offset_text(offset: timedelta) -> str:
     minutes = int(offset.total_seconds() // 60)
-    if minutes % (24 * 60) == 0:
+    if minutes % (24 * 60) == 0 and minutes >= 2 * 24 * 60:
         return f"{minutes // (24 * 60)}d"
     return f"{minutes // 60}h" if minutes % 60 == 0 else f"{minutes}m"
 
