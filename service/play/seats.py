@@ -13,7 +13,7 @@ from service import clocks
 from service.links import Claims
 from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
 
-from . import notify, positions, timing
+from . import calendar, notify, positions, timing
 from .addresses import BadAddress
 from .addresses import address as read_address
 from .errors import GameOver, PlayError
@@ -250,7 +250,9 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         before = timing.get_clock(row)
         clock = clocks.SeatClock(bank=before.bank)
         if before.in_turn:   # a fresh turn for the new player, from where the turn began
-            clock = clocks.start_turn(timing.control(game), clock, now, before.turn_at)
+            clock = calendar.rules.start_turn(    # their rest days, not the old player's
+                clocks.start_turn(timing.control(game), clock, now, before.turn_at),
+                calendar.of_seat(row, game, player=player))
         timing.set_clock(row, clock)
         session.flush()
         session.refresh(row)

@@ -121,3 +121,17 @@ def test_a_deadline_just_after_quiet_hours_is_reminded_before_they_begin():
     clock = turn(local(NEW_YORK, 2026, 10, 30, 12, 30), timedelta(days=2))   # 11:30 EST
     assert rules.reminder_times(clock, calendar) == [
         clock.deadline - timedelta(hours=h) for h in (12, 4, 1)]
+
+
+def test_a_fischer_bank_keeps_the_working_time_left_not_the_weekend_ahead():
+    tc = clocks.fischer(timedelta(days=2), timedelta(hours=2))
+    calendar = Calendar(zone=BERLIN, rest_days=WEEKEND)
+    friday = local(BERLIN, 2026, 11, 27, 12, 0)
+    clock = rules.start_turn(clocks.start_turn(tc, clocks.new_clock(tc), friday), calendar)
+    assert clock.deadline == local(BERLIN, 2026, 12, 1, 12, 0)     # Tuesday noon
+    moved = friday + timedelta(hours=6)                             # 18:00, 6 hours spent
+    after = rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, moved), moved, calendar)
+    assert after.bank == timedelta(hours=42 + 2)    # not the weekend ahead (a full bank)
+    late = local(BERLIN, 2026, 11, 30, 20, 0)       # Monday 20:00: 6 + 20 hours spent
+    after = rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, late), late, calendar)
+    assert after.bank == timedelta(hours=22 + 2)

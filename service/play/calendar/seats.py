@@ -11,10 +11,10 @@ from . import rules
 from .rules import Calendar
 
 
-def of_seat(row: Any, game: Any = None) -> Calendar:
-    """The calendar of a seat (an ORM row or a plain record with `.player`): the player's, with
-    the game's own rest days instead of theirs when the game has some."""
-    player = row.player
+def of_seat(row: Any, game: Any = None, player: Any = None) -> Calendar:
+    """The calendar of a seat (an ORM row or a plain record with `.player`, or `player` taking
+    it over): the player's, with the game's own rest days instead of theirs when it has some."""
+    player = player if player is not None else row.player
     game_days = getattr(game, "rest_days", None) if game is not None else None
     return _calendar(getattr(player, "zone", None), game_days or getattr(player, "rest_days", None),
                      getattr(player, "quiet_hours", None), getattr(player, "reminders", None))
