@@ -132,6 +132,6 @@ def test_a_fischer_bank_keeps_the_working_time_left_not_the_weekend_ahead():
     moved = friday + timedelta(hours=6)                             # 18:00, 6 hours spent
     after = rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, moved), moved, calendar)
     assert after.bank == timedelta(hours=42 + 2)    # not the weekend ahead (a full bank)
-    late = local(BERLIN, 2026, 11, 30, 20, 0)       # Monday 20:00: 6 + 20 hours spent
+    late = local(BERLIN, 2026, 11, 30, 20, 0)       # Monday 20:00: 12 + 20 hours spent
     after = rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, late), late, calendar)
-    assert after.bank == timedelta(hours=22 + 2)
+    assert after.bank == timedelta(hours=16 + 2)
