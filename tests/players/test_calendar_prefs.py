@@ -7,10 +7,10 @@ import pytest
 from sqlalchemy import select
 
 from service.clock import ManualClock
-from service.store.models import Player
+from service.store.models import GameRow, Player
 
 from ..conftest import T0
-from ..web.helpers import post_form, sign_in
+from ..web.helpers import lobby_game, post_form, sign_in
 
 ANNA = "anna@example.org"
 
@@ -62,3 +62,26 @@ def test_me_shows_saves_and_refuses_the_calendar(app, client):
     assert bad.status_code == 400 and "at most 16 hours" in bad.text
     assert 'value="20-14"' in bad.text          # the form as typed, to correct it
     assert stored(app)[2] == "22:00-08:00"
+
+
+def newest_game(app):
+    with app.extensions["turnpost"].db.transaction() as s:
+        return s.scalars(select(GameRow).order_by(GameRow.id.desc()).limit(1)).first()
+
+
+def test_a_games_rest_days_from_the_cli_and_the_lobby(app):
+    with app.app_context():         # as `flask` runs it
+        done = run(app, "start-game", "trees", ANNA, "ben@example.org", "-o", "clock=1d",
+                   "-o", "rest_days=sat,sun")
+        refused = run(app, "start-game", "trees", ANNA, "ben@example.org", "-o",
+                      "rest_days=mon,tue,wed,thu,fri,sat,sun")
+    assert done.exit_code == 0, done.output
+    assert newest_game(app).rest_days == "sat,sun"
+    assert refused.exit_code != 0 and "at least one day" in refused.output
+    client, made = lobby_game(app, "cleo@example.org", ["dan@example.org"], rest_days="sun")
+    assert made.status_code == 302
+    assert newest_game(app).rest_days == "sun"
+    refused = post_form(client, "/games", {"game": "trees", "players": "eve@example.org",
+                                           "rest_days": "caturday"}, page="/")
+    assert refused.status_code == 400 and "not a day" in refused.text
+    assert newest_game(app).rest_days == "sun"          # no game made
