@@ -85,8 +85,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         raise BadInvitation(f"{engine.title} is for {_wording(engine.seats)}; you asked for "
                             f"{asked}.")
     try:
-        # clock= and on_timeout= are the service's options, not the engine's
-        rest_days = calendar.game_rest_days(dict(options or {}))   # every seat's rest days
+        # clock=, on_timeout= and rest_days= are the service's options, not the engine's
+        rest_days = calendar.game_rest_days(dict(options or {}))
         options, clock, on_timeout = timing.read_options(dict(options or {}))
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)

@@ -127,9 +127,9 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     addrs = [e.addr for e in people]
     if len(set(addrs)) != len(addrs):
         raise BadStart("Each seat needs a different email address.")
-    # clock= and on_timeout= are the service's options, not the engine's
+    # clock=, on_timeout= and rest_days= are the service's options, not the engine's
     try:
-        rest_days = calendar.game_rest_days(options)   # every seat's rest days
+        rest_days = calendar.game_rest_days(options)
         options, clock, on_timeout = timing.read_options(options)
     except ClockError as exc:
         raise BadStart(str(exc)) from None
