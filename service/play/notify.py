@@ -100,6 +100,16 @@ def wants_mail(mode: str, seat: int, mover: int | None, acts: bool, ended: bool)
     return mode == "every" or acts
 
 
+def send_now(seat_row: Any, kind: str, status: str, now: datetime) -> tuple[str, datetime]:
+    return status, now
+
+
+#: A queued row's (status, next_try): the time family installs its quiet-hours rule here
+#: (service.play.time.calendar.hold) as it is imported, so the core needs no family to hold
+#: a row for the end of its recipient's quiet hours.
+hold = send_now
+
+
 def status_for(seat_row, kind: str) -> str:
     """pending (send it), held (a digest player's turn mail, released at its hour), or skipped:
     an address that bounced or asked never to be mailed gets nothing at all, and a seat that
@@ -131,7 +141,7 @@ def supersede(session: Session, game_ids: int | list[int]) -> None:
     ids = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     session.execute(update(OutboxRow)
                     .where(OutboxRow.game_id.in_(ids), OutboxRow.kind.in_(NOTICES),
-                           OutboxRow.status.in_(("pending", "held")))
+                           OutboxRow.status.in_(("pending", "held", "quiet")))
                     .values(status="skipped", claim=None)
                     .execution_options(synchronize_session=False))
 
@@ -154,10 +164,12 @@ def values(game: GameRow, seat: int, kind: str, seq: int, now: datetime,
     (None) the news since the seat's previous turn email, worked out when the email is
     composed (`since`), not while a player waits for their move."""
     seat_row = next(s for s in game.seats if s.seat == seat)
+    # inside the player's quiet hours it waits for their end (service.play.time.calendar)
+    status, next_try = hold(seat_row, kind, status_for(seat_row, kind), now)
     return {"game_id": game.id, "seat": seat, "to_addr": seat_row.player.email, "kind": kind,
             "message_id": new_message_id(), "seq": seq, "since_seq": since,
-            "payload": payload or {}, "status": status_for(seat_row, kind), "attempts": 0,
-            "next_try": now, "created_at": now}
+            "payload": payload or {}, "status": status, "attempts": 0,
+            "next_try": next_try, "created_at": now}
 
 
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,

@@ -70,6 +70,13 @@ class Player(Base):
     handle: Mapped[str] = mapped_column(String(48), unique=True, default=_new_handle)
     # the player asked for no public profile: /players/<handle> answers as for nobody
     profile_hidden: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # their own calendar (service.play.time.calendar): days their clocks stand still ("sat,sun"),
+    # hours nobody mails them ("22-08"), reminder offsets ("24h,4h,1h"); all in `zone`
+    rest_days: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    rest_days_changed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    quiet_hours: Mapped[str | None] = mapped_column(String(16), nullable=True)
+    reminders: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    auto_vacation: Mapped[bool] = mapped_column(default=True, server_default=true())
 
     @property
     def unmailable(self) -> bool:
@@ -100,6 +107,8 @@ class GameRow(Base):
     rematch_of: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # the end changes its players' ratings (the option `rated`; practice games never are)
     rated: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # `rest_days=sat,sun`: every seat's clock stands still on those days (their own zones)
+    rest_days: Mapped[str | None] = mapped_column(String(40), nullable=True)
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 
 

@@ -12,6 +12,7 @@ from service.play import community
 from service.play.errors import PlayError
 from service.play.players import accounts, invitations
 from service.play.reads import mygames
+from service.play.time import calendar
 
 from . import pages
 from .ext import services
@@ -95,11 +96,15 @@ def me(me: accounts.Account):
 
 
 def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
-             typed: dict | None = None):
+             typed: dict | None = None, calendar_error: str | None = None):
     """`typed`: the preferences as the player wrote them, shown again after an error."""
     games = mygames.my_games(services(), me.id)
+    own_time = calendar.read_preferences(services(), me.id)
+    if calendar_error and typed:
+        own_time |= typed
     return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
-                           error=error, typed=typed,
+                           error=error, typed=None if calendar_error else typed,
+                           own_time=own_time, calendar_error=calendar_error,
                            profile=community.profile_setting(services(), me.id)), status
 
 
@@ -111,6 +116,19 @@ def my_game(me: accounts.Account, game_id: int):
         return redirect(mygames.seat_link(services(), me.id, game_id))
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 404)
+
+
+@bp.post("/me/calendar")
+@signed_in
+def calendar_preferences(me: accounts.Account):
+    """Rest days, quiet hours, reminders, automatic vacation (service.play.time.calendar)."""
+    keys = [k for k in calendar.KEYS if k != "tz"]      # the zone is the form above's
+    typed = {k: request.form.get(k, "")[:200] for k in keys}
+    try:
+        calendar.save_preferences(services(), typed, player_id=me.id)
+    except PlayError as exc:
+        return _my_page(me, status=400, typed=typed, calendar_error=exc.detail)
+    return redirect(url_for("accounts.me") + "#own-time")
 
 
 @bp.post("/me/preferences")

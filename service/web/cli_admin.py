@@ -17,8 +17,10 @@ import click
 from flask.cli import AppGroup
 
 from service import play
+from service.play.errors import PlayError
 from service.play.reads import admin
 from service.play.reads import gamefile as archive
+from service.play.time import calendar
 
 from .ext import services
 
@@ -128,6 +130,25 @@ def outbox_retry_parked():
 @click.group("players", cls=AppGroup)
 def players():
     """Players' mail."""
+
+
+@players.command("prefs")
+@click.argument("address")
+@click.argument("settings", nargs=-1)
+def players_prefs(address, settings):
+    """Set ADDRESS's own time: KEY=VALUE with the keys tz, rest_days (sat,sun), quiet_hours
+    (22-08), reminders (24h,4h,1h) and auto_vacation (on/off); none given: show them."""
+    changes = {}
+    for setting in settings:
+        key, sep, value = setting.partition("=")
+        if not sep:
+            raise click.ClickException(f"{setting} is not KEY=VALUE, such as rest_days=sat,sun")
+        changes[key.strip()] = value
+    try:
+        now = calendar.save_preferences(services(), changes, email=address)
+    except PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(" ".join(f"{k}={v}" for k, v in now.items()))
 
 
 @players.command("mute")

@@ -107,6 +107,8 @@ def create():
         if form.get("on_timeout"):
             options["on_timeout"] = form["on_timeout"]
         options["rated"] = form.get("rated", "") or "off"   # an unticked box sends nothing
+        if form.get("rest_days", "").strip():    # e.g. sat,sun: every seat's clock stops then
+            options["rest_days"] = form["rest_days"][:80]
         invitations.create_game(services(), me.id, game.id, players,
                                 open_seats=int(open_seats[:3]), options=options,
                                 public=form.get("public", "") == "on")

@@ -145,4 +145,5 @@ def test_the_signed_in_pages_post_their_forms(app):
     # whose answer may be an error shown beside it brings the browser back to it (#...)
     assert post_each_as_rendered(client, "/") == ["/games", "/practice#practice"]
     assert post_each_as_rendered(client, "/me") == ["/me/profile#profile",
-                                                    "/me/preferences#preferences", "/sign-out"]
+                                                    "/me/preferences#preferences",
+                                                    "/me/calendar#own-time", "/sign-out"]

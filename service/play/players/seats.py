@@ -15,7 +15,7 @@ from service.play import repository as positions
 from service.play.errors import GameOver, PlayError
 from service.play.repository import check_holder
 from service.play.services import Services
-from service.play.time import clocks, who
+from service.play.time import calendar, clocks, who
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
 
@@ -251,7 +251,9 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         before = timing.get_clock(row)
         clock = clocks.SeatClock(bank=before.bank)
         if before.in_turn:   # a fresh turn for the new player, from where the turn began
-            clock = clocks.start_turn(timing.control(game), clock, now, before.turn_at)
+            clock = calendar.rules.start_turn(    # their rest days, not the old player's
+                clocks.start_turn(timing.control(game), clock, now, before.turn_at),
+                calendar.of_seat(row, game, player=player))
         timing.set_clock(row, clock)
         session.flush()
         session.refresh(row)

@@ -1,7 +1,9 @@
 """Time: time controls, every seat's clock and deadline, vacations. The sweep that acts on them is the family
 service.play.time.sweep."""
 
-from . import clocks, deadlines, ending
+from service.play import notify
+
+from . import calendar, clocks, deadlines, ending
 from .clocks import LOBBY_CHOICES, LOBBY_DEFAULT, ClockError, SeatClock
 from .deadlines import (
     BATCH,
@@ -21,6 +23,7 @@ from .deadlines import (
 )
 
 __all__ = [
+    "calendar",
     "ending",
     "BATCH",
     "ClockError",
@@ -43,3 +46,6 @@ __all__ = [
     "timer_key",
     "who",
 ]
+
+# a row queued inside its recipient's quiet hours waits for their end (see notify.hold)
+notify.hold = calendar.hold

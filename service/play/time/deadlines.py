@@ -24,12 +24,12 @@ from service.play import notify
 from service.play.services import Services
 from service.store.models import GameRow, Seat, SeatChange, Vacation
 
-from . import clocks, ending
+from . import calendar, clocks, ending
 from .clocks import SeatClock, TimeControl
 
 log = logging.getLogger(__name__)
 
-SERVICE_OPTIONS = ("clock", "on_timeout")
+SERVICE_OPTIONS = ("clock", "on_timeout", "rest_days")   # rest_days: service.play.time.calendar
 OUT = ("resigned", "forfeited")     # seats played by timeout moves from then on
 MAX_TIMEOUT_MOVES = 30              # an open turn (Magnate) ended by several timeout moves
 BATCH = 200
@@ -78,7 +78,8 @@ def set_clock(row: Seat, clock: SeatClock) -> None:
         return
     running = clock.deadline is not None and not clock.paused and not clock.timed_out
     row.deadline = clock.deadline if running else None
-    row.remind_at = clocks.next_reminder(clock) if running else None
+    # the player's own reminders and quiet hours decide when (service.play.time.calendar)
+    row.remind_at = calendar.rules.next_reminder(clock, calendar.of_seat(row)) if running else None
 
 
 def who(seat: int) -> str:
@@ -125,9 +126,12 @@ def track(session: Session | None, game: GameRow, engine, state: Any, now: datet
     for row in game.seats:
         clock = get_clock(row)
         if row.seat in acting and not clock.in_turn:
-            clock = clocks.start_turn(tc, clock, now, at)
+            # rest days (the player's, or the game's) do not count towards the deadline
+            clock = calendar.rules.start_turn(clocks.start_turn(tc, clock, now, at),
+                                              calendar.of_seat(row, game))
         elif row.seat not in acting and clock.in_turn:
-            clock = clocks.finish_turn(tc, clock, now, at)
+            clock = calendar.rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, now, at),
+                                               now, calendar.of_seat(row, game))
             if row.status == "absent":
                 row.status = "active"      # they moved themselves: back in the game
         elif row.clock is not None:

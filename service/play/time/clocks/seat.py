@@ -46,6 +46,8 @@ class SeatClock:
     allowance: timedelta | None = None      # time given at turn start: the reminder's quarter
     paused_since: datetime | None = None    # the seat's player is on vacation
     reminded: bool = False                  # this turn's reminder has gone out
+    reminded_at: datetime | None = None     # the last of this turn's reminders sent (a player's
+                                            # own list: service.play.time.calendar)
     extended: bool = False                  # `wait`: this turn's one extension is used
     timed_out: bool = False                 # the sweep has handled this deadline's passing
     missed_in_a_row: int = 0
@@ -94,7 +96,7 @@ def start_turn(tc: TimeControl, clock: SeatClock, now: datetime,
         deadline=None if allowance is None else now + allowance,
         allowance=allowance,
         paused_since=now if clock.paused else None,
-        reminded=False, extended=False, timed_out=False,
+        reminded=False, reminded_at=None, extended=False, timed_out=False,
         turn_at=at,
     )
 
@@ -327,6 +329,7 @@ def clock_to_dict(clock: SeatClock) -> dict[str, Any]:
         "allowance": _seconds(clock.allowance),
         "paused_since": _iso(clock.paused_since),
         "reminded": clock.reminded,
+        **({} if clock.reminded_at is None else {"reminded_at": _iso(clock.reminded_at)}),
         "extended": clock.extended,
         "timed_out": clock.timed_out,
         "missed_in_a_row": clock.missed_in_a_row,
@@ -356,6 +359,7 @@ def clock_from_dict(data: dict[str, Any]) -> SeatClock:
         allowance=_span(data.get("allowance")),
         paused_since=_instant(data.get("paused_since")),
         reminded=bool(data.get("reminded", False)),
+        reminded_at=_instant(data.get("reminded_at")),
         extended=bool(data.get("extended", False)),
         timed_out=bool(data.get("timed_out", False)),
         missed_in_a_row=int(data.get("missed_in_a_row", 0)),

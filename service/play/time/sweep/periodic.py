@@ -13,6 +13,7 @@ from __future__ import annotations
 from service.play.mail import digest, intake, relay, replies
 from service.play.moves import bots
 from service.play.services import Services
+from service.play.time import calendar
 from service.store.transient import DatabaseUnavailable
 
 from . import timeouts
@@ -33,6 +34,7 @@ def sweep(svc: Services) -> dict[int, str]:
             break           # handed back for a later pass; the rest wait with it
     intake.forget_expired(svc, now)
     digest.release_due(svc)         # digest players' held turn emails, once a day
+    calendar.release_due(svc)       # what waited through a player's quiet hours, merged
     with svc.db.transaction() as session:
         stalled = bots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS)
     for game_id in stalled:

@@ -201,7 +201,7 @@ class Batch:
         self.ended.append(game_id)
         for row in self.outbox:
             if (row["game_id"] == game_id and row["kind"] in notify.NOTICES
-                    and row["status"] in ("pending", "held")):
+                    and row["status"] in ("pending", "held", "quiet")):
                 row["status"] = "skipped"
 
     # --- writing --------------------------------------------------------------------------

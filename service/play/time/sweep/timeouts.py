@@ -30,6 +30,7 @@ from service.play.time import (
     MAX_TIMEOUT_MOVES,
     OUT,
     SeatClock,
+    calendar,
     change,
     clocks,
     control,
@@ -185,14 +186,13 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
     moved or whose deadline passed first), the seat's clock marked either way."""
     row = seat_row(game, seat)
     clock = get_clock(row)
-    if not clocks.reminder_due(clock, now) or game.status == "ended":
-        # too late (the deadline passed first) or not to be sent: never again this turn,
-        # unless its moment is still to come (a vacation moved the deadline)
-        due_at = clocks.next_reminder(clock)
-        set_clock(row, clock if due_at is not None and due_at > now
-                  else clocks.mark_reminded(clock))
+    own = calendar.of_seat(row)       # the player's own reminders (service.play.time.calendar)
+    if not calendar.rules.reminder_due(clock, own, now) or game.status == "ended":
+        # too late (the deadline passed first) or not to be sent: those due by now are done
+        # with; one whose moment is still to come stays (a vacation moved the deadline)
+        set_clock(row, calendar.rules.mark_reminded(clock, own, now))
         return False
-    set_clock(row, clocks.mark_reminded(clock))
+    set_clock(row, calendar.rules.mark_reminded(clock, own, now))
     out.reminder(game, seat, {"reminder": {"deadline": clocks.deadline_iso(clock.deadline)}},
                  now)
     return True

@@ -1,0 +1,112 @@
+"""A player's calendar preferences: `tz`, `rest_days`, `quiet_hours`, `reminders` and
+`auto_vacation`, set together from /me or `flask players prefs EMAIL KEY=VALUE...`. Every value
+is checked before any is stored: one bad value changes nothing and says what would work."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+from typing import Any
+from zoneinfo import available_timezones
+
+from sqlalchemy import func, select
+from sqlalchemy.orm import Session
+
+from service.store.models import GameRow, Player, Seat
+
+from ...errors import PlayError
+from ...services import Services
+from .. import clocks
+from . import rules
+
+KEYS = ("tz", "rest_days", "quiet_hours", "reminders", "auto_vacation")
+REST_DAYS_EVERY = timedelta(days=7)     # rest days change at most this often
+ZONES = frozenset(available_timezones())
+
+
+class CalendarRefused(PlayError):
+    title = "That preference cannot be set"
+
+
+def preferences(player: Any) -> dict[str, str]:
+    """The preferences as a player writes them (a Player row)."""
+    return {"tz": player.zone or "UTC",
+            "rest_days": player.rest_days or "none",
+            "quiet_hours": player.quiet_hours or "none",
+            "reminders": player.reminders or "default",
+            "auto_vacation": "on" if player.auto_vacation else "off"}
+
+
+def read_preferences(svc: Services, player_id: int) -> dict[str, str]:
+    with svc.db.transaction() as session:
+        return preferences(session.get(Player, player_id))
+
+
+def save_preferences(svc: Services, changes: dict[str, str], *, player_id: int | None = None,
+                     email: str | None = None) -> dict[str, str]:
+    """Set some of the preferences (KEYS) of the player found by id or address; returns them
+    all as they now are. Raises CalendarRefused with words; then nothing changed."""
+    unknown = sorted(set(changes) - set(KEYS))
+    if unknown:
+        raise CalendarRefused(f"{unknown[0][:30]} is not a preference; the keys are "
+                              f"{', '.join(KEYS)}.")
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        query = select(Player).where(Player.id == player_id) if player_id is not None \
+            else select(Player).where(func.lower(Player.email) == (email or "").strip().lower())
+        player = session.scalars(query.with_for_update()).first()
+        if player is None:
+            raise CalendarRefused(f"No player has the address {(email or '')[:100]}.")
+        try:
+            values = _checked(session, player, changes, now)
+        except rules.CalendarError as exc:
+            raise CalendarRefused(str(exc)) from None
+        for column, value in values.items():
+            setattr(player, column, value)
+        return preferences(player)
+
+
+def _checked(session: Session, player: Player, changes: dict[str, str],
+             now: datetime) -> dict[str, Any]:
+    """The columns to set, every value checked first."""
+    values: dict[str, Any] = {}
+    if "tz" in changes:
+        zone = changes["tz"].strip()
+        if zone not in ZONES:
+            raise rules.CalendarError(f"{zone[:60]!r} is not a time zone; write it like "
+                                      "tz=Europe/Berlin or tz=America/New_York.")
+        values["zone"] = zone
+    if "rest_days" in changes:
+        days = rules.rest_days_text(rules.parse_rest_days(changes["rest_days"]))
+        if days != player.rest_days:
+            _check_week(player, now)
+            values.update(rest_days=days, rest_days_changed_at=now)
+    if "quiet_hours" in changes:
+        values["quiet_hours"] = rules.quiet_text(rules.parse_quiet_hours(changes["quiet_hours"]))
+    if "reminders" in changes:
+        offsets = rules.parse_reminders(changes["reminders"])
+        rules.check_reminders_fit(offsets, _longest_turn(session, player.id))
+        values["reminders"] = rules.reminders_text(offsets)
+    if "auto_vacation" in changes:
+        values["auto_vacation"] = rules.parse_switch("auto_vacation", changes["auto_vacation"])
+    return values
+
+
+def _check_week(player: Player, now: datetime) -> None:
+    changed = player.rest_days_changed_at
+    if changed is not None and now - changed < REST_DAYS_EVERY:
+        again = clocks.format_deadline(changed + REST_DAYS_EVERY, now, player.zone)
+        raise rules.CalendarError(f"Rest days change at most once a week; you may change "
+                                  f"yours again from {again}. Nothing was changed.")
+
+
+def _longest_turn(session: Session, player_id: int) -> timedelta:
+    """The longest time for a turn in the player's games in progress (the longest the
+    service offers when they have none with a clock)."""
+    options = session.scalars(select(GameRow.clock).join(Seat, Seat.game_id == GameRow.id)
+                              .where(Seat.player_id == player_id, GameRow.status != "ended",
+                                     GameRow.clock.is_not(None)).distinct()).all()
+    turns = [_turn(clocks.parse_clock(o)) for o in options]
+    return max(turns, default=clocks.LONGEST)
+
+
+def _turn(tc: clocks.TimeControl) -> timedelta:
+    return tc.per_move if tc.kind == "per_move" else tc.bank
