@@ -36,7 +36,7 @@ from service.store.models import (
     Submission,
 )
 
-from . import notify, positions, timing
+from . import notify, positions, timing, vacation_days
 from .positions import SNAPSHOT_EVERY, TAKEN_BACK, Position
 from .services import Services
 
@@ -114,6 +114,7 @@ class Batch:
         self.snapshots: list[tuple[int, int, str, Any]] = []
         self.ended: list[int] = []      # games ended here: their unsent notices are dropped
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
+        self.days = vacation_days.DayTaker(session, svc, self.games)   # read once, if asked
 
     # --- reading --------------------------------------------------------------------------
 
@@ -184,6 +185,16 @@ class Batch:
         # the turn email told the news; this only reminds
         self.queue(game, seat, "reminder", game.seq, payload, since=game.seq)
 
+    def vacation_day(self, game, row, clock, deadline, now) -> bool:
+        taken = self.days.take(game, row, clock, deadline, now)
+        if taken is None:
+            return False
+        left, until = taken
+        for to, payload in vacation_days.notices(game, row.seat, left, until, now,
+                                                 row.player.zone):
+            self.queue(game, to, "timeout", game.seq, payload)
+        return True
+
     def played(self, pos: Position, seat: int, key: str, events, moves, state, notice: dict,
                now: datetime) -> None:
         """service.play.submit.record for a timeout move, then timeouts._attach: the events
@@ -236,6 +247,7 @@ class Batch:
         if self.receipts:
             s.execute(Submission.__table__.insert(), self.receipts)
         self.tracked.write()
+        self.days.write()
         if self.ended:      # before this batch's own emails go in (notify.supersede)
             notify.supersede(s, self.ended)
         ids = []
