@@ -15,6 +15,7 @@ from sqlalchemy import bindparam, or_, select
 from service.mail.inbound.parse import InboundMail
 from service.store.models import Invitation, OutboxRow, Player
 
+from . import mail_holds
 from .addresses import default_name
 from .services import Services
 
@@ -50,7 +51,11 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
         for inv in session.scalars(select(Invitation).where(Invitation.email == addr,
                                                             Invitation.status == "pending")):
             inv.status, inv.answered_at = "declined", now   # the creator sees "declined" only
-        return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
+        held = []
+        if row.kind == "turn" and row.game_id is not None:   # they never got the turn
+            held = mail_holds.hold(session, svc, row.game_id, row.seat, now, "it bounced")
+    svc.kick("deliver", held)
+    return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
 
 
 def unmailable(session, addrs: Iterable[str]) -> set[str]:

@@ -58,7 +58,7 @@ from service.store import events as event_store
 from service.store import records
 from service.store.models import OutboxRow, Seat
 
-from . import bounces, letters, notify, positions, timing
+from . import bounces, letters, mail_holds, notify, positions, timing
 from .services import Services
 
 log = logging.getLogger(__name__)
@@ -428,6 +428,7 @@ def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
             with svc.db.transaction() as session:
                 session.execute(_MARK_SENT, params)
             svc.outages.ok("database")
+            mail_holds.delivered(svc, list(sent))   # a seat held for want of mail runs again
             return
         except DBAPIError as exc:
             svc.outages.failed("database", f"{type(exc).__name__} marking outbox rows "

@@ -23,7 +23,7 @@ from service.clocks import SeatClock
 from service.games.contract import Event, IllegalMove, Move, replay
 from service.store.models import GameRow, OutboxRow, Seat
 
-from . import bots, notify, positions, seats, timeouts_batch, vacation_days
+from . import bots, mail_holds, notify, positions, seats, timeouts_batch, vacation_days
 from .errors import PlayError
 from .services import Services
 from .submit import Intent, record
@@ -77,6 +77,7 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
     now = svc.clock.now()
     report = Report()
     report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
+    mail_holds.hold_undelivered(svc, now, report.outbox_ids)
     _reminders(svc, now, batch, report, bulk)
     _timeouts(svc, now, batch, report, bulk)
     # a vacation day stops all the player's clocks, as `vacation 1` does
