@@ -17,7 +17,7 @@ from service.presenting import SeatPage, history, seat_page
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Seat, Submission
 
-from . import chat, positions
+from . import chat, extensions, positions
 from .errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -199,6 +199,19 @@ def say(svc: Services, game_id: int, player_id: int, text: str,
             raise Refused(exc.detail) from None
     svc.kick("deliver", ids)
     return ids
+
+
+def extend(svc: Services, game_id: int, player_id: int, days: str,
+           seat: int | None = None) -> extensions.Extension:
+    """`extend 2d` through the API (service.play.extensions)."""
+    with svc.db.transaction() as session:
+        seat_row = seat_for(session, game_id, player_id, seat)
+        try:
+            done = extensions.ask_in(session, svc, game_id, seat_row.seat, days)
+        except extensions.ExtensionRefused as exc:
+            raise Refused(exc.detail) from None
+    svc.kick("deliver", done.outbox_ids)
+    return done
 
 
 def record(svc: Services, game_id: int) -> Record:

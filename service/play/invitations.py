@@ -21,7 +21,7 @@ from service.links import TokenError
 from service.presenting import waiting_for
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 
-from . import positions, start, timing
+from . import extensions, positions, start, timing
 from .addresses import BadAddress, address, default_name
 from .errors import PlayError
 from .notify import new_message_id
@@ -86,7 +86,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                             f"{asked}.")
     try:
         # clock= and on_timeout= are the service's options, not the engine's
-        options, clock, on_timeout = timing.read_options(dict(options or {}))
+        options, allowed_extensions = extensions.read_option(dict(options or {}))
+        options, clock, on_timeout = timing.read_options(options)
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
     except (OptionError, ClockError) as exc:
@@ -100,7 +101,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                             "you). Nothing was sent.")
     game = start.new_game_row(session, engine, kind, options, "forming", now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
-                              clock=clock, on_timeout=on_timeout)
+                              clock=clock, on_timeout=on_timeout,
+                              extensions=allowed_extensions)
     session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
                            player_id=creator_id, status="accepted", created_at=now,
                            answered_at=now))

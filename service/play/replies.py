@@ -33,7 +33,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 
-from . import answer_cap, bounces, chat, notify, positions, seats, table
+from . import answer_cap, bounces, chat, extensions, notify, positions, seats, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -325,6 +325,8 @@ def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) 
                 answer.note("Write the message after the word say, e.g. \"say good luck!\"")
         elif word == "undo":
             ids += _undo(session, svc, answer, game, rest)
+        elif word == extensions.WORD:
+            ids += _extend(session, svc, answer, game, rest)
         elif word == "help":
             answer.note(table.help_answer(pos.engine, pos.state, answer.seat, HELP_LIMIT))
         else:
@@ -345,6 +347,17 @@ def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) 
 def _undo(session: Session, svc: Services, answer: Answer, game: GameRow, rest: str) -> list[int]:
     try:
         done = table.undo_in_session(session, svc, game.id, answer.seat, rest)
+    except PlayError as exc:
+        answer.note(exc.detail)
+        return []
+    answer.note(done.words)
+    return done.outbox_ids
+
+
+def _extend(session: Session, svc: Services, answer: Answer, game: GameRow, rest: str
+            ) -> list[int]:
+    try:
+        done = extensions.ask_in(session, svc, game.id, answer.seat, rest)
     except PlayError as exc:
         answer.note(exc.detail)
         return []

@@ -23,7 +23,7 @@ from service.games.contract import OptionError, replay
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
 
-from . import notify, timing
+from . import extensions, notify, timing
 from .addresses import BadAddress, address, default_name
 from .errors import PlayError
 from .services import Services
@@ -129,6 +129,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
         raise BadStart("Each seat needs a different email address.")
     # clock= and on_timeout= are the service's options, not the engine's
     try:
+        options, allowed_extensions = extensions.read_option(options)
         options, clock, on_timeout = timing.read_options(options)
     except ClockError as exc:
         raise BadStart(str(exc)) from None
@@ -138,7 +139,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
     game = new_game_row(session, engine, kind, options, "active", now, clock=clock,
-                        on_timeout=on_timeout)
+                        on_timeout=on_timeout, extensions=allowed_extensions)
     for seat, entry in enumerate(people):
         player = find_player(session, entry.addr, entry.name, now)
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,

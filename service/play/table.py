@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import chat, positions, undo
+from . import chat, extensions, positions, undo
 from .services import Services
 
-WORDS = ("help", "view", "say", "undo")
+WORDS = ("help", "view", "say", "undo", extensions.WORD)
 #: what `undo` may be followed by: nothing (ask), or an answer to the waiting request
 UNDO_ANSWERS = {"accept": True, "yes": True, "agree": True, "refuse": False, "no": False}
 HELP_LIMIT = 60
@@ -61,6 +61,9 @@ def page_command(svc: Services, game_id: int, seat: int, line: str) -> Answer:
         return Answer("Message sent to everyone.", said.outbox_ids)
     if word == "undo":
         done = undo_command(svc, game_id, seat, rest)
+        return Answer(done.words, done.outbox_ids)
+    if word == extensions.WORD:
+        done = extensions.ask(svc, game_id, seat, rest)
         return Answer(done.words, done.outbox_ids)
     if word == "help":
         with svc.db.transaction() as session:

@@ -69,6 +69,8 @@ class GameRow(Base):
     # time control (service.clocks.option_text; None = no clock) and the timeout policy
     clock: Mapped[str | None] = mapped_column(String(40), nullable=True)
     on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    # extensions each player may ask of the others (`extensions=N`); None: the default, 1
+    extensions: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # a result the service decided (a resignation or forfeit ended the game), not the engine
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     # a bot seat is to act (set with every move): the sweep finds bots whose kick was lost

@@ -8,7 +8,7 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
-from service.play import seats, timeouts
+from service.play import extensions, seats, timeouts
 
 from . import pages
 from .ext import services
@@ -89,7 +89,8 @@ def replace(token: str):
 def confirm_seat_action(token: str):
     claims = services().urls.signer.loads("seat", token)
     text = {"extend": "Extend the deadline once",
-            "bot": "Play the default move for them from now on"}.get(claims.move["act"], "")
+            "bot": "Play the default move for them from now on",
+            "agree": "Agree to the extension asked for"}.get(claims.move["act"], "")
     return render_template("web/seat_action.html", token=token, text=text,
                            game_link=services().urls.game_path(claims.game, claims.seat,
                                                                claims.holder))
@@ -99,8 +100,12 @@ def confirm_seat_action(token: str):
 def seat_action(token: str):
     try:
         claims = services().urls.signer.loads("seat", token)
-        done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
-                                  claims.move["act"], int(claims.move["target"]))
+        if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
+            done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
+                                    int(claims.move["target"]))
+        else:
+            done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
+                                      claims.move["act"], int(claims.move["target"]))
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     return pages.problem("Done", done, 200, services().urls.game_path(

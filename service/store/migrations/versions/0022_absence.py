@@ -19,6 +19,8 @@ def upgrade() -> None:
         batch.add_column(sa.Column("auto_vacation", sa.Boolean(), nullable=False,
                                    server_default=sa.true()))
         batch.add_column(sa.Column("away_offered_at", sa.DateTime(), nullable=True))
+    with op.batch_alter_table("games") as batch:
+        batch.add_column(sa.Column("extensions", sa.Integer(), nullable=True))
     with op.batch_alter_table("seats") as batch:
         batch.add_column(sa.Column("mail_held_since", sa.DateTime(), nullable=True))
     op.create_table(
@@ -40,6 +42,8 @@ def downgrade() -> None:
     op.drop_table("extension_requests")
     with op.batch_alter_table("seats") as batch:
         batch.drop_column("mail_held_since")
+    with op.batch_alter_table("games") as batch:
+        batch.drop_column("extensions")
     with op.batch_alter_table("players") as batch:
         batch.drop_column("away_offered_at")
         batch.drop_column("auto_vacation")
