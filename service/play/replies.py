@@ -33,7 +33,7 @@ from service.mail.inbound.parse import (
 )
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 
-from . import answer_cap, bounces, chat, extensions, notify, positions, seats, table
+from . import answer_cap, away_offers, bounces, chat, extensions, notify, positions, seats, table
 from .errors import AlreadyDone, PlayError, Refused
 from .services import Services
 from .submit import Intent, apply
@@ -115,6 +115,9 @@ def process(svc: Services, inbound_id: int) -> Result:
         bounce = bounces.token_of(mail, svc.urls.domain)
         if bounce:
             status, detail = bounces.handle(svc, _raw(svc, inbound_id), bounce)
+            if status == "ignored":   # an out-of-office reply to the return path (RFC 3834)
+                status, detail = away_offers.consider(
+                    svc, mail, *away_offers.seat_of_bounce_token(svc, bounce)) or (status, detail)
             result = Result(status, detail=detail)
         else:
             result = _decide(svc, mail, now)
@@ -142,7 +145,13 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
     db, domain = svc.db, svc.urls.domain
     why = rejection(mail, domain)
     if isinstance(why, Automated):
-        return Result("ignored", detail=why.explain())   # never answer a robot: no mail loops
+        # never answered as a move; an out-of-office reply may bring its player an offer
+        with db.transaction() as session:
+            target = find_target(session, svc.urls.signer, mail, domain)
+        offered = away_offers.consider(svc, mail, target.game_id, target.seat) if target \
+            else None
+        status, detail = offered or ("ignored", why.explain())
+        return Result(status, detail=detail)   # never answer a robot: no mail loops
     if not mail.sender:
         return Result("ignored", detail="no sender to answer")
     with db.transaction() as session:

@@ -8,7 +8,7 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
-from service.play import extensions, seats, timeouts
+from service.play import away_offers, extensions, seats, timeouts
 
 from . import pages
 from .ext import services
@@ -90,7 +90,9 @@ def confirm_seat_action(token: str):
     claims = services().urls.signer.loads("seat", token)
     text = {"extend": "Extend the deadline once",
             "bot": "Play the default move for them from now on",
-            "agree": "Agree to the extension asked for"}.get(claims.move["act"], "")
+            "agree": "Agree to the extension asked for",
+            "away": f"Take a vacation until {claims.move.get('until')}"}.get(
+                claims.move["act"], "")
     return render_template("web/seat_action.html", token=token, text=text,
                            game_link=services().urls.game_path(claims.game, claims.seat,
                                                                claims.holder))
@@ -103,6 +105,9 @@ def seat_action(token: str):
         if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
             done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
                                     int(claims.move["target"]))
+        elif claims.move["act"] == away_offers.ACT:    # the offer answering an auto-reply
+            done = away_offers.accept(services(), claims.game, claims.seat, claims.holder,
+                                      claims.move)
         else:
             done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
                                       claims.move["act"], int(claims.move["target"]))
