@@ -181,6 +181,10 @@ class Settings:
     VACATION_DAYS: int = setting(
         "30", "Vacation days each player may take a year (their clocks stop in every game).",
         check=positive)
+    AUTO_VACATION: bool = setting(
+        "true", "A clock that runs out takes one of the player's vacation days instead of the "
+        "timeout, while they have any left and their `auto_vacation` preference is on; "
+        "`false` turns the rule off for everyone.")
     # -- mail out ------------------------------------------------------------------------
     MAIL_TRANSPORT: str = setting(
         "maildir", "`maildir` writes mail to files (shown at /dev/outbox); `smtp` sends it "

@@ -80,6 +80,9 @@ def test_settings(db_url: str, tmp_path, **overrides) -> dict:
            "TURNPOST_CHANCE": random.Random(1234), "TURNPOST_BOT_DELAY_SECONDS": 0,
            # tests read the mail at /dev/outbox on either database
            "TURNPOST_DEV_OUTBOX": "1",
+           # the timeout tests are about timeouts: a vacation day taken instead of one is
+           # turned on by the tests of that rule (tests/time/test_vacation_days.py)
+           "TURNPOST_AUTO_VACATION": "false",
            "TESTING": True}
     cfg.update(overrides)
     return cfg

@@ -76,7 +76,10 @@ class Player(Base):
     rest_days_changed_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     quiet_hours: Mapped[str | None] = mapped_column(String(16), nullable=True)
     reminders: Mapped[str | None] = mapped_column(String(80), nullable=True)
+    # a clock that runs out takes one of the player's vacation days instead, while any is left
     auto_vacation: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # the last out-of-office reply answered with a vacation offer (at most one a week)
+    away_offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
     @property
     def unmailable(self) -> bool:
@@ -95,6 +98,8 @@ class GameRow(Base):
     # time control (service.play.time.clocks.option_text; None = no clock) and the timeout policy
     clock: Mapped[str | None] = mapped_column(String(40), nullable=True)
     on_timeout: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    # extensions each player may ask of the others (`extensions=N`); None: the default, 1
+    extensions: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # a result the service decided (a resignation or forfeit ended the game), not the engine
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     # a bot seat is to act (set with every move): the sweep finds bots whose kick was lost
@@ -171,6 +176,8 @@ class Seat(Base):
     holder: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
     # a bot's level ("easy" | "normal") when a bot plays this seat: never mailed
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    # the seat's turn email bounced or was never accepted: its clock is paused since then
+    mail_held_since: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
     player: Mapped[Player] = relationship(lazy="joined")
 
 
@@ -250,6 +257,23 @@ class UndoRequest(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (Index("ix_undo_game", "game_id", "status"),)
+class ExtensionRequest(Base):
+    """A seat asks the others to move its deadline later by `days`; it moves once every other
+    seat has agreed (`answers`: {"1": true, ...} by seat)."""
+
+    __tablename__ = "extension_requests"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    holder: Mapped[int] = mapped_column(Integer)
+    days: Mapped[int] = mapped_column(Integer)
+    answers: Mapped[dict] = mapped_column(JSON, default=dict)
+    status: Mapped[str] = mapped_column(String(12), default="open")  # open|done|expired
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_extension_game", "game_id", "seat"),)
+
+
 class Snapshot(Base):
     """A game's state after event `seq`, pickled: a cache beside the log (service.store.
     snapshots), never the truth. `format` names the rules version and the engine code that

@@ -190,6 +190,16 @@ def chat(game_id: int):
     return {"gameId": game_id, "emails": len(sent)}, 202
 
 
+@bp.post("/games/<int:game_id>/extend")
+@described(openapi.EXTEND)
+def extend(game_id: int):
+    days = body().get("days")
+    if not isinstance(days, str | int) or isinstance(days, bool):
+        raise Problem(400, "Malformed extension", "Send {\"days\": \"2d\"}.")
+    done = uses.extend(services(), game_id, g.api_player.player_id, str(days), _seat_arg())
+    return {"gameId": game_id, "answer": done.words, "emails": len(done.outbox_ids)}, 202
+
+
 @bp.get("/games/<int:game_id>/record")
 @described(openapi.RECORD)
 def record(game_id: int):

@@ -132,6 +132,19 @@ CHAT = {
     "responses": {"202": _json({"gameId": 1, "emails": 1}, "queued for the other players"),
                   **_errors("400", "401", "404", "413", "422")}}
 
+EXTEND = {
+    "summary": "Ask the other players for more time (`extend 2d`): the deadline moves when all "
+               "agree",
+    "parameters": [GAME_ID, SEAT],
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["days"],
+                   "properties": {"days": {"type": "string", "maxLength": 20}}},
+        "example": {"days": "2d"}}}},
+    "responses": {"202": _json({"gameId": 1, "answer": "Asked the others for 2 days more; "
+                                "your deadline moves when they all agree.", "emails": 2},
+                               "asked (or applied at once when only bots are asked)"),
+                  **_errors("400", "401", "404", "422")}}
+
 RECORD = {
     "summary": "The public record of a game: what a spectator sees, and its history",
     "security": [],

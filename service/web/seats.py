@@ -8,7 +8,9 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
+from service.play.mail import awayoffers as away_offers
 from service.play.players import seats
+from service.play.time import extensions
 from service.play.time.sweep import timeouts
 
 from . import pages
@@ -90,7 +92,10 @@ def replace(token: str):
 def confirm_seat_action(token: str):
     claims = services().urls.signer.loads("seat", token)
     text = {"extend": "Extend the deadline once",
-            "bot": "Play the default move for them from now on"}.get(claims.move["act"], "")
+            "bot": "Play the default move for them from now on",
+            "agree": "Agree to the extension asked for",
+            "away": f"Take a vacation until {claims.move.get('until')}"}.get(
+                claims.move["act"], "")
     return render_template("web/seat_action.html", token=token, text=text,
                            game_link=services().urls.game_path(claims.game, claims.seat,
                                                                claims.holder))
@@ -100,8 +105,15 @@ def confirm_seat_action(token: str):
 def seat_action(token: str):
     try:
         claims = services().urls.signer.loads("seat", token)
-        done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
-                                  claims.move["act"], int(claims.move["target"]))
+        if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
+            done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
+                                    int(claims.move["target"]))
+        elif claims.move["act"] == away_offers.ACT:    # the offer answering an auto-reply
+            done = away_offers.accept(services(), claims.game, claims.seat, claims.holder,
+                                      claims.move)
+        else:
+            done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
+                                      claims.move["act"], int(claims.move["target"]))
     except play.PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     return pages.problem("Done", done, 200, services().urls.game_path(

@@ -106,8 +106,16 @@ def test_auto_replies_and_bounces_are_recorded_and_never_answered(client, app):
     before = len(mails(app))
     ooo = reply_to(ours, "I am out of the office until Monday.", Auto_Submitted="auto-replied")
     row_id, _ = deliver(app, ooo)
+    # an out-of-office reply is not answered: its player gets one new email offering a
+    # vacation (tests/replies/test_away_offers.py), not a reply to the robot's message
+    assert inbound_status(app, row_id)[0] == "offered"
+    offer = mails(app)[before:]
+    assert len(offer) == 1 and "phone.example" not in (offer[0]["In-Reply-To"] or "")
+    # any other robot gets nothing at all
+    robot = reply_to(ours, "Your message was received.", sender="no-reply@example.org")
+    row_id, _ = deliver(app, robot)
     assert inbound_status(app, row_id)[0] == "ignored"
-    assert len(mails(app)) == before
+    assert len(mails(app)) == before + 1
 
 
 def test_a_stranger_cannot_move_for_a_player_and_gets_no_mail(client, app):

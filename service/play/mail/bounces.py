@@ -15,6 +15,7 @@ from sqlalchemy import bindparam, or_, select
 from service.mail.inbound.parse import InboundMail
 from service.play.players import default_name
 from service.play.services import Services
+from service.play.time import mailholds as mail_holds
 from service.store.models import Invitation, OutboxRow, Player
 
 _BOUNCE = re.compile(r"^bounce\+([a-z0-9.]+)@(.+)$")
@@ -40,7 +41,11 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
         if not permanent:
             return "ignored", f"temporary failure for outbox row {row.id}"
         mute_address(session, row.to_addr, now)
-        return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
+        held = []
+        if row.kind == "turn" and row.game_id is not None:   # they never got the turn
+            held = mail_holds.hold(session, svc, row.game_id, row.seat, now, "it bounced")
+    svc.kick("deliver", held)
+    return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
 
 
 def mute_address(session, address: str, now) -> None:

@@ -71,6 +71,7 @@ from service.play import notify
 from service.play import repository as positions
 from service.play.reads import seatpage
 from service.play.services import Services
+from service.play.time import mailholds as mail_holds
 from service.store import events as event_store
 from service.store import records
 from service.store.models import OutboxRow
@@ -466,6 +467,7 @@ def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
             with svc.db.transaction() as session:
                 session.execute(_MARK_SENT, params)
             svc.outages.ok("database")
+            mail_holds.delivered(svc, list(sent))   # a seat held for want of mail runs again
             return
         except DBAPIError as exc:
             svc.outages.failed("database", f"{type(exc).__name__} marking outbox rows "

@@ -41,6 +41,7 @@ from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 from service.store.transient import DatabaseUnavailable, is_transient, why
 
 from . import answercap as answer_cap
+from . import awayoffers as away_offers
 from . import bounces
 from . import retry as inbound_retry
 
@@ -136,6 +137,9 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
         bounce = bounces.token_of(mail, svc.urls.domain)
         if bounce:
             status, detail = bounces.handle(svc, _raw(svc, inbound_id), bounce)
+            if status == "ignored":   # an out-of-office reply to the return path (RFC 3834)
+                status, detail = away_offers.consider(
+                    svc, mail, *away_offers.seat_of_bounce_token(svc, bounce)) or (status, detail)
             result = Result(status, detail=detail)
         else:
             result = _decide(svc, mail, now)
@@ -188,7 +192,13 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
     db, domain = svc.db, svc.urls.domain
     why = rejection(mail, domain)
     if isinstance(why, Automated):
-        return Result("ignored", detail=why.explain())   # never answer a robot: no mail loops
+        # never answered as a move; an out-of-office reply may bring its player an offer
+        with db.transaction() as session:
+            target = find_target(session, svc.urls.signer, mail, domain)
+        offered = away_offers.consider(svc, mail, target.game_id, target.seat) if target \
+            else None
+        status, detail = offered or ("ignored", why.explain())
+        return Result(status, detail=detail)   # never answer a robot: no mail loops
     if not mail.sender:
         return Result("ignored", detail="no sender to answer")
     with db.transaction() as session:
@@ -388,6 +398,7 @@ def _word_done(answer: Answer, command: commands.Command, context: commands.Cont
     if command.answered_by_mail:
         answer.note(done.text)
     return done.outbox_ids
+
 
 
 def _said_lately(session: Session, game: GameRow, seat: int, now: datetime) -> int:

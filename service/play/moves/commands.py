@@ -17,6 +17,7 @@ from service.play.errors import PlayError, Refused
 from service.play.players import seats
 from service.play.repository import check_holder
 from service.play.services import Services
+from service.play.time import extensions
 
 from . import chat
 from . import tablewords as table
@@ -191,6 +192,11 @@ def _undo(ctx: Context, rest: str) -> Done:
     return Done(done.words, done.outbox_ids, done.bots_next)
 
 
+def _extend(ctx: Context, rest: str) -> Done:
+    done = extensions.ask_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, rest, ctx.holder)
+    return Done(done.words, done.outbox_ids)
+
+
 def _resign(ctx: Context, rest: str) -> Done:
     seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
     return Done("You resigned from this game.")
@@ -210,6 +216,9 @@ register(Command("say", "MESSAGE", "Writes MESSAGE to everyone at the table.", _
 register(Command("undo", "[accept / refuse]", "Asks the others to let you take back your "
                  "last move; undo accept / undo refuse answers another player's request.",
                  _undo))
+register(Command(extensions.WORD, "DAYS (e.g. 2d)", "Asks the other players to move your "
+                 "deadline DAYS later (1 to 14 days; once a game unless the game allows more); "
+                 "it moves when all agree.", _extend))
 register(Command("resign", "", "Gives up this game (with two players the other wins; with "
                  "more your turns are played for you and you rank last).", _resign,
                  own_transaction=True))

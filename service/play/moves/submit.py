@@ -20,6 +20,7 @@ from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChange
 from service.play.services import Services
 from service.play.time import deadlines as timing
 from service.play.time import ending
+from service.play.time import mailholds as mail_holds
 from service.store import events as event_store
 from service.store import moves as move_store
 from service.store import records
@@ -204,6 +205,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
         # the game-over emails say it all: a reminder or notice not yet sent is dropped,
         # not mailed after them (notify.supersede)
         notify.supersede(session, pos.row.id)
+    if intent.source != "timer":   # they acted: a clock held for want of mail runs again
+        mail_holds.release_mover(pos.row, intent.seat, now)
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)

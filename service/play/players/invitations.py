@@ -23,7 +23,7 @@ from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.notify import new_message_id
 from service.play.services import Services
-from service.play.time import ClockError, calendar
+from service.play.time import ClockError, calendar, extensions
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 
@@ -88,9 +88,10 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         raise BadInvitation(f"{engine.title} is for {_wording(engine.seats)}; you asked for "
                             f"{asked}.")
     try:
-        # clock=, on_timeout= and rest_days= are the service's options, not the engine's
+        # clock=, on_timeout=, rest_days= and extensions= are the service's options, not the engine's
         rest_days = calendar.game_rest_days(dict(options or {}))
-        options, clock, on_timeout = timing.read_options(dict(options or {}))
+        options, allowed_extensions = extensions.read_option(dict(options or {}))
+        options, clock, on_timeout = timing.read_options(options)
         options, rated = community.read_rated(options)     # the service's option too
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
@@ -106,7 +107,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     game = start.new_game_row(session, engine, kind, options, "forming", now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
                               clock=clock, on_timeout=on_timeout, rated=rated,
-                              rest_days=rest_days)
+                              rest_days=rest_days, extensions=allowed_extensions)
     session.add(Invitation(game_id=game.id, seat=0, email=creator.email,
                            player_id=creator_id, status="accepted", created_at=now,
                            answered_at=now))

@@ -22,7 +22,7 @@ from service.games.contract import OptionError, replay
 from service.play import community, notify
 from service.play.errors import PlayError
 from service.play.services import Services
-from service.play.time import ClockError, calendar, ending
+from service.play.time import ClockError, calendar, ending, extensions
 from service.play.time import deadlines as timing
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
@@ -131,6 +131,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     # clock=, on_timeout= and rest_days= are the service's options, not the engine's
     try:
         rest_days = calendar.game_rest_days(options)
+        options, allowed_extensions = extensions.read_option(options)
         options, clock, on_timeout = timing.read_options(options)
     except ClockError as exc:
         raise BadStart(str(exc)) from None
@@ -141,7 +142,8 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
     game = new_game_row(session, engine, kind, options, "active", now, clock=clock,
-                        on_timeout=on_timeout, rated=rated, rest_days=rest_days)
+                        on_timeout=on_timeout, rated=rated, rest_days=rest_days,
+                        extensions=allowed_extensions)
     for seat, entry in enumerate(people):
         player = find_player(session, entry.addr, entry.name, now)
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,

@@ -18,6 +18,7 @@ from service.play import repository as positions
 from service.play.errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
 from service.play.moves import Intent, apply, chat, commands
 from service.play.services import Services
+from service.play.time import extensions
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Seat, Submission
 
@@ -217,6 +218,19 @@ def say(svc: Services, game_id: int, player_id: int, text: str,
             raise Refused(exc.detail) from None
     svc.kick("deliver", ids)
     return ids
+
+
+def extend(svc: Services, game_id: int, player_id: int, days: str,
+           seat: int | None = None) -> extensions.Extension:
+    """`extend 2d` through the API (service.play.extensions)."""
+    with svc.db.transaction() as session:
+        seat_row = seat_for(session, game_id, player_id, seat)
+        try:
+            done = extensions.ask_in(session, svc, game_id, seat_row.seat, days)
+        except extensions.ExtensionRefused as exc:
+            raise Refused(exc.detail) from None
+    svc.kick("deliver", done.outbox_ids)
+    return done
 
 
 def record(svc: Services, game_id: int) -> Record:

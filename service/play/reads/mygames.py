@@ -2,8 +2,8 @@
 since when), then games still forming, then finished ones with their result. Reads only."""
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from dataclasses import dataclass, field, replace
+from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
 from sqlalchemy import func, select
@@ -14,11 +14,13 @@ from service.play import repository as positions
 from service.play.errors import NoSuchGame
 from service.play.players import declined
 from service.play.services import Services
+from service.play.time import clocks
 from service.store.models import EventRow, GameRow, Invitation, Player, Seat
 
 from . import seatpage
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
+AT_RISK_WITHIN = timedelta(hours=24)
 
 
 @dataclass(frozen=True)
@@ -33,6 +35,7 @@ class GameLine:
     seats: list[tuple[int, str, str]] = field(default_factory=list)  # forming: seat, who, status
     mine: bool = False           # forming: this player made it (may fill declined seats)
     public_path: str = ""
+    time_left: str = ""          # at risk: the deadline in the player's zone, and how soon
 
 
 @dataclass(frozen=True)
@@ -42,6 +45,7 @@ class MyGames:
     forming: list[GameLine]
     finished: list[GameLine]
     invited: list[GameLine] = field(default_factory=list)   # waiting on my answer
+    at_risk: list[GameLine] = field(default_factory=list)   # my deadline within 24 hours
 
 
 def my_games(svc: Services, player_id: int) -> MyGames:
@@ -51,13 +55,23 @@ def my_games(svc: Services, player_id: int) -> MyGames:
                                 .order_by(Seat.game_id.desc())).all()
         player = session.get(Player, player_id)
         zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
+        risky = []
         for seat in seats:
             where, line = _line(session, svc, seat, zone)
             out[where].append(line)
+            if where == "move" and at_risk(seat.deadline, svc.clock.now()):
+                risky.append((seat.deadline, replace(line, time_left=clocks.format_deadline(
+                    seat.deadline, svc.clock.now(), player.zone if player else None))))
         out["forming"] = _forming(session, svc, player_id)
         out["invited"] = _invited(session, svc, player)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
-    return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"])
+    return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"],
+                   [line for _, line in sorted(risky, key=lambda pair: pair[0])])
+
+
+def at_risk(deadline: datetime | None, now: datetime) -> bool:
+    """A running deadline within the next 24 hours (or passed, not yet swept)."""
+    return deadline is not None and deadline <= now + AT_RISK_WITHIN
 
 
 def seat_link(svc: Services, player_id: int, game_id: int) -> str:

@@ -3,7 +3,7 @@ service.play.time.sweep."""
 
 from service.play import notify
 
-from . import calendar, clocks, deadlines, ending
+from . import calendar, clocks, deadlines, ending, extensions, mailholds, vacationdays
 from .clocks import LOBBY_CHOICES, LOBBY_DEFAULT, ClockError, SeatClock
 from .deadlines import (
     BATCH,
@@ -23,6 +23,9 @@ from .deadlines import (
 )
 
 __all__ = [
+    "extensions",
+    "mailholds",
+    "vacationdays",
     "calendar",
     "ending",
     "BATCH",

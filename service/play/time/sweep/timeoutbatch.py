@@ -31,6 +31,7 @@ from service.play.repository import Position
 from service.play.services import Services
 from service.play.time import deadlines as timing
 from service.play.time import ending
+from service.play.time import vacationdays as vacation_days
 from service.store import records, snapshots
 from service.store.models import (
     EventRow,
@@ -114,6 +115,7 @@ class Batch:
         self.snapshots: list[tuple[int, int, str, Any]] = []
         self.ended: list[int] = []      # games ended here: their unsent notices are dropped
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
+        self.days = vacation_days.DayTaker(session, svc, self.games)   # read once, if asked
 
     # --- reading --------------------------------------------------------------------------
 
@@ -160,6 +162,16 @@ class Batch:
     def reminder(self, game, seat, payload, now) -> None:
         # the turn email told the news; this only reminds
         self.queue(game, seat, "reminder", game.seq, payload, since=game.seq)
+
+    def vacation_day(self, game, row, clock, deadline, now) -> bool:
+        taken = self.days.take(game, row, clock, deadline, now)
+        if taken is None:
+            return False
+        left, until = taken
+        for to, payload in vacation_days.notices(game, row.seat, left, until, now,
+                                                 row.player.zone):
+            self.queue(game, to, "timeout", game.seq, payload)
+        return True
 
     def played(self, pos: Position, seat: int, key: str, events, moves, state, notice: dict,
                now: datetime) -> None:
@@ -215,6 +227,7 @@ class Batch:
         if self.receipts:
             s.execute(Submission.__table__.insert(), self.receipts)
         self.tracked.write()
+        self.days.write()
         if self.ended:      # before this batch's own emails go in (notify.supersede)
             notify.supersede(s, self.ended)
         ids = []

@@ -44,6 +44,8 @@ from service.play.time import (
     timer_key,
     who,
 )
+from service.play.time import mailholds as mail_holds
+from service.play.time import vacationdays as vacation_days
 from service.store.models import GameRow, OutboxRow, Seat
 
 from . import timeoutbatch as timeouts_batch
@@ -59,6 +61,7 @@ class Report:
     outcomes: dict[str, int] = field(default_factory=dict)
     outbox_ids: list[int] = field(default_factory=list)
     moved_games: list[int] = field(default_factory=list)    # a move was played for a seat
+    vacation_days: list[tuple[int, int]] = field(default_factory=list)  # (game, seat) took one
 
     def count(self, outcome: str, game_id: int) -> None:
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
@@ -80,8 +83,11 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
     now = svc.clock.now()
     report = Report()
     report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
+    mail_holds.hold_undelivered(svc, now, report.outbox_ids)
     _reminders(svc, now, batch, report, bulk)
     _timeouts(svc, now, batch, report, bulk)
+    # a vacation day stops all the player's clocks, as `vacation 1` does
+    vacation_days.stop_other_clocks(svc, report.vacation_days, now, report.outbox_ids)
     svc.kick("deliver", report.outbox_ids)
     if report.moved_games:      # a timeout move that hands the turn to a bot: its turn now
         with svc.db.transaction() as session:
@@ -108,6 +114,9 @@ class Out(Protocol):
 
     def reminder(self, game: GameRow, seat: int, payload: dict, now: datetime) -> None: ...
 
+    def vacation_day(self, game: GameRow, row: Seat, clock: SeatClock, deadline: datetime,
+                     now: datetime) -> bool: ...
+
 
 class Recorder:
     """The per-game path's `Out`: each write goes through the session as a player's move
@@ -132,6 +141,20 @@ class Recorder:
                          moves, state)
         self.ids += applied.outbox_ids
         self.ids += _attach(self.session, pos.row, applied, notice, now)
+
+    def vacation_day(self, game, row, clock, deadline, now) -> bool:
+        taker = vacation_days.DayTaker(self.session, self.svc, {game.id: game})
+        taken = taker.take(game, row, clock, deadline, now)
+        if taken is None:
+            return False
+        taker.write()
+        left, until = taken
+        rows = [notify.queue(self.session, game, to, "timeout", game.seq, now, payload)
+                for to, payload in vacation_days.notices(game, row.seat, left, until, now,
+                                                         row.player.zone)]
+        self.session.flush()
+        self.ids += [r.id for r in rows]
+        return True
 
     def reminder(self, game, seat, payload, now) -> None:
         out = notify.queue(self.session, game, seat, "reminder", game.seq, now, payload)
@@ -215,8 +238,10 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
         if outcomes is None:        # per game: the path a batch falls back to
             outcomes = [timeout(svc, game_id, seat, deadline, now, report.outbox_ids)
                         for game_id, seat, deadline in fresh]
-        for (game_id, _, _), outcome in zip(fresh, outcomes, strict=True):
+        for (game_id, seat, _), outcome in zip(fresh, outcomes, strict=True):
             report.count(outcome, game_id)
+            if outcome == "vacation":
+                report.vacation_days.append((game_id, seat))
         if len(due) < batch or not fresh:
             return
 
@@ -263,6 +288,8 @@ def judge(out: Out, svc: Services, pos: positions.Position, seat: int, deadline:
     if not clocks.is_overdue(clock, now):
         set_clock(row, clock)
         return "moved"
+    if out.vacation_day(game, row, clock, deadline, now):   # the player's days, while any left
+        return "vacation"
     return _missed(out, svc, pos, row, clock, key, now)
 
 

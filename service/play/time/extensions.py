@@ -1,0 +1,176 @@
+"""Extension by request: `extend 2d` (in a reply, on the game page, through the API) asks the
+other players to move the asker's deadline later; each agrees with one click (a bot agrees at
+once), and the deadline moves when the last one has. A player may ask `extensions` times per
+game (a game option, default 1); an extension asked for while one waits, or for a number of
+days outside 1 to 14, is refused with words naming what works. Nothing changes on a refusal.
+
+The agreement links are the /s/ links of another seat's clock (purpose "seat", act "agree")."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from datetime import datetime, timedelta
+from typing import Any
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.store.models import ExtensionRequest, GameRow
+
+from .. import notify
+from .. import repository as positions
+from ..errors import PlayError
+from ..repository import check_holder
+from ..services import Services
+from . import clocks
+from . import deadlines as timing
+
+WORD = "extend"
+OPTION = "extensions"
+DEFAULT_PER_PLAYER = 1
+LONGEST_DAYS = 14
+_DAYS = re.compile(r"^(\d{1,4})\s*(?:d|days?)?$", re.IGNORECASE)
+
+
+class ExtensionRefused(PlayError):
+    title = "Nothing was changed"
+
+
+@dataclass(frozen=True)
+class Extension:
+    words: str
+    outbox_ids: list[int]
+
+
+def read_option(options: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
+    """Split `extensions=N` off a game's options: (the rest, N or None when not given); N is
+    0 to 10 (0: none); ClockError with words otherwise, as the other time options."""
+    rest = {k: v for k, v in options.items() if k != OPTION}
+    if OPTION not in options:
+        return rest, None
+    text = str(options[OPTION]).strip()
+    if not text.isdigit() or int(text) > 10:
+        raise clocks.ClockError(f"extensions={text} is not a number of extensions per player; "
+                               "write one from 0 to 10, such as extensions=1.")
+    return rest, int(text)
+
+
+def allowed(game) -> int:
+    return DEFAULT_PER_PLAYER if game.extensions is None else game.extensions
+
+
+def parse_days(rest: str) -> int:
+    """`2d`, `2 days`, `2`: the days asked for, 1 to 14; else ExtensionRefused with words."""
+    written = rest.strip()
+    match = _DAYS.match(written)
+    what_works = f"write `extend 2d`: from 1 to {LONGEST_DAYS} days"
+    if not match:
+        raise ExtensionRefused(f"`extend {written}` is not a number of days; {what_works}.")
+    days = int(match.group(1))
+    if not 1 <= days <= LONGEST_DAYS:
+        raise ExtensionRefused(f"`extend {written}` is outside the range allowed; {what_works}.")
+    return days
+
+
+def ask(svc: Services, game_id: int, seat: int, rest: str, holder: int | None = None
+        ) -> Extension:
+    """The `extend` word: the registry entry of the player's words calls this, with the text
+    after the word."""
+    with svc.db.transaction() as session:
+        done = ask_in(session, svc, game_id, seat, rest, holder)
+    svc.kick("deliver", done.outbox_ids)
+    return done
+
+
+def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
+           holder: int | None = None) -> Extension:
+    """The same in the caller's transaction (a reply email's other lines share it)."""
+    days = parse_days(rest)
+    now = svc.clock.now()
+    game = positions.game_row(session, game_id, lock=True)
+    check_holder(game, seat, holder)
+    if game.status != "active":
+        raise ExtensionRefused("This game has finished; there is no deadline to extend.")
+    row = timing.seat_row(game, seat)
+    clock = timing.get_clock(row)
+    if not clock.in_turn or clock.deadline is None:
+        raise ExtensionRefused("You have no deadline running in this game; ask for an "
+                               "extension when it is your turn.")
+    mine = session.scalars(select(ExtensionRequest).where(
+        ExtensionRequest.game_id == game_id, ExtensionRequest.seat == seat,
+        ExtensionRequest.holder == row.holder)).all()
+    if any(r.status == "open" for r in mine):
+        raise ExtensionRefused("You have already asked for an extension; it waits for the "
+                               "others to agree.")
+    used = sum(1 for r in mine if r.status == "done")
+    if used >= allowed(game):
+        limit = allowed(game)
+        raise ExtensionRefused(f"This game allows {limit} extension{'s' if limit != 1 else ''} "
+                               f"per player, and you have used {used}; move before your "
+                               "deadline, or take vacation days (`vacation 2`).")
+    answers = {str(r.seat): True for r in game.seats if r.seat != seat and r.bot}
+    request = ExtensionRequest(game_id=game_id, seat=seat, holder=row.holder, days=days,
+                               answers=answers, status="open", created_at=now)
+    session.add(request)
+    session.flush()
+    waiting = [r for r in game.seats if r.seat != seat and str(r.seat) not in answers]
+    if not waiting:
+        return _apply(session, svc, game, request, now)
+    name, what = timing.who(seat), f"{days} day{'s' if days != 1 else ''}"
+    ids = []
+    for r in waiting:
+        url = svc.urls.absolute(svc.urls.seat_action_path(game.id, r.seat, r.holder, "agree",
+                                                          request.id))
+        notice = {"text": f"{name} asks for {what} more to move", "seat": seat,
+                  "actions": [{"text": f"Agree to give {what} more", "url": url}]}
+        ids.append(notify.queue(session, game, r.seat, "timeout", game.seq, now,
+                                {"timeout": notice}))
+    session.flush()
+    return Extension(f"Asked the others for {what} more; your deadline moves when they all "
+                     "agree.", [o.id for o in ids])
+
+
+def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: int) -> str:
+    """One click of another player: their agreement; the deadline moves with the last one."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        game = positions.game_row(session, game_id, lock=True)
+        check_holder(game, by_seat, holder)
+        request = session.get(ExtensionRequest, request_id)
+        if request is None or request.game_id != game_id or request.seat == by_seat:
+            raise ExtensionRefused("This link is not for an extension of this game.")
+        row = timing.seat_row(game, request.seat)
+        if request.status == "done":
+            return "Everyone agreed already; the deadline has moved."
+        clock = timing.get_clock(row)
+        if request.status != "open" or game.status != "active" or not clock.in_turn \
+                or row.holder != request.holder:
+            request.status = "expired"
+            raise ExtensionRefused(f"{row.player.name} has moved since (or the game is over); "
+                                   "the extension is no longer needed.")
+        request.answers = dict(request.answers or {}, **{str(by_seat): True})
+        waiting = [r for r in game.seats if r.seat != request.seat
+                   and str(r.seat) not in request.answers]
+        if waiting:
+            return (f"Thank you; the extension waits for "
+                    f"{', '.join(r.player.name for r in waiting)}.")
+        done = _apply(session, svc, game, request, now)
+    svc.kick("deliver", done.outbox_ids)
+    return done.words
+
+
+def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
+           now: datetime) -> Extension:
+    row = timing.seat_row(game, request.seat)
+    clock = timing.get_clock(row)
+    timing.set_clock(row, replace(clock, deadline=clock.deadline + timedelta(days=request.days),
+                                  reminded=False, timed_out=False))
+    request.status = "done"
+    who = timing.who(request.seat)
+    until = clocks.format_deadline(clock.deadline + timedelta(days=request.days), now,
+                                   row.player.zone)
+    timing.change(session, game, row, "extended", f"everyone agreed: {who} has "
+                  f"{request.days} more day{'s' if request.days != 1 else ''}", now)
+    ids = timing.tell(session, svc, game, request.seat, f"Everyone agreed: the deadline of "
+                      f"{who} moves to {until}", now, offer=False, others_only=False)
+    return Extension(f"Everyone agreed: the deadline is now {until}.", ids)

@@ -1,0 +1,102 @@
+"""Clocks that know when mail failed: a seat whose turn email hard-bounced, or was not accepted
+by the relay for 24 hours, cannot be expected to move, so its clock stops (`hold`) and the
+others are told that the player did not receive the turn. It runs again (`release`) when a later
+email to that seat is delivered (the relay's `delivered`) or the player acts (a move records
+`release_mover`): from then on, with the time it had left when it stopped.
+
+A hold is the seat's `mail_held_since` and a paused clock (service.clocks.pause), so a deadline
+sweep never finds the seat due meanwhile."""
+from __future__ import annotations
+
+from datetime import datetime, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.store.models import GameRow, OutboxRow, Seat
+
+from .. import repository as positions
+from ..services import Services
+from . import clocks
+from . import deadlines as timing
+
+NOT_ACCEPTED_FOR = timedelta(hours=24)
+WAITING = ("pending", "sending", "parked")     # not accepted by the relay (yet)
+
+
+def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: datetime,
+         why: str) -> list[int]:
+    """Stop the seat's clock if its turn is running and not already held; the others are
+    told. Returns the outbox rows queued (none when nothing changed)."""
+    game = positions.game_row(session, game_id, lock=True)
+    row = next((r for r in game.seats if r.seat == seat), None)
+    if row is None or game.status != "active" or row.mail_held_since is not None:
+        return []
+    clock = timing.get_clock(row)
+    if not clock.in_turn or clock.deadline is None or clock.timed_out:
+        return []
+    row.mail_held_since = now
+    timing.set_clock(row, clocks.pause(clock, now))
+    text = (f"{timing.who(seat)} did not receive the turn email ({why}); the clock of "
+            f"{timing.who(seat)} is stopped until an email reaches them or they act")
+    timing.change(session, game, row, "mail_held", text, now)
+    return timing.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
+
+
+def release(row, now: datetime) -> bool:
+    """The seat's clock runs again after a hold (a row under its game's lock, ORM or record)."""
+    if getattr(row, "mail_held_since", None) is None:
+        return False
+    row.mail_held_since = None
+    timing.set_clock(row, clocks.resume(timing.get_clock(row), now))
+    return True
+
+
+def release_mover(game, seat: int | None, now: datetime) -> None:
+    """The player acted: their seat's hold ends (before the move's clocks are tracked, so the
+    turn ends on a running clock)."""
+    if seat is not None:
+        row = next((r for r in game.seats if r.seat == seat), None)
+        if row is not None:
+            release(row, now)
+
+
+def delivered(svc: Services, row_ids: list[int]) -> int:
+    """The relay delivered these outbox rows: held seats among their recipients run again.
+    One statement when none is held (the usual case)."""
+    if not row_ids:
+        return 0
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        held = session.execute(
+            select(Seat.game_id, Seat.seat).join(OutboxRow, (OutboxRow.game_id == Seat.game_id)
+                                                 & (OutboxRow.seat == Seat.seat))
+            .where(OutboxRow.id.in_(sorted(row_ids)), Seat.mail_held_since.is_not(None))
+            .distinct().order_by(Seat.game_id)).all()
+        for game_id, seat in held:
+            game = positions.game_row(session, game_id, lock=True)
+            row = timing.seat_row(game, seat)
+            if release(row, now):
+                timing.change(session, game, row, "mail_released", f"an email reached "
+                              f"{timing.who(seat)}; their clock runs again", now)
+    return len(held)
+
+
+def hold_undelivered(svc: Services, now: datetime, outbox_ids: list[int]) -> int:
+    """The sweep's part: seats whose turn email the relay has not accepted for 24 hours."""
+    with svc.db.transaction() as session:
+        stuck = session.execute(
+            select(OutboxRow.game_id, OutboxRow.seat).join(
+                Seat, (Seat.game_id == OutboxRow.game_id) & (Seat.seat == OutboxRow.seat))
+            .join(GameRow, GameRow.id == Seat.game_id)
+            # offered to the relay and refused (a row never tried is the service's own delay)
+            .where(OutboxRow.kind == "turn", OutboxRow.status.in_(WAITING),
+                   OutboxRow.attempts > 0,
+                   OutboxRow.created_at <= now - NOT_ACCEPTED_FOR,
+                   Seat.mail_held_since.is_(None), Seat.deadline.is_not(None),
+                   GameRow.status == "active")
+            .distinct().order_by(OutboxRow.game_id).limit(500)).all()
+        for game_id, seat in stuck:
+            outbox_ids += hold(session, svc, game_id, seat, now,
+                               "the mail server has not accepted it for 24 hours")
+    return len(stuck)

@@ -1,0 +1,95 @@
+"""Extension by request: `extend 2d` asks the others; each agrees with one click; the deadline
+moves when all have; once per player per game by default (`extensions=N`); clear refusals."""
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+
+from service import play
+from service.play.time import extensions
+
+from .helpers import outbox, seats, start, to_act
+
+THREE = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Carla <carla@example.org>"]
+
+
+def agree_links(svc, game_id):
+    return [(r["seat"], a["url"]) for r in outbox(svc, game_id, "timeout")
+            for a in r["payload"]["timeout"].get("actions", []) if "/s/" in a["url"]]
+
+
+def agree(svc, url):
+    claims = svc.urls.signer.loads("seat", url.rsplit("/s/", 1)[1])
+    return extensions.agree(svc, claims.game, claims.seat, claims.holder,
+                            int(claims.move["target"]))
+
+
+def test_an_extension_agreed_by_all_moves_the_deadline(services):
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    deadline = seats(services, g.game_id)[asker]["deadline"]
+    done = play.commands.run(services, g.game_id, asker, "extend 2d")
+    assert "Asked the others for 2 days more" in done.text
+    links = agree_links(services, g.game_id)
+    assert sorted(s for s, _ in links) == sorted(set(range(3)) - {asker})
+    first = agree(services, links[0][1])
+    assert first.startswith("Thank you; the extension waits for")
+    assert seats(services, g.game_id)[asker]["deadline"] == deadline      # not yet
+    last = agree(services, links[1][1])
+    assert last.startswith("Everyone agreed: the deadline is now")
+    assert seats(services, g.game_id)[asker]["deadline"] == deadline + timedelta(days=2)
+    # a second click changes nothing more; asking again is over the game's one
+    assert "already" in agree(services, links[1][1])
+    with pytest.raises(play.PlayError, match="allows 1 extension per player, and you have used 1"):
+        play.commands.run(services, g.game_id, asker, "extend 1d")
+    assert seats(services, g.game_id)[asker]["deadline"] == deadline + timedelta(days=2)
+
+
+def test_a_bot_agrees_at_once(services):
+    g = start(services, players=["Anna <anna@example.org>", "bot"], clock="2d")
+    human = next(r["seat"] for r in seats(services, g.game_id) if "anna" in r["player"])
+    if to_act(services, g.game_id) != [human]:
+        pytest.skip("the bot moves first in this deal")
+    deadline = seats(services, g.game_id)[human]["deadline"]
+    done = play.commands.run(services, g.game_id, human, "extend 3")
+    assert done.text.startswith("Everyone agreed")
+    assert seats(services, g.game_id)[human]["deadline"] == deadline + timedelta(days=3)
+
+
+@pytest.mark.parametrize("line, words", [
+    ("extend 0d", "outside the range allowed; write `extend 2d`: from 1 to 14 days"),
+    ("extend 90d", "outside the range allowed; write `extend 2d`: from 1 to 14 days"),
+    ("extend soon", "is not a number of days"),
+])
+def test_a_bad_extension_gets_words_and_changes_nothing(services, line, words):
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    before = seats(services, g.game_id)
+    with pytest.raises(play.PlayError, match=words.replace("`", ".")):
+        play.commands.run(services, g.game_id, asker, line)
+    assert seats(services, g.game_id) == before and agree_links(services, g.game_id) == []
+
+
+def test_asked_twice_and_the_game_option(services):
+    g = start(services, players=THREE, clock="2d", extensions=0)
+    asker = to_act(services, g.game_id)[0]
+    with pytest.raises(play.PlayError, match="allows 0 extensions per player"):
+        play.commands.run(services, g.game_id, asker, "extend 2d")
+    h = start(services, players=THREE, clock="2d", extensions=2)
+    asker = to_act(services, h.game_id)[0]
+    play.commands.run(services, h.game_id, asker, "extend 2d")
+    with pytest.raises(play.PlayError, match="already asked for an extension; it waits"):
+        play.commands.run(services, h.game_id, asker, "extend 2d")
+    with pytest.raises(play.BadStart, match="extensions=many is not a number"):
+        start(services, players=THREE, clock="2d", extensions="many")
+
+
+def test_an_agreement_after_the_asker_moved_is_answered(services):
+    from .helpers import move
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    play.commands.run(services, g.game_id, asker, "extend 2d")
+    move(services, g.game_id, asker)
+    with pytest.raises(play.PlayError, match="has moved since"):
+        agree(services, agree_links(services, g.game_id)[0][1])

@@ -1,0 +1,108 @@
+"""A vacation day taken for a player whose clock runs out (on by default, as Little Golem): the
+seat is not timed out, all the player's clocks stop for 24 hours, the email says how many days
+are left, a warning comes at 3 or fewer, and the timeout comes when none is left. Both sweep
+paths (batched and per game) decide alike."""
+from __future__ import annotations
+
+import dataclasses
+from datetime import timedelta
+
+import pytest
+from sqlalchemy import select, update
+
+from service import play
+from service.play.time.sweep import timeouts
+from service.store.models import Player, Vacation
+
+from .helpers import PLAYERS, outbox, seats, start, to_act
+
+CAROL = ["Anna <anna@example.org>", "Carla <carla@example.org>"]
+
+
+@pytest.fixture
+def services(services):
+    services.settings = dataclasses.replace(services.settings, AUTO_VACATION=True,
+                                            VACATION_DAYS=5)
+    return services
+
+
+def vacations(svc):
+    with svc.db.transaction() as s:
+        return [(v.player_id, v.first_day, v.last_day, v.open)
+                for v in s.scalars(select(Vacation).order_by(Vacation.id))]
+
+
+def run(svc, bulk):
+    return play.timers(svc) if bulk else timeouts.run(svc, bulk=False)
+
+
+@pytest.mark.parametrize("bulk", [True, False], ids=["batched", "per-game"])
+def test_a_day_is_taken_instead_of_the_timeout_and_every_clock_of_the_player_stops(
+        services, bulk):
+    g = start(services, clock="2d", on_timeout="forfeit")
+    late = to_act(services, g.game_id)[0]
+    late_email = seats(services, g.game_id)[late]["player"]
+    # a second game of the same player, in another zone's company, where it is not their turn
+    other_players = [p for p in PLAYERS if late_email in p] + ["Carla <carla@example.org>"]
+    h = start(services, clock="3d", players=other_players[::-1] if late else other_players)
+    deadline = seats(services, g.game_id)[late]["deadline"]
+    services.clock.advance(days=2)
+    report = run(services, bulk)
+    assert report.outcomes == {"vacation": 1} and report.timed_out == 0
+    row = seats(services, g.game_id)[late]
+    assert row["status"] == "active" and row["deadline"] is None      # paused, not forfeited
+    assert len(vacations(services)) == 1
+    told = [r for r in outbox(services, g.game_id, "timeout")]
+    assert {r["seat"] for r in told} == {0, 1}
+    text = told[0]["payload"]["timeout"]["text"]
+    assert "a vacation day was taken instead of a timeout" in text
+    assert "4 vacation days are left this year" in text
+    # the other game's clocks of the same player stop too
+    mine = next(r for r in seats(services, h.game_id) if r["player"] == late_email)
+    assert mine["clock"]["paused_since"] is not None
+    # the day is 24 hours from the deadline: nothing happens within it...
+    services.clock.advance(hours=23, minutes=59)
+    assert run(services, bulk).outcomes == {}
+    assert seats(services, g.game_id)[late]["deadline"] is None
+    # ...and at its end the clocks run again, with the deadline 24 hours later: still not
+    # moved, so the next day is taken
+    services.clock.advance(minutes=1)
+    report = run(services, bulk)
+    assert report.resumed == 1 and report.outcomes == {"vacation": 1}
+    assert len(vacations(services)) == 2
+    with services.db.transaction() as s:
+        until = s.scalars(select(Vacation.resumes_at).order_by(Vacation.id)).all()
+    assert until == [deadline + timedelta(days=1), deadline + timedelta(days=2)]
+
+
+def test_the_timeout_comes_when_no_day_is_left_and_a_warning_before(services):
+    g = start(services, clock="1d", on_timeout="wait")
+    late = to_act(services, g.game_id)[0]
+    email = seats(services, g.game_id)[late]["player"]
+    with services.db.transaction() as s:
+        player_id = s.scalar(select(Player.id).where(Player.email == email))
+    outcomes = []
+    for _ in range(6):
+        services.clock.advance(days=1)
+        outcomes.append(play.timers(services).outcomes)
+    # five days a year here: five taken, one a day, then the timeout itself
+    assert outcomes[:5] == [{"vacation": 1}] * 5
+    assert outcomes[5] == {"waiting": 1}
+    assert len([v for v in vacations(services) if v[0] == player_id]) == 5
+    warnings = [r for r in outbox(services, g.game_id, "timeout") if r["seat"] == late
+                and r["payload"]["timeout"]["text"].startswith(("Only ", "That was"))]
+    # warned at 3, 2, 1 and 0 days left
+    assert [w["payload"]["timeout"]["text"].split(" left")[0] for w in warnings] == [
+        "Only 3 vacation days", "Only 2 vacation days", "Only 1 vacation day",
+        "That was your last vacation day this year: from now on, a clock that runs out is a "
+        "timeout."]
+
+
+def test_a_player_who_turned_it_off_times_out(services):
+    g = start(services, clock="1d", on_timeout="wait")
+    with services.db.transaction() as s:
+        s.execute(update(Player).values(auto_vacation=False))
+    services.clock.advance(days=1)
+    assert play.timers(services).outcomes == {"waiting": 1}
+    assert vacations(services) == []
+    assert g.game_id
