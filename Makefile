@@ -65,12 +65,14 @@ demo: install
 	$(FLASK) start-game trees "You <you@example.org>" bot
 	@echo "now: make run, then open the seat link above (your mail is at /dev/outbox)"
 
-## make faults: the real stack (PostgreSQL, Redis, worker, web, receiver, SMTP sink) under
-## outages, kill -9 and fuzzed mail; prints lost / doubled / 5xx per scenario (docs/faults.md)
+## make faults: the production layout (PostgreSQL, Redis, worker, beat, gunicorn's config,
+## receiver, SMTP sink; 60 s sweeps) under outages, a hung broker, relay refusals, kill -9,
+## database errors and fuzzed mail, moves by link and by reply; prints lost / doubled / muted /
+## 5xx / slowest click / time to drain per scenario and records it in docs/faults.md (~20 min)
 faults: install
 	$(BIN)/python tools/faults.py --record docs/faults.md
 
-## make faults-short: the same scenarios with short outages and small numbers (CI, 2-3.5 min)
+## make faults-short: the fast subset with short outages, small numbers and 5 s sweeps (CI, ~4 min)
 faults-short: install
 	$(BIN)/python tools/faults.py --short
 
