@@ -1,5 +1,5 @@
 """Which emails a change of position calls for, queued as outbox rows in the same transaction
-as the events (DESIGN.md step 4): if the events commit, so do their emails; if not, neither."""
+as the events (docs/architecture.md step 4): if the events commit, so do their emails; if not, neither."""
 from __future__ import annotations
 
 import secrets
@@ -60,7 +60,7 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
             continue
         if now_acts != was or just_ended:
             # its turn began, its part is done or the game ended: its view shows it (every
-            # view has `to_act` and `outcome`, DESIGN.md), no need to compare two views
+            # view has `to_act` and `outcome`, docs/architecture.md), no need to compare two views
             wanted_seats.append(seat)
             continue
         if ended:

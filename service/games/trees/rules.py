@@ -1,4 +1,4 @@
-"""Trees rules (seed 003, RULINGS.md T1-T8): legal moves, `start` and `decide`.
+"""Trees rules (seed 003, docs/rules/rulings.md T1-T8): legal moves, `start` and `decide`.
 
 `decide` works on a copy of the state and returns events recording every chance outcome (root
 and discard shuffles, the first player), so `state.evolve` replays a game without chance.

@@ -1,4 +1,4 @@
-"""The outbox relay (DESIGN.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
+"""The outbox relay (docs/architecture.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
 render and send them one after the other over one SMTP connection (which the transport keeps
 open for the next batch), and mark each one sent as soon as the relay has taken it.
 

@@ -1,4 +1,4 @@
-"""Submitting a move: intent -> engine -> events + emails, in one transaction (DESIGN.md, "One
+"""Submitting a move: intent -> engine -> events + emails, in one transaction (docs/architecture.md, "One
 move, end to end", steps 2-5).
 
 Several moves (or command lines) in one intent are applied in order on the evolving state and

@@ -1,4 +1,4 @@
-"""Accounts without passwords (DESIGN.md, "Players and identity"): an account is the player row
+"""Accounts without passwords (docs/architecture.md, "Players and identity"): an account is the player row
 of an address, signed in by a one-time emailed link; it owns every seat of that address.
 
 A sign-in link lasts 15 minutes, works once, and only in the browser that asked for it: the

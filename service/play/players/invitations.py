@@ -1,4 +1,4 @@
-"""Games with consent (DESIGN.md: nobody is mailed about a game before they accept). A game
+"""Games with consent (docs/architecture.md: nobody is mailed about a game before they accept). A game
 made in the lobby forms first: the creator's seat is taken, each invited address gets one
 invitation email and nothing else, open seats wait for any signed-in player. When every seat
 has accepted, the game is dealt (start.deal) and the first turn emails go out.
