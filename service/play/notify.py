@@ -13,6 +13,7 @@ from service.games.contract import Game
 from service.linking import freshness as marks
 from service.store.models import GameRow, OutboxRow
 from service.store.moves import insert_outbox
+from service.store.statuses import OutboxStatus
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
@@ -106,14 +107,14 @@ def status_for(seat_row, kind: str) -> str:
     unsubscribed from the game gets nothing of it but the answers to its own emails."""
     player = seat_row.player
     if seat_row.bot is not None:          # bots are never mailed
-        return "skipped"
+        return OutboxStatus.SKIPPED
     if player.suppressed or player.bounced_at is not None:
-        return "skipped"
+        return OutboxStatus.SKIPPED
     if seat_row.muted and kind not in ("answer", "refusal"):
-        return "skipped"
+        return OutboxStatus.SKIPPED
     if kind == "turn" and player.mail_mode == "digest":
-        return "held"
-    return "pending"
+        return OutboxStatus.HELD
+    return OutboxStatus.PENDING
 
 
 #: notices about the game in progress (its clocks, a take-back asked or refused): moot once it
@@ -131,8 +132,8 @@ def supersede(session: Session, game_ids: int | list[int]) -> None:
     ids = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     session.execute(update(OutboxRow)
                     .where(OutboxRow.game_id.in_(ids), OutboxRow.kind.in_(NOTICES),
-                           OutboxRow.status.in_(("pending", "held")))
-                    .values(status="skipped", claim=None)
+                           OutboxRow.status.in_((OutboxStatus.PENDING, OutboxStatus.HELD)))
+                    .values(status=OutboxStatus.SKIPPED, claim=None)
                     .execution_options(synchronize_session=False))
 
 

@@ -125,8 +125,8 @@ def my_games():
               "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")}
              for x in uses.my_games(services(), g.api_player.player_id, status)]
     # an ended game is not being played: it is listed apart
-    return {"nowPlaying": [x for x in lines if x["status"] != "ended"],
-            "finished": [x for x in lines if x["status"] == "ended"]}
+    return {"nowPlaying": [x for x in lines if x["status"] != play.GameStatus.ENDED],
+            "finished": [x for x in lines if x["status"] == play.GameStatus.ENDED]}
 
 
 @bp.get("/games/<int:game_id>")

@@ -187,7 +187,7 @@ def public_page(public_id: str):
     its unguessable id, and off when its players chose so."""
     try:
         game = play.public_game(services(), public_id)
-        if game.status == "forming":
+        if game.status == play.GameStatus.FORMING:
             return render_template("web/forming.html", game=game)
         read = play.read_game(services(), game.game_id, None, before=_before())
     except play.NoSuchGame as exc:

@@ -16,6 +16,7 @@ from service.mail.inbound.parse import InboundMail
 from service.play.players import default_name
 from service.play.services import Services
 from service.store.models import Invitation, OutboxRow, Player
+from service.store.statuses import InboundStatus
 
 _BOUNCE = re.compile(r"^bounce\+([a-z0-9.]+)@(.+)$")
 
@@ -36,11 +37,11 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
     with svc.db.transaction() as session:
         row = session.scalars(select(OutboxRow).where(OutboxRow.message_id == token)).first()
         if row is None:
-            return "ignored", "a bounce for no email of ours"
+            return InboundStatus.IGNORED, "a bounce for no email of ours"
         if not permanent:
-            return "ignored", f"temporary failure for outbox row {row.id}"
+            return InboundStatus.IGNORED, f"temporary failure for outbox row {row.id}"
         mute_address(session, row.to_addr, now)
-        return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
+        return InboundStatus.BOUNCED, f"hard bounce of outbox row {row.id}: its address is muted"
 
 
 def mute_address(session, address: str, now) -> None:

@@ -23,6 +23,7 @@ from service.store import events as event_store
 from service.store import moves as move_store
 from service.store import records
 from service.store.models import Submission
+from service.store.statuses import GameStatus
 from service.telemetry import logcontext as logctx
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
@@ -124,7 +125,7 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
     if key is not None and key_first:
         _unless_done(session, svc, pos, intent.seat, key)
     try:
-        if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+        if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
             raise GameOver("This game has finished; no more moves can be made.")
         check_fresh(session, svc, pos, intent)
         events, moves, new_state = decide_all(pos, intent, svc.chance)
@@ -197,7 +198,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
     ended = pos.engine.outcome(new_state) is not None
     if ended:
-        pos.row.status = "ended"
+        pos.row.status = GameStatus.ENDED
         # the game-over emails say it all: a reminder or notice not yet sent is dropped,
         # not mailed after them (notify.supersede)
         notify.supersede(session, pos.row.id)
@@ -288,7 +289,7 @@ def check_fresh(session: Session, svc: Services, pos: positions.Position,
 
 def _whose_move(pos: positions.Position, seat: int) -> str:
     """Whose move it is now, in words for `seat`'s player."""
-    if pos.engine.outcome(pos.state) is not None or pos.row.status == "ended":
+    if pos.engine.outcome(pos.state) is not None or pos.row.status == GameStatus.ENDED:
         return "the game is over."
     acting = sorted(pos.engine.to_act(pos.state))
     others = [pos.row.seats[s].player.name for s in acting if s != seat]

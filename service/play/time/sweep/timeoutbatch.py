@@ -38,6 +38,7 @@ from service.store.models import (
     SeatChange,
     Submission,
 )
+from service.store.statuses import GameStatus, OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -176,7 +177,7 @@ class Batch:
                                   created_at=now))
         game.seq = last
         if engine.outcome(state) is not None:
-            game.status = "ended"
+            game.status = GameStatus.ENDED
             self._ended(game.id)
         timing.track(None, game, engine, state, now)
         game.bots_due = notify.bot_to_act(game, engine, state)
@@ -199,8 +200,8 @@ class Batch:
         self.ended.append(game_id)
         for row in self.outbox:
             if (row["game_id"] == game_id and row["kind"] in notify.NOTICES
-                    and row["status"] in ("pending", "held")):
-                row["status"] = "skipped"
+                    and row["status"] in (OutboxStatus.PENDING, OutboxStatus.HELD)):
+                row["status"] = OutboxStatus.SKIPPED
 
     # --- writing --------------------------------------------------------------------------
 
