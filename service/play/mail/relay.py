@@ -147,7 +147,7 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
 def _claim_statement(fill: bool, early: bool, postgres: bool):
     """The claim's UPDATE for one shape, built once with its values as parameters (ids, n,
     token, and `_times`): a worker's task of two rows claims with it, and building it anew
-    each time cost more CPU than the database spent running it (issue 15's fan-out)."""
+    each time cost more CPU than the database spent running it."""
     asked = _OUTBOX.id.in_(bindparam("ids", expanding=True))
     pick = select(_OUTBOX.id).where(_claimable(early))
     if fill:
@@ -628,6 +628,6 @@ def prepare_to_render(svc: Services) -> dict[str, int]:
     """Make this process ready to compose emails at full speed: every email template and game
     partial compiled, every card face drawn. A worker calls it before forking its children,
     which then share all of it; done lazily, each child spent its first few hundred
-    milliseconds of sending on it (issue 15's fan-out)."""
+    milliseconds of sending on it."""
     return {"templates": precompile(svc.templates), "card_faces": boardpicture.warm_up()}
 
