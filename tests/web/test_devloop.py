@@ -41,7 +41,7 @@ def test_the_dev_outbox_reply_moves_through_the_inbound_path(client, app):
     assert "YOUR TURN" in news or "GAME OVER" in news
     # stored as received mail, threaded to the email answered, from the player
     with app.app_context():
-        row = play.admin.inbound(app.extensions["turnpost"], "applied")[-1]
+        row = play.reads.admin.inbound(app.extensions["turnpost"], "applied")[-1]
     assert row.via == "dev"
     with app.extensions["turnpost"].db.transaction() as s:
         from service.store.models import InboundMessage
@@ -59,7 +59,7 @@ def test_an_empty_dev_reply_is_refused_and_stores_nothing(client, app):
                     data={"text": "  ", "csrf_token": csrf(client, f"/dev/outbox/{key}")})
     assert r.status_code == 400 and "Nothing to send" in r.text
     with app.app_context():
-        assert play.admin.inbound(app.extensions["turnpost"], "received") == []
+        assert play.reads.admin.inbound(app.extensions["turnpost"], "received") == []
     assert len(mails(app)) == before
     assert client.post("/dev/outbox/nosuch/reply",
                        data={"text": "view", "csrf_token": csrf(client, f"/dev/outbox/{key}")}
