@@ -1,5 +1,5 @@
-"""`make bench`: issue 15's figures in ONE table, each beside the floor this machine reaches for
-the same work, the ratio, the target and whether it is met; and issue 11's clock sweep (1,000
+"""`make bench`: the service's figures in ONE table, each beside the floor this machine reaches
+for the same work, the ratio, the target and whether it is met; and the clock sweep (1,000
 timeouts among 100,000 games) beside one move request. Prints; never asserts.
 
     .venv/bin/python bench/bench.py            # the embedded default (SQLite, in process)
@@ -239,9 +239,8 @@ class LinkMoves:
 
 def interleaved(floor: BareRoute, moves: LinkMoves, n: int, per_move: int = 2,
                 slices: int = 10) -> tuple[list[float], list[float]]:
-    """`n` moves and `per_move` times as many floor requests, taking turns in `slices`: a
-    change in the machine's load during the run falls on both alike (measured one after
-    the other, the floor's p50 moved by a third between runs minutes apart)."""
+    """`n` moves and `per_move` times as many floor requests, taking turns in `slices`
+    (why: docs/performance.md, "How to measure")."""
     floor_times: list[float] = []
     move_times: list[float] = []
     for k in range(slices):
@@ -365,8 +364,7 @@ def queue_turn_emails(svc, n: int) -> list[int]:
 
 
 #: the embedded fan-out's slices: smtplib and the relay take turns, each slice on its own emails
-#: (measured once each, one after the other, the ratio read 0.44-0.68x from run to run on one
-#: machine, the floor alone 357-501 emails/s)
+#: (why: docs/performance.md, "How to measure")
 EMBEDDED_SLICES, EMBEDDED_EMAILS = 5, 60
 
 
@@ -396,9 +394,8 @@ class Fanout:
 def fanout_in_process(svc, port: int, slices: int = EMBEDDED_SLICES,
                       per_slice: int = EMBEDDED_EMAILS) -> Fanout:
     """Emails/s of the relay (claim, render, send, mark) to the sink vs plain smtplib sending
-    the same emails already rendered, taking turns slice by slice, so that a change in the
-    machine's load falls on both alike; and, per email, the render alone (load + compose)
-    and the table picture's share of it."""
+    the same emails already rendered, taking turns slice by slice; and, per email, the render
+    alone (load + compose) and the table picture's share of it."""
     from service.mail.outbound.transports import SMTPTransport
     from service.store.models import OutboxRow
     out = Fanout()
@@ -476,9 +473,8 @@ def long_game(svc, length: int, seed: int = 3) -> int:
 def at_lengths(app, games: list[int], rng: random.Random, n: int = 40) -> list[dict[str, float]]:
     """p50s (ms) at each game's current length: a warm move, a cold move (empty state cache),
     an email render by a worker that has never seen the game, the game page, the confirm
-    page. The games take turns, sample by sample, so that a change in the machine's load
-    falls on all alike (with 12 samples, measured one game after the other, the warm move at
-    2,000 read 0.87-1.32x the one at 20 from run to run)."""
+    page. The games take turns, sample by sample (why: docs/performance.md, "How to
+    measure")."""
     out = [{"move": [], "cold move": [], "render": [], "render: load": [],
             "render: compose": [], "page": [], "confirm": [], "replayed": []} for _ in games]
     for i in range(n):
@@ -559,9 +555,8 @@ def embedded(tmp: Path) -> list[Row]:
     svc = app.extensions["turnpost"]
     counter = StatementCounter(svc.db.engine)
     rows: list[Row] = []
-    # the floor in a database file of its own, taking turns with the moves (as on PostgreSQL):
-    # measured first, the floor's p50 moved by half between runs minutes apart (1.09-1.55 ms);
-    # sharing the moves' file, each paid for the other's WAL checkpoints
+    # the floor in a database file of its own (sharing the moves' file, each paid for the
+    # other's WAL checkpoints), taking turns with the moves: docs/performance.md
     floor = BareRoute(f"sqlite:///{tmp / 'floor.db'}")
     moves = LinkMoves(app, counter)
     bare, times = interleaved(floor, moves, n=150)
@@ -610,7 +605,7 @@ def embedded(tmp: Path) -> list[Row]:
 # -- the clock sweep ----------------------------------------------------------------------------
 
 def sweep_rows(tmp: Path) -> list[Row]:
-    """Issue 11: one pass of the clock sweep over 100,000 games with 1,000 due, per 1,000
+    """One pass of the clock sweep over 100,000 games with 1,000 due, per 1,000
     timeouts (and 1,000 reminders), against one move request timed just before each pass
     (bench/sweep_bench.py; the median of its passes, the spread of their ratios said)."""
     where = tmp / "sweep"

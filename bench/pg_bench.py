@@ -2,8 +2,7 @@
 PostgreSQL, Redis as the broker, gunicorn (4 workers) and a Celery worker sending to an SMTP
 sink. Every figure beside its floor: the bare insert route on the same database (in process,
 and under the same gunicorn), plain smtplib to the same sink. A figure and its floor take
-turns in slices (bench.interleaved, the throughput run's SLICES), so that the machine's load
-falls on both alike.
+turns in slices (why: docs/performance.md, "How to measure").
 
 The database named by --pg-url (default: a scratch `turnpost_bench` database, created if
 missing) has its tables DROPPED and recreated; the Redis database (default 15) is flushed."""
@@ -171,8 +170,7 @@ def links_to_post(svc, n: int) -> list[str]:
 
 
 #: the throughput hammer's slices: bare route and moves take turns, SLICES times SLICE seconds
-#: each, so that a change in the machine's load during the run falls on both alike (one
-#: 8-second hammer of each, one after the other, moved the ratio by 15% from run to run)
+#: each (why: docs/performance.md, "How to measure")
 SLICES, SLICE = 4, 2.0
 
 
@@ -264,8 +262,7 @@ def fanout(tmp: Path, pg: str, redis: str) -> list[Row]:
 
 
 #: the fan-out's slices: plain smtplib and the worker take turns, FANOUT_SLICES times
-#: FANOUT_EMAILS emails each (one run of each, one after the other, read the smtplib floor
-#: anywhere from 475 to 680 emails/s between runs minutes apart)
+#: FANOUT_EMAILS emails each (why: docs/performance.md, "How to measure")
 FANOUT_SLICES, FANOUT_EMAILS = 3, 100
 
 
@@ -356,8 +353,7 @@ def burst(svc, celery_app, log: Path, per_second: int, seconds: int) -> Row:
 # -- one move, in process ------------------------------------------------------------------------
 
 def moves_in_process(tmp: Path, pg: str, redis: str) -> list[Row]:
-    """Moves by link and the floor's bare route taking turns (bench.interleaved): on this
-    server the floor is as noisy as the moves."""
+    """Moves by link and the floor's bare route taking turns (bench.interleaved)."""
     floor = BareRoute(pg)
     app = create_app({**service_env(pg, redis), "TURNPOST_MAILDIR": str(tmp / "pg-outbox"),
                       "TURNPOST_CHANCE": random.Random(1)})

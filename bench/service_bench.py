@@ -7,7 +7,7 @@ The PostgreSQL run DROPS AND RECREATES the tables of the database it is given: p
 at a scratch database (the default is this machine's `test`).
 
 Mail is not sent during the timed requests (the relay is switched off) so the figure is the
-web + engine + database path of DESIGN.md steps 1-4."""
+web + engine + database path of docs/architecture.md steps 1-4."""
 from __future__ import annotations
 
 import argparse

@@ -17,7 +17,7 @@ the time spent inside SQLite's own calls (its statements run, rows stepped, comm
 that times them), and the engines' own work for the same timeouts (each due game's log folded
 from where the pass starts it, and its timeout move chosen, decided and folded), done alone
 just before the pass on the same games. Their sum, as a ratio to a move, is the floor under
-the issue's 20x: what is left above it is the sweep's own code (SQLAlchemy, JSON, clocks).
+the 20x target (docs/performance.md): what is left above it is the sweep's own code (SQLAlchemy, JSON, clocks).
 `make bench` prints the median of the passes with their spread (bench/bench.py);
 `--per-game` adds one pass on
 the per-game path a batch falls back to, for comparison. `--url` runs on that database

@@ -1,4 +1,4 @@
-"""The layers of the house (DESIGN.md, README "How it is built"), checked by reading every
+"""The layers of the house (docs/architecture.md, README "How it is built"), checked by reading every
 module's imports with `ast`: no import circle among service/, workers/ and config/; nothing
 imports an adapter from below; engines import only the standard library and each other; the
 two directions of mail never import each other; the use cases know no Flask or Celery; and the

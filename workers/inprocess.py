@@ -1,5 +1,5 @@
 """The embedded default's worker: background jobs run in one thread of the web process, AFTER
-the response, never inside a player's request (issue 15). With no beat process, the same
+the response, never inside a player's request. With no beat process, the same
 thread does beat's periodic work whenever it has been idle for the sweep interval: the clocks
 (reminders, timeouts, vacations that ended) and the outbox sweep (due retries, stored mail
 whose kick was lost). The thread starts with the app's first request or job, so a server that

@@ -242,7 +242,7 @@ def _touches(branch: Branch, face: Face, ink: int = 2) -> bool:
 
 
 # Pillow's PNG encoder tries every row filter on every row and keeps the best: 2.3 ms of an
-# email's ~10 for this picture (issue 15's fan-out). Flat colours compress as well unfiltered
+# email's ~10 for this picture. Flat colours compress as well unfiltered
 # (smaller, even). The deflate stream is ISA-L's (isal), not the standard library's zlib: for a
 # 534x348 table 0.09 ms against 0.73, 14.7 KB against 13.1 (any zlib reads it). Lossless
 # either way: the same pixels.

@@ -1,4 +1,4 @@
-"""The contract every rules engine keeps (DESIGN.md, "The engine contract").
+"""The contract every rules engine keeps (docs/architecture.md, "The engine contract").
 
 An engine is pure: it imports nothing from the web, the database, the worker or the clock.
 Chance comes in as an object with the `random.Random` subset below and its outcomes are

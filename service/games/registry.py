@@ -6,7 +6,7 @@ import importlib
 
 from .contract import Game
 
-# id -> (module, lobby title). Magnate's two rulesets are one engine with an option (RULINGS.md).
+# id -> (module, lobby title). Magnate's two rulesets are one engine with an option (docs/rules/rulings.md).
 GAMES: dict[str, str] = {
     "trees": "service.games.trees",
     "magnate": "service.games.magnate",
@@ -40,7 +40,7 @@ def available() -> dict[str, Game]:
 
 
 # What the lobby offers: (entry id, label, engine id, preset options). Magnate's two rulesets
-# are one engine but two games to a player (RULINGS.md, Magnate).
+# are one engine but two games to a player (docs/rules/rulings.md, Magnate).
 LOBBY: tuple[tuple[str, str, str, dict], ...] = (
     ("trees", "Trees", "trees", {}),
     ("magnate", "Magnate", "magnate", {"ruleset": "classic"}),

@@ -1,4 +1,4 @@
-"""Signed tokens: the bearer credentials in every email (DESIGN.md, "Players and identity").
+"""Signed tokens: the bearer credentials in every email (docs/architecture.md, "Players and identity").
 
 * Link tokens (itsdangerous, one salt per purpose) for moves, views and unsubscribing. A move
   token is bound to game and seat, carries the move, and the mark of the position its seat saw

@@ -3,6 +3,7 @@ work, the clock, chance, the URLs, the mail transport and an enqueue function fo
 work) and knows nothing of Flask, Celery, HTTP or SMTP. The web pages, the workers, the SMTP
 receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."""
 # transient database errors, for the adapters that retry what they stopped (workers.tasks)
+from service.store.statuses import GameStatus, InboundStatus, OutboxStatus, SeatStatus
 from service.store.transient import DatabaseUnavailable, is_transient
 
 from .errors import (
@@ -52,4 +53,5 @@ __all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "Gam
            "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log",
-           "DatabaseUnavailable", "is_transient"]
+           "DatabaseUnavailable", "is_transient",
+           "GameStatus", "InboundStatus", "OutboxStatus", "SeatStatus"]

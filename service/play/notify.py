@@ -1,5 +1,5 @@
 """Which emails a change of position calls for, queued as outbox rows in the same transaction
-as the events (DESIGN.md step 4): if the events commit, so do their emails; if not, neither."""
+as the events (docs/architecture.md step 4): if the events commit, so do their emails; if not, neither."""
 from __future__ import annotations
 
 import secrets
@@ -13,6 +13,7 @@ from service.games.contract import Game
 from service.linking import freshness as marks
 from service.store.models import GameRow, OutboxRow
 from service.store.moves import insert_outbox
+from service.store.statuses import OutboxStatus
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
@@ -60,7 +61,7 @@ def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
             continue
         if now_acts != was or just_ended:
             # its turn began, its part is done or the game ended: its view shows it (every
-            # view has `to_act` and `outcome`, DESIGN.md), no need to compare two views
+            # view has `to_act` and `outcome`, docs/architecture.md), no need to compare two views
             wanted_seats.append(seat)
             continue
         if ended:
@@ -116,14 +117,14 @@ def status_for(seat_row, kind: str) -> str:
     unsubscribed from the game gets nothing of it but the answers to its own emails."""
     player = seat_row.player
     if seat_row.bot is not None:          # bots are never mailed
-        return "skipped"
+        return OutboxStatus.SKIPPED
     if player.suppressed or player.bounced_at is not None:
-        return "skipped"
+        return OutboxStatus.SKIPPED
     if seat_row.muted and kind not in ("answer", "refusal"):
-        return "skipped"
+        return OutboxStatus.SKIPPED
     if kind == "turn" and player.mail_mode == "digest":
-        return "held"
-    return "pending"
+        return OutboxStatus.HELD
+    return OutboxStatus.PENDING
 
 
 #: notices about the game in progress (its clocks, a take-back asked or refused): moot once it
@@ -141,8 +142,9 @@ def supersede(session: Session, game_ids: int | list[int]) -> None:
     ids = [game_ids] if isinstance(game_ids, int) else list(game_ids)
     session.execute(update(OutboxRow)
                     .where(OutboxRow.game_id.in_(ids), OutboxRow.kind.in_(NOTICES),
-                           OutboxRow.status.in_(("pending", "held", "quiet")))
-                    .values(status="skipped", claim=None)
+                           OutboxRow.status.in_((OutboxStatus.PENDING, OutboxStatus.HELD,
+                                                 "quiet")))      # quiet: held for quiet hours
+                    .values(status=OutboxStatus.SKIPPED, claim=None)
                     .execution_options(synchronize_session=False))
 
 

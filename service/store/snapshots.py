@@ -1,5 +1,5 @@
 """Snapshots: a game's state after some event, stored beside its log so that rebuilding a
-state replays only the events after the newest snapshot (DESIGN.md step 3), whatever the
+state replays only the events after the newest snapshot (docs/architecture.md step 3), whatever the
 length of the game.
 
 A snapshot is a cache: it is written by whoever folded the state anyway, it is read only in

@@ -16,6 +16,7 @@ from service.play.time import calendar
 
 from . import pages
 from .ext import services
+from .refusals import on_refusal, problem_page
 
 bp = Blueprint("accounts", __name__)
 
@@ -48,16 +49,18 @@ def _local_path(path: str) -> bool:
     return path.startswith("/") and not path.startswith("//") and "\\" not in path
 
 
+def _sign_in_refused(exc, **_view_args):
+    return render_template("web/sign_in.html", sent=False, error=exc.detail,
+                           typed=request.form.get("email", "")[:400]), 400
+
+
 @bp.post("/sign-in")
+@on_refusal(_sign_in_refused)
 def sign_in_request():
     typed = request.form.get("email", "")[:400]
     # the nonce that ties the link to this browser (accounts.complete_sign_in)
     session.setdefault("browser", secrets.token_urlsafe(16))
-    try:
-        accounts.request_sign_in(services(), typed, session["browser"])
-    except PlayError as exc:
-        return render_template("web/sign_in.html", sent=False, error=exc.detail,
-                               typed=typed), 400
+    accounts.request_sign_in(services(), typed, session["browser"])
     return render_template("web/sign_in.html", sent=True, error=None, typed=typed)
 
 
@@ -68,11 +71,9 @@ def sign_in_confirm(token: str):
 
 
 @bp.post("/sign-in/<token>")
+@on_refusal(problem_page(400, sign_in_again=True))
 def sign_in(token: str):
-    try:
-        me = accounts.complete_sign_in(services(), token, session.get("browser"))
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 400, sign_in_again=True)
+    me = accounts.complete_sign_in(services(), token, session.get("browser"))
     wanted = session.get("next", "")
     kept = session.get("lobby_form")   # a lobby form filled in before signing in
     session.clear()                    # a fresh session for the account (no fixation)
@@ -110,12 +111,22 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
 
 @bp.get("/me/games/<int:game_id>")
 @signed_in
+@on_refusal(problem_page(404))
 def my_game(me: accounts.Account, game_id: int):
     """The signed-in player's own page of a game (where an expired link's page sends them)."""
-    try:
-        return redirect(mygames.seat_link(services(), me.id, game_id))
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 404)
+    return redirect(mygames.seat_link(services(), me.id, game_id))
+
+
+def _my_page_refused(exc, **_view_args):
+    """My page again, the refusal's words beside the form."""
+    return _my_page(current_account(), exc.detail, 400)
+
+
+def _preferences_refused(exc, **_view_args):
+    """My page again, the preferences as the player typed them beside the refusal's words."""
+    typed = {k: request.form.get(k, "")[:200]
+             for k in ("name", "zone", "mail_mode", "digest_hour")}
+    return _my_page(current_account(), exc.detail, 400, typed)
 
 
 @bp.post("/me/calendar")
@@ -133,26 +144,21 @@ def calendar_preferences(me: accounts.Account):
 
 @bp.post("/me/preferences")
 @signed_in
+@on_refusal(_preferences_refused)
 def preferences(me: accounts.Account):
     form = request.form
-    try:
-        accounts.save_preferences(services(), me.id, name=form.get("name", ""),
-                                  zone=form.get("zone", ""), mail_mode=form.get("mail_mode", ""),
-                                  digest_hour=form.get("digest_hour", ""))
-    except PlayError as exc:
-        typed = {k: form.get(k, "")[:200] for k in ("name", "zone", "mail_mode", "digest_hour")}
-        return _my_page(me, exc.detail, 400, typed)
+    accounts.save_preferences(services(), me.id, name=form.get("name", ""),
+                              zone=form.get("zone", ""), mail_mode=form.get("mail_mode", ""),
+                              digest_hour=form.get("digest_hour", ""))
     flash("Saved.")
     return redirect(url_for("accounts.me") + "#preferences")
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>")
 @signed_in
+@on_refusal(_my_page_refused)
 def refill(me: accounts.Account, game_id: int, seat: int):
-    try:
-        invitations.refill(services(), me.id, game_id, seat, request.form.get("email", "")[:400])
-    except PlayError as exc:
-        return _my_page(me, exc.detail, 400)
+    invitations.refill(services(), me.id, game_id, seat, request.form.get("email", "")[:400])
     return redirect(url_for("accounts.me"))
 
 
@@ -164,49 +170,49 @@ def open_games():
 
 @bp.post("/games/<int:game_id>/join")
 @signed_in
+@on_refusal(problem_page(409))
 def join(me: accounts.Account, game_id: int):
-    try:
-        invitations.join_open_seat(services(), me.id, game_id)
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409)
+    invitations.join_open_seat(services(), me.id, game_id)
     return redirect(url_for("accounts.me"))
 
 
 @bp.get("/invitations/<token>/<choice>")
+@on_refusal(problem_page(400))
 def invitation(token: str, choice: str):
     if choice not in ("accept", "decline", "never"):
         return pages.problem("This link does not work", "It is not an invitation link.", 404)
-    try:
-        seen = invitations.look(services(), token)
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
+    seen = invitations.look(services(), token)
     return render_template("web/invitation.html", invitation=seen, choice=choice, token=token,
                            done=None)
 
 
 @bp.post("/invitations/<token>/<choice>")
+@on_refusal(problem_page(409))
 def answer_invitation(token: str, choice: str):
     if choice not in ("accept", "decline", "never"):
         return pages.problem("This link does not work", "It is not an invitation link.", 404)
-    try:
-        seen = invitations.look(services(), token)
-        done = invitations.answer(services(), token, choice)
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409)
+    seen = invitations.look(services(), token)
+    done = invitations.answer(services(), token, choice)
     return render_template("web/invitation.html", invitation=seen, choice=choice, token=token,
                            done=done)
 
 
+def _rematch_refused(exc, token: str):
+    return pages.problem(exc.title, exc.detail, 409, links=_back_to_game(token))
+
+
+def _back_to_game(token: str) -> list[tuple[str, str]]:
+    return [(url_for("games.game_page", token=token), "Back to the game")]
+
+
 @bp.post("/g/<token>/rematch")
+@on_refusal(_rematch_refused)
 def rematch(token: str):
     """The game page's rematch button: the seat's own signed link is the credential. One
     rematch per game: pressing again finds it."""
-    back = [(url_for("games.game_page", token=token), "Back to the game")]
-    try:
-        claims = services().urls.signer.loads("view", token)
-        made = invitations.rematch(services(), claims.game, claims.seat)
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409, links=back)
+    back = _back_to_game(token)
+    claims = services().urls.signer.loads("view", token)
+    made = invitations.rematch(services(), claims.game, claims.seat)
     if made.made and made.started:        # a table of bots: the new game is on already
         flash(f"Rematch: game #{made.game_id}, the same table again.")
         return redirect(made.link)

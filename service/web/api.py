@@ -36,17 +36,7 @@ def on_http_error(exc: HTTPException):
     return problems.respond(Problem(exc.code or 500, exc.name, exc.description or ""))
 
 
-@bp.errorhandler(play.PlayError)
-def on_play_error(exc: play.PlayError):
-    if isinstance(exc, play.NoSuchGame):
-        return problems.respond(Problem(404, exc.title, exc.detail))
-    if isinstance(exc, play.PositionChanged):
-        now = uses.current(services(), request.view_args["game_id"], g.api_player.player_id)
-        return problems.respond(Problem(409, exc.title, exc.detail, openapi.STALE, **now))
-    if isinstance(exc, play.Refused):
-        return problems.respond(Problem(422, exc.title, exc.detail, openapi.REFUSED,
-                                        line=exc.text, suggestions=exc.suggestions))
-    return problems.respond(Problem(409, exc.title, exc.detail))
+# a PlayError is answered by the app's one handler (service.web.refusals): a problem document
 
 
 @bp.before_request
@@ -126,8 +116,8 @@ def my_games():
               "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")}
              for x in uses.my_games(services(), g.api_player.player_id, status)]
     # an ended game is not being played: it is listed apart
-    return {"nowPlaying": [x for x in lines if x["status"] != "ended"],
-            "finished": [x for x in lines if x["status"] == "ended"]}
+    return {"nowPlaying": [x for x in lines if x["status"] != play.GameStatus.ENDED],
+            "finished": [x for x in lines if x["status"] == play.GameStatus.ENDED]}
 
 
 @bp.get("/games/<int:game_id>")

@@ -31,7 +31,7 @@ def outbox():
     mails = [{"key": k, "to": m["To"], "subject": m["Subject"], "date": m["Date"]}
              for k, m in _messages()]
     return render_template("web/outbox.html", mails=mails,
-                           parked=admin.outbox(services(), "parked"),
+                           parked=admin.outbox(services(), play.OutboxStatus.PARKED),
                            replied=request.args.get("replied", ""))
 
 

@@ -21,13 +21,14 @@ from werkzeug.exceptions import InternalServerError, MethodNotAllowed, NotFound
 
 from service.linking.signer import Expired, TokenError
 
-from . import pages, problems
+from . import pages, problems, refusals
 from .problems import Problem
 
 RETRY_AFTER = 5
 
 
 def init_app(app) -> None:
+    refusals.init_app(app)
     app.register_error_handler(TokenError, token_error)
     app.register_error_handler(DBAPIError, database_error)
     app.register_error_handler(InternalServerError, server_error)

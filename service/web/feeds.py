@@ -7,6 +7,7 @@ from __future__ import annotations
 from flask import Blueprint, Response, abort, render_template
 from icalendar import Calendar, Event
 
+from service import play
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
@@ -19,7 +20,7 @@ def _games(token: str) -> tuple[tokens.Holder, list[uses.GameLine]]:
     holder = tokens.holder(services(), token, scope="feed")
     if holder is None:
         abort(404)
-    return holder, uses.my_games(services(), holder.player_id, "active")
+    return holder, uses.my_games(services(), holder.player_id, play.GameStatus.ACTIVE)
 
 
 def _page(line: uses.GameLine) -> str:

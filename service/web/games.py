@@ -26,6 +26,7 @@ from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
 from . import pages
 from .accounts import current_account
 from .ext import services
+from .refusals import on_refusal, problem_page
 
 bp = Blueprint("games", __name__)
 
@@ -88,7 +89,12 @@ def rules(entry: str):
     return render_template("web/rules.html", game=chosen, rules=html)
 
 
+def _lobby_refused(exc, **_view_args):
+    return _lobby_error(request.form, exc.detail), 400
+
+
 @bp.post("/games")
+@on_refusal(_lobby_refused)
 def create():
     me = current_account()
     if me is None:     # making a game mails people: only an account may, and it is counted
@@ -100,24 +106,26 @@ def create():
     open_seats = form.get("open_seats", "0").strip() or "0"
     if not open_seats.isdigit():
         return _lobby_error(form, "Open seats is a number (0 for none)."), 400
-    try:
-        game, options = _chosen_game(form)
-        # the service's own options: a clock (default 3 days per move) and the timeout policy
-        options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
-        if form.get("on_timeout"):
-            options["on_timeout"] = form["on_timeout"]
-        options["rated"] = form.get("rated", "") or "off"   # an unticked box sends nothing
-        if form.get("rest_days", "").strip():    # e.g. sat,sun: every seat's clock stops then
-            options["rest_days"] = form["rest_days"][:80]
-        invitations.create_game(services(), me.id, game.id, players,
-                                open_seats=int(open_seats[:3]), options=options,
-                                public=form.get("public", "") == "on")
-    except play.PlayError as exc:
-        return _lobby_error(form, exc.detail), 400
+    game, options = _chosen_game(form)
+    # the service's own options: a clock (default 3 days per move) and the timeout policy
+    options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
+    if form.get("on_timeout"):
+        options["on_timeout"] = form["on_timeout"]
+    options["rated"] = form.get("rated", "") or "off"   # an unticked box sends nothing
+    if form.get("rest_days", "").strip():    # e.g. sat,sun: every seat's clock stops then
+        options["rest_days"] = form["rest_days"][:80]
+    invitations.create_game(services(), me.id, game.id, players,
+                            open_seats=int(open_seats[:3]), options=options,
+                            public=form.get("public", "") == "on")
     return redirect(url_for("accounts.me"))
 
 
+def _practice_refused(exc, **_view_args):
+    return _practice_error(request.form, exc.detail), 400
+
+
 @bp.post("/practice")
+@on_refusal(_practice_refused)
 def practice():
     """"Play against bots": the person takes the first seat, bots the others, and the browser
     goes straight to that seat's page (its link is the key to the seat: keep it). A signed-in
@@ -135,8 +143,6 @@ def practice():
             mail=form.get("mail") == "on")
     except ValueError:
         return _practice_error(form, "Choose how many players, as a number."), 400
-    except play.PlayError as exc:
-        return _practice_error(form, exc.detail), 400
     # the page's own fragment: without one the browser would keep the form's (#practice)
     return redirect(services().urls.game_path(started.game_id, seat) + "#game")
 
@@ -188,27 +194,19 @@ def _lobby_error(form, error: str):
 def public_page(public_id: str):
     """The public page of a game: the spectator's view and the public history; found only by
     its unguessable id, and off when its players chose so."""
-    try:
-        game = play.public_game(services(), public_id)
-        if game.status == "forming":
-            return render_template("web/forming.html", game=game)
-        read = play.read_game(services(), game.game_id, None, before=_before())
-    except play.NoSuchGame as exc:
-        return pages.problem(exc.title, exc.detail, 404)
+    game = play.public_game(services(), public_id)
+    if game.status == play.GameStatus.FORMING:
+        return render_template("web/forming.html", game=game)
+    read = play.read_game(services(), game.game_id, None, before=_before())
     return pages.render_game(read, view_token="",
                              dev_outbox="dev.outbox" in current_app.view_functions)
 
 
 @bp.get("/g/<token>")
 def game_page(token: str):
-    try:
-        claims = services().urls.signer.loads("view", token)
-        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder,
-                              before=_before())
-    except play.NoSuchGame as exc:
-        return pages.problem(exc.title, exc.detail, 404)
-    except play.NotYourSeat as exc:
-        return pages.problem(exc.title, exc.detail, 403)
+    claims = services().urls.signer.loads("view", token)
+    read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder,
+                          before=_before())
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16))
 
 
@@ -218,7 +216,17 @@ def _before() -> int | None:
     return before if before is not None and 1 < before < 2**31 else None
 
 
+def _game_page_again(kept=None):
+    """An answer for on_refusal: the game page, the refusal's words on top, and what the
+    player wrote (`kept(form)`: the page's fields to fill in again) kept."""
+    def answer_with(exc, token: str):
+        claims = services().urls.signer.loads("view", token)
+        return _page_error(token, claims, exc, **(kept(request.form) if kept else {}))
+    return answer_with
+
+
 @bp.post("/g/<token>/say")
+@on_refusal(_game_page_again(lambda form: {"said": form.get("text", "")}))
 def say(token: str):
     """The message box: to everyone, or privately to one seat."""
     claims = services().urls.signer.loads("view", token)
@@ -226,25 +234,20 @@ def say(token: str):
     text = request.form.get("text", "")
     try:
         to_seat = int(to) if to.strip() else None
-        play.say(services(), claims.game, claims.seat, text, to_seat)
     except ValueError:
-        return _page_error(token, claims, play.ChatRefused("Choose whom the message is for."),
-                           said=text)
-    except play.PlayError as exc:
-        return _page_error(token, claims, exc, said=text)
+        raise play.ChatRefused("Choose whom the message is for.") from None
+    play.say(services(), claims.game, claims.seat, text, to_seat)
     flash("Message sent" + (" privately." if to.strip() else " to everyone."))
     return redirect(url_for("games.game_page", token=token) + "#history")
 
 
 @bp.post("/g/<token>/undo")
+@on_refusal(_game_page_again())
 def undo(token: str):
     """The undo buttons: ask to take back your last move, or accept / refuse a request."""
     claims = services().urls.signer.loads("view", token)
-    try:
-        done = play.undo_command(services(), claims.game, claims.seat,
-                                 request.form.get("answer", ""))
-    except play.PlayError as exc:
-        return _page_error(token, claims, exc)
+    done = play.undo_command(services(), claims.game, claims.seat,
+                             request.form.get("answer", ""))
     flash(done.words)
     return redirect(url_for("games.game_page", token=token))
 
@@ -255,12 +258,17 @@ def _page_error(token, claims, exc, **extra):
                              error=exc, **extra), 422
 
 
+def _command_lines(form) -> list[str]:
+    lines = [ln.strip() for ln in form.get("commands", "").splitlines()]
+    return [ln for ln in lines if ln and not ln.startswith("#")]
+
+
 @bp.post("/g/<token>/play")
+@on_refusal(_game_page_again(lambda form: {"typed": "\n".join(_command_lines(form))}))
 def turn_form(token: str):
     """Commands typed on the game page, one per line: applied in order, all or none."""
     claims = services().urls.signer.loads("view", token)
-    lines = [ln.strip() for ln in request.form.get("commands", "").splitlines()]
-    lines = [ln for ln in lines if ln and not ln.startswith("#")]
+    lines = _command_lines(request.form)
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
@@ -270,21 +278,16 @@ def turn_form(token: str):
         for answer in play.commands.play(services(), intent).answers:
             flash(answer)
     except play.AlreadyDone:
-        pass
-    except play.PlayError as exc:
-        return _page_error(token, claims, exc, typed="\n".join(lines))
+        pass          # a double submit: the first one made the moves
     return redirect(url_for("games.game_page", token=token))
 
 
 @bp.get("/g/<token>/replay")
 def replay(token: str):
     """Step back and forth through the positions as this seat saw them (links; keys n/p)."""
-    try:
-        claims = services().urls.signer.loads("view", token)
-        step = play.replay_step(services(), claims.game, claims.seat,
-                                request.args.get("at", type=int))
-    except play.NoSuchGame as exc:
-        return pages.problem(exc.title, exc.detail, 404)
+    claims = services().urls.signer.loads("view", token)
+    step = play.replay_step(services(), claims.game, claims.seat,
+                            request.args.get("at", type=int))
     return render_template("web/replay.html", step=step, view=step.view, names=step.names,
                            me=step.seat, back=url_for("games.game_page", token=token),
                            partial_html=game_partial(current_app.jinja_env, step.kind, "html"))
@@ -293,15 +296,17 @@ def replay(token: str):
 @bp.get("/g/<token>/log.json")
 def seat_log(token: str):
     """This seat's own view of the log, as a JSON download."""
-    try:
-        claims = services().urls.signer.loads("view", token)
-        log = play.seat_log(services(), claims.game, claims.seat)
-    except play.NoSuchGame as exc:
-        return pages.problem(exc.title, exc.detail, 404)
+    claims = services().urls.signer.loads("view", token)
+    log = play.seat_log(services(), claims.game, claims.seat)
     return _download(log, f"turnpost-game-{claims.game}-seat-{claims.seat + 1}.json")
 
 
+#: a whole log refused for another reason than a missing game (not yet finished, not theirs)
+LOG_REFUSED = problem_page(403)
+
+
 @bp.get("/g/<token>/whole-log.json")
+@on_refusal(LOG_REFUSED, unless=(play.NoSuchGame,))
 def whole_log_for_seat(token: str):
     """The whole log of a finished game, for a seat's holder (by the game page's link)."""
     claims = services().urls.signer.loads("view", token)
@@ -309,6 +314,7 @@ def whole_log_for_seat(token: str):
 
 
 @bp.get("/games/<int:game_id>/log.json")
+@on_refusal(LOG_REFUSED, unless=(play.NoSuchGame,))
 def whole_log(game_id: int):
     """The whole log of a finished game, for a signed-in player of it."""
     me = current_account()
@@ -316,6 +322,7 @@ def whole_log(game_id: int):
 
 
 @bp.get("/games/<public_id>/log.json")
+@on_refusal(LOG_REFUSED, unless=(play.NoSuchGame,))
 def public_log(public_id: str):
     """The whole log of a finished public game, for its public page's audience."""
     return _whole_log(play.LogReader(public_id=public_id))
@@ -324,12 +331,7 @@ def public_log(public_id: str):
 def _whole_log(reader):
     """Every event of a finished game, hidden cards and all; to whoever may not read it, the
     same 404 whether the game exists or not."""
-    try:
-        log = play.whole_log(services(), reader)
-    except play.NoSuchGame as exc:
-        return pages.problem(exc.title, exc.detail, 404)
-    except play.PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 403)
+    log = play.whole_log(services(), reader)
     return _download(log, f"turnpost-game-{log['game']}.json")
 
 

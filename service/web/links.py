@@ -29,11 +29,8 @@ def _game_link(claims: Claims) -> str:
 
 @bp.get("/m/<token>")
 def confirm(token: str):
-    try:
-        claims = _claims(token)
-        page = play.read_game(services(), claims.game, claims.seat, with_history=False).page
-    except play.NoSuchGame as exc:
-        return pages.problem(exc.title, exc.detail, 404)
+    claims = _claims(token)
+    page = play.read_game(services(), claims.game, claims.seat, with_history=False).page
     engine_text = _describe(page.kind, claims.move)
     stale = page.mark != claims.mark
     # the link's button was pressed already: its move's idempotency record says so (None,
@@ -56,6 +53,7 @@ def act(token: str):
                          source="link", key=key, whole_turn=not from_page,
                          holder=claims.holder)
     game_link = _game_link(claims)
+    # each refusal has its own page here: done, the position as it is now, or a way back
     try:
         applied = play.submit(services(), intent)
     except play.AlreadyDone as exc:

@@ -8,6 +8,8 @@ import re
 
 from apispec import APISpec
 
+from service import play
+
 STALE = "/api/v1/problems#stale-position"
 REFUSED = "/api/v1/problems#move-refused"
 GAME_ID = {"name": "game_id", "in": "path", "required": True, "schema": {"type": "integer"},
@@ -52,11 +54,12 @@ SPEC_OPERATION = {"summary": "This description", "security": [],
                       "paths": {}, "components": {}, "security": [{"token": []}]},
                       "OpenAPI 3.1")}}
 
-GAME_STATUSES = ("forming", "active", "ended")     # service.store.models.GameRow.status
+GAME_STATUSES = tuple(play.GameStatus)
 
 MY_GAMES = {
     "summary": "My games, with whose move it is (Lichess: ongoing games; Xfcc: GetMyGames)",
-    "parameters": [{"name": "status", "in": "query", "required": False, "example": "active",
+    "parameters": [{"name": "status", "in": "query", "required": False,
+                    "example": play.GameStatus.ACTIVE,
                     "schema": {"type": "string", "enum": list(GAME_STATUSES)}}],
     "responses": {"200": _json({"nowPlaying": [{
         "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "status": "active",

@@ -5,6 +5,7 @@ from datetime import datetime
 
 from flask import current_app, render_template, request
 
+from service import play
 from service.display.boardpicture import drawing
 from service.display.seatpage import result_line
 from service.games import cards
@@ -13,6 +14,8 @@ from service.mail.outbound.templating import game_partial
 from .ext import services
 
 MAX_BUTTONS = 400
+#: a seat another player may invite someone to take over
+REPLACEABLE = (play.SeatStatus.ABSENT, play.SeatStatus.RESIGNED)
 
 
 def move_url(page, move) -> str:
@@ -64,8 +67,8 @@ def render_game(read, view_token: str, **extra):
                            step_hint=step_hint(page),
                            partial_html=game_partial(env, page.kind, "html"),
                            table=drawing(page.view, page.names, page.me),
-                           replaceable=[c for c in page.clocks
-                                        if c["status"] in ("absent", "resigned")], **extra)
+                           replaceable=[c for c in page.clocks if c["status"] in REPLACEABLE],
+                           **extra)
 
 
 def step_hint(page) -> str:

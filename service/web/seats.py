@@ -15,6 +15,7 @@ from service.play.time.sweep import timeouts
 
 from . import pages
 from .ext import services
+from .refusals import on_refusal, problem_page
 
 bp = Blueprint("seats", __name__)
 
@@ -23,55 +24,48 @@ def _view_claims(token: str):
     return services().urls.signer.loads("view", token)
 
 
-def _back_to_game(token: str, claims, exc: play.PlayError, **extra):
+def _back_to_game(exc: play.PlayError, token: str):
+    """The game page, the refusal's words on top (not to whoever does not hold the seat)."""
+    claims = _view_claims(token)
     read = play.read_game(services(), claims.game, claims.seat)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
-                             error=exc, **extra), 422
+                             error=exc), 422
 
 
 @bp.get("/g/<token>/resign")
+@on_refusal(problem_page(409))
 def confirm_resign(token: str):
-    try:
-        claims = _view_claims(token)
-        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
-    except play.PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409)
+    claims = _view_claims(token)
+    read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
                              confirm_resign=True)
 
 
 @bp.post("/g/<token>/resign")
+@on_refusal(_back_to_game, unless=(play.NotYourSeat,))
 def resign(token: str):
     claims = _view_claims(token)
     if request.form.get("confirm") != "yes":
         return redirect(url_for("seats.confirm_resign", token=token, _anchor="seat"))
-    try:
-        seats.resign(services(), claims.game, claims.seat, claims.holder)
-    except play.NotYourSeat as exc:
-        return pages.problem(exc.title, exc.detail, 403)
-    except play.PlayError as exc:
-        return _back_to_game(token, claims, exc)
+    seats.resign(services(), claims.game, claims.seat, claims.holder)
     flash("You resigned from this game.")
     return redirect(url_for("games.game_page", token=token))
 
 
 @bp.post("/g/<token>/vacation")
+@on_refusal(_back_to_game, unless=(play.NotYourSeat,))
 def vacation(token: str):
-    try:
-        claims = _view_claims(token)
-        player = seats.player_of(services(), claims.game, claims.seat, claims.holder)
-        text = request.form.get("request", "").strip()
-        text = text if text.lower().startswith(("vacation", "back")) else f"vacation {text}"
-        done = seats.take_vacation(services(), player, text)
-    except play.NotYourSeat as exc:
-        return pages.problem(exc.title, exc.detail, 403)
-    except play.PlayError as exc:
-        return _back_to_game(token, claims, exc)
+    claims = _view_claims(token)
+    player = seats.player_of(services(), claims.game, claims.seat, claims.holder)
+    text = request.form.get("request", "").strip()
+    text = text if text.lower().startswith(("vacation", "back")) else f"vacation {text}"
+    done = seats.take_vacation(services(), player, text)
     flash(done.text)
     return redirect(url_for("games.game_page", token=token))
 
 
 @bp.post("/g/<token>/replace")
+@on_refusal(_back_to_game, unless=(play.NotYourSeat,))
 def replace(token: str):
     try:
         claims = _view_claims(token)
@@ -80,10 +74,6 @@ def replace(token: str):
                                         request.form.get("address", ""), claims.holder)
     except ValueError:
         return pages.problem("Nothing was changed", "Choose the seat to take over.", 400)
-    except play.NotYourSeat as exc:
-        return pages.problem(exc.title, exc.detail, 403)
-    except play.PlayError as exc:
-        return _back_to_game(token, claims, exc)
     flash(done)
     return redirect(url_for("games.game_page", token=token))
 
@@ -102,20 +92,18 @@ def confirm_seat_action(token: str):
 
 
 @bp.post("/s/<token>")
+@on_refusal(problem_page(409))
 def seat_action(token: str):
-    try:
-        claims = services().urls.signer.loads("seat", token)
-        if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
-            done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
-                                    int(claims.move["target"]))
-        elif claims.move["act"] == away_offers.ACT:    # the offer answering an auto-reply
-            done = away_offers.accept(services(), claims.game, claims.seat, claims.holder,
-                                      claims.move)
-        else:
-            done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
-                                      claims.move["act"], int(claims.move["target"]))
-    except play.PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409)
+    claims = services().urls.signer.loads("seat", token)
+    if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
+        done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
+                                int(claims.move["target"]))
+    elif claims.move["act"] == away_offers.ACT:    # the offer answering an auto-reply
+        done = away_offers.accept(services(), claims.game, claims.seat, claims.holder,
+                                  claims.move)
+    else:
+        done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
+                                    claims.move["act"], int(claims.move["target"]))
     return pages.problem("Done", done, 200, services().urls.game_path(
         claims.game, claims.seat, claims.holder), kind="done")
 
@@ -129,10 +117,8 @@ def confirm_invitation(token: str):
 
 
 @bp.post("/i/<token>")
+@on_refusal(problem_page(409))
 def accept_invitation(token: str):
-    try:
-        game_id, seat = seats.accept_replacement(services(), token)
-    except play.PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 409)
+    game_id, seat = seats.accept_replacement(services(), token)
     with_holder = play.read_game(services(), game_id, seat, with_history=False).page.holder
     return redirect(services().urls.game_path(game_id, seat, with_holder))

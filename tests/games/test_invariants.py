@@ -1,4 +1,4 @@
-"""DESIGN.md's invariants, checked by random play on every registered engine:
+"""docs/architecture.md's invariants, checked by random play on every registered engine:
 
 replay of the log reproduces the state; neither decide nor evolve mutates a state; no view or history entry contains a card its seat may
 not know; every card is in exactly one zone; `decide` never mutates its input; every legal
@@ -67,7 +67,7 @@ def check_views(game, state, seats, events):
     for seat in [*range(seats), None]:
         view = game.view(state, seat)
         json.dumps(view)  # JSON-safe
-        # DESIGN.md: every view has at least these (a spectator has no hand)
+        # docs/architecture.md: every view has at least these (a spectator has no hand)
         assert {"game", "seat", "to_act", "outcome"} <= set(view), sorted(view)
         assert view["seat"] == seat and ("hand" in view) == (seat is not None)
         secret = game.secrets(state, seat)

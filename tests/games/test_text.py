@@ -1,4 +1,4 @@
-"""service.games.text: names as players type them (RULINGS.md, the Decktet's Commands paragraph:
+"""service.games.text: names as players type them (docs/rules/rulings.md, the Decktet's Commands paragraph:
 "any case, with or without 'the', ids, unambiguous prefixes").
 
 Quotation marks around a name are not part of it: ``play 'the Castle' under 'the Soldier'``

@@ -1,5 +1,5 @@
 """Everything per app lives in `app.extensions`: two apps in one process with different
-settings are independent (DESIGN.md, "the Flask way"). Before the use-case layer, module-level
+settings are independent (docs/architecture.md, "the Flask way"). Before the use-case layer, module-level
 `db` and `mailer` objects made the second `create_app` repoint the first."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The extended Decktet: 45 cards, ids and names exactly as RULINGS.md lists them.
+"""The extended Decktet: 45 cards, ids and names exactly as docs/rules/rulings.md lists them.
 
 Card id = rank character + suit letters in the standard order Moons, Suns, Waves, Leaves,
 Wyrms, Knots (M S V L Y K). Ranks: 1-9 numerals, P Pawn, T Court, N Crown; the Excuse is "0".

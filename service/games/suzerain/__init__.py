@@ -1,4 +1,4 @@
-"""Suzerain (seed 004, RULINGS.md S1-S14): a two-player Decktet trick-taking game.
+"""Suzerain (seed 004, docs/rules/rulings.md S1-S14): a two-player Decktet trick-taking game.
 
 Modules, imports running down this list (docs/engines.md): `state` (zones, State, the fold),
 `scoring` (S10-S13, a helper of the modules below), `rules` (options and setup, legal moves,
@@ -21,7 +21,7 @@ Zones (every one of the 44 cards is in exactly one; the Excuse is out of the gam
 * ``removed:s`` hand cards set aside secretly with a Pawn/Court right (owner only; count
                 public). They score at the end (S7).
 
-What a seat may know (RULINGS.md, hidden information): a card's owner is public once the card
+What a seat may know (docs/rules/rulings.md, hidden information): a card's owner is public once the card
 was seen as theirs: the Moon and Wyrm starting sets, played cards, face-up claims, Pawns and
 Courts. Dealt Aces and blind claims are private until played; discards and removals never say
 which card. `State.public` is that set; `secrets()` is everything else the seat does not own.

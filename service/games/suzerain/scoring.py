@@ -1,4 +1,4 @@
-"""Suzerain's final scoring (RULINGS.md S10-S13), broken down by rule for the reveal.
+"""Suzerain's final scoring (docs/rules/rulings.md S10-S13), broken down by rule for the reveal.
 
 Every one of the 44 cards is owned at the end (the 12 starting cards and the 32 claimed ones),
 so a majority is simply "more than the other seat" (S10). Pawns and Courts are owned too:

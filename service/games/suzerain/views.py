@@ -1,4 +1,4 @@
-"""What each seat sees of a Suzerain game (RULINGS.md, Suzerain, hidden information).
+"""What each seat sees of a Suzerain game (docs/rules/rulings.md, Suzerain, hidden information).
 
 A seat sees its own hand, discard pile and removed cards; everybody sees the display, the trick,
 the size of every pile, the Pawns and Courts with their unused rights, and a tally of the

@@ -1,4 +1,4 @@
-"""Trees (game id ``trees``): the Decktet tree-building game of seed 003, RULINGS.md T1-T8.
+"""Trees (game id ``trees``): the Decktet tree-building game of seed 003, docs/rules/rulings.md T1-T8.
 
 `GAME` keeps the engine contract (service/games/contract.py) in the shape of docs/engines.md:
 `state` holds the state, the card facts and `evolve` (a `folding.Fold`); `rules` the legal

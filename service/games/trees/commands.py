@@ -1,4 +1,4 @@
-"""Trees commands: what players type (RULINGS.md, "Commands accept names ...") and the
+"""Trees commands: what players type (docs/rules/rulings.md, "Commands accept names ...") and the
 canonical text of every move.
 
     play the Sea under the Mill     sea under mill      play sea on the mill    sea on mill

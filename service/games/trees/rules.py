@@ -1,4 +1,4 @@
-"""Trees rules (seed 003, RULINGS.md T1-T8): legal moves, `start` and `decide`.
+"""Trees rules (seed 003, docs/rules/rulings.md T1-T8): legal moves, `start` and `decide`.
 
 `decide` works on a copy of the state and returns events recording every chance outcome (root
 and discard shuffles, the first player), so `state.evolve` replays a game without chance.
@@ -121,7 +121,7 @@ def legal_moves(state: Mapping, seat: int) -> list[dict]:
     return [{"type": "unroot", "root": t["root"]} for t in state["trees"]]
 
 
-# One link per legal move (issue 2); random play shows a median of 8 plays, 24 at the 99th
+# One link per legal move; random play shows a median of 8 plays, 24 at the 99th
 # percentile and 33 at most, so this cap only guards a pathological hand.
 MENU_PLAYS = 40
 

@@ -1,4 +1,4 @@
-"""What each seat may see of a Trees game (RULINGS.md T8, "Hidden information"): views,
+"""What each seat may see of a Trees game (docs/rules/rulings.md T8, "Hidden information"): views,
 history sentences, the outcome, and the zone/secret lists the invariant suite checks.
 
 Hands are seen by their owner only (sizes are public); the draw pile by nobody; the order of the
@@ -90,7 +90,7 @@ def _tree_view(state, tree, seat):
 # ------------------------------------------------------------------ history
 # One function per event type: what `seat` (None = a spectator) may know of it, with the
 # sentence the history shows. Only GameStarted (the dealt hand) and CardDrawn (the card) hold
-# anything private; everything else is public (RULINGS.md, Trees, "Hidden information").
+# anything private; everything else is public (docs/rules/rulings.md, Trees, "Hidden information").
 
 Data = Mapping[str, Any]
 

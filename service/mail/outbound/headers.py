@@ -1,5 +1,5 @@
 """The email package's header factory, without its waste: parsing headers was about a fifth of
-composing a turn email (issue 15's fan-out).
+composing a turn email.
 
 The standard `HeaderRegistry` makes a new class for every header it parses (`type(...)` on each
 call), and parses the same values again and again: every email's Content-Type and

@@ -31,7 +31,7 @@ def wordwrap(environment: Environment, s: str, width: int = 79, break_long_words
 
     The plain-text emails wrap each line of prose they build, and nearly all of them are
     shorter than the width: textwrap then gives each line back as it was, at a cost of a
-    third of rendering a late Aristocracy table's text part (issue 15). A line comes back
+    third of rendering a late Aristocracy table's text part. A line comes back
     as it was exactly when it is not empty, fits, and ends in no whitespace (textwrap drops
     trailing whitespace, and gives nothing for an empty line); any other line, and the text
     it is in, goes to Jinja's own filter."""

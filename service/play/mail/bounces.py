@@ -17,6 +17,7 @@ from service.play.players import default_name
 from service.play.services import Services
 from service.play.time import mailholds as mail_holds
 from service.store.models import Invitation, OutboxRow, Player
+from service.store.statuses import InboundStatus
 
 _BOUNCE = re.compile(r"^bounce\+([a-z0-9.]+)@(.+)$")
 
@@ -37,9 +38,9 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
     with svc.db.transaction() as session:
         row = session.scalars(select(OutboxRow).where(OutboxRow.message_id == token)).first()
         if row is None:
-            return "ignored", "a bounce for no email of ours"
+            return InboundStatus.IGNORED, "a bounce for no email of ours"
         if not permanent:
-            return "ignored", f"temporary failure for outbox row {row.id}"
+            return InboundStatus.IGNORED, f"temporary failure for outbox row {row.id}"
         mute_address(session, row.to_addr, now)
         held = []
         if row.kind == "turn" and row.game_id is not None:   # they never got the turn

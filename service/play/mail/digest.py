@@ -12,6 +12,7 @@ from sqlalchemy import select
 from service.play.notify import since
 from service.play.services import Services
 from service.store.models import OutboxRow, Player
+from service.store.statuses import OutboxStatus
 
 
 def release_due(svc: Services) -> list[int]:
@@ -24,7 +25,7 @@ def release_due(svc: Services) -> list[int]:
             if today is None:
                 continue
             held = session.scalars(select(OutboxRow).where(
-                OutboxRow.to_addr == player.email, OutboxRow.status == "held")
+                OutboxRow.to_addr == player.email, OutboxRow.status == OutboxStatus.HELD)
                 .order_by(OutboxRow.id)).all()
             by_game: dict[int | None, list[OutboxRow]] = {}
             for row in held:
@@ -32,9 +33,9 @@ def release_due(svc: Services) -> list[int]:
             for rows in by_game.values():
                 latest = rows[-1]
                 latest.since_seq = since(session, rows[0])   # all the news since the oldest
-                latest.status, latest.next_try = "pending", now
+                latest.status, latest.next_try = OutboxStatus.PENDING, now
                 for older in rows[:-1]:
-                    older.status = "skipped"
+                    older.status = OutboxStatus.SKIPPED
                 released.append(latest.id)
             player.digest_sent_on = today
         session.flush()

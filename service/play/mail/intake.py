@@ -18,6 +18,7 @@ from service.linking.signer import TokenError
 from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
 from service.play.services import Services
 from service.store.models import InboundMessage, OutboxRow
+from service.store.statuses import InboundStatus
 
 UNKNOWN_KEPT = timedelta(days=7)
 
@@ -44,8 +45,8 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
         expires_at = now + UNKNOWN_KEPT
     try:
         with svc.db.transaction() as session:
-            row = InboundMessage(message_id=message_id, raw=raw, via=via, status="received",
-                                 parsed=mail.to_json(), received_at=now, expires_at=expires_at)
+            row = InboundMessage(message_id=message_id, raw=raw, via=via,
+                                 status=InboundStatus.RECEIVED, parsed=mail.to_json(), received_at=now, expires_at=expires_at)
             session.add(row)
             session.flush()
             return row.id, True
@@ -79,4 +80,4 @@ def forget_expired(svc: Services, now: datetime) -> int:
     with svc.db.transaction() as session:
         return session.execute(delete(InboundMessage).where(
             InboundMessage.expires_at.is_not(None), InboundMessage.expires_at < now,
-            InboundMessage.status != "processing")).rowcount
+            InboundMessage.status != InboundStatus.PROCESSING)).rowcount

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.store.models import AddressRefusal, OutboxRow, Seat
+from service.store.statuses import OutboxStatus
 
 from . import bounces
 
@@ -57,10 +58,11 @@ def unmute(session: Session, row: OutboxRow, now: datetime) -> list[int]:
     seat.muted = False
     latest = session.scalars(
         select(OutboxRow).where(OutboxRow.game_id == row.game_id, OutboxRow.seat == row.seat,
-                                OutboxRow.kind == "turn", OutboxRow.status == "skipped",
+                                OutboxRow.kind == "turn", OutboxRow.status == OutboxStatus.SKIPPED,
                                 OutboxRow.id > row.id)
         .order_by(OutboxRow.id.desc()).limit(1)).first()
     if latest is None:
         return []
-    latest.status, latest.attempts, latest.next_try, latest.claim = "pending", 0, now, None
+    latest.status, latest.attempts, latest.next_try = OutboxStatus.PENDING, 0, now
+    latest.claim = None
     return [latest.id]

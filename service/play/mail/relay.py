@@ -1,4 +1,4 @@
-"""The outbox relay (DESIGN.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
+"""The outbox relay (docs/architecture.md steps 5-6), in batches: claim up to BATCH rows in one UPDATE,
 render and send them one after the other over one SMTP connection (which the transport keeps
 open for the next batch), and mark each one sent as soon as the relay has taken it.
 
@@ -75,6 +75,7 @@ from service.play.time import mailholds as mail_holds
 from service.store import events as event_store
 from service.store import records
 from service.store.models import OutboxRow
+from service.store.statuses import OutboxStatus
 from service.telemetry import logcontext as logctx
 
 from . import bounces, letters, refusals
@@ -103,10 +104,10 @@ def _claimable(early: bool = False):
     whose claim has lapsed. Its times are parameters (`_times`), so the statements that use
     it are built once."""
     when = _OUTBOX.claimed_at.type
-    waiting = _OUTBOX.status == "pending"
+    waiting = _OUTBOX.status == OutboxStatus.PENDING
     if not early:
         waiting = and_(waiting, _OUTBOX.next_try <= bindparam("now", type_=when))
-    return or_(waiting, and_(_OUTBOX.status == "sending",
+    return or_(waiting, and_(_OUTBOX.status == OutboxStatus.SENDING,
                              _OUTBOX.claimed_at < bindparam("stale", type_=when)))
 
 
@@ -147,7 +148,7 @@ def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str,
 def _claim_statement(fill: bool, early: bool, postgres: bool):
     """The claim's UPDATE for one shape, built once with its values as parameters (ids, n,
     token, and `_times`): a worker's task of two rows claims with it, and building it anew
-    each time cost more CPU than the database spent running it (issue 15's fan-out)."""
+    each time cost more CPU than the database spent running it."""
     asked = _OUTBOX.id.in_(bindparam("ids", expanding=True))
     pick = select(_OUTBOX.id).where(_claimable(early))
     if fill:
@@ -161,8 +162,8 @@ def _claim_statement(fill: bool, early: bool, postgres: bool):
     picked = pick.cte("picked")
     return (update(OutboxRow.__table__)
             .where(_OUTBOX.id.in_(select(picked.c.id)), _claimable(early))
-            .values(status="sending", claimed_at=bindparam("now", type_=_OUTBOX.claimed_at.type),
-                    claim=bindparam("token"))
+            .values(status=OutboxStatus.SENDING,
+                    claimed_at=bindparam("now", type_=_OUTBOX.claimed_at.type), claim=bindparam("token"))
             .returning(_OUTBOX.id))
 
 
@@ -189,7 +190,8 @@ class Heartbeat:
                 with self.svc.db.transaction() as session:
                     session.execute(update(OutboxRow).where(
                         OutboxRow.id.in_(self.row_ids), OutboxRow.claim == self.token,
-                        OutboxRow.status == "sending").values(claimed_at=self.svc.clock.now()))
+                        OutboxRow.status == OutboxStatus.SENDING)
+                    .values(claimed_at=self.svc.clock.now()))
             except DBAPIError:
                 pass    # the database is away: marking the rows will say so, once
 
@@ -357,7 +359,7 @@ class _Sending:
             for row_id in group:
                 row = rows[row_id]
                 if row.to_addr.lower() in dead:
-                    row.status, row.claim = "skipped", None
+                    row.status, row.claim = OutboxStatus.SKIPPED, None
                     drafts[row_id] = None
                     continue
                 self.about[row_id] = row.game_id, row.seat
@@ -449,9 +451,9 @@ _ROWS_WITH_SINCE = select(OutboxRow, notify.SINCE).where(
 
 _MARK_SENT = (update(OutboxRow.__table__)
               .where(OutboxRow.__table__.c.id == bindparam("row_id"),
-                     OutboxRow.__table__.c.status != "sent")
-              .values(status="sent", sent_at=bindparam("at"), last_error=None, claim=None,
-                      relay_id=bindparam("answer")))
+                     OutboxRow.__table__.c.status != OutboxStatus.SENT)
+              .values(status=OutboxStatus.SENT, sent_at=bindparam("at"), last_error=None,
+                      claim=None, relay_id=bindparam("answer")))
 
 
 def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
@@ -551,7 +553,7 @@ def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe:
         log.exception("outbox row %s could not be rendered or sent", row_id)
     with svc.db.transaction() as session:
         row = session.get(OutboxRow, row_id)
-        if row.status != "sending" or row.claim != token:
+        if row.status != OutboxStatus.SENDING or row.claim != token:
             # our claim lapsed and another worker took the row over (and maybe sent it); a
             # late failure here must not undo that
             return "skipped"
@@ -560,7 +562,7 @@ def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe:
         if address:
             return _refused(session, svc, row, reason)
         if probe and isinstance(exc, SendFailed):
-            row.status = "pending"     # the relay is still away; the row keeps its schedule
+            row.status = OutboxStatus.PENDING     # the relay is still away; the row keeps its time
             return "waiting"
         return _retry_later(svc, row)
 
@@ -569,9 +571,9 @@ def _retry_later(svc: Services, row: OutboxRow) -> str:
     schedule = svc.retry_schedule
     row.attempts += 1
     if row.attempts > len(schedule):
-        row.status = "parked"
+        row.status = OutboxStatus.PARKED
         return "parked"
-    row.status = "pending"
+    row.status = OutboxStatus.PENDING
     row.next_try = svc.clock.now() + timedelta(seconds=schedule[row.attempts - 1])
     return "retry"
 
@@ -581,7 +583,7 @@ def _refused(session: Session, svc: Services, row: OutboxRow, reason: str) -> st
     second day of it mutes the address everywhere; the player can still play on the game
     page). No seat is muted for one refusal."""
     row.attempts += 1
-    row.status = "parked"
+    row.status = OutboxStatus.PARKED
     muted = refusals.record(session, row.to_addr, reason, svc.clock.now())
     log.warning("outbox row %s to %s refused by the relay, parked%s: %s", row.id, row.to_addr,
                 "; refused on two days, the address is muted" if muted else "", reason[:300])
@@ -596,8 +598,8 @@ def probe(svc: Services) -> dict[int, str]:
     relay's return.)"""
     with svc.db.transaction() as session:
         waiting = list(session.scalars(
-            select(OutboxRow.id).where(OutboxRow.status == "pending", OutboxRow.attempts > 0,
-                                       OutboxRow.next_try > svc.clock.now())
+            select(OutboxRow.id).where(OutboxRow.status == OutboxStatus.PENDING,
+                                       OutboxRow.attempts > 0, OutboxRow.next_try > svc.clock.now())
             .order_by(OutboxRow.next_try, OutboxRow.id).limit(500)))
     tried: dict[int, str] = {}
     for k, row_id in enumerate(waiting):
@@ -616,8 +618,8 @@ def requeue(svc: Services, row_ids: list[int]) -> list[int]:
     with svc.db.transaction() as session:
         for row_id in row_ids:
             row = session.get(OutboxRow, row_id)
-            if row is not None and row.status == "parked":
-                row.status, row.attempts, row.next_try = "pending", 0, svc.clock.now()
+            if row is not None and row.status == OutboxStatus.PARKED:
+                row.status, row.attempts, row.next_try = OutboxStatus.PENDING, 0, svc.clock.now()
                 done.append(row_id)
                 done += refusals.unmute(session, row, svc.clock.now())
     svc.kick("deliver", done)
@@ -628,6 +630,6 @@ def prepare_to_render(svc: Services) -> dict[str, int]:
     """Make this process ready to compose emails at full speed: every email template and game
     partial compiled, every card face drawn. A worker calls it before forking its children,
     which then share all of it; done lazily, each child spent its first few hundred
-    milliseconds of sending on it (issue 15's fan-out)."""
+    milliseconds of sending on it."""
     return {"templates": precompile(svc.templates), "card_faces": boardpicture.warm_up()}
 

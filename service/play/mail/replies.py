@@ -38,6 +38,7 @@ from service.play.moves import Intent, apply, commands
 from service.play.moves import tablewords as table
 from service.play.services import Services
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
+from service.store.statuses import InboundStatus
 from service.store.transient import DatabaseUnavailable, is_transient, why
 
 from . import answercap as answer_cap
@@ -56,7 +57,7 @@ ANSWER_MAX_LINES = 300
 WARN_EVERY = timedelta(days=1)
 KEPT_FOR_DIAGNOSIS = timedelta(days=7)
 #: The status of a message for a seat from an address that is not the seat's.
-STRANGER = "stranger"
+STRANGER = InboundStatus.STRANGER
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
 _ROOT_ID = re.compile(r"^game-(\d{1,12})@")
@@ -93,8 +94,8 @@ def _claimable(now: datetime, claimant: str | None = None):
     taken_back = [InboundMessage.processed_at < now - CLAIM_TIMEOUT]
     if claimant:
         taken_back.append(InboundMessage.claimed_by == claimant)
-    return or_(InboundMessage.status.in_(("received", inbound_retry.RETRYING)),
-               and_(InboundMessage.status == "processing", or_(*taken_back)))
+    return or_(InboundMessage.status.in_((InboundStatus.RECEIVED, inbound_retry.RETRYING)),
+               and_(InboundMessage.status == InboundStatus.PROCESSING, or_(*taken_back)))
 
 
 def waiting(session: Session, now: datetime) -> list[int]:
@@ -118,7 +119,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
             claimed = session.execute(update(InboundMessage)
                                       .where(InboundMessage.id == inbound_id,
                                              _claimable(now, claimant))
-                                      .values(status="processing", processed_at=now,
+                                      .values(status=InboundStatus.PROCESSING, processed_at=now,
                                               claimed_by=claimant)
                                       .returning(InboundMessage.parsed)).first()
             if claimed is None:
@@ -147,7 +148,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
         if is_transient(exc):
             _stopped_by_database(svc, inbound_id, now, exc)
         log.exception("processing inbound message %s failed", inbound_id)
-        result = Result("failed", detail=f"{type(exc).__name__}: {exc}")
+        result = Result(InboundStatus.FAILED, detail=f"{type(exc).__name__}: {exc}")
 
     def record(session: Session) -> None:
         row = session.get(InboundMessage, inbound_id)
@@ -197,15 +198,15 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
             target = find_target(session, svc.urls.signer, mail, domain)
         offered = away_offers.consider(svc, mail, target.game_id, target.seat) if target \
             else None
-        status, detail = offered or ("ignored", why.explain())
+        status, detail = offered or (InboundStatus.IGNORED, why.explain())
         return Result(status, detail=detail)   # never answer a robot: no mail loops
     if not mail.sender:
-        return Result("ignored", detail="no sender to answer")
+        return Result(InboundStatus.IGNORED, detail="no sender to answer")
     with db.transaction() as session:
         target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
             # no game: nobody we know to answer (a From can name anyone: no backscatter)
-            return Result("ignored", detail="no game address")
+            return Result(InboundStatus.IGNORED, detail="no game address")
         game = target.row or session.get(GameRow, target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
@@ -283,8 +284,8 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
     (it may be forged: backscatter). The seat's owner sees the attempt on the game page, and
     hears of it by mail at most once a day."""
     if target.seat is None:
-        return Result("ignored", detail=f"{mail.sender} is not playing in game {game.id}",
-                      game_id=game.id)
+        return Result(InboundStatus.IGNORED,
+                      detail=f"{mail.sender} is not playing in game {game.id}", game_id=game.id)
     ids = []
     seat_row = next(s for s in game.seats if s.seat == target.seat)
     if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
@@ -311,7 +312,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
     special = [ln for ln in lines if commands.is_word(ln)]
     moves = [ln for ln in lines if ln not in special]
     ids: list[int] = []
-    status = "answered"
+    status = InboundStatus.ANSWERED
     if moves:
         # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
         intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
@@ -320,11 +321,11 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
             with db.transaction() as session:
                 applied = apply(session, svc, intent)
             ids += applied.outbox_ids
-            status = "applied"
+            status = InboundStatus.APPLIED
             if applied.bots_next:
                 svc.kick("bots", applied.game_id)
         except AlreadyDone:
-            return Result("duplicate", detail="already applied", game_id=target.game_id,
+            return Result(InboundStatus.DUPLICATE, detail="already applied", game_id=target.game_id,
                           seat=answer.seat)
         except Refused as exc:
             with db.transaction() as session:
@@ -332,7 +333,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
         except PlayError as exc:    # the game moved on, or is over
             with db.transaction() as session:
                 return answer.refuse(session, exc.detail)
-    done_lines = list(moves) if status == "applied" else []
+    done_lines = list(moves) if status == InboundStatus.APPLIED else []
     for line in [table.tidy(ln) for ln in special if _own_transaction(ln)]:
         done = _seat_command(svc, target.game_id, answer.seat, line)
         if isinstance(done, PlayError) and not done_lines:
@@ -426,7 +427,8 @@ class Answer:
     def refuse(self, session: Session, why: str, line: str = "",
                suggestions: list[str] | None = None) -> Result:
         self.refusal = {"why": why, "line": line[:300], "suggestions": (suggestions or [])[:10]}
-        return Result("refused", self.send(session), why, game_id=self.game_id, seat=self.seat)
+        return Result(InboundStatus.REFUSED, self.send(session), why, game_id=self.game_id,
+                      seat=self.seat)
 
     def send(self, session: Session) -> list[int]:
         if self.refusal is None and not self.notes:

@@ -8,6 +8,7 @@ from sqlalchemy import update
 
 from service.play.services import Services
 from service.store.models import InboundMessage
+from service.store.statuses import InboundStatus
 from service.store.transient import DatabaseUnavailable
 
 from . import replies
@@ -26,18 +27,18 @@ def _retry_one(svc: Services, inbound_id: int) -> str:
         row = session.get(InboundMessage, inbound_id)
         if row is None:
             return "no such inbound message: nothing done"
-        if row.status != "failed":
+        if row.status != InboundStatus.FAILED:
             return f"not failed (it is {row.status}): left alone"
         # taken back only while still failed: two operators retrying at once run it once
         reopened = session.execute(update(InboundMessage).where(
-            InboundMessage.id == inbound_id, InboundMessage.status == "failed").values(
-            status="received", attempts=0, next_attempt_at=None)).rowcount
+            InboundMessage.id == inbound_id, InboundMessage.status == InboundStatus.FAILED).values(
+            status=InboundStatus.RECEIVED, attempts=0, next_attempt_at=None)).rowcount
     if not reopened:
         return "taken by someone else meanwhile: left alone"
     try:
         result = replies.process(svc, inbound_id)
     except DatabaseUnavailable as exc:
         return f"the database is unavailable; it will be tried again by itself ({exc})"
-    if result.status == "failed":
+    if result.status == InboundStatus.FAILED:
         return f"failed again: {result.detail}"
     return f"{result.status}" + (f": {result.detail}" if result.detail else "")

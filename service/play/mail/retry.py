@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.play.services import Services
 from service.store.models import InboundMessage
+from service.store.statuses import InboundStatus
 from service.store.transient import is_transient, why
 
 RETRYING = "retrying"
@@ -52,7 +53,7 @@ def release(svc: Services, inbound_id: int, claimed_at: datetime, exc: BaseExcep
                                        .where(InboundMessage.id == inbound_id)) or 0)
         now = svc.clock.now()
         session.execute(update(InboundMessage).where(
-            InboundMessage.id == inbound_id, InboundMessage.status == "processing",
+            InboundMessage.id == inbound_id, InboundMessage.status == InboundStatus.PROCESSING,
             InboundMessage.processed_at == claimed_at).values(
             status=RETRYING, attempts=attempts, next_attempt_at=now + backoff(attempts),
             outcome=f"attempt {attempts} stopped by the database, to be tried again: "

@@ -21,6 +21,7 @@ from service.play.errors import GameOver, NoSuchGame, PlayError, PositionChanged
 from service.play.repository import load
 from service.play.services import Services
 from service.store.models import EventRow, GameRow
+from service.store.statuses import GameStatus
 
 from .submit import Applied, Intent, apply
 
@@ -61,7 +62,7 @@ def _one_move(svc: Services, game_id: int) -> Applied | None:
     """The first bot seat to act makes its move; None when no bot has one to make."""
     with svc.db.transaction() as session:
         pos = load(session, svc.states, game_id, lock=True)
-        if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+        if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
             return None
         acting = pos.engine.to_act(pos.state)
         seat = next((s for s in pos.row.seats if s.bot and s.seat in acting), None)
@@ -77,8 +78,8 @@ def due_among(session: Session, game_ids: list[int]) -> list[int]:
     timeout move in them: the bot's turn must not wait for the periodic sweep)."""
     if not game_ids:
         return []
-    q = (select(GameRow.id).where(GameRow.id.in_(set(game_ids)), GameRow.status == "active",
-                                  GameRow.bots_due.is_(True)).order_by(GameRow.id))
+    q = (select(GameRow.id).where(GameRow.id.in_(set(game_ids)),
+                                  GameRow.status == GameStatus.ACTIVE, GameRow.bots_due.is_(True)).order_by(GameRow.id))
     return list(session.scalars(q))
 
 
@@ -88,7 +89,7 @@ def stalled(session: Session, now: datetime, delay: float = 0, limit: int = 50) 
     since = now - STALLED_AFTER - timedelta(seconds=delay)
     q = (select(GameRow.id).join(EventRow, (EventRow.game_id == GameRow.id)
                                  & (EventRow.seq == GameRow.seq))
-         .where(GameRow.status == "active", GameRow.bots_due.is_(True),
+         .where(GameRow.status == GameStatus.ACTIVE, GameRow.bots_due.is_(True),
                 EventRow.created_at < since)
          .order_by(EventRow.created_at).limit(limit))
     return list(session.scalars(q))

@@ -1,4 +1,4 @@
-"""Submitting a move: intent -> engine -> events + emails, in one transaction (DESIGN.md, "One
+"""Submitting a move: intent -> engine -> events + emails, in one transaction (docs/architecture.md, "One
 move, end to end", steps 2-5).
 
 Several moves (or command lines) in one intent are applied in order on the evolving state and
@@ -25,6 +25,7 @@ from service.store import events as event_store
 from service.store import moves as move_store
 from service.store import records
 from service.store.models import Submission
+from service.store.statuses import GameStatus
 from service.telemetry import logcontext as logctx
 
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
@@ -126,7 +127,7 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
     if key is not None and key_first:
         _unless_done(session, svc, pos, intent.seat, key)
     try:
-        if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+        if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
             raise GameOver("This game has finished; no more moves can be made.")
         check_fresh(session, svc, pos, intent)
         events, moves, new_state = decide_all(pos, intent, svc.chance)
@@ -294,7 +295,7 @@ def check_fresh(session: Session, svc: Services, pos: positions.Position,
 
 def _whose_move(pos: positions.Position, seat: int) -> str:
     """Whose move it is now, in words for `seat`'s player."""
-    if pos.engine.outcome(pos.state) is not None or pos.row.status == "ended":
+    if pos.engine.outcome(pos.state) is not None or pos.row.status == GameStatus.ENDED:
         return "the game is over."
     acting = sorted(pos.engine.to_act(pos.state))
     others = [pos.row.seats[s].player.name for s in acting if s != seat]

@@ -37,6 +37,7 @@ from service.play.time import deadlines as timing
 from service.play.time import who
 from service.store import events as event_store
 from service.store.models import UndoRequest
+from service.store.statuses import GameStatus
 
 #: how far back to look for the asking seat's last move (bot moves may follow it)
 LOOK_BACK = 400
@@ -95,7 +96,7 @@ def after(svc: Services, game_id: int, result: UndoResult) -> None:
 
 def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResult:
     pos = positions.load(session, svc.states, game_id, lock=True)
-    if pos.row.status == "ended" or pos.engine.outcome(pos.state) is not None:
+    if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
         raise GameOver("This game has finished; no move can be taken back.")
     if waiting(session, game_id, pos.seq) is not None:
         raise UndoRefused("A request to take back a move is already waiting for answers; "

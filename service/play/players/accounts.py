@@ -1,4 +1,4 @@
-"""Accounts without passwords (DESIGN.md, "Players and identity"): an account is the player row
+"""Accounts without passwords (docs/architecture.md, "Players and identity"): an account is the player row
 of an address, signed in by a one-time emailed link; it owns every seat of that address.
 
 A sign-in link lasts 15 minutes, works once, and only in the browser that asked for it: the
@@ -18,6 +18,7 @@ from service.play.errors import PlayError
 from service.play.notify import new_message_id
 from service.play.services import Services
 from service.store.models import OutboxRow, Player, SignIn
+from service.store.statuses import OutboxStatus
 
 from .addresses import address, default_name
 
@@ -66,7 +67,7 @@ def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
         session.flush()
         mail = OutboxRow(game_id=None, seat=None, to_addr=addr, kind="sign_in", seq=0,
                          since_seq=0, payload={"sign_in": row.id}, message_id=new_message_id(),
-                         status="pending", attempts=0, next_try=now, created_at=now)
+                         status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now)
         session.add(mail)
         session.flush()
         ids = [mail.id]

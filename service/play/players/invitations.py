@@ -1,4 +1,4 @@
-"""Games with consent (DESIGN.md: nobody is mailed about a game before they accept). A game
+"""Games with consent (docs/architecture.md: nobody is mailed about a game before they accept). A game
 made in the lobby forms first: the creator's seat is taken, each invited address gets one
 invitation email and nothing else, open seats wait for any signed-in player. When every seat
 has accepted, the game is dealt (start.deal) and the first turn emails go out.
@@ -26,6 +26,7 @@ from service.play.services import Services
 from service.play.time import ClockError, calendar, extensions
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
+from service.store.statuses import GameStatus, OutboxStatus
 
 from . import start
 from .addresses import BadAddress, address, default_name
@@ -104,7 +105,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
         raise BadInvitation("Each seat needs a different address (and yours is taken by "
                             "you). Nothing was sent.")
-    game = start.new_game_row(session, engine, kind, options, "forming", now,
+    game = start.new_game_row(session, engine, kind, options, GameStatus.FORMING, now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
                               clock=clock, on_timeout=on_timeout, rated=rated,
                               rest_days=rest_days, extensions=allowed_extensions)
@@ -185,7 +186,7 @@ def answer(svc: Services, token: str, choice: str) -> Answered:
 def _seat_news(session: Session, svc: Services, game: GameRow, seat: int) -> Answered:
     """A dealt game as one seat sees it: its page, and whose move it is."""
     pos = positions.load(session, svc.states, game.id)
-    acting = sorted(pos.engine.to_act(pos.state)) if game.status != "ended" else []
+    acting = sorted(pos.engine.to_act(pos.state)) if game.status != GameStatus.ENDED else []
     row = next(s for s in game.seats if s.seat == seat)
     return Answered("started", svc.urls.game_path(game.id, seat, row.holder),
                     your_move=seat in acting,
@@ -235,7 +236,7 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
     now = svc.clock.now()
     with svc.db.transaction() as session:
         game = positions.game_row(session, game_id, lock=True)
-        if game.created_by != creator_id or game.status != "forming":
+        if game.created_by != creator_id or game.status != GameStatus.FORMING:
             raise BadInvitation("Only the player who made a game can fill its seats, and only "
                                 "before it starts.")
         current = {i.seat: i for i in _seats(session, game_id)}
@@ -280,7 +281,7 @@ def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
         game = positions.game_row(session, game_id, lock=True)
         seats = _seats(session, game_id)
         free = next((i for i in seats if i.status == "open"), None)
-        if game.status != "forming" or free is None:
+        if game.status != GameStatus.FORMING or free is None:
             raise BadInvitation("This game has no open seat any more.")
         player = session.get(Player, player_id)
         if player.email in {i.email for i in seats if i.status in ("accepted", "pending")}:
@@ -303,7 +304,7 @@ class OpenGame:
 
 def open_games(svc: Services) -> list[OpenGame]:
     with svc.db.transaction() as session:
-        games = session.scalars(select(GameRow).where(GameRow.status == "forming")
+        games = session.scalars(select(GameRow).where(GameRow.status == GameStatus.FORMING)
                                 .order_by(GameRow.id.desc()).limit(100)).all()
         out = []
         for game in games:
@@ -336,7 +337,7 @@ def rematch(svc: Services, game_id: int, seat: int) -> Rematch:
     with svc.db.transaction() as session:
         # under the finished game's lock, so two presses at once cannot both make one
         game = positions.game_row(session, game_id, lock=True)
-        if game.status != "ended":
+        if game.status != GameStatus.ENDED:
             raise BadInvitation("A rematch is offered once a game has ended.")
         me = next((s for s in game.seats if s.seat == seat), None)
         if me is None:
@@ -367,7 +368,7 @@ def _rematch_for(session: Session, svc: Services, game: GameRow, player: Player,
                  made: bool) -> Rematch:
     session.flush()
     session.refresh(game)
-    if game.status != "forming":
+    if game.status != GameStatus.FORMING:
         mine = next((s for s in game.seats if s.player_id == player.id), None)
         link = svc.urls.game_path(game.id, mine.seat, mine.holder) if mine is not None else ""
         return Rematch(game.id, made, True, link)
@@ -397,7 +398,7 @@ def _invite(session: Session, svc: Services, game: GameRow, seat: int, addr: str
         return None
     row = OutboxRow(game_id=game.id, seat=None, to_addr=addr, kind="invitation", seq=0,
                     since_seq=0, payload={"invitation": inv.id}, message_id=new_message_id(),
-                    status="pending", attempts=0, next_try=now, created_at=now)
+                    status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now)
     session.add(row)
     session.flush()
     return row
@@ -426,7 +427,7 @@ def _maybe_deal(session: Session, svc: Services, game: GameRow,
                 quiet: set[int] | None = None) -> tuple[str, list[int]]:
     """Deal the game if every seat has accepted; `quiet`: seats that start muted."""
     seats = _seats(session, game.id)
-    if game.status != "forming" or any(i.status != "accepted" for i in seats):
+    if game.status != GameStatus.FORMING or any(i.status != "accepted" for i in seats):
         return "accepted", []
     for inv in seats:
         session.add(Seat(game_id=game.id, seat=inv.seat, player_id=inv.player_id,

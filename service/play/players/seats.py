@@ -18,6 +18,7 @@ from service.play.services import Services
 from service.play.time import calendar, clocks, who
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
+from service.store.statuses import GameStatus, OutboxStatus, SeatStatus
 
 from .addresses import BadAddress
 from .addresses import address as read_address
@@ -92,7 +93,8 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
     """The player's seats in active games, each game's row locked first (in id order), as a
     move locks it: a move committed meanwhile is seen, never overwritten."""
     game_ids = session.scalars(select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id)
-                               .where(Seat.player_id == player_id, GameRow.status == "active")
+                               .where(Seat.player_id == player_id,
+                                      GameRow.status == GameStatus.ACTIVE)
                                .order_by(Seat.game_id)).all()
     out = []
     for game_id in dict.fromkeys(game_ids):
@@ -149,14 +151,14 @@ def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) ->
         game = pos.row
         check_holder(game, seat, holder)
         row = timing.seat_row(game, seat)
-        if game.status == "ended" or pos.engine.outcome(pos.state) is not None:
+        if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
             raise GameOver("This game has finished, so there is nothing to resign; the result "
                            "stands.")
         if row.status in timing.OUT:
             raise SeatRefused("You have already left this game; its page still shows how it "
                               "goes on.")
-        row.status = "resigned"
-        timing.change(session, game, row, "resigned", f"{who(seat)} resigned", now)
+        row.status = SeatStatus.RESIGNED
+        timing.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
         in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
         if len(in_play) <= 1:
             # a clause, as every notice's text: the emails and pages end the sentence
@@ -182,12 +184,12 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         pos = positions.load(session, svc.states, game_id, lock=True)
         game = pos.row
         check_holder(game, by_seat, holder)
-        if game.status == "ended":
+        if game.status == GameStatus.ENDED:
             raise GameOver("This game has finished; no seat needs a new player.")
         row = next((r for r in game.seats if r.seat == target), None)
         if row is None:
             raise SeatRefused(f"There is no seat {target + 1} in this game.")
-        if row.status not in ("absent", "resigned"):
+        if row.status not in (SeatStatus.ABSENT, SeatStatus.RESIGNED):
             raise SeatRefused(f"{row.player.name} is still playing; only an absent or resigned "
                               "player's seat can be taken over.")
         try:
@@ -206,8 +208,8 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
                f"{pos.engine.title} game {game.id}. To accept, open this link and press the "
                f"button: {url}")
         out = OutboxRow(game_id=None, seat=None, to_addr=address, kind="invite", seq=game.seq,
-                        message_id=notify.new_message_id(), since_seq=0, status="pending",
-                        attempts=0, next_try=now, created_at=now,
+                        message_id=notify.new_message_id(), since_seq=0,
+                        status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now,
                         payload={"why": why, "subject": f"{pos.engine.title} game {game.id}"})
         session.add(out)
         timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
@@ -234,7 +236,7 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         if row.holder != claims.holder:
             raise SeatRefused("This invitation is no longer open: the seat has been taken over "
                               "already.")
-        if game.status == "ended":
+        if game.status == GameStatus.ENDED:
             raise GameOver("This game has finished; no seat needs a new player.")
         address = claims.move["email"]
         if any(r.player.email == address for r in game.seats):
@@ -246,7 +248,7 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
             session.add(player)
             session.flush()
         row.player_id, row.holder, row.status, row.on_timeout = player.id, row.holder + 1, \
-            "active", None
+            SeatStatus.ACTIVE, None
         row.muted = False
         before = timing.get_clock(row)
         clock = clocks.SeatClock(bank=before.bank)

@@ -26,6 +26,7 @@ from service.play.time import ClockError, calendar, ending, extensions
 from service.play.time import deadlines as timing
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
+from service.store.statuses import GameStatus
 
 from .addresses import BadAddress, address, default_name
 
@@ -141,7 +142,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     except OptionError as exc:
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
-    game = new_game_row(session, engine, kind, options, "active", now, clock=clock,
+    game = new_game_row(session, engine, kind, options, GameStatus.ACTIVE, now, clock=clock,
                         on_timeout=on_timeout, rated=rated, rest_days=rest_days,
                         extensions=allowed_extensions)
     for seat, entry in enumerate(people):
@@ -209,7 +210,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     session.refresh(game)
     engine = registry.get(game.kind)
     now = svc.clock.now()
-    game.status = "active"
+    game.status = GameStatus.ACTIVE
     events = engine.start(len(game.seats), game.options, svc.chance)
     event_store.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)

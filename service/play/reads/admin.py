@@ -10,6 +10,7 @@ from service.play import repository as positions
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, OutboxRow, Player, Seat
+from service.store.statuses import GameStatus, OutboxStatus
 
 
 @dataclass(frozen=True)
@@ -95,7 +96,7 @@ def games(svc: Services, status: str | None = None,
 def _summary(session, svc: Services, row: GameRow) -> GameSummary:
     pos = positions.load(session, svc.states, row.id)
     emails = [s.player.email for s in row.seats]
-    acting = [] if row.status == "ended" else sorted(pos.engine.to_act(pos.state))
+    acting = [] if row.status == GameStatus.ENDED else sorted(pos.engine.to_act(pos.state))
     return GameSummary(row.id, row.kind, row.status, pos.seq, emails,
                        [emails[s] for s in acting])
 
@@ -126,9 +127,9 @@ def resend(svc: Services, row_id: int) -> bool:
     keeps its Message-ID, so a client that has it shows it once."""
     with svc.db.transaction() as session:
         row = session.get(OutboxRow, row_id)
-        if row is None or row.status == "sending":
+        if row is None or row.status == OutboxStatus.SENDING:
             return False
-        row.status, row.attempts, row.next_try, row.claimed_at = ("pending", 0,
+        row.status, row.attempts, row.next_try, row.claimed_at = (OutboxStatus.PENDING, 0,
                                                                   svc.clock.now(), None)
     svc.kick("deliver", [row_id])
     return True
@@ -136,7 +137,8 @@ def resend(svc: Services, row_id: int) -> bool:
 
 def parked_ids(svc: Services) -> list[int]:
     with svc.db.transaction() as session:
-        return list(session.scalars(select(OutboxRow.id).where(OutboxRow.status == "parked")
+        return list(session.scalars(select(OutboxRow.id)
+                                    .where(OutboxRow.status == OutboxStatus.PARKED)
                                     .order_by(OutboxRow.id)))
 
 
@@ -162,11 +164,12 @@ class OutboxAges:
 def outbox_ages(svc: Services) -> OutboxAges:
     """For /metrics: how far behind the mail is (0 when nothing waits)."""
     now = svc.clock.now()
-    unsent = OutboxRow.status.in_(("pending", "sending"))
+    unsent = OutboxRow.status.in_((OutboxStatus.PENDING, OutboxStatus.SENDING))
     with svc.db.transaction() as session:
         oldest = session.scalar(select(func.min(OutboxRow.created_at)).where(unsent))
         due = session.scalar(select(func.min(OutboxRow.next_try))
-                             .where(OutboxRow.status == "pending", OutboxRow.next_try <= now))
+                             .where(OutboxRow.status == OutboxStatus.PENDING,
+                                    OutboxRow.next_try <= now))
     return OutboxAges(_age(now, oldest), _age(now, due))
 
 

@@ -21,6 +21,7 @@ from service.play.services import Services
 from service.play.time import extensions
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Seat, Submission
+from service.store.statuses import GameStatus
 
 from . import seatpage
 
@@ -91,7 +92,8 @@ def my_games(svc: Services, player_id: int, status: str | None = None) -> list[G
             pos = positions.load(session, svc.states, seat_row.game_id)
             # a game the service ended (a resignation, a forfeit) waits on nobody, though its
             # engine, which knows nothing of it, still names whose move it was
-            to_act = [] if pos.row.status == "ended" else sorted(pos.engine.to_act(pos.state))
+            ended = pos.row.status == GameStatus.ENDED
+            to_act = [] if ended else sorted(pos.engine.to_act(pos.state))
             updated = session.scalar(select(EventRow.created_at).where(
                 EventRow.game_id == pos.row.id, EventRow.seq == pos.seq))
             out.append(GameLine(pos.row.id, pos.row.kind, pos.engine.title, seat_row.seat,

@@ -16,6 +16,7 @@ from service.play.players import declined
 from service.play.services import Services
 from service.play.time import clocks
 from service.store.models import EventRow, GameRow, Invitation, Player, Seat
+from service.store.statuses import GameStatus
 
 from . import seatpage
 
@@ -98,10 +99,11 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
     line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
                     svc.urls.game_path(pos.row.id, seat.seat, seat.holder),
                     waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
-                    result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""),
+                    result=result_line(page)
+                    or ("Ended." if pos.row.status == GameStatus.ENDED else ""),
                     public_path=svc.urls.public_game_path(pos.row.public_id)
                     if pos.row.public and pos.row.public_id else "")
-    if page.outcome or pos.row.status == "ended":
+    if page.outcome or pos.row.status == GameStatus.ENDED:
         return "done", line
     return ("move" if page.your_turn else "wait"), line
 
@@ -109,7 +111,7 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
 def _forming(session, svc: Services, player_id: int) -> list[GameLine]:
     games = session.scalars(
         select(GameRow).join(Invitation, Invitation.game_id == GameRow.id)
-        .where(GameRow.status == "forming", Invitation.player_id == player_id,
+        .where(GameRow.status == GameStatus.FORMING, Invitation.player_id == player_id,
                Invitation.status == "accepted").order_by(GameRow.id.desc())).all()
     lines = []
     for game in games:

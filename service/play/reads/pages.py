@@ -20,7 +20,7 @@ from service.play.repository import check_holder
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
-from service.store.statuses import InboundStatus
+from service.store.statuses import GameStatus, InboundStatus
 
 from . import seatpage
 
@@ -68,7 +68,7 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
              if m.parsed else "?") for m in attempts(session, game_id, seat)]
         rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
                                  .order_by(GameRow.id).limit(1)) \
-            if pos.row.status == "ended" else None
+            if pos.row.status == GameStatus.ENDED else None
         public = svc.urls.public_game_path(pos.row.public_id) \
             if pos.row.public and pos.row.public_id else ""
         return GameRead(page, entries, bounced, older,
@@ -141,7 +141,7 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
         if row is None or not row.public:
             raise NoSuchGame("There is no such game page (or its players keep it private).")
         seats = []
-        if row.status == "forming":
+        if row.status == GameStatus.FORMING:
             for inv in session.scalars(select(Invitation).where(
                     Invitation.game_id == row.id, Invitation.status != "replaced")
                     .order_by(Invitation.seat)):

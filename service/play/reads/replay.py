@@ -21,6 +21,7 @@ from service.play.moves import chat
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow
+from service.store.statuses import GameStatus
 
 
 class NotYet(PlayError):
@@ -103,8 +104,10 @@ def whole_log(svc: Services, reader: LogReader) -> dict[str, Any]:
     with svc.db.transaction() as session:
         row = _readable_game(session, reader)
         game_id = row.id
-        pos = None if row.status == "forming" else positions.load(session, svc.states, game_id)
-        if row.status != "ended" and (pos is None or pos.engine.outcome(pos.state) is None):
+        pos = (None if row.status == GameStatus.FORMING
+               else positions.load(session, svc.states, game_id))
+        if row.status != GameStatus.ENDED and (pos is None
+                                               or pos.engine.outcome(pos.state) is None):
             raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
                          "the game is over. Until then each player can download their own "
                          "view of it from their game page.")

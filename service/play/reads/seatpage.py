@@ -12,6 +12,7 @@ from service.play.repository import Position
 from service.play.time import clocks
 from service.play.time import deadlines as timing
 from service.store.models import GameRow
+from service.store.statuses import GameStatus
 
 
 def build(game: GameRow, pos: Position, seat: int | None, now: datetime, *,
@@ -42,5 +43,5 @@ def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
         page.holder = timing.seat_row(game, page.me).holder
     if game.result:
         page.outcome = game.result
-    if game.status == "ended":
+    if game.status == GameStatus.ENDED:
         page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []

@@ -23,6 +23,7 @@ from sqlalchemy.orm import Session
 from service.play import notify
 from service.play.services import Services
 from service.store.models import GameRow, Seat, SeatChange, Vacation
+from service.store.statuses import GameStatus, SeatStatus
 
 from . import calendar, clocks, ending
 from .clocks import SeatClock, TimeControl
@@ -30,7 +31,7 @@ from .clocks import SeatClock, TimeControl
 log = logging.getLogger(__name__)
 
 SERVICE_OPTIONS = ("clock", "on_timeout", "rest_days")   # rest_days: service.play.time.calendar
-OUT = ("resigned", "forfeited")     # seats played by timeout moves from then on
+OUT = (SeatStatus.RESIGNED, SeatStatus.FORFEITED)     # seats played by timeout moves from then on
 MAX_TIMEOUT_MOVES = 30              # an open turn (Magnate) ended by several timeout moves
 BATCH = 200
 
@@ -120,7 +121,7 @@ def track(session: Session | None, game: GameRow, engine, state: Any, now: datet
     act starts its turn (each seat of a sealed round on its own clock). Called in the move's
     transaction, and at the start of a game."""
     tc = control(game)
-    over = game.status == "ended" or engine.outcome(state) is not None
+    over = game.status == GameStatus.ENDED or engine.outcome(state) is not None
     acting = frozenset() if over else engine.to_act(state)
     at = game.seq
     for row in game.seats:
@@ -132,8 +133,8 @@ def track(session: Session | None, game: GameRow, engine, state: Any, now: datet
         elif row.seat not in acting and clock.in_turn:
             clock = calendar.rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, now, at),
                                                now, calendar.of_seat(row, game))
-            if row.status == "absent":
-                row.status = "active"      # they moved themselves: back in the game
+            if row.status == SeatStatus.ABSENT:
+                row.status = SeatStatus.ACTIVE      # they moved themselves: back in the game
         elif row.clock is not None:
             if row.seat in acting and row.status in OUT and row.deadline is None:
                 set_clock(row, clock)

@@ -31,7 +31,7 @@ def test_parse_forgiving_and_canonical():
 
 @pytest.mark.parametrize("text", ["hide '8♥'", "hide ‘8h’", 'hide "8♥"', "hide “8H”"])
 def test_cards_in_quotes(text):
-    # RULINGS.md, the Decktet's names, as the other games read them: quotation marks around a
+    # docs/rules/rulings.md, the Decktet's names, as the other games read them: quotation marks around a
     # card are not part of it
     s = turn([["8S.1"], [], []], stalls=[["8H.1"], ["QS.1"], []])
     assert GAME.parse(s, 0, text) == GAME.parse(s, 0, "hide 8♥")

@@ -1,4 +1,4 @@
-"""Scenario tests, one or more per ruling A1-A21 (RULINGS.md) and seed sentence."""
+"""Scenario tests, one or more per ruling A1-A21 (docs/rules/rulings.md) and seed sentence."""
 from __future__ import annotations
 
 import random

@@ -98,7 +98,7 @@ def test_unknown_and_ambiguous_names_give_suggestions(st):
 
 
 def test_an_unknown_name_lists_the_cards_the_command_can_name(st):
-    # RULINGS.md, the Decktet's names: "an ambiguous or unknown name is refused with the
+    # docs/rules/rulings.md, the Decktet's names: "an ambiguous or unknown name is refused with the
     # candidates": the hand for a card play, the deeds for a deed's tokens or preference
     for text in ("sell zzz", "buy zzz", "buy zzz in 3", "deed zzz in 3"):
         with pytest.raises(CommandError) as err:
@@ -119,7 +119,7 @@ def test_an_unknown_name_lists_the_cards_the_command_can_name(st):
     ("add 1 wave to 'the Darkness'", {"type": "add", "card": "9VY", "pay": {"V": 1}}),
 ])
 def test_names_in_quotes(st, text, move):
-    # RULINGS.md, the Decktet's names: quotation marks around a name are not part of it
+    # docs/rules/rulings.md, the Decktet's names: quotation marks around a name are not part of it
     assert one(st, text) == move
 
 

@@ -1,4 +1,4 @@
-"""One scenario per Magnate ruling, M1-M21 (shared/RULINGS.md)."""
+"""One scenario per Magnate ruling, M1-M21 (docs/rules/rulings.md)."""
 from __future__ import annotations
 
 import pytest

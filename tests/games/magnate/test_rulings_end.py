@@ -1,4 +1,4 @@
-"""Magnate rulings M12-M21 (shared/RULINGS.md): the end, scoring, variants."""
+"""Magnate rulings M12-M21 (docs/rules/rulings.md): the end, scoring, variants."""
 from __future__ import annotations
 
 import random

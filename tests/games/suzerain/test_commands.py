@@ -76,7 +76,7 @@ def test_ambiguous_and_unknown_names_suggest():
 
 
 def test_an_unknown_name_lists_the_hand():
-    # RULINGS.md, the Decktet's names: "an ambiguous or unknown name is refused with the
+    # docs/rules/rulings.md, the Decktet's names: "an ambiguous or unknown name is refused with the
     # candidates"
     state, _ = new()
     with pytest.raises(CommandError) as err:
@@ -88,7 +88,7 @@ def test_an_unknown_name_lists_the_hand():
 @pytest.mark.parametrize("text", ["lead 'the Desert'", "'desert'", "lead ‘the Desert’",
                                   'lead "the Desert"'])
 def test_names_in_quotes(text):
-    # RULINGS.md, the Decktet's names: quotation marks around a name are not part of it
+    # docs/rules/rulings.md, the Decktet's names: quotation marks around a name are not part of it
     state, _ = new()
     assert GAME.parse(state, 1, text) == [{"type": "lead", "card": "2SY"}]
     state = play(new("NM", "PMSL")[0], "lead the Desert", "play the Mountain",

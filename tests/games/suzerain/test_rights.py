@@ -1,4 +1,4 @@
-"""The Pawn/Court right as amended (RULINGS.md S7, rules version 2), and version 1 kept for
+"""The Pawn/Court right as amended (docs/rules/rulings.md S7, rules version 2), and version 1 kept for
 games begun before it: a version-1 log replays and plays on as before. Rules version 3 (new
 games) offers the fresh right whatever the winner's hidden hand holds: test_right_offer.py.
 

@@ -1,4 +1,4 @@
-"""One scenario per Suzerain ruling (RULINGS.md S1-S14) and per seed sentence that decides play.
+"""One scenario per Suzerain ruling (docs/rules/rulings.md S1-S14) and per seed sentence that decides play.
 
 Setup in every scenario (helpers.py): seat 0 deals and holds the Moon set (the Author 2MK, the
 Journey 3MV, the Mountain 4MS) with the Aces of Moons, Suns and Waves; seat 1 leads and holds the

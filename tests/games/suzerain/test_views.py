@@ -1,4 +1,4 @@
-"""Suzerain views and history: what each seat sees (RULINGS.md, Suzerain, hidden information),
+"""Suzerain views and history: what each seat sees (docs/rules/rulings.md, Suzerain, hidden information),
 and the templates that render a view."""
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Trees commands (RULINGS.md: names with or without "the", any case, ids, unambiguous
+"""Trees commands (docs/rules/rulings.md: names with or without "the", any case, ids, unambiguous
 prefixes; unknown or ambiguous names are refused with candidates)."""
 from __future__ import annotations
 
@@ -109,7 +109,7 @@ def test_quoted_lines_and_blank_lines_are_skipped(state):
 
 
 def test_an_unknown_name_lists_the_plays_of_the_hand(state):
-    # RULINGS.md, the Decktet's names: "an ambiguous or unknown name is refused with the
+    # docs/rules/rulings.md, the Decktet's names: "an ambiguous or unknown name is refused with the
     # candidates": the hand's plays under the card named, else all of the hand's plays
     with pytest.raises(CommandError) as err:
         GAME.parse(state, 0, "play zzz under mill")
@@ -130,6 +130,6 @@ def test_an_unknown_name_lists_the_plays_of_the_hand(state):
     "play ‘the Sea’ under ‘the Mill’", 'play "the Sea" under "the Mill"',
 ])
 def test_names_in_quotes(state, text):
-    # RULINGS.md, the Decktet's names: quotation marks around a name are not part of it
+    # docs/rules/rulings.md, the Decktet's names: quotation marks around a name are not part of it
     assert GAME.parse(state, 0, text) == [play("NV", "8VL")]
     assert GAME.parse(state, 0, "harvest 'the Moons tree'") == [harvest("1M")]

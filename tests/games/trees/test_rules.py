@@ -1,4 +1,4 @@
-"""Trees scenarios, one or more per ruling (RULINGS.md T1-T8) and per deciding seed sentence."""
+"""Trees scenarios, one or more per ruling (docs/rules/rulings.md T1-T8) and per deciding seed sentence."""
 from __future__ import annotations
 
 import random

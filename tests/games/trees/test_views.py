@@ -1,4 +1,4 @@
-"""What each seat sees (RULINGS.md Trees, "Hidden information": hands to their owner, sizes
+"""What each seat sees (docs/rules/rulings.md Trees, "Hidden information": hands to their owner, sizes
 public; draw pile and root pile order to nobody; trees, harvested Aces, scores, discards public),
 and the view partials that render it."""
 from __future__ import annotations

@@ -40,6 +40,7 @@ from service.store.models import (
     SeatChange,
     Submission,
 )
+from service.store.statuses import OutboxStatus
 
 log = logging.getLogger(__name__)
 
@@ -213,8 +214,8 @@ class Batch:
         self.ended.append(game_id)
         for row in self.outbox:
             if (row["game_id"] == game_id and row["kind"] in notify.NOTICES
-                    and row["status"] in ("pending", "held", "quiet")):
-                row["status"] = "skipped"
+                    and row["status"] in (OutboxStatus.PENDING, OutboxStatus.HELD, "quiet")):
+                row["status"] = OutboxStatus.SKIPPED
 
     # --- writing --------------------------------------------------------------------------
 

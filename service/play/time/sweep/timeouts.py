@@ -47,6 +47,7 @@ from service.play.time import (
 from service.play.time import mailholds as mail_holds
 from service.play.time import vacationdays as vacation_days
 from service.store.models import GameRow, OutboxRow, Seat
+from service.store.statuses import GameStatus, SeatStatus
 
 from . import timeoutbatch as timeouts_batch
 
@@ -210,7 +211,7 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
     row = seat_row(game, seat)
     clock = get_clock(row)
     own = calendar.of_seat(row)       # the player's own reminders (service.play.time.calendar)
-    if not calendar.rules.reminder_due(clock, own, now) or game.status == "ended":
+    if not calendar.rules.reminder_due(clock, own, now) or game.status == GameStatus.ENDED:
         # too late (the deadline passed first) or not to be sent: those due by now are done
         # with; one whose moment is still to come stays (a vacation moved the deadline)
         set_clock(row, calendar.rules.mark_reminded(clock, own, now))
@@ -274,7 +275,7 @@ def judge(out: Out, svc: Services, pos: positions.Position, seat: int, deadline:
     row = seat_row(game, seat)
     if row.deadline != deadline:
         return "moved"
-    if game.status == "ended" or engine.outcome(pos.state) is not None:
+    if game.status == GameStatus.ENDED or engine.outcome(pos.state) is not None:
         row.deadline = row.remind_at = None
         return "moved"
     clock = get_clock(row)
@@ -300,15 +301,15 @@ def _missed(out: Out, svc: Services, pos: positions.Position, row: Seat, clock: 
     miss = clocks.after_miss(policy_of(game, row), tc, clock, now, seats_in_play=in_play)
     set_clock(row, miss.clock)
     name = who(row.seat)
-    if miss.absent and row.status == "active":
-        row.status = "absent"
+    if miss.absent and row.status == SeatStatus.ACTIVE:
+        row.status = SeatStatus.ABSENT
         absent = (f"{name} missed {clocks.ABSENT_AFTER} turns in a row and is marked absent; "
                   "any player may invite someone to take the seat over on the game page")
-        out.change(game, row, "absent", absent, now)
+        out.change(game, row, SeatStatus.ABSENT, absent, now)
         out.tell(game, row.seat, absent, now, offer=False, others_only=True)
     if miss.forfeit:
-        row.status = "forfeited"
-        out.change(game, row, "forfeited", f"{name} ran out of time and forfeits", now)
+        row.status = SeatStatus.FORFEITED
+        out.change(game, row, SeatStatus.FORFEITED, f"{name} ran out of time and forfeits", now)
         if miss.end_game:
             winners = [r.seat for r in game.seats if r.status not in OUT]
             out.end_game(game, winners, [row.seat], f"{name} ran out of time and forfeited.",
@@ -385,7 +386,7 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
         pos = positions.load(session, svc.states, game_id, lock=True)
         game = pos.row
         positions.check_holder(game, by_seat, holder)
-        if game.status == "ended" or pos.engine.outcome(pos.state) is not None:
+        if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
             raise PlayError("This game has finished; there is no deadline to change.")
         row = seat_row(game, target)
         name = row.player.name

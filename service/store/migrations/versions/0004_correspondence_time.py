@@ -1,4 +1,4 @@
-"""Correspondence time (issue 11): each game's time control and timeout policy, each seat's
+"""Correspondence time: each game's time control and timeout policy, each seat's
 clock (with its deadline and reminder instants indexed for the sweep), who holds the seat,
 players' vacations, and the seat changes (resign, forfeit, absent, replace) the history shows.
 
