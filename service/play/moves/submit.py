@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness as marks
-from service.play import notify
+from service.play import endings, notify
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
@@ -201,6 +201,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
         # the game-over emails say it all: a reminder or notice not yet sent is dropped,
         # not mailed after them (notify.supersede)
         notify.supersede(session, pos.row.id)
+        endings.ended(session, pos.row, now, pos.engine.outcome(new_state))
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)

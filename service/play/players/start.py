@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import notify
+from service.play import endings, notify
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError
@@ -211,6 +211,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     state = replay(engine, events)
     if engine.outcome(state) is not None:
         game.status = "ended"
+        endings.ended(session, game, now, engine.outcome(state))
     timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
     outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)

@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import endings, notify
 from service.play.services import Services
 from service.store.models import GameRow, Seat, SeatChange, Vacation
 
@@ -219,6 +219,7 @@ def end_game(session: Session, game: GameRow, winners: list[int], last: list[int
     notify.supersede(session, game.id)
     rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
             for seat, payload in close_game(game, winners, last, how)]
+    endings.ended(session, game, now)
     session.flush()
     return [r.id for r in rows]
 

@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import endings, notify
 from service.play import repository as positions
 from service.play.repository import Position
 from service.play.services import Services
@@ -112,6 +112,7 @@ class Batch:
         self.changes: list[dict] = []
         self.snapshots: list[tuple[int, int, str, Any]] = []
         self.ended: list[int] = []      # games ended here: their unsent notices are dropped
+        self.endings: list[tuple[Any, Any]] = []   # (game, outcome) for play.endings
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
 
     # --- reading --------------------------------------------------------------------------
@@ -153,6 +154,7 @@ class Batch:
 
     def end_game(self, game, winners, last, how, now) -> None:
         self._ended(game.id)
+        self.endings.append((game, None))
         for seat, payload in timing.close_game(game, winners, last, how):
             self.queue(game, seat, "turn", game.seq, payload)
 
@@ -178,6 +180,7 @@ class Batch:
         if engine.outcome(state) is not None:
             game.status = "ended"
             self._ended(game.id)
+            self.endings.append((game, engine.outcome(state)))
         timing.track(None, game, engine, state, now)
         game.bots_due = notify.bot_to_act(game, engine, state)
         told = notify.changed_seats(game, engine, pos.state, state)
@@ -213,6 +216,8 @@ class Batch:
         if self.receipts:
             s.execute(Submission.__table__.insert(), self.receipts)
         self.tracked.write()
+        for game, outcome in self.endings:
+            endings.ended(s, game, self.now, outcome)
         if self.ended:      # before this batch's own emails go in (notify.supersede)
             notify.supersede(s, self.ended)
         ids = []

@@ -1,0 +1,54 @@
+"""Blocks between players: the blocker takes no invitations from the blocked player, is
+never matched with them (challenges, open seats, ladders) and does not see their chat."""
+from __future__ import annotations
+
+from sqlalchemy import or_, select
+from sqlalchemy.orm import Session
+
+from service.play.errors import PlayError
+from service.play.services import Services
+from service.store.models import Block, Player
+
+
+class BadBlock(PlayError):
+    title = "That player could not be blocked"
+
+
+def block(svc: Services, blocker_id: int, blocked_id: int) -> bool:
+    """True if the block is new (blocking twice changes nothing)."""
+    if blocker_id == blocked_id:
+        raise BadBlock("You cannot block yourself.")
+    with svc.db.transaction() as session:
+        if session.get(Player, blocked_id) is None:
+            raise BadBlock("There is no such player.")
+        if session.get(Block, (blocker_id, blocked_id)) is not None:
+            return False
+        session.add(Block(blocker_id=blocker_id, blocked_id=blocked_id,
+                          created_at=svc.clock.now()))
+    return True
+
+
+def unblock(svc: Services, blocker_id: int, blocked_id: int) -> bool:
+    with svc.db.transaction() as session:
+        row = session.get(Block, (blocker_id, blocked_id))
+        if row is None:
+            return False
+        session.delete(row)
+    return True
+
+
+def blocked_by(session: Session, player_id: int) -> set[int]:
+    """The players `player_id` has blocked."""
+    return set(session.scalars(select(Block.blocked_id).where(Block.blocker_id == player_id)))
+
+
+def apart(session: Session, player_id: int) -> set[int]:
+    """The players kept apart from `player_id`: blocked by them, or blocking them."""
+    rows = session.execute(select(Block.blocker_id, Block.blocked_id).where(
+        or_(Block.blocker_id == player_id, Block.blocked_id == player_id))).all()
+    return {b if a == player_id else a for a, b in rows}
+
+
+def between(session: Session, a: int, b: int) -> bool:
+    """Either of the two has blocked the other."""
+    return b in apart(session, a)
