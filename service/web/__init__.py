@@ -28,7 +28,9 @@ from . import (
     cards,
     cli,
     cli_admin,
+    cli_community,
     cli_inbound,
+    community,
     dev,
     dev_receiver,
     errors,
@@ -92,6 +94,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(tokens.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(accounts.bp)
+    app.register_blueprint(community.bp)
     app.register_blueprint(cards.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
@@ -103,6 +106,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
+    cli_community.init_app(app)
     dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)

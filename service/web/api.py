@@ -15,7 +15,7 @@ from service import play
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
-from . import openapi, problems
+from . import api_challenges, openapi, problems
 from .ext import services
 from .problems import Problem
 
@@ -23,6 +23,7 @@ bp = Blueprint("api", __name__, url_prefix="/api/v1")
 PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
 GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
+api_challenges.register(bp)          # standing challenges
 
 
 @bp.errorhandler(Problem)

@@ -118,6 +118,7 @@ def entry(row: ChatMessage, names: list[str], me: int | None) -> dict:
     if row.to_seat is not None:
         heading += f" to {who(row.to_seat)} (privately)"
     return {"seq": row.seq, "kind": "chat", "text": row.text, "heading": heading,
+            "id": row.id, "mine": row.from_seat == me, "from_seat": row.from_seat,
             "private": row.to_seat is not None, "at": _iso(row.created_at)}
 
 
