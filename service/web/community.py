@@ -135,27 +135,27 @@ def report(me, message_id: int):
     return redirect(_back())
 
 
-@bp.post("/g/<token>/report/<int:message_id>")
-def report_from_seat(token: str, message_id: int):
-    """A chat line reported from the game page by the seat's holder."""
+@bp.post("/g/<token>/report")
+def report_from_seat(token: str):
+    """A chat line (form field `line`) reported from the game page by the seat's holder."""
+    claims = services().urls.signer.loads("view", token)
     try:
-        claims = services().urls.signer.loads("view", token)
         me = seats.player_of(services(), claims.game, claims.seat, claims.holder)
-        reports.report(services(), me, message_id, request.form.get("reason", "")[:2000])
+        reports.report(services(), me, _whole(request.form.get("line")) or 0,
+                       request.form.get("reason", "")[:2000])
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     flash("Thank you: the line is reported to the operators.")
     return redirect(url_for("games.game_page", token=token, _anchor="history"))
 
 
-@bp.post("/g/<token>/block/<int:seat>")
-def block_from_seat(token: str, seat: int):
-    """The seat's holder blocks the holder of another seat of the game."""
+@bp.post("/g/<token>/block")
+def block_from_seat(token: str):
+    """The seat's holder blocks the holder of another seat (form field `seat`) of the game."""
+    claims = services().urls.signer.loads("view", token)
     try:
-        claims = services().urls.signer.loads("view", token)
-        me = seats.player_of(services(), claims.game, claims.seat, claims.holder)
-        them = seats.player_of(services(), claims.game, seat)
-        blocks.block(services(), me, them)
+        blocks.block_seat(services(), claims.game, claims.seat, claims.holder,
+                          _whole(request.form.get("seat")))
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     flash("Blocked: you no longer see their chat, and they cannot invite you or be matched "

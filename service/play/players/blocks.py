@@ -5,7 +5,9 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from service.play import repository as positions
 from service.play.errors import PlayError
+from service.play.repository import check_holder
 from service.play.services import Services
 from service.store.models import Block, Player
 
@@ -26,6 +28,19 @@ def block(svc: Services, blocker_id: int, blocked_id: int) -> bool:
         session.add(Block(blocker_id=blocker_id, blocked_id=blocked_id,
                           created_at=svc.clock.now()))
     return True
+
+
+def block_seat(svc: Services, game_id: int, by_seat: int, holder: int | None,
+               seat: int | None) -> bool:
+    """From a game's page: the holder of `by_seat` blocks whoever holds `seat`."""
+    with svc.db.transaction() as session:
+        game = positions.game_row(session, game_id)
+        check_holder(game, by_seat, holder)
+        rows = {r.seat: r.player_id for r in game.seats}
+        if seat not in rows or seat == by_seat:
+            raise BadBlock("There is no other player in that seat of this game.")
+        me, them = rows[by_seat], rows[seat]
+    return block(svc, me, them)
 
 
 def unblock(svc: Services, blocker_id: int, blocked_id: int) -> bool:
