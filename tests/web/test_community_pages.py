@@ -32,6 +32,7 @@ def test_a_challenge_posted_on_the_open_seats_page_is_listed_then_matched(app):
                                        "min_rating": "1400", "max_rating": "1700"})
     assert r.status_code == 302
     page = app.test_client().get("/games/open").get_data(as_text=True)
+    assert 'href="/ladders/trees"' in page
     assert "anna: Trees, 3d per move, rated, against 1400–1700" in page
     assert "anna:" not in app.test_client().get("/games/open?rating=1300").get_data(as_text=True)
     assert "anna:" not in app.test_client().get("/games/open?clock=5d").get_data(as_text=True)
