@@ -7,8 +7,10 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
+from service.play import repository as positions
 from service.play.community import LadderRefused, ladders
 from service.play.players import blocks, seats
+from service.play.time.sweep import timeouts
 from service.store.models import GameRow, LadderGame, Seat
 
 from .helpers import player
@@ -144,3 +146,24 @@ def test_seats_of_a_challenge(services, ladder):
     game_id = ladders.challenge(services, ladder["Ben"], "trees", ladder["Anna"])
     with services.db.transaction() as s:
         assert s.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) == 2
+
+
+@pytest.mark.parametrize("bulk", [True, False])
+def test_a_ladder_game_ended_by_the_clock_is_settled_by_the_sweep(services, ladder, bulk):
+    """A seat that runs out of time forfeits (two players: the end), by the batched sweep or
+    the per-game one; the end's own transaction settles the ladder."""
+    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    with services.db.transaction() as s:
+        s.get(GameRow, game_id).on_timeout = "forfeit"
+        for row in s.scalars(select(Seat).where(Seat.game_id == game_id)):
+            row.on_timeout = "forfeit"
+    with services.db.transaction() as s:
+        loaded = positions.load(s, services.states, game_id)
+        late = sorted(loaded.engine.to_act(loaded.state))
+    services.clock.advance(days=3, minutes=1)
+    timeouts.run(services, bulk=bulk)
+    with services.db.transaction() as s:
+        assert s.get(GameRow, game_id).status == "ended"
+        assert s.get(LadderGame, game_id).settled
+    expected = list(NAMES) if late == [1] else ["Anna", "Dan", "Ben", "Cleo", "Eve", "Finn"]
+    assert order(services) == expected
