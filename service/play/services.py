@@ -148,9 +148,15 @@ class Services:
 
 def typed(cfg: Mapping[str, Any]) -> Settings:
     """The settings as given (by the environment, the app's config, a test's overrides), each
-    missing one at its documented default."""
-    given = {f.name: cfg[variable(f)] for f in fields(Settings) if variable(f) in cfg}
+    missing one at its documented default; a value given as text ("false", "5") is read as
+    the environment's would be."""
+    given = {f.name: _read(f, cfg[variable(f)]) for f in fields(Settings) if variable(f) in cfg}
     return Settings(**given)
+
+
+def _read(f, value: Any) -> Any:
+    return Settings.parse(f, value) if isinstance(value, str) and str(f.type) != "str" \
+        else value
 
 
 def from_settings(cfg: Mapping[str, Any], enqueue: Enqueue = run_nothing, *,

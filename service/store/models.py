@@ -426,3 +426,75 @@ class Invitation(Base):
 
     __table_args__ = (Index("ix_invitations_game", "game_id", "seat"),)
 
+
+
+class Challenge(Base):
+    """A standing challenge: "I'd play this game, on this clock, rated or not, against these
+    ratings and this reliability". `open` until matched (with the game it started) or
+    withdrawn; matching takes an open row with a conditional UPDATE, so it is taken once."""
+
+    __tablename__ = "challenges"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    clock: Mapped[str] = mapped_column(String(40))
+    rated: Mapped[bool] = mapped_column(Boolean)
+    min_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    max_rating: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    min_reliability: Mapped[int | None] = mapped_column(Integer, nullable=True)  # percent
+    status: Mapped[str] = mapped_column(String(12))          # open | matched | withdrawn
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    matched_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+    __table_args__ = (Index("ix_challenges_open", "status", "kind"),)
+
+
+class LadderRung(Base):
+    """A player's place on a game's ladder: 1 is the top; no two players share a place."""
+
+    __tablename__ = "ladder_rungs"
+    kind: Mapped[str] = mapped_column(String(40), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    place: Mapped[int] = mapped_column(Integer)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (UniqueConstraint("kind", "place", name="uq_ladder_rungs_place"),)
+
+
+class LadderGame(Base):
+    """A ladder challenge's game: `settled` once its winner has taken the higher place."""
+
+    __tablename__ = "ladder_games"
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    defender_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    settled: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_ladder_games_open", "kind", "settled"),)
+
+
+class Block(Base):
+    """The blocker takes no invitations from, is never matched with, and does not see the chat
+    of the blocked player."""
+
+    __tablename__ = "blocks"
+    blocker_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    blocked_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class ChatReport(Base):
+    """A chat line a player reported to the operators (`flask reports list`); once each."""
+
+    __tablename__ = "chat_reports"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    message_id: Mapped[int] = mapped_column(ForeignKey("chat_messages.id"))
+    reporter_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    reason: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (UniqueConstraint("message_id", "reporter_id",
+                                       name="uq_chat_reports_once"),)

@@ -28,9 +28,11 @@ from . import (
     cards,
     cli,
     cli_admin,
+    cli_community,
     cli_inbound,
     cli_ratings,
     community,
+    contests,
     dev,
     dev_receiver,
     errors,
@@ -94,8 +96,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(tokens.bp)
     app.register_blueprint(feeds.bp)
     app.register_blueprint(accounts.bp)
-    app.register_blueprint(cards.bp)
     app.register_blueprint(community.bp)
+    app.register_blueprint(cards.bp)
+    app.register_blueprint(contests.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -106,6 +109,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
+    cli_community.init_app(app)
     cli_ratings.init_app(app)
     dev_receiver.init_app(app)
     errors.init_app(app)

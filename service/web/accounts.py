@@ -162,10 +162,6 @@ def refill(me: accounts.Account, game_id: int, seat: int):
     return redirect(url_for("accounts.me"))
 
 
-@bp.get("/games/open")
-def open_games():
-    return render_template("web/open_games.html", games=invitations.open_games(services()),
-                           me=current_account())
 
 
 @bp.post("/games/<int:game_id>/join")

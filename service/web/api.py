@@ -15,7 +15,7 @@ from service import play
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
-from . import api_community, openapi, problems
+from . import api_challenges, api_community, openapi, problems
 from .ext import services
 from .problems import Problem
 
@@ -24,6 +24,7 @@ PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
 GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
 api_community.register(bp)          # profiles and leaderboards: public reads
+api_challenges.register(bp)         # standing challenges
 
 
 @bp.errorhandler(Problem)

@@ -1,9 +1,17 @@
-"""The community: ratings per game, profiles and leaderboards. The interface other families
-use: a player's rating in a game (`standing(session, kind, player_rater(player_id))`; a
-seat's rated player is `rater_of(seat)`, a bot level's "bot:normal"; None before their first
-rated game), their reliability and quickness (`activity(session, player_id)`), and the end
-of a game rated (`rate_end`, called by service.play.time.ending)."""
+"""The community: ratings per game, profiles and leaderboards; standing challenges, ladders
+and reported chat lines (blocks live with the players, since invitations and the chat obey
+them). It sits above the families that start and end games: it starts games through the
+players' `open_game`, and hears of a game's end through the hooks it registers, as it is
+imported, in service.play.time.ending (its rating, its ladder), in the transaction that ends
+it. The interface: a player's rating in a game (`standing(session, kind,
+player_rater(player_id))`; a bot level's rated player is "bot:normal"), their reliability
+and quickness (`activity(session, player_id)`)."""
+from service.play.time import ending
+
+from . import challenges, ladders, reports, strength
 from .activity import Activity, activity, measure
+from .challenges import BadChallenge, Posted, Terms, read_terms
+from .ladders import LadderRefused
 from .profiles import (
     Board,
     BoardLine,
@@ -25,14 +33,18 @@ from .ratings import (
     player_rater,
     rate_end,
     rater_of,
-    read_rated,
     standing,
     standings_of,
 )
 from .rebuild import rebuild
+from .reports import BadReport
 
-__all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "Board", "BoardLine", "GameRating",
-           "NoSuchBoard", "Profile", "Standing", "activity", "board", "hide_profile",
+# a game's end rates it, in the transaction that ends it (ladders register their own hook)
+ending.when_a_game_ends(rate_end)
+
+__all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
+           "BoardLine", "GameRating", "LadderRefused", "NoSuchBoard", "Posted", "Profile",
+           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "ladders",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
-           "rate_end", "rated_games", "rater_of", "read_rated", "rebuild", "standing",
-           "standings_of"]
+           "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
+           "standing", "standings_of", "strength"]

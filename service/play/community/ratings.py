@@ -19,7 +19,6 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
-from service.games.contract import OptionError
 from service.store.models import Rating, RatingChange
 
 #: openskill's defaults (25, 25/3, 25/6, 25/300) on the familiar scale of 1500
@@ -176,14 +175,3 @@ def forget(session: Session, kinds: Iterable[str] | None) -> None:
         session.execute(stmt)
 
 
-RATED_WORDS = {"on": True, "yes": True, "true": True, "1": True,
-               "off": False, "no": False, "false": False, "0": False}
-
-
-def read_rated(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
-    """Split the service's option `rated` (on unless "off") off a game's options."""
-    rest = {k: v for k, v in options.items() if k != "rated"}
-    word = str(options.get("rated", "on")).strip().lower()
-    if word not in RATED_WORDS:
-        raise OptionError(f"option 'rated' is on or off, not {options['rated']!r}")
-    return rest, RATED_WORDS[word]

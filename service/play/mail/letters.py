@@ -1,4 +1,5 @@
-"""The emails about the service itself rather than a move: a sign-in link, an invitation.
+"""The emails about the service itself rather than a move: a sign-in link, an invitation, a
+standing challenge matched (its payload carries everything it says).
 The outbox row names its sign-in or invitation row; the link's token is minted when the email
 is rendered, so no bearer token is ever stored."""
 from __future__ import annotations
@@ -15,7 +16,7 @@ from service.play.time import clocks
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
-KINDS = frozenset({"sign_in", "invitation"})
+KINDS = frozenset({"sign_in", "invitation", "challenge"})
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -24,6 +25,9 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     if row.kind == "sign_in":
         ctx = {"link": urls.absolute(urls.sign_in_path(payload["sign_in"]))}
         return compose_letter(svc.templates, urls, envelope, "sign_in", ctx)
+    if row.kind == "challenge":
+        ctx = {**payload, "lobby": urls.absolute("/games/open")}
+        return compose_letter(svc.templates, urls, envelope, "challenge", ctx)
     inv = session.get(Invitation, payload["invitation"])
     game = session.get(GameRow, inv.game_id)
     creator = session.get(Player, game.created_by) if game.created_by else None

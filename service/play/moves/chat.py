@@ -16,8 +16,9 @@ from sqlalchemy.orm import Session
 from service.play import notify
 from service.play import repository as positions
 from service.play.errors import PlayError
+from service.play.players import blocks
 from service.play.services import Services
-from service.store.models import ChatMessage, GameRow
+from service.store.models import ChatMessage, GameRow, Seat
 
 MAX_CHARS = 2000
 
@@ -62,7 +63,10 @@ def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,
     row = ChatMessage(game_id=game.id, from_seat=seat, to_seat=to_seat, text=text,
                       seq=game.seq, created_at=now)
     session.add(row)
-    readers = [s for s in game.seats if s.seat != seat and to_seat in (None, s.seat)]
+    # a reader who blocked the writer is not mailed their chat (players.blocks)
+    writer = seats[seat].player_id
+    readers = [s for s in game.seats if s.seat != seat and to_seat in (None, s.seat)
+               and writer not in blocks.blocked_by(session, s.player_id)]
     said = {"name": seats[seat].player.name, "text": text, "private": to_seat is not None}
     outbox = [notify.queue(session, game, s.seat, "message", game.seq, now, {"said": said})
               for s in readers if not s.muted and s.bot is None]
@@ -84,9 +88,25 @@ def messages(session: Session, game_id: int, seat: int | None, *, after_seq: int
     """The messages `seat` may read written while the game stood at a seq in the range."""
     q = select(ChatMessage).where(ChatMessage.game_id == game_id, visible_to(seat),
                                   ChatMessage.seq > after_seq)
+    hidden = _blocked_seats(session, game_id, seat)
+    if hidden:
+        q = q.where(ChatMessage.from_seat.not_in(hidden))
     if upto_seq is not None:
         q = q.where(ChatMessage.seq <= upto_seq)
     return list(session.scalars(q.order_by(ChatMessage.id)))
+
+
+def _blocked_seats(session: Session, game_id: int, seat: int | None) -> list[int]:
+    """The seats whose holders the reader of `seat` has blocked: their chat is hidden."""
+    if seat is None:
+        return []
+    reader = session.scalar(select(Seat.player_id).where(Seat.game_id == game_id,
+                                                         Seat.seat == seat))
+    blocked = blocks.blocked_by(session, reader) if reader is not None else set()
+    if not blocked:
+        return []
+    return list(session.scalars(select(Seat.seat).where(Seat.game_id == game_id,
+                                                        Seat.player_id.in_(blocked))))
 
 
 def entry(row: ChatMessage, names: list[str], me: int | None) -> dict:
@@ -98,6 +118,7 @@ def entry(row: ChatMessage, names: list[str], me: int | None) -> dict:
     if row.to_seat is not None:
         heading += f" to {who(row.to_seat)} (privately)"
     return {"seq": row.seq, "kind": "chat", "text": row.text, "heading": heading,
+            "id": row.id, "mine": row.from_seat == me, "from_seat": row.from_seat,
             "private": row.to_seat is not None, "at": _iso(row.created_at)}
 
 

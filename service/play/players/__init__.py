@@ -1,24 +1,31 @@
 """Who sits where: accounts, addresses, invitations, starting a game, seats, personal tokens."""
 
-from . import accounts, invitations, personaltokens, seats
+from . import accounts, blocks, invitations, personaltokens, seats
 from .addresses import BadAddress, address, default_name
-from .invitations import MAX_INVITES, TABLE_ONLY, declined
-from .start import BadStart, Started, is_bot_entry, start_game, start_practice
+from .blocks import BadBlock
+from .invitations import MAX_INVITES, TABLE_ONLY, BadInvitation, declined, take_open_seat
+from .start import BadStart, Entry, Started, is_bot_entry, open_game, start_game, start_practice
 
 __all__ = [
     "BadAddress",
+    "BadBlock",
+    "BadInvitation",
     "BadStart",
     "MAX_INVITES",
+    "Entry",
     "Started",
     "TABLE_ONLY",
     "accounts",
+    "blocks",
     "address",
     "declined",
     "default_name",
     "invitations",
     "is_bot_entry",
+    "open_game",
     "personaltokens",
     "seats",
     "start_game",
+    "take_open_seat",
     "start_practice",
 ]

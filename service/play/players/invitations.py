@@ -18,7 +18,6 @@ from service.display.seatpage import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
-from service.play import community
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.notify import new_message_id
@@ -28,7 +27,7 @@ from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 from service.store.statuses import GameStatus, OutboxStatus
 
-from . import start
+from . import blocks, start
 from .addresses import BadAddress, address, default_name
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -93,7 +92,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         rest_days = calendar.game_rest_days(dict(options or {}))
         options, allowed_extensions = extensions.read_option(dict(options or {}))
         options, clock, on_timeout = timing.read_options(options)
-        options, rated = community.read_rated(options)     # the service's option too
+        options, rated = start.read_rated(options)     # the service's option too
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
     except (OptionError, ClockError) as exc:
@@ -105,6 +104,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
         raise BadInvitation("Each seat needs a different address (and yours is taken by "
                             "you). Nothing was sent.")
+    _refuse_blockers(session, creator_id, addrs)
     game = start.new_game_row(session, engine, kind, options, GameStatus.FORMING, now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
                               clock=clock, on_timeout=on_timeout, rated=rated,
@@ -129,6 +129,18 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     outcome, dealt = _maybe_deal(session, svc, game, quiet={0} if quiet else set())
     return Formed(game.id, game.public_id, [m.id for m in mails if m is not None] + dealt,
                   started=outcome == "started")
+
+
+def _refuse_blockers(session: Session, creator_id: int, addrs: list[str]) -> None:
+    """An address whose player blocked the creator takes no invitation from them: refused
+    before anything is made (the creator learns only that it cannot be sent)."""
+    if not addrs:
+        return
+    blocking = blocks.apart(session, creator_id)
+    for player in session.scalars(select(Player).where(Player.email.in_(addrs))):
+        if player.id in blocking:
+            raise BadInvitation(f"{player.email} cannot be invited by you (one of you has "
+                                "blocked the other). Nothing was sent.")
 
 
 def _kick(svc: Services, game_id: int, outbox_ids: list[int], bots: bool = True) -> None:
@@ -251,6 +263,8 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
                 addr = f"bot-{bot.bot}-{n}@bots.invalid"
         elif addr in {i.email for i in current.values()}:
             raise BadInvitation("That address already has a seat at this table.")
+        else:
+            _refuse_blockers(session, creator_id, [addr])
         inv.status = "replaced"
         if bot is not None:
             player = start.find_player(session, addr, f"{bot.bot.title()} bot {n}", now)
@@ -276,21 +290,31 @@ def _bot_for(svc: Services, typed: str) -> start.Entry:
 
 def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
     """A signed-in player takes the first open seat: "joined" or "started"."""
-    now = svc.clock.now()
     with svc.db.transaction() as session:
-        game = positions.game_row(session, game_id, lock=True)
-        seats = _seats(session, game_id)
-        free = next((i for i in seats if i.status == "open"), None)
-        if game.status != GameStatus.FORMING or free is None:
-            raise BadInvitation("This game has no open seat any more.")
-        player = session.get(Player, player_id)
-        if player.email in {i.email for i in seats if i.status in ("accepted", "pending")}:
-            raise BadInvitation("You already have a seat at this table.")
-        free.email, free.player_id, free.status, free.answered_at = \
-            player.email, player.id, "accepted", now
-        outcome, ids = _maybe_deal(session, svc, game)
+        outcome, ids = take_open_seat(session, svc, player_id, game_id)
     _kick(svc, game_id, ids, bots=outcome == "started")
-    return "started" if outcome == "started" else "joined"
+    return outcome
+
+
+def take_open_seat(session: Session, svc: Services, player_id: int,
+                   game_id: int) -> tuple[str, list[int]]:
+    """`join_open_seat` in the caller's transaction: ("joined" or "started", the outbox ids
+    to kick after the commit). The game row is locked, so one seat is taken once."""
+    game = positions.game_row(session, game_id, lock=True)
+    seats = _seats(session, game_id)
+    free = next((i for i in seats if i.status == "open"), None)
+    if game.status != "forming" or free is None:
+        raise BadInvitation("This game has no open seat any more.")
+    player = session.get(Player, player_id)
+    if player.email in {i.email for i in seats if i.status in ("accepted", "pending")}:
+        raise BadInvitation("You already have a seat at this table.")
+    if blocks.apart(session, player_id) & {i.player_id for i in seats if i.player_id}:
+        raise BadInvitation("You cannot join this table: one of its players and you have "
+                            "blocked the other.")
+    free.email, free.player_id, free.status, free.answered_at = \
+        player.email, player.id, "accepted", svc.clock.now()
+    outcome, ids = _maybe_deal(session, svc, game)
+    return ("started" if outcome == "started" else "joined"), ids
 
 
 @dataclass(frozen=True)

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import community, notify
+from service.play import notify
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError, calendar, ending, extensions
@@ -137,7 +137,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     except ClockError as exc:
         raise BadStart(str(exc)) from None
     try:
-        options, rated = community.read_rated(options)    # the service's option too
+        options, rated = read_rated(options)    # the service's option too
         options = fit_seats(engine, len(people), options)
     except OptionError as exc:
         raise BadStart(str(exc)) from None
@@ -287,3 +287,16 @@ def find_player(session: Session, addr: str, name: str, now) -> Player:
     session.execute(dialect.insert(Player).values(email=addr, name=name, created_at=now)
                     .on_conflict_do_nothing(index_elements=["email"]))
     return session.scalars(select(Player).where(Player.email == addr)).one()
+
+
+RATED_WORDS = {"on": True, "yes": True, "true": True, "1": True,
+               "off": False, "no": False, "false": False, "0": False}
+
+
+def read_rated(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
+    """Split the service's option `rated` (on unless "off") off a game's options."""
+    rest = {k: v for k, v in options.items() if k != "rated"}
+    word = str(options.get("rated", "on")).strip().lower()
+    if word not in RATED_WORDS:
+        raise OptionError(f"option 'rated' is on or off, not {options['rated']!r}")
+    return rest, RATED_WORDS[word]

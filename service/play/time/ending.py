@@ -2,14 +2,27 @@
 that ends as it is dealt (service.play.players.start), a resignation or forfeit that leaves one player
 (service.play.time.deadlines.close_game, for the per-game sweep and the batched one alike), and a
 timeout move the batched sweep plays. The end is recorded and rated in the caller's
-transaction, so a game is never ended without its rating, nor rated without ending."""
+transaction (the hooks below: its rating, its ladder), so a game is never ended without them."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy.orm import Session
 
-from service.play.community import rate_end
+# What else happens when a game ends, in the transaction that ends it: the community (ratings,
+# ladders) sits above the families that end games, so it registers its hooks here as it is
+# imported. A hook gets (session, game, now, outcome: the engine's Outcome, or None when the
+# service wrote the `result`) and must be idempotent.
+Hook = Callable[[Session, Any, datetime, Any], None]
+_hooks: list[Hook] = []
+
+
+def when_a_game_ends(hook: Hook) -> Hook:
+    if hook not in _hooks:
+        _hooks.append(hook)
+    return hook
 
 
 def finish(session: Session, game, now: datetime, *, outcome=None,
@@ -19,4 +32,5 @@ def finish(session: Session, game, now: datetime, *, outcome=None,
     game.status = "ended"
     if result is not None:
         game.result = result
-    rate_end(session, game, now, outcome)
+    for hook in list(_hooks):
+        hook(session, game, now, outcome)

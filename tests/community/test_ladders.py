@@ -1,0 +1,169 @@
+"""Ladders: join at the bottom; challenge up to three places above (not below, not further,
+not someone on vacation, at most three open ladder games each), the game starts as any game;
+when it ends with the challenger the winner they take the defender's place and the places
+between step down, by the hook every end calls (or the catch-up when it was missed)."""
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import func, select
+
+from service.play import repository as positions
+from service.play.community import LadderRefused, ladders
+from service.play.players import blocks, seats
+from service.play.time.sweep import timeouts
+from service.store.models import GameRow, LadderGame, Seat
+
+from .helpers import player
+
+NAMES = ("Anna", "Ben", "Cleo", "Dan", "Eve", "Finn")
+
+
+@pytest.fixture
+def ladder(services):
+    """Six players on the Trees ladder, in the order of NAMES (Anna on top)."""
+    ids = {n: player(services, n) for n in NAMES}
+    for n in NAMES:
+        ladders.join(services, ids[n], "trees")
+    return ids
+
+
+def order(services, viewer=None):
+    return [r.name for r in ladders.view(services, "trees", viewer).rungs]
+
+
+def end(services, game_id, winner_seat):
+    """The loser resigns: a two-player game ends through the service's end."""
+    seats.resign(services, game_id, 1 - winner_seat)
+
+
+def test_players_join_at_the_bottom_once(services, ladder):
+    assert order(services) == list(NAMES)
+    with pytest.raises(LadderRefused, match="already, in place 2"):
+        ladders.join(services, ladder["Ben"], "trees")
+
+
+def test_a_challenge_starts_a_normal_game(services, ladder):
+    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Anna"])
+    with services.db.transaction() as s:
+        game = s.get(GameRow, game_id)
+        assert game.status == "active" and game.clock == ladders.LADDER_CLOCK
+        assert [r.player_id for r in game.seats] == [ladder["Anna"], ladder["Dan"]]
+
+
+@pytest.mark.parametrize("challenger, defender, words", [
+    ("Eve", "Anna", "4 places above yours (5); you may challenge at most 3"),
+    ("Ben", "Cleo", "below yours"),
+    ("Ben", "Ben", "yourself"),
+])
+def test_a_challenge_out_of_reach_is_refused_with_the_reason(services, ladder, challenger,
+                                                             defender, words):
+    with pytest.raises(LadderRefused) as refused:
+        ladders.challenge(services, ladder[challenger], "trees", ladder[defender])
+    assert words in refused.value.detail
+    with services.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(GameRow)) == 0
+
+
+def test_the_viewer_sees_whom_they_may_challenge(services, ladder):
+    rungs = ladders.view(services, "trees", ladder["Eve"]).rungs
+    assert [r.name for r in rungs if r.challengeable] == ["Ben", "Cleo", "Dan"]
+
+
+def test_the_winning_challenger_takes_the_higher_place(services, ladder):
+    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    end(services, game_id, winner_seat=1)
+    with services.db.transaction() as s:          # by the end's own transaction (the hook)
+        assert s.get(LadderGame, game_id).settled
+    assert order(services) == ["Anna", "Dan", "Ben", "Cleo", "Eve", "Finn"]
+
+
+def test_a_defender_who_wins_keeps_the_place(services, ladder):
+    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    end(services, game_id, winner_seat=0)
+    assert order(services) == list(NAMES)
+
+
+def test_an_end_the_hook_missed_is_settled_by_the_catch_up(services, ladder):
+    game_id = ladders.challenge(services, ladder["Cleo"], "trees", ladder["Anna"])
+    with services.db.transaction() as s:          # ended as a process without the hook would
+        game = s.get(GameRow, game_id)
+        game.status, game.result = "ended", {"winners": [1], "last": [0], "how": "x"}
+    assert order(services) == ["Cleo", "Anna", "Ben", "Dan", "Eve", "Finn"]
+
+
+def test_a_shared_result_changes_nothing(services, ladder):
+    game_id = ladders.challenge(services, ladder["Cleo"], "trees", ladder["Anna"])
+    with services.db.transaction() as s:
+        game = s.get(GameRow, game_id)
+        game.status, game.result = "ended", {"winners": [0, 1], "last": [], "how": "x"}
+    assert order(services) == list(NAMES)
+
+
+def test_at_most_three_open_ladder_games_each(services, ladder):
+    for defender in ("Cleo", "Dan", "Eve"):
+        ladders.challenge(services, ladder["Finn"], "trees", ladder[defender])
+    with pytest.raises(LadderRefused, match="You have 3 ladder games open"):
+        ladders.challenge(services, ladder["Finn"], "trees", ladder["Cleo"])
+    # an ended game frees its place in the count
+    with services.db.transaction() as s:
+        game_id = s.scalar(select(LadderGame.game_id).where(
+            LadderGame.challenger_id == ladder["Finn"]).order_by(LadderGame.game_id))
+    end(services, game_id, winner_seat=0)
+    ladders.challenge(services, ladder["Finn"], "trees", ladder["Dan"])
+
+
+def test_a_defender_with_three_open_ladder_games_is_not_challenged(services, ladder):
+    ladders.challenge(services, ladder["Ben"], "trees", ladder["Anna"])
+    for challenger in ("Cleo", "Dan"):
+        ladders.challenge(services, ladder[challenger], "trees", ladder["Ben"])
+    with pytest.raises(LadderRefused, match="That player has 3 ladder games open"):
+        ladders.challenge(services, ladder["Eve"], "trees", ladder["Ben"])
+
+
+def test_a_player_on_vacation_shows_so_and_cannot_be_challenged_until_back(services, ladder):
+    seats.take_vacation(services, ladder["Ben"], "vacation 5")
+    rungs = {r.name: r for r in ladders.view(services, "trees", ladder["Dan"]).rungs}
+    assert rungs["Ben"].on_vacation and not rungs["Ben"].challengeable
+    with pytest.raises(LadderRefused, match="on vacation"):
+        ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    seats.take_vacation(services, ladder["Ben"], "back")
+    assert not ladders.view(services, "trees").rungs[1].on_vacation
+    ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+
+
+def test_blocked_players_do_not_challenge_each_other(services, ladder):
+    blocks.block(services, ladder["Anna"], ladder["Ben"])
+    with pytest.raises(LadderRefused, match="blocked"):
+        ladders.challenge(services, ladder["Ben"], "trees", ladder["Anna"])
+
+
+def test_a_ladder_of_an_unknown_game_is_refused(services):
+    with pytest.raises(LadderRefused, match="no game called"):
+        ladders.view(services, "chess")
+
+
+def test_seats_of_a_challenge(services, ladder):
+    game_id = ladders.challenge(services, ladder["Ben"], "trees", ladder["Anna"])
+    with services.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) == 2
+
+
+@pytest.mark.parametrize("bulk", [True, False])
+def test_a_ladder_game_ended_by_the_clock_is_settled_by_the_sweep(services, ladder, bulk):
+    """A seat that runs out of time forfeits (two players: the end), by the batched sweep or
+    the per-game one; the end's own transaction settles the ladder."""
+    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    with services.db.transaction() as s:
+        s.get(GameRow, game_id).on_timeout = "forfeit"
+        for row in s.scalars(select(Seat).where(Seat.game_id == game_id)):
+            row.on_timeout = "forfeit"
+    with services.db.transaction() as s:
+        loaded = positions.load(s, services.states, game_id)
+        late = sorted(loaded.engine.to_act(loaded.state))
+    services.clock.advance(days=3, minutes=1)
+    timeouts.run(services, bulk=bulk)
+    with services.db.transaction() as s:
+        assert s.get(GameRow, game_id).status == "ended"
+        assert s.get(LadderGame, game_id).settled
+    expected = list(NAMES) if late == [1] else ["Anna", "Dan", "Ben", "Cleo", "Eve", "Finn"]
+    assert order(services) == expected
