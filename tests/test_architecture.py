@@ -210,9 +210,10 @@ def test_the_inside_a_function_check_reads_nested_imports(tmp_path):
 # lowest first: a family imports only the families before it, and only what their __init__
 # offers; the core (services, errors, the repository, notify) imports no family; adapters
 # (the web, the workers, the CLI) import families or service.play, never their inner modules
-FAMILIES = ['service.play.time', 'service.play.players', 'service.play.moves', 'service.play.reads', 'service.play.mail', 'service.play.time.sweep']
+FAMILIES = ['service.play.time', 'service.play.players', 'service.play.moves',
+            'service.play.community', 'service.play.reads', 'service.play.mail', 'service.play.time.sweep']
 CORE = ("service.play.services", "service.play.errors", "service.play.repository",
-        "service.play.notify")
+        "service.play.notify", "service.play.ending")
 
 
 def family_of(name: str) -> str | None:

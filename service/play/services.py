@@ -25,6 +25,7 @@ from service.mail.outbound.templating import make_env
 from service.store.db import Database
 
 from .clock import SystemClock
+from .ending import TOURNAMENTS_DUE
 from .repository import StateCache
 
 log = logging.getLogger(__name__)
@@ -112,6 +113,15 @@ class Services:
     # when a kick is sent: now, or (the web app with a broker) once the player has the
     # response, which then does not wait on the broker (service.web.kicks)
     later: Callable[[Callable[[], None]], None] = run_now
+
+    def __post_init__(self) -> None:
+        self.db.committed = self.committed
+
+    def committed(self, info: dict) -> None:
+        """A unit of work committed: a tournament whose game it ended may start its next
+        round (service.play.ending)."""
+        for tournament_id in sorted(info.pop(TOURNAMENTS_DUE, ())):
+            self.kick("tournament", tournament_id)
 
     def note(self, what: str, **labels: str) -> None:
         """Tell the observer; counting must never fail a use case."""

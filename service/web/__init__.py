@@ -29,6 +29,7 @@ from . import (
     cli,
     cli_admin,
     cli_inbound,
+    cli_tournaments,
     dev,
     dev_receiver,
     errors,
@@ -45,6 +46,7 @@ from . import (
     safety,
     seats,
     tokens,
+    tournaments,
 )
 
 
@@ -93,6 +95,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(feeds.bp)
     app.register_blueprint(accounts.bp)
     app.register_blueprint(cards.bp)
+    app.register_blueprint(tournaments.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -103,6 +106,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli.init_app(app)
     cli_admin.init_app(app)
     cli_inbound.init_app(app)
+    app.cli.add_command(cli_tournaments.tournaments)
     dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)

@@ -15,7 +15,7 @@ from service.play.time import clocks
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
-KINDS = frozenset({"sign_in", "invitation"})
+KINDS = frozenset({"sign_in", "invitation", "tournament_round", "tournament_end"})
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -24,6 +24,10 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     if row.kind == "sign_in":
         ctx = {"link": urls.absolute(urls.sign_in_path(payload["sign_in"]))}
         return compose_letter(svc.templates, urls, envelope, "sign_in", ctx)
+    if row.kind.startswith("tournament_"):
+        # the payload says it all (service.play.community.letters)
+        ctx = {**payload, "link": urls.absolute(payload["path"])}
+        return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     inv = session.get(Invitation, payload["invitation"])
     game = session.get(GameRow, inv.game_id)
     creator = session.get(Player, game.created_by) if game.created_by else None

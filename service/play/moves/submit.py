@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness as marks
-from service.play import notify
+from service.play import ending, notify
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
@@ -197,7 +197,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
     ended = pos.engine.outcome(new_state) is not None
     if ended:
-        pos.row.status = "ended"
+        ending.finish(session, pos.row)
         # the game-over emails say it all: a reminder or notice not yet sent is dropped,
         # not mailed after them (notify.supersede)
         notify.supersede(session, pos.row.id)

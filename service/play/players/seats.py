@@ -92,7 +92,8 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
     """The player's seats in active games, each game's row locked first (in id order), as a
     move locks it: a move committed meanwhile is seen, never overwritten."""
     game_ids = session.scalars(select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id)
-                               .where(Seat.player_id == player_id, GameRow.status == "active")
+                               .where(Seat.player_id == player_id, GameRow.status == "active",
+                                      timing.vacation_stops_clocks())
                                .order_by(Seat.game_id)).all()
     out = []
     for game_id in dict.fromkeys(game_ids):

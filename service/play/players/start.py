@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import notify
+from service.play import ending, notify
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError
@@ -115,14 +115,16 @@ def start_game(svc: Services, kind: str, players: Sequence[str | Entry],
 
 
 def open_game(session: Session, svc: Services, kind: str, players: Sequence[str | Entry],
-              options: dict[str, Any], *, mail: bool = True) -> Started:
-    """The game's rows, first events and first emails, in the caller's transaction."""
+              options: dict[str, Any], *, mail: bool = True,
+              tournament_id: int | None = None) -> Started:
+    """The game's rows, first events and first emails, in the caller's transaction. A
+    tournament's game may seat bots only (its entrants are drawn, not chosen)."""
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
         raise BadStart(f"There is no game called {kind!r}.") from None
     entries = [p if isinstance(p, Entry) else parse_entry(p, svc.urls.domain) for p in players]
-    if entries and all(e.bot for e in entries):
+    if entries and all(e.bot for e in entries) and tournament_id is None:
         raise BadStart("A game needs at least one person: bots only play against people.")
     people = bot_entries(entries)
     addrs = [e.addr for e in people]
@@ -139,7 +141,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
         raise BadStart(str(exc)) from None
     now = svc.clock.now()
     game = new_game_row(session, engine, kind, options, "active", now, clock=clock,
-                        on_timeout=on_timeout)
+                        on_timeout=on_timeout, tournament_id=tournament_id)
     for seat, entry in enumerate(people):
         player = find_player(session, entry.addr, entry.name, now)
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,
@@ -210,7 +212,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     event_store.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)
     if engine.outcome(state) is not None:
-        game.status = "ended"
+        ending.finish(session, game)
     timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
     outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
@@ -259,7 +261,7 @@ def bot_entries(entries: list[Entry]) -> list[Entry]:
     levels = [e.bot for e in entries if e.bot]
     out, counted = [], {}
     for e in entries:
-        if e.bot is None:
+        if e.bot is None or e.addr:          # a person, or a bot already named (a tournament's)
             out.append(e)
             continue
         counted[e.bot] = counted.get(e.bot, 0) + 1

@@ -20,9 +20,9 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import ending, notify
 from service.play.services import Services
-from service.store.models import GameRow, Seat, SeatChange, Vacation
+from service.store.models import GameRow, Seat, SeatChange, Tournament, Vacation
 
 from . import clocks
 from .clocks import SeatClock, TimeControl
@@ -101,11 +101,21 @@ def seat_row(game: GameRow, seat: int) -> Seat:
     return next(s for s in game.seats if s.seat == seat)
 
 
+def vacation_stops_clocks():
+    """The games whose clocks a vacation stops (a query's condition on GameRow): all but a
+    tournament's made with --no-vacation."""
+    return GameRow.tournament_id.is_(None) | GameRow.tournament_id.not_in(
+        select(Tournament.id).where(Tournament.no_vacation.is_(True)))
+
+
 def open_clocks(session: Session, game: GameRow, now: datetime) -> None:
     """Each seat's clock at the start of a game; a player on vacation starts paused."""
     players = [r.player_id for r in game.seats]
     away = set(session.scalars(select(Vacation.player_id).where(Vacation.open.is_(True),
                                                                 Vacation.player_id.in_(players))))
+    if game.tournament_id is not None and session.scalar(
+            select(Tournament.no_vacation).where(Tournament.id == game.tournament_id)):
+        away = set()
     for row in game.seats:
         clock = clocks.new_clock(control(game))
         set_clock(row, clocks.pause(clock, now) if row.player_id in away else clock)
@@ -218,17 +228,17 @@ def end_game(session: Session, game: GameRow, winners: list[int], last: list[int
     game-over email says it all: notify.supersede)."""
     notify.supersede(session, game.id)
     rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
-            for seat, payload in close_game(game, winners, last, how)]
+            for seat, payload in close_game(session, game, winners, last, how)]
     session.flush()
     return [r.id for r in rows]
 
 
-def close_game(game: GameRow, winners: list[int], last: list[int],
+def close_game(session: Session, game: GameRow, winners: list[int], last: list[int],
                how: str) -> list[tuple[int, dict[str, Any]]]:
     """`end_game` on the rows: the game ended with its result, every clock stopped. Returns
     (seat, payload) of the turn email each seat is sent."""
-    game.status = "ended"
-    game.result = {"winners": winners, "last": last, "how": how, "scores": None}
+    ending.finish(session, game,
+                  result={"winners": winners, "last": last, "how": how, "scores": None})
     for r in game.seats:
         clock = get_clock(r)
         if clock.in_turn:

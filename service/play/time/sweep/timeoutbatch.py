@@ -25,7 +25,7 @@ from typing import Any
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import ending, notify
 from service.play import repository as positions
 from service.play.repository import Position
 from service.play.services import Services
@@ -153,7 +153,7 @@ class Batch:
 
     def end_game(self, game, winners, last, how, now) -> None:
         self._ended(game.id)
-        for seat, payload in timing.close_game(game, winners, last, how):
+        for seat, payload in timing.close_game(self.session, game, winners, last, how):
             self.queue(game, seat, "turn", game.seq, payload)
 
     def reminder(self, game, seat, payload, now) -> None:
@@ -176,7 +176,7 @@ class Batch:
                                   created_at=now))
         game.seq = last
         if engine.outcome(state) is not None:
-            game.status = "ended"
+            ending.finish(self.session, game)
             self._ended(game.id)
         timing.track(None, game, engine, state, now)
         game.bots_due = notify.bot_to_act(game, engine, state)
