@@ -2,12 +2,15 @@
 standings and their tie-breaks, the refusals that make nothing."""
 from __future__ import annotations
 
+import threading
+
 import pytest
 from sqlalchemy import func, select
 
 from service import play
 from service.play import community
-from service.store.models import GameRow, OutboxRow, Tournament
+from service.play.players import seats
+from service.store.models import GameRow, OutboxRow, Tournament, TournamentRound
 
 
 def background(svc):
@@ -41,3 +44,110 @@ def test_a_tournament_of_bots_runs_to_its_end_by_itself(services):
     assert len(set(pairs)) == 6
     assert sum(line.points for line in view.standings) == 6
     assert all(line.played == 3 for line in view.standings)
+
+
+PEOPLE = ["ann@example.org", "bob@example.org", "cy@example.org", "dee@example.org"]
+
+
+def round_rows(svc, tournament_id):
+    with svc.db.transaction() as s:
+        return s.scalars(select(TournamentRound.round).where(
+            TournamentRound.tournament_id == tournament_id)).all()
+
+
+def test_two_workers_finishing_a_rounds_last_games_at_once_start_the_next_round_once(services):
+    kicked: list = []
+    services.enqueue = lambda job, *args: kicked.append((job, args))
+    made = community.create(services, "trees", "swiss", 3, PEOPLE)
+    first, second = made.games
+    barrier = threading.Barrier(2)
+    failures: list = []
+
+    def run(work):
+        try:
+            barrier.wait()
+            work()
+        except Exception as exc:  # noqa: BLE001 - a thread's failure fails the test below
+            failures.append(exc)
+
+    # both games of round 1 end at the same moment (each its seat 0 resigns)...
+    threads = [threading.Thread(target=run, args=(lambda g=g: seats.resign(services, g, 0),))
+               for g in (first, second)]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert failures == []
+    advances = [args for job, args in kicked if job == "tournament"]
+    assert advances == [(made.tournament_id,), (made.tournament_id,)]
+    # ... and both workers' kicks advance at the same moment: round 2 starts once
+    threads = [threading.Thread(target=run, args=(lambda: community.advance(
+        services, made.tournament_id),)) for _ in advances]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert failures == []
+    assert sorted(round_rows(services, made.tournament_id)) == [1, 2]
+    with services.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(GameRow).where(
+            GameRow.tournament_id == made.tournament_id)) == 3
+    # the two who resigned withdrew: round 2 pairs the other two only
+    view = community.show(services, made.tournament_id)
+    assert [len(r.tables) for r in view.played] == [2, 1]
+    assert sum(line.withdrawn for line in view.standings) == 2
+
+
+def test_an_odd_number_gets_a_bye_scored_as_a_win_at_most_once_each(services):
+    drain = background(services)
+    made = community.create(services, "trees", "swiss", 3,
+                            ["bot:easy", "bot:normal", "bot:easy"])
+    drain()
+    view = community.show(services, made.tournament_id)
+    assert view.status == "ended"
+    byes = [name for r in view.played for name in r.byes]
+    assert len(byes) == 3 and len(set(byes)) == 3
+    assert all(line.byes == 1 and line.played == 2 for line in view.standings)
+    # three byes and three games, a point each
+    assert sum(line.points for line in view.standings) == 6
+
+
+def test_a_round_robin_plays_every_pair_once(services):
+    drain = background(services)
+    made = community.create(services, "trees", "round-robin", None,
+                            ["bot:easy", "bot:normal", "bot:easy", "bot:normal"])
+    drain()
+    view = community.show(services, made.tournament_id)
+    assert view.status == "ended" and view.rounds == 3
+    pairs = [frozenset(t.players) for r in view.played for t in r.tables]
+    assert len(pairs) == len(set(pairs)) == 6
+
+
+@pytest.mark.parametrize("kind, fmt, rounds, entrants, says", [
+    ("trees", "swiss", 3, ["ann@example.org"], "needs 2 players at a table; only 1"),
+    ("trees", "swiss", 0, PEOPLE, "from 1 to"),
+    ("trees", "round-robin", 5, PEOPLE, "plays 3 rounds"),
+    ("trees", "knockout", 3, PEOPLE, "not 'knockout'"),
+    ("chess", "swiss", 3, PEOPLE, "no game called"),
+    ("trees", "swiss", 3, ["ann@example.org", "ANN@example.org"], "different email"),
+    ("trees", "swiss", 3, ["ann@example.org", "bot:hard"], "no bot called"),
+])
+def test_bad_tournaments_are_refused_and_make_nothing(services, kind, fmt, rounds, entrants,
+                                                      says):
+    with pytest.raises(community.BadTournament) as refused:
+        community.create(services, kind, fmt, rounds, entrants)
+    assert says in refused.value.detail
+    with services.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(Tournament)) == 0
+        assert s.scalar(select(func.count()).select_from(GameRow)) == 0
+
+
+def test_round_and_end_emails_go_to_people_never_to_bots(services):
+    drain = background(services)
+    made = community.create(services, "trees", "swiss", 1, ["ann@example.org", "bot:easy"])
+    with services.db.transaction() as s:
+        kinds = s.execute(select(OutboxRow.kind, OutboxRow.to_addr).where(
+            OutboxRow.kind.like("tournament%"))).all()
+    assert kinds == [("tournament_round", "ann@example.org")]
+    seats.resign(services, made.games[0], 0)
+    drain()
+    with services.db.transaction() as s:
+        ends = s.scalars(select(OutboxRow.to_addr).where(OutboxRow.kind == "tournament_end"))
+        assert list(ends) == ["ann@example.org"]
+    assert community.show(services, made.tournament_id).status == "ended"
