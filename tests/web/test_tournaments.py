@@ -12,7 +12,7 @@ from service.play import community
 from service.play import repository as positions
 from service.store.models import GameRow, Seat
 
-from .helpers import form_client, mails
+from .helpers import form_client, mails, sign_in
 
 PEOPLE = ["ann@example.org", "bob@example.org"]
 
@@ -71,6 +71,9 @@ def test_two_people_and_two_bots_play_a_tournament_to_its_end_by_links(app):
     with app.app_context():
         shown = app.test_cli_runner().invoke(args=["tournaments", "show", "1"])
     assert shown.exit_code == 0 and " 1. " in shown.output and "round 3:" in shown.output
+    # each of ann's three games links the tournament from her /me
+    sign_in(client, app, PEOPLE[0])
+    assert client.get("/me").text.count('<a href="/tournaments/1">tournament</a>') == 3
 
 
 def test_an_unknown_tournament_is_a_404_on_the_page_the_api_and_the_command_line(app):

@@ -8,7 +8,7 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.play.services import Services
-from service.store.models import GameRow, Player, Seat, TournamentRound
+from service.store.models import GameRow, Player, TournamentRound
 
 from . import standings
 from .tournaments import tournament_of
@@ -69,12 +69,3 @@ def show(svc: Services, tournament_id: int) -> TournamentView:
                               t.round, t.status, t.rated, t.no_vacation,
                               t.options.get("clock") or "", board, played)
 
-
-def of_player(svc: Services, player_id: int) -> dict[int, int]:
-    """The player's tournament games: game id -> tournament id (for /me's links)."""
-    with svc.db.transaction() as session:
-        rows = session.execute(select(GameRow.id, GameRow.tournament_id)
-                               .join(Seat, Seat.game_id == GameRow.id)
-                               .where(GameRow.tournament_id.is_not(None),
-                                      Seat.player_id == player_id)).all()
-    return {game_id: tid for game_id, tid in rows}

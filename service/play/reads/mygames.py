@@ -33,6 +33,7 @@ class GameLine:
     seats: list[tuple[int, str, str]] = field(default_factory=list)  # forming: seat, who, status
     mine: bool = False           # forming: this player made it (may fill declined seats)
     public_path: str = ""
+    tournament_path: str = ""    # a tournament's game: the tournament's page
 
 
 @dataclass(frozen=True)
@@ -86,7 +87,9 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
                     waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
                     result=result_line(page) or ("Ended." if pos.row.status == "ended" else ""),
                     public_path=svc.urls.public_game_path(pos.row.public_id)
-                    if pos.row.public and pos.row.public_id else "")
+                    if pos.row.public and pos.row.public_id else "",
+                    tournament_path=f"/tournaments/{pos.row.tournament_id}"
+                    if pos.row.tournament_id else "")
     if page.outcome or pos.row.status == "ended":
         return "done", line
     return ("move" if page.your_turn else "wait"), line
