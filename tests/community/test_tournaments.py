@@ -10,7 +10,14 @@ from sqlalchemy import func, select
 from service import play
 from service.play import community
 from service.play.players import seats
-from service.store.models import GameRow, OutboxRow, Tournament, TournamentRound
+from service.store.models import (
+    GameRow,
+    OutboxRow,
+    Player,
+    Seat,
+    Tournament,
+    TournamentRound,
+)
 
 
 def background(svc):
@@ -151,3 +158,35 @@ def test_round_and_end_emails_go_to_people_never_to_bots(services):
         ends = s.scalars(select(OutboxRow.to_addr).where(OutboxRow.kind == "tournament_end"))
         assert list(ends) == ["ann@example.org"]
     assert community.show(services, made.tournament_id).status == "ended"
+
+
+def seat_paused(svc, game_id, email):
+    with svc.db.transaction() as s:
+        row = s.scalars(select(Seat).join(Player).where(Seat.game_id == game_id,
+                                                        Player.email == email)).one()
+        return (row.clock or {}).get("paused_since") is not None
+
+
+@pytest.mark.parametrize("no_vacation", [True, False])
+def test_no_vacation_keeps_the_tournaments_clocks_running_through_a_vacation(services,
+                                                                             no_vacation):
+    drain = background(services)
+    ordinary = play.start_game(services, "trees", ["ann@example.org", "zed@example.org"],
+                               {"clock": "3d"})
+    made = community.create(services, "trees", "swiss", 2,
+                            ["ann@example.org", "bob@example.org", "bot:easy", "bot:normal"],
+                            clock="3d", no_vacation=no_vacation)
+    with services.db.transaction() as s:
+        ann = s.scalars(select(Player.id).where(Player.email == "ann@example.org")).one()
+    seats.take_vacation(services, ann, "vacation 3")
+    assert seat_paused(services, ordinary.game_id, "ann@example.org")
+    assert seat_paused(services, made.games[0], "ann@example.org") is not no_vacation
+    # a round that starts while she is away (bob resigns; the bots finish): paused only
+    # where vacations count
+    seats.resign(services, made.games[0], 1)
+    drain()
+    second = [t.game_id for t in community.show(services, made.tournament_id).played[1].tables
+              if "ann" in t.players]
+    assert len(second) == 1
+    second = second[0]
+    assert seat_paused(services, second, "ann@example.org") is not no_vacation
