@@ -19,16 +19,18 @@ tournaments = AppGroup("tournaments", help="Correspondence tournaments: create, 
               show_default=True)
 @click.option("--rounds", type=int, default=None,
               help="a Swiss's rounds (a round robin plays everyone once)")
+@click.option("--table", type=int, default=None,
+              help="players at each table of a Swiss (default 2)")
 @click.option("--clock", default=None, help="each game's time per move, e.g. 3d")
 @click.option("--rated/--unrated", default=True, show_default=True)
 @click.option("--no-vacation", is_flag=True, help="vacations do not stop these games' clocks")
-def create(game, entrants, fmt, rounds, clock, rated, no_vacation):
+def create(game, entrants, fmt, rounds, table, clock, rated, no_vacation):  # noqa: PLR0913
     """A tournament of GAME for ENTRANTS (email addresses, or bot:easy / bot:normal); its first
     round starts now."""
     svc = services()
     try:
         made = community.create(svc, game, fmt, rounds, list(entrants), clock=clock,
-                                rated=rated, no_vacation=no_vacation)
+                                rated=rated, no_vacation=no_vacation, table=table)
     except PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(f"tournament {made.tournament_id}: round 1 started, {len(made.games)} "

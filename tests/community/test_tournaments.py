@@ -126,6 +126,21 @@ def test_a_round_robin_plays_every_pair_once(services):
     assert len(pairs) == len(set(pairs)) == 6
 
 
+def test_a_swiss_of_three_player_tables_seats_by_standing_and_runs_to_its_end(services):
+    drain = background(services)
+    made = community.create(services, "trees", "swiss", 2,
+                            ["bot:easy", "bot:normal"] * 3 + ["bot:easy"], table=3)
+    drain()
+    view = community.show(services, made.tournament_id)
+    assert view.status == "ended"
+    assert all(len(t.players) == 3 for r in view.played for t in r.tables)
+    assert [len(r.byes) for r in view.played] == [1, 1]
+    assert len({b for r in view.played for b in r.byes}) == 2
+    # a table of three gives 1, 1/2 and 0 (the first beat both, the second one of two); a
+    # bye is a point
+    assert sum(line.points for line in view.standings) == 2 * 2 * 1.5 + 2
+
+
 @pytest.mark.parametrize("kind, fmt, rounds, entrants, says", [
     ("trees", "swiss", 3, ["ann@example.org"], "needs 2 players at a table; only 1"),
     ("trees", "swiss", 0, PEOPLE, "from 1 to"),

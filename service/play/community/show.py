@@ -42,6 +42,7 @@ class TournamentView:
     rated: bool
     no_vacation: bool
     clock: str
+    table: int
     standings: list[standings.Line]
     played: list[RoundView]
 
@@ -67,5 +68,6 @@ def show(svc: Services, tournament_id: int) -> TournamentView:
             played.append(RoundView(r.round, tables, [names[p] for p in r.byes]))
         return TournamentView(t.id, t.kind, registry.get(t.kind).title, t.format, t.rounds,
                               t.round, t.status, t.rated, t.no_vacation,
-                              t.options.get("clock") or "", board, played)
+                              t.options.get("clock") or "", t.options.get("seats", 2), board,
+                              played)
 

@@ -53,14 +53,20 @@ class Created:
     games: list[int]
 
 
-def table_size(engine, fmt: str) -> int:
+def table_size(engine, fmt: str, asked: int | None = None) -> int:
+    """Players at each table: two unless a Swiss asks for more (or the game needs more)."""
     counts = registry.player_counts(engine, {})
     if fmt == "round-robin":
-        if 2 not in counts:
+        if 2 not in counts or asked not in (None, 2):
             raise BadTournament(f"A round robin is for two-player games; {engine.title} is for "
                                 f"{registry.players_wording(engine, {})}. Make it a Swiss.")
         return 2
-    return 2 if 2 in counts else counts.start
+    if asked is None:
+        return 2 if 2 in counts else counts.start
+    if asked not in counts:
+        raise BadTournament(f"{engine.title} is for {registry.players_wording(engine, {})}; "
+                            f"a table of {asked} cannot be seated.")
+    return asked
 
 
 def rounds_of(fmt: str, rounds: int | None, entrants: int) -> int:
@@ -76,7 +82,8 @@ def rounds_of(fmt: str, rounds: int | None, entrants: int) -> int:
 
 
 def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list[str], *,
-           clock: str | None = None, rated: bool = True, no_vacation: bool = False) -> Created:
+           clock: str | None = None, rated: bool = True, no_vacation: bool = False,
+           table: int | None = None) -> Created:
     """Enter the given players at once (addresses, or bot:easy / bot:normal) and start the
     first round. Everything is checked before anything is written."""
     try:
@@ -85,7 +92,7 @@ def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: lis
         raise BadTournament(f"There is no game called {kind!r}.") from None
     if fmt not in FORMATS:
         raise BadTournament(f"A tournament is a swiss or a round-robin, not {fmt!r}.")
-    table = table_size(engine, fmt)
+    table = table_size(engine, fmt, table)
     try:
         entries = bot_entries([parse_entry(e, svc.urls.domain) for e in entrants])
     except BadStart as exc:
@@ -98,6 +105,7 @@ def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: lis
                             f"{len(entries)} entered.")
     rounds = rounds_of(fmt, rounds, len(entries))
     options: dict[str, Any] = {"clock": clock} if clock else {}
+    options["seats"] = table        # the service's; taken out before each game starts
     try:
         timing.read_options(dict(options))
         fit_seats(engine, table, {})
@@ -142,7 +150,7 @@ def start_round(session: Session, svc: Services, t: Tournament,
             else:           # a withdrawn entrant forfeits: the other scores as for a bye
                 byes += [p for p in (a, b) if p in playing]
     else:
-        table = table_size(registry.get(t.kind), t.format)
+        table = t.options.get("seats", 2)
         if len(playing) < table:
             return [], [], []
         board = standings.compute(session, svc, t)
@@ -157,7 +165,8 @@ def start_round(session: Session, svc: Services, t: Tournament,
     for seated in tables:
         people = [Entry(entrants[p].player.email, entrants[p].player.name, entrants[p].bot)
                   for p in seated]
-        started = open_game(session, svc, t.kind, people, dict(t.options), tournament_id=t.id)
+        options = {k: v for k, v in t.options.items() if k != "seats"}
+        started = open_game(session, svc, t.kind, people, options, tournament_id=t.id)
         games.append(started.game_id)
         outbox += started.outbox_ids
         if started.bots_next:
