@@ -141,6 +141,25 @@ def test_a_swiss_of_three_player_tables_seats_by_standing_and_runs_to_its_end(se
     assert sum(line.points for line in view.standings) == 2 * 2 * 1.5 + 2
 
 
+def test_an_entrant_who_resigns_forfeits_their_remaining_games(services):
+    drain = background(services)
+    made = community.create(services, "trees", "round-robin", None,
+                            ["ann@example.org", "bot:easy", "bot:normal", "bot:easy"])
+    first = next(t for t in community.show(services, made.tournament_id).played[0].tables
+                 if "ann" in t.players)
+    seats.resign(services, first.game_id, first.players.index("ann"))
+    drain()
+    view = community.show(services, made.tournament_id)
+    assert view.status == "ended"
+    ann = next(line for line in view.standings if line.name == "ann")
+    assert ann.withdrawn and ann.played == 1 and ann.points == 0
+    # her two later opponents score their games against her as won, without playing
+    assert [len(r.tables) for r in view.played] == [2, 1, 1]
+    assert sorted(len(r.byes) for r in view.played) == [0, 1, 1]
+    assert "ann" not in {b for r in view.played for b in r.byes}
+    assert sum(line.points for line in view.standings) == 6
+
+
 @pytest.mark.parametrize("kind, fmt, rounds, entrants, says", [
     ("trees", "swiss", 3, ["ann@example.org"], "needs 2 players at a table; only 1"),
     ("trees", "swiss", 0, PEOPLE, "from 1 to"),
