@@ -10,6 +10,7 @@ from sqlalchemy import func, select
 from service import play
 from service.play import community
 from service.play.players import seats
+from service.play.time.sweep import timeouts
 from service.store.models import (
     GameRow,
     OutboxRow,
@@ -158,6 +159,28 @@ def test_an_entrant_who_resigns_forfeits_their_remaining_games(services):
     assert sorted(len(r.byes) for r in view.played) == [0, 1, 1]
     assert "ann" not in {b for r in view.played for b in r.byes}
     assert sum(line.points for line in view.standings) == 6
+
+
+@pytest.mark.parametrize("bulk", [True, False], ids=["batched", "per-game"])
+def test_a_game_lost_on_time_ends_the_round_and_the_next_starts(services, bulk):
+    drain = background(services)
+    made = community.create(services, "trees", "swiss", 2, PEOPLE[:2], clock="1d")
+    with services.db.transaction() as s:
+        s.get(GameRow, made.games[0]).on_timeout = "forfeit"
+    services.clock.advance(days=1, minutes=5)
+    assert timeouts.run(services, bulk=bulk).outcomes == {"ended": 1}
+    drain()
+    assert sorted(round_rows(services, made.tournament_id)) == [1, 2]
+
+
+def test_the_sweep_advances_a_tournament_whose_kick_was_lost(services):
+    lost: list = []
+    services.enqueue = lambda job, *args: lost.append(job)
+    made = community.create(services, "trees", "swiss", 2, PEOPLE[:2])
+    seats.resign(services, made.games[0], 0)
+    assert "tournament" in lost and round_rows(services, made.tournament_id) == [1]
+    play.sweep(services)
+    assert community.show(services, made.tournament_id).status == "ended"
 
 
 @pytest.mark.parametrize("kind, fmt, rounds, entrants, says", [
