@@ -183,6 +183,21 @@ def test_the_sweep_advances_a_tournament_whose_kick_was_lost(services):
     assert community.show(services, made.tournament_id).status == "ended"
 
 
+def test_a_round_robin_round_of_forfeits_only_is_scored_and_the_next_round_played(services):
+    drain = background(services)
+    made = community.create(services, "trees", "round-robin", None,
+                            ["ann@example.org", "bob@example.org", "bot:easy", "bot:normal"])
+    for table in community.show(services, made.tournament_id).played[0].tables:
+        person = next(name for name in table.players if name in ("ann", "bob"))
+        seats.resign(services, table.game_id, table.players.index(person))
+    drain()
+    view = community.show(services, made.tournament_id)
+    assert view.status == "ended"
+    # round 2 pairs each person with a bot: two forfeits, no game; round 3 the bots meet
+    assert [len(r.tables) for r in view.played] == [2, 0, 1]
+    assert sorted(view.played[1].byes) == ["Easy bot", "Normal bot"]
+
+
 @pytest.mark.parametrize("kind, fmt, rounds, entrants, says", [
     ("trees", "swiss", 3, ["ann@example.org"], "needs 2 players at a table; only 1"),
     ("trees", "swiss", 0, PEOPLE, "from 1 to"),

@@ -196,8 +196,12 @@ def advance(svc: Services, tournament_id: int) -> str:
         games_started: list[int] = []
         outbox: list[int] = []
         bots: list[int] = []
-        if t.round < t.rounds:
-            games_started, outbox, bots = start_round(session, svc, t, t.round + 1)
+        number = t.round
+        # a round robin's round of forfeits only is scored and passed over at once
+        while number < t.rounds and not games_started:
+            number += 1
+            games_started, more, bots = start_round(session, svc, t, number)
+            outbox += more
         if not games_started:
             t.status, t.ended_at = "ended", svc.clock.now()
             outbox += tell_entrants(session, svc, t, "tournament_end",
