@@ -25,7 +25,8 @@ JOBS = {"deliver": "workers.tasks.deliver_outbox",
         "process_inbound": "workers.tasks.process_inbound",
         "sweep": "workers.tasks.sweep_outbox",
         "timers": "workers.tasks.sweep_timers",
-        "bots": "workers.tasks.move_bots"}
+        "bots": "workers.tasks.move_bots",
+        "tournament": "workers.tasks.advance_tournament"}
 
 
 def celery_init_app(app) -> Celery:

@@ -84,6 +84,12 @@ def sweep_timers() -> dict:
 
 
 @shared_task(bind=True, ignore_result=True, **RETRIED)
+def advance_tournament(self, tournament_id: int) -> str:
+    """A game of the tournament ended: its next round starts if that was the round's last."""
+    return _through_outages(self, lambda: play.advance_tournament(_services(), tournament_id))
+
+
+@shared_task(bind=True, ignore_result=True, **RETRIED)
 def move_bots(self, game_id: int) -> int:
     """Bot seats of one game make the moves that are due (play.bots)."""
     return _through_outages(self, lambda: play.move_bots(_services(), game_id))

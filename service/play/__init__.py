@@ -6,6 +6,7 @@ receiver, the IMAP poller, the CLI and the benchmarks are thin adapters on top."
 from service.store.statuses import GameStatus, InboundStatus, OutboxStatus, SeatStatus
 from service.store.transient import DatabaseUnavailable, is_transient
 
+from .community import advance as advance_tournament
 from .errors import (
     AlreadyDone,
     GameOver,
@@ -45,7 +46,7 @@ from .reads import (
 from .services import Services, from_settings
 from .time.sweep import sweep, timers
 
-__all__ = ["AlreadyDone", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
+__all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "LogReader", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "commands", "deliver", "from_settings",

@@ -29,6 +29,10 @@ from .repository import StateCache
 
 log = logging.getLogger(__name__)
 
+#: session.info's key: the tournaments whose games ended in this transaction (their next
+#: round may be due once it commits)
+TOURNAMENTS_DUE = "tournaments_due"
+
 
 class Outages:
     """One log line per change of state of what we depend on (the broker, the mail relay,
@@ -112,6 +116,15 @@ class Services:
     # when a kick is sent: now, or (the web app with a broker) once the player has the
     # response, which then does not wait on the broker (service.web.kicks)
     later: Callable[[Callable[[], None]], None] = run_now
+
+    def __post_init__(self) -> None:
+        self.db.committed = self.committed
+
+    def committed(self, info: dict) -> None:
+        """A unit of work committed: a tournament whose game it ended may start its next
+        round (service.play.community.tournaments.mark_due)."""
+        for tournament_id in sorted(info.pop(TOURNAMENTS_DUE, ())):
+            self.kick("tournament", tournament_id)
 
     def note(self, what: str, **labels: str) -> None:
         """Tell the observer; counting must never fail a use case."""

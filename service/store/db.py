@@ -2,7 +2,7 @@
 without Flask, for workers, the CLI, benchmarks and tests."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from sqlalchemy import create_engine, event
@@ -14,6 +14,8 @@ class Database:
     def __init__(self, url: str | None = None):
         self.engine: Engine | None = None
         self.sessions: sessionmaker | None = None
+        # told a unit of work's session.info once it commits (Services sends its kicks)
+        self.committed: Callable[[dict], None] | None = None
         if url:
             self.connect(url)
 
@@ -33,8 +35,11 @@ class Database:
     @contextmanager
     def transaction(self) -> Iterator[Session]:
         """One unit of work: commit on success, roll back on any exception."""
-        with self.sessions() as session, session.begin():
-            yield session
+        with self.sessions() as session:
+            with session.begin():
+                yield session
+            if self.committed is not None and session.info:
+                self.committed(session.info)
 
     def session(self) -> Session:
         return self.sessions()

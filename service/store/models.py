@@ -114,6 +114,9 @@ class GameRow(Base):
     rated: Mapped[bool] = mapped_column(default=True, server_default=true())
     # `rest_days=sat,sun`: every seat's clock stands still on those days (their own zones)
     rest_days: Mapped[str | None] = mapped_column(String(40), nullable=True)
+    # a tournament's game: its round starts the next when the last of them ends
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"),
+                                                      nullable=True, index=True)
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
 
 
@@ -498,3 +501,42 @@ class ChatReport(Base):
 
     __table_args__ = (UniqueConstraint("message_id", "reporter_id",
                                        name="uq_chat_reports_once"),)
+class Tournament(Base):
+    """A Swiss or round-robin event: its rounds' games start together, the next round when
+    the last game of the one before ends (service.play.community.tournaments)."""
+    __tablename__ = "tournaments"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    format: Mapped[str] = mapped_column(String(20))            # "swiss" | "round-robin"
+    rounds: Mapped[int] = mapped_column(Integer)
+    options: Mapped[dict] = mapped_column(JSON)                # each game's (clock=, rated ...)
+    no_vacation: Mapped[bool] = mapped_column(default=False, server_default=false())
+    rated: Mapped[bool] = mapped_column(default=True, server_default=true())
+    status: Mapped[str] = mapped_column(String(20), default="running")   # running | ended
+    round: Mapped[int] = mapped_column(Integer, default=0)     # the round being played
+    # a game of the current round ended: the next round may be due (the sweep's catch-up)
+    due: Mapped[bool] = mapped_column(default=False, server_default=false())
+    public_id: Mapped[str] = mapped_column(String(32), unique=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class TournamentEntrant(Base):
+    __tablename__ = "tournament_entrants"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    entry: Mapped[int] = mapped_column(Integer)                # order of entry: the first seed
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    withdrawn_round: Mapped[int | None] = mapped_column(Integer, nullable=True)  # resigned in
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class TournamentRound(Base):
+    """One row per round started: the key (tournament, round) is what makes two workers
+    that finish a round's last games at once start the next round only once."""
+    __tablename__ = "tournament_rounds"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    round: Mapped[int] = mapped_column(Integer, primary_key=True)
+    byes: Mapped[list] = mapped_column(JSON)                   # player ids given a bye
+    games: Mapped[list] = mapped_column(JSON)                  # the round's game ids
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())

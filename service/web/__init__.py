@@ -31,6 +31,7 @@ from . import (
     cli_community,
     cli_inbound,
     cli_ratings,
+    cli_tournaments,
     community,
     contests,
     dev,
@@ -49,6 +50,7 @@ from . import (
     safety,
     seats,
     tokens,
+    tournaments,
 )
 
 
@@ -99,6 +101,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(community.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(contests.bp)
+    app.register_blueprint(tournaments.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -111,6 +114,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli_inbound.init_app(app)
     cli_community.init_app(app)
     cli_ratings.init_app(app)
+    app.cli.add_command(cli_tournaments.tournaments)
     dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)

@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from service import play
+from service.play import community
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
@@ -20,7 +21,7 @@ from .ext import services
 from .problems import Problem
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-PUBLIC = {"api.spec", "api.record"}          # endpoints that need no token
+PUBLIC = {"api.spec", "api.record", "api.tournament"}          # endpoints that need no token
 GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
 api_community.register(bp)          # profiles and leaderboards: public reads
@@ -198,3 +199,23 @@ def record(game_id: int):
     return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
             "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,
             "players": r.players, "view": r.view, "history": r.history, "outcome": r.outcome}
+
+
+@bp.get("/tournaments/<int:tournament_id>")
+@described(openapi.TOURNAMENT)
+def tournament(tournament_id: int):
+    try:
+        t = community.show(services(), tournament_id)
+    except community.NoSuchTournament as exc:
+        raise Problem(404, exc.title, exc.detail) from None
+    return {"tournamentId": t.id, "kind": t.kind, "title": t.title, "format": t.format,
+            "rounds": t.rounds, "round": t.round, "status": t.status, "rated": t.rated,
+            "noVacation": t.no_vacation, "clock": t.clock or None,
+            "standings": [{"place": n, "name": line.name, "points": line.points,
+                           "buchholz": line.buchholz, "sonnebornBerger": line.berger,
+                           "played": line.played, "byes": line.byes,
+                           "withdrawn": line.withdrawn}
+                          for n, line in enumerate(t.standings, 1)],
+            "roundsPlayed": [{"round": r.number, "byes": r.byes, "games": [
+                {"gameId": x.game_id, "publicId": x.public_id, "players": x.players,
+                 "over": x.over, "points": x.points} for x in r.tables]} for r in t.played]}

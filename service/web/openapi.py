@@ -158,6 +158,21 @@ RECORD = {
         "history": [{"seq": 1, "text": "anna plays first", "type": "start"}],
         "outcome": None}, "the record"), **_errors("404")}}
 
+TOURNAMENT = {
+    "summary": "A tournament: its standings (with the tie-breaks), its rounds and their games",
+    "security": [],
+    "parameters": [{"name": "tournament_id", "in": "path", "required": True,
+                    "schema": {"type": "integer"}, "example": 1}],
+    "responses": {"200": _json({
+        "tournamentId": 1, "kind": "trees", "title": "Trees", "format": "swiss", "rounds": 3,
+        "round": 2, "status": "running", "rated": True, "noVacation": False, "clock": "3d",
+        "standings": [{"place": 1, "name": "anna", "points": 1.0, "buchholz": 1.0,
+                       "sonnebornBerger": 1.0, "played": 1, "byes": 0, "withdrawn": False}],
+        "roundsPlayed": [{"round": 1, "byes": [], "games": [
+            {"gameId": 1, "publicId": "Xy3...", "players": ["anna", "ben"], "over": True,
+             "points": [1.0, 0.0]}]}]}, "the tournament"),
+        "404": {"description": "no such tournament", "content": PROBLEM}}}
+
 PROBLEM_SCHEMA = {"type": "object", "required": ["type", "title", "status"], "properties": {
     "type": {"type": "string"}, "title": {"type": "string"}, "status": {"type": "integer"},
     "detail": {"type": "string"}, "instance": {"type": "string"},

@@ -1,8 +1,9 @@
-"""The community: ratings per game, profiles and leaderboards; standing challenges, ladders
-and reported chat lines (blocks live with the players, since invitations and the chat obey
+"""The community: ratings per game, profiles and leaderboards; standing challenges, ladders,
+correspondence tournaments (Swiss and round robin) and reported chat lines (blocks live with the players, since invitations and the chat obey
 them). It sits above the families that start and end games: it starts games through the
 players' `open_game`, and hears of a game's end through the hooks it registers, as it is
-imported, in service.play.time.ending (its rating, its ladder), in the transaction that ends
+imported, in service.play.time.ending (its rating, its ladder, its tournament's next round), in the
+transaction that ends
 it. The interface: a player's rating in a game (`standing(session, kind,
 player_rater(player_id))`; a bot level's rated player is "bot:normal"), their reliability
 and quickness (`activity(session, player_id)`)."""
@@ -12,6 +13,7 @@ from . import challenges, ladders, reports, strength
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
 from .ladders import LadderRefused
+from .pairing import round_robin, swiss
 from .profiles import (
     Board,
     BoardLine,
@@ -38,13 +40,29 @@ from .ratings import (
 )
 from .rebuild import rebuild
 from .reports import BadReport
+from .show import RoundView, Table, TournamentView, show
+from .standings import Line, line_text, points_text
+from .tournaments import (
+    FORMATS,
+    BadTournament,
+    Created,
+    NoSuchTournament,
+    advance,
+    advance_due,
+    create,
+    mark_due,
+)
 
 # a game's end rates it, in the transaction that ends it (ladders register their own hook)
 ending.when_a_game_ends(rate_end)
+# and a tournament's game marks its tournament due (the next round starts after the commit)
+ending.when_a_game_ends(mark_due)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
            "BoardLine", "GameRating", "LadderRefused", "NoSuchBoard", "Posted", "Profile",
            "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "ladders",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
-           "standing", "standings_of", "strength"]
+           "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",
+           "NoSuchTournament", "RoundView", "Table", "TournamentView", "advance", "advance_due",
+           "create", "line_text", "points_text", "round_robin", "show", "swiss"]

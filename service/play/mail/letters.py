@@ -16,7 +16,7 @@ from service.play.time import clocks
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
-KINDS = frozenset({"sign_in", "invitation", "challenge"})
+KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_round", "tournament_end"})
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -28,6 +28,10 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     if row.kind == "challenge":
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)
+    if row.kind.startswith("tournament_"):
+        # the payload says it all (service.play.community.letters)
+        ctx = {**payload, "link": urls.absolute(payload["path"])}
+        return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     inv = session.get(Invitation, payload["invitation"])
     game = session.get(GameRow, inv.game_id)
     creator = session.get(Player, game.created_by) if game.created_by else None

@@ -94,7 +94,8 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
     move locks it: a move committed meanwhile is seen, never overwritten."""
     game_ids = session.scalars(select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id)
                                .where(Seat.player_id == player_id,
-                                      GameRow.status == GameStatus.ACTIVE)
+                                      GameRow.status == GameStatus.ACTIVE,
+                                      timing.vacation_stops_clocks())
                                .order_by(Seat.game_id)).all()
     out = []
     for game_id in dict.fromkeys(game_ids):

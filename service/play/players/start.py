@@ -116,14 +116,16 @@ def start_game(svc: Services, kind: str, players: Sequence[str | Entry],
 
 
 def open_game(session: Session, svc: Services, kind: str, players: Sequence[str | Entry],
-              options: dict[str, Any], *, mail: bool = True) -> Started:
-    """The game's rows, first events and first emails, in the caller's transaction."""
+              options: dict[str, Any], *, mail: bool = True,
+              tournament_id: int | None = None) -> Started:
+    """The game's rows, first events and first emails, in the caller's transaction. A
+    tournament's game may seat bots only (its entrants are drawn, not chosen)."""
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
         raise BadStart(f"There is no game called {kind!r}.") from None
     entries = [p if isinstance(p, Entry) else parse_entry(p, svc.urls.domain) for p in players]
-    if entries and all(e.bot for e in entries):
+    if entries and all(e.bot for e in entries) and tournament_id is None:
         raise BadStart("A game needs at least one person: bots only play against people.")
     people = bot_entries(entries)
     addrs = [e.addr for e in people]
@@ -144,7 +146,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     now = svc.clock.now()
     game = new_game_row(session, engine, kind, options, GameStatus.ACTIVE, now, clock=clock,
                         on_timeout=on_timeout, rated=rated, rest_days=rest_days,
-                        extensions=allowed_extensions)
+                        extensions=allowed_extensions, tournament_id=tournament_id)
     for seat, entry in enumerate(people):
         player = find_player(session, entry.addr, entry.name, now)
         session.add(Seat(game_id=game.id, seat=seat, player_id=player.id, bot=entry.bot,
@@ -266,7 +268,7 @@ def bot_entries(entries: list[Entry]) -> list[Entry]:
     levels = [e.bot for e in entries if e.bot]
     out, counted = [], {}
     for e in entries:
-        if e.bot is None:
+        if e.bot is None or e.addr:          # a person, or a bot already named (a tournament's)
             out.append(e)
             continue
         counted[e.bot] = counted.get(e.bot, 0) + 1

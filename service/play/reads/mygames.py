@@ -37,6 +37,7 @@ class GameLine:
     mine: bool = False           # forming: this player made it (may fill declined seats)
     public_path: str = ""
     time_left: str = ""          # at risk: the deadline in the player's zone, and how soon
+    tournament_path: str = ""    # a tournament's game: the tournament's page
 
 
 @dataclass(frozen=True)
@@ -102,7 +103,9 @@ def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
                     result=result_line(page)
                     or ("Ended." if pos.row.status == GameStatus.ENDED else ""),
                     public_path=svc.urls.public_game_path(pos.row.public_id)
-                    if pos.row.public and pos.row.public_id else "")
+                    if pos.row.public and pos.row.public_id else "",
+                    tournament_path=f"/tournaments/{pos.row.tournament_id}"
+                    if pos.row.tournament_id else "")
     if page.outcome or pos.row.status == GameStatus.ENDED:
         return "done", line
     return ("move" if page.your_turn else "wait"), line

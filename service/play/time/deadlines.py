@@ -22,7 +22,7 @@ from sqlalchemy.orm import Session
 
 from service.play import notify
 from service.play.services import Services
-from service.store.models import GameRow, Seat, SeatChange, Vacation
+from service.store.models import GameRow, Seat, SeatChange, Tournament, Vacation
 from service.store.statuses import GameStatus, SeatStatus
 
 from . import calendar, clocks, ending
@@ -103,11 +103,21 @@ def seat_row(game: GameRow, seat: int) -> Seat:
     return next(s for s in game.seats if s.seat == seat)
 
 
+def vacation_stops_clocks():
+    """The games whose clocks a vacation stops (a query's condition on GameRow): all but a
+    tournament's made with --no-vacation."""
+    return GameRow.tournament_id.is_(None) | GameRow.tournament_id.not_in(
+        select(Tournament.id).where(Tournament.no_vacation.is_(True)))
+
+
 def open_clocks(session: Session, game: GameRow, now: datetime) -> None:
     """Each seat's clock at the start of a game; a player on vacation starts paused."""
     players = [r.player_id for r in game.seats]
     away = set(session.scalars(select(Vacation.player_id).where(Vacation.open.is_(True),
                                                                 Vacation.player_id.in_(players))))
+    if game.tournament_id is not None and session.scalar(
+            select(Tournament.no_vacation).where(Tournament.id == game.tournament_id)):
+        away = set()
     for row in game.seats:
         clock = clocks.new_clock(control(game))
         set_clock(row, clocks.pause(clock, now) if row.player_id in away else clock)

@@ -4,12 +4,13 @@ retried, or claimed by a worker that died) are sent, and the relay is probed if 
 a retry; stored mail whose processing was never started, or whose next attempt after a
 transient database error is due, is processed; mail kept only for
 diagnosis is deleted when its time is up; digest players' held turn emails are released at
-their hour; bots whose kick was lost are kicked again. `timers` (beat every
+their hour; bots whose kick was lost are kicked again, tournaments whose next-round kick was lost advance. `timers` (beat every
 TURNPOST_SWEEP_SECONDS; `flask sweep` runs both): the clocks' pass, service.play.time.sweep.timeouts.run:
 reminders, timeouts, vacations that ended. It is a job of its own so that it never runs inside
 a player's request."""
 from __future__ import annotations
 
+from service.play import community
 from service.play.mail import digest, intake, relay, replies
 from service.play.moves import bots
 from service.play.services import Services
@@ -39,6 +40,7 @@ def sweep(svc: Services) -> dict[int, str]:
         stalled = bots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS)
     for game_id in stalled:
         svc.kick("bots", game_id)
+    community.advance_due(svc)      # a tournament whose next-round kick was lost
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
     results = relay.deliver(svc, ids) | relay.probe(svc)

@@ -1,0 +1,37 @@
+"""The tournament's emails: each round's start and the end, one to each entrant who can be
+mailed (never a bot). The payload carries what the letter says (the standings as they stood),
+so the email shows the tournament at the moment it was queued."""
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from sqlalchemy.orm import Session
+
+from service.games import registry
+from service.play.notify import new_message_id
+from service.play.services import Services
+from service.store.models import OutboxRow, Tournament, TournamentEntrant
+
+from . import standings
+
+
+def tell_entrants(session: Session, svc: Services, t: Tournament, kind: str,
+                  entrants: Iterable[TournamentEntrant]) -> list[int]:
+    session.flush()
+    board = standings.compute(session, svc, t)
+    lines = [standings.line_text(n, line) for n, line in enumerate(board, 1)]
+    now = svc.clock.now()
+    rows = []
+    for e in entrants:
+        if e.bot or e.player.unmailable or e.player.email.endswith(".invalid"):
+            continue
+        rows.append(OutboxRow(
+            game_id=None, seat=None, to_addr=e.player.email, kind=kind, seq=0, since_seq=0,
+            payload={"tournament": t.id, "title": registry.get(t.kind).title,
+                     "round": t.round, "rounds": t.rounds, "name": e.player.name,
+                     "standings": lines, "path": f"/tournaments/{t.id}"},
+            message_id=new_message_id(), status="pending", attempts=0, next_try=now,
+            created_at=now))
+    session.add_all(rows)
+    session.flush()
+    return [r.id for r in rows]

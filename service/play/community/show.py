@@ -1,0 +1,73 @@
+"""What a tournament's page, the API and `flask tournaments show` read: the standings, each
+round's tables with their results, and the byes."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlalchemy import select
+
+from service.games import registry
+from service.play.services import Services
+from service.store.models import GameRow, Player, TournamentRound
+
+from . import standings
+from .tournaments import tournament_of
+
+
+@dataclass(frozen=True)
+class Table:
+    game_id: int
+    public_id: str
+    players: list[str]
+    over: bool
+    points: list[float | None]      # each seat's points once the game is over
+
+
+@dataclass(frozen=True)
+class RoundView:
+    number: int
+    tables: list[Table]
+    byes: list[str]
+
+
+@dataclass(frozen=True)
+class TournamentView:
+    id: int
+    kind: str
+    title: str
+    format: str
+    rounds: int
+    round: int
+    status: str
+    rated: bool
+    no_vacation: bool
+    clock: str
+    table: int
+    standings: list[standings.Line]
+    played: list[RoundView]
+
+
+def show(svc: Services, tournament_id: int) -> TournamentView:
+    with svc.db.transaction() as session:
+        t = tournament_of(session, tournament_id)
+        board = standings.compute(session, svc, t)
+        finished = {g.game_id: g for g in standings.finished_games(session, svc, t)}
+        names = {line.player_id: line.name for line in board}
+        played = []
+        for r in session.scalars(select(TournamentRound).where(
+                TournamentRound.tournament_id == t.id).order_by(TournamentRound.round)):
+            tables = []
+            for game_id in r.games:
+                game = session.get(GameRow, game_id)
+                seated = [s.player_id for s in game.seats]
+                done = finished.get(game_id)
+                points = standings.game_points(done.versus, seated) if done else {}
+                tables.append(Table(game_id, game.public_id or "",
+                                    [names.get(p) or session.get(Player, p).name for p in seated],
+                                    done is not None, [points.get(p) for p in seated]))
+            played.append(RoundView(r.round, tables, [names[p] for p in r.byes]))
+        return TournamentView(t.id, t.kind, registry.get(t.kind).title, t.format, t.rounds,
+                              t.round, t.status, t.rated, t.no_vacation,
+                              t.options.get("clock") or "", t.options.get("seats", 2), board,
+                              played)
+

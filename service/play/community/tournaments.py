@@ -1,0 +1,253 @@
+"""Correspondence tournaments: Swiss (any table size) or round robin (two-player games).
+
+All games of a round start together; when the last of them ends (a hook in service.play.time.ending marks the
+tournament due, the services kick `advance`, and the sweep catches a lost kick) the next round
+starts, or the tournament ends. `advance` locks the tournament's row and the round's row has the
+key (tournament, round): two workers finishing a round's last games at once start the next
+round exactly once. An entrant who resigns a game withdraws: their later games are forfeits
+(not paired in a Swiss; a win for the opponent in a round robin)."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import select, update
+from sqlalchemy.orm import Session
+
+from service.games import registry
+from service.play.errors import NoSuchGame, PlayError
+from service.play.players import (
+    BadStart,
+    Entry,
+    bot_entries,
+    find_player,
+    fit_seats,
+    open_game,
+    parse_entry,
+)
+from service.play.services import TOURNAMENTS_DUE, Services
+from service.play.time import ClockError
+from service.play.time import deadlines as timing
+from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
+
+from . import pairing, standings
+from .letters import tell_entrants
+
+FORMATS = ("swiss", "round-robin")
+MAX_ROUNDS = 30
+
+
+class BadTournament(PlayError):
+    title = "The tournament could not be made"
+
+
+class NoSuchTournament(NoSuchGame):
+    title = "No such tournament"
+
+
+@dataclass(frozen=True)
+class Created:
+    tournament_id: int
+    public_id: str
+    games: list[int]
+
+
+def table_size(engine, fmt: str, asked: int | None = None) -> int:
+    """Players at each table: two unless a Swiss asks for more (or the game needs more)."""
+    counts = registry.player_counts(engine, {})
+    if fmt == "round-robin":
+        if 2 not in counts or asked not in (None, 2):
+            raise BadTournament(f"A round robin is for two-player games; {engine.title} is for "
+                                f"{registry.players_wording(engine, {})}. Make it a Swiss.")
+        return 2
+    if asked is None:
+        return 2 if 2 in counts else counts.start
+    if asked not in counts:
+        raise BadTournament(f"{engine.title} is for {registry.players_wording(engine, {})}; "
+                            f"a table of {asked} cannot be seated.")
+    return asked
+
+
+def rounds_of(fmt: str, rounds: int | None, entrants: int) -> int:
+    if fmt == "round-robin":
+        complete = pairing.round_robin_rounds(entrants)
+        if rounds not in (None, complete):
+            raise BadTournament(f"A round robin of {entrants} plays {complete} rounds "
+                                f"(everyone meets everyone once), not {rounds}.")
+        return complete
+    if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
+        raise BadTournament(f"A Swiss needs a number of rounds from 1 to {MAX_ROUNDS}.")
+    return rounds
+
+
+def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list[str], *,
+           clock: str | None = None, rated: bool = True, no_vacation: bool = False,
+           table: int | None = None) -> Created:
+    """Enter the given players at once (addresses, or bot:easy / bot:normal) and start the
+    first round. Everything is checked before anything is written."""
+    try:
+        engine = registry.get(kind)
+    except registry.UnknownGame:
+        raise BadTournament(f"There is no game called {kind!r}.") from None
+    if fmt not in FORMATS:
+        raise BadTournament(f"A tournament is a swiss or a round-robin, not {fmt!r}.")
+    table = table_size(engine, fmt, table)
+    try:
+        entries = bot_entries([parse_entry(e, svc.urls.domain) for e in entrants])
+    except BadStart as exc:
+        raise BadTournament(exc.detail) from None
+    addrs = [e.addr for e in entries]
+    if len(set(addrs)) != len(addrs):
+        raise BadTournament("Each entrant needs a different email address.")
+    if len(entries) < table:
+        raise BadTournament(f"{engine.title} needs {table} players at a table; only "
+                            f"{len(entries)} entered.")
+    rounds = rounds_of(fmt, rounds, len(entries))
+    options: dict[str, Any] = {"clock": clock} if clock else {}
+    options["seats"] = table        # the service's; taken out before each game starts
+    try:
+        timing.read_options(dict(options))
+        fit_seats(engine, table, {})
+    except (ClockError, BadStart) as exc:
+        raise BadTournament(getattr(exc, "detail", str(exc))) from None
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        t = Tournament(kind=kind, format=fmt, rounds=rounds, options=options, rated=rated,
+                       no_vacation=no_vacation, status="running", round=0, due=False,
+                       public_id=secrets.token_urlsafe(12), created_at=now)
+        session.add(t)
+        session.flush()
+        for n, e in enumerate(entries):
+            player = find_player(session, e.addr, e.name, now)
+            session.add(TournamentEntrant(tournament_id=t.id, player_id=player.id, entry=n,
+                                          bot=e.bot))
+        session.flush()
+        try:
+            games, outbox, bots = start_round(session, svc, t, 1)
+        except BadStart as exc:
+            raise BadTournament(exc.detail) from None
+    svc.kick("deliver", outbox)
+    for game_id in bots:
+        svc.kick("bots", game_id)
+    return Created(t.id, t.public_id, games)
+
+
+def start_round(session: Session, svc: Services, t: Tournament,
+                number: int) -> tuple[list[int], list[int], list[int]]:
+    """Seat round `number` and start its games, in the caller's transaction (which holds the
+    tournament's row). Returns (game ids, outbox ids, games whose bot is to act)."""
+    entrants = {e.player_id: e for e in entrants_of(session, t.id)}
+    playing = [pid for pid, e in entrants.items() if e.withdrawn_round is None]
+    byes: list[int] = []
+    if t.format == "round-robin":
+        schedule = pairing.round_robin(sorted(entrants, key=lambda p: entrants[p].entry))
+        planned = schedule[number - 1]
+        tables, byes = [], list(planned.byes)
+        for a, b in planned.tables:
+            if a in playing and b in playing:
+                tables.append([a, b] if number % 2 else [b, a])
+            else:           # a withdrawn entrant forfeits: the other scores as for a bye
+                byes += [p for p in (a, b) if p in playing]
+    else:
+        table = t.options.get("seats", 2)
+        if len(playing) < table:
+            return [], [], []
+        board = standings.compute(session, svc, t)
+        order = [line.player_id for line in board if line.player_id in playing]
+        met, had_bye = standings.history(session, t.id)
+        paired = pairing.swiss(order, met, had_bye, table)
+        tables, byes = paired.tables, paired.byes
+    session.add(TournamentRound(tournament_id=t.id, round=number, byes=byes, games=[],
+                                started_at=svc.clock.now()))
+    session.flush()     # the key (tournament, round): a second start of this round fails here
+    games, outbox, bots = [], [], []
+    for seated in tables:
+        people = [Entry(entrants[p].player.email, entrants[p].player.name, entrants[p].bot)
+                  for p in seated]
+        options = {k: v for k, v in t.options.items() if k != "seats"}
+        started = open_game(session, svc, t.kind, people, options, tournament_id=t.id)
+        games.append(started.game_id)
+        outbox += started.outbox_ids
+        if started.bots_next:
+            bots.append(started.game_id)
+    row = session.get(TournamentRound, (t.id, number))
+    row.games = games
+    t.round = number
+    outbox += tell_entrants(session, svc, t, "tournament_round", entrants.values())
+    return games, outbox, bots
+
+
+def advance(svc: Services, tournament_id: int) -> str:
+    """A game of the tournament ended: when it was the round's last, start the next round or
+    end the tournament. Returns what happened ("waiting", "started", "ended", "over")."""
+    with svc.db.transaction() as session:
+        t = session.scalars(select(Tournament).where(Tournament.id == tournament_id)
+                            .with_for_update()).one_or_none()
+        if t is None or t.status == "ended":
+            return "over"
+        t.due = False
+        current = session.get(TournamentRound, (t.id, t.round))
+        ids = current.games if current else []
+        games = session.scalars(select(GameRow).where(GameRow.id.in_(ids))).all()
+        if any(g.status != "ended" for g in games):
+            return "waiting"
+        withdraw(session, t, games)
+        games_started: list[int] = []
+        outbox: list[int] = []
+        bots: list[int] = []
+        number = t.round
+        # a round robin's round of forfeits only is scored and passed over at once
+        while number < t.rounds and not games_started:
+            number += 1
+            games_started, more, bots = start_round(session, svc, t, number)
+            outbox += more
+        if not games_started:
+            t.status, t.ended_at = "ended", svc.clock.now()
+            outbox += tell_entrants(session, svc, t, "tournament_end",
+                                    entrants_of(session, t.id))
+    svc.kick("deliver", outbox)
+    for game_id in bots:
+        svc.kick("bots", game_id)
+    return "ended" if not games_started else "started"
+
+
+def withdraw(session: Session, t: Tournament, games: list[GameRow]) -> None:
+    """Whoever resigned a game of the round leaves the tournament."""
+    resigned = {r.player_id for g in games for r in g.seats if r.status == "resigned"}
+    for e in entrants_of(session, t.id):
+        if e.player_id in resigned and e.withdrawn_round is None:
+            e.withdrawn_round = t.round
+
+
+def advance_due(svc: Services) -> int:
+    """The sweep's catch-up: tournaments whose kick was lost."""
+    with svc.db.transaction() as session:
+        due = session.scalars(select(Tournament.id).where(Tournament.due.is_(True),
+                                                          Tournament.status == "running")).all()
+    for tournament_id in due:
+        advance(svc, tournament_id)
+    return len(due)
+
+
+def entrants_of(session: Session, tournament_id: int) -> list[TournamentEntrant]:
+    return list(session.scalars(select(TournamentEntrant)
+                                .where(TournamentEntrant.tournament_id == tournament_id)
+                                .order_by(TournamentEntrant.entry)))
+
+
+def tournament_of(session: Session, tournament_id: int) -> Tournament:
+    t = session.get(Tournament, tournament_id)
+    if t is None:
+        raise NoSuchTournament(f"There is no tournament {tournament_id}.")
+    return t
+
+
+def mark_due(session, game, now, outcome=None) -> None:
+    """The hook on a game's end: a tournament's game marks its tournament due in the same
+    transaction; once that commits, the services kick the tournament's next round (and the
+    sweep catches a kick that was lost)."""
+    tournament = getattr(game, "tournament_id", None)
+    if tournament is not None and session is not None:
+        session.execute(update(Tournament).where(Tournament.id == tournament).values(due=True))
+        session.info.setdefault(TOURNAMENTS_DUE, set()).add(tournament)
