@@ -7,13 +7,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import exists, select, update
+from sqlalchemy import and_, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store.models import EventRow, Plan
-
-from .plans import standing
 
 SOURCE = "plan"
 #: plans answering plans, at most this many in one move (a loop guard, never a rule)
@@ -29,10 +27,39 @@ class Step:
     text: str
 
 
+@dataclass
+class Followed:
+    steps: list[Step]
+    untold: list[Plan]            # dropped plans whose writers have not been told yet
+
+
 def follow(session: Session, chance, game, engine, before: Any, mover: int,
-           moves: list[Move], state: Any, source: str) -> list[Step]:
+           moves: list[Move], state: Any, source: str) -> Followed:
     """The plans the move (`mover`'s `moves`, from `before` to `state`) sets off, in order."""
-    plans = standing(session, game.id)
+    rows = list(session.scalars(select(Plan).where(
+        Plan.game_id == game.id,
+        or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False))))
+        .order_by(Plan.id)))
+    plans = [p for p in rows if p.status == "standing"]
+    steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
+    return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told])
+
+
+def tell(untold: list[Plan], emails: list[dict]) -> None:
+    """The dropped plans, and why, in their writers' turn emails of this move (marked told);
+    a writer not mailed now hears in a later one."""
+    for email in emails:
+        lines = [f"{_line(p)}: dropped, because {p.why}." for p in untold
+                 if p.seat == email["seat"] and not p.told]
+        if lines and email["kind"] == "turn":
+            email["payload"] = dict(email["payload"], plans_dropped=lines)
+            for plan in untold:
+                if plan.seat == email["seat"]:
+                    plan.told = True
+
+
+def _follow(session, chance, game, engine, plans, before, mover, moves, state,
+            source) -> list[Step]:
     if not plans:
         return []
     names = [s.player.name for s in game.seats]
@@ -132,16 +159,6 @@ def drop_all(session: Session, game_id: int, why: str) -> None:
     session.execute(update(Plan).where(Plan.game_id == game_id, Plan.status == "standing")
                     .values(status="dropped", why=why, told=False)
                     .execution_options(synchronize_session=False))
-
-
-def untold(session: Session, game_id: int, seat: int) -> list[str]:
-    """The seat's dropped plans not yet told, with why (for its turn email); marked told."""
-    rows = list(session.scalars(select(Plan).where(
-        Plan.game_id == game_id, Plan.seat == seat, Plan.status == "dropped",
-        Plan.told.is_(False)).order_by(Plan.id)))
-    for row in rows:
-        row.told = True
-    return [f"{_line(row)}: dropped, because {row.why}." for row in rows]
 
 
 def _line(plan: Plan) -> str:

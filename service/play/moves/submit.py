@@ -197,8 +197,9 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
                                   now=now)
     # the plans this move sets off, answered in the same write (service.play.moves.planplay)
-    steps = planplay.follow(session, svc.chance, pos.row, pos.engine, pos.state, intent.seat,
-                            moves, new_state, intent.source)
+    followed = planplay.follow(session, svc.chance, pos.row, pos.engine, pos.state,
+                               intent.seat, moves, new_state, intent.source)
+    steps = followed.steps
     for step in steps:
         event_rows += event_store.rows(pos.row, step.events, seat=step.seat,
                                        source=planplay.SOURCE, now=now)
@@ -215,6 +216,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
                                   mover=_mover(intent, pos.engine, new_state, bool(steps)))
+    planplay.tell(followed.untold, emails)
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:
