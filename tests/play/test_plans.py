@@ -214,3 +214,31 @@ def test_a_plans_answer_is_the_same_whatever_the_hidden_hand(seed, pick, shuffle
         except PlayError as exc:
             return exc.detail
     assert answer(state) == answer(other_world)
+
+
+def test_the_sweep_timeout_and_a_plan_never_both_happen(svc):
+    """The leader's deadline passes with a plan waiting on its lead: the clock leads (the
+    sweep takes the per-game way for a game with plans), the plan is dropped and not played;
+    a second sweep does nothing more."""
+    from service.play.time.sweep import timeouts
+    svc.chance = random.Random(5)
+    game = play.start_game(svc, "suzerain", PLAYERS, {"clock": "1d", "on_timeout": "bot"}).game_id
+    pos = position(svc, game)
+    leader = pos.state.leader
+    for card in pos.state.hands[leader]:
+        for follow in pos.state.hands[1 - leader]:
+            try:
+                commands.run(svc, game, 1 - leader,
+                             f"if they lead {name(card)} then play {name(follow)}")
+            except PlayError:
+                continue
+            break
+    assert {s for s, status, _ in standing(svc, game)} == {1 - leader}
+    seq = pos.seq
+    svc.clock.advance(days=1)
+    timeouts.run(svc)
+    after = events_after(svc, game, seq)
+    assert after and {e.source for e in after} == {"timer"}
+    assert {status for _, status, _ in standing(svc, game)} == {"dropped"}
+    timeouts.run(svc)
+    assert len(events_after(svc, game, seq)) == len(after)
