@@ -260,6 +260,30 @@ class UndoRequest(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (Index("ix_undo_game", "game_id", "status"),)
+class Plan(Base):
+    """A seat's move written ahead, private to it until played (service.play.moves.plans):
+    `if` answers the named seat's next move when it is exactly `condition`; `next` plays when
+    the seat's turn comes. A dropped plan waits (`status` dropped, `told` false) until the
+    writer's next turn email says why."""
+
+    __tablename__ = "plans"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    kind: Mapped[str] = mapped_column(String(8))                  # if | next
+    other: Mapped[int | None] = mapped_column(Integer, nullable=True)   # the named seat
+    condition: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    reply: Mapped[dict] = mapped_column(JSON)
+    text: Mapped[str] = mapped_column(Text)                       # the line as written
+    written_seq: Mapped[int] = mapped_column(Integer)
+    status: Mapped[str] = mapped_column(String(10), default="standing")  # standing|dropped
+    why: Mapped[str | None] = mapped_column(Text, nullable=True)
+    told: Mapped[bool] = mapped_column(Boolean, default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_plans_game", "game_id", "status"),)
+
+
 class ExtensionRequest(Base):
     """A seat asks the others to move its deadline later by `days`; it moves once every other
     seat has agreed (`answers`: {"1": true, ...} by seat)."""

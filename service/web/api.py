@@ -192,6 +192,17 @@ def extend(game_id: int):
     return {"gameId": game_id, "answer": done.words, "emails": len(done.outbox_ids)}, 202
 
 
+@bp.post("/games/<int:game_id>/plans")
+@described(openapi.PLANS)
+def plans(game_id: int):
+    lines = body().get("lines")
+    if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
+        raise Problem(400, "Malformed plans", "Send {\"lines\": [\"if they lead the Mill "
+                      "then play the Savage\", \"next: take blind\"]}.")
+    kept = uses.plan(services(), game_id, g.api_player.player_id, lines, _seat_arg())
+    return {"gameId": kept.game_id, "answers": kept.answers, "plans": kept.plans}
+
+
 @bp.get("/games/<int:game_id>/record")
 @described(openapi.RECORD)
 def record(game_id: int):

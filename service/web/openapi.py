@@ -148,6 +148,22 @@ EXTEND = {
                                "asked (or applied at once when only bots are asked)"),
                   **_errors("400", "401", "404", "422")}}
 
+
+PLANS = {
+    "summary": "Write plans: your moves ahead, private to you until played",
+    "parameters": [GAME_ID, SEAT],
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "required": ["lines"],
+                   "properties": {"lines": {"type": "array", "maxItems": 50,
+                                            "items": {"type": "string"}}}},
+        "example": {"lines": ["if they lead the Mill then play the Savage",
+                              "next: take blind"]}}}},
+    "responses": {"200": _json({"gameId": 1, "answers": ["Plan kept: if they lead the Mill "
+                                                         "then play the Savage."],
+                                "plans": "Your plans, which nobody else sees: ..."},
+                               "the plans kept (all of them, or none)"),
+                  **_errors("400", "401", "404", "413", "422")}}
+
 RECORD = {
     "summary": "The public record of a game: what a spectator sees, and its history",
     "security": [],

@@ -34,6 +34,9 @@ class Aristocracy:
     # bids tie) as amended. 3: a sealed choice made in Herald order (A3's option) is final.
     # Games begun under an older version keep its rules (state.py).
     rules_version = RULES_VERSION
+    # why plans are refused (service.play.moves.plans): a plan would answer a sealed choice
+    sealed_choices = ("its choices are sealed and revealed together, so there is no move of "
+                      "another player to answer")
     options = {
         "sizes": Option("4-5-6", "Cards in a farm, estate and château (A21); 2-3-4 is the "
                         "short one-deck game with 5-card hands", choices=tuple(SIZES),

@@ -65,7 +65,7 @@ from typing import Any
 
 from ..contract import Chance, Event, Move, Outcome
 from ..contract import validate_options as _validate_options
-from . import bots, commands, rules, views
+from . import bots, commands, plans, rules, views
 from . import state as st
 from .state import State
 
@@ -110,6 +110,13 @@ class Suzerain:
 
     def describe(self, move: Move) -> str:
         return commands.describe(move)
+
+    # plans (service.play.moves.plans): the position as the writer may know it
+    def plan_world(self, state: State, writer: int) -> State:
+        return plans.plan_world(state, writer)
+
+    def never_possible(self, state: State, writer: int, move: Move) -> str | None:
+        return plans.never_possible(state, writer, move)
 
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)

@@ -1,6 +1,6 @@
 """What a seat does at the table: moves, take-backs, chat, the table's words, bots."""
 
-from . import bots, chat, commands, tablewords, undo
+from . import bots, chat, commands, planplay, plans, tablewords, undo
 from .bots import move_bots
 from .chat import ChatRefused, say
 from .submit import Applied, Intent, apply, made_already, record, submit
@@ -18,6 +18,8 @@ __all__ = [
     "commands",
     "made_already",
     "move_bots",
+    "planplay",
+    "plans",
     "record",
     "say",
     "submit",

@@ -19,7 +19,7 @@ from service.play.repository import check_holder
 from service.play.services import Services
 from service.play.time import extensions
 
-from . import chat
+from . import chat, plans
 from . import tablewords as table
 from .submit import Applied, Intent, submit
 
@@ -75,10 +75,16 @@ def register(command: Command) -> Command:
 def find(line: str) -> tuple[Command, str] | None:
     """The word a line starts with and the rest of the line (a `say` line keeps its
     punctuation), or None: the line is a move (or a word of the turn, `keep`)."""
-    command = COMMANDS.get(table.command_word(line))
+    tidied = table.tidy(line)
+    # a word of two (`plans clear`) before its first word alone (`plans`)
+    two = " ".join(tidied.lower().split()[:2])
+    if two in COMMANDS and COMMANDS[two].handler is not None:
+        return COMMANDS[two], " ".join(tidied.split()[2:])
+    word = table.command_word(line)
+    command = COMMANDS.get(word) or COMMANDS.get(word + ":")     # `next:` with its colon
     if command is None or command.handler is None:
         return None
-    return command, table.tidy(line).partition(" ")[2]
+    return command, tidied.partition(" ")[2]
 
 
 def is_word(line: str) -> bool:
@@ -209,6 +215,22 @@ def _vacation(word: str) -> Handler:
     return handler
 
 
+def _plan(kind: str) -> Handler:
+    def handler(ctx: Context, rest: str) -> Done:
+        return Done(plans.write(ctx.session, ctx.svc, ctx.game_id, ctx.seat, kind, rest))
+    return handler
+
+
+def _plans(ctx: Context, rest: str) -> Done:
+    if rest.strip():
+        raise Refused("Write plans to list your plans, or plans clear to drop them all.")
+    return Done(plans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
+
+
+def _plans_clear(ctx: Context, rest: str) -> Done:
+    return Done(plans.clear(ctx.session, ctx.game_id, ctx.seat))
+
+
 register(Command("help", "", "Lists every move you can make now, and these words.", _help))
 register(Command("view", "", "Sends (or shows) the game as it stands.", _view))
 register(Command("say", "MESSAGE", "Writes MESSAGE to everyone at the table.", _say,
@@ -229,3 +251,12 @@ register(Command("back", "", "Ends your vacation: your clocks run again.", _vaca
                  own_transaction=True))
 register(Command("keep", "", "As the last line of a reply, keeps a turn that may go on open "
                  "(RULINGS M9); otherwise the reply's moves are your whole turn."))
+register(Command("if", "THEIR MOVE then MY MOVE", "A plan: when they (or the player "
+                 "named) next make exactly that move, yours is played at once, if still "
+                 "allowed; e.g. if they lead the Mill then play the Savage. Only you see it.",
+                 _plan("if")))
+register(Command("next:", "MY MOVE", "A plan: your move, played when your turn comes if "
+                 "still allowed; e.g. next: take blind.", _plan("next")))
+register(Command("plans", "", "Lists your plans in this game (nobody else sees them).",
+                 _plans))
+register(Command("plans clear", "", "Drops all your plans in this game.", _plans_clear))

@@ -28,6 +28,8 @@ from service.store.models import Submission
 from service.store.statuses import GameStatus
 from service.telemetry import logcontext as logctx
 
+from . import planplay
+
 #: The last line of a reply that keeps an open turn open (M9): "sell sailor / keep".
 KEEP = "keep"
 
@@ -197,6 +199,14 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
                    "source": intent.source, "created_at": now}
     event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
                                   now=now)
+    # the plans this move sets off, answered in the same write (service.play.moves.planplay)
+    followed = planplay.follow(session, svc.chance, pos.row, pos.engine, pos.state,
+                               intent.seat, moves, new_state, intent.source)
+    steps = followed.steps
+    for step in steps:
+        event_rows += event_store.rows(pos.row, step.events, seat=step.seat,
+                                       source=planplay.SOURCE, now=now)
+        new_state = step.state
     first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
     outcome = pos.engine.outcome(new_state)
     ended = outcome is not None
@@ -212,7 +222,8 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     timing.track(session, pos.row, pos.engine, new_state, now)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
-                                  mover=_mover(intent, pos.engine, new_state))
+                                  mover=_mover(intent, pos.engine, new_state, bool(steps)))
+    planplay.tell(followed.untold, emails)
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:
@@ -230,11 +241,15 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
 _BY_THE_PLAYER = ("link", "web", "email", "api", "cli")
 
 
-def _mover(intent: Intent, engine, new_state) -> int | None:
+def _mover(intent: Intent, engine, new_state, planned: bool = False) -> int | None:
     """The seat not to mail about its own move, whatever the way in: the page, the API or the
     CLI answered it, and a reply needs no answer. A reply that kept its turn open (`keep`)
-    is the exception: its writer has no page, and plays on from the email with fresh links."""
+    is the exception: its writer has no page, and plays on from the email with fresh links;
+    so is a move a plan answered at once when the mover is to act again (news it has not
+    seen)."""
     if intent.source not in _BY_THE_PLAYER:
+        return None
+    if planned and intent.seat in engine.to_act(new_state):
         return None
     if intent.source == "email" and intent.seat in engine.to_act(new_state):
         return None

@@ -39,6 +39,8 @@ from service.store import events as event_store
 from service.store.models import UndoRequest
 from service.store.statuses import GameStatus
 
+from . import planplay
+
 #: how far back to look for the asking seat's last move (bot moves may follow it)
 LOOK_BACK = 400
 #: sources of batches that are nobody's own move
@@ -157,6 +159,8 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
         raise UndoRefused("Someone moved at the same moment, which ends the request.") \
             from None
     request.status = "done"
+    # the moves the plans waited on are taken back with the position
+    planplay.drop_all(session, pos.row.id, "a move was taken back")
     before = positions.load(session, svc.states, pos.row.id, upto=request.back_to).state
     # the clocks go back with the position: whoever is to act there has their turn running
     # again, with the time it had left (timing.take_back, service.play.time.clocks.reopen_turn)

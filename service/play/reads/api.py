@@ -16,7 +16,7 @@ from service.linking import freshness as marks
 from service.mail.outbound.templating import game_partial
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
-from service.play.moves import Intent, apply, chat, commands
+from service.play.moves import Intent, apply, chat, commands, plans
 from service.play.services import Services
 from service.play.time import extensions
 from service.store import events as event_store
@@ -256,3 +256,21 @@ def current(svc: Services, game_id: int, player_id: int, seat: int | None = None
         pos = positions.load(session, svc.states, game_id)
         return {"seq": pos.seq, "mark": marks.mark(pos.engine, pos.state, seat_row.seat),
                 "view": pos.engine.view(pos.state, seat_row.seat)}
+
+
+@dataclass(frozen=True)
+class PlansAnswer:
+    game_id: int
+    answers: list[str]
+    plans: str
+
+
+def plan(svc: Services, game_id: int, player_id: int, lines: list[str],
+         seat: int | None = None) -> PlansAnswer:
+    """Plan lines (if ... then ..., next: ..., plans clear), all kept or none; the seat's
+    plans as they then stand."""
+    with svc.db.transaction() as session:
+        seat_row = seat_for(session, game_id, player_id, seat)
+        answers = plans.write_lines(session, svc, game_id, seat_row.seat, lines)
+        listed = plans.listing(session, svc, game_id, seat_row.seat)
+    return PlansAnswer(game_id, answers, listed)

@@ -89,10 +89,13 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     first, last = recorded[0].seq, recorded[-1].seq
     at = {r.seq: r.at.isoformat() for r in recorded}
     timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
+    planned = {r.seq for r in recorded if r.source == "plan"}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
             h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
+        elif h["seq"] in planned:
+            h = dict(h, text=h["text"] + " (played by plan)")
         entries.append(dict(h, kind="event", at=at[h["seq"]]))
     # a message or a seat change belongs to the page whose events it came among
     after = -1 if first == 1 else first - 1

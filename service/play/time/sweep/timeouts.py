@@ -46,7 +46,7 @@ from service.play.time import (
 )
 from service.play.time import mailholds as mail_holds
 from service.play.time import vacationdays as vacation_days
-from service.store.models import GameRow, OutboxRow, Seat
+from service.store.models import GameRow, OutboxRow, Plan, Seat
 from service.store.statuses import GameStatus, SeatStatus
 
 from . import timeoutbatch as timeouts_batch
@@ -232,13 +232,18 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
                                   .where(Seat.deadline <= now)
                                   .order_by(Seat.deadline, Seat.game_id, Seat.seat)
                                   .limit(batch)).all()
-        fresh = [tuple(d) for d in due if tuple(d) not in seen]
+            fresh = [tuple(d) for d in due if tuple(d) not in seen]
+            # a game with plans goes the per-game way, where the clock's move drops the plans
+            # waiting on it and plays the plans it sets off (service.play.moves.planplay)
+            planned = set(session.scalars(select(Plan.game_id).where(
+                Plan.game_id.in_([g for g, _, _ in fresh]), Plan.status == "standing")))
         seen.update(fresh)
-        outcomes = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
-            if bulk and fresh else None
-        if outcomes is None:        # per game: the path a batch falls back to
-            outcomes = [timeout(svc, game_id, seat, deadline, now, report.outbox_ids)
-                        for game_id, seat, deadline in fresh]
+        in_bulk = [d for d in fresh if d[0] not in planned]
+        by_bulk = timeouts_batch.timeouts(svc, in_bulk, now, judge, report.outbox_ids) \
+            if bulk and in_bulk else None
+        done = dict(zip(in_bulk, by_bulk, strict=True)) if by_bulk is not None else {}
+        outcomes = [done[d] if d in done else    # per game: the path a batch falls back to
+                    timeout(svc, d[0], d[1], d[2], now, report.outbox_ids) for d in fresh]
         for (game_id, seat, _), outcome in zip(fresh, outcomes, strict=True):
             report.count(outcome, game_id)
             if outcome == "vacation":

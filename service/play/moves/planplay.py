@@ -1,0 +1,167 @@
+"""Plans played and dropped, inside the unit of work that records a move
+(service.play.moves.submit.record): a plan whose condition the move meets exactly is answered
+at once, in events of its own (`source='plan'`); a plan whose condition can no longer happen
+is dropped, and waits (`told` false) until its writer's next turn email says why."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sqlalchemy import and_, exists, or_, select, update
+from sqlalchemy.orm import Session
+
+from service.games.contract import CommandError, Event, IllegalMove, Move, replay
+from service.store.models import EventRow, Plan
+
+SOURCE = "plan"
+#: plans answering plans, at most this many in one move (a loop guard, never a rule)
+MAX_CHAIN = 20
+
+
+@dataclass(frozen=True)
+class Step:
+    seat: int
+    events: list[Event]
+    moves: list[Move]
+    state: Any
+    text: str
+
+
+@dataclass
+class Followed:
+    steps: list[Step]
+    untold: list[Plan]            # dropped plans whose writers have not been told yet
+
+
+def follow(session: Session, chance, game, engine, before: Any, mover: int,
+           moves: list[Move], state: Any, source: str) -> Followed:
+    """The plans the move (`mover`'s `moves`, from `before` to `state`) sets off, in order."""
+    rows = list(session.scalars(select(Plan).where(
+        Plan.game_id == game.id,
+        or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False))))
+        .order_by(Plan.id)))
+    plans = [p for p in rows if p.status == "standing"]
+    steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
+    return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told])
+
+
+def tell(untold: list[Plan], emails: list[dict]) -> None:
+    """The dropped plans, and why, in their writers' turn emails of this move (marked told);
+    a writer not mailed now hears in a later one."""
+    for email in emails:
+        lines = [f"{_line(p)}: dropped, because {p.why}." for p in untold
+                 if p.seat == email["seat"] and not p.told]
+        if lines and email["kind"] == "turn":
+            email["payload"] = dict(email["payload"], plans_dropped=lines)
+            for plan in untold:
+                if plan.seat == email["seat"]:
+                    plan.told = True
+
+
+def _follow(session, chance, game, engine, plans, before, mover, moves, state,
+            source) -> list[Step]:
+    if not plans:
+        return []
+    names = [s.player.name for s in game.seats]
+    steps: list[Step] = []
+    for _ in range(MAX_CHAIN):
+        if engine.outcome(state) is not None:
+            _drop(plans, "the game ended")
+            return steps
+        step = _answer(session, chance, game, engine, names, plans, before, mover, moves,
+                       state, source)
+        if step is None:
+            step = _queued(chance, engine, plans, state)
+        if step is None:
+            return steps
+        steps.append(step)
+        before, mover, moves, state, source = state, step.seat, step.moves, step.state, SOURCE
+    return steps
+
+
+def _answer(session, chance, game, engine, names, plans, before, mover, moves, state,
+            source) -> Step | None:
+    """The `if` plans on the mover's move: the first met is played, the rest dropped."""
+    played = None
+    for plan in [p for p in plans if p.kind == "if" and p.other == mover]:
+        plans.remove(plan)
+        who = names[mover]
+        if source == "timer":
+            _drop([plan], f"{who}'s time ran out and the clock moved for them")
+        elif _moved_since(session, game.id, plan):
+            _drop([plan], f"{who} moved otherwise")
+        elif played is not None or not _met(engine, plan, before, moves):
+            _drop([plan], f"{who} moved otherwise")
+        else:
+            played = _try(chance, engine, plan, state)
+    return played
+
+
+def _queued(chance, engine, plans, state) -> Step | None:
+    """A `next:` plan of a seat whose turn it now is."""
+    acting = engine.to_act(state)
+    for plan in [p for p in plans if p.kind == "next" and p.seat in acting]:
+        plans.remove(plan)
+        step = _try(chance, engine, plan, state)
+        if step is not None:
+            return step
+    return None
+
+
+def _met(engine, plan: Plan, before, moves: list[Move]) -> bool:
+    """The condition, re-read in the position the named seat moved from, is exactly the
+    start of its move."""
+    world = engine.plan_world(before, plan.seat)
+    try:
+        wanted = engine.parse(world, plan.other, plan.text)
+    except CommandError:
+        return False
+    return list(moves[:len(wanted)]) == list(wanted)
+
+
+def _moved_since(session: Session, game_id: int, plan: Plan) -> bool:
+    """The named seat made a move after the plan was written and before this one (one the
+    plan did not see, a clock's batch): the plan answered 'its next move' and that is past."""
+    return bool(session.scalar(select(exists().where(
+        EventRow.game_id == game_id, EventRow.seat == plan.other,
+        EventRow.seq > plan.written_seq, EventRow.source != "start"))))
+
+
+def _try(chance, engine, plan: Plan, state) -> Step | None:
+    """The plan's move played now, or the plan dropped with the engine's reason."""
+    text = plan.reply["text"]
+    if plan.seat not in engine.to_act(state):
+        _drop([plan], f"it was not your turn then, so \"{text}\" could not follow")
+        return None
+    try:
+        moves = engine.parse(state, plan.seat, text)
+        events: list[Event] = []
+        after = state
+        for move in moves:
+            made = engine.decide(after, plan.seat, move, chance)
+            after = replay(engine, made, after)
+            events += made
+    except (CommandError, IllegalMove) as exc:
+        _drop([plan], f"\"{text}\" was no longer allowed: {exc.why}")
+        return None
+    plan.status, plan.why, plan.told = "played", None, True
+    return Step(plan.seat, events, moves, after, text)
+
+
+def _drop(plans: list[Plan], why: str) -> None:
+    for plan in plans:
+        plan.status, plan.why, plan.told = "dropped", why, False
+
+
+def drop_all(session: Session, game_id: int, why: str) -> None:
+    """Every standing plan of the game dropped (a take-back: the moves they answered are
+    gone)."""
+    session.execute(update(Plan).where(Plan.game_id == game_id, Plan.status == "standing")
+                    .values(status="dropped", why=why, told=False)
+                    .execution_options(synchronize_session=False))
+
+
+def _line(plan: Plan) -> str:
+    if plan.kind == "next":
+        return f"next: {plan.reply['text']}"
+    return f"if ... {plan.text} then {plan.reply['text']}"

@@ -1,0 +1,230 @@
+"""Plans: moves a seat writes ahead, `if they lead the Mill then play the Savage` (answer the
+named seat's next move when it is exactly that) and `next: take blind` (play when my turn
+comes). Both sides are the game's own command words, read by the engine's `parse`.
+
+A condition is read against the position as the writer may know it (the engine's
+`plan_world`: the other seat holding every card it might hold), never against its real
+hand, so accepting or refusing a line tells the writer nothing new. The rows are the
+writer's alone (`plans`); service.play.moves.planplay plays and drops them."""
+from __future__ import annotations
+
+import random
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.games.contract import CommandError, IllegalMove, Move, replay
+from service.play import repository as positions
+from service.play.errors import GameOver, Refused
+from service.play.services import Services
+from service.store import records
+from service.store.models import Plan
+
+#: standing plans a seat may hold in one game
+MAX_PLANS = 50
+_IF = re.compile(r"^(?P<cond>.+?)\s+then\s+(?P<reply>.+)$", re.IGNORECASE)
+
+
+class PlanRefused(Refused):
+    title = "That plan cannot be made"
+
+
+@dataclass(frozen=True)
+class Judged:
+    """A plan line as read: which kind, the seat it answers, the moves, the canonical text."""
+
+    kind: str                     # if | next
+    other: int | None
+    condition: list[Move] | None
+    condition_text: str | None    # the condition's move words, re-read when it is met
+    reply_text: str
+    key: str                      # what a later line replaces it by (same condition)
+    shown: str                    # the plan as `plans` lists it
+
+
+def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) -> Judged:
+    """A plan line checked against what the writer may know, or PlanRefused with the reason.
+    A pure function of the writer's knowledge (privacy: tests/play/test_plans.py)."""
+    sealed = getattr(engine, "sealed_choices", None)
+    if sealed:
+        raise PlanRefused(f"Plans cannot be written in {engine.title}: {sealed}.")
+    if getattr(engine, "plan_world", None) is None:
+        raise PlanRefused(f"Plans are not available in {engine.title} yet.")
+    if engine.outcome(state) is not None:
+        raise GameOver("This game has finished; plans can no longer be written.")
+    rest = rest.strip()
+    if kind == "next":
+        return _judge_next(engine, state, writer, rest)
+    found = _IF.match(rest)
+    if not found:
+        raise PlanRefused("Write a plan as: if they lead the Mill then play the Savage "
+                          "(or next: take blind).")
+    other, cond_text = _named(names, writer, found["cond"].strip())
+    reply_text = found["reply"].strip()
+    world = engine.plan_world(state, writer)
+    who = "they" if len(names) == 2 else names[other]
+    try:
+        condition = engine.parse(world, other, cond_text)
+    except CommandError as exc:
+        raise PlanRefused(f"\"{cond_text}\" is not a move {who} could make: {exc.why}.") \
+            from None
+    for move in condition:
+        why = engine.never_possible(state, writer, move)
+        if why:
+            raise PlanRefused(f"{_cap(who)} can never {cond_text}: {why}.")
+    _check_reply(engine, world, writer, other, condition, reply_text)
+    said = "; ".join(engine.describe(m) for m in condition)
+    return Judged("if", other, condition, cond_text, reply_text, f"if:{other}:{said}",
+                  f"if {who} {said} then {reply_text}")
+
+
+def _judge_next(engine, state, writer: int, reply_text: str) -> Judged:
+    if not reply_text:
+        raise PlanRefused("next: what? e.g. next: take blind")
+    if writer in engine.to_act(state):
+        raise PlanRefused("It is your move now: write the move itself rather than next:.")
+    try:
+        engine.parse(state, writer, reply_text)
+    except CommandError as exc:
+        raise PlanRefused(f"\"{reply_text}\" is not a move of yours: {exc.why}.") from None
+    return Judged("next", None, None, None, reply_text, "next", f"next: {reply_text}")
+
+
+def _check_reply(engine, world, writer: int, other: int, condition: list[Move],
+                 reply_text: str) -> None:
+    """The answer must be legal in the position the condition leads to, when the writer can
+    reach it (the other seat is to move now); otherwise it is read, and checked when played."""
+    try:
+        moves = engine.parse(world, writer, reply_text)
+    except CommandError as exc:
+        raise PlanRefused(f"\"{reply_text}\" is not a move of yours: {exc.why}.") from None
+    if other not in engine.to_act(world):
+        return
+    chance = random.Random(0)     # the hypothetical position only: nothing is recorded
+    try:
+        after = world
+        for move in condition:
+            after = replay(engine, engine.decide(after, other, move, chance), after)
+        moves = engine.parse(after, writer, reply_text)
+        for move in moves:
+            after = replay(engine, engine.decide(after, writer, move, chance), after)
+    except CommandError as exc:
+        raise PlanRefused(f"\"{reply_text}\" is not a move of yours: {exc.why}.") from None
+    except IllegalMove as exc:
+        raise PlanRefused(f"\"{reply_text}\" would not be allowed then: {exc.why}.") from None
+
+
+def _named(names: list[str], writer: int, text: str) -> tuple[int, str]:
+    """The seat a condition names (`they`, or a display name) and the rest of it."""
+    low = text.lower()
+    if low.startswith("they "):
+        others = [s for s in range(len(names)) if s != writer]
+        if len(others) != 1:
+            raise PlanRefused(f"There are {len(names)} players here: name the one you mean, "
+                              "e.g. if " + names[others[0]] + " ...")
+        return others[0], text[5:].strip()
+    for seat in sorted(range(len(names)), key=lambda s: -len(names[s])):
+        name = names[seat].lower()
+        if seat != writer and low.startswith(name + " "):
+            return seat, text[len(name):].strip()
+    raise PlanRefused("Whose move? Start the condition with they (two players) or a "
+                      "player's name, e.g. if they lead the Mill then play the Savage.")
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+# --- the rows -------------------------------------------------------------------------------
+
+def standing(session: Session, game_id: int, seat: int | None = None) -> list[Plan]:
+    query = select(Plan).where(Plan.game_id == game_id, Plan.status == "standing")
+    if seat is not None:
+        query = query.where(Plan.seat == seat)
+    return list(session.scalars(query.order_by(Plan.id)))
+
+
+def write(session: Session, svc: Services, game_id: int, seat: int, kind: str,
+          rest: str) -> str:
+    """A plan line kept (the game locked against a move meanwhile); the answer says what
+    it did, and which earlier plan it replaced."""
+    pos = positions.load_locked(session, svc.states, game_id, records.Tracked(session))
+    if pos.row.status == "ended":
+        raise GameOver("This game has finished; plans can no longer be written.")
+    names = [s.player.name for s in pos.row.seats]
+    judged = judge(pos.engine, pos.state, seat, names, kind, rest)
+    mine = standing(session, game_id, seat)
+    replaced = [p for p in mine if _key(pos.engine, p, names) == judged.key]
+    if len(mine) - len(replaced) >= MAX_PLANS:
+        raise PlanRefused(f"You have {MAX_PLANS} plans in this game already, the most there "
+                          "may be; write plans clear to start again.")
+    for old in replaced:
+        session.delete(old)
+    session.add(Plan(game_id=game_id, seat=seat, kind=judged.kind, other=judged.other,
+                     condition=({"moves": judged.condition} if judged.condition else None),
+                     reply={"text": judged.reply_text}, text=judged.condition_text or "",
+                     written_seq=pos.row.seq, status="standing", told=False,
+                     created_at=svc.clock.now()))
+    session.flush()
+    if replaced:
+        return f"Plan kept: {judged.shown} (it replaces your earlier plan: " \
+            f"{shown(pos.engine, replaced[0], names)})."
+    return f"Plan kept: {judged.shown}."
+
+
+def _key(engine, plan: Plan, names: list[str]) -> str:
+    if plan.kind == "next":
+        return "next"
+    said = "; ".join(engine.describe(m) for m in plan.condition["moves"])
+    return f"if:{plan.other}:{said}"
+
+
+def shown(engine, plan: Plan, names: list[str]) -> str:
+    if plan.kind == "next":
+        return f"next: {plan.reply['text']}"
+    who = "they" if len(names) == 2 else names[plan.other]
+    said = "; ".join(engine.describe(m) for m in plan.condition["moves"])
+    return f"if {who} {said} then {plan.reply['text']}"
+
+
+def listing(session: Session, svc: Services, game_id: int, seat: int) -> str:
+    pos = positions.load(session, svc.states, game_id)
+    names = [s.player.name for s in pos.row.seats]
+    mine = standing(session, game_id, seat)
+    if not mine:
+        return "You have no plans in this game."
+    return "Your plans, which nobody else sees:\n" + "\n".join(
+        f"  {shown(pos.engine, p, names)}" for p in mine)
+
+
+def clear(session: Session, game_id: int, seat: int) -> str:
+    mine = standing(session, game_id, seat)
+    for plan in mine:
+        session.delete(plan)
+    return f"Your {len(mine)} plan{'s' if len(mine) != 1 else ''} dropped." if mine else \
+        "You had no plans in this game."
+
+
+def write_lines(session: Session, svc: Services, game_id: int, seat: int,
+                lines: list[str]) -> list[str]:
+    """Several plan lines at once (the API), all kept or none: each line's answer."""
+    lines = [ln.strip() for ln in lines if ln.strip()]
+    if not lines:
+        raise PlanRefused("Send plan lines, e.g. if they lead the Mill then play the Savage.")
+    if len(lines) > MAX_PLANS:
+        raise PlanRefused(f"That is {len(lines)} plan lines; at most {MAX_PLANS} may stand in "
+                          "one game.")
+    answers = []
+    for line in lines:
+        word, _, rest = line.partition(" ")
+        word = word.lower().rstrip(":")
+        if word in ("if", "next"):
+            answers.append(write(session, svc, game_id, seat, word, rest))
+        elif line.lower() == "plans clear":
+            answers.append(clear(session, game_id, seat))
+        else:
+            raise PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY MOVE, "
+                              "next: MY MOVE, or plans clear.")
+    return answers

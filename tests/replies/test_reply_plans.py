@@ -1,0 +1,36 @@
+"""Plans by reply: plan lines in a reply email are kept, and played when the lead arrives."""
+from __future__ import annotations
+
+import random
+
+from sqlalchemy import select
+
+from service import play
+from service.games.suzerain.rules import playable
+from service.play import Intent
+from service.play import repository as positions
+from service.store.models import EventRow
+
+from ..web.helpers import latest_to, start_game
+from .test_replies import ADDRS, deliver, inbound_status, reply_to
+
+
+def test_a_plan_written_in_a_reply_answers_the_lead(client, app):
+    svc = app.extensions["turnpost"]
+    svc.chance = random.Random(5)
+    game = start_game(app, "suzerain", ADDRS).game_id
+    with svc.db.transaction() as s:
+        pos = positions.load(s, svc.states, game)
+    leader = pos.state.leader
+    card = pos.state.hands[leader][0]
+    follow = playable(pos.state.hands[1 - leader], card)[0]
+    lead_text = pos.engine.describe({"type": "lead", "card": card})
+    follow_text = pos.engine.describe({"type": "play", "card": follow})
+    ours = latest_to(app, ADDRS[1 - leader])
+    row_id, _ = deliver(app, reply_to(ours, f"if they {lead_text} then {follow_text}"))
+    assert inbound_status(app, row_id)[0] == "answered"     # words only: no move in it
+    play.submit(svc, Intent(game, leader, moves=[{"type": "lead", "card": card}], source="web"))
+    with svc.db.transaction() as s:
+        planned = list(s.execute(select(EventRow.seat, EventRow.type)
+                                 .where(EventRow.game_id == game, EventRow.source == "plan")))
+    assert [tuple(p) for p in planned][0] == (1 - leader, "Followed")
