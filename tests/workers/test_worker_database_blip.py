@@ -15,6 +15,7 @@ from sqlalchemy import create_engine, text
 from service import play
 from service.store.models import InboundMessage
 
+from ..conftest import TEST_SECRET
 from ..replies.test_replies import events, mover, reply_to
 from ..web.helpers import move_links, start_game
 from .test_worker import ROOT, redis_url, wait_for  # noqa: F401 - the fixture
@@ -36,7 +37,7 @@ def test_the_worker_retries_a_reply_whose_backend_was_terminated(redis_url, pg_m
         pytest.skip("runs once, on PostgreSQL")
     maildir = tmp_path / "worker-outbox"
     env = dict(os.environ, TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
-               TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY="test-secret",
+               TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY=TEST_SECRET,
                TURNPOST_BASE_URL="http://turnpost.test", TURNPOST_MAIL_DOMAIN="turnpost.test")
     worker = subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.worker", "worker", "--pool=solo",
