@@ -40,15 +40,21 @@ def redis_url():
     return REDIS_URL
 
 
-def test_a_real_worker_on_redis_sends_the_emails(redis_url, pg_migrated, tmp_path, app_factory):
-    maildir = tmp_path / "worker-outbox"
-    env = dict(os.environ, TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
+def start_worker(database_url: str, redis_url: str, maildir) -> subprocess.Popen:
+    """A real Celery worker process on Redis, with the settings a production process checks
+    (a secret long enough), its output piped for the test to read."""
+    env = dict(os.environ, TURNPOST_DATABASE_URL=database_url, TURNPOST_BROKER_URL=redis_url,
                TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY=TEST_SECRET,
                TURNPOST_BASE_URL="http://turnpost.test", TURNPOST_MAIL_DOMAIN="turnpost.test")
-    worker = subprocess.Popen(
+    return subprocess.Popen(
         [sys.executable, "-m", "celery", "-A", "workers.worker", "worker", "--pool=solo",
          "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+
+
+def test_a_real_worker_on_redis_sends_the_emails(redis_url, pg_migrated, tmp_path, app_factory):
+    maildir = tmp_path / "worker-outbox"
+    worker = start_worker(pg_migrated, redis_url, maildir)
     try:
         app = app_factory(TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
                           TURNPOST_MAILDIR=str(maildir))

@@ -4,9 +4,6 @@ claim would take two minutes to lapse) and applied once when the lock goes; the 
 outage in one line, not a traceback."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
 import time
 
 import pytest
@@ -15,10 +12,9 @@ from sqlalchemy import create_engine, text
 from service import play
 from service.store.models import InboundMessage
 
-from ..conftest import TEST_SECRET
 from ..replies.test_replies import events, mover, reply_to
 from ..web.helpers import move_links, start_game
-from .test_worker import ROOT, redis_url, wait_for  # noqa: F401 - the fixture
+from .test_worker import redis_url, start_worker, wait_for  # noqa: F401 - the fixture
 
 ADDRS = ["anna@example.org", "ben@example.org"]
 
@@ -36,13 +32,7 @@ def test_the_worker_retries_a_reply_whose_backend_was_terminated(redis_url, pg_m
     if not db_url.startswith("postgresql"):
         pytest.skip("runs once, on PostgreSQL")
     maildir = tmp_path / "worker-outbox"
-    env = dict(os.environ, TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
-               TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY=TEST_SECRET,
-               TURNPOST_BASE_URL="http://turnpost.test", TURNPOST_MAIL_DOMAIN="turnpost.test")
-    worker = subprocess.Popen(
-        [sys.executable, "-m", "celery", "-A", "workers.worker", "worker", "--pool=solo",
-         "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    worker = start_worker(pg_migrated, redis_url, maildir)
     engine = create_engine(pg_migrated)
     try:
         app = app_factory(TURNPOST_DATABASE_URL=pg_migrated, TURNPOST_BROKER_URL=redis_url,
