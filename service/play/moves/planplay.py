@@ -36,6 +36,8 @@ class Followed:
 def follow(session: Session, chance, game, engine, before: Any, mover: int,
            moves: list[Move], state: Any, source: str) -> Followed:
     """The plans the move (`mover`'s `moves`, from `before` to `state`) sets off, in order."""
+    if not takes_plans(engine):     # none can have been written: no query on this move's path
+        return Followed([], [])
     rows = list(session.scalars(select(Plan).where(
         Plan.game_id == game.id,
         or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False))))
@@ -43,6 +45,13 @@ def follow(session: Session, chance, game, engine, before: Any, mover: int,
     plans = [p for p in rows if p.status == "standing"]
     steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
     return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told])
+
+
+def takes_plans(engine) -> bool:
+    """Whether a game of this engine can hold plans at all (service.play.moves.plans.judge
+    refuses them where the engine cannot say what a writer may know)."""
+    return getattr(engine, "plan_world", None) is not None and \
+        not getattr(engine, "sealed_choices", None)
 
 
 def tell(untold: list[Plan], emails: list[dict]) -> None:
