@@ -593,16 +593,22 @@ class Harness:
             answers = self.click_all(links, report, one_by_one=timed)
             heal()
             sent = mailed.result()
-        t_heal = time.monotonic()
-        self.await_replies(report, sent, drain_s)
+        self.settle(report, before, sent, answers, drain_s)
+        return report
+
+    def settle(self, report: Report, before: Before, sent, answers: dict[Link, list[str]],
+               seconds: float = 240) -> None:
+        """After a fault: the replies answered, the outbox drained (timed from now), then the
+        clicks and replies judged."""
+        t0 = time.monotonic()
+        self.await_replies(report, sent, seconds)
         try:
-            self.drain(before.outbox, drain_s)
+            self.drain(before.outbox, seconds)
         except TimeoutError:
             report.failures.append("the outbox did not drain")
-        report.drain = time.monotonic() - t_heal
+        report.drain = time.monotonic() - t0
         self.finish(report, before, answers)
         self.judge_replies(report, sent)
-        return report
 
     def finish(self, report: Report, before: Before, answers: dict[Link, list[str]],
                one_link: bool = False, parked: int = 0):
@@ -730,15 +736,7 @@ class Harness:
         claims = sum(1 for _, st in self.db.outbox_since(before.outbox) if st == "sending")
         stack.stop("worker", signal.SIGKILL)       # reaps it
         stack.start("worker")
-        t0 = time.monotonic()
-        self.await_replies(report, sent, 240)
-        try:
-            self.drain(before.outbox, 240)
-        except TimeoutError:
-            report.failures.append("the outbox did not drain")
-        report.drain = time.monotonic() - t0
-        self.finish(report, before, answers)
-        self.judge_replies(report, sent)
+        self.settle(report, before, sent, answers)
         report.note = (f"{queued} emails queued; killed as the relay took the 3rd; {claims} "
                        "claims left, which lapse after 60 s")
         if not landed or not claims:
@@ -772,15 +770,7 @@ class Harness:
                     report.failures.append(str(exc))
                 time.sleep(0.5)
                 locker.rollback()
-        t0 = time.monotonic()
-        self.await_replies(report, sent, 240)
-        try:
-            self.drain(before.outbox, 240)
-        except TimeoutError:
-            report.failures.append("the outbox did not drain")
-        report.drain = time.monotonic() - t0
-        self.finish(report, before, {})
-        self.judge_replies(report, sent)
+        self.settle(report, before, sent, {})
         report.note = (f"{len(hits)} waiting backends ended "
                        f"({', '.join(hits) or 'none'}); each reply handed back for a retry")
         if len(hits) < 2:
