@@ -16,6 +16,7 @@ import subprocess
 import sys
 import time
 import urllib.request
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -31,30 +32,44 @@ def _need_browser():
         pytest.skip("no Chromium on this machine")
 
 
-@pytest.fixture
-def server(tmp_path):
-    _need_browser()
+def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
-        port = s.getsockname()[1]
+        return s.getsockname()[1]
+
+
+@contextmanager
+def flask_run(tmp_path: Path, port: int, **settings: str):
+    """`flask run` on `port` over a fresh SQLite file and Maildir in `tmp_path`, as `make run`
+    serves, with `settings` on top; its base URL once it answers, its log in server.log."""
     base = f"http://127.0.0.1:{port}"
     env = dict(os.environ, TURNPOST_DATABASE_URL=f"sqlite:///{tmp_path / 'b.db'}",
                TURNPOST_MAILDIR=str(tmp_path / "outbox"), TURNPOST_BASE_URL=base,
-               TURNPOST_BROKER_URL="")
+               TURNPOST_BROKER_URL="", **settings)
     flask = [sys.executable, "-m", "flask", "--app", "service.web"]
     subprocess.run([*flask, "init-db"], cwd=ROOT, env=env, check=True, capture_output=True)
-    proc = subprocess.Popen([*flask, "run", "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
+    with (tmp_path / "server.log").open("wb") as log:
+        proc = subprocess.Popen([*flask, "run", "--port", str(port)], cwd=ROOT, env=env,
+                                stdout=log, stderr=subprocess.STDOUT)
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            try:
+                urllib.request.urlopen(base + "/healthz", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.2)
         try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield base
-    proc.terminate()
-    proc.wait(10)
+            yield base
+        finally:
+            proc.terminate()
+            proc.wait(10)
+
+
+@pytest.fixture
+def server(tmp_path):
+    _need_browser()
+    with flask_run(tmp_path, free_port()) as base:
+        yield base
 
 
 @pytest.fixture

@@ -9,12 +9,8 @@ below 400) and on a mail to a player about their own move."""
 from __future__ import annotations
 
 import http.client
-import os
 import re
 import smtplib
-import socket
-import subprocess
-import sys
 import time
 import urllib.error
 import urllib.request
@@ -26,7 +22,7 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from ..replies.test_replies import reply_to
-from .test_browser import CHROMIUM, ROOT, _need_browser, click
+from .test_browser import CHROMIUM, _need_browser, click, flask_run, free_port
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 TURNS = 4                         # Trees ends right after the turn cap: a short game
@@ -35,38 +31,14 @@ URL = re.compile(r"https?://[^\s<>\"')\]]+")
 WAIT_SECONDS = 20                 # mail goes out just after each response (background thread)
 
 
-def _free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
 @pytest.fixture
 def whole_service(tmp_path):
     """`make run`: one `flask run` process, its base URL from its port, replies received."""
     _need_browser()
-    port, smtp_port = _free_port(), _free_port()
-    base = f"http://127.0.0.1:{port}"
-    env = dict(os.environ, TURNPOST_DATABASE_URL=f"sqlite:///{tmp_path / 'n.db'}",
-               TURNPOST_MAILDIR=str(tmp_path / "outbox"), TURNPOST_BASE_URL=base,
-               TURNPOST_BROKER_URL="", TURNPOST_INBOUND_SMTP_IN_WEB="1",
-               TURNPOST_INBOUND_SMTP_PORT=str(smtp_port))
-    flask = [sys.executable, "-m", "flask", "--app", "service.web"]
-    subprocess.run([*flask, "init-db"], cwd=ROOT, env=env, check=True, capture_output=True)
-    log = (tmp_path / "server.log").open("wb")
-    proc = subprocess.Popen([*flask, "run", "--port", str(port)], cwd=ROOT, env=env,
-                            stdout=log, stderr=subprocess.STDOUT)
-    deadline = time.monotonic() + 30
-    while time.monotonic() < deadline:
-        try:
-            urllib.request.urlopen(base + "/healthz", timeout=1)
-            break
-        except OSError:
-            time.sleep(0.2)
-    yield Service(base, smtp_port, tmp_path / "outbox")
-    proc.terminate()
-    proc.wait(10)
-    log.close()
+    port, smtp_port = free_port(), free_port()
+    with flask_run(tmp_path, port, TURNPOST_INBOUND_SMTP_IN_WEB="1",
+                   TURNPOST_INBOUND_SMTP_PORT=str(smtp_port)) as base:
+        yield Service(base, smtp_port, tmp_path / "outbox")
 
 
 class Service:
