@@ -268,3 +268,31 @@ def test_a_workers_retry_takes_back_the_claim_it_could_not_hand_back(client, app
     assert play.process_inbound(svc, row_id, claimant="task-2").status == "already processed"
     assert play.process_inbound(svc, row_id, claimant="task-1").status == "applied"
     assert events(app) > before
+
+
+def test_a_reply_whose_run_died_after_its_move_ends_applied_when_run_again(client, app,
+                                                                          monkeypatch):
+    """A worker killed (or the database gone) between the move's commit and writing down the
+    message's outcome: the claim lapses, the sweep runs the message again, finds its move made
+    by its own key, and records it `applied` (not `duplicate`: nothing else made that move),
+    with the move in the log once."""
+    start(client)
+    addr, ours = mover(app)
+    svc = app.extensions["turnpost"]
+    before = events(app)
+    with monkeypatch.context() as patched:
+        patched.setattr(svc, "kick", lambda *a: None)
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
+        patched.setattr(inbound_retry, "through_blips", lambda *a: False)
+        with pytest.raises(play.DatabaseUnavailable):
+            play.process_inbound(svc, row_id, claimant="task-1")
+    moved = events(app)
+    assert moved > before
+    assert inbound_status(app, row_id)[0] == "processing"
+
+    assert play.process_inbound(svc, row_id, claimant="task-1").status == "applied"
+    assert inbound_status(app, row_id)[0] == "applied"
+    assert "earlier attempt" in row_of(app, row_id).outcome
+    assert events(app) == moved
+    other = next(a for a in ADDRS if a != addr)
+    assert latest_to(app, other) is not None

@@ -312,7 +312,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
     special = [ln for ln in lines if commands.is_word(ln)]
     moves = [ln for ln in lines if ln not in special]
     ids: list[int] = []
-    status = InboundStatus.ANSWERED
+    status, detail = InboundStatus.ANSWERED, f"{len(moves)} move lines, {len(special)} other"
     if moves:
         # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
         intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
@@ -325,8 +325,12 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
             if applied.bots_next:
                 svc.kick("bots", applied.game_id)
         except AlreadyDone:
-            return Result(InboundStatus.DUPLICATE, detail="already applied", game_id=target.game_id,
-                          seat=answer.seat)
+            # the key is this message's own Message-ID, and intake keeps one row per
+            # Message-ID: an earlier run of this very message made the move and died before
+            # writing that down (a worker killed, the database gone). The move stands, made
+            # once; this message applied it. Its other words go on as a first run would.
+            status = InboundStatus.APPLIED
+            detail += "; the move was made by an earlier attempt at this message"
         except Refused as exc:
             with db.transaction() as session:
                 return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
@@ -350,8 +354,7 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
         with db.transaction() as session:
             ids += _special(session, svc, answer, table_lines)
             ids += answer.send(session)
-    return Result(status, ids, f"{len(moves)} move lines, {len(special)} other",
-                  game_id=target.game_id, seat=answer.seat)
+    return Result(status, ids, detail, game_id=target.game_id, seat=answer.seat)
 
 
 def _own_transaction(line: str) -> bool:
