@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from service.play.mail import intake, replies
-from service.store.models import InboundMessage, OutboxRow
+from service.store.models import ChatMessage, InboundMessage, OutboxRow
 
 from .test_replies import mover, reply_to, start
 
@@ -40,3 +40,21 @@ def test_a_seat_gets_eleven_answers_and_one_notice_however_many_replies_run_at_o
     assert len(answers) == replies.ANSWERS_PER_HOUR + 1 == 11
     notices = [a for a in answers if LAST_WORDS in a.payload.get("answer", "")]
     assert len(notices) == 1
+
+
+def test_the_table_gets_ten_messages_an_hour_from_a_seat_however_many_replies_run_at_once(
+        client, app):
+    """`say` is capped at ANSWERS_PER_HOUR messages to the table an hour; the count is taken
+    under the same lock, so replies processed at once cannot each take the last place."""
+    game_id = start(client)
+    _, ours = mover(app)
+    svc = app.extensions["turnpost"]
+    svc.enqueue = lambda job, *args: None
+    stored = [intake.store_raw(svc, reply_to(ours, f"say hello {n}"), "smtp")[0]
+              for n in range(30)]
+    with ThreadPoolExecutor(AT_ONCE) as pool:
+        results = list(pool.map(lambda row_id: replies.process(svc, row_id), stored))
+    assert {r.status for r in results} == {"answered"}, [r.detail for r in results]
+    with svc.db.transaction() as s:
+        said = s.scalars(select(ChatMessage.text).where(ChatMessage.game_id == game_id)).all()
+    assert len(said) == replies.ANSWERS_PER_HOUR == 10

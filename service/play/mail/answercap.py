@@ -27,8 +27,14 @@ _ANSWERS = select(func.count()).select_from(OutboxRow).where(
     OutboxRow.kind.in_(ANSWER_KINDS), OutboxRow.created_at >= bindparam("since"))
 
 
+def lock_game(session: Session, game_id: int) -> None:
+    """Hold the game's row until the caller's transaction ends: counts taken after it (answers,
+    the table messages of `say`) cannot be overtaken by a concurrent reply's."""
+    session.execute(_LOCK_GAME, {"game_id": game_id})
+
+
 def answers_in_the_last_hour(session: Session, game_id: int, seat: int, now: datetime) -> int:
     """Answers this seat had in the hour before `now`, counted under the game row's lock."""
-    session.execute(_LOCK_GAME, {"game_id": game_id})
+    lock_game(session, game_id)
     return session.scalar(_ANSWERS, {"game_id": game_id, "seat": seat,
                                      "since": now - timedelta(hours=1)}) or 0

@@ -406,7 +406,9 @@ def _word_done(answer: Answer, command: commands.Command, context: commands.Cont
 
 
 def _said_lately(session: Session, game: GameRow, seat: int, now: datetime) -> int:
-    """Messages this seat sent to the table in the last hour (service.play.moves.chat keeps them)."""
+    """Messages this seat sent to the table in the last hour (service.play.moves.chat keeps them),
+    counted under the game row's lock, so two replies at once cannot both take the last place."""
+    answer_cap.lock_game(session, game.id)
     return session.scalar(select(func.count()).select_from(ChatMessage).where(
         ChatMessage.game_id == game.id, ChatMessage.from_seat == seat,
         ChatMessage.created_at >= now - timedelta(hours=1))) or 0
