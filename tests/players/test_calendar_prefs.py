@@ -10,7 +10,7 @@ from service.play.clock import ManualClock
 from service.store.models import GameRow, Player
 
 from ..conftest import T0
-from ..web.helpers import lobby_game, post_form, sign_in
+from ..web.helpers import game_link, latest_to, lobby_game, post_form, sign_in
 
 ANNA = "anna@example.org"
 
@@ -85,3 +85,22 @@ def test_a_games_rest_days_from_the_cli_and_the_lobby(app):
                                            "rest_days": "caturday"}, page="/")
     assert refused.status_code == 400 and "not a day" in refused.text
     assert newest_game(app).rest_days == "sun"          # no game made
+
+
+def test_a_games_rest_days_are_shown_with_its_clock_on_the_game_page(app):
+    """Every seat's page says the game's rest days beside its time control: the deadlines it
+    shows are only right if one knows the clocks stand still on those days."""
+    with app.app_context():
+        done = run(app, "start-game", "trees", ANNA, "ben@example.org", "-o", "clock=1d",
+                   "-o", "rest_days=fri,sat,sun")
+    assert done.exit_code == 0, done.output
+    first = latest_to(app, ANNA) or latest_to(app, "ben@example.org")
+    page = app.test_client().get(game_link(first))
+    assert page.status_code == 200
+    assert ("1 day per move; no clock runs on Fri, Sat and Sun, in the time zone of each "
+            "player") in page.text
+    with app.app_context():
+        run(app, "start-game", "trees", "cleo@example.org", "dan@example.org", "-o", "clock=1d")
+    first = latest_to(app, "cleo@example.org") or latest_to(app, "dan@example.org")
+    plain = app.test_client().get(game_link(first)).text
+    assert "1 day per move" in plain and "no clock runs" not in plain

@@ -33,11 +33,16 @@ def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
     zone, and says which (a spectator reads UTC)."""
     tc = timing.control(game)
     zone = timing.seat_row(game, page.me).player.zone if page.me is not None else None
+    words = clocks.describe(tc)
+    if game.rest_days and tc.kind != "none":
+        days = " and ".join(", ".join(d.capitalize() for d in game.rest_days.split(","))
+                            .rsplit(", ", 1))
+        words += f"; no clock runs on {days}, in the time zone of each player"
     page.clocks = []
     for row in game.seats:
         view = clocks.clock_view(tc, timing.get_clock(row), now, zone)
         view.update(seat=row.seat, name=row.player.name, status=row.status,
-                    clock_words=clocks.describe(tc))
+                    clock_words=words)
         page.clocks.append(view)
     if page.me is not None:
         page.holder = timing.seat_row(game, page.me).holder
