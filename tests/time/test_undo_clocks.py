@@ -5,7 +5,7 @@ Fischer increment), reminders follow. Per move, Fischer, and a sealed simultaneo
 from __future__ import annotations
 
 import random
-from datetime import datetime, timedelta
+from datetime import UTC, datetime, timedelta
 
 import pytest
 
@@ -44,11 +44,12 @@ def _play(svc, game_id, seat, move):
     play.submit(svc, play.Intent(game_id, seat, moves=[move], source="web"))
 
 
-def _suzerain_with_a_passing_follow(svc, clock):
+def _suzerain_with_a_passing_follow(svc, clock, **options):
     """A Suzerain game where the leader has led and the follower has a takeable card that
     hands the turn back to the leader: (game id, leader, follower, follower's move)."""
     for seed in range(60):
-        game_id = start(svc, kind="suzerain", players=TWO, seed=seed, clock=clock).game_id
+        game_id = start(svc, kind="suzerain", players=TWO, seed=seed, clock=clock,
+                        **options).game_id
         (leader,) = to_act(svc, game_id)
         pos = position(svc, game_id)
         lead = pos.engine.legal_moves(pos.state, leader)[0]
@@ -174,3 +175,24 @@ def test_a_take_back_while_on_vacation_keeps_the_clock_stopped(services):
     back = svc.clock.advance(days=1)
     seat_cases.take_vacation(svc, follower_id, "back")
     assert seats(svc, game_id)[follower]["deadline"] == back + 3 * D - 7 * H
+
+
+def test_a_turn_given_back_across_rest_days_gets_its_working_time_back(services):
+    """A game with rest days (sat,sun): the follower's 1-day turn began on Friday at 11:00
+    (due Monday 11:00) and it moved at 18:00, 17 working hours left. Taken back on Tuesday at
+    10:00, the turn is due 17 working hours on: Wednesday 03:00, not the 65 wall-clock hours
+    that were left (Friday 03:00)."""
+    svc = services
+    svc.clock.set(datetime(2026, 11, 26, 10, 0, tzinfo=UTC))   # the deals tried take 25 hours
+    game_id, leader, follower, move = _suzerain_with_a_passing_follow(svc, "1d",
+                                                                      rest_days="sat,sun")
+    assert svc.clock.now() == datetime(2026, 11, 27, 11, 0, tzinfo=UTC)
+    assert seats(svc, game_id)[follower]["deadline"] == datetime(2026, 11, 30, 11, 0,
+                                                                 tzinfo=UTC)
+    svc.clock.advance(hours=7)
+    _play(svc, game_id, follower, move)
+    undo.ask(svc, game_id, follower)
+    svc.clock.set(datetime(2026, 12, 1, 10, 0, tzinfo=UTC))         # the Tuesday after
+    assert undo.answer(svc, game_id, leader, True).status == "done"
+    assert to_act(svc, game_id) == [follower]
+    assert seats(svc, game_id)[follower]["deadline"] == datetime(2026, 12, 2, 3, 0, tzinfo=UTC)

@@ -164,8 +164,14 @@ def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None
     acting = frozenset() if engine.outcome(state) is not None else engine.to_act(state)
     for row in game.seats:
         clock = get_clock(row)
-        set_clock(row, clocks.reopen_turn(tc, clock, now, at) if row.seat in acting
-                  else clocks.cancel_turn(clock))
+        if row.seat not in acting:
+            set_clock(row, clocks.cancel_turn(clock))
+            continue
+        reopened = clocks.reopen_turn(tc, clock, now, at)
+        # rest days do not count, in the time it gets back as in a new turn
+        set_clock(row, calendar.rules.reopen_turn(
+            clock, reopened, now, calendar.of_seat(row, game),
+            clocks.reopened_turn(clocks.cancel_turn(clock) if clock.in_turn else clock, at)))
 
 
 def _rank_out_seats_last(game: GameRow, outcome) -> None:

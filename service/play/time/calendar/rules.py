@@ -14,7 +14,7 @@ from functools import lru_cache
 
 from .. import clocks
 from ..clocks import ClockError, SeatClock, TimeControl
-from ..clocks.seat import utc
+from ..clocks.seat import FinishedTurn, utc
 
 DAYS = ("mon", "tue", "wed", "thu", "fri", "sat", "sun")
 LONGEST_QUIET = timedelta(hours=16)
@@ -241,6 +241,21 @@ def finish_turn(tc: TimeControl, before: SeatClock, after: SeatClock, now: datet
     left = max(timedelta(0), working_time(counted_until, before.deadline, calendar.zone,
                                           calendar.rest_days))
     return replace(after, bank=min(tc.bank, left + tc.increment))
+
+
+def reopen_turn(before: SeatClock, after: SeatClock, now: datetime, calendar: Calendar,
+                reopened: FinishedTurn | None) -> SeatClock:
+    """A take-back (service.play.time.clocks.reopen_turn gave `after`): a turn reopened goes on
+    with the working time it had left when the seat moved, counted in working time from now; a
+    new turn counts working time as any turn does; a turn that ran on is as it was."""
+    if not calendar.rest_days or after.deadline is None or after is before:
+        return after
+    if reopened is None or reopened.left is None:
+        return start_turn(after, calendar)
+    counted_from = reopened.clock.paused_since or reopened.moved_at
+    left = max(timedelta(0), working_time(counted_from, counted_from + reopened.left,
+                                          calendar.zone, calendar.rest_days))
+    return replace(after, deadline=working_deadline(now, left, calendar.zone, calendar.rest_days))
 
 
 # --- quiet hours ---------------------------------------------------------------------------

@@ -47,6 +47,7 @@ from .seat import (
     reminder_due,
     reminder_lead,
     reopen_turn,
+    reopened_turn,
     resume,
     start_turn,
     time_left,
@@ -74,6 +75,6 @@ __all__ = [
     "finish_turn", "fischer", "fixed", "format_deadline", "is_overdue", "local_today",
     "mark_reminded", "new_clock", "next_reminder", "option_text", "parse_clock",
     "parse_on_timeout", "parse_vacation", "pause", "player_zone", "relative", "reminder_at",
-    "reminder_due", "reminder_lead", "reopen_turn", "resume", "resumes_at", "start_turn",
+    "reminder_due", "reminder_lead", "reopen_turn", "reopened_turn", "resume", "resumes_at", "start_turn",
     "time_left", "timeout_move_played",
 ]

@@ -160,9 +160,8 @@ def reopen_turn(tc: TimeControl, clock: SeatClock, now: datetime, at: int) -> Se
         if clock.turn_at is None or clock.turn_at <= at:
             return clock
         clock = cancel_turn(clock)
-    last = clock.last_turn
-    if (last is None or last.ended_at is None or last.ended_at <= at
-            or last.clock.turn_at is None or last.clock.turn_at > at):
+    last = reopened_turn(clock, at)
+    if last is None:
         return start_turn(tc, clock, now, at)
     turn, shift = last.clock, now - last.moved_at
     return replace(turn,
@@ -170,6 +169,16 @@ def reopen_turn(tc: TimeControl, clock: SeatClock, now: datetime, at: int) -> Se
                    deadline=None if last.left is None else now + last.left,
                    paused_since=now if clock.paused else None,
                    last_turn=None)
+
+
+def reopened_turn(clock: SeatClock, at: int) -> FinishedTurn | None:
+    """The turn a take-back to position `at` reopens for a seat not in turn: the one it was in
+    at `at`, if kept (`reopen_turn` goes on with it; None: a new turn starts)."""
+    last = clock.last_turn
+    if (last is None or last.ended_at is None or last.ended_at <= at
+            or last.clock.turn_at is None or last.clock.turn_at > at):
+        return None
+    return last
 
 
 def timeout_move_played(tc: TimeControl, clock: SeatClock) -> SeatClock:
