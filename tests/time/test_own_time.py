@@ -11,7 +11,8 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.time import calendar
+from service.play.players import seats as seat_cases
+from service.play.time import calendar, mailholds
 from service.store.models import GameRow, OutboxRow, Player
 
 from .helpers import move, outbox, seats, start, to_act
@@ -226,3 +227,37 @@ def test_a_reminder_longer_than_the_time_per_move_is_refused(services):
     with services.db.transaction() as s:
         anna = s.scalars(select(Player).where(Player.email == ANNA)).one()
         assert (anna.reminders, anna.quiet_hours) == (None, None)
+
+
+def player_id(svc, addr):
+    with svc.db.transaction() as s:
+        return s.scalar(select(Player.id).where(Player.email == addr))
+
+
+def test_a_vacation_ending_on_a_rest_day_gives_back_working_time(services):
+    """Paused on Thursday at 20:00 with 16 working hours left (a 1-day turn from Thursday
+    noon), on vacation to the end of Friday: the clock runs again at Saturday's midnight, and
+    Saturday and Sunday are rest days, so the turn is due Monday 16:00, not Saturday 16:00."""
+    at(services, 2026, 11, 26, 12, 0)                     # Thursday noon, UTC
+    g = game_where_acts(services, [ANNA, BEN], ANNA, clock="1d", rest_days="sat,sun")
+    assert deadline_of(services, g, ANNA) == datetime(2026, 11, 27, 12, 0, tzinfo=UTC_)
+    at(services, 2026, 11, 26, 20, 0)
+    seat_cases.take_vacation(services, player_id(services, ANNA), "vacation 2")
+    at(services, 2026, 11, 28, 0, 1)
+    play.timers(services)
+    assert deadline_of(services, g, ANNA) == datetime(2026, 11, 30, 16, 0, tzinfo=UTC_)
+
+
+def test_a_vacation_ending_leaves_a_clock_stopped_for_undelivered_mail(services):
+    """A seat whose clock stopped because its turn email never arrived stays stopped when the
+    player's vacation ends: it runs again when an email reaches them (or they act)."""
+    at(services, 2026, 11, 24, 9, 0)
+    g = game_where_acts(services, [ANNA, BEN], ANNA, clock="2d")
+    seat = seat_of(services, g, ANNA)
+    with services.db.transaction() as s:
+        mailholds.hold(s, services, g, seat, services.clock.now(), "it bounced")
+    seat_cases.take_vacation(services, player_id(services, ANNA), "vacation 1")
+    at(services, 2026, 11, 25, 0, 1)
+    play.timers(services)
+    assert deadline_of(services, g, ANNA) is None
+    assert next(s for s in seats(services, g) if s["seat"] == seat)["clock"]["paused_since"]

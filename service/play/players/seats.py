@@ -110,7 +110,11 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
 def _resume_all(session, player: Player, at: datetime, text: str, now: datetime) -> list[int]:
     ids = []
     for game, row in _active_seats(session, player.id):
-        timing.set_clock(row, clocks.resume(timing.get_clock(row), at))
+        if row.mail_held_since is not None:
+            continue     # stopped until an email reaches them (service.play.time.mailholds)
+        clock = timing.get_clock(row)
+        timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, at), at,
+                                                    calendar.of_seat(row, game)))
         ids += timing.tell(session, None, game, row.seat, text, now, offer=False,
                            others_only=True)
     return ids

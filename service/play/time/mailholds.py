@@ -17,7 +17,7 @@ from service.store.models import GameRow, OutboxRow, Seat
 
 from .. import repository as positions
 from ..services import Services
-from . import clocks
+from . import calendar, clocks
 from . import deadlines as timing
 
 NOT_ACCEPTED_FOR = timedelta(hours=24)
@@ -43,12 +43,14 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
     return timing.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
 
 
-def release(row, now: datetime) -> bool:
+def release(row, game, now: datetime) -> bool:
     """The seat's clock runs again after a hold (a row under its game's lock, ORM or record)."""
     if getattr(row, "mail_held_since", None) is None:
         return False
     row.mail_held_since = None
-    timing.set_clock(row, clocks.resume(timing.get_clock(row), now))
+    clock = timing.get_clock(row)
+    timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, now), now,
+                                                calendar.of_seat(row, game)))
     return True
 
 
@@ -58,7 +60,7 @@ def release_mover(game, seat: int | None, now: datetime) -> None:
     if seat is not None:
         row = next((r for r in game.seats if r.seat == seat), None)
         if row is not None:
-            release(row, now)
+            release(row, game, now)
 
 
 def delivered(svc: Services, row_ids: list[int]) -> int:
@@ -76,7 +78,7 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
         for game_id, seat in held:
             game = positions.game_row(session, game_id, lock=True)
             row = timing.seat_row(game, seat)
-            if release(row, now):
+            if release(row, game, now):
                 timing.change(session, game, row, "mail_released", f"an email reached "
                               f"{timing.who(seat)}; their clock runs again", now)
     return len(held)

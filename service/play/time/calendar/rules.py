@@ -258,6 +258,17 @@ def reopen_turn(before: SeatClock, after: SeatClock, now: datetime, calendar: Ca
     return replace(after, deadline=working_deadline(now, left, calendar.zone, calendar.rest_days))
 
 
+def resume(before: SeatClock, after: SeatClock, now: datetime, calendar: Calendar) -> SeatClock:
+    """The clock runs again after a pause (service.play.time.clocks.resume gave `after`): the
+    turn goes on with the working time it had left when it stopped, counted in working time
+    from now (a pause that ends on a rest day adds none of it)."""
+    if not calendar.rest_days or not before.paused or before.deadline is None or not after.deadline:
+        return after
+    left = max(timedelta(0), working_time(before.paused_since, before.deadline, calendar.zone,
+                                          calendar.rest_days))
+    return replace(after, deadline=working_deadline(now, left, calendar.zone, calendar.rest_days))
+
+
 # --- quiet hours ---------------------------------------------------------------------------
 
 def quiet_periods(near: datetime, calendar: Calendar) -> list[tuple[datetime, datetime]]:
