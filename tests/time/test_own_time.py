@@ -261,3 +261,24 @@ def test_a_vacation_ending_leaves_a_clock_stopped_for_undelivered_mail(services)
     play.timers(services)
     assert deadline_of(services, g, ANNA) is None
     assert next(s for s in seats(services, g) if s["seat"] == seat)["clock"]["paused_since"]
+
+
+def test_mail_arriving_during_a_vacation_leaves_the_clock_stopped_for_it(services):
+    """The hold ends when an email reaches the player, but the player is on vacation: the clock
+    stays stopped until the vacation ends, then runs with the time that was left."""
+    at(services, 2026, 11, 24, 9, 0)
+    g = game_where_acts(services, [ANNA, BEN], ANNA, clock="2d")
+    seat = seat_of(services, g, ANNA)
+    left = deadline_of(services, g, ANNA) - services.clock.now()
+    with services.db.transaction() as s:
+        mailholds.hold(s, services, g, seat, services.clock.now(), "it bounced")
+    seat_cases.take_vacation(services, player_id(services, ANNA), "vacation 2")
+    with services.db.transaction() as s:
+        row = s.scalar(select(OutboxRow.id).where(OutboxRow.game_id == g,
+                                                  OutboxRow.seat == seat).order_by(
+            OutboxRow.id.desc()).limit(1))
+    assert mailholds.delivered(services, [row]) == 1
+    assert deadline_of(services, g, ANNA) is None          # still stopped: on vacation
+    at(services, 2026, 11, 26, 0, 0)
+    play.timers(services)
+    assert deadline_of(services, g, ANNA) == services.clock.now() + left

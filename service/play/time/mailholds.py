@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.store.models import GameRow, OutboxRow, Seat
+from service.store.models import GameRow, OutboxRow, Seat, Vacation
 
 from .. import repository as positions
 from ..services import Services
@@ -43,11 +43,14 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
     return timing.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
 
 
-def release(row, game, now: datetime) -> bool:
-    """The seat's clock runs again after a hold (a row under its game's lock, ORM or record)."""
+def release(row, game, now: datetime, *, away: bool = False) -> bool:
+    """The seat's clock runs again after a hold (a row under its game's lock, ORM or record);
+    `away`: its player is on vacation, so the hold ends and the clock stays stopped for that."""
     if getattr(row, "mail_held_since", None) is None:
         return False
     row.mail_held_since = None
+    if away:
+        return True
     clock = timing.get_clock(row)
     timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, now), now,
                                                 calendar.of_seat(row, game)))
@@ -78,10 +81,20 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
         for game_id, seat in held:
             game = positions.game_row(session, game_id, lock=True)
             row = timing.seat_row(game, seat)
-            if release(row, game, now):
+            away = _on_vacation(session, game, row)
+            if release(row, game, now, away=away):
                 timing.change(session, game, row, "mail_released", f"an email reached "
-                              f"{timing.who(seat)}; their clock runs again", now)
+                              f"{timing.who(seat)}; " + ("their clock stays stopped while they "
+                              "are on vacation" if away else "their clock runs again"), now)
     return len(held)
+
+
+def _on_vacation(session: Session, game: GameRow, row: Seat) -> bool:
+    """Whether the seat's player is on a vacation that stops this game's clocks."""
+    return session.scalar(select(Vacation.id).where(
+        Vacation.player_id == row.player_id, Vacation.open.is_(True),
+        select(GameRow.id).where(GameRow.id == game.id, timing.vacation_stops_clocks())
+        .exists()).limit(1)) is not None
 
 
 def hold_undelivered(svc: Services, now: datetime, outbox_ids: list[int]) -> int:
