@@ -4,6 +4,7 @@ and each reminder a player asked for goes once, never to a seat that has moved."
 from __future__ import annotations
 
 import email
+import socket
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
@@ -11,6 +12,8 @@ import pytest
 from sqlalchemy import select
 
 from service import play
+from service.mail.outbound.transports import SMTPTransport
+from service.play.mail import relay
 from service.play.players import seats as seat_cases
 from service.play.time import calendar, mailholds
 from service.store.models import GameRow, OutboxRow, Player
@@ -282,3 +285,30 @@ def test_mail_arriving_during_a_vacation_leaves_the_clock_stopped_for_it(service
     at(services, 2026, 11, 26, 0, 0)
     play.timers(services)
     assert deadline_of(services, g, ANNA) == services.clock.now() + left
+
+
+def test_an_email_whose_retry_falls_in_quiet_hours_waits_for_their_end(services):
+    """The relay is away when Anna's turn email goes at 21:59:30; its retry a minute later
+    would be inside her quiet hours (22-08), so it is held to their end, as an email queued
+    then would be, and goes at 08:00 once the relay is back."""
+    person(services, ANNA, tz="UTC", quiet_hours="22-08")
+    at(services, 2026, 11, 24, 21, 59, 30)
+    working = services.transport
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        services.transport = SMTPTransport("127.0.0.1", s.getsockname()[1])   # nothing listens
+    g = game_where_acts(services, [ANNA, BEN], ANNA, clock="3d")
+    mine = [r for r in outbox(services, g, "turn") if r["to"] == ANNA]
+    assert relay.deliver(services, [mine[-1]["id"]]) == {mine[-1]["id"]: "retry"}
+    with services.db.transaction() as s:
+        row = s.get(OutboxRow, mine[-1]["id"])
+        assert (row.status, row.attempts) == ("quiet", 1)
+        assert row.next_try == datetime(2026, 11, 25, 8, 0, tzinfo=UTC_)
+    services.transport = working
+    at(services, 2026, 11, 24, 23, 0)
+    play.sweep(services)
+    assert mails_to(services, ANNA) == []
+    at(services, 2026, 11, 25, 8, 0)
+    play.sweep(services)
+    play.sweep(services)
+    assert len(mails_to(services, ANNA)) == 1

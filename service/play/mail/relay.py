@@ -71,6 +71,7 @@ from service.play import notify
 from service.play import repository as positions
 from service.play.reads import seatpage
 from service.play.services import Services
+from service.play.time import calendar
 from service.play.time import mailholds as mail_holds
 from service.store import events as event_store
 from service.store import records
@@ -564,10 +565,10 @@ def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe:
         if probe and isinstance(exc, SendFailed):
             row.status = OutboxStatus.PENDING     # the relay is still away; the row keeps its time
             return "waiting"
-        return _retry_later(svc, row)
+        return _retry_later(svc, session, row)
 
 
-def _retry_later(svc: Services, row: OutboxRow) -> str:
+def _retry_later(svc: Services, session: Session, row: OutboxRow) -> str:
     schedule = svc.retry_schedule
     row.attempts += 1
     if row.attempts > len(schedule):
@@ -575,6 +576,7 @@ def _retry_later(svc: Services, row: OutboxRow) -> str:
         return "parked"
     row.status = OutboxStatus.PENDING
     row.next_try = svc.clock.now() + timedelta(seconds=schedule[row.attempts - 1])
+    calendar.hold_retry(session, row)     # a retry inside quiet hours waits for their end
     return "retry"
 
 

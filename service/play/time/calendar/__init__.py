@@ -14,13 +14,13 @@ from typing import Any
 from . import rules
 from .holding import HELD, hold
 from .prefs import KEYS, CalendarRefused, preferences, read_preferences, save_preferences
-from .quiet import release_due
+from .quiet import hold_retry, release_due
 from .rules import Calendar, CalendarError
 from .seats import of_seat
 
 __all__ = ["HELD", "KEYS", "Calendar", "CalendarError", "CalendarRefused", "game_rest_days",
-           "hold", "of_seat", "preferences", "read_preferences", "release_due", "rules",
-           "save_preferences"]
+           "hold", "hold_retry", "of_seat", "preferences", "read_preferences", "release_due",
+           "rules", "save_preferences"]
 
 
 def game_rest_days(options: dict[str, Any]) -> str | None:

@@ -15,7 +15,7 @@ from service.store.models import OutboxRow, Player, Seat
 from ... import notify
 from ...services import Services
 from . import rules
-from .holding import HELD
+from .holding import ALWAYS_SENT, HELD
 from .seats import of_player
 
 
@@ -46,6 +46,20 @@ def release_due(svc: Services) -> list[int]:
                 released.append(row.id)
         session.flush()
     return released
+
+
+def hold_retry(session: Session, row: OutboxRow) -> bool:
+    """A failed email to be tried again at `row.next_try`: if that falls inside its player's
+    quiet hours, it is held to their end, as it would have been had it been queued then (the
+    answers to their own email excepted, as at queueing)."""
+    if row.kind in ALWAYS_SENT or row.seat is None:
+        return False
+    player = session.scalar(select(Player).where(Player.email == row.to_addr))
+    until = rules.quiet_until(row.next_try, of_player(player)) if player is not None else None
+    if until is None:
+        return False
+    row.status, row.next_try = HELD, until
+    return True
 
 
 def _merged(session: Session, rows: list[OutboxRow], now: datetime) -> list[OutboxRow]:
