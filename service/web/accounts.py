@@ -99,7 +99,8 @@ def me(me: accounts.Account):
 def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
              typed: dict | None = None, calendar_error: str | None = None):
     """`typed`: the preferences as the player wrote them, shown again after an error."""
-    games = mygames.my_games(services(), me.id)
+    games = mygames.my_games(services(), me.id,
+                             finished_before=request.args.get("finished_before", type=int))
     own_time = calendar.read_preferences(services(), me.id)
     if calendar_error and typed:
         own_time |= typed

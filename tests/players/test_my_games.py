@@ -102,3 +102,30 @@ def test_scores_are_set_apart_from_names_that_end_in_a_number(app):
     page = anna.get(app.extensions["turnpost"].urls.game_path(gid, 0)).text
     assert re.search(r"Normal bot 1: \d+, Normal bot 2: \d+", page)
     assert not re.search(r"Normal bot 1 \d", page.split('id="history"')[0])
+
+
+def test_finished_games_come_newest_first_a_page_at_a_time(app, monkeypatch):
+    """A player with many finished games: /me reads only the newest FINISHED_SHOWN of them
+    (each is folded for its result), and a link leads to the older ones; games under way are
+    all listed on every page."""
+    from service.play.reads import mygames
+    monkeypatch.setattr(mygames, "FINISHED_SHOWN", 2)
+    anna = app.test_client()
+    sign_in(anna, app, ANNA)
+    ended = []
+    for _ in range(3):
+        gid = start_game(app, "trees", [ANNA, BEN]).game_id
+        assert resign(anna, app, gid, 0).status_code == 302
+        ended.append(gid)
+    going = start_game(app, "trees", [ANNA, BEN]).game_id
+    page = anna.get("/me").text
+    finished = section(page, "<h2>Finished</h2>")
+    shown = [int(n) for n in re.findall(r"Trees #(\d+)</a>", finished)]
+    assert shown == [ended[2], ended[1]]
+    older = re.search(r'href="(/me\?finished_before=\d+#finished)"', finished).group(1)
+    assert f"Trees #{going}" in page
+    page = anna.get(older.split("#")[0]).text
+    finished = section(page, "<h2>Finished</h2>")
+    assert [int(n) for n in re.findall(r"Trees #(\d+)</a>", finished)] == [ended[0]]
+    assert "finished_before" not in finished
+    assert f"Trees #{going}" in page

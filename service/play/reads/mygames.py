@@ -22,6 +22,9 @@ from . import seatpage
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 AT_RISK_WITHIN = timedelta(hours=24)
+# finished games shown at once, newest first; each is read whole (its log folded for its
+# result), so a player with a thousand of them would wait seconds for the page
+FINISHED_SHOWN = 30
 
 
 @dataclass(frozen=True)
@@ -48,13 +51,25 @@ class MyGames:
     finished: list[GameLine]
     invited: list[GameLine] = field(default_factory=list)   # waiting on my answer
     at_risk: list[GameLine] = field(default_factory=list)   # my deadline within 24 hours
+    older_finished: int | None = None   # more finished games, before this game id
 
 
-def my_games(svc: Services, player_id: int) -> MyGames:
+def my_games(svc: Services, player_id: int, finished_before: int | None = None) -> MyGames:
+    """`finished_before`: the finished games listed are the FINISHED_SHOWN newest before that
+    game id (the next page of them)."""
     out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
     with svc.db.transaction() as session:
-        seats = session.scalars(select(Seat).where(Seat.player_id == player_id)
-                                .order_by(Seat.game_id.desc())).all()
+        mine = select(Seat).join(GameRow, GameRow.id == Seat.game_id).where(
+            Seat.player_id == player_id)
+        ended = (mine.where(GameRow.status == GameStatus.ENDED)
+                 .order_by(Seat.game_id.desc()).limit(FINISHED_SHOWN + 1))
+        if finished_before is not None:
+            ended = ended.where(Seat.game_id < finished_before)
+        finished = session.scalars(ended).all()
+        older = finished[FINISHED_SHOWN - 1].game_id if len(finished) > FINISHED_SHOWN else None
+        seats = [*session.scalars(mine.where(GameRow.status != GameStatus.ENDED)
+                                  .order_by(Seat.game_id.desc())).all(),
+                 *finished[:FINISHED_SHOWN]]
         player = session.get(Player, player_id)
         zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
         risky = []
@@ -68,7 +83,7 @@ def my_games(svc: Services, player_id: int) -> MyGames:
         out["invited"] = _invited(session, svc, player)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
     return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"],
-                   [line for _, line in sorted(risky, key=lambda pair: pair[0])])
+                   [line for _, line in sorted(risky, key=lambda pair: pair[0])], older)
 
 
 def at_risk(deadline: datetime | None, now: datetime) -> bool:
