@@ -131,7 +131,9 @@ class StatementCounter:
 
 # -- the floor: a bare insert route -----------------------------------------------------------
 
-def bare_app(url: str) -> tuple[Flask, Database]:
+def bare_app(url: str, core: bool = False) -> tuple[Flask, Database]:
+    """`core`: the cheapest route a web developer could write, SQLAlchemy Core on a pooled
+    connection (one INSERT, one COMMIT, no ORM session); else through an ORM session."""
     meta = MetaData()
     floor = Table("bench_floor", meta, Column("id", Integer, primary_key=True),
                   Column("at", DateTime))
@@ -141,8 +143,12 @@ def bare_app(url: str) -> tuple[Flask, Database]:
 
     @app.post("/bare")
     def bare():
-        with db.transaction() as session:
-            session.execute(insert(floor).values(at=None))
+        if core:
+            with db.engine.begin() as conn:
+                conn.execute(insert(floor).values(at=None))
+        else:
+            with db.transaction() as session:
+                session.execute(insert(floor).values(at=None))
         return "ok"
 
     return app, db
@@ -152,8 +158,8 @@ class BareRoute:
     """The floor, one timed request at a time: POST /bare on its own app and database
     handle (the first requests, which import and connect, are not timed)."""
 
-    def __init__(self, url: str, warm: int = 20):
-        self.app, self.db = bare_app(url)
+    def __init__(self, url: str, warm: int = 20, core: bool = False):
+        self.app, self.db = bare_app(url, core)
         self.client = self.app.test_client()
         for _ in range(warm):
             self.client.post("/bare")
@@ -204,7 +210,9 @@ def settle(app) -> None:
 class LinkMoves:
     """Moves by link (POST /m/<token>) one timed request at a time, each the easy bot's move
     in a Trees game (a new game when one ends); what a move leaves behind is settled before
-    the next, untimed. `statements`: those of each move that mailed two seats."""
+    the next, untimed. `statements`: those of each ordinary move (the game goes on: it mails
+    the seat to act); `ending_statements`: those of each move that ends its game (it mails
+    both seats and rates the game)."""
 
     def __init__(self, app, counter: StatementCounter):
         self.app, self.counter = app, counter
@@ -212,6 +220,7 @@ class LinkMoves:
         self.client, self.rng = app.test_client(), random.Random(2)
         self.game: int | None = None
         self.statements: list[int] = []
+        self.ending_statements: list[int] = []
 
     def time_one(self) -> float:
         token = None
@@ -222,7 +231,6 @@ class LinkMoves:
             token = bot_move(self.svc, self.game, self.rng)
             if token is None:
                 self.game = None
-        before = outbox_max(self.svc)
         with self.counter.counting() as c:
             t0 = time.perf_counter()
             r = self.client.post(f"/m/{token}")
@@ -231,10 +239,16 @@ class LinkMoves:
             # kick is published then (service.web.kicks), after the player has the page
             r.close()
         assert r.status_code == 200, r.text
-        if outbox_max(self.svc) - before == 2:
-            self.statements.append(c.count)
+        (self.ending_statements if game_over(self.svc, self.game)
+         else self.statements).append(c.count)
         settle(self.app)
         return elapsed
+
+
+def game_over(svc, game_id: int) -> bool:
+    from service.store.statuses import GameStatus
+    with svc.db.transaction() as s:
+        return positions.game_row(s, game_id).status != GameStatus.ACTIVE
 
 
 def interleaved(floor: BareRoute, moves: LinkMoves, n: int, per_move: int = 2,
@@ -248,6 +262,71 @@ def interleaved(floor: BareRoute, moves: LinkMoves, n: int, per_move: int = 2,
         floor_times += [floor.time_one() for _ in range(count * per_move)]
         move_times += [moves.time_one() for _ in range(count)]
     return floor_times, move_times
+
+
+# -- the move as correspondence makes it: cold ---------------------------------------------------
+
+#: the cold games: each game's first move, one game after another (docs/performance.md)
+COLD_GAMES = 60
+
+
+class ColdGames:
+    """A move by link and the seat page of the seat to act, each as correspondence brings
+    it: the first move of a game nobody has touched since it started, in a process that has
+    served many other games since (the state cache holds nothing of it). The games are
+    started and their emails sent before timing; each game's emails (the move's) are sent
+    before the next game's page and move, untimed."""
+
+    def __init__(self, app, n: int = COLD_GAMES, seed: int = 5):
+        self.app, self.svc = app, app.extensions["turnpost"]
+        self.client, rng = app.test_client(), random.Random(seed)
+        self.games: list[tuple[str, str]] = []
+        for _ in range(n):
+            gid = play.start_game(self.svc, "trees", PEOPLE[:2], {}).game_id
+            settle(app)
+            token = bot_move(self.svc, gid, rng)
+            seat = self.svc.urls.signer.loads("move", token).seat
+            self.games.append((self.svc.urls.game_path(gid, seat), f"/m/{token}"))
+        self.next = 0
+
+    def time_one(self) -> tuple[float, float]:
+        """The seat page, then the move, each timed cold."""
+        page, move = self.games[self.next]
+        self.next += 1
+        self.svc.states.clear()
+        t0 = time.perf_counter()
+        r = self.client.get(page)
+        page_time = time.perf_counter() - t0
+        assert r.status_code == 200, r.text
+        self.svc.states.clear()
+        t0 = time.perf_counter()
+        r = self.client.post(move)
+        move_time = time.perf_counter() - t0
+        r.close()
+        assert r.status_code == 200, r.text
+        settle(self.app)
+        return page_time, move_time
+
+
+def cold_rows(app, tmp: Path, slices: int = 6) -> list[Row]:
+    """The cold page and move against the Core floor, taking turns in `slices`, two floor
+    requests a game (why: docs/performance.md, "How to measure")."""
+    games = ColdGames(app)
+    floor = BareRoute(f"sqlite:///{tmp / 'core-floor.db'}", core=True)
+    n = len(games.games)
+    bare, pages, moves = [], [], []
+    for k in range(slices):
+        count = n * (k + 1) // slices - n * k // slices
+        bare += [floor.time_one() for _ in range(count * 2)]
+        for _ in range(count):
+            page, move = games.time_one()
+            pages.append(page)
+            moves.append(move)
+    floor.close()
+    return [Row(f"move by link, cold (first move of {n} games), p50", p50(moves), "ms",
+                p50(bare), 5),
+            Row(f"seat page, cold (the seat to act, {n} games), p50", p50(pages), "ms",
+                p50(bare), 4)]
 
 
 # -- a reply email's round trips ------------------------------------------------------------
@@ -562,8 +641,12 @@ def embedded(tmp: Path) -> list[Row]:
     bare, times = interleaved(floor, moves, n=150)
     floor.close()
     rows.append(Row("move by link, p50 (SQLite, embedded)", p50(times), "ms", p50(bare), 5))
-    rows.append(Row("SQL statements, move mailing two seats (max)", max(moves.statements),
+    rows.append(Row("SQL statements, an ordinary move (max)", max(moves.statements),
                     "stmts", target=15))
+    rows.append(Row("  a game-ending move (mails both seats, rates the game)",
+                    max(moves.ending_statements, default=0), "stmts"))
+    # against the cheapest route: SQLAlchemy Core, one INSERT, one COMMIT (its own file)
+    rows += cold_rows(app, tmp)
     trips, parses = reply_round_trips(app, counter)
     rows.append(Row("reply email: round trips to store + apply (p50)", trips, "trips", target=20))
     rows.append(Row("reply email: times parsed", parses, "parses", target=1))
