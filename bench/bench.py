@@ -161,12 +161,14 @@ class BareRoute:
     def __init__(self, url: str, warm: int = 20, core: bool = False):
         self.app, self.db = bare_app(url, core)
         self.client = self.app.test_client()
+        self.cpu: list[float] = []      # each timed request's CPU time (this thread's)
         for _ in range(warm):
             self.client.post("/bare")
 
     def time_one(self) -> float:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         self.client.post("/bare")
+        self.cpu.append(time.thread_time() - c0)
         return time.perf_counter() - t0
 
     def close(self) -> None:
@@ -288,20 +290,23 @@ class ColdGames:
             seat = self.svc.urls.signer.loads("move", token).seat
             self.games.append((self.svc.urls.game_path(gid, seat), f"/m/{token}"))
         self.next = 0
+        self.cpu: dict[str, list[float]] = {"page": [], "move": []}
 
     def time_one(self) -> tuple[float, float]:
-        """The seat page, then the move, each timed cold."""
+        """The seat page, then the move, each timed cold (and their CPU time kept)."""
         page, move = self.games[self.next]
         self.next += 1
         self.svc.states.clear()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         r = self.client.get(page)
         page_time = time.perf_counter() - t0
+        self.cpu["page"].append(time.thread_time() - c0)
         assert r.status_code == 200, r.text
         self.svc.states.clear()
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         r = self.client.post(move)
         move_time = time.perf_counter() - t0
+        self.cpu["move"].append(time.thread_time() - c0)
         r.close()
         assert r.status_code == 200, r.text
         settle(self.app)
@@ -323,10 +328,16 @@ def cold_rows(app, tmp: Path, slices: int = 6) -> list[Row]:
             pages.append(page)
             moves.append(move)
     floor.close()
+    # in CPU time too: what the service adds, steady on a machine whose disk others keep
+    # busy (a commit waits for its sync, and a move's writes a dozen pages, the floor's one)
     return [Row(f"move by link, cold (first move of {n} games), p50", p50(moves), "ms",
                 p50(bare), 5),
+            Row("  the same in CPU time (this thread's)", p50(games.cpu["move"]), "ms",
+                p50(floor.cpu)),
             Row(f"seat page, cold (the seat to act, {n} games), p50", p50(pages), "ms",
-                p50(bare), 4)]
+                p50(bare), 4),
+            Row("  the same in CPU time (this thread's)", p50(games.cpu["page"]), "ms",
+                p50(floor.cpu))]
 
 
 # -- a reply email's round trips ------------------------------------------------------------
@@ -549,23 +560,30 @@ def long_game(svc, length: int, seed: int = 3) -> int:
         svc.enqueue = enqueue
 
 
-def at_lengths(app, games: list[int], rng: random.Random, n: int = 40) -> list[dict[str, float]]:
-    """p50s (ms) at each game's current length: a warm move, a cold move (empty state cache),
+def at_lengths(app, lengths: list[int], rng: random.Random,
+               n: int = 40) -> list[dict[str, float]]:
+    """p50s (ms) in a game of each length: a warm move, a cold move (empty state cache),
     an email render by a worker that has never seen the game, the game page, the confirm
     page. The games take turns, sample by sample (why: docs/performance.md, "How to
-    measure")."""
+    measure"); a game the samples' moves end is followed by another of its length."""
+    svc = app.extensions["turnpost"]
+    games = [long_game(svc, length) for length in lengths]
     out = [{"move": [], "cold move": [], "render": [], "render: load": [],
             "render: compose": [], "page": [], "confirm": [], "replayed": []} for _ in games]
     for i in range(n):
-        for gid, samples in zip(games, out, strict=True):
-            _sample(app, gid, rng, cold=bool(i % 2), out=samples)
+        for k, samples in enumerate(out):
+            while not _sample(app, games[k], rng, cold=bool(i % 2), out=samples):
+                games[k] = long_game(svc, lengths[k], seed=4 + i)
     return [{k: p50(v) for k, v in samples.items()} for samples in out]
 
 
-def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[float]]) -> None:
+def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[float]]) -> bool:
+    """One sample of each figure; False (nothing measured) if the game is over."""
     svc = app.extensions["turnpost"]
     client = app.test_client()
     token = bot_move(svc, gid, rng)
+    if token is None:
+        return False
     game_path = svc.urls.game_path(gid, 0)
     for _ in range(3):                  # pages are cheap: more samples, less noise
         t0 = time.perf_counter()
@@ -599,6 +617,7 @@ def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[f
         with replay_counter() as replayed:
             positions.load(s, svc.states, gid)
         out["replayed"].append(replayed[0] / 1000)      # p50() reports in thousandths
+    return True
 
 
 @contextmanager
@@ -662,9 +681,8 @@ def embedded(tmp: Path) -> list[Row]:
                     fan.render_seconds / fan.sent * 1000, "ms", 1000 / fan.floor))
     rows.append(Row("  of which the table picture (PNG)", fan.drawing_seconds / fan.sent * 1000,
                     "ms"))
-    short, long = long_game(svc, 20), long_game(svc, 2000)
     rng = random.Random(9)
-    at20, at2000 = at_lengths(app, [short, long], rng)
+    at20, at2000 = at_lengths(app, [20, 2000], rng)
     for name in ("move", "render", "page", "confirm"):
         label = {"move": "move by link", "render": "email render (worker, cold)",
                  "page": "game page", "confirm": "confirm page"}[name]
