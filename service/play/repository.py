@@ -19,6 +19,7 @@ from typing import Any
 
 from sqlalchemy import bindparam, select
 from sqlalchemy import event as sa_event
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session, joinedload
 
 from service import games
@@ -116,7 +117,7 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
     return row
 
 
-def game_record(session: Session, game_id: int):
+def game_record(session: Session | Connection, game_id: int):
     """The game with its seats and their players as plain records (read only), in one
     prebuilt statement: as ORM objects (three statements) they were a fifth of a cold game
     page (docs/performance.md)."""

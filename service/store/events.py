@@ -14,6 +14,7 @@ from datetime import datetime
 from typing import Any
 
 from sqlalchemy import and_, bindparam, or_, select, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -160,7 +161,7 @@ def load_many(session: Session,
     return out
 
 
-def newest(session: Session, game: GameRow, *, before: int | None = None,
+def newest(session: Session | Connection, game: GameRow, *, before: int | None = None,
            limit: int = 50) -> list[Recorded]:
     """The game's last `limit` events before seq `before` (default: the very last ones),
     oldest first: one page of a long history, read without loading the whole log."""

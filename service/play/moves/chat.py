@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from service.play import notify
@@ -83,7 +84,7 @@ def visible_to(seat):
                ChatMessage.from_seat == seat)
 
 
-def messages(session: Session, game_id: int, seat: int | None, *, after_seq: int = -1,
+def messages(session: Session | Connection, game_id: int, seat: int | None, *, after_seq: int = -1,
              upto_seq: int | None = None) -> list:
     """The messages `seat` may read written while the game stood at a seq in the range (rows
     with ChatMessage's column names), but not those of seats whose holders the reader has
