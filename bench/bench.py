@@ -131,7 +131,9 @@ class StatementCounter:
 
 # -- the floor: a bare insert route -----------------------------------------------------------
 
-def bare_app(url: str) -> tuple[Flask, Database]:
+def bare_app(url: str, core: bool = False) -> tuple[Flask, Database]:
+    """`core`: the cheapest route a web developer could write, SQLAlchemy Core on a pooled
+    connection (one INSERT, one COMMIT, no ORM session); else through an ORM session."""
     meta = MetaData()
     floor = Table("bench_floor", meta, Column("id", Integer, primary_key=True),
                   Column("at", DateTime))
@@ -141,8 +143,12 @@ def bare_app(url: str) -> tuple[Flask, Database]:
 
     @app.post("/bare")
     def bare():
-        with db.transaction() as session:
-            session.execute(insert(floor).values(at=None))
+        if core:
+            with db.engine.begin() as conn:
+                conn.execute(insert(floor).values(at=None))
+        else:
+            with db.transaction() as session:
+                session.execute(insert(floor).values(at=None))
         return "ok"
 
     return app, db
@@ -152,15 +158,17 @@ class BareRoute:
     """The floor, one timed request at a time: POST /bare on its own app and database
     handle (the first requests, which import and connect, are not timed)."""
 
-    def __init__(self, url: str, warm: int = 20):
-        self.app, self.db = bare_app(url)
+    def __init__(self, url: str, warm: int = 20, core: bool = False):
+        self.app, self.db = bare_app(url, core)
         self.client = self.app.test_client()
+        self.cpu: list[float] = []      # each timed request's CPU time (this thread's)
         for _ in range(warm):
             self.client.post("/bare")
 
     def time_one(self) -> float:
-        t0 = time.perf_counter()
+        t0, c0 = time.perf_counter(), time.thread_time()
         self.client.post("/bare")
+        self.cpu.append(time.thread_time() - c0)
         return time.perf_counter() - t0
 
     def close(self) -> None:
@@ -204,7 +212,9 @@ def settle(app) -> None:
 class LinkMoves:
     """Moves by link (POST /m/<token>) one timed request at a time, each the easy bot's move
     in a Trees game (a new game when one ends); what a move leaves behind is settled before
-    the next, untimed. `statements`: those of each move that mailed two seats."""
+    the next, untimed. `statements`: those of each ordinary move (the game goes on: it mails
+    the seat to act); `ending_statements`: those of each move that ends its game (it mails
+    both seats and rates the game)."""
 
     def __init__(self, app, counter: StatementCounter):
         self.app, self.counter = app, counter
@@ -212,6 +222,7 @@ class LinkMoves:
         self.client, self.rng = app.test_client(), random.Random(2)
         self.game: int | None = None
         self.statements: list[int] = []
+        self.ending_statements: list[int] = []
 
     def time_one(self) -> float:
         token = None
@@ -222,7 +233,6 @@ class LinkMoves:
             token = bot_move(self.svc, self.game, self.rng)
             if token is None:
                 self.game = None
-        before = outbox_max(self.svc)
         with self.counter.counting() as c:
             t0 = time.perf_counter()
             r = self.client.post(f"/m/{token}")
@@ -231,10 +241,16 @@ class LinkMoves:
             # kick is published then (service.web.kicks), after the player has the page
             r.close()
         assert r.status_code == 200, r.text
-        if outbox_max(self.svc) - before == 2:
-            self.statements.append(c.count)
+        (self.ending_statements if game_over(self.svc, self.game)
+         else self.statements).append(c.count)
         settle(self.app)
         return elapsed
+
+
+def game_over(svc, game_id: int) -> bool:
+    from service.store.statuses import GameStatus
+    with svc.db.transaction() as s:
+        return positions.game_row(s, game_id).status != GameStatus.ACTIVE
 
 
 def interleaved(floor: BareRoute, moves: LinkMoves, n: int, per_move: int = 2,
@@ -248,6 +264,82 @@ def interleaved(floor: BareRoute, moves: LinkMoves, n: int, per_move: int = 2,
         floor_times += [floor.time_one() for _ in range(count * per_move)]
         move_times += [moves.time_one() for _ in range(count)]
     return floor_times, move_times
+
+
+# -- the move as correspondence makes it: cold ---------------------------------------------------
+
+#: the cold games: each game's first move, one game after another (docs/performance.md)
+COLD_GAMES = 60
+
+
+class ColdGames:
+    """A move by link and the seat page of the seat to act, each as correspondence brings
+    it: the first move of a game nobody has touched since it started, in a process that has
+    served many other games since (the state cache holds nothing of it). The games are
+    started and their emails sent before timing; each game's emails (the move's) are sent
+    before the next game's page and move, untimed."""
+
+    def __init__(self, app, n: int = COLD_GAMES, seed: int = 5):
+        self.app, self.svc = app, app.extensions["turnpost"]
+        self.client, rng = app.test_client(), random.Random(seed)
+        self.games: list[tuple[str, str]] = []
+        for _ in range(n):
+            gid = play.start_game(self.svc, "trees", PEOPLE[:2], {}).game_id
+            settle(app)
+            token = bot_move(self.svc, gid, rng)
+            seat = self.svc.urls.signer.loads("move", token).seat
+            self.games.append((self.svc.urls.game_path(gid, seat), f"/m/{token}"))
+        self.next = 0
+        self.cpu: dict[str, list[float]] = {"page": [], "move": []}
+
+    def time_one(self) -> tuple[float, float]:
+        """The seat page, then the move, each timed cold (and their CPU time kept)."""
+        page, move = self.games[self.next]
+        self.next += 1
+        self.svc.states.clear()
+        t0, c0 = time.perf_counter(), time.thread_time()
+        r = self.client.get(page)
+        page_time = time.perf_counter() - t0
+        self.cpu["page"].append(time.thread_time() - c0)
+        assert r.status_code == 200, r.text
+        self.svc.states.clear()
+        t0, c0 = time.perf_counter(), time.thread_time()
+        r = self.client.post(move)
+        move_time = time.perf_counter() - t0
+        self.cpu["move"].append(time.thread_time() - c0)
+        r.close()
+        assert r.status_code == 200, r.text
+        settle(self.app)
+        return page_time, move_time
+
+
+def cold_rows(app, tmp: Path, slices: int = COLD_GAMES) -> list[Row]:
+    """The cold page and move against the Core floor, taking turns in `slices`, two floor
+    requests a game (why: docs/performance.md, "How to measure"): by default game by game,
+    so that neither runs on caches the other left warm (in longer slices the floor's CPU
+    time read a third lower)."""
+    games = ColdGames(app)
+    floor = BareRoute(f"sqlite:///{tmp / 'core-floor.db'}", core=True)
+    n = len(games.games)
+    bare, pages, moves = [], [], []
+    for k in range(slices):
+        count = n * (k + 1) // slices - n * k // slices
+        bare += [floor.time_one() for _ in range(count * 2)]
+        for _ in range(count):
+            page, move = games.time_one()
+            pages.append(page)
+            moves.append(move)
+    floor.close()
+    # in CPU time too: what the service adds, steady on a machine whose disk others keep
+    # busy (a commit waits for its sync, and a move's writes a dozen pages, the floor's one)
+    return [Row(f"move by link, cold (first move of {n} games), p50", p50(moves), "ms",
+                p50(bare), 5),
+            Row("  the same in CPU time (this thread's)", p50(games.cpu["move"]), "ms",
+                p50(floor.cpu)),
+            Row(f"seat page, cold (the seat to act, {n} games), p50", p50(pages), "ms",
+                p50(bare), 4),
+            Row("  the same in CPU time (this thread's)", p50(games.cpu["page"]), "ms",
+                p50(floor.cpu))]
 
 
 # -- a reply email's round trips ------------------------------------------------------------
@@ -470,23 +562,30 @@ def long_game(svc, length: int, seed: int = 3) -> int:
         svc.enqueue = enqueue
 
 
-def at_lengths(app, games: list[int], rng: random.Random, n: int = 40) -> list[dict[str, float]]:
-    """p50s (ms) at each game's current length: a warm move, a cold move (empty state cache),
+def at_lengths(app, lengths: list[int], rng: random.Random,
+               n: int = 40) -> list[dict[str, float]]:
+    """p50s (ms) in a game of each length: a warm move, a cold move (empty state cache),
     an email render by a worker that has never seen the game, the game page, the confirm
     page. The games take turns, sample by sample (why: docs/performance.md, "How to
-    measure")."""
+    measure"); a game the samples' moves end is followed by another of its length."""
+    svc = app.extensions["turnpost"]
+    games = [long_game(svc, length) for length in lengths]
     out = [{"move": [], "cold move": [], "render": [], "render: load": [],
             "render: compose": [], "page": [], "confirm": [], "replayed": []} for _ in games]
     for i in range(n):
-        for gid, samples in zip(games, out, strict=True):
-            _sample(app, gid, rng, cold=bool(i % 2), out=samples)
+        for k, samples in enumerate(out):
+            while not _sample(app, games[k], rng, cold=bool(i % 2), out=samples):
+                games[k] = long_game(svc, lengths[k], seed=4 + i)
     return [{k: p50(v) for k, v in samples.items()} for samples in out]
 
 
-def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[float]]) -> None:
+def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[float]]) -> bool:
+    """One sample of each figure; False (nothing measured) if the game is over."""
     svc = app.extensions["turnpost"]
     client = app.test_client()
     token = bot_move(svc, gid, rng)
+    if token is None:
+        return False
     game_path = svc.urls.game_path(gid, 0)
     for _ in range(3):                  # pages are cheap: more samples, less noise
         t0 = time.perf_counter()
@@ -520,6 +619,7 @@ def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[f
         with replay_counter() as replayed:
             positions.load(s, svc.states, gid)
         out["replayed"].append(replayed[0] / 1000)      # p50() reports in thousandths
+    return True
 
 
 @contextmanager
@@ -562,8 +662,12 @@ def embedded(tmp: Path) -> list[Row]:
     bare, times = interleaved(floor, moves, n=150)
     floor.close()
     rows.append(Row("move by link, p50 (SQLite, embedded)", p50(times), "ms", p50(bare), 5))
-    rows.append(Row("SQL statements, move mailing two seats (max)", max(moves.statements),
+    rows.append(Row("SQL statements, an ordinary move (max)", max(moves.statements),
                     "stmts", target=15))
+    rows.append(Row("  a game-ending move (mails both seats, rates the game)",
+                    max(moves.ending_statements, default=0), "stmts"))
+    # against the cheapest route: SQLAlchemy Core, one INSERT, one COMMIT (its own file)
+    rows += cold_rows(app, tmp)
     trips, parses = reply_round_trips(app, counter)
     rows.append(Row("reply email: round trips to store + apply (p50)", trips, "trips", target=20))
     rows.append(Row("reply email: times parsed", parses, "parses", target=1))
@@ -579,9 +683,8 @@ def embedded(tmp: Path) -> list[Row]:
                     fan.render_seconds / fan.sent * 1000, "ms", 1000 / fan.floor))
     rows.append(Row("  of which the table picture (PNG)", fan.drawing_seconds / fan.sent * 1000,
                     "ms"))
-    short, long = long_game(svc, 20), long_game(svc, 2000)
     rng = random.Random(9)
-    at20, at2000 = at_lengths(app, [short, long], rng)
+    at20, at2000 = at_lengths(app, [20, 2000], rng)
     for name in ("move", "render", "page", "confirm"):
         label = {"move": "move by link", "render": "email render (worker, cold)",
                  "page": "game page", "confirm": "confirm page"}[name]

@@ -14,6 +14,7 @@ import functools
 from types import SimpleNamespace
 
 from sqlalchemy import and_, bindparam, case, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from .models import GameRow, Player, Seat
@@ -43,7 +44,7 @@ _MANY = (_JOINED.where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
          .order_by(GAMES.c.id, SEATS.c.seat))
 
 
-def read_one(session: Session, game_id: int, *, lock: bool = False) -> SimpleNamespace | None:
+def read_one(session: Session | Connection, game_id: int, *, lock: bool = False) -> SimpleNamespace | None:
     """The game, its seats (in seat order) and their players, in one statement; `lock`: under
     the game's write lock. Read only: `Tracked.lock_one` for a game to write back."""
     rows = session.execute(_ONE_LOCKED if lock else _ONE, {"game_id": game_id}).all()

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event
@@ -76,10 +76,14 @@ def answer(svc: Services, game_id: int, seat: int, accept: bool) -> UndoResult:
     return result
 
 
+# every game page asks: built once (built per call it cost more than running it)
+_OPEN = select(UndoRequest).where(UndoRequest.game_id == bindparam("game_id"),
+                                  UndoRequest.status == "open")
+
+
 def waiting(session: Session, game_id: int, seq: int) -> UndoRequest | None:
     """The open request still good at seq (older open ones have expired)."""
-    rows = session.scalars(select(UndoRequest).where(UndoRequest.game_id == game_id,
-                                                     UndoRequest.status == "open")).all()
+    rows = session.scalars(_OPEN, {"game_id": game_id}).all()
     good = None
     for row in rows:
         if row.at_seq == seq:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from service.display.seatpage import SeatPage, fill, history
@@ -50,14 +51,24 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
     `before`: the history page of the events before that seq; `holder`: the seat's holder a
     link was made for (a link of the seat's previous player is refused)."""
     with svc.db.transaction() as session:
-        pos = positions.load(session, svc.states, game_id)
+        # the page's reads of plain rows go to the transaction's connection: through the
+        # session's execute, which readies ORM loading they do not use, each cost three times
+        # as much
+        rows = session.connection()
+        row = positions.game_record(rows, game_id)
+        # the page of history, read first: its events are those a cold fold of the newest
+        # position needs (after the newest snapshot, at most SNAPSHOT_EVERY back), one read
+        recent = event_store.newest(rows, row, before=before, limit=HISTORY_PAGE) \
+            if with_history else []
+        pos = positions.load(session, svc.states, game_id, row=row,
+                             known=recent if before is None else ())
         check_holder(pos.row, seat, holder)
         names = [s.player.name for s in pos.row.seats]
         page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
                               with_menu=with_history)
         if not with_history:     # the position alone
             return GameRead(page, [])
-        entries, older = history_page(session, pos, seat, names, before)
+        entries, older = history_page(rows, pos, seat, names, before, recorded=recent)
         request = undo.waiting(session, game_id, pos.seq)
         asking = None if request is None else {
             "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,
@@ -65,9 +76,8 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         bounced = tuple(s.player.name for s in pos.row.seats if s.player.bounced_at)
         tried = [] if seat is None else [
             (m.received_at.strftime("%Y-%m-%d %H:%M UTC"), m.parsed.get("sender", "?")
-             if m.parsed else "?") for m in attempts(session, game_id, seat)]
-        rematch = session.scalar(select(GameRow.id).where(GameRow.rematch_of == game_id)
-                                 .order_by(GameRow.id).limit(1)) \
+             if m.parsed else "?") for m in attempts(rows, game_id, seat)]
+        rematch = rows.scalar(_REMATCH, {"game_id": game_id}) \
             if pos.row.status == GameStatus.ENDED else None
         public = svc.urls.public_game_path(pos.row.public_id) \
             if pos.row.public and pos.row.public_id else ""
@@ -76,14 +86,18 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
                         public, _zone(pos.row, seat))
 
 
-def history_page(session: Session, pos: positions.Position, seat: int | None,
+def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
                  names: list[str], before: int | None,
-                 limit: int = HISTORY_PAGE) -> tuple[list[dict], int | None]:
+                 limit: int = HISTORY_PAGE,
+                 recorded: list[event_store.Recorded] | None = None
+                 ) -> tuple[list[dict], int | None]:
     """One page of history, oldest first, each entry with its time (`at`, ISO 8601 UTC), and
     the `before` of the next older page (None when this page reaches the start). Moves the
     clock played say so, and the seat changes (resign, forfeit, absent, handover) and the chat
-    messages the seat may read stand among the events of their time."""
-    recorded = event_store.newest(session, pos.row, before=before, limit=limit)
+    messages the seat may read stand among the events of their time. `recorded`: the page's
+    events, when the caller has read them already."""
+    if recorded is None:
+        recorded = event_store.newest(session, pos.row, before=before, limit=limit)
     if not recorded:
         return [], None
     first, last = recorded[0].seq, recorded[-1].seq
@@ -102,10 +116,8 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     upto = None if before is None else last
     entries += [chat.entry(m, names, seat)
                 for m in chat.messages(session, pos.row.id, seat, after_seq=after, upto_seq=upto)]
-    changes = select(SeatChange).where(SeatChange.game_id == pos.row.id, SeatChange.seq > after)
-    if upto is not None:
-        changes = changes.where(SeatChange.seq <= upto)
-    for c in session.scalars(changes.order_by(SeatChange.id)):
+    for c in session.execute(_SEAT_CHANGES, {"game_id": pos.row.id, "after": after,
+                                             "upto": _END if upto is None else upto}):
         entries.append({"seq": c.seq, "kind": "event", "type": c.kind,
                         "text": fill(c.text, names, seat), "at": c.created_at.isoformat()})
     entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
@@ -153,8 +165,23 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
                 seats.append((who, inv.status))
         return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)
 
-def attempts(session: Session, game_id: int, seat: int, limit: int = 10) -> list[InboundMessage]:
-    """Mail for this seat from other addresses, newest first (the seat's game page)."""
-    return list(session.scalars(select(InboundMessage).where(
-        InboundMessage.game_id == game_id, InboundMessage.seat == seat,
-        InboundMessage.status == InboundStatus.STRANGER).order_by(InboundMessage.id.desc()).limit(limit)))
+def attempts(session: Session | Connection, game_id: int, seat: int, limit: int = 10) -> list:
+    """Mail for this seat from other addresses, newest first (the seat's game page): rows
+    with InboundMessage's `received_at` and `parsed`."""
+    return session.execute(_ATTEMPTS, {"game_id": game_id, "seat": seat, "limit": limit}).all()
+
+
+# a page's reads besides the game and its events, each built once: built per call they were
+# a fifth of a cold game page (docs/performance.md); `upto` past the end means "all"
+_END = 2**31 - 1
+_SEAT_CHANGES = (select(SeatChange.seq, SeatChange.kind, SeatChange.text, SeatChange.created_at)
+                 .where(SeatChange.game_id == bindparam("game_id"),
+                        SeatChange.seq > bindparam("after"), SeatChange.seq <= bindparam("upto"))
+                 .order_by(SeatChange.id))
+_REMATCH = (select(GameRow.id).where(GameRow.rematch_of == bindparam("game_id"))
+            .order_by(GameRow.id).limit(1))
+_ATTEMPTS = (select(InboundMessage.received_at, InboundMessage.parsed)
+             .where(InboundMessage.game_id == bindparam("game_id"),
+                    InboundMessage.seat == bindparam("seat"),
+                    InboundMessage.status == InboundStatus.STRANGER)
+             .order_by(InboundMessage.id.desc()).limit(bindparam("limit")))
