@@ -126,15 +126,22 @@ class Bench:
             ratio = "" if f.ratio is None else f", {f.ratio:.2f}x its floor"
             self.say(f"{f.figure.strip()}: {f.value:,.2f} {f.unit}{ratio}")
 
-    def drain(self, seconds: float = 600) -> float:
-        """Wait for the workers to empty the queue (a figure's emails are not the next's)."""
+    def drain(self, seconds: float = 900) -> float:
+        """Wait until the workers' queue is empty and no email is due or being sent (a
+        figure's emails are not the next's)."""
         import redis
+        from sqlalchemy import text
         broker, t0 = redis.Redis.from_url(self.args.redis_url), time.monotonic()
-        while broker.llen("celery") and time.monotonic() - t0 < seconds:
-            time.sleep(0.5)
-        time.sleep(1)
+        unsent = text("SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') "
+                      "AND next_try <= now() AT TIME ZONE 'UTC'")
+        while time.monotonic() - t0 < seconds:
+            with self.svc.db.engine.connect() as conn:
+                left = conn.scalar(unsent)
+            if not left and not broker.llen("celery"):
+                break
+            time.sleep(1)
         took = time.monotonic() - t0
-        self.say(f"the workers' queue drained in {took:.0f} s")
+        self.say(f"the workers' queue and the due emails drained in {took:.0f} s")
         return took
 
     def seed_rows(self) -> None:
@@ -167,10 +174,11 @@ class Bench:
     def by_reply(self) -> None:
         lo, hi = self.regions["replies"]
         ids = sample(self.svc, lo, hi, REPLIES + PACED)
-        pool = web.replies(self.svc, ids[:REPLIES], self.rng, "burst")
+        tag = time.strftime("%H%M%S")
+        pool = web.replies(self.svc, ids[:REPLIES], self.rng, f"burst{tag}")
         self.say(f"{len(pool):,} replies written")
         posted, bare = web.alternate(self.stack.web_port, self.stack.bare_port, pool, slices=2)
-        lags, rate, lost = web.applied(self.svc.db, "burst")
+        lags, rate, lost = web.applied(self.svc.db, f"burst{tag}")
         self.moves += len(lags)
         self.add(*[
             Figure("moves by reply/s: webhook, then 4 worker processes apply"
@@ -178,10 +186,10 @@ class Bench:
                    0.25, higher_is_better=True),
             Figure("  reply webhook (POST /inbound/raw), p95 vs bare", p95(posted.times), "ms",
                    p95(bare.times), 5)])
-        pool = web.replies(self.svc, ids[REPLIES:], self.rng, "paced")
+        pool = web.replies(self.svc, ids[REPLIES:], self.rng, f"paced{tag}")
         pace = max(1.0, rate / 2)
         web.paced(self.stack.web_port, pool, pace, 15)
-        lags, _, lost = web.applied(self.svc.db, "paced")
+        lags, _, lost = web.applied(self.svc.db, f"paced{tag}")
         self.moves += len(lags)
         self.add(Figure(f"  reply stored to applied, p95, at {pace:.0f}/s (half the "
                                 "rate)", p95(lags) / 1000 if lags else float("inf"), "s",

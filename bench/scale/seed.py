@@ -261,6 +261,9 @@ def rebase(url: str, say=print) -> None:
     with psycopg.connect(libpq(url)) as conn:
         moved = shift_seats(conn, "game_id <= %s", (IN_PROGRESS,),
                             lambda game_id, earliest: spread(game_id, now) - earliest)
+        # an earlier run's emails still unsent are not this run's to send
+        conn.execute("UPDATE outbox SET status = 'skipped' "
+                     "WHERE status IN ('pending', 'sending', 'held')")
         conn.commit()
     say(f"scale seed: {moved:,} seats' clocks set 20 to 72 hours from their deadlines in "
         f"{time.perf_counter() - t0:.1f} s")

@@ -15,6 +15,8 @@ from pathlib import Path
 
 from pg_bench import free_port, service_env, wait_port
 
+from bench import bare_app
+
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent
 WEB_WORKERS, POOL = 4, 4
@@ -113,6 +115,8 @@ class Stack:
         gunicorn = [str(BIN / "gunicorn"), "--workers", str(WEB_WORKERS), "--log-level",
                     "warning"]
         logs = self.tmp
+        # the floor's table made here: four workers making it at once race on the catalog
+        bare_app(self.pg)[1].dispose()
         self.procs["bare"] = stack.enter_context(group(
             [*gunicorn, "--pythonpath", "bench", "--bind", f"127.0.0.1:{self.bare_port}",
              "bare_wsgi:app"], {"BENCH_DATABASE_URL": self.pg}, logs / "bare.log",
