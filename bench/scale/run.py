@@ -23,6 +23,9 @@ import time
 from contextlib import ExitStack
 from pathlib import Path
 
+import redis
+from sqlalchemy import text
+
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
 
@@ -55,14 +58,13 @@ def regions(in_progress: int) -> dict[str, tuple[int, int]]:
     return out
 
 
-def sample(svc, lo: int, hi: int, n: int) -> list[int]:
+def sample(lo: int, hi: int, n: int) -> list[int]:
     ids = list(range(lo, hi + 1))
     random.Random(lo).shuffle(ids)
     return ids[:n]
 
 
 def db_bytes(svc, table: str | None = None) -> int:
-    from sqlalchemy import text
     with svc.db.engine.connect() as conn:
         if table:
             return conn.scalar(text("SELECT pg_total_relation_size(:t)"), {"t": table}) or 0
@@ -86,7 +88,6 @@ class Bench:
         with ExitStack() as stack:
             sink_log = self.tmp / "sink.log"
             sink_port = stack.enter_context(smtp_sink(sink_log))
-            import redis
             redis.Redis.from_url(self.args.redis_url).flushdb()
             self.stack = Stack(self.args.url, self.args.redis_url, self.tmp)
             self.stack.start(stack, sink_port)
@@ -129,8 +130,6 @@ class Bench:
     def drain(self, seconds: float = 900) -> float:
         """Wait until the workers' queue is empty and no email is due or being sent (a
         figure's emails are not the next's)."""
-        import redis
-        from sqlalchemy import text
         broker, t0 = redis.Redis.from_url(self.args.redis_url), time.monotonic()
         unsent = text("SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') "
                       "AND next_try <= now() AT TIME ZONE 'UTC'")
@@ -155,7 +154,7 @@ class Bench:
 
     def by_link(self) -> None:
         lo, hi = self.regions["links"]
-        pool = web.links(self.svc, sample(self.svc, lo, hi, LINKS), self.rng)
+        pool = web.links(self.svc, sample(lo, hi, LINKS), self.rng)
         self.say(f"{len(pool):,} move links minted")
         floor_before = db_bytes(self.svc, "bench_floor")
         moves, bare = web.alternate(self.stack.web_port, self.stack.bare_port, pool)
@@ -173,7 +172,7 @@ class Bench:
 
     def by_reply(self) -> None:
         lo, hi = self.regions["replies"]
-        ids = sample(self.svc, lo, hi, REPLIES + PACED)
+        ids = sample(lo, hi, REPLIES + PACED)
         tag = time.strftime("%H%M%S")
         pool = web.replies(self.svc, ids[:REPLIES], self.rng, f"burst{tag}")
         self.say(f"{len(pool):,} replies written")
@@ -219,7 +218,7 @@ class Bench:
         if missing <= 0:
             return
         lo, hi = self.regions["hour"]
-        pool = web.links(self.svc, sample(self.svc, lo, hi, missing), self.rng)
+        pool = web.links(self.svc, sample(lo, hi, missing), self.rng)
         self.say(f"{len(pool):,} more move links, to make an hour's {HOUR_MOVES:,} moves")
         driven = web.Driven()
         web.drive(self.stack.web_port, web.take(pool), driven, 3600)
@@ -250,7 +249,8 @@ class Bench:
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--url", default=os.environ.get(
+    ap.add_argument("--url", help="a PostgreSQL database the bench may fill (default: "
+                    "TURNPOST_SCALE_DATABASE_URL)", default=os.environ.get(
         "TURNPOST_SCALE_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_scale"))
     ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_SCALE_REDIS_URL",
                                                           "redis://127.0.0.1:6379/14"))
