@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
+.PHONY: install run test bench bench-scale bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -54,6 +54,13 @@ test: install
 ## asserted; BENCH_ARGS=--pg adds PostgreSQL + Redis + workers, --record writes bench/RESULTS.md)
 bench: install
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
+
+## make bench-scale: a PostgreSQL database of 1,000,000 games under gunicorn (4 workers), Celery
+## (4 processes) and beat: moves, replies, the sweep, fan-out, /me, memory, bytes per move, each
+## beside its floor (TURNPOST_SCALE_DATABASE_URL: a database it may fill; BENCH_SCALE_ARGS=
+## --record writes bench/SCALE.md; the seed is kept and reused, --reseed redoes it)
+bench-scale: install
+	$(BIN)/python bench/scale/run.py $(BENCH_SCALE_ARGS)
 
 ## make bench-engines: the engines' and inbound parser's own figures
 bench-engines: install

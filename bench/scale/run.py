@@ -1,0 +1,291 @@
+"""`make bench-scale`: the service at the size of the big correspondence servers. A PostgreSQL
+database seeded with 1,000,000 games (100,000 in progress, 200,000 players, 100 of them at
+1,000 games each: bench/scale/seed.py), then the production shape on this machine (gunicorn
+with 4 workers, Celery with 4 processes, beat, an SMTP sink: bench/scale/stack.py) and every
+figure beside its floor, as a ratio, with its target, in one table like `make bench`'s.
+
+    .venv/bin/python bench/scale/run.py [--url URL] [--redis-url URL] [--reseed]
+                                        [--seed-minutes 8] [--record]
+
+The database (--url, default TURNPOST_SCALE_DATABASE_URL) is the bench's to fill: its tables
+are dropped and recreated on the first run or with --reseed; a seed cut short by its time
+budget goes on at the next run; a complete one is reused. The Redis database (--redis-url,
+default TURNPOST_SCALE_REDIS_URL) is flushed. Prints; never asserts."""
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import statistics
+import sys
+import tempfile
+import time
+from contextlib import ExitStack
+from pathlib import Path
+
+import redis
+from sqlalchemy import text
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
+
+from pg_bench import warm_up  # noqa: E402
+
+from bench import machine, p50, p95, smtp_sink  # noqa: E402
+from scale import seed, web, work  # noqa: E402
+from scale.stack import SWEEP_SECONDS, Stack  # noqa: E402
+from scale.table import Figure, render  # noqa: E402
+from service import play  # noqa: E402
+from service.web import create_app  # noqa: E402
+
+DUE = 10_000            # deadlines falling due at once
+FANOUT = 10_000         # emails handed to the workers at once
+LINKS, REPLIES, PACED = 2_000, 1_500, 400
+#: an hour of the seeded server: 100,000 games in progress, each moving about twice a day
+HOUR_MOVES = seed.IN_PROGRESS * 2 // 24
+
+
+def regions(in_progress: int) -> dict[str, tuple[int, int]]:
+    """Disjoint ranges of game ids in progress for each figure (the heavy players' games,
+    ids up to 10,000, are left to /me)."""
+    lo = seed.HEAVY * seed.HEAVY_ACTIVE + 1 if in_progress > 20_000 else 1
+    span = in_progress - lo + 1
+    out, at = {}, lo
+    for name, share in (("links", 0.1), ("replies", 0.1), ("sweep", 0.3), ("hour", 0.5)):
+        size = int(span * share)
+        out[name] = (at, at + size - 1)
+        at += size
+    return out
+
+
+def sample(lo: int, hi: int, n: int) -> list[int]:
+    ids = list(range(lo, hi + 1))
+    random.Random(lo).shuffle(ids)
+    return ids[:n]
+
+
+def db_bytes(svc, table: str | None = None) -> int:
+    with svc.db.engine.connect() as conn:
+        if table:
+            return conn.scalar(text("SELECT pg_total_relation_size(:t)"), {"t": table}) or 0
+        return conn.scalar(text("SELECT pg_database_size(current_database())"))
+
+
+class Bench:
+    def __init__(self, args, tmp: Path, progress: seed.Progress):
+        self.args, self.tmp, self.progress = args, tmp, progress
+        self.rows: list[Figure] = []
+        self.moves = 0
+        self.rng = random.Random(5)
+        self.in_progress = min(progress.done, seed.IN_PROGRESS)
+        self.regions = regions(self.in_progress)
+
+    def say(self, text: str) -> None:
+        print(f"scale bench: {text}", flush=True)
+
+    def run(self) -> list[Figure]:
+        self.seed_rows()
+        with ExitStack() as stack:
+            sink_log = self.tmp / "sink.log"
+            sink_port = stack.enter_context(smtp_sink(sink_log))
+            redis.Redis.from_url(self.args.redis_url).flushdb()
+            self.stack = Stack(self.args.url, self.args.redis_url, self.tmp)
+            self.stack.start(stack, sink_port)
+            app = create_app({**self.stack.env(), "TURNPOST_CHANCE": random.Random(4)})
+            self.app, self.svc = app, app.extensions["turnpost"]
+            self.svc.enqueue = play.services.run_nothing
+            stack.callback(self.svc.dispose)
+            warm_up(self.stack.bare_port, "/bare")
+            warm_up(self.stack.web_port, "/healthz", "GET")
+            time.sleep(3)                                   # the worker meets its broker
+            before = db_bytes(self.svc)
+            self.by_link()
+            self.drain()
+            self.by_reply()
+            self.me()
+            self.drain()
+            moves_before, t0 = self.moves, time.monotonic()
+            self.sweep()
+            self.hour()
+            drained = self.drain()
+            self.add(Figure(f"  {self.moves - moves_before:,} moves (the timeouts, then links):"
+                            " done, their emails sent, after", time.monotonic() - t0, "s",
+                            target=3600, absolute=True))
+            self.say(f"(of which the emails' queue drained in the last {drained:.0f} s)")
+            grown = db_bytes(self.svc) - before
+            self.add(Figure(f"database bytes per 1,000 moves ({self.moves:,} moves)",
+                                    grown / max(1, self.moves) * 1000 / 1024, "KB",
+                                    self.floor_bytes, target=1000, absolute=True))
+            self.drain()
+            self.fanout(app.extensions["celery"], sink_log, sink_port)
+            self.memory()
+        return self.rows
+
+    def add(self, *figures: Figure) -> None:
+        for f in figures:
+            self.rows.append(f)
+            ratio = "" if f.ratio is None else f", {f.ratio:.2f}x its floor"
+            self.say(f"{f.figure.strip()}: {f.value:,.2f} {f.unit}{ratio}")
+
+    def drain(self, seconds: float = 900) -> float:
+        """Wait until the workers' queue is empty and no email is due or being sent (a
+        figure's emails are not the next's)."""
+        broker, t0 = redis.Redis.from_url(self.args.redis_url), time.monotonic()
+        unsent = text("SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') "
+                      "AND next_try <= now() AT TIME ZONE 'UTC'")
+        while time.monotonic() - t0 < seconds:
+            with self.svc.db.engine.connect() as conn:
+                left = conn.scalar(unsent)
+            if not left and not broker.llen("celery"):
+                break
+            time.sleep(1)
+        took = time.monotonic() - t0
+        self.say(f"the workers' queue and the due emails drained in {took:.0f} s")
+        return took
+
+    def seed_rows(self) -> None:
+        p = self.progress
+        self.add(*[
+            Figure("games seeded (in progress: ids to 100,000)", p.done, "games",
+                   target=seed.GAMES, higher_is_better=True, absolute=True),
+            Figure("  seeding rate (COPY, all runs)", p.done / max(p.seconds, 1e-3), "games/s"),
+            Figure("  seeding rate, rows", p.rows / max(p.seconds, 1e-3), "rows/s"),
+            Figure("  database size per game seeded", p.bytes / max(1, p.done) / 1024, "KB")])
+
+    def by_link(self) -> None:
+        lo, hi = self.regions["links"]
+        pool = web.links(self.svc, sample(lo, hi, LINKS), self.rng)
+        self.say(f"{len(pool):,} move links minted")
+        floor_before = db_bytes(self.svc, "bench_floor")
+        moves, bare = web.alternate(self.stack.web_port, self.stack.bare_port, pool)
+        self.floor_bytes = ((db_bytes(self.svc, "bench_floor") - floor_before)
+                            / max(1, len(bare.times)) * 1000 / 1024)
+        self.moves += len(moves.times)
+        self.link_rate = moves.rate
+        self.add(*[
+            Figure(f"moves by link/s, {web.CLIENTS} clients (cold games)", moves.rate, "req/s",
+                   bare.rate, 0.25, higher_is_better=True),
+            Figure("  move by link, p95 vs the bare route's", p95(moves.times), "ms",
+                   p95(bare.times), 5),
+            Figure("  move by link, p50 vs the bare route's", p50(moves.times), "ms",
+                   p50(bare.times), 3)])
+
+    def by_reply(self) -> None:
+        lo, hi = self.regions["replies"]
+        ids = sample(lo, hi, REPLIES + PACED)
+        tag = time.strftime("%H%M%S")
+        pool = web.replies(self.svc, ids[:REPLIES], self.rng, f"burst{tag}")
+        self.say(f"{len(pool):,} replies written")
+        posted, bare = web.alternate(self.stack.web_port, self.stack.bare_port, pool, slices=2)
+        lags, rate, lost = web.applied(self.svc.db, f"burst{tag}")
+        self.moves += len(lags)
+        self.add(*[
+            Figure("moves by reply/s: webhook, then 4 worker processes apply"
+                   + (f" ({lost} not applied)" if lost else ""), rate, "moves/s", bare.rate,
+                   0.25, higher_is_better=True),
+            Figure("  reply webhook (POST /inbound/raw), p95 vs bare", p95(posted.times), "ms",
+                   p95(bare.times), 5)])
+        pool = web.replies(self.svc, ids[REPLIES:], self.rng, f"paced{tag}")
+        pace = max(1.0, rate / 2)
+        web.paced(self.stack.web_port, pool, pace, 15)
+        lags, _, lost = web.applied(self.svc.db, f"paced{tag}")
+        self.moves += len(lags)
+        self.add(Figure(f"  reply stored to applied, p95, at {pace:.0f}/s (half the "
+                                "rate)", p95(lags) / 1000 if lags else float("inf"), "s",
+                                target=2, absolute=True))
+
+    def me(self) -> None:
+        cookie = web.session_cookie(self.app, 1)
+        me, bare = web.me_page(self.stack.web_port, self.stack.bare_port, cookie)
+        self.add(Figure("/me of a player with 1,000 games, p50 vs bare", p50(me), "ms",
+                                p50(bare), 10))
+
+    def sweep(self) -> None:
+        lo, hi = self.regions["sweep"]
+        due, count = work.make_due(self.args.url, lo, hi, DUE)
+        self.say(f"{count:,} deadlines due at {due:%H:%M:%S}; beat sweeps every "
+                 f"{SWEEP_SECONDS} s")
+        seconds, done = work.handled(self.args.url, due, say=self.say)
+        self.moves += done
+        self.add(Figure(
+            f"sweep: {count:,} deadlines due at once, all handled after"
+            + ("" if done >= count else f" ({count - done:,} NOT handled)"),
+            seconds, "s", count / self.link_rate, 60, absolute=True))
+
+    def hour(self) -> None:
+        """Link moves until the run has made an hour's worth (HOUR_MOVES)."""
+        missing = HOUR_MOVES - self.moves
+        if missing <= 0:
+            return
+        lo, hi = self.regions["hour"]
+        pool = web.links(self.svc, sample(lo, hi, missing), self.rng)
+        self.say(f"{len(pool):,} more move links, to make an hour's {HOUR_MOVES:,} moves")
+        driven = web.Driven()
+        web.drive(self.stack.web_port, web.take(pool), driven, 3600)
+        self.moves += len(driven.times)
+
+    def fanout(self, celery_app, log: Path, sink_port: int) -> None:
+        lo, hi = self.regions["hour"]
+        queued = work.queue_fanout(self.svc, lo, hi, FANOUT)
+        floor = work.smtplib_floor(self.svc, list(queued.values())[:300], sink_port)
+        rate, arrived = work.fanout(self.svc, celery_app, queued, log)
+        self.add(Figure(f"fan-out of {len(queued):,} emails, 4 worker processes"
+                                + ("" if arrived >= len(queued) else
+                                   f" ({len(queued) - arrived:,} NOT arrived)"),
+                                rate, "emails/s", floor, 0.6, higher_is_better=True))
+
+    def memory(self) -> None:
+        rss = self.stack.rss()
+        floor = statistics.median(rss.get("bare children", [0.0])) or None
+        for role, label in (("web children", "web worker (largest of 4)"),
+                            ("web master", "gunicorn master"),
+                            ("worker children", "Celery pool process (largest of 4)"),
+                            ("worker master", "Celery worker's main process"),
+                            ("beat master", "beat")):
+            if role in rss:
+                self.add(Figure(f"RSS after {self.moves:,} moves: {label}",
+                                        max(rss[role]), "MB", floor, 4))
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--url", help="a PostgreSQL database the bench may fill (default: "
+                    "TURNPOST_SCALE_DATABASE_URL)", default=os.environ.get(
+        "TURNPOST_SCALE_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_scale"))
+    ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_SCALE_REDIS_URL",
+                                                          "redis://127.0.0.1:6379/14"))
+    ap.add_argument("--reseed", action="store_true", help="drop the seeded database and seed "
+                    "it again")
+    ap.add_argument("--seed-minutes", type=float, default=8.0, help="at most this long "
+                    "seeding games in this run (the rest at the next)")
+    ap.add_argument("--record", action="store_true", help="write the table to bench/SCALE.md")
+    args = ap.parse_args()
+    started = time.perf_counter()
+    cache = HERE.parents[1] / "var" / "scale-templates.pickle"
+    progress = seed.ensure(args.url, reseed=args.reseed, budget=args.seed_minutes * 60,
+                           cache=cache, say=print)
+    seed.rebase(args.url)
+    with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
+        rows = Bench(args, Path(tmp), progress).run()
+    text = render(rows)
+    print()
+    print(text)
+    took = time.perf_counter() - started
+    load = "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
+    print(f"\n{len(rows)} figures in {took:.0f} s; {load} (other work on this machine "
+          "slows every figure, the floors too)")
+    if args.record:
+        record(text, took, load)
+
+
+def record(text: str, took: float, load: str) -> None:
+    when = time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime())
+    out = HERE.parent / "SCALE.md"
+    notes = out.read_text().split("<!-- notes -->", 1)[1] if out.exists() and \
+        "<!-- notes -->" in out.read_text() else "\n"
+    out.write_text(f"# Last `make bench-scale` run\n\n{when} on {machine()}, {took:.0f} s, "
+                   f"{load} at the end.\n\n```\n{text}\n```\n\n<!-- notes -->{notes}")
+
+
+if __name__ == "__main__":
+    main()
