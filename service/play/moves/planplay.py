@@ -91,19 +91,31 @@ def _follow(session, chance, game, engine, plans, before, mover, moves, state,
 def _answer(session, chance, game, engine, names, plans, before, mover, moves, state,
             source) -> Step | None:
     """The `if` plans on the mover's move: the first met is played, the rest dropped."""
+    if mover not in engine.to_act(before):
+        return None               # a choice made out of turn (Magnate, M19) answers nothing
     played = None
     for plan in [p for p in plans if p.kind == "if" and p.other == mover]:
         plans.remove(plan)
         who = names[mover]
         if source == "timer":
             _drop([plan], f"{who}'s time ran out and the clock moved for them")
-        elif _moved_since(session, game.id, plan):
+        elif _moved_since(session, engine, game.id, plan):
             _drop([plan], f"{who} moved otherwise")
         elif played is not None or not _met(engine, plan, before, moves):
             _drop([plan], f"{who} moved otherwise")
+        elif _turn_goes_on(engine, plan, mover, state):
+            # met, and the mover's turn is still open (Magnate, M9): the answer waits for
+            # the writer's turn, as a `next:` plan
+            plan.kind = "next"
+            plans.append(plan)
         else:
             played = _try(chance, engine, plan, state)
     return played
+
+
+def _turn_goes_on(engine, plan: Plan, mover: int, state) -> bool:
+    return getattr(engine, "finish_turn", None) is not None and \
+        mover in engine.to_act(state) and plan.seat not in engine.to_act(state)
 
 
 def _queued(chance, engine, plans, state) -> Step | None:
@@ -128,12 +140,17 @@ def _met(engine, plan: Plan, before, moves: list[Move]) -> bool:
     return list(moves[:len(wanted)]) == list(wanted)
 
 
-def _moved_since(session: Session, game_id: int, plan: Plan) -> bool:
+def _moved_since(session: Session, engine, game_id: int, plan: Plan) -> bool:
     """The named seat made a move after the plan was written and before this one (one the
-    plan did not see, a clock's batch): the plan answered 'its next move' and that is past."""
-    return bool(session.scalar(select(exists().where(
-        EventRow.game_id == game_id, EventRow.seat == plan.other,
-        EventRow.seq > plan.written_seq, EventRow.source != "start"))))
+    plan did not see, a clock's batch): the plan answered 'its next move' and that is past.
+    Choices made out of turn, unseen by the writer (the engine's `plan_out_of_turn`), are
+    no move here."""
+    found = exists().where(EventRow.game_id == game_id, EventRow.seat == plan.other,
+                           EventRow.seq > plan.written_seq, EventRow.source != "start")
+    unseen = tuple(getattr(engine, "plan_out_of_turn", ()))
+    if unseen:
+        found = found.where(EventRow.type.not_in(unseen))
+    return bool(session.scalar(select(found)))
 
 
 def _try(chance, engine, plan: Plan, state) -> Step | None:
@@ -150,11 +167,22 @@ def _try(chance, engine, plan: Plan, state) -> Step | None:
             made = engine.decide(after, plan.seat, move, chance)
             after = replay(engine, made, after)
             events += made
+        closing = _closing(engine, after, plan.seat)
+        if closing is not None:      # a plan is a whole turn, as a reply is (M9)
+            made = engine.decide(after, plan.seat, closing, chance)
+            after = replay(engine, made, after)
+            events += made
+            moves = [*moves, closing]
     except (CommandError, IllegalMove) as exc:
         _drop([plan], f"\"{text}\" was no longer allowed: {exc.why}")
         return None
     plan.status, plan.why, plan.told = "played", None, True
     return Step(plan.seat, events, moves, after, text)
+
+
+def _closing(engine, state, seat: int) -> Move | None:
+    finish = getattr(engine, "finish_turn", None)
+    return finish(state, seat) if finish is not None else None
 
 
 def _drop(plans: list[Plan], why: str) -> None:

@@ -107,6 +107,13 @@ def _check_reply(engine, world, writer: int, other: int, condition: list[Move],
         after = world
         for move in condition:
             after = replay(engine, engine.decide(after, other, move, chance), after)
+    except IllegalMove:
+        # not in this world, yet perhaps in the real one (a forced unroot, a follow off
+        # suit): the answer is checked when played
+        return
+    if writer not in engine.to_act(after):
+        return                    # their turn goes on (Magnate, M9): checked when played
+    try:
         moves = engine.parse(after, writer, reply_text)
         for move in moves:
             after = replay(engine, engine.decide(after, writer, move, chance), after)
