@@ -223,7 +223,9 @@ def test_magnate_a_plan_met_in_an_open_turn_waits_for_the_writers_turn(services)
     svc = services
     game = start(svc, "magnate")
     pos, mover, theirs, mine = magnate_turn(svc, game)
-    commands.run(svc, game, 1 - mover, f"if they sell {theirs} then sell {mine}")
+    name = pos.row.seats[mover].player.name       # as the issue writes it: "if bob sells ..."
+    said = commands.run(svc, game, 1 - mover, f"if {name} sells {theirs} then sell {mine}")
+    assert said.text.startswith("Plan kept: if they sell")
     play.submit(svc, Intent(game, mover, moves=[{"type": "sell", "card": theirs}], source="web"))
     assert [s for _, s in events_after(svc, game, pos.seq)] == ["web"]      # turn still open
     assert [status for _, status, _ in standing(svc, game)] == ["standing"]

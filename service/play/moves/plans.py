@@ -66,7 +66,7 @@ def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) ->
     world = engine.plan_world(state, writer)
     who = "they" if len(names) == 2 else names[other]
     try:
-        condition = engine.parse(world, other, cond_text)
+        cond_text, condition = _read_condition(engine, world, other, cond_text)
     except CommandError as exc:
         raise PlanRefused(f"\"{cond_text}\" is not a move {who} could make: {exc.why}.") \
             from None
@@ -78,6 +78,22 @@ def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) ->
     said = "; ".join(engine.describe(m) for m in condition)
     return Judged("if", other, condition, cond_text, reply_text, f"if:{other}:{said}",
                   f"if {who} {said} then {reply_text}")
+
+
+def _read_condition(engine, world, other: int, text: str) -> tuple[str, list[Move]]:
+    """The condition as the engine reads it, and the words that read: `bob sells the
+    Sailor` is read as `sell the Sailor` when the verb as said is no command."""
+    try:
+        return text, engine.parse(world, other, text)
+    except CommandError:
+        verb, _, rest = text.partition(" ")
+        for plain in (verb[:-1], verb[:-2]) if verb.lower().endswith("s") else ():
+            try:
+                said = f"{plain} {rest}".strip()
+                return said, engine.parse(world, other, said)
+            except CommandError:
+                continue
+        raise
 
 
 def _judge_next(engine, state, writer: int, reply_text: str) -> Judged:
