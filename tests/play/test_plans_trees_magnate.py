@@ -289,3 +289,32 @@ def test_magnate_a_plans_answer_is_the_same_whatever_the_hidden_hands(seed, pick
         except PlayError as exc:
             return exc.detail
     assert said(state) == said(other_world)
+
+
+def test_trees_at_three_a_plan_met_waits_for_the_writers_turn(services):
+    """At a larger table another player moves between: the answer is played when the
+    writer's turn comes, if still allowed."""
+    svc = services
+    svc.chance = random.Random(7)
+    game = play.start_game(svc, "trees", PLAYERS + ["cy@example.org"], {}).game_id
+    pos = position(svc, game)
+    mover = pos.state["to_act"]
+    middle, writer = (mover + 1) % 3, (mover + 2) % 3
+
+    def a_play(state, seat):
+        return next(m for m in TREES.legal_moves(state, seat) if m["type"] == "play")
+    move = a_play(pos.state, mover)
+    then = after(TREES, pos.state, mover, move)
+    between = a_play(then, middle)
+    answer = a_play(after(TREES, then, middle, between), writer)
+    name = pos.row.seats[mover].player.name
+    said = commands.run(svc, game, writer, f"if {name} {TREES.describe(move)} then "
+                                           f"{TREES.describe(answer)}")
+    assert said.text.startswith(f"Plan kept: if {name} play")
+    play.submit(svc, Intent(game, mover, moves=[move], source="web"))
+    assert [s for _, s in events_after(svc, game, pos.seq)] == ["web"] * len(
+        events_after(svc, game, pos.seq))
+    assert [status for _, status, _ in standing(svc, game)] == ["standing"]
+    play.submit(svc, Intent(game, middle, moves=[between], source="web"))
+    assert (writer, "plan") in events_after(svc, game, pos.seq)
+    assert standing(svc, game) == [(writer, "played", None)]

@@ -103,19 +103,15 @@ def _answer(session, chance, game, engine, names, plans, before, mover, moves, s
             _drop([plan], f"{who} moved otherwise")
         elif played is not None or not _met(engine, plan, before, moves):
             _drop([plan], f"{who} moved otherwise")
-        elif _turn_goes_on(engine, plan, mover, state):
-            # met, and the mover's turn is still open (Magnate, M9): the answer waits for
-            # the writer's turn, as a `next:` plan
+        elif plan.seat not in engine.to_act(state):
+            # met, but the writer is not to act yet (the mover's Magnate turn is still open,
+            # M9; another player moves first at a larger table): the answer waits for the
+            # writer's turn, as a `next:` plan
             plan.kind = "next"
             plans.append(plan)
         else:
             played = _try(chance, engine, plan, state)
     return played
-
-
-def _turn_goes_on(engine, plan: Plan, mover: int, state) -> bool:
-    return getattr(engine, "finish_turn", None) is not None and \
-        mover in engine.to_act(state) and plan.seat not in engine.to_act(state)
 
 
 def _queued(chance, engine, plans, state) -> Step | None:
