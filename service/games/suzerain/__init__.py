@@ -102,6 +102,9 @@ class Suzerain:
     def timeout_move(self, state: State, seat: int) -> Move | None:
         return rules.timeout_move(state, seat)
 
+    def forced_move(self, state: State, seat: int) -> Move | None:
+        return rules.forced_move(state, seat)
+
     def can_take_back(self, state_before, events) -> bool:
         return rules.can_take_back(state_before, events)
 

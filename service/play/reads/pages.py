@@ -15,14 +15,14 @@ from service.display.seatpage import SeatPage, fill, history
 from service.games import registry
 from service.play import repository as positions
 from service.play.errors import NoSuchGame
-from service.play.moves import chat, undo
+from service.play.moves import bots, chat, undo
 from service.play.repository import check_holder
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
 from service.store.statuses import GameStatus, InboundStatus
 
-from . import seatpage
+from . import forcedmoves, seatpage
 
 HISTORY_PAGE = 50
 
@@ -90,12 +90,16 @@ def history_page(session: Session, pos: positions.Position, seat: int | None,
     at = {r.seq: r.at.isoformat() for r in recorded}
     timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
     planned = {r.seq for r in recorded if r.source == "plan"}
+    # a forced move is marked for its own seat alone (service.play.reads.forcedmoves)
+    forced = {r.seq for r in recorded if r.source == bots.FORCED and r.seat == seat}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
             h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
         elif h["seq"] in planned:
             h = dict(h, text=h["text"] + " (played by plan)")
+        elif h["seq"] in forced:
+            h = dict(h, text=forcedmoves.marked(h["text"]))
         entries.append(dict(h, kind="event", at=at[h["seq"]]))
     # a message or a seat change belongs to the page whose events it came among
     after = -1 if first == 1 else first - 1
