@@ -121,6 +121,9 @@ class Suzerain:
     def never_possible(self, state: State, writer: int, move: Move) -> str | None:
         return plans.never_possible(state, writer, move)
 
+    def plan_hints(self, state: State, seat: int) -> list[tuple[Move, list[Move]]]:
+        return plans.plan_hints(state, seat)
+
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 
