@@ -4,7 +4,7 @@ at once, in events of its own (`source='plan'`); a plan whose condition can no l
 is dropped, and waits (`told` false) until its writer's next turn email says why."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, exists, or_, select, update
@@ -12,6 +12,8 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store.models import EventRow, Plan
+
+from .plans import shown
 
 SOURCE = "plan"
 #: plans answering plans, at most this many in one move (a loop guard, never a rule)
@@ -31,6 +33,7 @@ class Step:
 class Followed:
     steps: list[Step]
     untold: list[Plan]            # dropped plans whose writers have not been told yet
+    standing: list[Plan] = field(default_factory=list)   # the plans standing after it
 
 
 def follow(session: Session, chance, game, engine, before: Any, mover: int,
@@ -44,7 +47,8 @@ def follow(session: Session, chance, game, engine, before: Any, mover: int,
         .order_by(Plan.id)))
     plans = [p for p in rows if p.status == "standing"]
     steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
-    return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told])
+    return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told],
+                    [p for p in rows if p.status == "standing"])
 
 
 def takes_plans(engine) -> bool:
@@ -65,6 +69,14 @@ def tell(untold: list[Plan], emails: list[dict]) -> None:
             for plan in untold:
                 if plan.seat == email["seat"]:
                     plan.told = True
+
+
+def show(standing: list[Plan], emails: list[dict], engine, names: list[str]) -> None:
+    """Each mailed seat's standing plans in its email (`plans` in the payload)."""
+    for email in emails:
+        lines = [shown(engine, p, names) for p in standing if p.seat == email["seat"]]
+        if lines:
+            email["payload"] = dict(email["payload"], plans=lines)
 
 
 def _follow(session, chance, game, engine, plans, before, mover, moves, state,

@@ -212,6 +212,29 @@ def shown(engine, plan: Plan, names: list[str]) -> str:
     return f"if {who} {said} then {plan.reply['text']}"
 
 
+def mine(session: Session, engine, game_id: int, seat: int, names: list[str]) -> list[str]:
+    """The seat's standing plans as `plans` lists them (its page; none where the engine takes
+    none, without a query)."""
+    if getattr(engine, "plan_world", None) is None:
+        return []
+    return [shown(engine, p, names) for p in standing(session, game_id, seat)]
+
+
+#: likely plans offered at most in one email or page
+MAX_HINTS = 12
+
+
+def hints(engine, state, seat: int | None, names: list[str]) -> list[str]:
+    """Plan lines `seat` might write now, from the engine's `plan_hints` (its own knowledge
+    only): in Suzerain, an answer to each lead of the opponent's known cards."""
+    offer = getattr(engine, "plan_hints", None)
+    if offer is None or seat is None or len(names) != 2 or engine.outcome(state) is not None:
+        return []
+    lines = [f"if they {engine.describe(cond)} then {engine.describe(answer)}"
+             for cond, answers in offer(state, seat) for answer in answers]
+    return lines[:MAX_HINTS]
+
+
 def listing(session: Session, svc: Services, game_id: int, seat: int) -> str:
     pos = positions.load(session, svc.states, game_id)
     names = [s.player.name for s in pos.row.seats]

@@ -227,6 +227,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     if forced:     # its only move is played for it in a moment: its next email tells it
         emails = [e for e in emails if not (e["kind"] == "turn" and e["seat"] in forced)]
     planplay.tell(followed.untold, emails)
+    planplay.show(followed.standing, emails, pos.engine, [s.player.name for s in pos.row.seats])
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:

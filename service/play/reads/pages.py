@@ -15,7 +15,7 @@ from service.display.seatpage import SeatPage, fill, history
 from service.games import registry
 from service.play import repository as positions
 from service.play.errors import NoSuchGame
-from service.play.moves import bots, chat, undo
+from service.play.moves import bots, chat, plans, undo
 from service.play.repository import check_holder
 from service.play.services import Services
 from service.store import events as event_store
@@ -41,6 +41,8 @@ class GameRead:
     rematch: int | None = None   # a finished game's rematch, once someone has offered it
     public_path: str = ""        # the game's public page, when its players keep one
     zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
+    plans: list[str] = field(default_factory=list)        # the seat's standing plans
+    plan_hints: list[str] = field(default_factory=list)   # plans it might write now
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -71,9 +73,11 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
             if pos.row.status == GameStatus.ENDED else None
         public = svc.urls.public_game_path(pos.row.public_id) \
             if pos.row.public and pos.row.public_id else ""
+        mine = [] if seat is None else plans.mine(session, pos.engine, game_id, seat, names)
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
-                        public, _zone(pos.row, seat))
+                        public, _zone(pos.row, seat), mine,
+                        plans.hints(pos.engine, pos.state, seat, names))
 
 
 def history_page(session: Session, pos: positions.Position, seat: int | None,
