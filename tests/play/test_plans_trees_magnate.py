@@ -318,3 +318,17 @@ def test_trees_at_three_a_plan_met_waits_for_the_writers_turn(services):
     play.submit(svc, Intent(game, middle, moves=[between], source="web"))
     assert (writer, "plan") in events_after(svc, game, pos.seq)
     assert standing(svc, game) == [(writer, "played", None)]
+
+
+def test_magnate_the_clock_moving_for_them_drops_the_plan_and_plays_nothing(services):
+    """A plan and a timeout never both happen: the clock's sale is no answer to a plan."""
+    svc = services
+    game = start(svc, "magnate")
+    pos, mover, theirs, mine = magnate_turn(svc, game)
+    commands.run(svc, game, 1 - mover, f"if they sell {theirs} then sell {mine}")
+    play.submit(svc, Intent(game, mover, moves=[{"type": "sell", "card": theirs}],
+                            source="timer", whole_turn=True))
+    assert {s for _, s in events_after(svc, game, pos.seq)} == {"timer"}
+    [(_, status, why)] = standing(svc, game)
+    assert status == "dropped" and "time ran out" in why
+    assert mine in position(svc, game).state.players[1 - mover].hand
