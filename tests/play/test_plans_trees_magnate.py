@@ -332,3 +332,27 @@ def test_magnate_the_clock_moving_for_them_drops_the_plan_and_plays_nothing(serv
     [(_, status, why)] = standing(svc, game)
     assert status == "dropped" and "time ran out" in why
     assert mine in position(svc, game).state.players[1 - mover].hand
+
+
+def test_trees_the_sweep_timeout_and_a_plan_never_both_happen(services):
+    """The mover's deadline passes with a plan waiting on its move: the clock moves (the
+    sweep takes the per-game way for a game with plans), the plan is dropped and not played;
+    a second sweep does nothing more."""
+    from service.play.time.sweep import timeouts
+    svc = services
+    svc.chance = random.Random(5)
+    game = play.start_game(svc, "trees", PLAYERS, {"clock": "1d", "on_timeout": "bot"}).game_id
+    pos = position(svc, game)
+    mover = pos.state["to_act"]
+    timed = TREES.timeout_move(pos.state, mover)
+    then = after(TREES, pos.state, mover, timed)
+    answer = TREES.legal_moves(then, 1 - mover)[0]
+    commands.run(svc, game, 1 - mover,
+                 f"if they {TREES.describe(timed)} then {TREES.describe(answer)}")
+    svc.clock.advance(days=1)
+    timeouts.run(svc)
+    made = events_after(svc, game, pos.seq)
+    assert made and {s for _, s in made} == {"timer"}
+    assert [status for _, status, _ in standing(svc, game)] == ["dropped"]
+    timeouts.run(svc)
+    assert len(events_after(svc, game, pos.seq)) == len(made)
