@@ -34,8 +34,8 @@ from service.play import repository as positions  # noqa: E402
 from service.play.errors import PlayError  # noqa: E402
 from service.play.moves import bots, commands  # noqa: E402
 from service.store import EventRow, OutboxRow  # noqa: E402
-from service.store.models import Plan  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
+from service.store.models import Plan  # noqa: E402
 from service.web import create_app  # noqa: E402
 
 PEOPLE = ["anna@example.org", "ben@example.org"]
