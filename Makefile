@@ -55,6 +55,12 @@ test: install
 bench: install
 	$(BIN)/python bench/bench.py $(BENCH_ARGS)
 
+## make bench-plans: turns and emails per Suzerain and Trees game with plans against without
+## (issue 38; easy bots planning one move ahead, seeds fixed)
+.PHONY: bench-plans
+bench-plans: install
+	$(BIN)/python bench/plans_bench.py $(BENCH_ARGS)
+
 ## make bench-engines: the engines' and inbound parser's own figures
 bench-engines: install
 	$(BIN)/python bench/run_all.py

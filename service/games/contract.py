@@ -151,7 +151,8 @@ class Game(Protocol):
 
     # Optional, for forced moves (a player preference, on by default): `seat`'s one legal
     # move when making it shows the seat nothing it did not know (a follow forced by holding
-    # one card of the led suit), else None; a move that draws or turns up a card never is.
+    # one card of the led suit), else None; a move that draws or turns up a card never is,
+    # nor one whose haste would tell the others what the rules keep from them.
     # The service plays it for the seat after the bots' delay (source 'forced').
     #   def forced_move(self, state: State, seat: int) -> Move | None: ...
 

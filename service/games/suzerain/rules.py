@@ -179,9 +179,11 @@ _MOVES = {LEAD: _lead_moves, FOLLOW: _follow_moves, CLAIM: _claim_moves, LOSER: 
 
 
 #: moves that turn up nothing their maker did not know: a card led or followed from its own
-#: hand (the trick is decided by the two cards alone, S4), a right declined. A take shows a
-#: card (blind, or the display refilled from the deck) and a discard is a choice.
-QUIET = frozenset({"lead", "play", "decline"})
+#: hand (the trick is decided by the two cards alone, S4). A take shows a card (blind, or the
+#: display refilled from the deck) and a discard is a choice. A right declined is never
+#: forced: from rules 3 the offer is made on public facts alone, and a decline played at
+#: once would tell the loser that the winner held no card to use it on.
+QUIET = frozenset({"lead", "play"})
 
 
 def forced_move(state: State, seat: int) -> Move | None:
