@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench bench-scale bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
+.PHONY: install run test bench bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,6 +61,11 @@ bench: install
 ## --record writes bench/SCALE.md; the seed is kept and reused, --reseed redoes it)
 bench-scale: install
 	$(BIN)/python bench/scale/run.py $(BENCH_SCALE_ARGS)
+
+## make bench-plans: turns and emails per Suzerain and Trees game with plans against without
+## (easy bots planning one move ahead, seeds fixed)
+bench-plans: install
+	$(BIN)/python bench/plans_bench.py $(BENCH_ARGS)
 
 ## make bench-engines: the engines' and inbound parser's own figures
 bench-engines: install

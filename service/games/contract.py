@@ -149,6 +149,13 @@ class Game(Protocol):
     # one-click link from an email, so those stay one complete turn each.
     #   def finish_turn(self, state: State, seat: int) -> Move | None: ...
 
+    # Optional, for forced moves (a player preference, on by default): `seat`'s one legal
+    # move when making it shows the seat nothing it did not know (a follow forced by holding
+    # one card of the led suit), else None; a move that draws or turns up a card never is,
+    # nor one whose haste would tell the others what the rules keep from them.
+    # The service plays it for the seat after the bots' delay (source 'forced').
+    #   def forced_move(self, state: State, seat: int) -> Move | None: ...
+
     # Optional, for undo by agreement: whether a move that produced `events` from
     # `state_before` may be taken back — False if they drew chance or turned up anything
     # hidden. An engine without it has no move that can be taken back.

@@ -148,12 +148,32 @@ def supersede(session: Session, game_ids: int | list[int]) -> None:
                     .execution_options(synchronize_session=False))
 
 
-def bot_to_act(game: GameRow, engine: Game, state: Any) -> bool:
-    """Whether a bot seat has a move to make now (the bots' worker is then kicked)."""
+def bot_to_act(game: GameRow, engine: Game, state: Any, forced: dict | None = None) -> bool:
+    """Whether a bot seat, or a forced move (`forced_seats`, given when known), is to be
+    played now (the bots' worker is then kicked)."""
     if engine.outcome(state) is not None:
         return False
     acting = engine.to_act(state)
-    return any(s.bot is not None and s.seat in acting for s in game.seats)
+    if any(s.bot is not None and s.seat in acting for s in game.seats):
+        return True
+    return bool(forced_seats(game, engine, state) if forced is None else forced)
+
+
+def forced_seats(game: GameRow, engine: Game, state: Any) -> dict[int, dict]:
+    """The people's seats to act whose one legal move shows them nothing new (the engine's
+    `forced_move`), played for them when they keep the `forced_moves` preference: seat ->
+    move."""
+    forced = getattr(engine, "forced_move", None)
+    if forced is None or engine.outcome(state) is not None:
+        return {}
+    acting = engine.to_act(state)
+    out = {}
+    for s in game.seats:
+        if s.seat in acting and s.bot is None and s.player.forced_moves:
+            move = forced(state, s.seat)
+            if move is not None:
+                out[s.seat] = move
+    return out
 
 
 def new_message_id() -> str:

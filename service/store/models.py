@@ -78,6 +78,8 @@ class Player(Base):
     reminders: Mapped[str | None] = mapped_column(String(80), nullable=True)
     # a clock that runs out takes one of the player's vacation days instead, while any is left
     auto_vacation: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # a seat's one legal move that shows it nothing new is played for it (service.play.moves.bots)
+    forced_moves: Mapped[bool] = mapped_column(default=True, server_default=true())
     # the last out-of-office reply answered with a vacation offer (at most one a week)
     away_offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 

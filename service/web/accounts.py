@@ -130,12 +130,18 @@ def _preferences_refused(exc, **_view_args):
     return _my_page(current_account(), exc.detail, 400, typed)
 
 
+#: the on/off preferences of the own-time form
+SWITCHES = ("auto_vacation", "forced_moves")
+
+
 @bp.post("/me/calendar")
 @signed_in
 def calendar_preferences(me: accounts.Account):
     """Rest days, quiet hours, reminders, automatic vacation (service.play.time.calendar)."""
     keys = [k for k in calendar.KEYS if k != "tz"]      # the zone is the form above's
-    typed = {k: request.form.get(k, "")[:200] for k in keys}
+    # a switch left out of the form (an older page) stays as it is
+    typed = {k: request.form.get(k, "")[:200] for k in keys
+             if k in request.form or k not in SWITCHES}
     try:
         calendar.save_preferences(services(), typed, player_id=me.id)
     except PlayError as exc:

@@ -137,7 +137,7 @@ def players():
 @click.argument("settings", nargs=-1)
 def players_prefs(address, settings):
     """Set ADDRESS's own time: KEY=VALUE with the keys tz, rest_days (sat,sun), quiet_hours
-    (22-08), reminders (24h,4h,1h) and auto_vacation (on/off); none given: show them."""
+    (22-08), reminders (24h,4h,1h), auto_vacation and forced_moves (on/off); none given: show them."""
     changes = {}
     for setting in settings:
         key, sep, value = setting.partition("=")

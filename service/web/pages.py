@@ -56,7 +56,7 @@ def render_game(read, view_token: str, **extra):
                            older=read.older, recipients=recipients, undo=read.undo,
                            result=result_line(page), attempts=read.attempts,
                            rematch=read.rematch, public_path=read.public_path,
-                           reader_zone=read.zone,
+                           reader_zone=read.zone, plans=read.plans, plan_hints=read.plan_hints,
                            # the page's own address, for its history links (a refused move
                            # link shows this page at /m/...)
                            here=f"/g/{view_token}" if view_token else request.path,

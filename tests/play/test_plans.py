@@ -101,7 +101,10 @@ def test_a_plan_is_dropped_when_its_condition_does_not_happen(svc):
     pos = position(svc, game)
     leader = pos.state.leader
     led, follow = lead_and_follow(pos)
-    other = next(c for c in pos.state.hands[leader] if c != led)
+    # a lead the follower may answer several ways (a forced follow is played, not mailed)
+    other = next(c for c in pos.state.hands[leader] if c != led and SUZERAIN.forced_move(
+        replay(SUZERAIN, SUZERAIN.decide(pos.state, leader, {"type": "lead", "card": c},
+                                         random.Random(0)), pos.state), 1 - leader) is None)
     commands.run(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
     seq = pos.seq
     play.submit(svc, Intent(game, leader, moves=[{"type": "lead", "card": other}], source="web"))
@@ -214,6 +217,30 @@ def test_a_plans_answer_is_the_same_whatever_the_hidden_hand(seed, pick, shuffle
         except PlayError as exc:
             return exc.detail
     assert answer(state) == answer(other_world)
+
+
+@settings(max_examples=30, deadline=None)
+@given(seed=st.integers(0, 10_000), pick=st.integers(0, 9))
+def test_a_known_card_gets_the_same_answer_held_or_discarded(seed, pick):
+    """Privacy: a discard never says which card (S6), so whether a card known to be the
+    opponent's is still in its hand or in its pile changes no answer."""
+    state = replay(SUZERAIN, SUZERAIN.start(2, {}, random.Random(seed)))
+    writer = 1 - state.leader
+    other = state.leader
+    known = [c for c in state.hands[other] if c in state.public]
+    card = known[pick % len(known)]
+    discarded = replace(state, hands=tuple(tuple(c for c in h if c != card) if s == other else h
+                                           for s, h in enumerate(state.hands)),
+                        piles=tuple(p + (card,) if s == other else p
+                                    for s, p in enumerate(state.piles)))
+    line = f"they lead {name(card)} then play {name(state.hands[writer][0])}"
+
+    def answer(s):
+        try:
+            return plans.judge(SUZERAIN, s, writer, ["a", "b"], "if", line).shown
+        except PlayError as exc:
+            return exc.detail
+    assert answer(state) == answer(discarded)
 
 
 def test_the_sweep_timeout_and_a_plan_never_both_happen(svc):

@@ -27,22 +27,24 @@ def run(app, *args):
 def stored(app, addr=ANNA):
     with app.extensions["turnpost"].db.transaction() as s:
         p = s.scalars(select(Player).where(Player.email == addr)).one()
-        return p.zone, p.rest_days, p.quiet_hours, p.reminders, p.auto_vacation
+        return p.zone, p.rest_days, p.quiet_hours, p.reminders, p.auto_vacation, p.forced_moves
 
 
 def test_the_cli_sets_shows_and_refuses(app, client):
     sign_in(client, app, ANNA)                  # the account exists
     done = run(app, "players", "prefs", ANNA, "tz=Europe/Berlin", "rest_days=sat,sun",
-               "quiet_hours=22-08", "reminders=24h,4h,1h", "auto_vacation=off")
+               "quiet_hours=22-08", "reminders=24h,4h,1h", "auto_vacation=off",
+               "forced_moves=off")
     assert done.exit_code == 0, done.output
     assert done.output.strip() == ("tz=Europe/Berlin rest_days=sat,sun quiet_hours=22:00-08:00 "
-                                   "reminders=24h,4h,1h auto_vacation=off")
+                                   "reminders=24h,4h,1h auto_vacation=off forced_moves=off")
     before = stored(app)
     for bad, words in (("rest_days=mon,tue,wed,thu,fri,sat,sun", "at least one day"),
                        ("quiet_hours=18-12", "at most 16 hours"),
                        ("reminders=90d", "longer than the time per move"),
                        ("tz=Mars/Olympus", "tz=Europe/Berlin"),
                        ("auto_vacation=maybe", "auto_vacation=on"),
+                       ("forced_moves=sometimes", "forced_moves=on"),
                        ("snooze=1h", "not a preference"),
                        ("rest_days", "KEY=VALUE")):
         result = run(app, "players", "prefs", ANNA, "quiet_hours=23-07", bad)

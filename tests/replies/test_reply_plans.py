@@ -34,3 +34,23 @@ def test_a_plan_written_in_a_reply_answers_the_lead(client, app):
         planned = list(s.execute(select(EventRow.seat, EventRow.type)
                                  .where(EventRow.game_id == game, EventRow.source == "plan")))
     assert [tuple(p) for p in planned][0] == (1 - leader, "Followed")
+
+
+def test_a_plan_written_by_reply_stands_on_the_writers_page_alone(client, app):
+    from ..web.helpers import game_link
+    svc = app.extensions["turnpost"]
+    svc.chance = random.Random(5)
+    game = start_game(app, "suzerain", ADDRS).game_id
+    with svc.db.transaction() as s:
+        pos = positions.load(s, svc.states, game)
+    leader = pos.state.leader
+    card = pos.state.hands[leader][0]
+    follow = playable(pos.state.hands[1 - leader], card)[0]
+    line = f"if they {pos.engine.describe({'type': 'lead', 'card': card})} then " \
+           f"{pos.engine.describe({'type': 'play', 'card': follow})}"
+    ours = latest_to(app, ADDRS[1 - leader])
+    deliver(app, reply_to(ours, line))
+    mine = client.get(game_link(latest_to(app, ADDRS[1 - leader]))).text
+    assert "Your plans" in mine and line in mine
+    theirs = client.get(game_link(latest_to(app, ADDRS[leader]))).text
+    assert "Your plans" not in theirs and line not in theirs

@@ -4,7 +4,8 @@ Modules (docs/engines.md, imports run down this list): `state` (state and `evolv
 handler per event), then the rules helpers `costs` (costs, placement, payments), `scoring`
 (district totals, the result), `setup` (options, the deal), `flow` (decide and everything
 automatic), `moves` (legal moves, menu, finish_turn, timeout_move); `rules` (the entry points);
-`commands` (parse/describe); `views` (view, redact, zones, secrets); `bots`.
+`commands` (parse/describe); `plans` (what a seat may know when it writes a plan); `views`
+(view, redact, zones, secrets); `bots`.
 
 Options: `ruleset` classic|modern; `courts` default|on|off (default resolves to off in classic
 and on in modern, M14); `pawn_properties`, `replace_ace`, `double_taxation`, `mega`, `three`;
@@ -21,7 +22,7 @@ on under the version they began with.
 from __future__ import annotations
 
 from ..contract import Event, Outcome
-from . import bots, commands, rules, setup, views
+from . import bots, commands, plans, rules, setup, views
 from .state import State, evolve
 
 
@@ -65,6 +66,15 @@ class Magnate:
 
     def can_take_back(self, state_before, events) -> bool:
         return rules.can_take_back(state_before, events)
+
+    # plans (service.play.moves.plans): the position as the writer may know it
+    plan_out_of_turn = plans.OUT_OF_TURN
+
+    def plan_world(self, state, writer) -> State:
+        return plans.plan_world(state, writer)
+
+    def never_possible(self, state, writer, move) -> str | None:
+        return plans.never_possible(state, writer, move)
 
     def view(self, state, seat) -> dict:
         return views.view(state, seat)

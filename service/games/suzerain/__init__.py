@@ -102,6 +102,9 @@ class Suzerain:
     def timeout_move(self, state: State, seat: int) -> Move | None:
         return rules.timeout_move(state, seat)
 
+    def forced_move(self, state: State, seat: int) -> Move | None:
+        return rules.forced_move(state, seat)
+
     def can_take_back(self, state_before, events) -> bool:
         return rules.can_take_back(state_before, events)
 
@@ -117,6 +120,9 @@ class Suzerain:
 
     def never_possible(self, state: State, writer: int, move: Move) -> str | None:
         return plans.never_possible(state, writer, move)
+
+    def plan_hints(self, state: State, seat: int) -> list[tuple[Move, list[Move]]]:
+        return plans.plan_hints(state, seat)
 
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)

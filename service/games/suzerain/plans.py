@@ -7,18 +7,30 @@ from dataclasses import replace
 
 from ..cards import decktet as dk
 from ..contract import Move
-from .state import State, ordered
+from .rules import playable
+from .state import DISCARD, LEAD, LOSER, RIGHT, State, ordered
+
+#: answers offered at most in one email (plan_hints)
+MAX_HINTS = 12
 
 
 def possible_hand(state: State, writer: int) -> tuple[str, ...]:
     """Every card the opponent might hold, as the writer sees it: the cards hidden from the
-    writer (the deck and the opponent's unseen cards, one pool) and the public cards known
-    to be in the opponent's hand."""
+    writer (the deck and the opponent's unseen cards, one pool) and the cards known to be the
+    opponent's (`known_theirs`)."""
     other = 1 - writer
     hidden = set(state.deck) | {c for c in state.hands[other] + state.piles[other]
                                 + state.removed[other] if c not in state.public}
-    known = {c for c in state.hands[other] if c in state.public}
-    return ordered(list(hidden | known))
+    return ordered(list(hidden | known_theirs(state, other)))
+
+
+def known_theirs(state: State, other: int) -> set[str]:
+    """The cards known to be `other`'s and not set aside face up: in its hand, its pile or
+    removed. Which of the three is not known (a discard or a removal never says which card,
+    S6, S7), so a known card discarded is one it might still hold (the pile comes up as the
+    hand, S8)."""
+    return {c for c in state.hands[other] + state.piles[other] + state.removed[other]
+            if c in state.public}
 
 
 def plan_world(state: State, writer: int) -> State:
@@ -42,3 +54,25 @@ def never_possible(state: State, writer: int, move: Move) -> str | None:
                 "has already been played or is out of reach"
             return f"{dk.name(card)} {where}"
     return None
+
+
+def plan_hints(state: State, seat: int) -> list[tuple[Move, list[Move]]]:
+    """Likely plans for `seat`, from its own knowledge only: when the other seat leads the
+    next trick, each of its hand cards known to all (a starting set, a face-up claim), with
+    the follows `seat`'s hand allows now (S3). Nothing when the next leader is not known."""
+    other = 1 - seat
+    if state.phase == LEAD:
+        leader = state.leader
+    elif state.phase in (RIGHT, LOSER, DISCARD) or state.winner is not None:
+        leader = state.next_leader
+    else:
+        leader = None
+    if leader != other:
+        return []
+    known = [c for c in ordered(list(known_theirs(state, other)))
+             if c not in (state.last or {}).values()]
+    hints = []
+    for card in known:
+        follows = [{"type": "play", "card": c} for c in playable(state.hands[seat], card)]
+        hints.append(({"type": "lead", "card": card}, follows))
+    return hints

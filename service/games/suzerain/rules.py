@@ -178,6 +178,23 @@ _MOVES = {LEAD: _lead_moves, FOLLOW: _follow_moves, CLAIM: _claim_moves, LOSER: 
           DISCARD: _discard_moves, RIGHT: _right_moves}
 
 
+#: moves that turn up nothing their maker did not know: a card led or followed from its own
+#: hand (the trick is decided by the two cards alone, S4). A take shows a card (blind, or the
+#: display refilled from the deck) and a discard is a choice. A right declined is never
+#: forced: from rules 3 the offer is made on public facts alone, and a decline played at
+#: once would tell the loser that the winner held no card to use it on.
+QUIET = frozenset({"lead", "play"})
+
+
+def forced_move(state: State, seat: int) -> Move | None:
+    """The seat's one legal move when making it shows the seat nothing new (the follow of
+    its only card of the led suit, S3); None otherwise."""
+    moves = legal_moves(state, seat)
+    if len(moves) == 1 and moves[0]["type"] in QUIET:
+        return moves[0]
+    return None
+
+
 def menu(state: State, seat: int) -> list[Move]:
     # discarding two cards is left to a reply: the pairs would swamp the email
     return [m for m in legal_moves(state, seat)

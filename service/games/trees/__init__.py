@@ -3,7 +3,7 @@
 `GAME` keeps the engine contract (service/games/contract.py) in the shape of docs/engines.md:
 `state` holds the state, the card facts and `evolve` (a `folding.Fold`); `rules` the legal
 moves, `start`, `decide` and `timeout_move`; `commands` the grammar; `views` the views, history
-and outcome; `bots` the bots. Each contract method below is one line delegating to them.
+and outcome; `plans` what a seat may know when it writes a plan; `bots` the bots. Each contract method below is one line delegating to them.
 """
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from typing import Any
 
 from ..contract import Chance, Event, Option, Outcome
 from ..contract import validate_options as _validate
-from . import bots, commands, rules, state, views
+from . import bots, commands, plans, rules, state, views
 
 
 class Trees:
@@ -66,6 +66,13 @@ class Trees:
 
     def describe(self, move) -> str:
         return commands.describe(move)
+
+    # plans (service.play.moves.plans): the position as the writer may know it
+    def plan_world(self, state, writer: int) -> dict:
+        return plans.plan_world(state, writer)
+
+    def never_possible(self, state, writer: int, move) -> str | None:
+        return plans.never_possible(state, writer, move)
 
     def outcome(self, state) -> Outcome | None:
         return views.outcome(state)

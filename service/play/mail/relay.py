@@ -69,7 +69,8 @@ from service.mail.outbound.transports import (
 )
 from service.play import notify
 from service.play import repository as positions
-from service.play.reads import seatpage
+from service.play.moves import plans
+from service.play.reads import forcedmoves, seatpage
 from service.play.services import Services
 from service.play.time import calendar
 from service.play.time import mailholds as mail_holds
@@ -517,12 +518,16 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
+    names = [s.player.name for s in game.seats]
+    forced = forcedmoves.told(pos.engine, news, row.seat, names)
+    hints = plans.hints(pos.engine, pos.state, row.seat, names)
     news = [(r.seq, r.event) for r in news]
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
     compose = compose_note if row.kind in NOTE_KINDS else compose_turn
     return partial(compose, svc.templates, page, links, envelope,
-                   extra=dict(row.payload or {}, kind=row.kind, bounced=bounced))
+                   extra=dict(row.payload or {}, kind=row.kind, bounced=bounced, forced=forced,
+                              plan_hints=hints))
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool, *,

@@ -17,6 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.play import notify
 from service.play.errors import GameOver, NoSuchGame, PlayError, PositionChanged
 from service.play.repository import load
 from service.play.services import Services
@@ -29,6 +30,9 @@ log = logging.getLogger(__name__)
 
 #: a game whose bots have not moved this long after a person's move lost its kick
 STALLED_AFTER = timedelta(minutes=1)
+
+#: the source of a move played for a person because it was their only one
+FORCED = "forced"
 
 #: moves one kick plays at most; a longer run of bot moves kicks the job again
 MAX_MOVES_PER_KICK = 200
@@ -59,7 +63,8 @@ def move_bots(svc: Services, game_id: int, limit: int = MAX_MOVES_PER_KICK) -> i
 
 
 def _one_move(svc: Services, game_id: int) -> Applied | None:
-    """The first bot seat to act makes its move; None when no bot has one to make."""
+    """The first bot seat to act makes its move, else a person's forced move is played
+    (source 'forced', notify.forced_seats); None when there is neither."""
     with svc.db.transaction() as session:
         pos = load(session, svc.states, game_id, lock=True)
         if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
@@ -67,7 +72,12 @@ def _one_move(svc: Services, game_id: int) -> Applied | None:
         acting = pos.engine.to_act(pos.state)
         seat = next((s for s in pos.row.seats if s.bot and s.seat in acting), None)
         if seat is None:
-            return None
+            forced = notify.forced_seats(pos.row, pos.engine, pos.state)
+            if not forced:
+                return None
+            number, move = next(iter(sorted(forced.items())))
+            return apply(session, svc, Intent(game_id, number, moves=[move],
+                                              expected_seq=pos.seq, source=FORCED))
         move = pos.engine.bots[seat.bot](pos.state, seat.seat, svc.chance)
         return apply(session, svc, Intent(game_id, seat.seat, moves=[move],
                                           expected_seq=pos.seq, source="bot"))

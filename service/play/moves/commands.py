@@ -252,9 +252,9 @@ register(Command("back", "", "Ends your vacation: your clocks run again.", _vaca
 register(Command("keep", "", "As the last line of a reply, keeps a turn that may go on open "
                  "(RULINGS M9); otherwise the reply's moves are your whole turn."))
 register(Command("if", "THEIR MOVE then MY MOVE", "A plan: when they (or the player "
-                 "named) next make exactly that move, yours is played at once, if still "
-                 "allowed; e.g. if they lead the Mill then play the Savage. Only you see it.",
-                 _plan("if")))
+                 "named) next make exactly that move, yours is played at once (or when your "
+                 "turn comes), if still allowed; e.g. if they lead the Mill then play the "
+                 "Savage. Only you see it.", _plan("if")))
 register(Command("next:", "MY MOVE", "A plan: your move, played when your turn comes if "
                  "still allowed; e.g. next: take blind.", _plan("next")))
 register(Command("plans", "", "Lists your plans in this game (nobody else sees them).",

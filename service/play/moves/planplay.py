@@ -4,7 +4,7 @@ at once, in events of its own (`source='plan'`); a plan whose condition can no l
 is dropped, and waits (`told` false) until its writer's next turn email says why."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy import and_, exists, or_, select, update
@@ -12,6 +12,8 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store.models import EventRow, Plan
+
+from .plans import shown
 
 SOURCE = "plan"
 #: plans answering plans, at most this many in one move (a loop guard, never a rule)
@@ -31,6 +33,7 @@ class Step:
 class Followed:
     steps: list[Step]
     untold: list[Plan]            # dropped plans whose writers have not been told yet
+    standing: list[Plan] = field(default_factory=list)   # the plans standing after it
 
 
 def follow(session: Session, chance, game, engine, before: Any, mover: int,
@@ -44,7 +47,8 @@ def follow(session: Session, chance, game, engine, before: Any, mover: int,
         .order_by(Plan.id)))
     plans = [p for p in rows if p.status == "standing"]
     steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
-    return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told])
+    return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told],
+                    [p for p in rows if p.status == "standing"])
 
 
 def takes_plans(engine) -> bool:
@@ -65,6 +69,14 @@ def tell(untold: list[Plan], emails: list[dict]) -> None:
             for plan in untold:
                 if plan.seat == email["seat"]:
                     plan.told = True
+
+
+def show(standing: list[Plan], emails: list[dict], engine, names: list[str]) -> None:
+    """Each mailed seat's standing plans in its email (`plans` in the payload)."""
+    for email in emails:
+        lines = [shown(engine, p, names) for p in standing if p.seat == email["seat"]]
+        if lines:
+            email["payload"] = dict(email["payload"], plans=lines)
 
 
 def _follow(session, chance, game, engine, plans, before, mover, moves, state,
@@ -91,16 +103,24 @@ def _follow(session, chance, game, engine, plans, before, mover, moves, state,
 def _answer(session, chance, game, engine, names, plans, before, mover, moves, state,
             source) -> Step | None:
     """The `if` plans on the mover's move: the first met is played, the rest dropped."""
+    if mover not in engine.to_act(before):
+        return None               # a choice made out of turn (Magnate, M19) answers nothing
     played = None
     for plan in [p for p in plans if p.kind == "if" and p.other == mover]:
         plans.remove(plan)
         who = names[mover]
         if source == "timer":
             _drop([plan], f"{who}'s time ran out and the clock moved for them")
-        elif _moved_since(session, game.id, plan):
+        elif _moved_since(session, engine, game.id, plan):
             _drop([plan], f"{who} moved otherwise")
         elif played is not None or not _met(engine, plan, before, moves):
             _drop([plan], f"{who} moved otherwise")
+        elif plan.seat not in engine.to_act(state):
+            # met, but the writer is not to act yet (the mover's Magnate turn is still open,
+            # M9; another player moves first at a larger table): the answer waits for the
+            # writer's turn, as a `next:` plan
+            plan.kind = "next"
+            plans.append(plan)
         else:
             played = _try(chance, engine, plan, state)
     return played
@@ -128,12 +148,17 @@ def _met(engine, plan: Plan, before, moves: list[Move]) -> bool:
     return list(moves[:len(wanted)]) == list(wanted)
 
 
-def _moved_since(session: Session, game_id: int, plan: Plan) -> bool:
+def _moved_since(session: Session, engine, game_id: int, plan: Plan) -> bool:
     """The named seat made a move after the plan was written and before this one (one the
-    plan did not see, a clock's batch): the plan answered 'its next move' and that is past."""
-    return bool(session.scalar(select(exists().where(
-        EventRow.game_id == game_id, EventRow.seat == plan.other,
-        EventRow.seq > plan.written_seq, EventRow.source != "start"))))
+    plan did not see, a clock's batch): the plan answered 'its next move' and that is past.
+    Choices made out of turn, unseen by the writer (the engine's `plan_out_of_turn`), are
+    no move here."""
+    found = exists().where(EventRow.game_id == game_id, EventRow.seat == plan.other,
+                           EventRow.seq > plan.written_seq, EventRow.source != "start")
+    unseen = tuple(getattr(engine, "plan_out_of_turn", ()))
+    if unseen:
+        found = found.where(EventRow.type.not_in(unseen))
+    return bool(session.scalar(select(found)))
 
 
 def _try(chance, engine, plan: Plan, state) -> Step | None:
@@ -150,11 +175,22 @@ def _try(chance, engine, plan: Plan, state) -> Step | None:
             made = engine.decide(after, plan.seat, move, chance)
             after = replay(engine, made, after)
             events += made
+        closing = _closing(engine, after, plan.seat)
+        if closing is not None:      # a plan is a whole turn, as a reply is (M9)
+            made = engine.decide(after, plan.seat, closing, chance)
+            after = replay(engine, made, after)
+            events += made
+            moves = [*moves, closing]
     except (CommandError, IllegalMove) as exc:
         _drop([plan], f"\"{text}\" was no longer allowed: {exc.why}")
         return None
     plan.status, plan.why, plan.told = "played", None, True
     return Step(plan.seat, events, moves, after, text)
+
+
+def _closing(engine, state, seat: int) -> Move | None:
+    finish = getattr(engine, "finish_turn", None)
+    return finish(state, seat) if finish is not None else None
 
 
 def _drop(plans: list[Plan], why: str) -> None:

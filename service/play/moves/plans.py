@@ -66,7 +66,7 @@ def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) ->
     world = engine.plan_world(state, writer)
     who = "they" if len(names) == 2 else names[other]
     try:
-        condition = engine.parse(world, other, cond_text)
+        cond_text, condition = _read_condition(engine, world, other, cond_text)
     except CommandError as exc:
         raise PlanRefused(f"\"{cond_text}\" is not a move {who} could make: {exc.why}.") \
             from None
@@ -78,6 +78,22 @@ def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) ->
     said = "; ".join(engine.describe(m) for m in condition)
     return Judged("if", other, condition, cond_text, reply_text, f"if:{other}:{said}",
                   f"if {who} {said} then {reply_text}")
+
+
+def _read_condition(engine, world, other: int, text: str) -> tuple[str, list[Move]]:
+    """The condition as the engine reads it, and the words that read: `bob sells the
+    Sailor` is read as `sell the Sailor` when the verb as said is no command."""
+    try:
+        return text, engine.parse(world, other, text)
+    except CommandError:
+        verb, _, rest = text.partition(" ")
+        for plain in (verb[:-1], verb[:-2]) if verb.lower().endswith("s") else ():
+            try:
+                said = f"{plain} {rest}".strip()
+                return said, engine.parse(world, other, said)
+            except CommandError:
+                continue
+        raise
 
 
 def _judge_next(engine, state, writer: int, reply_text: str) -> Judged:
@@ -107,6 +123,13 @@ def _check_reply(engine, world, writer: int, other: int, condition: list[Move],
         after = world
         for move in condition:
             after = replay(engine, engine.decide(after, other, move, chance), after)
+    except IllegalMove:
+        # not in this world, yet perhaps in the real one (a forced unroot, a follow off
+        # suit): the answer is checked when played
+        return
+    if writer not in engine.to_act(after):
+        return                    # their turn goes on (Magnate, M9): checked when played
+    try:
         moves = engine.parse(after, writer, reply_text)
         for move in moves:
             after = replay(engine, engine.decide(after, writer, move, chance), after)
@@ -187,6 +210,29 @@ def shown(engine, plan: Plan, names: list[str]) -> str:
     who = "they" if len(names) == 2 else names[plan.other]
     said = "; ".join(engine.describe(m) for m in plan.condition["moves"])
     return f"if {who} {said} then {plan.reply['text']}"
+
+
+def mine(session: Session, engine, game_id: int, seat: int, names: list[str]) -> list[str]:
+    """The seat's standing plans as `plans` lists them (its page; none where the engine takes
+    none, without a query)."""
+    if getattr(engine, "plan_world", None) is None:
+        return []
+    return [shown(engine, p, names) for p in standing(session, game_id, seat)]
+
+
+#: likely plans offered at most in one email or page
+MAX_HINTS = 12
+
+
+def hints(engine, state, seat: int | None, names: list[str]) -> list[str]:
+    """Plan lines `seat` might write now, from the engine's `plan_hints` (its own knowledge
+    only): in Suzerain, an answer to each lead of the opponent's known cards."""
+    offer = getattr(engine, "plan_hints", None)
+    if offer is None or seat is None or len(names) != 2 or engine.outcome(state) is not None:
+        return []
+    lines = [f"if they {engine.describe(cond)} then {engine.describe(answer)}"
+             for cond, answers in offer(state, seat) for answer in answers]
+    return lines[:MAX_HINTS]
 
 
 def listing(session: Session, svc: Services, game_id: int, seat: int) -> str:

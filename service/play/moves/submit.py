@@ -220,10 +220,14 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
         mail_holds.release_mover(pos.row, intent.seat, now)
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
-    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state)
+    forced = notify.forced_seats(pos.row, pos.engine, new_state)
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state, forced)
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
                                   mover=_mover(intent, pos.engine, new_state, bool(steps)))
+    if forced:     # its only move is played for it in a moment: its next email tells it
+        emails = [e for e in emails if not (e["kind"] == "turn" and e["seat"] in forced)]
     planplay.tell(followed.untold, emails)
+    planplay.show(followed.standing, emails, pos.engine, [s.player.name for s in pos.row.seats])
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:

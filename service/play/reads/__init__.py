@@ -1,6 +1,6 @@
 """What pages and the API read: game pages, history, replay, a game's file, a player's games, bookkeeping lists."""
 
-from . import admin, api, gamefile, mygames, seatpage
+from . import admin, api, forcedmoves, gamefile, mygames, seatpage
 from .pages import GameRead, PublicGame, public_game, read_game
 from .replay import LogReader, NotYet, Step, replay_step, seat_log, whole_log
 
@@ -12,6 +12,7 @@ __all__ = [
     "Step",
     "admin",
     "api",
+    "forcedmoves",
     "gamefile",
     "mygames",
     "public_game",

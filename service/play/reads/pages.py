@@ -16,14 +16,14 @@ from service.display.seatpage import SeatPage, fill, history
 from service.games import registry
 from service.play import repository as positions
 from service.play.errors import NoSuchGame
-from service.play.moves import chat, undo
+from service.play.moves import bots, chat, plans, undo
 from service.play.repository import check_holder
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
 from service.store.statuses import GameStatus, InboundStatus
 
-from . import seatpage
+from . import forcedmoves, seatpage
 
 HISTORY_PAGE = 50
 
@@ -42,6 +42,8 @@ class GameRead:
     rematch: int | None = None   # a finished game's rematch, once someone has offered it
     public_path: str = ""        # the game's public page, when its players keep one
     zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
+    plans: list[str] = field(default_factory=list)        # the seat's standing plans
+    plan_hints: list[str] = field(default_factory=list)   # plans it might write now
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -81,9 +83,11 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
             if pos.row.status == GameStatus.ENDED else None
         public = svc.urls.public_game_path(pos.row.public_id) \
             if pos.row.public and pos.row.public_id else ""
+        mine = [] if seat is None else plans.mine(session, pos.engine, game_id, seat, names)
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
-                        public, _zone(pos.row, seat))
+                        public, _zone(pos.row, seat), mine,
+                        plans.hints(pos.engine, pos.state, seat, names))
 
 
 def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
@@ -104,12 +108,16 @@ def history_page(session: Session | Connection, pos: positions.Position, seat: i
     at = {r.seq: r.at.isoformat() for r in recorded}
     timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
     planned = {r.seq for r in recorded if r.source == "plan"}
+    # a forced move is marked for its own seat alone (service.play.reads.forcedmoves)
+    forced = {r.seq for r in recorded if r.source == bots.FORCED and r.seat == seat}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
             h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
         elif h["seq"] in planned:
             h = dict(h, text=h["text"] + " (played by plan)")
+        elif h["seq"] in forced:
+            h = dict(h, text=forcedmoves.marked(h["text"]))
         entries.append(dict(h, kind="event", at=at[h["seq"]]))
     # a message or a seat change belongs to the page whose events it came among
     after = -1 if first == 1 else first - 1

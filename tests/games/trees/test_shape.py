@@ -19,7 +19,7 @@ from .helpers import harvest, play, table, unroot
 
 PACKAGE = Path(state.__file__).parent
 # docs/engines.md, "Files and their roles": a module imports only those above it.
-ORDER = ["state", "rules", "commands", "views", "bots", "__init__"]
+ORDER = ["state", "rules", "commands", "views", "plans", "bots", "__init__"]
 
 
 def test_evolve_is_the_shared_fold_with_one_handler_per_event():

@@ -1,5 +1,6 @@
-"""A player's calendar preferences: `tz`, `rest_days`, `quiet_hours`, `reminders` and
-`auto_vacation`, set together from /me or `flask players prefs EMAIL KEY=VALUE...`. Every value
+"""A player's calendar preferences: `tz`, `rest_days`, `quiet_hours`, `reminders`,
+`auto_vacation`, and `forced_moves` (a seat's only move played for it, service.play.moves.bots),
+set together from /me or `flask players prefs EMAIL KEY=VALUE...`. Every value
 is checked before any is stored: one bad value changes nothing and says what would work."""
 from __future__ import annotations
 
@@ -17,7 +18,7 @@ from ...services import Services
 from .. import clocks
 from . import rules
 
-KEYS = ("tz", "rest_days", "quiet_hours", "reminders", "auto_vacation")
+KEYS = ("tz", "rest_days", "quiet_hours", "reminders", "auto_vacation", "forced_moves")
 REST_DAYS_EVERY = timedelta(days=7)     # rest days change at most this often
 ZONES = frozenset(available_timezones())
 
@@ -32,7 +33,8 @@ def preferences(player: Any) -> dict[str, str]:
             "rest_days": player.rest_days or "none",
             "quiet_hours": player.quiet_hours or "none",
             "reminders": player.reminders or "default",
-            "auto_vacation": "on" if player.auto_vacation else "off"}
+            "auto_vacation": "on" if player.auto_vacation else "off",
+            "forced_moves": "on" if player.forced_moves else "off"}
 
 
 def read_preferences(svc: Services, player_id: int) -> dict[str, str]:
@@ -87,6 +89,8 @@ def _checked(session: Session, player: Player, changes: dict[str, str],
         values["reminders"] = rules.reminders_text(offsets)
     if "auto_vacation" in changes:
         values["auto_vacation"] = rules.parse_switch("auto_vacation", changes["auto_vacation"])
+    if "forced_moves" in changes:
+        values["forced_moves"] = rules.parse_switch("forced_moves", changes["forced_moves"])
     return values
 
 
