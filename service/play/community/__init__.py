@@ -9,9 +9,10 @@ player_rater(player_id))`; a bot level's rated player is "bot:normal"), their re
 and quickness (`activity(session, player_id)`)."""
 from service.play.time import ending
 
-from . import challenges, ladders, reports, strength
+from . import challenges, invites, ladders, reports, strength
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
+from .invites import InviteClosed
 from .ladders import LadderRefused
 from .pairing import round_robin, swiss
 from .profiles import (
@@ -59,8 +60,8 @@ ending.when_a_game_ends(rate_end)
 ending.when_a_game_ends(mark_due)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
-           "BoardLine", "GameRating", "LadderRefused", "NoSuchBoard", "Posted", "Profile",
-           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "ladders",
+           "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "NoSuchBoard", "Posted", "Profile",
+           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",
