@@ -100,6 +100,20 @@ def join_ladder(me, kind: str):
     return redirect(url_for("contests.ladder", kind=kind))
 
 
+@bp.post("/ladders/<kind>/leave")
+@signed_in
+def leave_ladder(me, kind: str):
+    try:
+        games = ladders.leave(services(), me.id, kind)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    played_on = {0: "", 1: " Your open ladder game plays on as an ordinary game, outside the "
+                 "ladder."}.get(games, f" Your {games} open ladder games play on as ordinary "
+                                       "games, outside the ladder.")
+    flash("You left the ladder." + played_on)
+    return redirect(url_for("contests.ladder", kind=kind))
+
+
 @bp.post("/ladders/<kind>/challenge/<int:player_id>")
 @signed_in
 def challenge_on_ladder(me, kind: str, player_id: int):
