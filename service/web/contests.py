@@ -80,6 +80,11 @@ def withdraw_challenge(me, challenge_id: int):
     return redirect("/games/open")
 
 
+@bp.get("/ladders")
+def ladders_index():
+    return render_template("web/ladders.html", games=ladders.ladders_index(services()))
+
+
 @bp.get("/ladders/<kind>")
 def ladder(kind: str):
     me = current_account()

@@ -19,6 +19,11 @@ bp = Blueprint("tournaments", __name__)
 ANSWERS = ("accept", "decline")
 
 
+@bp.get("/tournaments")
+def tournaments_index():
+    return render_template("web/tournaments.html", tournaments=community.listed(services()))
+
+
 @bp.get("/tournaments/<int:tournament_id>")
 def tournament_page(tournament_id: int):
     try:

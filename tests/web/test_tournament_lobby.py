@@ -122,3 +122,17 @@ def test_signed_out_the_form_asks_to_sign_in(app):
     assert "Sign in with your email" in client.get("/tournaments/new").text
     sent = client.post("/tournaments", data={"game": "trees"})
     assert sent.status_code == 302 and "/sign-in" in sent.location
+
+
+def test_the_header_leads_to_ratings_ladders_and_tournaments(app):
+    client = app.test_client()
+    header = client.get("/").text.split("</header>")[0]
+    for path in ("/ratings", "/ladders", "/tournaments"):
+        assert f'href="{path}"' in header
+        assert client.get(path).status_code == 200
+    assert 'href="/ladders/trees"' in client.get("/ladders").text
+    anna = maker(app)
+    make(anna)
+    listed = client.get("/tournaments").text
+    assert "Trees tournament #1" in listed and "waiting for its entrants to accept" in listed
+    assert 'href="/tournaments/new"' in listed

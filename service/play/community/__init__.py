@@ -41,7 +41,7 @@ from .ratings import (
 )
 from .rebuild import rebuild
 from .reports import BadReport
-from .show import RoundView, Table, TournamentView, show
+from .show import Listed, RoundView, Table, TournamentView, listed, show
 from .standings import Line, line_text, points_text
 from .tournaments import (
     FORMATS,
@@ -65,5 +65,5 @@ __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport"
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",
-           "NoSuchTournament", "RoundView", "Table", "TournamentView", "advance", "advance_due",
-           "create", "line_text", "points_text", "round_robin", "show", "swiss"]
+           "Listed", "NoSuchTournament", "RoundView", "Table", "TournamentView", "advance", "advance_due",
+           "create", "line_text", "listed", "points_text", "round_robin", "show", "swiss"]

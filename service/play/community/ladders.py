@@ -13,7 +13,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
@@ -82,6 +82,15 @@ def view(svc: Services, kind: str, viewer_id: int | None = None) -> Ladder:
             rungs.append(Rung(rung.place, rung.player_id, name, rung.player_id in away,
                               counts.get(rung.player_id, 0), mine is not None and reason is None))
         return Ladder(kind, title, rungs, mine)
+
+
+def ladders_index(svc: Services) -> list[tuple[str, str, int]]:
+    """Every game's ladder: (game, title, players on it)."""
+    with svc.db.transaction() as session:
+        counts = dict(session.execute(select(LadderRung.kind, func.count())
+                                      .group_by(LadderRung.kind)).all())
+    return [(kind, engine.title, counts.get(kind, 0))
+            for kind, engine in registry.available().items()]
 
 
 def join(svc: Services, player_id: int, kind: str) -> int:

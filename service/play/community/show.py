@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from service.games import registry
 from service.play.services import Services
-from service.store.models import GameRow, Player, TournamentRound
+from service.store.models import GameRow, Player, Tournament, TournamentEntrant, TournamentRound
 
 from . import standings
 from .invites import invites_of, status_of
@@ -55,6 +55,27 @@ class Invited:
     """An address invited to a lobby tournament: shown to its maker only."""
     email: str
     status: str         # pending | accepted | declined | expired | closed
+
+
+@dataclass(frozen=True)
+class Listed:
+    id: int
+    title: str
+    format: str
+    status: str
+    round: int
+    rounds: int
+    entrants: int
+
+
+def listed(svc: Services, limit: int = 50) -> list[Listed]:
+    """The latest tournaments, newest first: the /tournaments page."""
+    with svc.db.transaction() as session:
+        counts = dict(session.execute(select(TournamentEntrant.tournament_id, func.count())
+                                      .group_by(TournamentEntrant.tournament_id)).all())
+        rows = session.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(limit))
+        return [Listed(t.id, registry.get(t.kind).title, t.format, t.status, t.round, t.rounds,
+                       counts.get(t.id, 0)) for t in rows]
 
 
 def show(svc: Services, tournament_id: int) -> TournamentView:
