@@ -10,8 +10,17 @@ import os
 import subprocess
 import sys
 
-from .test_axe import _emails, check, page  # noqa: F401 - the fixture that lets axe in
+import pytest
+
+from .test_axe import _emails, check, checkable_page
 from .test_browser import ROOT, click, open_mail
+
+
+@pytest.fixture
+def page(server):
+    """A page axe-core may be injected into (test_axe.py's)."""
+    with checkable_page() as opened:
+        yield opened
 
 
 def flask(server, tmp_path, *args) -> str:

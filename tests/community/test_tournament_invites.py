@@ -3,6 +3,7 @@ emailed link; round 1 starts when every invitation is accepted, or when the make
 with at least a table; an answered, expired, closed or tampered link changes nothing."""
 from __future__ import annotations
 
+import threading
 from datetime import timedelta
 
 import pytest
@@ -11,7 +12,13 @@ from sqlalchemy import func, select
 from service.play import community
 from service.play.community import invites
 from service.play.players import blocks
-from service.store.models import OutboxRow, Tournament, TournamentEntrant, TournamentInvite
+from service.store.models import (
+    OutboxRow,
+    Tournament,
+    TournamentEntrant,
+    TournamentInvite,
+    TournamentRound,
+)
 
 from .helpers import player
 
@@ -171,3 +178,36 @@ def test_an_address_blocking_the_maker_is_not_invited(services):
         invites.make(services, ann, "trees", "swiss", 2, [BEN])
     with services.db.transaction() as s:
         assert s.scalar(select(func.count()).select_from(Tournament)) == 0
+
+
+def test_the_last_two_accepting_at_once_start_round_one_once(services, made):
+    """Each answer locks the tournament's row: the second to commit sees the field full."""
+    _, m = made
+    links = tokens(services, m.tournament_id)
+    barrier = threading.Barrier(3)
+    answers: list = []
+    failures: list = []
+
+    def run(work):
+        try:
+            barrier.wait()
+            answers.append(work())
+        except Exception as exc:  # noqa: BLE001 - a thread's failure fails the test below
+            failures.append(exc)
+
+    ann = community.show(services, m.tournament_id).created_by
+    threads = [threading.Thread(target=run, args=(lambda a=a: invites.answer(
+        services, links[a], "accept"),)) for a in (BEN, CY)]
+    # and the maker pressing Start at the same moment: one of them starts it, once
+    threads.append(threading.Thread(target=run, args=(lambda: invites.start(
+        services, ann, m.tournament_id),)))
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    with services.db.transaction() as s:
+        rounds = s.scalars(select(TournamentRound.round).where(
+            TournamentRound.tournament_id == m.tournament_id)).all()
+    assert rounds == [1]
+    started = answers.count("started") + sum(isinstance(a, int) for a in answers)
+    refused = [str(f) for f in failures]
+    assert started == 1 and len(answers) + len(failures) == 3, (answers, refused)
+    assert all("started" in r for r in refused)
