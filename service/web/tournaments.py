@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from service.games import registry
 from service.play import community
 from service.play.errors import PlayError
-from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
+from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT, clocks
 
 from . import pages
 from .accounts import current_account, signed_in
@@ -30,8 +30,11 @@ def tournament_page(tournament_id: int):
         view = community.show(services(), tournament_id)
     except community.NoSuchTournament as exc:
         return pages.problem(exc.title, exc.detail, 404)
+    # the clock in words, as the lobby offers it ("3 days per move")
+    words = clocks.describe(clocks.parse_clock(view.clock)) if view.clock else ""
     return render_template("web/tournament.html", t=view, line_text=community.line_text,
-                           points_text=community.points_text, me=current_account())
+                           points_text=community.points_text, me=current_account(),
+                           clock_words=words)
 
 
 @bp.get("/tournaments/new")

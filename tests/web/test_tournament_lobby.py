@@ -45,6 +45,7 @@ def test_the_form_makes_a_tournament_whose_entrants_accept_by_link(app):
     made = make(anna)
     assert made.status_code == 302 and made.location.endswith("/tournaments/1")
     page = anna.get("/tournaments/1").text
+    assert "Swiss, 2 rounds, 3 days per move." in page
     assert "Waiting for its entrants to accept" in page
     assert f"{BEN}: waiting" in page and "Start now with those entered" in page
     # a stranger sees how many wait, never their addresses
