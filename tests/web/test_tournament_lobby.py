@@ -137,3 +137,17 @@ def test_the_header_leads_to_ratings_ladders_and_tournaments(app):
     listed = client.get("/tournaments").text
     assert "Trees tournament #1" in listed and "waiting for its entrants to accept" in listed
     assert 'href="/tournaments/new"' in listed
+
+
+def test_me_lists_the_tournaments_waiting_to_start(app):
+    anna = maker(app)
+    make(anna)
+    assert "Your <a href=\"/tournaments/1\">Trees tournament #1</a>: waiting" in anna.get("/me").text
+    ben = form_client(app)
+    sign_in(ben, app, BEN)
+    mine = ben.get("/me").text
+    assert "You are invited to the Trees tournament #1" in mine
+    path = re.search(r'href="(/tournaments/invitations/[^"]+/accept)"', mine).group(1)
+    assert "Enter the tournament" in ben.get(path).text         # the link on /me works
+    post_form(ben, path, page=path)
+    assert "Tournaments waiting to start" not in ben.get("/me").text

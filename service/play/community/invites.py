@@ -145,6 +145,36 @@ def look(svc: Services, token: str) -> InviteView:
                           status_of(inv, svc.clock.now()))
 
 
+@dataclass(frozen=True)
+class Waiting:
+    """A forming tournament on a player's /me: one they made, or one they are invited to."""
+    tournament_id: int
+    title: str
+    path: str           # its page, or (invited) the invitation's accept link
+    made: bool
+
+
+def waiting_for(svc: Services, player_id: int) -> list[Waiting]:
+    """The forming tournaments the player made (their page has the Start button) and the
+    tournament invitations waiting for their answer."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        me = session.get(Player, player_id)
+        made = session.scalars(select(Tournament).where(
+            Tournament.created_by == player_id, Tournament.status == "forming")
+            .order_by(Tournament.id))
+        out = [Waiting(t.id, registry.get(t.kind).title, f"/tournaments/{t.id}", True)
+               for t in made]
+        invited = session.execute(select(TournamentInvite, Tournament).join(
+            Tournament, Tournament.id == TournamentInvite.tournament_id).where(
+            TournamentInvite.email == me.email, TournamentInvite.status == "pending",
+            TournamentInvite.expires_at > now, Tournament.status == "forming"))
+        out += [Waiting(t.id, registry.get(t.kind).title,
+                        svc.urls.tournament_invitation_path(t.id, inv.id, "accept"), False)
+                for inv, t in invited]
+        return out
+
+
 def status_of(inv: TournamentInvite, now) -> str:
     return "expired" if inv.status == "pending" and now > inv.expires_at else inv.status
 
