@@ -90,22 +90,23 @@ def start(me, tournament_id: int):
 def invitation(token: str, choice: str):
     """The emailed link: the page and its button (a GET changes nothing: mail scanners
     follow links)."""
-    if choice not in ANSWERS:
-        return pages.problem("This link does not work", "It is not an invitation link.", 404)
     try:
-        seen = community.invites.look(services(), token)
+        seen = community.invites.look(services(), token)    # a damaged token: the 400 page
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400)
+    if choice not in ANSWERS:
+        return pages.problem("This link does not work", "It is not an invitation link.", 404)
     return render_template("web/tournament_invitation.html", invitation=seen, choice=choice,
                            token=token, done=None)
 
 
 @bp.post("/tournaments/invitations/<token>/<choice>")
 def answer(token: str, choice: str):
-    if choice not in ANSWERS:
-        return pages.problem("This link does not work", "It is not an invitation link.", 404)
     try:
         seen = community.invites.look(services(), token)
+        if choice not in ANSWERS:
+            return pages.problem("This link does not work", "It is not an invitation link.",
+                                 404)
         done = community.invites.answer(services(), token, choice)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)

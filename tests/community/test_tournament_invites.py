@@ -9,6 +9,7 @@ from datetime import timedelta
 import pytest
 from sqlalchemy import func, select
 
+from service.linking.signer import Tampered, WrongPurpose
 from service.play import community
 from service.play.community import invites
 from service.play.players import blocks
@@ -120,11 +121,11 @@ def test_an_expired_invitation_is_refused_and_reads_expired(services, made):
 def test_a_tampered_or_foreign_link_is_refused(services, made):
     _, m = made
     token = tokens(services, m.tournament_id)[BEN]
-    with pytest.raises(community.InviteClosed, match="damaged"):
+    with pytest.raises(Tampered):
         invites.answer(services, token[:-3] + "xyz", "accept")
     # a game invitation's token is for something else, whatever its numbers say
     game_token = services.urls.invitation_path(m.tournament_id, 1, 1, "accept").split("/")[-2]
-    with pytest.raises(community.InviteClosed, match="join a game"):
+    with pytest.raises(WrongPurpose, match="join a game"):
         invites.answer(services, game_token, "accept")
     assert entered(services, m.tournament_id) == 2
 
