@@ -14,7 +14,7 @@ from flask import Flask, current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-from service.play.community.invites import MAX_INVITEES
+from service.play.community import MAX_INVITEES
 from service.play.players import MAX_INVITES, BadAddress, address, is_bot_entry
 
 from . import pages, problems

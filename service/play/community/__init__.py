@@ -12,7 +12,7 @@ from service.play.time import ending
 from . import challenges, invites, ladders, reports, strength
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
-from .invites import InviteClosed
+from .invites import MAX_INVITEES, InviteClosed
 from .ladders import LadderRefused
 from .pairing import round_robin, swiss
 from .profiles import (
@@ -60,7 +60,7 @@ ending.when_a_game_ends(rate_end)
 ending.when_a_game_ends(mark_due)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
-           "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "NoSuchBoard", "Posted", "Profile",
+           "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "MAX_INVITEES", "NoSuchBoard", "Posted", "Profile",
            "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
