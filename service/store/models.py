@@ -536,7 +536,7 @@ class Tournament(Base):
     options: Mapped[dict] = mapped_column(JSON)                # each game's (clock=, rated ...)
     no_vacation: Mapped[bool] = mapped_column(default=False, server_default=false())
     rated: Mapped[bool] = mapped_column(default=True, server_default=true())
-    # forming (a lobby tournament's invitations out) | running | ended
+    # forming (a lobby tournament's invitations out) | running | ended | cancelled (never started)
     status: Mapped[str] = mapped_column(String(20), default="running")
     round: Mapped[int] = mapped_column(Integer, default=0)     # the round being played
     # a game of the current round ended: the next round may be due (the sweep's catch-up)

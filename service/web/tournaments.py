@@ -86,6 +86,17 @@ def start(me, tournament_id: int):
     return redirect(url_for("tournaments.tournament_page", tournament_id=tournament_id))
 
 
+@bp.post("/tournaments/<int:tournament_id>/cancel")
+@signed_in
+def cancel(me, tournament_id: int):
+    try:
+        community.invites.cancel(services(), me.id, tournament_id)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409, links=[_back(tournament_id)])
+    flash("The tournament is called off; its open invitations are closed.")
+    return redirect(url_for("tournaments.tournament_page", tournament_id=tournament_id))
+
+
 @bp.get("/tournaments/invitations/<token>/<choice>")
 def invitation(token: str, choice: str):
     """The emailed link: the page and its button (a GET changes nothing: mail scanners

@@ -212,3 +212,29 @@ def test_the_last_two_accepting_at_once_start_round_one_once(services, made):
     refused = [str(f) for f in failures]
     assert started == 1 and len(answers) + len(failures) == 3, (answers, refused)
     assert all("started" in r for r in refused)
+
+
+def test_the_maker_calls_off_a_tournament_that_has_not_started(services, made):
+    ann, m = made
+    links = tokens(services, m.tournament_id)
+    invites.answer(services, links[BEN], "accept")
+    with pytest.raises(community.BadTournament, match="Only the player who made"):
+        invites.cancel(services, player(services, "Ben"), m.tournament_id)
+    invites.cancel(services, ann, m.tournament_id)
+    assert community.show(services, m.tournament_id).status == "cancelled"
+    assert invites.look(services, links[CY]).status == "cancelled"
+    with pytest.raises(community.InviteClosed, match="called this tournament off"):
+        invites.answer(services, links[CY], "accept")
+    with pytest.raises(community.BadTournament, match="was called off"):
+        invites.start(services, ann, m.tournament_id)
+    assert community.advance(services, m.tournament_id) == "over"
+    assert invites.waiting_for(services, ann) == []
+    with services.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(TournamentRound)) == 0
+
+
+def test_a_started_tournament_is_not_called_off(services, made):
+    ann, m = made
+    invites.start(services, ann, m.tournament_id)
+    with pytest.raises(community.BadTournament, match="plays to its end"):
+        invites.cancel(services, ann, m.tournament_id)

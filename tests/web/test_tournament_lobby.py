@@ -152,3 +152,16 @@ def test_me_lists_the_tournaments_waiting_to_start(app):
     assert "Enter the tournament" in ben.get(path).text         # the link on /me works
     post_form(ben, path, page=path)
     assert "Tournaments waiting to start" not in ben.get("/me").text
+
+
+def test_the_maker_calls_it_off_from_its_page(app):
+    anna = maker(app)
+    make(anna)
+    assert anna.post("/tournaments/1/cancel", data={}).status_code == 302
+    page = anna.get("/tournaments/1").text
+    assert "Called off by its maker before it started" in page and "Call it off" not in page
+    assert "called off" in app.test_client().get("/tournaments").text
+    path = links(invitation_to(app, BEN))["accept"]
+    assert "its maker called the tournament off" in app.test_client().get(path).text
+    again = anna.post("/tournaments/1/cancel", data={})
+    assert again.status_code == 409 and "was called off" in again.text

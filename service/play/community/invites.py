@@ -1,8 +1,8 @@
 """Tournaments made in the lobby: the maker is entered at once (bots too), each other entrant
 gets one email with a signed accept link and is entered when they accept. The first round
 starts by itself when every invitation is accepted; when one is declined or expires, the maker
-may start with those who accepted (at least a table). Until then the tournament is "forming";
-a pending invitation closes when it starts without it."""
+may start with those who accepted (at least a table), or call it off. Until then the
+tournament is "forming"; a pending invitation closes when it starts without it."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -52,7 +52,7 @@ class InviteView:
     title: str
     format: str
     rounds: int
-    status: str         # pending | accepted | declined | expired | closed
+    status: str         # pending | accepted | declined | expired | closed | cancelled
 
 
 def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
@@ -113,11 +113,24 @@ def start(svc: Services, maker_id: int, tournament_id: int) -> int:
         t = _locked(session, tournament_id)
         if t.created_by != maker_id:
             raise BadTournament("Only the player who made this tournament can start it.")
-        if t.status != "forming":
-            raise BadTournament("This tournament has started already.")
+        _still_forming(t)
         games, outbox, bots = _start(session, svc, t)
     kick_after(svc, outbox, bots)
     return len(games)
+
+
+def cancel(svc: Services, maker_id: int, tournament_id: int) -> None:
+    """The maker calls off a tournament that has not started: it is listed as called off, and
+    its invitations still open close (their links say so)."""
+    with svc.db.transaction() as session:
+        t = _locked(session, tournament_id)
+        if t.created_by != maker_id:
+            raise BadTournament("Only the player who made this tournament can call it off.")
+        _still_forming(t)
+        for inv in invites_of(session, t.id):
+            if inv.status == "pending":
+                inv.status = "closed"
+        t.status, t.ended_at = "cancelled", svc.clock.now()
 
 
 def read_token(svc: Services, token: str) -> tuple[int, int]:
@@ -138,9 +151,11 @@ def look(svc: Services, token: str) -> InviteView:
         if t is None or inv is None or inv.tournament_id != t.id:
             raise InviteClosed("This invitation is not one of ours.")
         maker = session.get(Player, t.created_by) if t.created_by else None
+        status = status_of(inv, svc.clock.now())
+        if t.status == "cancelled" and status == "closed":
+            status = "cancelled"
         return InviteView(t.id, maker.name if maker else "Someone",
-                          registry.get(t.kind).title, t.format, t.rounds,
-                          status_of(inv, svc.clock.now()))
+                          registry.get(t.kind).title, t.format, t.rounds, status)
 
 
 @dataclass(frozen=True)
@@ -206,6 +221,13 @@ def _start(session: Session, svc: Services, t: Tournament):
     return first_round(session, svc, t)
 
 
+def _still_forming(t: Tournament) -> None:
+    if t.status == "cancelled":
+        raise BadTournament("This tournament was called off; nothing was changed.")
+    if t.status != "forming":
+        raise BadTournament("This tournament has started already; it plays to its end.")
+
+
 def _locked(session: Session, tournament_id: int) -> Tournament:
     t = session.scalars(select(Tournament).where(Tournament.id == tournament_id)
                         .with_for_update()).one_or_none()
@@ -221,6 +243,8 @@ def _open_invite(session: Session, t: Tournament, invite_id: int, now) -> Tourna
     if inv.status in ("accepted", "declined"):
         raise InviteClosed(f"This invitation was answered already ({inv.status}); nothing "
                            "was changed.")
+    if t.status == "cancelled":
+        raise InviteClosed("Its maker called this tournament off; nothing was changed.")
     if inv.status == "closed" or t.status != "forming":
         raise InviteClosed("This tournament started without this entry; nothing was changed.")
     if now > inv.expires_at:

@@ -224,7 +224,7 @@ def advance(svc: Services, tournament_id: int) -> str:
     with svc.db.transaction() as session:
         t = session.scalars(select(Tournament).where(Tournament.id == tournament_id)
                             .with_for_update()).one_or_none()
-        if t is None or t.status == "ended":
+        if t is None or t.status in ("ended", "cancelled"):
             return "over"
         if t.status == "forming":       # a lobby tournament's invitations are still out
             return "waiting"
