@@ -20,7 +20,7 @@ from itsdangerous import BadData, BadSignature, SignatureExpired, URLSafeTimedSe
 from itsdangerous.encoding import base64_encode
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
-PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in")
+PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite")
 DAY = 86400
 #: how far ahead of this server's clock a link may have been signed (another server's clock
 #: runs ahead) and still be taken
@@ -181,7 +181,8 @@ class Signer:
 
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
                   "unsubscribe": "stop a game's emails", "invite": "join a game",
-                  "seat": "change another player's clock", "sign_in": "sign in"}
+                  "seat": "change another player's clock", "sign_in": "sign in",
+                  "tournament_invite": "enter a tournament"}
 
 
 def _b32(raw: bytes) -> str:

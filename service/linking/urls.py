@@ -45,6 +45,11 @@ class Urls:
         token = self.signer.dumps("invite", Claims(game, seat, str(invitation_id)))
         return f"/invitations/{token}/{answer}"        # accept | decline | never
 
+    def tournament_invitation_path(self, tournament: int, invite_id: int, answer: str) -> str:
+        # a purpose of its own: a game invitation's token never answers a tournament's
+        token = self.signer.dumps("tournament_invite", Claims(tournament, None, str(invite_id)))
+        return f"/tournaments/invitations/{token}/{answer}"      # accept | decline
+
     # -- absolute, for emails and the CLI ----------------------------------------------------
     def absolute(self, path: str) -> str:
         return self.base_url.rstrip("/") + path

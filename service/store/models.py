@@ -538,13 +538,30 @@ class Tournament(Base):
     options: Mapped[dict] = mapped_column(JSON)                # each game's (clock=, rated ...)
     no_vacation: Mapped[bool] = mapped_column(default=False, server_default=false())
     rated: Mapped[bool] = mapped_column(default=True, server_default=true())
-    status: Mapped[str] = mapped_column(String(20), default="running")   # running | ended
+    # forming (a lobby tournament's invitations out) | running | ended | cancelled (never started)
+    status: Mapped[str] = mapped_column(String(20), default="running")
     round: Mapped[int] = mapped_column(Integer, default=0)     # the round being played
     # a game of the current round ended: the next round may be due (the sweep's catch-up)
     due: Mapped[bool] = mapped_column(default=False, server_default=false())
     public_id: Mapped[str] = mapped_column(String(32), unique=True)
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
     ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # the signed-in player who made it in the lobby (None: the operator's `flask tournaments`)
+    created_by: Mapped[int | None] = mapped_column(ForeignKey("players.id"), nullable=True)
+
+
+class TournamentInvite(Base):
+    """An address invited to a tournament made in the lobby: pending until it accepts (then it
+    is an entrant) or declines; a pending one past `expires_at` reads as expired."""
+    __tablename__ = "tournament_invites"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), index=True)
+    email: Mapped[str] = mapped_column(String(320))
+    entry: Mapped[int] = mapped_column(Integer)                # its place in the maker's list
+    status: Mapped[str] = mapped_column(String(12))            # pending | accepted | declined
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
 class TournamentEntrant(Base):

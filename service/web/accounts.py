@@ -107,7 +107,8 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
     return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
                            error=error, typed=None if calendar_error else typed,
                            own_time=own_time, calendar_error=calendar_error,
-                           profile=community.profile_setting(services(), me.id)), status
+                           profile=community.profile_setting(services(), me.id),
+                           tournaments=community.invites.waiting_for(services(), me.id)), status
 
 
 @bp.get("/me/games/<int:game_id>")

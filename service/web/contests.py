@@ -80,6 +80,11 @@ def withdraw_challenge(me, challenge_id: int):
     return redirect("/games/open")
 
 
+@bp.get("/ladders")
+def ladders_index():
+    return render_template("web/ladders.html", games=ladders.ladders_index(services()))
+
+
 @bp.get("/ladders/<kind>")
 def ladder(kind: str):
     me = current_account()
@@ -97,6 +102,20 @@ def join_ladder(me, kind: str):
         ladders.join(services(), me.id, kind)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
+    return redirect(url_for("contests.ladder", kind=kind))
+
+
+@bp.post("/ladders/<kind>/leave")
+@signed_in
+def leave_ladder(me, kind: str):
+    try:
+        games = ladders.leave(services(), me.id, kind)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    played_on = {0: "", 1: " Your open ladder game plays on as an ordinary game, outside the "
+                 "ladder."}.get(games, f" Your {games} open ladder games play on as ordinary "
+                                       "games, outside the ladder.")
+    flash("You left the ladder." + played_on)
     return redirect(url_for("contests.ladder", kind=kind))
 
 

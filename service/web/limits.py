@@ -1,4 +1,4 @@
-"""Abuse limits (Flask-Limiter): sign-in mails, game creation and invitations, each counted per
+"""Abuse limits (Flask-Limiter): sign-in mails, game and tournament creation and invitations, each counted per
 client address and per account (or per typed address for sign-in). The counts live in Redis
 when there is a broker (every web process shares them) and in memory on the embedded default.
 
@@ -14,7 +14,8 @@ from flask import Flask, current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
-from service.play.players import MAX_INVITES, BadAddress, address
+from service.play.community import MAX_INVITEES
+from service.play.players import MAX_INVITES, BadAddress, address, is_bot_entry
 
 from . import pages, problems
 from .problems import Problem
@@ -39,6 +40,14 @@ def _invited() -> int:
     lines = request.form.get("players", request.form.get("email", ""))
     named = len([ln for ln in lines.replace(",", "\n").splitlines() if ln.strip()])
     return max(1, min(named, MAX_INVITES))
+
+
+def _entrants_invited() -> int:
+    """A tournament form costs one per address it invites (bots are not mailed), at least one
+    (the tournament itself)."""
+    lines = request.form.get("entrants", "")[:8000].replace(",", "\n").splitlines()
+    named = [ln for ln in lines if ln.strip() and not is_bot_entry(ln)]
+    return max(1, min(len(named), MAX_INVITEES))
 
 
 def _sent(response) -> bool:
@@ -68,6 +77,11 @@ def init_app(app: Flask) -> Limiter:
                          (cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent),
                          (cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, _invited, _sent),
                          (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, _invited, _sent)],
+        "tournaments.make": [
+            (cfg["TURNPOST_LIMIT_GAMES"], _account_or_client, 1, _sent),
+            (cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent),
+            (cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, _entrants_invited, _sent),
+            (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, _entrants_invited, _sent)],
         "accounts.rematch": [(cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent)],
         "accounts.refill": [(cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, 1, _sent),
                             (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, 1, _sent)],

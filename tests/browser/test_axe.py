@@ -11,6 +11,7 @@ import os
 import re
 import subprocess
 import sys
+from contextlib import contextmanager
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
@@ -38,6 +39,12 @@ RUN = """async () => {
 
 @pytest.fixture
 def page(server):
+    with checkable_page() as opened:
+        yield opened
+
+
+@contextmanager
+def checkable_page():
     """A phone-sized page that may inject axe-core: the service's Content-Security-Policy
     forbids inline scripts, as it should, so the checker's context bypasses it (Playwright's
     own switch for this; the pages under test are unchanged)."""

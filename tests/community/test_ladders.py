@@ -167,3 +167,24 @@ def test_a_ladder_game_ended_by_the_clock_is_settled_by_the_sweep(services, ladd
         assert s.get(LadderGame, game_id).settled
     expected = list(NAMES) if late == [1] else ["Anna", "Dan", "Ben", "Cleo", "Eve", "Finn"]
     assert order(services) == expected
+
+
+def test_a_player_who_leaves_frees_the_place_and_those_below_step_up(services, ladder):
+    assert ladders.leave(services, ladder["Cleo"], "trees") == 0
+    assert order(services) == ["Anna", "Ben", "Dan", "Eve", "Finn"]
+    assert [r.place for r in ladders.view(services, "trees").rungs] == [1, 2, 3, 4, 5]
+    with pytest.raises(LadderRefused, match="not on this ladder"):
+        ladders.leave(services, ladder["Cleo"], "trees")
+    assert ladders.join(services, ladder["Cleo"], "trees") == 6      # back at the bottom
+
+
+def test_a_leavers_open_ladder_games_play_on_outside_the_ladder(services, ladder):
+    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    ladders.challenge(services, ladder["Eve"], "trees", ladder["Dan"])
+    assert ladders.leave(services, ladder["Dan"], "trees") == 2
+    rungs = {r.name: r for r in ladders.view(services, "trees", ladder["Eve"]).rungs}
+    assert rungs["Ben"].open_games == 0 and rungs["Eve"].open_games == 0
+    with services.db.transaction() as s:
+        assert s.get(GameRow, game_id).status == "active"       # the game itself goes on
+    end(services, game_id, winner_seat=1)                        # Dan, the challenger, wins
+    assert order(services) == ["Anna", "Ben", "Cleo", "Eve", "Finn"]

@@ -262,3 +262,11 @@ def test_no_vacation_keeps_the_tournaments_clocks_running_through_a_vacation(ser
     assert len(second) == 1
     second = second[0]
     assert seat_paused(services, second, "ann@example.org") is not no_vacation
+
+
+@pytest.mark.parametrize("rated", [True, False])
+def test_an_unrated_tournaments_games_are_unrated(services, rated):
+    made = community.create(services, "trees", "swiss", 1, PEOPLE, rated=rated)
+    with services.db.transaction() as s:
+        flags = s.scalars(select(GameRow.rated).where(GameRow.id.in_(made.games))).all()
+    assert flags == [rated, rated]

@@ -42,6 +42,22 @@ def test_games_and_invitations_are_limited_per_account(app_factory):
     assert len(mails(app)) == sent
 
 
+def test_a_tournaments_invitations_count_with_the_games(app_factory):
+    app = app_factory(TURNPOST_LIMIT_INVITES="3/day")
+    client = app.test_client()
+    sign_in(client, app, ANNA)
+    made = post_form(client, "/tournaments", {"game": "trees", "format": "swiss", "rounds": "1",
+                                              "entrants": f"{BEN}\nbot:easy\nbot:normal"},
+                     page="/tournaments/new")
+    assert made.status_code == 302              # one invitation: the bots are not mailed
+    sent = len(mails(app))
+    r = post_form(client, "/tournaments", {"game": "trees", "format": "swiss", "rounds": "1",
+                                           "entrants": "c@example.org\nd@example.org\ne@x.org"},
+                  page="/tournaments/new")
+    assert r.status_code == 429 and "try again" in r.text
+    assert len(mails(app)) == sent
+
+
 def test_forms_need_the_csrf_token_but_email_links_do_not(client, app):
     r = client.post("/sign-in", data={"email": ANNA})
     assert r.status_code == 400 and "This form has expired" in r.text and mails(app) == []

@@ -72,6 +72,22 @@ def test_the_ladder_page_joins_and_challenges(app):
     assert app.test_client().get("/ladders/chess").status_code == 404
 
 
+def test_the_ladder_page_leaves_and_its_open_game_plays_on(app):
+    anna, ben = person(app, ANNA), person(app, BEN)
+    anna.post("/ladders/trees/join", data={})
+    ben.post("/ladders/trees/join", data={})
+    assert "Leave this ladder" in ben.get("/ladders/trees").text
+    with app.extensions["turnpost"].db.transaction() as s:
+        anna_id = s.scalar(select(Player.id).where(Player.email == ANNA))
+    ben.post(f"/ladders/trees/challenge/{anna_id}", data={})
+    left = ben.post("/ladders/trees/leave", data={}, follow_redirects=True)
+    assert "You left the ladder. Your open ladder game plays on" in left.text
+    assert "ben" not in left.text.split("ladder</h1>")[1].split("</ol>")[0]
+    assert "Join this ladder" in left.text and count(app, GameRow, GameRow.status == "active") == 1
+    again = ben.post("/ladders/trees/leave", data={})
+    assert again.status_code == 409 and "not on this ladder" in again.text
+
+
 def test_a_line_reported_from_the_game_page_is_listed_for_the_operators(app):
     client = form_client(app)
     gid = table_game(app, "trees", [ANNA, BEN])

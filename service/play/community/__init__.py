@@ -9,9 +9,10 @@ player_rater(player_id))`; a bot level's rated player is "bot:normal"), their re
 and quickness (`activity(session, player_id)`)."""
 from service.play.time import ending
 
-from . import challenges, ladders, reports, strength
+from . import challenges, invites, ladders, reports, strength
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
+from .invites import MAX_INVITEES, InviteClosed
 from .ladders import LadderRefused
 from .pairing import round_robin, swiss
 from .profiles import (
@@ -40,7 +41,7 @@ from .ratings import (
 )
 from .rebuild import rebuild
 from .reports import BadReport
-from .show import RoundView, Table, TournamentView, show
+from .show import Listed, RoundView, Table, TournamentView, listed, show
 from .standings import Line, line_text, points_text
 from .tournaments import (
     FORMATS,
@@ -59,10 +60,10 @@ ending.when_a_game_ends(rate_end)
 ending.when_a_game_ends(mark_due)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
-           "BoardLine", "GameRating", "LadderRefused", "NoSuchBoard", "Posted", "Profile",
-           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "ladders",
+           "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "MAX_INVITEES", "NoSuchBoard", "Posted", "Profile",
+           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",
-           "NoSuchTournament", "RoundView", "Table", "TournamentView", "advance", "advance_due",
-           "create", "line_text", "points_text", "round_robin", "show", "swiss"]
+           "Listed", "NoSuchTournament", "RoundView", "Table", "TournamentView", "advance", "advance_due",
+           "create", "line_text", "listed", "points_text", "round_robin", "show", "swiss"]

@@ -5,14 +5,15 @@ defender's place and everyone from there down to the challenger's old place step
 A defender who wins, or a shared result, changes nothing.
 
 Each player has at most MAX_OPEN ladder games open; a player on vacation shows so and cannot
-be challenged until back. The end of a ladder game is settled by the hook every end calls
+be challenged until back. A player who leaves frees their place (those below step up); their
+open ladder games play on as ordinary games, outside the ladder. The end of a ladder game is settled by the hook every end calls
 (service.play.time.ending), in the transaction that ends it; `catch_up` settles any the hook missed."""
 from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import select, update
+from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
@@ -83,6 +84,15 @@ def view(svc: Services, kind: str, viewer_id: int | None = None) -> Ladder:
         return Ladder(kind, title, rungs, mine)
 
 
+def ladders_index(svc: Services) -> list[tuple[str, str, int]]:
+    """Every game's ladder: (game, title, players on it)."""
+    with svc.db.transaction() as session:
+        counts = dict(session.execute(select(LadderRung.kind, func.count())
+                                      .group_by(LadderRung.kind)).all())
+    return [(kind, engine.title, counts.get(kind, 0))
+            for kind, engine in registry.available().items()]
+
+
 def join(svc: Services, player_id: int, kind: str) -> int:
     """The player's place: a newcomer joins at the bottom."""
     _engine_title(kind)
@@ -95,6 +105,34 @@ def join(svc: Services, player_id: int, kind: str) -> int:
         session.add(LadderRung(kind=kind, player_id=player_id, place=place,
                                joined_at=svc.clock.now()))
     return place
+
+
+def leave(svc: Services, player_id: int, kind: str) -> int:
+    """The player leaves the ladder: everyone below steps up one place. Their open ladder
+    games play on as ordinary games but no longer count for the ladder (nor against anyone's
+    open-game limit). Returns how many such games there were."""
+    _engine_title(kind)
+    with svc.db.transaction() as session:
+        catch_up(session, svc, kind)
+        rungs = _locked(session, kind)
+        mine = next((r for r in rungs if r.player_id == player_id), None)
+        if mine is None:
+            raise LadderRefused("You are not on this ladder; nothing was changed.")
+        place = mine.place
+        session.delete(mine)
+        session.flush()
+        table = LadderRung.__table__
+        # through negative places, as in _climb: one player per place after every statement
+        session.execute(table.update().where(table.c.kind == kind, table.c.place > place)
+                        .values(place=-(table.c.place - 1)))
+        session.execute(table.update().where(table.c.kind == kind, table.c.place < 0)
+                        .values(place=-table.c.place))
+        left = session.execute(update(LadderGame).where(
+            LadderGame.kind == kind, LadderGame.settled.is_(False),
+            (LadderGame.challenger_id == player_id) | (LadderGame.defender_id == player_id))
+            .values(settled=True).execution_options(synchronize_session=False))
+        session.expire_all()
+        return left.rowcount
 
 
 def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int:

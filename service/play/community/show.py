@@ -2,15 +2,16 @@
 round's tables with their results, and the byes."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 
 from service.games import registry
 from service.play.services import Services
-from service.store.models import GameRow, Player, TournamentRound
+from service.store.models import GameRow, Player, Tournament, TournamentEntrant, TournamentRound
 
 from . import standings
+from .invites import invites_of, status_of
 from .tournaments import tournament_of
 
 
@@ -45,6 +46,36 @@ class TournamentView:
     table: int
     standings: list[standings.Line]
     played: list[RoundView]
+    created_by: int | None = None       # a lobby tournament's maker
+    invited: list[Invited] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Invited:
+    """An address invited to a lobby tournament: shown to its maker only."""
+    email: str
+    status: str         # pending | accepted | declined | expired | closed
+
+
+@dataclass(frozen=True)
+class Listed:
+    id: int
+    title: str
+    format: str
+    status: str
+    round: int
+    rounds: int
+    entrants: int
+
+
+def listed(svc: Services, limit: int = 50) -> list[Listed]:
+    """The latest tournaments, newest first: the /tournaments page."""
+    with svc.db.transaction() as session:
+        counts = dict(session.execute(select(TournamentEntrant.tournament_id, func.count())
+                                      .group_by(TournamentEntrant.tournament_id)).all())
+        rows = session.scalars(select(Tournament).order_by(Tournament.id.desc()).limit(limit))
+        return [Listed(t.id, registry.get(t.kind).title, t.format, t.status, t.round, t.rounds,
+                       counts.get(t.id, 0)) for t in rows]
 
 
 def show(svc: Services, tournament_id: int) -> TournamentView:
@@ -66,8 +97,10 @@ def show(svc: Services, tournament_id: int) -> TournamentView:
                                     [names.get(p) or session.get(Player, p).name for p in seated],
                                     done is not None, [points.get(p) for p in seated]))
             played.append(RoundView(r.round, tables, [names[p] for p in r.byes]))
+        now = svc.clock.now()
+        invited = [Invited(i.email, status_of(i, now)) for i in invites_of(session, t.id)]
         return TournamentView(t.id, t.kind, registry.get(t.kind).title, t.format, t.rounds,
                               t.round, t.status, t.rated, t.no_vacation,
                               t.options.get("clock") or "", t.options.get("seats", 2), board,
-                              played)
+                              played, t.created_by, invited)
 

@@ -31,7 +31,7 @@ from service.play.time import ClockError
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
 
-from . import pairing, standings
+from . import pairing, standings, strength
 from .letters import tell_entrants
 
 FORMATS = ("swiss", "round-robin")
@@ -81,11 +81,18 @@ def rounds_of(fmt: str, rounds: int | None, entrants: int) -> int:
     return rounds
 
 
-def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list[str], *,
-           clock: str | None = None, rated: bool = True, no_vacation: bool = False,
-           table: int | None = None) -> Created:
-    """Enter the given players at once (addresses, or bot:easy / bot:normal) and start the
-    first round. Everything is checked before anything is written."""
+@dataclass(frozen=True)
+class Checked:
+    """A tournament's terms, checked: nothing is written until every one of them is right."""
+    kind: str
+    fmt: str
+    rounds: int
+    options: dict[str, Any]
+    entries: list[Entry]
+
+
+def check(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list[str], *,
+          clock: str | None = None, table: int | None = None) -> Checked:
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
@@ -111,26 +118,57 @@ def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: lis
         fit_seats(engine, table, {})
     except (ClockError, BadStart) as exc:
         raise BadTournament(getattr(exc, "detail", str(exc))) from None
+    return Checked(kind, fmt, rounds, options, entries)
+
+
+def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list[str], *,
+           clock: str | None = None, rated: bool = True, no_vacation: bool = False,
+           table: int | None = None) -> Created:
+    """Enter the given players at once (addresses, or bot:easy / bot:normal) and start the
+    first round. Everything is checked before anything is written."""
+    checked = check(svc, kind, fmt, rounds, entrants, clock=clock, table=table)
     now = svc.clock.now()
     with svc.db.transaction() as session:
-        t = Tournament(kind=kind, format=fmt, rounds=rounds, options=options, rated=rated,
-                       no_vacation=no_vacation, status="running", round=0, due=False,
-                       public_id=secrets.token_urlsafe(12), created_at=now)
-        session.add(t)
+        t = new_tournament(session, checked, rated, no_vacation, "running", now)
+        for n, e in enumerate(checked.entries):
+            enter(session, t, e, n, now)
         session.flush()
-        for n, e in enumerate(entries):
-            player = find_player(session, e.addr, e.name, now)
-            session.add(TournamentEntrant(tournament_id=t.id, player_id=player.id, entry=n,
-                                          bot=e.bot))
-        session.flush()
-        try:
-            games, outbox, bots = start_round(session, svc, t, 1)
-        except BadStart as exc:
-            raise BadTournament(exc.detail) from None
+        games, outbox, bots = first_round(session, svc, t)
+    kick_after(svc, outbox, bots)
+    return Created(t.id, t.public_id, games)
+
+
+def new_tournament(session: Session, checked: Checked, rated: bool, no_vacation: bool,
+                   status: str, now, created_by: int | None = None) -> Tournament:
+    t = Tournament(kind=checked.kind, format=checked.fmt, rounds=checked.rounds,
+                   options=checked.options, rated=rated, no_vacation=no_vacation, status=status,
+                   round=0, due=False, public_id=secrets.token_urlsafe(12), created_at=now,
+                   created_by=created_by)
+    session.add(t)
+    session.flush()
+    return t
+
+
+def enter(session: Session, t: Tournament, e: Entry, entry: int, now) -> TournamentEntrant:
+    player = find_player(session, e.addr, e.name, now)
+    row = TournamentEntrant(tournament_id=t.id, player_id=player.id, entry=entry, bot=e.bot)
+    session.add(row)
+    return row
+
+
+def first_round(session: Session, svc: Services,
+                t: Tournament) -> tuple[list[int], list[int], list[int]]:
+    try:
+        return start_round(session, svc, t, 1)
+    except BadStart as exc:
+        raise BadTournament(exc.detail) from None
+
+
+def kick_after(svc: Services, outbox: list[int], bots: list[int]) -> None:
+    """After the commit: the mail, and the bots that are to act."""
     svc.kick("deliver", outbox)
     for game_id in bots:
         svc.kick("bots", game_id)
-    return Created(t.id, t.public_id, games)
 
 
 def start_round(session: Session, svc: Services, t: Tournament,
@@ -165,7 +203,9 @@ def start_round(session: Session, svc: Services, t: Tournament,
     for seated in tables:
         people = [Entry(entrants[p].player.email, entrants[p].player.name, entrants[p].bot)
                   for p in seated]
-        options = {k: v for k, v in t.options.items() if k != "seats"}
+        # an --unrated tournament's games are unrated: the flag is the tournament's
+        options = {**{k: v for k, v in t.options.items() if k != "seats"},
+                   **strength.rated_option(t.rated)}
         started = open_game(session, svc, t.kind, people, options, tournament_id=t.id)
         games.append(started.game_id)
         outbox += started.outbox_ids
@@ -184,8 +224,10 @@ def advance(svc: Services, tournament_id: int) -> str:
     with svc.db.transaction() as session:
         t = session.scalars(select(Tournament).where(Tournament.id == tournament_id)
                             .with_for_update()).one_or_none()
-        if t is None or t.status == "ended":
+        if t is None or t.status in ("ended", "cancelled"):
             return "over"
+        if t.status == "forming":       # a lobby tournament's invitations are still out
+            return "waiting"
         t.due = False
         current = session.get(TournamentRound, (t.id, t.round))
         ids = current.games if current else []
@@ -206,9 +248,7 @@ def advance(svc: Services, tournament_id: int) -> str:
             t.status, t.ended_at = "ended", svc.clock.now()
             outbox += tell_entrants(session, svc, t, "tournament_end",
                                     entrants_of(session, t.id))
-    svc.kick("deliver", outbox)
-    for game_id in bots:
-        svc.kick("bots", game_id)
+    kick_after(svc, outbox, bots)
     return "ended" if not games_started else "started"
 
 

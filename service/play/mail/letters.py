@@ -1,5 +1,5 @@
-"""The emails about the service itself rather than a move: a sign-in link, an invitation, a
-standing challenge matched (its payload carries everything it says).
+"""The emails about the service itself rather than a move: a sign-in link, an invitation (to a
+game or a tournament), a standing challenge matched (its payload carries everything it says).
 The outbox row names its sign-in or invitation row; the link's token is minted when the email
 is rendered, so no bearer token is ever stored."""
 from __future__ import annotations
@@ -16,7 +16,8 @@ from service.play.time import clocks
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
-KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_round", "tournament_end"})
+KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
+                   "tournament_end"})
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -28,6 +29,14 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     if row.kind == "challenge":
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)
+    if row.kind == "tournament_invite":
+        # the accept and decline links are minted now: no bearer token is stored
+        def answer(choice: str) -> str:
+            return urls.absolute(urls.tournament_invitation_path(
+                payload["tournament"], payload["invite"], choice))
+        ctx = {**payload, "accept": answer("accept"), "decline": answer("decline"),
+               "link": urls.absolute(payload["path"])}
+        return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     if row.kind.startswith("tournament_"):
         # the payload says it all (service.play.community.letters)
         ctx = {**payload, "link": urls.absolute(payload["path"])}

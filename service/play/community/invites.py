@@ -1,0 +1,294 @@
+"""Tournaments made in the lobby: the maker is entered at once (bots too), each other entrant
+gets one email with a signed accept link and is entered when they accept. The first round
+starts by itself when every invitation is accepted; when one is declined or expires, the maker
+may start with those who accepted (at least a table), or call it off. Until then the
+tournament is "forming"; a pending invitation closes when it starts without it."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import timedelta
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from service.games import registry
+from service.play.errors import PlayError
+from service.play.notify import new_message_id
+from service.play.players import Entry, blocks, default_name, find_player
+from service.play.services import Services
+from service.play.time import clocks
+from service.store.models import OutboxRow, Player, Tournament, TournamentInvite
+
+from .tournaments import (
+    BadTournament,
+    NoSuchTournament,
+    check,
+    enter,
+    entrants_of,
+    first_round,
+    kick_after,
+    new_tournament,
+    rounds_of,
+)
+
+INVITE_LIFETIME = timedelta(days=7)
+MAX_INVITEES = 64
+
+
+class InviteClosed(PlayError):
+    title = "This invitation cannot be used"
+
+
+@dataclass(frozen=True)
+class Made:
+    tournament_id: int
+    started: bool
+
+
+@dataclass(frozen=True)
+class InviteView:
+    tournament_id: int
+    maker: str
+    title: str
+    format: str
+    rounds: int
+    status: str         # pending | accepted | declined | expired | closed | cancelled
+
+
+def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
+         invitees: list[str], *, clock: str | None = None, rated: bool = True,
+         no_vacation: bool = False) -> Made:
+    """The maker's tournament: `invitees` are addresses (invited by email) or bot levels
+    (entered at once). Everything is checked before anything is written or sent."""
+    if len(invitees) > MAX_INVITEES:
+        raise BadTournament(f"That is {len(invitees)} entrants; a tournament made in the lobby "
+                            f"takes at most {MAX_INVITEES}. Nothing was sent.")
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        maker = session.get(Player, maker_id)
+        checked = check(svc, kind, fmt, rounds, [maker.email, *invitees], clock=clock)
+        _refuse_blockers(session, maker_id, [e.addr for e in checked.entries[1:] if not e.bot])
+        t = new_tournament(session, checked, rated, no_vacation, "forming", now,
+                           created_by=maker_id)
+        outbox: list[int] = []
+        for n, e in enumerate(checked.entries):
+            if n == 0 or e.bot:
+                enter(session, t, Entry(maker.email, maker.name) if n == 0 else e, n, now)
+            else:
+                outbox += _invite(session, svc, t, maker, e.addr, n, now)
+        session.flush()
+        games, more, bots = _start_if_all_in(session, svc, t)
+    kick_after(svc, outbox + more, bots)
+    return Made(t.id, bool(games))
+
+
+def answer(svc: Services, token: str, choice: str) -> str:
+    """accept | decline, from the invitation's links: "accepted", "started" (this acceptance
+    completed the field and the first round began) or "declined"."""
+    tournament_id, invite_id = read_token(svc, token)
+    now = svc.clock.now()
+    games: list[int] = []
+    outbox: list[int] = []
+    bots: list[int] = []
+    with svc.db.transaction() as session:
+        t = _locked(session, tournament_id)
+        inv = _open_invite(session, t, invite_id, now)
+        inv.answered_at = now
+        if choice != "accept":
+            inv.status = "declined"
+            return "declined"
+        inv.status = "accepted"
+        player = find_player(session, inv.email, default_name(inv.email), now)
+        enter(session, t, Entry(player.email, player.name), inv.entry, now)
+        session.flush()
+        games, outbox, bots = _start_if_all_in(session, svc, t)
+    kick_after(svc, outbox, bots)
+    return "started" if games else "accepted"
+
+
+def start(svc: Services, maker_id: int, tournament_id: int) -> int:
+    """The maker starts with those who accepted; the invitations still pending close.
+    Returns the number of games of the first round."""
+    with svc.db.transaction() as session:
+        t = _locked(session, tournament_id)
+        if t.created_by != maker_id:
+            raise BadTournament("Only the player who made this tournament can start it.")
+        _still_forming(t)
+        games, outbox, bots = _start(session, svc, t)
+    kick_after(svc, outbox, bots)
+    return len(games)
+
+
+def cancel(svc: Services, maker_id: int, tournament_id: int) -> None:
+    """The maker calls off a tournament that has not started: it is listed as called off, and
+    its invitations still open close (their links say so)."""
+    with svc.db.transaction() as session:
+        t = _locked(session, tournament_id)
+        if t.created_by != maker_id:
+            raise BadTournament("Only the player who made this tournament can call it off.")
+        _still_forming(t)
+        for inv in invites_of(session, t.id):
+            if inv.status == "pending":
+                inv.status = "closed"
+        t.status, t.ended_at = "cancelled", svc.clock.now()
+
+
+def read_token(svc: Services, token: str) -> tuple[int, int]:
+    """A damaged, foreign or expired token raises the signer's TokenError, answered as every
+    link's is."""
+    claims = svc.urls.signer.loads("tournament_invite", token)
+    if claims.mark is None or not str(claims.mark).isdigit():
+        raise InviteClosed("This is not a tournament invitation link.")
+    return claims.game, int(claims.mark)
+
+
+def look(svc: Services, token: str) -> InviteView:
+    """What the link's page shows before its button is pressed (a GET changes nothing)."""
+    tournament_id, invite_id = read_token(svc, token)
+    with svc.db.transaction() as session:
+        t = session.get(Tournament, tournament_id)
+        inv = session.get(TournamentInvite, invite_id)
+        if t is None or inv is None or inv.tournament_id != t.id:
+            raise InviteClosed("This invitation is not one of ours.")
+        maker = session.get(Player, t.created_by) if t.created_by else None
+        status = status_of(inv, svc.clock.now())
+        if t.status == "cancelled" and status == "closed":
+            status = "cancelled"
+        return InviteView(t.id, maker.name if maker else "Someone",
+                          registry.get(t.kind).title, t.format, t.rounds, status)
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """A forming tournament on a player's /me: one they made, or one they are invited to."""
+    tournament_id: int
+    title: str
+    path: str           # its page, or (invited) the invitation's accept link
+    made: bool
+
+
+def waiting_for(svc: Services, player_id: int) -> list[Waiting]:
+    """The forming tournaments the player made (their page has the Start button) and the
+    tournament invitations waiting for their answer."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        me = session.get(Player, player_id)
+        made = session.scalars(select(Tournament).where(
+            Tournament.created_by == player_id, Tournament.status == "forming")
+            .order_by(Tournament.id))
+        out = [Waiting(t.id, registry.get(t.kind).title, f"/tournaments/{t.id}", True)
+               for t in made]
+        invited = session.execute(select(TournamentInvite, Tournament).join(
+            Tournament, Tournament.id == TournamentInvite.tournament_id).where(
+            TournamentInvite.email == me.email, TournamentInvite.status == "pending",
+            TournamentInvite.expires_at > now, Tournament.status == "forming"))
+        out += [Waiting(t.id, registry.get(t.kind).title,
+                        svc.urls.tournament_invitation_path(t.id, inv.id, "accept"), False)
+                for inv, t in invited]
+        return out
+
+
+def status_of(inv: TournamentInvite, now) -> str:
+    return "expired" if inv.status == "pending" and now > inv.expires_at else inv.status
+
+
+def invites_of(session: Session, tournament_id: int) -> list[TournamentInvite]:
+    return list(session.scalars(select(TournamentInvite).where(
+        TournamentInvite.tournament_id == tournament_id).order_by(TournamentInvite.entry)))
+
+
+# -- inside the transaction -------------------------------------------------------------------
+
+def _start_if_all_in(session: Session, svc: Services, t: Tournament):
+    if any(i.status != "accepted" for i in invites_of(session, t.id)):
+        return [], [], []
+    return _start(session, svc, t)
+
+
+def _start(session: Session, svc: Services, t: Tournament):
+    """The first round, with whoever is entered now (the caller holds the row's lock)."""
+    entered = len(entrants_of(session, t.id))
+    table = t.options.get("seats", 2)
+    if entered < table:
+        raise BadTournament(f"{registry.get(t.kind).title} needs {table} players at a table; "
+                            f"only {entered} have accepted. Nothing was started.")
+    if t.format == "round-robin":      # everyone meets everyone: the rounds of those entered
+        t.rounds = rounds_of(t.format, None, entered)
+    for inv in invites_of(session, t.id):
+        if inv.status == "pending":
+            inv.status = "closed"
+    t.status = "running"
+    return first_round(session, svc, t)
+
+
+def _still_forming(t: Tournament) -> None:
+    if t.status == "cancelled":
+        raise BadTournament("This tournament was called off; nothing was changed.")
+    if t.status != "forming":
+        raise BadTournament("This tournament has started already; it plays to its end.")
+
+
+def _locked(session: Session, tournament_id: int) -> Tournament:
+    t = session.scalars(select(Tournament).where(Tournament.id == tournament_id)
+                        .with_for_update()).one_or_none()
+    if t is None:
+        raise NoSuchTournament(f"There is no tournament {tournament_id}.")
+    return t
+
+
+def _open_invite(session: Session, t: Tournament, invite_id: int, now) -> TournamentInvite:
+    inv = session.get(TournamentInvite, invite_id)
+    if inv is None or inv.tournament_id != t.id:
+        raise InviteClosed("This invitation is not one of ours.")
+    if inv.status in ("accepted", "declined"):
+        raise InviteClosed(f"This invitation was answered already ({inv.status}); nothing "
+                           "was changed.")
+    if t.status == "cancelled":
+        raise InviteClosed("Its maker called this tournament off; nothing was changed.")
+    if inv.status == "closed" or t.status != "forming":
+        raise InviteClosed("This tournament started without this entry; nothing was changed.")
+    if now > inv.expires_at:
+        raise InviteClosed("This invitation has expired; ask the player who invited you "
+                           "for a new one.")
+    return inv
+
+
+def _refuse_blockers(session: Session, maker_id: int, addrs: list[str]) -> None:
+    if not addrs:
+        return
+    apart = blocks.apart(session, maker_id)
+    for player in session.scalars(select(Player).where(Player.email.in_(addrs))):
+        if player.id in apart:
+            raise BadTournament(f"{player.email} cannot be invited by you (one of you has "
+                                "blocked the other). Nothing was sent.")
+
+
+def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr: str,
+            entry: int, now) -> list[int]:
+    """One invitation and its one email. An address that asked never to be mailed (or
+    bounced) is not mailed: its invitation reads "declined"."""
+    known = session.scalars(select(Player).where(Player.email == addr)).first()
+    unmailable = known is not None and known.unmailable
+    inv = TournamentInvite(tournament_id=t.id, email=addr, entry=entry,
+                           status="declined" if unmailable else "pending", created_at=now,
+                           expires_at=now + INVITE_LIFETIME,
+                           answered_at=now if unmailable else None)
+    session.add(inv)
+    session.flush()
+    if unmailable:
+        return []
+    clock = t.options.get("clock")
+    row = OutboxRow(
+        game_id=None, seat=None, to_addr=addr, kind="tournament_invite", seq=0, since_seq=0,
+        payload={"tournament": t.id, "invite": inv.id, "inviter": maker.name,
+                 "title": registry.get(t.kind).title,
+                 "format": "Swiss" if t.format == "swiss" else "round robin",
+                 "rounds": t.rounds, "clock": clocks.describe(clocks.parse_clock(clock))
+                 if clock else "", "no_vacation": t.no_vacation, "rated": t.rated,
+                 "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC"),
+                 "path": f"/tournaments/{t.id}"},
+        message_id=new_message_id(), status="pending", attempts=0, next_try=now,
+        created_at=now)
+    session.add(row)
+    session.flush()
+    return [row.id]
