@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0027_tournament_invites"
-down_revision = "0025_plans"
+down_revision = "0026_forced_moves"
 branch_labels = None
 depends_on = None
 
