@@ -2,7 +2,7 @@
 before the first round starts.
 
 Revision ID: 0027_tournament_invites
-Revises: 0025_plans
+Revises: 0026_forced_moves
 """
 import sqlalchemy as sa
 from alembic import op
