@@ -167,7 +167,8 @@ class Seat(Base):
     __tablename__ = "seats"
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    # indexed: a player's games (/me, the API, vacations) are found by it
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
     muted: Mapped[bool] = mapped_column(default=False)    # unsubscribed from this game's mail
     # the seat's clock (service.play.time.clocks.clock_to_dict); `deadline` and `remind_at` repeat its
     # next instants, indexed, so the sweep finds what is due without loading games
