@@ -51,7 +51,6 @@ from service.store.statuses import GameStatus, SeatStatus
 
 from . import shards as sharding
 from . import timeoutbatch as timeouts_batch
-from .shards import WHOLE, Shard
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +78,8 @@ TIMED_OUT = ("played", "forfeited", "waiting", "ended")
 PLAYED = ("played", "forfeited")
 
 
-def run(svc: Services, batch: int = BATCH, *, bulk: bool = True, shard: Shard = WHOLE) -> Report:
+def run(svc: Services, batch: int = BATCH, *, bulk: bool = True,
+        shard: sharding.Shard = sharding.WHOLE) -> Report:
     """One pass of the clock sweep: vacations that ended, reminders that are due, deadlines
     that passed (oldest first, in batches, until none is left: a sweep that was down for a day
     catches up in deadline order). Then kicks the outbox relay. `bulk=False`: every seat on
@@ -190,7 +190,7 @@ class Recorder:
 # --- reminders -----------------------------------------------------------------------------
 
 def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
-               shard: Shard) -> None:
+               shard: sharding.Shard) -> None:
     seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
@@ -249,7 +249,7 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
 # --- timeouts ------------------------------------------------------------------------------
 
 def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
-              shard: Shard) -> None:
+              shard: sharding.Shard) -> None:
     seen: set[tuple[int, int, datetime]] = set()
     while True:
         with svc.db.transaction() as session:
