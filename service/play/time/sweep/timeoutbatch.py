@@ -89,8 +89,8 @@ def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime
 @contextmanager
 def _uncollected():
     """No cycle collection while a batch runs: its thousand states and rows live until it
-    ends, and every collection the allocations set off scanned them again (a tenth of a
-    pass: bench/sweep_bench.py). The cycles it leaves are collected after it."""
+    ends, and every collection its allocations set off scanned them again. The collector is
+    back once the batch is dropped (its rows hold no cycles: refcounting frees them)."""
     was = gc.isenabled()
     gc.disable()
     try:
@@ -102,8 +102,19 @@ def _uncollected():
 
 def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
          outbox_ids: list[int], what: str) -> Any:
+    with _uncollected():
+        done = _one_transaction(svc, now, due, work, what)
+    if done is None:
+        return None
+    result, ids = done
+    outbox_ids.extend(ids)
+    return result
+
+
+def _one_transaction(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
+                     what: str) -> tuple[Any, list[int]] | None:
     try:
-        with _uncollected(), svc.db.transaction() as session:
+        with svc.db.transaction() as session:
             batch = Batch(session, svc, now)
             result = work(batch)
             ids = batch.write()
@@ -116,8 +127,7 @@ def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
                     exc_info=True)
         return None
     batch.committed()
-    outbox_ids.extend(ids)
-    return result
+    return result, ids
 
 
 def _deadline(game: GameRow | None, seat: int) -> datetime | None:
