@@ -28,7 +28,9 @@ def pg(pg_migrated, monkeypatch):
     conftest._truncate_pg(pg_migrated)
     # the workers' settings: a timeout is a timeout (no vacation day taken instead)
     monkeypatch.setenv("TURNPOST_AUTO_VACATION", "false")
-    return pg_migrated
+    yield pg_migrated
+    # the emails these workers were stopped before sending would be the next test's worker's
+    conftest._truncate_pg(pg_migrated)
 
 
 def seed(url, tmp_path, timeouts: int, reminders: int) -> tuple[list[int], list[int]]:
