@@ -748,6 +748,11 @@ def sweep_floor_rows(f) -> list[Row]:
     low, high = f.spread("floor_ratio")
     rows.append(Row(f"  the two: the floor under the target ({low:.0f}-{high:.0f}x)",
                     rows[0].value + rows[1].value, "ms", move))
+    # the sweep's own cost: its pass against that floor (issue 39: at most twice)
+    low, high = f.spread("over_floor")
+    per_k = [p.per_k(p.seconds, p.timeouts) * 1000 for p in f.passes]
+    rows.append(Row(f"clock sweep, 1,000 timeouts: time vs its floor ({low:.1f}-{high:.1f}x)",
+                    statistics.median(per_k), "ms", rows[-1].value, 2))
     return rows
 
 

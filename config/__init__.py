@@ -175,6 +175,11 @@ class Settings:
     SWEEP_SECONDS: int = setting(
         "60", "Seconds between sweeps (beat): sends what is due, processes stored mail.",
         check=positive)
+    SWEEP_SHARDS: int = setting(
+        "8", "With a broker, beat's clocks pass (reminders, timeouts) is split into this many "
+        "jobs by game id (`sweep_shard`), one for each shard with something due, which any "
+        "worker process takes: set it to the worker processes or more; 1 is one job. The "
+        "embedded default runs the pass whole.", check=positive)
     BOT_DELAY_SECONDS: float = setting(
         "3", "With a broker, a bot moves this many seconds after its turn comes (in process: "
         "at once).", check=Check("a number of seconds, 0 or more", lambda v: v >= 0))

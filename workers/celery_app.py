@@ -25,6 +25,7 @@ JOBS = {"deliver": "workers.tasks.deliver_outbox",
         "process_inbound": "workers.tasks.process_inbound",
         "sweep": "workers.tasks.sweep_outbox",
         "timers": "workers.tasks.sweep_timers",
+        "timers_shard": "workers.tasks.sweep_shard",
         "bots": "workers.tasks.move_bots",
         "tournament": "workers.tasks.advance_tournament"}
 

@@ -75,12 +75,24 @@ def process_inbound(self, inbound_id: int) -> str:
 
 @shared_task(ignore_result=True)
 def sweep_timers() -> dict:
-    """The clocks: reminders, timeouts, vacations that ended (beat; never in a request)."""
+    """The clocks: reminders, timeouts, vacations that ended (beat; never in a request); with
+    a broker, the reminders and timeouts are handed out in shards (sweep_shard)."""
     report = _through_outages(None, lambda: play.timers(_services()))
     if report is None:
         return {}
     return {"reminded": report.reminded, "timed_out": report.timed_out,
-            "resumed": report.resumed}
+            "resumed": report.resumed, "shards": report.shards}
+
+
+@shared_task(ignore_result=True)
+def sweep_shard(shard: int, of: int) -> dict:
+    """One shard of the clocks' pass (beat's sweep_timers hands them out): the reminders and
+    timeouts of the games whose id leaves `shard` divided by `of`. Run twice, the second run
+    finds nothing left to claim; one that fails is handed out again by beat's next pass."""
+    report = _through_outages(None, lambda: play.timers_shard(_services(), shard, of))
+    if report is None:
+        return {}
+    return {"reminded": report.reminded, "timed_out": report.timed_out}
 
 
 @shared_task(bind=True, ignore_result=True, **RETRIED)

@@ -44,7 +44,7 @@ from .reads import (
     whole_log,
 )
 from .services import Services, from_settings
-from .time.sweep import sweep, timers
+from .time.sweep import sweep, timers, timers_shard
 
 __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "LogReader", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
@@ -53,6 +53,6 @@ __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefu
            "is_bot_entry", "made_already", "move_bots", "prepare_to_render",
            "process_inbound",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
-           "start_practice", "submit", "sweep", "timers", "undo_command", "whole_log",
+           "start_practice", "submit", "sweep", "timers", "timers_shard", "undo_command", "whole_log",
            "DatabaseUnavailable", "is_transient",
            "GameStatus", "InboundStatus", "OutboxStatus", "SeatStatus"]

@@ -278,7 +278,8 @@ def test_a_batch_reads_a_game_with_a_move_taken_back_as_positions_load_does(serv
     services.states.clear()
     with services.db.transaction() as s:
         batch = timeouts_batch.Batch(s, services, services.clock.now())
-        batch.load([g], states=True)
+        batch.load([g])
+        batch.load_states([g])
         got = batch.positions[g]
     assert got.seq == expected.seq == before + 2
     assert got.state == expected.state

@@ -7,7 +7,8 @@ diagnosis is deleted when its time is up; digest players' held turn emails are r
 their hour; bots whose kick was lost are kicked again, tournaments whose next-round kick was lost advance. `timers` (beat every
 TURNPOST_SWEEP_SECONDS; `flask sweep` runs both): the clocks' pass, service.play.time.sweep.timeouts.run:
 reminders, timeouts, vacations that ended. It is a job of its own so that it never runs inside
-a player's request."""
+a player's request; with a broker it is split in TURNPOST_SWEEP_SHARDS `timers_shard` jobs
+(service.play.time.sweep.shards) that any worker takes."""
 from __future__ import annotations
 
 from service.play import community
@@ -18,10 +19,22 @@ from service.play.time import calendar
 from service.store.transient import DatabaseUnavailable
 
 from . import timeouts
+from .shards import Shard
 
 
-def timers(svc: Services) -> timeouts.Report:
-    return timeouts.run(svc)
+def timers(svc: Services, shards: int | None = None) -> timeouts.Report:
+    """The clocks' pass: here, whole, on the embedded default or with `shards` 1; else handed
+    out in `shards` (TURNPOST_SWEEP_SHARDS) jobs, one per shard with something due."""
+    if shards is None:
+        shards = 1 if svc.embedded else svc.settings.SWEEP_SHARDS
+    if shards <= 1:
+        return timeouts.run(svc)
+    return timeouts.hand_out(svc, shards)
+
+
+def timers_shard(svc: Services, shard: int, of: int) -> timeouts.Report:
+    """One shard of the clocks' pass: its games' reminders and timeouts."""
+    return timeouts.run(svc, shard=Shard(shard, of))
 
 
 def sweep(svc: Services) -> dict[int, str]:

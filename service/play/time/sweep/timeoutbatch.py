@@ -4,8 +4,10 @@ constant number of statements, whatever the batch's size.
 1. The batch's games are locked in id order (SELECT ... FOR UPDATE on PostgreSQL, the write
    lock of BEGIN IMMEDIATE on SQLite; a player's move and another sweeper lock the same rows),
    then their seats are read: every decision is taken on rows no one else can change.
-2. Their states come from the state cache, else in bulk: the newest snapshot of each game in
-   one query and the events after it in one more (service.store.snapshots / events).
+2. The states of the games whose seat is still due (one claimed since it was found, by a move
+   or another sweeper, is "moved" at once) come from the state cache, else in bulk: the newest
+   snapshot of each game in one query and the events after it in one more
+   (service.store.snapshots / events).
 3. Each seat, in deadline order, is judged by the same `judge` (or `remind`) as the per-game
    path; the engines decide their timeout moves in memory, and `Batch` collects what the
    per-game path would write (service.play.moves.submit.record's events, receipt, clocks and emails).
@@ -17,8 +19,10 @@ goes seat by seat (service.play.time.sweep.timeouts.timeout), which re-checks ea
 and isolates a game that fails. Either way each due seat has exactly one outcome."""
 from __future__ import annotations
 
+import gc
 import logging
 from collections.abc import Callable
+from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
@@ -55,7 +59,10 @@ def timeouts(svc: Services, due: list[tuple[int, int, datetime]], now: datetime,
     """Handle the due seats ((game_id, seat, deadline), in deadline order) in one transaction;
     each seat's outcome, or None when nothing was written (then go seat by seat)."""
     def work(batch: Batch) -> list[str]:
-        batch.load([g for g, _, _ in due], states=True)
+        batch.load([g for g, _, _ in due])
+        # a seat whose deadline moved since it was found (a move; another sweeper, or the
+        # same shard run twice, was first) is `judge`'s "moved" at once: no state is read
+        batch.load_states([g for g, s, d in due if _deadline(batch.games.get(g), s) == d])
         return [judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
                 else "moved" for g, s, d in due]
     return _run(svc, now, due, work, outbox_ids, "timeout")
@@ -66,7 +73,7 @@ def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime
     """Send the due reminders ((game_id, seat, remind_at)) in one transaction: how many were
     sent, or None when nothing was written (then one by one)."""
     def work(batch: Batch) -> int:
-        batch.load([g for g, _, _ in due], states=False)
+        batch.load([g for g, _, _ in due])
         sent = 0
         for game_id, seat, remind_at in due:
             game = batch.games.get(game_id)
@@ -79,8 +86,33 @@ def reminders(svc: Services, due: list[tuple[int, int, datetime]], now: datetime
     return _run(svc, now, due, work, outbox_ids, "reminder")
 
 
+@contextmanager
+def _uncollected():
+    """No cycle collection while a batch runs: its thousand states and rows live until it
+    ends, and every collection its allocations set off scanned them again. The collector is
+    back once the batch is dropped (its rows hold no cycles: refcounting frees them)."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
+
+
 def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
          outbox_ids: list[int], what: str) -> Any:
+    with _uncollected():
+        done = _one_transaction(svc, now, due, work, what)
+    if done is None:
+        return None
+    result, ids = done
+    outbox_ids.extend(ids)
+    return result
+
+
+def _one_transaction(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
+                     what: str) -> tuple[Any, list[int]] | None:
     try:
         with svc.db.transaction() as session:
             batch = Batch(session, svc, now)
@@ -95,8 +127,12 @@ def _run(svc: Services, now: datetime, due: list, work: Callable[[Batch], Any],
                     exc_info=True)
         return None
     batch.committed()
-    outbox_ids.extend(ids)
-    return result
+    return result, ids
+
+
+def _deadline(game: GameRow | None, seat: int) -> datetime | None:
+    row = next((r for r in game.seats if r.seat == seat), None) if game else None
+    return row.deadline if row is not None else None
 
 
 class Batch:
@@ -120,15 +156,17 @@ class Batch:
 
     # --- reading --------------------------------------------------------------------------
 
-    def load(self, game_ids: list[int], *, states: bool) -> None:
+    def load(self, game_ids: list[int]) -> None:
         """Lock the games, read them with their seats and players as plain records (not ORM
         objects, which cost more to build than the rest of a timeout: service.store.records;
         the rules in service.play.time.deadlines read and set the same attributes)."""
         # the lock first, in id order as every writer of several games takes it (a move, a
         # vacation, another sweeper); the seats are read after it, as they now stand
-        rows = self.tracked.lock_many(game_ids, GAME_READ)
-        if states:
-            self._states(rows)
+        self.tracked.lock_many(game_ids, GAME_READ)
+
+    def load_states(self, game_ids: list[int]) -> None:
+        """The states of these games, locked by `load`."""
+        self._states([self.games[g] for g in sorted(set(game_ids))])
 
     def _states(self, rows: list[GameRow]) -> None:
         """Each game's state at its last event, read for the whole batch at once (the

@@ -49,6 +49,7 @@ from service.play.time import vacationdays as vacation_days
 from service.store.models import GameRow, OutboxRow, Plan, Seat
 from service.store.statuses import GameStatus, SeatStatus
 
+from . import shards as sharding
 from . import timeoutbatch as timeouts_batch
 
 log = logging.getLogger(__name__)
@@ -63,6 +64,7 @@ class Report:
     outbox_ids: list[int] = field(default_factory=list)
     moved_games: list[int] = field(default_factory=list)    # a move was played for a seat
     vacation_days: list[tuple[int, int]] = field(default_factory=list)  # (game, seat) took one
+    shards: list[int] = field(default_factory=list)     # handed out to jobs of their own
 
     def count(self, outcome: str, game_id: int) -> None:
         self.outcomes[outcome] = self.outcomes.get(outcome, 0) + 1
@@ -76,17 +78,19 @@ TIMED_OUT = ("played", "forfeited", "waiting", "ended")
 PLAYED = ("played", "forfeited")
 
 
-def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
+def run(svc: Services, batch: int = BATCH, *, bulk: bool = True,
+        shard: sharding.Shard = sharding.WHOLE) -> Report:
     """One pass of the clock sweep: vacations that ended, reminders that are due, deadlines
     that passed (oldest first, in batches, until none is left: a sweep that was down for a day
     catches up in deadline order). Then kicks the outbox relay. `bulk=False`: every seat on
-    the per-game path (what a batch falls back to)."""
+    the per-game path (what a batch falls back to). `shard`: only the reminders and deadlines
+    of its games (service.play.time.sweep.shards; the rest is `hand_out`'s)."""
     now = svc.clock.now()
     report = Report()
-    report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
-    mail_holds.hold_undelivered(svc, now, report.outbox_ids)
-    _reminders(svc, now, batch, report, bulk)
-    _timeouts(svc, now, batch, report, bulk)
+    if shard.whole:
+        _not_per_game(svc, now, report)
+    _reminders(svc, now, batch, report, bulk, shard)
+    _timeouts(svc, now, batch, report, bulk, shard)
     # a vacation day stops all the player's clocks, as `vacation 1` does
     vacation_days.stop_other_clocks(svc, report.vacation_days, now, report.outbox_ids)
     svc.kick("deliver", report.outbox_ids)
@@ -96,6 +100,25 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True) -> Report:
         for game_id in waiting:
             svc.kick("bots", game_id)
     return report
+
+
+def hand_out(svc: Services, of: int) -> Report:
+    """Beat's pass split in `of` shards: what is not per game here, then a `timers_shard` job
+    for each shard with a reminder or a deadline due (`report.shards`)."""
+    now = svc.clock.now()
+    report = Report()
+    _not_per_game(svc, now, report)
+    svc.kick("deliver", report.outbox_ids)
+    with svc.db.transaction() as session:
+        report.shards = sharding.due(session, now, of)
+    for part in report.shards:
+        svc.kick("timers_shard", part, of)
+    return report
+
+
+def _not_per_game(svc: Services, now: datetime, report: Report) -> None:
+    report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
+    mail_holds.hold_undelivered(svc, now, report.outbox_ids)
 
 
 class Out(Protocol):
@@ -166,15 +189,16 @@ class Recorder:
 
 # --- reminders -----------------------------------------------------------------------------
 
-def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool) -> None:
+def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
+               shard: sharding.Shard) -> None:
     seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
             # a seat whose deadline passed as well gets no late reminder: its timeout is next
-            due = session.execute(select(Seat.game_id, Seat.seat, Seat.remind_at)
-                                  .where(Seat.remind_at <= now, Seat.deadline > now)
-                                  .order_by(Seat.remind_at, Seat.game_id, Seat.seat)
-                                  .limit(batch)).all()
+            due = session.execute(shard.only(
+                select(Seat.game_id, Seat.seat, Seat.remind_at)
+                .where(Seat.remind_at <= now, Seat.deadline > now))
+                .order_by(Seat.remind_at, Seat.game_id, Seat.seat).limit(batch)).all()
         fresh = [tuple(d) for d in due if tuple(d) not in seen]
         seen.update(fresh)
         if fresh:
@@ -224,14 +248,14 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
 
 # --- timeouts ------------------------------------------------------------------------------
 
-def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bool) -> None:
+def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
+              shard: sharding.Shard) -> None:
     seen: set[tuple[int, int, datetime]] = set()
     while True:
         with svc.db.transaction() as session:
-            due = session.execute(select(Seat.game_id, Seat.seat, Seat.deadline)
-                                  .where(Seat.deadline <= now)
-                                  .order_by(Seat.deadline, Seat.game_id, Seat.seat)
-                                  .limit(batch)).all()
+            due = session.execute(shard.only(
+                select(Seat.game_id, Seat.seat, Seat.deadline).where(Seat.deadline <= now))
+                .order_by(Seat.deadline, Seat.game_id, Seat.seat).limit(batch)).all()
             fresh = [tuple(d) for d in due if tuple(d) not in seen]
             # a game with plans goes the per-game way, where the clock's move drops the plans
             # waiting on it and plays the plans it sets off (service.play.moves.planplay)
