@@ -203,6 +203,9 @@ def ensure(url: str, *, reseed: bool = False, budget: float = 600.0,
         say("scale seed: a fresh database (migrations, then COPY)")
         fresh(url)
         progress = Progress(seeded_at=datetime.now(timezone.utc).replace(microsecond=0))
+    # a kept seed made before the latest migrations is brought up to them (the service
+    # reads the new columns)
+    upgrade(url)
     if progress.complete:
         return progress
     seeded_before = progress.done
