@@ -48,7 +48,7 @@ class Urls:
     def tournament_invitation_path(self, tournament: int, invite_id: int, answer: str) -> str:
         # a purpose of its own: a game invitation's token never answers a tournament's
         token = self.signer.dumps("tournament_invite", Claims(tournament, None, str(invite_id)))
-        return f"/tournaments/invitations/{token}/{answer}"      # accept | decline
+        return f"/tournaments/invitations/{token}/{answer}"      # accept | decline | never
 
     # -- absolute, for emails and the CLI ----------------------------------------------------
     def absolute(self, path: str) -> str:

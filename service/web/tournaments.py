@@ -16,7 +16,7 @@ from .ext import services
 
 bp = Blueprint("tournaments", __name__)
 
-ANSWERS = ("accept", "decline")
+ANSWERS = ("accept", "decline", "never")
 
 
 @bp.get("/tournaments")

@@ -14,7 +14,7 @@ from .helpers import form_client, html_of, mails, post_form, sign_in, text_of
 
 ANNA, BEN, CY = "anna@example.org", "ben@example.org", "cy@example.org"
 ANSWER = re.compile(r"http://turnpost\.test(/tournaments/invitations/[A-Za-z0-9_.\-]+/"
-                    r"(accept|decline))")
+                    r"(accept|decline|never))")
 
 
 def maker(app):
@@ -165,3 +165,23 @@ def test_the_maker_calls_it_off_from_its_page(app):
     assert "its maker called the tournament off" in app.test_client().get(path).text
     again = anna.post("/tournaments/1/cancel", data={})
     assert again.status_code == 409 and "was called off" in again.text
+
+
+def test_never_email_me_declines_and_no_invitation_reaches_the_address_again(app):
+    """The invitation's third link, as a game invitation has: the address is never mailed
+    again, and every invitation waiting on it, to a tournament or a game, reads declined."""
+    anna = maker(app)
+    make(anna)
+    letter = invitation_to(app, BEN)
+    path = links(letter)["never"]
+    assert path in html_of(letter)
+    person = app.test_client()
+    assert "Decline, and never email me again" in person.get(path).text
+    assert "no more email" in post_form(person, path, page=path).text
+    assert "ben@example.org: declined" in anna.get("/tournaments/1").text
+    before = len([m for m in mails(app) if m["To"] == BEN])
+    make(anna, entrants=f"{BEN}\n{CY}")                # a second tournament: Ben is not mailed
+    made = post_form(anna, "/games", {"game": "trees", "players": BEN}, page="/")
+    assert made.status_code == 302                      # nor is he for a game
+    assert len([m for m in mails(app) if m["To"] == BEN]) == before
+    assert "ben@example.org: declined" in anna.get("/tournaments/2").text

@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 from service.games import registry
 from service.play.errors import PlayError
 from service.play.notify import new_message_id
-from service.play.players import Entry, blocks, default_name, find_player
+from service.play.players import Entry, blocks, default_name, find_player, invitations
 from service.play.services import Services
 from service.play.time import clocks
 from service.store.models import OutboxRow, Player, Tournament, TournamentInvite
@@ -83,8 +83,9 @@ def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
 
 
 def answer(svc: Services, token: str, choice: str) -> str:
-    """accept | decline, from the invitation's links: "accepted", "started" (this acceptance
-    completed the field and the first round began) or "declined"."""
+    """accept | decline | never, from the invitation's links: "accepted", "started" (this
+    acceptance completed the field and the first round began), "declined", or "never" (declined,
+    and the address is never mailed again: every invitation waiting on it is declined too)."""
     tournament_id, invite_id = read_token(svc, token)
     now = svc.clock.now()
     games: list[int] = []
@@ -94,6 +95,13 @@ def answer(svc: Services, token: str, choice: str) -> str:
         t = _locked(session, tournament_id)
         inv = _open_invite(session, t, invite_id, now)
         inv.answered_at = now
+        if choice == "never":
+            player = find_player(session, inv.email, default_name(inv.email), now)
+            invitations.never_mail(session, player, now)
+            for other in session.scalars(select(TournamentInvite).where(
+                    TournamentInvite.email == inv.email, TournamentInvite.status == "pending")):
+                other.status, other.answered_at = "declined", now
+            return "never"
         if choice != "accept":
             inv.status = "declined"
             return "declined"

@@ -30,12 +30,12 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)
     if row.kind == "tournament_invite":
-        # the accept and decline links are minted now: no bearer token is stored
+        # the accept, decline and never links are minted now: no bearer token is stored
         def answer(choice: str) -> str:
             return urls.absolute(urls.tournament_invitation_path(
                 payload["tournament"], payload["invite"], choice))
         ctx = {**payload, "accept": answer("accept"), "decline": answer("decline"),
-               "link": urls.absolute(payload["path"])}
+               "never": answer("never"), "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     if row.kind.startswith("tournament_"):
         # the payload says it all (service.play.community.letters)

@@ -186,13 +186,18 @@ def answer(svc: Services, token: str, choice: str) -> Answered:
             inv.status = "declined"
             outcome = "declined"
             if choice == "never":
-                player.suppressed = True
-                # every other table waiting on this address hears "declined" too
-                for other in session.scalars(select(Invitation).where(
-                        Invitation.email == inv.email, Invitation.status == "pending")):
-                    other.status, other.answered_at = "declined", now
+                never_mail(session, player, now)
     _kick(svc, game_id, ids, bots=outcome == "started")
     return answered or Answered(outcome)
+
+
+def never_mail(session: Session, player: Player, now) -> None:
+    """The address asked never to be mailed again (a link in any invitation): every table
+    still waiting on it hears "declined" too. Other families decline their own (tournaments)."""
+    player.suppressed = True
+    for other in session.scalars(select(Invitation).where(
+            Invitation.email == player.email, Invitation.status == "pending")):
+        other.status, other.answered_at = "declined", now
 
 
 def _seat_news(session: Session, svc: Services, game: GameRow, seat: int) -> Answered:
