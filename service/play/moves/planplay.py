@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, exists, or_, select, update
+from sqlalchemy import and_, bindparam, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
@@ -36,15 +36,20 @@ class Followed:
     standing: list[Plan] = field(default_factory=list)   # the plans standing after it
 
 
+# built once: it runs on every move of a game that can hold plans, and building it cost as
+# much as running it (bench/move_cpu.py)
+_WAITING = select(Plan).where(
+    Plan.game_id == bindparam("game_id"),
+    or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
+).order_by(Plan.id)
+
+
 def follow(session: Session, chance, game, engine, before: Any, mover: int,
            moves: list[Move], state: Any, source: str) -> Followed:
     """The plans the move (`mover`'s `moves`, from `before` to `state`) sets off, in order."""
     if not takes_plans(engine):     # none can have been written: no query on this move's path
         return Followed([], [])
-    rows = list(session.scalars(select(Plan).where(
-        Plan.game_id == game.id,
-        or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False))))
-        .order_by(Plan.id)))
+    rows = list(session.scalars(_WAITING, {"game_id": game.id}))
     plans = [p for p in rows if p.status == "standing"]
     steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
     return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told],
