@@ -48,8 +48,8 @@ from service.web import create_app
 BIN = Path(sys.executable).parent
 
 
-def fresh_database(url: str) -> None:
-    """Create the scratch database if need be, and give it empty tables at the latest schema."""
+def create_database(url: str) -> None:
+    """Create the scratch database if it is not there yet."""
     target = make_url(url)
     admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
     with admin.connect() as conn:
@@ -57,6 +57,11 @@ def fresh_database(url: str) -> None:
                            {"n": target.database}):
             conn.execute(text(f'CREATE DATABASE "{target.database}"'))
     admin.dispose()
+
+
+def fresh_database(url: str) -> None:
+    """Create the scratch database if need be, and give it empty tables at the latest schema."""
+    create_database(url)
     engine = create_engine(url)
     with engine.begin() as conn:
         Base.metadata.drop_all(conn)

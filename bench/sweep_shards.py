@@ -29,25 +29,16 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from celery import Celery  # noqa: E402
+from pg_bench import fresh_database  # noqa: E402
 from sqlalchemy import create_engine, func, insert, select, text  # noqa: E402
 
 from config import Settings  # noqa: E402
 from service import play  # noqa: E402
 from service.play.clock import ManualClock  # noqa: E402
-from service.store.migrate import upgrade  # noqa: E402
-from service.store.models import Base, EventRow, GameRow, Seat, Submission  # noqa: E402
+from service.store.models import EventRow, GameRow, Seat, Submission  # noqa: E402
 
 TEMPLATES = 50
 SECRET = "bench-secret-long-enough-for-production-settings"
-
-
-def reset(url: str) -> None:
-    engine = create_engine(url)
-    with engine.begin() as conn:
-        Base.metadata.drop_all(conn)
-        conn.execute(text("DROP TABLE IF EXISTS alembic_version"))
-    engine.dispose()
-    upgrade(url)
 
 
 def seed(url: str, due: int, tmp: Path) -> float:
@@ -146,7 +137,7 @@ def start_workers(url: str, redis: str, n: int, shards: int, tmp: Path) -> subpr
 
 def one_run(url: str, redis: str, due: int, workers: int, shards: int, tmp: Path) -> dict:
     import redis as redis_client
-    reset(url)
+    fresh_database(url)
     redis_client.Redis.from_url(redis).flushdb()
     seeded = seed(url, due, tmp)
     engine = create_engine(url)

@@ -18,6 +18,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 
 import psycopg
+from pg_bench import create_database
 from sqlalchemy import create_engine, text
 from sqlalchemy.engine import make_url
 
@@ -70,16 +71,6 @@ def write_progress(conn, p: Progress) -> None:
                        ("seeded_at", p.seeded_at.isoformat() if p.seeded_at else None)):
         conn.execute(f"INSERT INTO {META} VALUES (%s, %s) ON CONFLICT (key) DO UPDATE "
                      "SET value = EXCLUDED.value", (key, str(value)))
-
-
-def create_database(url: str) -> None:
-    target = make_url(url)
-    admin = create_engine(target.set(database="postgres"), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        if not conn.scalar(text("SELECT 1 FROM pg_database WHERE datname = :n"),
-                           {"n": target.database}):
-            conn.execute(text(f'CREATE DATABASE "{target.database}"'))
-    admin.dispose()
 
 
 def fresh(url: str) -> None:
