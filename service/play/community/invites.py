@@ -262,13 +262,10 @@ def _open_invite(session: Session, t: Tournament, invite_id: int, now) -> Tourna
 
 
 def _refuse_blockers(session: Session, maker_id: int, addrs: list[str]) -> None:
-    if not addrs:
-        return
-    apart = blocks.apart(session, maker_id)
-    for player in session.scalars(select(Player).where(Player.email.in_(addrs))):
-        if player.id in apart:
-            raise BadTournament(f"{player.email} cannot be invited by you (one of you has "
-                                "blocked the other). Nothing was sent.")
+    blocked = blocks.kept_apart(session, maker_id, addrs)
+    if blocked:
+        raise BadTournament(f"{blocked} cannot be invited by you (one of you has blocked the "
+                            "other). Nothing was sent.")
 
 
 def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr: str,

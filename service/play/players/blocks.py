@@ -64,6 +64,16 @@ def apart(session: Session, player_id: int) -> set[int]:
     return {b if a == player_id else a for a, b in rows}
 
 
+def kept_apart(session: Session, player_id: int, addrs: list[str]) -> str | None:
+    """The first of these addresses whose player is kept apart from `player_id` (an inviter
+    may not invite them, and learns only that), or None."""
+    if not addrs:
+        return None
+    apart_ids = apart(session, player_id)
+    return next((p.email for p in session.scalars(select(Player).where(Player.email.in_(addrs)))
+                 if p.id in apart_ids), None)
+
+
 def between(session: Session, a: int, b: int) -> bool:
     """Either of the two has blocked the other."""
     return b in apart(session, a)

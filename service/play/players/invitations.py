@@ -134,13 +134,10 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
 def _refuse_blockers(session: Session, creator_id: int, addrs: list[str]) -> None:
     """An address whose player blocked the creator takes no invitation from them: refused
     before anything is made (the creator learns only that it cannot be sent)."""
-    if not addrs:
-        return
-    blocking = blocks.apart(session, creator_id)
-    for player in session.scalars(select(Player).where(Player.email.in_(addrs))):
-        if player.id in blocking:
-            raise BadInvitation(f"{player.email} cannot be invited by you (one of you has "
-                                "blocked the other). Nothing was sent.")
+    blocked = blocks.kept_apart(session, creator_id, addrs)
+    if blocked:
+        raise BadInvitation(f"{blocked} cannot be invited by you (one of you has blocked the "
+                            "other). Nothing was sent.")
 
 
 def _kick(svc: Services, game_id: int, outbox_ids: list[int], bots: bool = True) -> None:
