@@ -17,9 +17,11 @@ from service.games.trees import GAME as TREES
 from service.play import Intent
 from service.play import repository as positions
 from service.play.errors import PlayError
-from service.play.moves import commands, plans
+from service.play.moves import commands
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
+
+from .test_plans import answer_to
 
 PLAYERS = ["Anna <anna@example.org>", "ben@example.org"]
 
@@ -183,13 +185,7 @@ def test_trees_a_plans_answer_is_the_same_whatever_the_hidden_hands(seed, steps,
               or [{"type": "harvest", "root": "1M"}])[0]
     line = f"they play {DRAW_CARDS[pick]} under {target} then {TREES.describe(answer)}"
     other_world = _trees_reshuffled(state, writer, random.Random(shuffle))
-
-    def said(s):
-        try:
-            return plans.judge(TREES, s, writer, ["a", "b"], "if", line).shown
-        except PlayError as exc:
-            return exc.detail
-    assert said(state) == said(other_world)
+    assert answer_to(TREES, state, writer, line) == answer_to(TREES, other_world, writer, line)
 
 
 # --- Magnate --------------------------------------------------------------------------------
@@ -282,13 +278,7 @@ def test_magnate_a_plans_answer_is_the_same_whatever_the_hidden_hands(seed, pick
     card = cards[pick % len(cards)]
     line = f"they {verb} {card} then sell {state.players[writer].hand[0]}"
     other_world = _magnate_reshuffled(state, writer, random.Random(shuffle))
-
-    def said(s):
-        try:
-            return plans.judge(MAGNATE, s, writer, ["a", "b"], "if", line).shown
-        except PlayError as exc:
-            return exc.detail
-    assert said(state) == said(other_world)
+    assert answer_to(MAGNATE, state, writer, line) == answer_to(MAGNATE, other_world, writer, line)
 
 
 def test_trees_at_three_a_plan_met_waits_for_the_writers_turn(services):
