@@ -460,9 +460,10 @@ class Report:
     drain: float = 0.0
     note: str = ""
     failures: list[str] = field(default_factory=list)   # anything else wrong: fails the run
+    revived: list[str] = field(default_factory=list)    # processes that exited and were restarted
 
     def row(self) -> str:
-        note = "; ".join(x for x in (self.note.strip("; "), *self.failures) if x)
+        note = "; ".join(x for x in (self.note.strip("; "), *self.revived, *self.failures) if x)
         slowest = "–" if self.slowest is None else f"{self.slowest:.2f} s"
         return (f"| {self.name} | {self.links} | {self.done} | {self.already} | {self.refused}"
                 f" | {self.applied} | {self.replies} | {self.replies_applied} | {self.lost} | "
@@ -600,6 +601,7 @@ class Harness:
                seconds: float = 240) -> None:
         """After a fault: the replies answered, the outbox drained (timed from now), then the
         clicks and replies judged."""
+        self.revive(report)
         t0 = time.monotonic()
         self.await_replies(report, sent, seconds)
         try:
@@ -609,6 +611,20 @@ class Harness:
         report.drain = time.monotonic() - t0
         self.finish(report, before, answers)
         self.judge_replies(report, sent)
+
+    def revive(self, report: Report) -> None:
+        """A process that exited by itself during the fault is started again, as production's
+        supervisor would (make prod under systemd's Restart=on-failure: docs/operating.md).
+        The report says so, and the process's log keeps why it exited (kombu 5.7's Redis
+        channel can raise AttributeError while closing after the broker went away, which ends
+        the Celery worker)."""
+        for name in ("worker", "beat", "web", "inbound"):
+            proc = self.stack.procs.get(name)
+            if proc is not None and proc.poll() is not None:
+                self.stack.stop(name)
+                self.stack.start(name)
+                report.revived.append(f"{name} exited by itself (code {proc.returncode}) and "
+                                      "was started again, as its supervisor would")
 
     def finish(self, report: Report, before: Before, answers: dict[Link, list[str]],
                one_link: bool = False, parked: int = 0):
