@@ -32,16 +32,29 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
 
 
 def changed_views(game: GameRow, engine: Game, before: Any, after: Any, seq: int,
-                  now: datetime, mover: int | None = None) -> list[dict[str, Any]]:
+                  now: datetime, mover: int | None = None,
+                  forced: dict[int, dict] | None = None) -> list[dict[str, Any]]:
     """The outbox rows' values (`values`) queue_changed_views inserts, for a caller that
     writes them with the rest of a move (service.store.moves)."""
     return [values(game, seat, "turn", seq, now)
-            for seat in changed_seats(game, engine, before, after, mover)]
+            for seat in changed_seats(game, engine, before, after, mover, forced)]
 
 
 def changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
-                  mover: int | None = None) -> list[int]:
-    """The seats queue_changed_views mails (the rules are in its docstring)."""
+                  mover: int | None = None, forced: dict[int, dict] | None = None
+                  ) -> list[int]:
+    """The seats queue_changed_views mails (the rules are in its docstring), less the seats
+    whose only move is played for them in a moment (`forced_seats`, worked out here unless
+    the caller knows it): their next email tells them, whichever way the turn reached them (a
+    move, the game's start, a take-back, a timeout)."""
+    if forced is None:
+        forced = forced_seats(game, engine, after)
+    return [seat for seat in _changed_seats(game, engine, before, after, mover)
+            if seat not in forced]
+
+
+def _changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
+                   mover: int | None) -> list[int]:
     acting_after = engine.to_act(after)
     ended = engine.outcome(after) is not None
     if before is None:

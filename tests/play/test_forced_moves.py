@@ -5,6 +5,7 @@ from __future__ import annotations
 import email
 import random
 
+import pytest
 from sqlalchemy import select, update
 
 from service import play
@@ -14,6 +15,7 @@ from service.play import Intent
 from service.play import repository as positions
 from service.play.moves import bots
 from service.play.reads import pages
+from service.play.time.sweep import timeouts
 from service.store import EventRow, OutboxRow
 from service.store.models import Player
 
@@ -159,3 +161,42 @@ def test_a_move_that_shows_a_card_is_never_forced():
             assert forced is None
         state = replay(SUZERAIN, SUZERAIN.decide(state, seat, moves[-1], random.Random(1)),
                        state)
+
+
+def timed_forced_deal(svc):
+    """A game on a 1-day clock whose leader's timeout move (the engine's default) is a lead
+    the follower can answer one way only."""
+    for seed in range(200):
+        svc.chance = random.Random(seed)
+        state = replay(SUZERAIN, SUZERAIN.start(2, {}, random.Random(seed)))
+        lead = SUZERAIN.timeout_move(state, state.leader)
+        led = replay(SUZERAIN, SUZERAIN.decide(state, state.leader, lead, random.Random(0)),
+                     state)
+        if SUZERAIN.forced_move(led, 1 - state.leader) is not None:
+            svc.chance = random.Random(seed)
+            game = play.start_game(svc, "suzerain", PLAYERS, {"clock": "1d"}).game_id
+            pos = position(svc, game)
+            if pos.state == state:
+                return game, pos
+    raise AssertionError("no forced follow after a timeout lead in 200 deals")
+
+
+@pytest.mark.parametrize("bulk", [True, False], ids=["batched sweep", "per-game sweep"])
+def test_a_forced_follow_after_a_timeout_sends_the_follower_no_turn_email(services, bulk):
+    """The seat whose only move is played for it is not asked for it, whichever path gave it
+    the turn: here the leader's timeout (the sweep's batch, or its per-game path)."""
+    svc = services
+    kicked = worker(svc)
+    game, pos = timed_forced_deal(svc)
+    leader, follower = pos.state.leader, 1 - pos.state.leader
+    svc.clock.advance(days=1, minutes=1)
+    timeouts.run(svc, bulk=bulk)
+    assert "bots" in kicked
+    after = events_after(svc, game, pos.seq)
+    assert after[0] == (leader, "timer", "Led")
+    assert after[1] == (follower, "forced", "Followed")
+    with svc.db.transaction() as s:     # told of the timeout, never asked for its only card
+        asked = s.scalars(select(OutboxRow.kind).where(
+            OutboxRow.game_id == game, OutboxRow.seat == follower,
+            OutboxRow.seq == pos.seq + 1)).all()
+    assert asked == ["timeout"]

@@ -222,10 +222,10 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     timing.track(session, pos.row, pos.engine, new_state, now)
     forced = notify.forced_seats(pos.row, pos.engine, new_state)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state, forced)
+    # a seat whose only move is played for it in a moment is not mailed: its next email tells it
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
-                                  mover=_mover(intent, pos.engine, new_state, bool(steps)))
-    if forced:     # its only move is played for it in a moment: its next email tells it
-        emails = [e for e in emails if not (e["kind"] == "turn" and e["seat"] in forced)]
+                                  mover=_mover(intent, pos.engine, new_state, bool(steps)),
+                                  forced=forced)
     planplay.tell(followed.untold, emails)
     planplay.show(followed.standing, emails, pos.engine, [s.player.name for s in pos.row.seats])
     try:
