@@ -27,7 +27,9 @@ class Database:
         if url.startswith("sqlite"):
             self.engine = create_engine(url, connect_args={"timeout": 30})
             event.listen(self.engine, "connect", _sqlite_pragmas)
-            event.listen(self.engine, "begin", _sqlite_begin_immediate)
+            event.listen(self.engine, "begin", _sqlite_begin)
+            event.listen(self.engine, "commit", _sqlite_end)
+            event.listen(self.engine, "rollback", _sqlite_end)
         else:
             self.engine = create_engine(url, pool_pre_ping=True)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
@@ -40,6 +42,19 @@ class Database:
                 yield session
             if self.committed is not None and session.info:
                 self.committed(session.info)
+
+    @contextmanager
+    def reading(self) -> Iterator[Session]:
+        """A unit of work that only reads (a page, a feed, the API's GETs). On SQLite it
+        neither takes nor waits for the write lock (WAL lets a reader see the last commit
+        while a move is written), and the connection refuses any write meanwhile
+        (query_only), so a read path that starts writing fails its tests at once rather
+        than upgrading its lock late, under load, with "database is locked". PostgreSQL
+        readers never block writers anyway: there it is `transaction()`."""
+        with self.sessions() as session:
+            with session.begin():
+                session.connection(execution_options={READING: True})
+                yield session
 
     def session(self) -> Session:
         return self.sessions()
@@ -60,7 +75,21 @@ def _sqlite_pragmas(dbapi_conn, _record):
     cur.close()
 
 
-def _sqlite_begin_immediate(conn):
+#: the execution option that marks a connection `Database.reading` opened
+READING = "turnpost_reading"
+
+
+def _sqlite_begin(conn):
+    if conn.get_execution_options().get(READING):
+        conn.exec_driver_sql("PRAGMA query_only = ON")
+        conn.exec_driver_sql("BEGIN")
+        return
     # BEGIN IMMEDIATE takes the write lock up front, so two writers queue instead of both
     # reading and one failing late with "database is locked" on upgrade to a write lock.
     conn.exec_driver_sql("BEGIN IMMEDIATE")
+
+
+def _sqlite_end(conn):
+    # the pooled connection goes back able to write, for the next unit of work
+    if conn.get_execution_options().get(READING):
+        conn.exec_driver_sql("PRAGMA query_only = OFF")

@@ -93,6 +93,13 @@ def waiting(session: Session, game_id: int, seq: int) -> UndoRequest | None:
     return good
 
 
+def asked(session: Session, game_id: int, seq: int) -> UndoRequest | None:
+    """`waiting`'s request for a page, which only reads: the lapsed ones are marked expired by
+    the next unit of work that writes (`waiting`), not by a reader."""
+    return next((row for row in session.scalars(_OPEN, {"game_id": game_id})
+                 if row.at_seq == seq), None)
+
+
 def after(svc: Services, game_id: int, result: UndoResult) -> None:
     """After the commit: the emails, and the bots if a take-back left them to act."""
     svc.kick("deliver", result.outbox_ids)

@@ -43,7 +43,7 @@ def views_digest(engine, state, seats: int) -> str:
 
 
 def export(svc: Services, game_id: int) -> dict:
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         row = positions.game_row(session, game_id)
         recorded = event_store.load(session, row)
         engine = registry.get(row.kind)

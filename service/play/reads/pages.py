@@ -52,7 +52,7 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
     (a link's confirm page): no history, moves to choose from, undo request or attempts;
     `before`: the history page of the events before that seq; `holder`: the seat's holder a
     link was made for (a link of the seat's previous player is refused)."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         # the page's reads of plain rows go to the transaction's connection: through the
         # session's execute, which readies ORM loading they do not use, each cost three times
         # as much
@@ -71,7 +71,7 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         if not with_history:     # the position alone
             return GameRead(page, [])
         entries, older = history_page(rows, pos, seat, names, before, recorded=recent)
-        request = undo.waiting(session, game_id, pos.seq)
+        request = undo.asked(session, game_id, pos.seq)
         asking = None if request is None else {
             "seat": request.seat, "name": names[request.seat], "mine": request.seat == seat,
             "answered": str(seat) in request.answers}
@@ -159,7 +159,7 @@ class PublicGame:
 def public_game(svc: Services, public_id: str) -> PublicGame:
     """The game behind a public page's unguessable id; a game whose page is off, or an id that
     names nothing, is "no such game" alike."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         row = session.scalars(select(GameRow).where(GameRow.public_id == public_id[:40])).first()
         if row is None or not row.public:
             raise NoSuchGame("There is no such game page (or its players keep it private).")

@@ -46,7 +46,7 @@ class Step:
 
 def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -> Step:
     """The step at seq `at` (or the nearest step before it; the first step when None)."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         row = positions.game_row(session, game_id)
         pos = positions.load(session, svc.states, game_id)
         recorded = event_store.load(session, row)
@@ -69,7 +69,7 @@ def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -
 
 def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
     """The log as `seat` may see it: each event redacted for it, and the messages it may read."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         row = positions.game_row(session, game_id)
         pos = positions.load(session, svc.states, game_id)
         names = [s.player.name for s in row.seats]
@@ -101,7 +101,7 @@ def whole_log(svc: Services, reader: LogReader) -> dict[str, Any]:
     """Every event as recorded, hidden cards and all: only once the game is over, and only
     for its players and, when its page is public, that page's audience. To anyone else a
     game that exists is answered exactly as one that does not."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         row = _readable_game(session, reader)
         game_id = row.id
         pos = (None if row.status == GameStatus.FORMING
