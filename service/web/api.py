@@ -16,7 +16,7 @@ from service.play import community
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
-from . import api_challenges, api_community, openapi, problems
+from . import api_challenges, api_community, api_tournaments, openapi, problems
 from .ext import services
 from .problems import Problem
 
@@ -26,6 +26,7 @@ GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
 api_community.register(bp)          # profiles and leaderboards: public reads
 api_challenges.register(bp)         # standing challenges
+api_tournaments.register(bp)        # making, starting and calling off tournaments
 
 
 @bp.errorhandler(Problem)
