@@ -14,26 +14,31 @@ To record the digests again after a change that is meant to change the emails:
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import os
 import random
 from datetime import datetime, timezone
 from email import policy
+from email.generator import BytesGenerator
 from email.parser import BytesParser
 from pathlib import Path
 from types import SimpleNamespace
 
 from itsdangerous.timed import TimestampSigner
+from sqlalchemy import select
 
 from service.linking import freshness as marks
 from service.linking import signer
 from service.linking.signer import Claims
-from service.mail.outbound import compose
+from service.mail.outbound import compose, flatten
 from service.play import notify
 from service.play import repository as positions
 from service.play.clock import ManualClock
+from service.play.mail import relay
 from service.play.moves import chat
+from service.store.models import OutboxRow
 
 from ..web.helpers import post_form, start_game
 
@@ -72,6 +77,21 @@ def bot_move(client, svc, game_id: int, rng: random.Random) -> bool:
     return True
 
 
+def play_the_games(app) -> None:
+    """Each game started, played a few moves by the bots and chatted in; a sign-in asked for.
+    Each email is sent (to the Maildir) as it is made."""
+    svc = app.extensions["turnpost"]
+    client = app.test_client()
+    rng = random.Random(39)
+    for entry, seats in GAMES:
+        game_id = start_game(app, entry, PEOPLE[:seats]).game_id
+        for _ in range(MOVES):
+            if not bot_move(client, svc, game_id, rng):
+                break
+        chat.say(svc, game_id, 0, f"Well played, all of {entry}!")
+    assert post_form(app.test_client(), "/sign-in", {"email": PEOPLE[0]}).status_code == 200
+
+
 def sent_emails(app) -> dict[str, bytes]:
     """Every email in the Maildir, by its Message-ID."""
     out = {}
@@ -84,16 +104,7 @@ def sent_emails(app) -> dict[str, bytes]:
 def test_the_emails_sent_are_byte_for_byte_those_recorded(app_factory, monkeypatch, tmp_path):
     pinned(monkeypatch)
     app = app_factory(TURNPOST_CLOCK=ManualClock(T0))
-    svc = app.extensions["turnpost"]
-    client = app.test_client()
-    rng = random.Random(39)
-    for entry, seats in GAMES:
-        game_id = start_game(app, entry, PEOPLE[:seats]).game_id
-        for _ in range(MOVES):
-            if not bot_move(client, svc, game_id, rng):
-                break
-        chat.say(svc, game_id, 0, f"Well played, all of {entry}!")
-    assert post_form(app.test_client(), "/sign-in", {"email": PEOPLE[0]}).status_code == 200
+    play_the_games(app)
     emails = sent_emails(app)
     digests = {mid: hashlib.sha256(raw).hexdigest() for mid, raw in sorted(emails.items())}
     if os.environ.get("TURNPOST_WRITE_GOLDEN"):
@@ -107,3 +118,21 @@ def test_the_emails_sent_are_byte_for_byte_those_recorded(app_factory, monkeypat
         for mid, raw in emails.items():
             (tmp_path / f"{mid.strip('<>')}.eml").write_bytes(raw)
     assert same, f"the emails differ from those recorded; they are in {tmp_path}"
+
+
+def test_the_relays_generator_writes_the_standard_generators_bytes(app_factory, monkeypatch):
+    """The relay flattens emails with its own generator (mail.outbound.flatten): for every
+    email of the games above, the bytes of the standard library's, both ways it is used."""
+    pinned(monkeypatch)
+    app = app_factory(TURNPOST_CLOCK=ManualClock(T0))
+    play_the_games(app)
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        rows = s.scalars(select(OutboxRow).order_by(OutboxRow.id)).all()
+        assert len(rows) >= 4 * (1 + MOVES)
+        for row in rows:
+            msg = relay.render(s, svc, row)
+            stock = io.BytesIO()
+            BytesGenerator(stock).flatten(msg, linesep="\r\n")
+            assert flatten.for_smtp(msg) == stock.getvalue()
+            assert flatten.as_bytes(msg) == msg.as_bytes()
