@@ -28,8 +28,8 @@ from .cardfaces import H, UnknownCard, W, svg
 #: slowed the rest of composing the email. Two blocks kept (the canvas and a tile being
 #: blended) hold at most two images' worth, at most 2 x 16 MB (Pillow's block size) should
 #: something draw a larger image. An operator's PILLOW_BLOCKS_MAX is left as set.
-#: (bench/email_cpu.py, the relay's CPU time per turn email: the picture 1.1-1.25 ms -> 0.4, the email's load,
-#: compose and flatten 3.6-4.1 -> 2.85-3.0; docs/performance.md.)
+#: (bench/email_cpu.py, the relay's CPU time per turn email: the picture 1.1-1.35 ms -> 0.4,
+#: the email's load, compose and flatten 3.6-4.5 -> 2.85-3.0; docs/performance.md.)
 KEPT_BLOCKS = 2
 
 
