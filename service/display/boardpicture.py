@@ -5,6 +5,7 @@ Built from the seat's view only, so it shows nothing the seat may not know."""
 from __future__ import annotations
 
 import io
+import os
 import struct
 import zlib
 from dataclasses import dataclass
@@ -19,6 +20,25 @@ from service.games import cards
 from service.games.cards import decktet, french
 
 from .cardfaces import H, UnknownCard, W, svg
+
+#: Freed image memory Pillow keeps for the next image (its block allocator, PILLOW_BLOCKS_MAX;
+#: Pillow's default, 0, hands each block back to the system at once). A table picture's
+#: canvas is 0.1-2.5 MB: given back after each email and asked for again for the next, its
+#: pages were fresh each time, and the faults and the zeroing were half of drawing it and
+#: slowed the rest of composing the email. Two blocks kept (the canvas and a tile being
+#: blended) hold at most two images' worth, at most 2 x 16 MB (Pillow's block size) should
+#: something draw a larger image. An operator's PILLOW_BLOCKS_MAX is left as set.
+#: (bench/email_cpu.py, the relay's CPU time per turn email: the picture 1.1-1.35 ms -> 0.4,
+#: the email's load, compose and flatten 3.6-4.5 -> 2.85-3.0; docs/performance.md.)
+KEPT_BLOCKS = 2
+
+
+def keep_freed_blocks() -> None:
+    if "PILLOW_BLOCKS_MAX" not in os.environ:
+        Image.core.set_blocks_max(max(KEPT_BLOCKS, Image.core.get_blocks_max()))
+
+
+keep_freed_blocks()
 
 SCALE = 0.5
 CW, CH = round(W * SCALE), round(H * SCALE)    # a card in the picture, in whole pixels

@@ -176,3 +176,19 @@ def test_after_warm_up_no_card_face_is_drawn_again(monkeypatch):
     every = [*decktet.double_deck(), *french.deck(1), *french.deck(2)]
     boardpicture.board_png(layout([("Your hand", every)]))
     assert drawn == []
+
+
+def test_pillow_keeps_freed_blocks_for_the_next_picture_unless_the_operator_says(monkeypatch):
+    """Each picture's canvas reuses the memory the last one gave back (its pages already
+    faulted in); an operator's PILLOW_BLOCKS_MAX is theirs."""
+    kept = Image.core.get_blocks_max()
+    try:
+        Image.core.set_blocks_max(0)
+        monkeypatch.setenv("PILLOW_BLOCKS_MAX", "0")
+        boardpicture.keep_freed_blocks()
+        assert Image.core.get_blocks_max() == 0
+        monkeypatch.delenv("PILLOW_BLOCKS_MAX")
+        boardpicture.keep_freed_blocks()
+        assert Image.core.get_blocks_max() == boardpicture.KEPT_BLOCKS
+    finally:
+        Image.core.set_blocks_max(kept)
