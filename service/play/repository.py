@@ -214,13 +214,15 @@ def fold(session: Session, cache: StateCache, row: GameRow, base_seq: int, state
     return seq, state
 
 
-def fold_log(engine: Game, recorded: Sequence[tuple[int, Event]]) -> Any:
-    """A whole log folded in memory, with no database nor cache (migration 0029's back-fill,
-    the tests that check the rows against the fold): `fold` without its snapshots. A take-back
-    goes on from the state after its event `to`, kept for it on the way."""
+def fold_log(engine: Game, recorded: Sequence[tuple[int, Event]], state: Any = None,
+             base_seq: int = 0) -> Any:
+    """A log folded in memory, with no database nor cache (migration 0029's back-fill, the
+    tests that check the rows against the fold): `fold` without its snapshots, from `state`
+    after event `base_seq` (default: the start). A take-back goes on from the state after its
+    event `to`, kept for it on the way (one behind `base_seq` cannot be: the caller folds the
+    whole log)."""
     wanted = {event.data["to"] for _, event in recorded if event.type == TAKEN_BACK}
-    kept: dict[int, Any] = {}
-    state = None
+    kept: dict[int, Any] = {base_seq: state}
     for at, event in recorded:
         state = kept[event.data["to"]] if event.type == TAKEN_BACK else engine.evolve(state,
                                                                                      event)
