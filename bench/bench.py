@@ -28,6 +28,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+import me_bench  # noqa: E402
 import sweep_bench  # noqa: E402
 from flask import Flask  # noqa: E402
 from sqlalchemy import Column, DateTime, Integer, MetaData, Table, event, insert  # noqa: E402
@@ -702,7 +703,36 @@ def embedded(tmp: Path) -> list[Row]:
                     "events", target=50))
     settle(app)
     svc.dispose()
-    return rows + sweep_rows(tmp)
+    return rows + me_rows(tmp) + sweep_rows(tmp)
+
+
+# -- a player's games ----------------------------------------------------------------------------
+
+def me_rows(tmp: Path, n: int = 40) -> list[Row]:
+    """/me of a player with 1,000 games (100 in progress: bench/me_bench.py), taking turns with
+    the bare route on a database file of its own, as the moves do."""
+    where = tmp / "me"
+    where.mkdir()
+    url = f"sqlite:///{where / 'me.db'}"
+    upgrade(url)
+    app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(where / "outbox"),
+                      "TURNPOST_CHANCE": random.Random(2), "TURNPOST_BASE_URL": "http://t.test",
+                      "TURNPOST_MAIL_DOMAIN": "t.test"})
+    svc = app.extensions["turnpost"]
+    player = me_bench.seed(svc, random.Random(4))
+    settle(app)
+    client = me_bench.sign_in(app, player)
+    floor = BareRoute(f"sqlite:///{where / 'floor.db'}")
+    for _ in range(3):               # the first pages compile the template, fill the pools
+        me_bench.time_me(client)
+    bare, me = [], []
+    for _ in range(n):
+        bare.append(floor.time_one())
+        me.append(me_bench.time_me(client))
+    floor.close()
+    svc.dispose()
+    return [Row("/me of a player with 1,000 games (100 in progress), p50 vs the bare route",
+                p50(me), "ms", p50(bare), 10)]
 
 
 # -- the clock sweep ----------------------------------------------------------------------------
@@ -764,13 +794,14 @@ def main() -> None:
     ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_BENCH_REDIS_URL",
                                                           "redis://127.0.0.1:6379/15"))
     ap.add_argument("--record", action="store_true", help="write the table to bench/RESULTS.md")
+    ap.add_argument("--only", choices=["me"], help="one piece alone: me (/me's figure)")
     args = ap.parse_args()
     started = time.perf_counter()
     # the PostgreSQL run's worker may still be writing a Maildir file as it is stopped: the
     # table matters more than a tidy /tmp
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
-        rows = embedded(Path(tmp))
-        if args.pg:
+        rows = me_rows(Path(tmp)) if args.only == "me" else embedded(Path(tmp))
+        if args.pg and not args.only:
             from pg_bench import postgres
             rows += postgres(Path(tmp), args.pg_url, args.redis_url)
     print()

@@ -30,14 +30,14 @@ T0 = datetime(2026, 1, 5, 9, 0, tzinfo=timezone.utc)
 KINDS = {"trees": 0.6, "suzerain": 0.2, "magnate": 0.15, "aristocracy": 0.05}
 PEOPLE = ["Seat Zero <a0@example.org>", "Seat One <a1@example.org>"]
 #: bumped when the rendering changes: a cached file of another version is rebuilt
-VERSION = 3
+VERSION = 4
 
 # columns copied from each table (ids that are serial are left to the database)
 GAME_COLUMNS = ("id", "kind", "options", "seq", "status", "created_at", "rules_version", "clock",
                 "on_timeout", "result", "public_id", "public", "created_by", "rematch_of",
-                "bots_due", "rated", "rest_days", "extensions", "tournament_id")
+                "bots_due", "rated", "rest_days", "extensions", "tournament_id", "outcome")
 SEAT_COLUMNS = ("game_id", "seat", "player_id", "muted", "clock", "deadline", "remind_at",
-                "status", "on_timeout", "holder", "bot", "mail_held_since")
+                "status", "on_timeout", "holder", "bot", "mail_held_since", "to_act")
 EVENT_COLUMNS = ("game_id", "seq", "type", "data", "seat", "source", "created_at")
 SNAPSHOT_COLUMNS = ("game_id", "seq", "format", "state")
 SUBMISSION_COLUMNS = ("game_id", "key", "seat", "first_seq", "last_seq", "source", "created_at")

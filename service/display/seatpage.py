@@ -186,19 +186,25 @@ def waiting_for(names: Sequence[str], to_act: Iterable[int], me: int | None) -> 
 
 
 def result_line(page: SeatPage) -> str:
-    if not page.outcome:
+    return result_text(page.outcome, page.names, page.me)
+
+
+def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> str:
+    """A game's result as `me` reads it ("You won (you: 6, Ben: 4). Most districts."), from
+    its outcome (the engine's, or the service's result); "" while it has none."""
+    if not outcome:
         return ""
-    winners = page.outcome["winners"]
-    who = [("you" if w == page.me else page.names[w]) for w in winners]
+    winners = outcome["winners"]
+    who = [("you" if w == me else names[w]) for w in winners]
     if len(who) == 1:
         head = "You won" if who[0] == "you" else f"{who[0]} won"
     else:
         head = "Shared win: " + ", ".join(who)
-    how = sentence(page.outcome["how"], page.names, page.me)
-    if not page.outcome.get("scores"):     # the service ended it: a resignation, a forfeit
+    how = sentence(outcome["how"], names, me)
+    if not outcome.get("scores"):     # the service ended it: a resignation, a forfeit
         return f"{head}. {how}"
     # each score set apart from its name ("Normal bot 1: 6": a name may end in a number),
     # the reader's as "you"
-    scores = ", ".join(f"{'you' if s == page.me else page.names[s]}: "
-                       f"{page.outcome['scores'][s]:g}" for s in range(len(page.names)))
+    scores = ", ".join(f"{'you' if s == me else names[s]}: "
+                       f"{outcome['scores'][s]:g}" for s in range(len(names)))
     return f"{head} ({scores}). {how}"

@@ -28,6 +28,7 @@ from service.games.contract import Event, Game
 from service.store import events as event_store
 from service.store import records, snapshots
 from service.store.models import GameRow
+from service.store.statuses import GameStatus
 
 from .errors import NoSuchGame, NotYourSeat
 
@@ -211,6 +212,41 @@ def fold(session: Session, cache: StateCache, row: GameRow, base_seq: int, state
             state = engine.evolve(state, event)
         seq = at
     return seq, state
+
+
+def fold_log(engine: Game, recorded: Sequence[tuple[int, Event]], state: Any = None,
+             base_seq: int = 0) -> Any:
+    """A log folded in memory, with no database nor cache (migration 0029's back-fill, the
+    tests that check the rows against the fold): `fold` without its snapshots, from `state`
+    after event `base_seq` (default: the start). A take-back goes on from the state after its
+    event `to`, kept for it on the way (one behind `base_seq` cannot be: the caller folds the
+    whole log)."""
+    wanted = {event.data["to"] for _, event in recorded if event.type == TAKEN_BACK}
+    kept: dict[int, Any] = {base_seq: state}
+    for at, event in recorded:
+        state = kept[event.data["to"]] if event.type == TAKEN_BACK else engine.evolve(state,
+                                                                                     event)
+        if at in wanted:
+            kept[at] = state
+    return state
+
+
+def acting(game, engine: Game, state: Any) -> frozenset[int]:
+    """The seats to act now: the engine's to_act, nobody once the game is over (by its rules
+    or by the service: a resignation, a forfeit)."""
+    if game.status == GameStatus.ENDED or engine.outcome(state) is not None:
+        return frozenset()
+    return frozenset(engine.to_act(state))
+
+
+def mark_turns(game, engine: Game, state: Any) -> None:
+    """Each seat's `to_act` column as `state` says, set in the transaction that appends the
+    events that made it (a move, a timeout, a take-back, a game's start; an end sets them
+    all false: service.play.time.ending.finish), on a GameRow or a record of one alike: the
+    lists of a player's games read whose move it is from the rows, folding no log."""
+    now_acting = acting(game, engine, state)
+    for row in game.seats:
+        row.to_act = row.seat in now_acting
 
 
 def snapshot_after_fold(row: GameRow, base_seq: int, seq: int, state: Any) -> Snapshot | None:

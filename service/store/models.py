@@ -104,6 +104,10 @@ class GameRow(Base):
     extensions: Mapped[int | None] = mapped_column(Integer, nullable=True)
     # a result the service decided (a resignation or forfeit ended the game), not the engine
     result: Mapped[dict | None] = mapped_column(JSON, nullable=True)
+    # the engine's outcome (Outcome.to_json) of a game its rules ended, written as it ends:
+    # lists and feeds show a finished game's result from the row, without folding its log
+    # (a `result` the service decided, when there is one, is the one shown)
+    outcome: Mapped[dict | None] = mapped_column(JSON, nullable=True)
     # a bot seat is to act (set with every move): the sweep finds bots whose kick was lost
     bots_due: Mapped[bool] = mapped_column(default=False, server_default=false())
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
@@ -184,6 +188,10 @@ class Seat(Base):
     bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
     # the seat's turn email bounced or was never accepted: its clock is paused since then
     mail_held_since: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    # the seat is to act now (the engine's to_act; never in an ended game), written with every
+    # change of whose move it is (service.play.repository.mark_turns, time.ending.finish):
+    # /me and the API's list read whose move it is here, without folding each game's log
+    to_act: Mapped[bool] = mapped_column(default=False, server_default=false())
     player: Mapped[Player] = relationship(lazy="joined")
 
 

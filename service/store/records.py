@@ -22,8 +22,8 @@ from .models import GameRow, Player, Seat
 GAMES, SEATS, PLAYERS = GameRow.__table__, Seat.__table__, Player.__table__
 
 # the columns a move or the sweep may change
-GAME_COLUMNS = ("seq", "status", "result", "bots_due")
-SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at", "mail_held_since")
+GAME_COLUMNS = ("seq", "status", "result", "outcome", "bots_due")
+SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at", "mail_held_since", "to_act")
 
 _GAME_NAMES = [c.name for c in GAMES.c]
 _SEAT_NAMES = [c.name for c in SEATS.c]

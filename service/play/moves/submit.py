@@ -220,6 +220,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
         mail_holds.release_mover(pos.row, intent.seat, now)
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
+    positions.mark_turns(pos.row, pos.engine, new_state)
     forced = notify.forced_seats(pos.row, pos.engine, new_state)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state, forced)
     # a seat whose only move is played for it in a moment is not mailed: its next email tells it

@@ -176,6 +176,7 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
     # the clocks go back with the position: whoever is to act there has their turn running
     # again, with the time it had left (timing.take_back, service.play.time.clocks.reopen_turn)
     timing.take_back(pos.row, pos.engine, before, request.back_to, now)
+    positions.mark_turns(pos.row, pos.engine, before)
     pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before)
     outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
                                             pos.row.seq, now)

@@ -20,6 +20,7 @@ from sqlalchemy.orm import Session
 from service.games import registry
 from service.games.contract import OptionError, replay
 from service.play import notify
+from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError, calendar, ending, extensions
@@ -221,6 +222,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
         ending.finish(session, game, now, outcome=outcome)   # over as dealt: rated too
     timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
+    positions.mark_turns(game, engine, state)
     outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
     game.bots_due = notify.bot_to_act(game, engine, state)
     session.flush()

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.display.seatpage import SeatPage, history
+from service.games import registry
 from service.linking import freshness as marks
 from service.mail.outbound.templating import game_partial
 from service.play import repository as positions
@@ -20,10 +21,9 @@ from service.play.moves import Intent, apply, chat, commands, plans
 from service.play.services import Services
 from service.play.time import extensions
 from service.store import events as event_store
-from service.store.models import EventRow, GameRow, Seat, Submission
-from service.store.statuses import GameStatus
+from service.store.models import GameRow, Seat, Submission
 
-from . import seatpage
+from . import listing, seatpage
 
 MAX_LINES = 50
 
@@ -82,24 +82,25 @@ def deadline_of(seat_row: Seat) -> datetime | None:
 
 
 def my_games(svc: Services, player_id: int, status: str | None = None) -> list[GameLine]:
+    """Read from the rows (service.play.reads.listing), no game's log folded: a player may
+    have thousands of games."""
     with svc.db.transaction() as session:
-        q = (select(Seat).join(GameRow, GameRow.id == Seat.game_id)
+        q = (select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id)
              .where(Seat.player_id == player_id).order_by(Seat.game_id, Seat.seat))
         if status:
             q = q.where(GameRow.status == status)
+        mine = session.execute(q).all()
+        games = listing.games(session, {game_id for game_id, _ in mine})
         out = []
-        for seat_row in session.scalars(q).all():
-            pos = positions.load(session, svc.states, seat_row.game_id)
-            # a game the service ended (a resignation, a forfeit) waits on nobody, though its
-            # engine, which knows nothing of it, still names whose move it was
-            ended = pos.row.status == GameStatus.ENDED
-            to_act = [] if ended else sorted(pos.engine.to_act(pos.state))
-            updated = session.scalar(select(EventRow.created_at).where(
-                EventRow.game_id == pos.row.id, EventRow.seq == pos.seq))
-            out.append(GameLine(pos.row.id, pos.row.kind, pos.engine.title, seat_row.seat,
-                                pos.row.status, pos.seq, [s.player.name for s in pos.row.seats],
-                                to_act, seat_row.seat in to_act, deadline_of(seat_row),
-                                updated or pos.row.created_at))
+        for game_id, seat in mine:
+            game, updated = games[game_id]
+            # a game the service ended (a resignation, a forfeit) waits on nobody
+            to_act = listing.to_act(game)
+            out.append(GameLine(game.id, game.kind, registry.get(game.kind).title, seat,
+                                game.status, game.seq, [s.player.name for s in game.seats],
+                                to_act, seat in to_act,
+                                deadline_of(listing.seat_of(game, seat)),
+                                updated or game.created_at))
         return out
 
 

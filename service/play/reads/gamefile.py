@@ -109,4 +109,11 @@ def import_game(svc: Services, doc: Any) -> int:
         for e, event in zip(doc["events"], events):
             event_store.append(session, game, [event], seat=e["seat"], source=e["source"],
                                now=datetime.fromisoformat(e["at"]))
+        # whose move it is and how it ended, on the rows as every game has them
+        engine = registry.get(game.kind)
+        state = positions.fold_log(engine, list(enumerate(events, start=1)))
+        positions.mark_turns(game, engine, state)
+        outcome = engine.outcome(state)
+        if outcome is not None:
+            game.outcome = outcome.to_json()
         return game.id

@@ -1,29 +1,28 @@
 """A player's games for `/me`: whose move it is first, then games waiting on others (on whom,
-since when), then games still forming, then finished ones with their result. Reads only."""
+since when), then games still forming, then finished ones with their result. Reads only, and
+only rows (service.play.reads.listing): no game's log is folded."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import func, select
+from sqlalchemy import select
 
-from service.display.seatpage import result_line
+from service.display.seatpage import result_text
 from service.games import registry
-from service.play import repository as positions
 from service.play.errors import NoSuchGame
 from service.play.players import declined
 from service.play.services import Services
 from service.play.time import clocks
-from service.store.models import EventRow, GameRow, Invitation, Player, Seat
+from service.store.models import GameRow, Invitation, Player, Seat
 from service.store.statuses import GameStatus
 
-from . import seatpage
+from . import listing
 
 EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 AT_RISK_WITHIN = timedelta(hours=24)
-# finished games shown at once, newest first; each is read whole (its log folded for its
-# result), so a player with a thousand of them would wait seconds for the page
+# finished games shown at once, newest first (a player may have thousands)
 FINISHED_SHOWN = 30
 
 
@@ -59,26 +58,29 @@ def my_games(svc: Services, player_id: int, finished_before: int | None = None) 
     game id (the next page of them)."""
     out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
     with svc.db.transaction() as session:
-        mine = select(Seat).join(GameRow, GameRow.id == Seat.game_id).where(
+        mine = select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id).where(
             Seat.player_id == player_id)
         ended = (mine.where(GameRow.status == GameStatus.ENDED)
                  .order_by(Seat.game_id.desc()).limit(FINISHED_SHOWN + 1))
         if finished_before is not None:
             ended = ended.where(Seat.game_id < finished_before)
-        finished = session.scalars(ended).all()
+        finished = session.execute(ended).all()
         older = finished[FINISHED_SHOWN - 1].game_id if len(finished) > FINISHED_SHOWN else None
-        seats = [*session.scalars(mine.where(GameRow.status != GameStatus.ENDED)
+        seats = [*session.execute(mine.where(GameRow.status != GameStatus.ENDED)
                                   .order_by(Seat.game_id.desc())).all(),
                  *finished[:FINISHED_SHOWN]]
+        games = listing.games(session, {game_id for game_id, _ in seats})
         player = session.get(Player, player_id)
         zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
         risky = []
-        for seat in seats:
-            where, line = _line(session, svc, seat, zone)
+        for game_id, seat in seats:
+            game, moved_at = games[game_id]
+            where, line = _line(svc, game, seat, moved_at, zone)
             out[where].append(line)
-            if where == "move" and at_risk(seat.deadline, svc.clock.now()):
-                risky.append((seat.deadline, replace(line, time_left=clocks.format_deadline(
-                    seat.deadline, svc.clock.now(), player.zone if player else None))))
+            deadline = listing.seat_of(game, seat).deadline
+            if where == "move" and at_risk(deadline, svc.clock.now()):
+                risky.append((deadline, replace(line, time_left=clocks.format_deadline(
+                    deadline, svc.clock.now(), player.zone if player else None))))
         out["forming"] = _forming(session, svc, player_id)
         out["invited"] = _invited(session, svc, player)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
@@ -103,27 +105,27 @@ def seat_link(svc: Services, player_id: int, game_id: int) -> str:
         return svc.urls.game_path(game_id, seat.seat, seat.holder)
 
 
-def _line(session, svc: Services, seat: Seat, zone) -> tuple[str, GameLine]:
-    pos = positions.load(session, svc.states, seat.game_id)
-    names = [s.player.name for s in pos.row.seats]
-    # with the service's side: a game the service ended (a resignation, a forfeit) is over
-    # even though its engine has no outcome, and waits on nobody
-    page = seatpage.build(pos.row, pos, seat.seat, svc.clock.now(), with_menu=False)
-    since = session.scalar(select(func.max(EventRow.created_at))
-                           .where(EventRow.game_id == seat.game_id))
-    since = since.astimezone(zone) if since is not None else None   # the player's own time
-    line = GameLine(pos.row.id, page.title, [n for i, n in enumerate(names) if i != seat.seat],
-                    svc.urls.game_path(pos.row.id, seat.seat, seat.holder),
-                    waiting_on=[names[i] for i in page.to_act if i != seat.seat], since=since,
-                    result=result_line(page)
-                    or ("Ended." if pos.row.status == GameStatus.ENDED else ""),
-                    public_path=svc.urls.public_game_path(pos.row.public_id)
-                    if pos.row.public and pos.row.public_id else "",
-                    tournament_path=f"/tournaments/{pos.row.tournament_id}"
-                    if pos.row.tournament_id else "")
-    if page.outcome or pos.row.status == GameStatus.ENDED:
+def _line(svc: Services, game, seat: int, moved_at: datetime | None,
+          zone) -> tuple[str, GameLine]:
+    """`game`: its record (service.play.reads.listing); `moved_at`: its last event's time."""
+    names = [s.player.name for s in game.seats]
+    # a game the service ended (a resignation, a forfeit) is over even though its engine has
+    # no outcome, and waits on nobody (listing.to_act)
+    acting, outcome = listing.to_act(game), listing.outcome(game)
+    ended = game.status == GameStatus.ENDED
+    since = moved_at.astimezone(zone) if moved_at is not None else None  # the player's time
+    line = GameLine(game.id, registry.get(game.kind).title,
+                    [n for i, n in enumerate(names) if i != seat],
+                    svc.urls.game_path(game.id, seat, listing.seat_of(game, seat).holder),
+                    waiting_on=[names[i] for i in acting if i != seat], since=since,
+                    result=result_text(outcome, names, seat) or ("Ended." if ended else ""),
+                    public_path=svc.urls.public_game_path(game.public_id)
+                    if game.public and game.public_id else "",
+                    tournament_path=f"/tournaments/{game.tournament_id}"
+                    if game.tournament_id else "")
+    if outcome or ended:
         return "done", line
-    return ("move" if page.your_turn else "wait"), line
+    return ("move" if seat in acting else "wait"), line
 
 
 def _forming(session, svc: Services, player_id: int) -> list[GameLine]:

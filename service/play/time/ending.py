@@ -32,5 +32,9 @@ def finish(session: Session, game, now: datetime, *, outcome=None,
     game.status = "ended"
     if result is not None:
         game.result = result
+    if outcome is not None:
+        game.outcome = outcome.to_json()    # lists show the result without folding the log
+    for seat in game.seats:
+        seat.to_act = False                 # nobody is to move in an ended game
     for hook in list(_hooks):
         hook(session, game, now, outcome)

@@ -232,6 +232,7 @@ class Batch:
             ending.finish(self.session, game, now, outcome=outcome)   # rated in this batch
             self._ended(game.id)
         timing.track(None, game, engine, state, now)
+        positions.mark_turns(game, engine, state)
         game.bots_due = notify.bot_to_act(game, engine, state)
         told = notify.changed_seats(game, engine, pos.state, state)
         for to in told:
