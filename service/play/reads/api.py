@@ -84,7 +84,7 @@ def deadline_of(seat_row: Seat) -> datetime | None:
 def my_games(svc: Services, player_id: int, status: str | None = None) -> list[GameLine]:
     """Read from the rows (service.play.reads.listing), no game's log folded: a player may
     have thousands of games."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         q = (select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id)
              .where(Seat.player_id == player_id).order_by(Seat.game_id, Seat.seat))
         if status:
@@ -116,7 +116,7 @@ def seat_for(session: Session, game_id: int, player_id: int, seat: int | None = 
 
 def read_seat(svc: Services, game_id: int, player_id: int, seat: int | None = None,
               *, every_move: bool = False) -> SeatRead:
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         pos = positions.load(session, svc.states, game_id)
         page = seatpage.build(pos.row, pos, seat_row.seat, svc.clock.now(),
@@ -238,7 +238,7 @@ def extend(svc: Services, game_id: int, player_id: int, days: str,
 
 def record(svc: Services, game_id: int) -> Record:
     """The public record: what a spectator may see, with every event a spectator may see."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         pos = positions.load(session, svc.states, game_id)
         names = [s.player.name for s in pos.row.seats]
         events = [(r.seq, r.event) for r in event_store.load(session, pos.row)]
@@ -252,7 +252,7 @@ def record(svc: Services, game_id: int) -> Record:
 def current(svc: Services, game_id: int, player_id: int, seat: int | None = None) -> dict[str, Any]:
     """The position as it is now for this seat (a 409's body): its sequence number, mark and
     the seat's view, as GET /games/{id} gives them."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
         pos = positions.load(session, svc.states, game_id)
         return {"seq": pos.seq, "mark": marks.mark(pos.engine, pos.state, seat_row.seat),

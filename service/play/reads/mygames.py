@@ -57,7 +57,7 @@ def my_games(svc: Services, player_id: int, finished_before: int | None = None) 
     """`finished_before`: the finished games listed are the FINISHED_SHOWN newest before that
     game id (the next page of them)."""
     out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         mine = select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id).where(
             Seat.player_id == player_id)
         ended = (mine.where(GameRow.status == GameStatus.ENDED)
@@ -96,7 +96,7 @@ def at_risk(deadline: datetime | None, now: datetime) -> bool:
 def seat_link(svc: Services, player_id: int, game_id: int) -> str:
     """The player's own game page in `game_id` (a fresh signed link), for a signed-in player
     whose emailed link expired; a game they have no seat in is "no such game"."""
-    with svc.db.transaction() as session:
+    with svc.db.reading() as session:
         seat = session.scalars(select(Seat).where(Seat.game_id == game_id,
                                                   Seat.player_id == player_id)).first()
         if seat is None:
