@@ -93,6 +93,16 @@ def test_a_retention_shorter_than_a_link_s_life_keeps_receipts_as_long_as_the_li
     assert play.prune(svc).receipts == 1
 
 
+def test_a_pass_goes_through_every_game_a_slice_at_a_time(svc):
+    games = [start(svc, seed=n).game_id for n in range(3)]
+    for game in games:
+        move(svc, game, f"g{game}")
+    send_all(svc)
+    svc.clock.advance(timedelta(days=100))
+    assert play.prune(svc, games=2).receipts == 3
+    assert receipts(svc) == []
+
+
 def test_zero_days_keeps_everything(svc):
     retain(svc, RECEIPT_RETENTION_DAYS=0, OUTBOX_RETENTION_DAYS=0)
     game = start(svc).game_id

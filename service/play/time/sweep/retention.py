@@ -24,18 +24,19 @@ What each row is still needed for, and why that has ended by then:
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime, timedelta
+from datetime import timedelta
 
-from sqlalchemy import and_, delete, exists, or_, select, tuple_
+from sqlalchemy import and_, bindparam, delete, exists, func, or_, select
 from sqlalchemy.orm import aliased
 
 from service.play.services import Services
-from service.store.models import OutboxRow, Submission
+from service.store.models import GameRow, OutboxRow, Submission
 from service.store.statuses import OutboxStatus
 
-#: rows deleted by one statement: each in a short transaction of its own, so a pass over a
-#: large backlog never holds locks (or a long snapshot) for long
-BATCH = 5_000
+#: the games whose rows one statement prunes, in a short transaction of its own: a pass reads
+#: each table once, in game order, by its index on the game, however large the backlog (a
+#: LIMIT on an unindexed age would read again, batch after batch, the rows just deleted)
+GAMES = 1_000
 #: an email's row is done with once it is in one of these
 FINISHED = (OutboxStatus.SENT, OutboxStatus.SKIPPED)
 
@@ -54,49 +55,46 @@ def retention(days: int, svc: Services) -> timedelta | None:
     return timedelta(days=max(days, svc.settings.LINK_MAX_AGE_DAYS))
 
 
-def prune(svc: Services, batch: int = BATCH) -> Pruned:
-    """Delete the outbox rows and receipts past their retention, `batch` at a time."""
+def prune(svc: Services, games: int = GAMES) -> Pruned:
+    """Delete the outbox rows and receipts past their retention, `games` games at a time."""
     now = svc.clock.now()
-    outbox = receipts = 0
-    keep = retention(svc.settings.OUTBOX_RETENTION_DAYS, svc)
-    if keep is not None:
-        outbox = _in_batches(svc, _old_outbox(now - keep, batch))
-    keep = retention(svc.settings.RECEIPT_RETENTION_DAYS, svc)
-    if keep is not None:
-        receipts = _in_batches(svc, _old_receipts(now - keep, batch))
-    return Pruned(outbox, receipts)
-
-
-def _in_batches(svc: Services, statement) -> int:
-    done = 0
-    while True:
+    cutoffs = {}
+    for days, name in ((svc.settings.OUTBOX_RETENTION_DAYS, "outbox"),
+                       (svc.settings.RECEIPT_RETENTION_DAYS, "receipts")):
+        keep = retention(days, svc)
+        if keep is not None:
+            cutoffs[name] = now - keep
+    if not cutoffs:
+        return Pruned()
+    done = dict.fromkeys(cutoffs, 0)
+    with svc.db.transaction() as session:
+        last = session.scalar(select(func.max(GameRow.id))) or 0
+        if "outbox" in cutoffs:     # a sign-in's, an invitation's: no game, no news to start
+            done["outbox"] += session.execute(_OLD_NOTICES,
+                                              {"cutoff": cutoffs["outbox"]}).rowcount
+    for lo in range(0, last + 1, games):
         with svc.db.transaction() as session:
-            n = session.execute(statement).rowcount
-        done += n
-        if not n:
-            return done
+            for name, cutoff in cutoffs.items():
+                done[name] += session.execute(_OLD[name], {"lo": lo, "hi": lo + games,
+                                                           "cutoff": cutoff}).rowcount
+    return Pruned(**done)
 
 
 _LATER = aliased(OutboxRow)
-
-
-def _old_outbox(cutoff: datetime, batch: int):
-    same_seat = and_(_LATER.game_id == OutboxRow.game_id, _LATER.seat == OutboxRow.seat,
-                     _LATER.id > OutboxRow.id)
-    # a newer turn email of the seat, done with, starts the seat's news at least as late
-    carried_on = exists().where(same_seat, _LATER.kind == "turn", _LATER.seq >= OutboxRow.seq,
-                                _LATER.status.in_(FINISHED))
-    # an email of the seat queued after this one and not sent yet may still read it
-    still_read = exists().where(same_seat, _LATER.status.not_in(FINISHED))
-    old = (select(OutboxRow.id)
-           .where(OutboxRow.status.in_(FINISHED), OutboxRow.created_at < cutoff,
-                  or_(OutboxRow.kind != "turn", OutboxRow.game_id.is_(None),
-                      and_(carried_on, ~still_read)))
-           .limit(batch))
-    return delete(OutboxRow).where(OutboxRow.id.in_(old.scalar_subquery()))
-
-
-def _old_receipts(cutoff: datetime, batch: int):
-    old = select(Submission.game_id, Submission.key).where(Submission.created_at < cutoff) \
-        .limit(batch)
-    return delete(Submission).where(tuple_(Submission.game_id, Submission.key).in_(old))
+_SAME_SEAT = and_(_LATER.game_id == OutboxRow.game_id, _LATER.seat == OutboxRow.seat,
+                  _LATER.id > OutboxRow.id)
+#: a newer turn email of the seat, done with, starts the seat's news at least as late
+_CARRIED_ON = exists().where(_SAME_SEAT, _LATER.kind == "turn", _LATER.seq >= OutboxRow.seq,
+                             _LATER.status.in_(FINISHED))
+#: an email of the seat queued after this one and not sent yet may still read it
+_STILL_READ = exists().where(_SAME_SEAT, _LATER.status.not_in(FINISHED))
+_OLD_ENOUGH = and_(OutboxRow.status.in_(FINISHED), OutboxRow.created_at < bindparam("cutoff"))
+_OLD_NOTICES = delete(OutboxRow).where(OutboxRow.game_id.is_(None), _OLD_ENOUGH)
+_OLD = {
+    "outbox": delete(OutboxRow).where(
+        OutboxRow.game_id >= bindparam("lo"), OutboxRow.game_id < bindparam("hi"), _OLD_ENOUGH,
+        or_(OutboxRow.kind != "turn", and_(_CARRIED_ON, ~_STILL_READ))),
+    "receipts": delete(Submission).where(
+        Submission.game_id >= bindparam("lo"), Submission.game_id < bindparam("hi"),
+        Submission.created_at < bindparam("cutoff")),
+}
