@@ -6,17 +6,22 @@ reply in four), at a correspondence pace on a manual clock with the clocks' pass
 rounds, each move's emails sent at once to a Maildir as a worker would (pending -> sending ->
 sent). A bare INSERT into a two-column table, once per move, is the floor.
 
-The workload runs twice, each time in the database made anew (DROPPED AND RECREATED: give it
-a scratch one), autovacuum off on every table so that nothing runs behind the figures' backs:
+The workload runs three times, each time in the database made anew (DROPPED AND RECREATED:
+give it a scratch one), autovacuum off on every table so that nothing runs behind the
+figures' backs:
 
-- run 1, no vacuum: the growth over the moves, with every dead row version left in place
+- run 1, no vacuum: the growth over all the moves, with every dead row version left in place
   (what `make bench-scale` measures: autovacuum had not caught up); then a plain VACUUM at the
   end (it marks the dead versions' space free for reuse but gives little back to the disk, so
   the files stay nearly the size they grew to); then VACUUM FULL, the live rows alone.
 - run 2, VACUUM every --vacuum-every moves, as autovacuum keeping up would: the dead versions'
-  space is reused by the next moves' updates and inserts. The growth here is what production
-  sees over time, give or take autovacuum's lag (autovacuum_vacuum_scale_factor: a table is
-  vacuumed once a fifth of its rows are dead, so up to a fifth more in the updated tables).
+  space is reused by the next moves' updates and inserts. Measured over the second half of
+  the moves: what production grows by, give or take autovacuum's lag
+  (autovacuum_vacuum_scale_factor: a table is vacuumed once a fifth of its rows are dead).
+- run 3, the same with the daily prune (service.play.time.sweep.retention) before each VACUUM
+  at a --retention-days retention (a day, where production keeps 90: the first half of the
+  moves spans more than a day of the manual clock), so that the second half runs as a server
+  that has run past its retention: the rows pruned make room for the new ones.
 
 Each table's row is its heap, TOAST and free-space/visibility maps (pg_table_size); its
 indexes follow it indented. Figures are KB per 1,000 moves.
@@ -193,48 +198,64 @@ def vacuum(url: str, full: bool = False) -> None:
     engine.dispose()
 
 
-def measure(url: str, tmp: Path, games: int, idle: int, moves: int,
-            vacuum_every: int | None, say) -> Run:
+def measure(url: str, tmp: Path, args, say, vacuum_every: int | None = None,
+            prune_days: int | None = None) -> Run:
+    """One run. Without `vacuum_every`: the growth over all the moves. With it: VACUUM every
+    that many moves (and, with `prune_days`, the daily prune before each, at that retention),
+    and the growth over the second half of the moves, once the first half has filled the
+    retention: what a server that has run for a while grows by."""
     recreate(url)
     clock = ManualClock(T0)
+    retention = {} if prune_days is None else {
+        "TURNPOST_LINK_MAX_AGE_DAYS": prune_days, "TURNPOST_OUTBOX_RETENTION_DAYS": prune_days,
+        "TURNPOST_RECEIPT_RETENTION_DAYS": prune_days}
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
                       "TURNPOST_MAIL_TRANSPORT": "maildir", "TURNPOST_CLOCK": clock,
                       "TURNPOST_CHANCE": random.Random(1), "TURNPOST_BACKGROUND": "inline",
                       "TURNPOST_SECRET_KEY": "bench-secret-long-enough-for-production",
-                      "TURNPOST_BASE_URL": "http://t.test", "TURNPOST_MAIL_DOMAIN": "t.test"})
+                      "TURNPOST_BASE_URL": "http://t.test", "TURNPOST_MAIL_DOMAIN": "t.test",
+                      **retention})
     svc = app.extensions["turnpost"]
     svc.enqueue = play.services.run_nothing
     floor = create_engine(url)
     people = Players(svc, clock, seed=2)
-    people.start(games, idle)
+    people.start(args.games, args.idle)
     vacuum(url, full=True)          # the start's own writes compacted: the baseline
-    with floor.connect() as conn:
-        before = sizes(conn)
-        hot_before = hot_counts(conn)
+
+    def snapshot() -> tuple[int, Sizes, dict]:
+        time.sleep(1.5)             # the backends' statistics reach pg_stat (hot_counts)
+        with floor.connect() as conn:
+            return people.moves, sizes(conn), hot_counts(conn)
+
+    start = snapshot()
+    window = args.moves // 2 if vacuum_every else 0
     since_vacuum = 0
-    while people.moves < moves and people.games:
+    while people.moves < args.moves and people.games:
         since_vacuum += people.round(floor)
         if vacuum_every and since_vacuum >= vacuum_every:
+            if prune_days is not None:
+                play.prune(svc)     # what beat does daily; here more often, to the same effect
             vacuum(url)
             since_vacuum = 0
+            if start[0] < window <= people.moves:
+                start = snapshot()  # the second half's baseline
     if vacuum_every:
         vacuum(url)
     say(f"{people.moves:,} moves ({people.replies:,} by reply), "
-        f"{len(people.games)} games still in progress")
-    time.sleep(1.5)                 # the backends' statistics reach pg_stat (hot_counts)
-    with floor.connect() as conn:
-        run = Run(people.moves, minus(sizes(conn), before))
-        hot_after = hot_counts(conn)
-    run.hot = {t: (u - hot_before.get(t, (0, 0))[0], h - hot_before.get(t, (0, 0))[1])
-               for t, (u, h) in hot_after.items()}
+        f"{len(people.games)} games still in progress; measured over the last "
+        f"{people.moves - start[0]:,}")
+    end = snapshot()
+    run = Run(end[0] - start[0], minus(end[1], start[1]))
+    run.hot = {t: (u - start[2].get(t, (0, 0))[0], h - start[2].get(t, (0, 0))[1])
+               for t, (u, h) in end[2].items()}
     svc.dispose()
     if not vacuum_every:
         vacuum(url)
         with floor.connect() as conn:
-            run.vacuumed = minus(sizes(conn), before)
+            run.vacuumed = minus(sizes(conn), start[1])
         vacuum(url, full=True)
         with floor.connect() as conn:
-            run.live = minus(sizes(conn), before)
+            run.live = minus(sizes(conn), start[1])
     floor.dispose()
     return run
 
@@ -250,11 +271,14 @@ def minus(after: Sizes, before: Sizes) -> Sizes:
                  after.index_table)
 
 
-def table(first: Run, second: Run, every: int) -> str:
-    per = [1_000 / 1024 / max(1, r.moves) for r in (first, first, first, second)]
-    columns = [first.grown, first.vacuumed, first.live, second.grown]
+def table(first: Run, second: Run, third: Run | None, every: int, days: int) -> str:
+    runs = [first, first, first, second] + ([third] if third else [])
+    per = [1_000 / 1024 / max(1, r.moves) for r in runs]
+    columns = [first.grown, first.vacuumed, first.live, second.grown] + (
+        [third.grown] if third else [])
     head = ("relation (KB per 1,000 moves)", "no vacuum", "VACUUM at end", "live (FULL)",
-            f"VACUUM every {every}", "updates (HOT %)")
+            f"VACUUM every {every}") + ((f"+ prune at {days} d",) if third else ()) \
+        + ("updates (HOT %)",)
     rows = []
 
     def cells(pick) -> list[str]:
@@ -297,9 +321,11 @@ def main() -> None:
         "TURNPOST_BYTES_DATABASE_URL", "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_bytes"),
         help="a scratch PostgreSQL database: DROPPED and recreated")
     ap.add_argument("--games", type=int, default=12, help="games of each kind")
-    ap.add_argument("--idle", type=int, default=600, help="games started that never move")
+    ap.add_argument("--idle", type=int, default=300, help="games started that never move")
     ap.add_argument("--moves", type=int, default=1_200, help="moves to make (at least)")
     ap.add_argument("--vacuum-every", type=int, default=100)
+    ap.add_argument("--retention-days", type=int, default=1,
+                    help="run 3's retention (links' life, outbox rows, receipts)")
     args = ap.parse_args()
     logging.disable(logging.INFO)   # a line per email sent otherwise
 
@@ -309,20 +335,26 @@ def main() -> None:
     started = time.perf_counter()
     with tempfile.TemporaryDirectory() as tmp:
         say("run 1: no vacuum until the end")
-        first = measure(args.url, Path(tmp) / "1", args.games, args.idle, args.moves, None,
-                        say)
+        first = measure(args.url, Path(tmp) / "1", args, say)
         say(f"run 2: VACUUM every {args.vacuum_every} moves")
-        second = measure(args.url, Path(tmp) / "2", args.games, args.idle, args.moves,
-                         args.vacuum_every, say)
+        second = measure(args.url, Path(tmp) / "2", args, say, args.vacuum_every)
+        third = None
+        if hasattr(play, "prune"):
+            say(f"run 3: the same, and the prune at a {args.retention_days}-day retention")
+            third = measure(args.url, Path(tmp) / "3", args, say, args.vacuum_every,
+                            args.retention_days)
     print()
-    print(table(first, second, args.vacuum_every))
+    print(table(first, second, third, args.vacuum_every, args.retention_days))
     load = "load average {:.1f} {:.1f} {:.1f}".format(*os.getloadavg())
-    print(f"\n{first.moves:,} and {second.moves:,} moves in {time.perf_counter() - started:.0f} s; "
-          f"{load}. 'no vacuum': the growth with every dead row version kept (autovacuum "
-          "behind); 'VACUUM at end': the same files after a plain VACUUM (space marked free "
-          "for reuse, not given back); 'live (FULL)': the rows alone; 'VACUUM every N': "
-          "what production grows by with autovacuum keeping up. Updates: run 1's row updates "
-          "and the share that were HOT (no index touched, room on the page).")
+    print(f"\n{time.perf_counter() - started:.0f} s; {load}.\n"
+          "Run 1 (all its moves): 'no vacuum', the growth with every dead row version kept "
+          "(autovacuum behind); 'VACUUM at end', the same files after a plain VACUUM (space "
+          "marked free for reuse, not given back); 'live (FULL)', the live rows alone. Runs 2 "
+          "and 3 (the second half of their moves): 'VACUUM every N', the growth with "
+          "autovacuum keeping up, what production sees; '+ prune', and with outbox rows and "
+          "receipts deleted past their retention, what production sees once it has run "
+          "longer than the retention. Updates: run 1's row updates and the share that were "
+          "HOT (no index touched, room on the page).")
 
 
 if __name__ == "__main__":
