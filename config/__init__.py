@@ -243,6 +243,11 @@ class Settings:
     INBOUND_UNKNOWN_MAX_BYTES: int = setting(
         "262144", "Mail for no reply address of ours is kept 7 days for diagnosis, cut to "
         "this many bytes.", check=positive)
+    INBOUND_RETENTION_DAYS: int = setting(
+        "90", "Days a processed reply is kept (its raw bytes; a redelivery is told by its "
+        "Message-ID; a seat is shown mail others sent from its address), then deleted by the "
+        "daily `prune`; failed ones stay for `flask inbound retry`; never fewer than "
+        "TURNPOST_LINK_MAX_AGE_DAYS; 0: kept for ever.", check=zero_or_more)
     INBOUND_SECRET: str = setting(
         "", "Bearer secret of `POST /inbound/raw` and `?key=` of `/inbound/sendgrid`; empty: "
         "those webhooks are off.")

@@ -97,12 +97,13 @@ def sweep_shard(shard: int, of: int) -> dict:
 
 @shared_task(ignore_result=True)
 def prune_old_rows() -> dict:
-    """Sent emails' outbox rows and moves' receipts past their retention, deleted (beat, daily;
-    service.play.time.sweep.retention). Stopped by an outage, the next day's run does it."""
+    """Sent emails' outbox rows, moves' receipts and processed replies past their retention,
+    deleted (beat, daily; service.play.time.sweep.retention). Stopped by an outage, the next
+    day's run does it."""
     pruned = _through_outages(None, lambda: play.prune(_services()))
     if pruned is None:
         return {}
-    return {"outbox": pruned.outbox, "receipts": pruned.receipts}
+    return {"outbox": pruned.outbox, "receipts": pruned.receipts, "inbound": pruned.inbound}
 
 
 @shared_task(bind=True, ignore_result=True, **RETRIED)

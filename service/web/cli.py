@@ -86,10 +86,11 @@ def sweep(every):
 
 @click.command("prune")
 def prune():
-    """Delete sent emails' outbox rows and moves' receipts older than their retention
-    (TURNPOST_OUTBOX_RETENTION_DAYS, TURNPOST_RECEIPT_RETENTION_DAYS): what beat does daily."""
+    """Delete sent emails' outbox rows, moves' receipts and processed replies older than their
+    retention (TURNPOST_OUTBOX_RETENTION_DAYS, _RECEIPT_, _INBOUND_): what beat does daily."""
     pruned = play.prune(services())
-    click.echo(f"deleted {pruned.outbox} outbox rows and {pruned.receipts} receipts")
+    click.echo(f"deleted {pruned.outbox} outbox rows, {pruned.receipts} receipts and "
+               f"{pruned.inbound} stored replies")
 
 
 @click.command("retry")

@@ -6,6 +6,7 @@ from __future__ import annotations
 import dataclasses
 import random
 from datetime import timedelta
+from email.message import EmailMessage
 
 import pytest
 from sqlalchemy import func, select
@@ -13,7 +14,7 @@ from sqlalchemy import func, select
 from service import play
 from service.play import Intent, notify
 from service.play.clock import ManualClock
-from service.store.models import EventRow, OutboxRow, Submission
+from service.store.models import EventRow, InboundMessage, OutboxRow, Submission
 from service.store.statuses import OutboxStatus
 from tests.conftest import T0
 from workers.tasks import prune_old_rows
@@ -104,12 +105,12 @@ def test_a_pass_goes_through_every_game_a_slice_at_a_time(svc):
 
 
 def test_zero_days_keeps_everything(svc):
-    retain(svc, RECEIPT_RETENTION_DAYS=0, OUTBOX_RETENTION_DAYS=0)
+    retain(svc, RECEIPT_RETENTION_DAYS=0, OUTBOX_RETENTION_DAYS=0, INBOUND_RETENTION_DAYS=0)
     game = start(svc).game_id
     move(svc, game, "a")
     send_all(svc)
     svc.clock.advance(timedelta(days=1000))
-    assert play.prune(svc) == play.Pruned(0, 0)
+    assert play.prune(svc) == play.Pruned(0, 0, 0)
     assert receipts(svc) == ["a"]
 
 
@@ -183,8 +184,53 @@ def test_beat_prunes_daily_and_flask_prune_does_it_by_hand(app_factory):
     send_all(svc)
     clock.advance(days=200)
     with app.app_context():
-        assert celery.tasks[prune_old_rows.name].delay().get() == {"outbox": 1, "receipts": 2}
+        assert celery.tasks[prune_old_rows.name].delay().get() == {
+            "outbox": 1, "receipts": 2, "inbound": 0}
         move(svc, game, "c")       # its email, sent, carries on from the seat's kept one
         clock.advance(days=200)
         result = app.test_cli_runner().invoke(args=["prune"])
-    assert result.output == "deleted 1 outbox rows and 1 receipts\n", result.output
+    assert result.output == "deleted 1 outbox rows, 1 receipts and 0 stored replies\n", \
+        result.output
+
+
+def reply(svc, game_id, message_id):
+    """A reply with the seat to act's first legal move, stored and processed."""
+    pos = position(svc, game_id)
+    seat = min(pos.engine.to_act(pos.state))
+    mail = EmailMessage()
+    mail["From"] = ["anna@example.org", "ben@example.org"][seat]
+    mail["To"] = svc.urls.reply_address(game_id, seat)
+    mail["Subject"], mail["Message-ID"] = "Re: your turn", f"<{message_id}@phone.example>"
+    mail.set_content(pos.engine.describe(pos.engine.legal_moves(pos.state, seat)[0]) + "\n")
+    row_id, new = play.accept_mail(svc, mail.as_bytes(), "smtp")
+    if new:
+        play.process_inbound(svc, row_id)
+    return mail.as_bytes(), row_id, new
+
+
+def stored(svc):
+    with svc.db.transaction() as s:
+        return {r.message_id: r.status for r in s.scalars(select(InboundMessage))}
+
+
+def test_processed_replies_past_the_retention_go_failed_ones_stay(svc):
+    game = start(svc).game_id
+    old, _, _ = reply(svc, game, "old")
+    with svc.db.transaction() as s:            # one an operator is still to look at
+        s.add(InboundMessage(message_id="broken@x", raw=b"x", via="smtp", status="failed",
+                             received_at=svc.clock.now()))
+    svc.clock.advance(timedelta(days=50))
+    recent, _, _ = reply(svc, game, "recent")
+    logged = events(svc, game)
+    assert set(stored(svc).values()) == {"applied", "failed"}
+    svc.clock.advance(timedelta(days=45))
+
+    assert play.prune(svc).inbound == 1
+    assert stored(svc) == {"recent@phone.example": "applied", "broken@x": "failed"}
+    # kept: a redelivery is told by its Message-ID, and not read again
+    assert play.accept_mail(svc, recent, "smtp")[1] is False
+    # gone: stored again and read again, and its reply address has expired: it moves nothing
+    row_id, new = play.accept_mail(svc, old, "smtp")
+    assert new
+    play.process_inbound(svc, row_id)
+    assert events(svc, game) == logged
