@@ -208,7 +208,7 @@ def measure(url: str, tmp: Path, args, say, vacuum_every: int | None = None,
     clock = ManualClock(T0)
     retention = {} if prune_days is None else {
         "TURNPOST_LINK_MAX_AGE_DAYS": prune_days, "TURNPOST_OUTBOX_RETENTION_DAYS": prune_days,
-        "TURNPOST_RECEIPT_RETENTION_DAYS": prune_days}
+        "TURNPOST_RECEIPT_RETENTION_DAYS": prune_days, "TURNPOST_INBOUND_RETENTION_DAYS": prune_days}
     app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
                       "TURNPOST_MAIL_TRANSPORT": "maildir", "TURNPOST_CLOCK": clock,
                       "TURNPOST_CHANCE": random.Random(1), "TURNPOST_BACKGROUND": "inline",
@@ -325,7 +325,7 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=1_200, help="moves to make (at least)")
     ap.add_argument("--vacuum-every", type=int, default=100)
     ap.add_argument("--retention-days", type=int, default=1,
-                    help="run 3's retention (links' life, outbox rows, receipts)")
+                    help="run 3's retention (links' life, outbox rows, receipts, replies)")
     args = ap.parse_args()
     logging.disable(logging.INFO)   # a line per email sent otherwise
 
@@ -352,7 +352,7 @@ def main() -> None:
           "marked free for reuse, not given back); 'live (FULL)', the live rows alone. Runs 2 "
           "and 3 (the second half of their moves): 'VACUUM every N', the growth with "
           "autovacuum keeping up, what production sees; '+ prune', and with outbox rows and "
-          "receipts deleted past their retention, what production sees once it has run "
+          "receipts and replies deleted past their retention, what production sees once it has run "
           "longer than the retention. Updates: run 1's row updates and the share that were "
           "HOT (no index touched, room on the page).")
 
