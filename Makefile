@@ -63,8 +63,8 @@ bench-scale: install
 	$(BIN)/python bench/scale/run.py $(BENCH_SCALE_ARGS)
 
 ## make bench-bytes: PostgreSQL's bytes per 1,000 moves (with their emails sent), table by table
-## and index by index, without vacuum, after one, and with VACUUM as autovacuum keeping up would
-## (TURNPOST_BYTES_DATABASE_URL: a scratch database it DROPS and recreates)
+## and index by index, without vacuum, after one, with VACUUM as autovacuum keeping up would, and
+## with the daily prune too (TURNPOST_BYTES_DATABASE_URL: a scratch database it DROPS and recreates)
 bench-bytes: install
 	$(BIN)/python bench/bytes_bench.py $(BENCH_ARGS)
 
