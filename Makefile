@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
+.PHONY: install run test bench bench-bytes bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -61,6 +61,12 @@ bench: install
 ## --record writes bench/SCALE.md; the seed is kept and reused, --reseed redoes it)
 bench-scale: install
 	$(BIN)/python bench/scale/run.py $(BENCH_SCALE_ARGS)
+
+## make bench-bytes: PostgreSQL's bytes per 1,000 moves (with their emails sent), table by table
+## and index by index, without vacuum, after one, with VACUUM as autovacuum keeping up would, and
+## with the daily prune too (TURNPOST_BYTES_DATABASE_URL: a scratch database it DROPS and recreates)
+bench-bytes: install
+	$(BIN)/python bench/bytes_bench.py $(BENCH_ARGS)
 
 ## make bench-plans: turns and emails per Suzerain and Trees game with plans against without
 ## (easy bots planning one move ahead, seeds fixed)

@@ -55,6 +55,7 @@ class Check:
 port = Check("a port number", lambda v: 1 <= v <= 65535)
 port_or_zero = Check("a port number (or 0 for the usual one)", lambda v: 0 <= v <= 65535)
 positive = Check("a number above 0", lambda v: v > 0)
+zero_or_more = Check("a number, 0 or more", lambda v: v >= 0)
 
 
 def one_of(*allowed: str) -> Check:
@@ -211,6 +212,16 @@ class Settings:
         "30", "Seconds a worker keeps its connection to the relay open after its last email, "
         "for the next batch (closed sooner on an error and when the worker stops).",
         check=positive)
+    OUTBOX_RETENTION_DAYS: int = setting(
+        "90", "Days a sent email's outbox row is kept (bounces, auto-replies and replies "
+        "without their address find their game by it), then deleted by the daily `prune` "
+        "(beat; `flask prune`); never fewer than TURNPOST_LINK_MAX_AGE_DAYS; 0: kept for ever.",
+        check=zero_or_more)
+    RECEIPT_RETENTION_DAYS: int = setting(
+        "90", "Days a move's idempotency receipt is kept (a second press of its link, a "
+        "redelivered reply or an API retry is answered \"already done\" by it), then deleted "
+        "by the daily `prune`; never fewer than TURNPOST_LINK_MAX_AGE_DAYS; 0: kept for ever.",
+        check=zero_or_more)
     RETRY_SCHEDULE: tuple[int, ...] = setting(
         "60,300,1800,7200,21600", "Seconds before each retry of a failed send; after the "
         "last the email is parked for an operator (`flask outbox`).")
@@ -232,6 +243,11 @@ class Settings:
     INBOUND_UNKNOWN_MAX_BYTES: int = setting(
         "262144", "Mail for no reply address of ours is kept 7 days for diagnosis, cut to "
         "this many bytes.", check=positive)
+    INBOUND_RETENTION_DAYS: int = setting(
+        "90", "Days a processed reply is kept (its raw bytes; a redelivery is told by its "
+        "Message-ID; a seat is shown mail others sent from its address), then deleted by the "
+        "daily `prune`; failed ones stay for `flask inbound retry`; never fewer than "
+        "TURNPOST_LINK_MAX_AGE_DAYS; 0: kept for ever.", check=zero_or_more)
     INBOUND_SECRET: str = setting(
         "", "Bearer secret of `POST /inbound/raw` and `?key=` of `/inbound/sendgrid`; empty: "
         "those webhooks are off.")

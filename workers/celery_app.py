@@ -21,11 +21,13 @@ from .broker_wait import Publisher
 from .inprocess import InProcessWorker
 
 # the use cases' background jobs, by the names they ask for (service.play.services.Enqueue)
+PRUNE_SECONDS = 24 * 3600.0
 JOBS = {"deliver": "workers.tasks.deliver_outbox",
         "process_inbound": "workers.tasks.process_inbound",
         "sweep": "workers.tasks.sweep_outbox",
         "timers": "workers.tasks.sweep_timers",
         "timers_shard": "workers.tasks.sweep_shard",
+        "prune": "workers.tasks.prune_old_rows",
         "bots": "workers.tasks.move_bots",
         "tournament": "workers.tasks.advance_tournament"}
 
@@ -69,7 +71,9 @@ def celery_init_app(app) -> Celery:
                                            "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])},
                           # the clocks' pass: reminders and timeouts, never inside a request
                           "sweep-timers": {"task": JOBS["timers"],
-                                           "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])}},
+                                           "schedule": float(app.config["TURNPOST_SWEEP_SECONDS"])},
+                          # sent emails' rows and receipts past their retention, once a day
+                          "prune": {"task": JOBS["prune"], "schedule": PRUNE_SECONDS}},
         "imports": ("workers.tasks", "workers.imap_tasks"),
     })
     if app.config.get("TURNPOST_IMAP_HOST"):

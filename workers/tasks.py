@@ -95,6 +95,17 @@ def sweep_shard(shard: int, of: int) -> dict:
     return {"reminded": report.reminded, "timed_out": report.timed_out}
 
 
+@shared_task(ignore_result=True)
+def prune_old_rows() -> dict:
+    """Sent emails' outbox rows, moves' receipts and processed replies past their retention,
+    deleted (beat, daily; service.play.time.sweep.retention). Stopped by an outage, the next
+    day's run does it."""
+    pruned = _through_outages(None, lambda: play.prune(_services()))
+    if pruned is None:
+        return {}
+    return {"outbox": pruned.outbox, "receipts": pruned.receipts, "inbound": pruned.inbound}
+
+
 @shared_task(bind=True, ignore_result=True, **RETRIED)
 def advance_tournament(self, tournament_id: int) -> str:
     """A game of the tournament ended: its next round starts if that was the round's last."""

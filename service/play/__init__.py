@@ -44,14 +44,14 @@ from .reads import (
     whole_log,
 )
 from .services import Services, from_settings
-from .time.sweep import sweep, timers, timers_shard
+from .time.sweep import Pruned, prune, sweep, timers, timers_shard
 
 __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "LogReader", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
-           "PublicGame", "Refused", "Services", "Started", "Step", "UndoRefused",
+           "PublicGame", "Pruned", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "commands", "deliver", "from_settings",
            "is_bot_entry", "made_already", "move_bots", "prepare_to_render",
-           "process_inbound",
+           "process_inbound", "prune",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
            "start_practice", "submit", "sweep", "timers", "timers_shard", "undo_command", "whole_log",
            "DatabaseUnavailable", "is_transient",

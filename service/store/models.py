@@ -27,6 +27,7 @@ from sqlalchemy import (
     false,
     true,
 )
+from sqlalchemy import text as sql
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
 
 from .statuses import GameStatus, InboundStatus, OutboxStatus, SeatStatus
@@ -335,6 +336,10 @@ class Submission(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
 
+#: an outbox row's email is not done with: its due index holds these alone (PostgreSQL)
+UNSENT = "status NOT IN ('sent', 'skipped')"
+
+
 class OutboxRow(Base):
     """One email to send. Rendered by the worker from the game log at `seq`, so the row is
     small and the email shows exactly the position it was queued for."""
@@ -367,7 +372,9 @@ class OutboxRow(Base):
     # what the relay answered to DATA ("2.0.0 Ok: queued as 4Xb1..."): proof it was sent
     relay_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
 
-    __table_args__ = (Index("ix_outbox_due", "status", "next_try"),
+    # on PostgreSQL the rows not done with only (migration 0030): a sent row's updates add no
+    # entry to it
+    __table_args__ = (Index("ix_outbox_due", "status", "next_try", postgresql_where=sql(UNSENT)),
                       Index("ix_outbox_game_seat", "game_id", "seat"),
                       UniqueConstraint("message_id", name="uq_outbox_message_id"))
 

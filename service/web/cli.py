@@ -16,7 +16,7 @@ from .ext import services
 
 
 def init_app(app) -> None:
-    for command in (init_db, start_game, sweep, retry, move, inbound, api_token):
+    for command in (init_db, start_game, sweep, prune, retry, move, inbound, api_token):
         app.cli.add_command(command)
 
 
@@ -82,6 +82,15 @@ def sweep(every):
         if not every:
             return
         time.sleep(every)
+
+
+@click.command("prune")
+def prune():
+    """Delete sent emails' outbox rows, moves' receipts and processed replies older than their
+    retention (TURNPOST_OUTBOX_RETENTION_DAYS, _RECEIPT_, _INBOUND_): what beat does daily."""
+    pruned = play.prune(services())
+    click.echo(f"deleted {pruned.outbox} outbox rows, {pruned.receipts} receipts and "
+               f"{pruned.inbound} stored replies")
 
 
 @click.command("retry")

@@ -103,7 +103,9 @@ MAKE_MOVE = {
     "description": "`seq` is the position you looked at: if your view of the game changed "
                    "since, nothing is applied and the answer is 409 with the current `seq` and "
                    "`mark`. The same `Idempotency-Key` (or `key`) again gets the first answer "
-                   "again, with `Idempotent-Replayed: true`, and applies nothing. Lines that "
+                   "again, with `Idempotent-Replayed: true`, and applies nothing, for 90 days "
+                   "(the server's receipt retention; after it, a retry with `seq` is "
+                   "refused as above). Lines that "
                    "are words rather than moves (`help`, `say ...`, `undo`, `resign`, "
                    "`vacation 5`: docs/commands.md) run after the moves, each answered in "
                    "`answers`.",
