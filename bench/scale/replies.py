@@ -21,17 +21,37 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import redis
+from sqlalchemy import update
 
 HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
 
 from pg_bench import fresh_database, warm_up  # noqa: E402
+from sweep_shards import backends, cpu_seconds  # noqa: E402
 
 from bench import p95, smtp_sink  # noqa: E402
 from scale import web  # noqa: E402
-from scale.stack import Stack  # noqa: E402
+from scale.stack import Stack, members  # noqa: E402
 from service import play  # noqa: E402
+from service.store.models import OutboxRow  # noqa: E402
 from service.web import create_app  # noqa: E402
+
+
+def spent(shape: Stack, engine) -> dict[str, float]:
+    """CPU seconds so far of the web's and the workers' processes, and of the database's
+    backends (by pid: a backend that ended since is not counted)."""
+    out = {role: sum(cpu_seconds(pid) for pid in members(shape.procs[role].pid))
+           for role in ("web", "worker")}
+    return {**out, **{f"pg{pid}": cpu for pid, cpu in backends(engine).items()}}
+
+
+def per_reply(before: dict[str, float], after: dict[str, float], n: int) -> str:
+    """Milliseconds of CPU per reply applied, by role (the workers' include sending the
+    emails the moves queued)."""
+    pg = sum(cpu - before.get(k, 0.0) for k, cpu in after.items() if k.startswith("pg"))
+    parts = {"web": after["web"] - before["web"], "workers": after["worker"] - before["worker"],
+             "PostgreSQL": pg}
+    return ", ".join(f"{k} {v * 1000 / max(n, 1):.1f}" for k, v in parts.items())
 
 
 def main() -> None:
@@ -46,12 +66,16 @@ def main() -> None:
         tmp = Path(tmp)
         sink_port = stack.enter_context(smtp_sink(tmp / "sink.log"))
         redis.Redis.from_url(args.redis_url).flushdb()
-        shape = Stack(args.url, args.redis_url, tmp)
+        shape = Stack(args.url, args.redis_url, tmp, smtp_port=sink_port)
         app = create_app({**shape.env(), "TURNPOST_CHANCE": random.Random(4)})
         svc = app.extensions["turnpost"]
         svc.enqueue = play.services.run_nothing          # the games' first emails: not sent
         games = [play.start_game(svc, "trees", [f"p{i}a@example.org", f"p{i}b@example.org"],
                                  {}).game_id for i in range(args.replies * args.rounds)]
+        # as in the seed, the games' earlier emails are sent: the workers' figure is the
+        # replies' and their own emails'
+        with svc.db.transaction() as session:
+            session.execute(update(OutboxRow).values(status="sent"))
         stack.callback(svc.dispose)
         shape.start(stack, sink_port)
         warm_up(shape.bare_port, "/bare")
@@ -61,14 +85,16 @@ def main() -> None:
         for n in range(args.rounds):
             tag = f"round{n}-{time.strftime('%H%M%S')}"
             pool = web.replies(svc, games[n * args.replies:(n + 1) * args.replies], rng, tag)
+            before = spent(shape, svc.db.engine)
             posted, bare = web.alternate(shape.web_port, shape.bare_port, pool, slices=2)
             lags, rate, lost = web.applied(svc.db, tag)
+            time.sleep(5)                               # the round's emails go out
+            cpu = per_reply(before, spent(shape, svc.db.engine), len(lags))
             print(f"round {n + 1}: {len(lags)} moves by reply at {rate:.1f}/s against the bare "
                   f"route's {bare.rate:,.0f} req/s: {rate / bare.rate:.3f}x"
                   + (f" ({lost} not applied)" if lost else "")
-                  + f"; webhook p95 {p95(posted.times):.1f} ms against {p95(bare.times):.1f}",
-                  flush=True)
-            time.sleep(5)                               # the round's emails go out
+                  + f"; webhook p95 {p95(posted.times):.1f} ms against {p95(bare.times):.1f}"
+                  + f"; CPU ms per reply: {cpu}", flush=True)
 
 
 if __name__ == "__main__":
