@@ -15,6 +15,7 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 
 from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
@@ -82,8 +83,9 @@ class Target:
     seat: int | None
     seq: int | None                  # position of the email replied to, if we know it
     proven: bool = True              # a reply token or one of our random Message-IDs
-    # the game's row as find_target read it (kept so the session need not read it again)
-    row: GameRow | None = field(default=None, repr=False, compare=False)
+    # the game with its seats and players as find_target read it, plain records
+    # (service.store.records), kept so the session need not read it again
+    row: SimpleNamespace | None = field(default=None, repr=False, compare=False)
 
 
 # processing takes well under a second; a claim older than this belongs to a dead worker (the
