@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import difflib
+import functools
 import re
 from collections.abc import Iterable, Mapping
 
@@ -21,6 +22,9 @@ def unquote(text: str) -> str:
     return EDGE_QUOTE.sub(" ", text)
 
 
+# a game's names are normalised again on every match (a Trees line looks at every card's
+# spellings): remembered, they cost a reply's parse a tenth of what it did (bench/reply_cpu.py)
+@functools.lru_cache(maxsize=8192)
 def norm(text: str) -> str:
     # the quotes go first: a name in quotes ('the Castle') would keep its marks, and "the"
     # behind an opening quote would not be dropped

@@ -275,14 +275,15 @@ def test_a_reply_whose_run_died_after_its_move_ends_applied_when_run_again(clien
     """A worker killed (or the database gone) between the move's commit and writing down the
     message's outcome: the claim lapses, the sweep runs the message again, finds its move made
     by its own key, and records it `applied` (not `duplicate`: nothing else made that move),
-    with the move in the log once."""
+    with the move in the log once. (A reply with another word than its move: the outcome of
+    one with its move alone is written in the move's transaction, the test below.)"""
     start(client)
     addr, ours = mover(app)
     svc = app.extensions["turnpost"]
     before = events(app)
     with monkeypatch.context() as patched:
         patched.setattr(svc, "kick", lambda *a: None)
-        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0] + "\nhelp"))
         patched.setattr(inbound_retry, "through_blips", lambda *a: False)
         with pytest.raises(play.DatabaseUnavailable):
             play.process_inbound(svc, row_id, claimant="task-1")
@@ -296,3 +297,22 @@ def test_a_reply_whose_run_died_after_its_move_ends_applied_when_run_again(clien
     assert events(app) == moved
     other = next(a for a in ADDRS if a != addr)
     assert latest_to(app, other) is not None
+
+
+def test_a_reply_of_a_move_alone_is_recorded_applied_with_its_move(client, app, monkeypatch):
+    """Its outcome is written in the move's own transaction: the database gone right after
+    that commit (or the worker killed) leaves nothing to run again, the move made once."""
+    start(client)
+    _, ours = mover(app)
+    svc = app.extensions["turnpost"]
+    before = events(app)
+    with monkeypatch.context() as patched:
+        patched.setattr(svc, "kick", lambda *a: None)
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
+        patched.setattr(inbound_retry, "through_blips", lambda *a: False)
+        assert play.process_inbound(svc, row_id, claimant="task-1").status == "applied"
+    assert inbound_status(app, row_id)[0] == "applied"
+    assert events(app) > before
+    moved = events(app)
+    assert play.process_inbound(svc, row_id, claimant="task-1").status == "already processed"
+    assert events(app) == moved

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from service.linking.signer import TokenError
 from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
 from service.play.services import Services
+from service.store import inbound as inbound_store
 from service.store.models import InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 
@@ -45,11 +46,10 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
         expires_at = now + UNKNOWN_KEPT
     try:
         with svc.db.transaction() as session:
-            row = InboundMessage(message_id=message_id, raw=raw, via=via,
-                                 status=InboundStatus.RECEIVED, parsed=mail.to_json(), received_at=now, expires_at=expires_at)
-            session.add(row)
-            session.flush()
-            return row.id, True
+            return inbound_store.insert(session.connection(), {
+                "message_id": message_id, "raw": raw, "via": via,
+                "status": InboundStatus.RECEIVED, "parsed": mail.to_json(), "attempts": 0,
+                "received_at": now, "expires_at": expires_at}), True
     except IntegrityError:
         with svc.db.transaction() as session:
             existing = session.scalar(select(InboundMessage.id)

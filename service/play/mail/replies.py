@@ -15,8 +15,9 @@ import logging
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from types import SimpleNamespace
 
-from sqlalchemy import and_, func, or_, select, update
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError
@@ -37,6 +38,8 @@ from service.play.errors import AlreadyDone, PlayError, Refused
 from service.play.moves import Intent, apply, commands
 from service.play.moves import tablewords as table
 from service.play.services import Services
+from service.store import inbound as inbound_store
+from service.store import records
 from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 from service.store.transient import DatabaseUnavailable, is_transient, why
@@ -70,6 +73,8 @@ class Result:
     detail: str = ""
     game_id: int | None = None
     seat: int | None = None
+    # written down already, in the transaction that did it (a move and nothing else)
+    recorded: bool = False
 
 
 @dataclass
@@ -78,8 +83,9 @@ class Target:
     seat: int | None
     seq: int | None                  # position of the email replied to, if we know it
     proven: bool = True              # a reply token or one of our random Message-IDs
-    # the game's row as find_target read it (kept so the session need not read it again)
-    row: GameRow | None = field(default=None, repr=False, compare=False)
+    # the game with its seats and players as find_target read it, plain records
+    # (service.store.records), kept so the session need not read it again
+    row: SimpleNamespace | None = field(default=None, repr=False, compare=False)
 
 
 # processing takes well under a second; a claim older than this belongs to a dead worker (the
@@ -87,23 +93,13 @@ class Target:
 CLAIM_TIMEOUT = timedelta(minutes=2)
 
 
-def _claimable(now: datetime, claimant: str | None = None):
-    # received and never taken, stopped by the database and waiting to be tried again, or
-    # taken by a worker that died more than CLAIM_TIMEOUT ago, or by this same claimant (a
-    # worker's retry, when the database was away too long for the claim to be handed back)
-    taken_back = [InboundMessage.processed_at < now - CLAIM_TIMEOUT]
-    if claimant:
-        taken_back.append(InboundMessage.claimed_by == claimant)
-    return or_(InboundMessage.status.in_((InboundStatus.RECEIVED, inbound_retry.RETRYING)),
-               and_(InboundMessage.status == InboundStatus.PROCESSING, or_(*taken_back)))
-
-
 def waiting(session: Session, now: datetime) -> list[int]:
     """Stored messages still unprocessed (their kick was lost, or the database stopped them
     and their next attempt is due): the sweep takes them."""
     due = or_(InboundMessage.status != inbound_retry.RETRYING,
               InboundMessage.next_attempt_at <= now)
-    return list(session.scalars(select(InboundMessage.id).where(_claimable(now), due)
+    claimable = inbound_store.claimable(now - CLAIM_TIMEOUT)
+    return list(session.scalars(select(InboundMessage.id).where(claimable, due)
                                 .order_by(InboundMessage.id).limit(200)))
 
 
@@ -116,16 +112,12 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
     now = svc.clock.now()
     try:
         with svc.db.transaction() as session:
-            claimed = session.execute(update(InboundMessage)
-                                      .where(InboundMessage.id == inbound_id,
-                                             _claimable(now, claimant))
-                                      .values(status=InboundStatus.PROCESSING, processed_at=now,
-                                              claimed_by=claimant)
-                                      .returning(InboundMessage.parsed)).first()
-            if claimed is None:
+            taken, parsed = inbound_store.claim(session.connection(), inbound_id, now,
+                                                now - CLAIM_TIMEOUT, claimant)
+            if not taken:
                 return Result("already processed")
             # parsed once, at intake; rows stored before that was kept are parsed here
-            mail = InboundMail.from_json(claimed.parsed) if claimed.parsed else \
+            mail = InboundMail.from_json(parsed) if parsed else \
                 parse_message(session.get(InboundMessage, inbound_id).raw)
     except Exception as exc:
         if not is_transient(exc):
@@ -143,23 +135,15 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
                     svc, mail, *away_offers.seat_of_bounce_token(svc, bounce)) or (status, detail)
             result = Result(status, detail=detail)
         else:
-            result = _decide(svc, mail, now)
+            result = _decide(svc, mail, now, inbound_id)
     except Exception as exc:
         if is_transient(exc):
             _stopped_by_database(svc, inbound_id, now, exc)
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result(InboundStatus.FAILED, detail=f"{type(exc).__name__}: {exc}")
 
-    def record(session: Session) -> None:
-        row = session.get(InboundMessage, inbound_id)
-        row.status, row.processed_at = result.status, now
-        row.outcome = clean_text(result.detail)[:2000]
-        row.game_id, row.seat = result.game_id, result.seat
-        row.next_attempt_at = None
-        if result.status == STRANGER and row.expires_at is None:
-            row.expires_at = now + KEPT_FOR_DIAGNOSIS
-
-    recorded = inbound_retry.through_blips(svc, record)
+    recorded = result.recorded or inbound_retry.through_blips(
+        svc, lambda session: _write_outcome(session, inbound_id, result, now))
     svc.note("inbound", event=result.status)
     svc.kick("deliver", result.outbox_ids)
     if not recorded:
@@ -167,6 +151,14 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
         raise DatabaseUnavailable(f"inbound message {inbound_id} was {result.status}, but "
                                   "the database went away before that was recorded")
     return result
+
+
+def _write_outcome(session: Session, inbound_id: int, result: Result, now: datetime) -> None:
+    """What became of the message, in the caller's transaction."""
+    inbound_store.write_outcome(
+        session.connection(), inbound_id, result.status, now,
+        clean_text(result.detail)[:2000], result.game_id, result.seat,
+        now + KEPT_FOR_DIAGNOSIS if result.status == STRANGER else None)
 
 
 def _stopped_by_database(svc: Services, inbound_id: int, claimed_at: datetime,
@@ -189,7 +181,7 @@ def _raw(svc: Services, inbound_id: int) -> bytes:
         return session.get(InboundMessage, inbound_id).raw
 
 
-def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
+def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) -> Result:
     db, domain = svc.db, svc.urls.domain
     why = rejection(mail, domain)
     if isinstance(why, Automated):
@@ -207,7 +199,7 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
         if target is None:
             # no game: nobody we know to answer (a From can name anyone: no backscatter)
             return Result(InboundStatus.IGNORED, detail="no game address")
-        game = target.row or session.get(GameRow, target.game_id)
+        game = target.row or records.read_one(session.connection(), target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
             return _stranger(session, svc, game, target, mail, now)
@@ -225,7 +217,7 @@ def _decide(svc: Services, mail: InboundMail, now: datetime) -> Result:
         with db.transaction() as session:
             return answer.refuse(session, NoCommands(_example(session, svc, game.id,
                                                               seat)).explain())
-    return _run(svc, answer, target, lines)
+    return _run(svc, answer, target, lines, inbound_id)
 
 
 def _example(session: Session, svc: Services, game_id: int, seat: int) -> str:
@@ -303,8 +295,9 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
                   game_id=game.id, seat=target.seat)
 
 
-def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Result:
-    db, mail = svc.db, answer.mail
+def _run(svc: Services, answer: Answer, target: Target, lines: list[str],
+         inbound_id: int) -> Result:
+    db = svc.db
     if len(lines) > MAX_COMMAND_LINES:
         answer.note(f"Your email had {len(lines)} lines; I read only the first "
                     f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
@@ -314,29 +307,11 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
     ids: list[int] = []
     status, detail = InboundStatus.ANSWERED, f"{len(moves)} move lines, {len(special)} other"
     if moves:
-        # the lines of one reply are one whole turn (M9: "keep" as the last line keeps it open)
-        intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
-                        source="email", key=f"mail:{mail.message_id}"[:128], whole_turn=True)
-        try:
-            with db.transaction() as session:
-                applied = apply(session, svc, intent)
-            ids += applied.outbox_ids
-            status = InboundStatus.APPLIED
-            if applied.bots_next:
-                svc.kick("bots", applied.game_id)
-        except AlreadyDone:
-            # the key is this message's own Message-ID, and intake keeps one row per
-            # Message-ID: an earlier run of this very message made the move and died before
-            # writing that down (a worker killed, the database gone). The move stands, made
-            # once; this message applied it. Its other words go on as a first run would.
-            status = InboundStatus.APPLIED
-            detail += "; the move was made by an earlier attempt at this message"
-        except Refused as exc:
-            with db.transaction() as session:
-                return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
-        except PlayError as exc:    # the game moved on, or is over
-            with db.transaction() as session:
-                return answer.refuse(session, exc.detail)
+        made = _moves(svc, answer, target, moves, detail, inbound_id,
+                      alone=not special and not answer.notes)
+        if made.recorded or made.status != InboundStatus.APPLIED:
+            return made
+        ids, status, detail = list(made.outbox_ids), made.status, made.detail
     done_lines = list(moves) if status == InboundStatus.APPLIED else []
     for line in [table.tidy(ln) for ln in special if _own_transaction(ln)]:
         done = _seat_command(svc, target.game_id, answer.seat, line)
@@ -355,6 +330,39 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str]) -> Res
             ids += _special(session, svc, answer, table_lines)
             ids += answer.send(session)
     return Result(status, ids, detail, game_id=target.game_id, seat=answer.seat)
+
+
+def _moves(svc: Services, answer: Answer, target: Target, moves: list[str], detail: str,
+           inbound_id: int, alone: bool) -> Result:
+    """The reply's move lines, one whole turn (M9: "keep" as the last line keeps it open):
+    applied, or the refusal answered. A reply of moves `alone` is done with its move: its
+    outcome is written in the move's own transaction (a commit fewer, and a worker killed
+    after it leaves nothing to run again) and the Result says it is recorded."""
+    intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
+                    source="email", key=f"mail:{answer.mail.message_id}"[:128], whole_turn=True)
+    try:
+        with svc.db.transaction() as session:
+            applied = apply(session, svc, intent)
+            made = Result(InboundStatus.APPLIED, applied.outbox_ids, detail,
+                          game_id=target.game_id, seat=answer.seat, recorded=alone)
+            if alone:
+                _write_outcome(session, inbound_id, made, answer.now)
+    except AlreadyDone:
+        # the key is this message's own Message-ID, and intake keeps one row per
+        # Message-ID: an earlier run of this very message made the move and died before
+        # writing that down (a worker killed, the database gone). The move stands, made
+        # once; this message applied it. Its other words go on as a first run would.
+        return Result(InboundStatus.APPLIED, [], detail + "; the move was made by an earlier "
+                      "attempt at this message", game_id=target.game_id, seat=answer.seat)
+    except Refused as exc:
+        with svc.db.transaction() as session:
+            return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
+    except PlayError as exc:    # the game moved on, or is over
+        with svc.db.transaction() as session:
+            return answer.refuse(session, exc.detail)
+    if applied.bots_next:
+        svc.kick("bots", applied.game_id)
+    return made
 
 
 def _own_transaction(line: str) -> bool:
@@ -487,7 +495,9 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
             game_id, seat = signer.read_reply_token(token)
         except TokenError:
             continue
-        game = session.get(GameRow, game_id) if 0 < game_id <= positions.MAX_GAME_ID else None
+        # plain records, one prebuilt statement (the ORM's objects cost a tenth of a reply)
+        game = records.read_one(session.connection(), game_id) \
+            if 0 < game_id <= positions.MAX_GAME_ID else None
         if game is None:
             continue
         seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None

@@ -13,11 +13,12 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from service.play.services import Services
+from service.store.inbound import RETRYING
 from service.store.models import InboundMessage
 from service.store.statuses import InboundStatus
 from service.store.transient import is_transient, why
 
-RETRYING = "retrying"
+__all__ = ["RETRYING", "backoff", "release", "through_blips"]
 FIRST_WAIT = timedelta(seconds=5)
 LONGEST_WAIT = timedelta(minutes=10)
 # a database restart takes a second or a few: the claim is handed back as soon as it is back
