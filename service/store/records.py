@@ -97,13 +97,12 @@ class Tracked:
         """Several games (in id order, as every writer of several games locks them), then
         their seats and players: three statements, whatever the number of games."""
         ids = sorted(set(game_ids))
+        games_query, seats_query = _locking(tuple(c.name for c in game_columns))
         s = self.session
-        games = _records(s, select(*game_columns).where(GAMES.c.id.in_(ids))
-                         .order_by(GAMES.c.id).with_for_update())
-        seats = _records(s, select(SEATS).where(SEATS.c.game_id.in_(ids))
-                         .order_by(SEATS.c.game_id, SEATS.c.seat))
-        players = {r.id: r for r in _records(s, select(PLAYERS).where(
-            PLAYERS.c.id.in_({r.player_id for r in seats})))}
+        games = _records(s, games_query, {"ids": ids})
+        seats = _records(s, seats_query, {"ids": ids})
+        players = {r.id: r for r in _records(s, _PLAYERS_BY_ID,
+                                             {"ids": sorted({r.player_id for r in seats})})}
         by_id = {}
         for game in games:
             game.seats = []
@@ -219,8 +218,26 @@ def _seats_update(shape: tuple[tuple[str, tuple[int, ...]], ...]):
             .values(setting))
 
 
-def _records(session: Session, query) -> list[SimpleNamespace]:
-    return [SimpleNamespace(**m) for m in session.execute(query).mappings().all()]
+@functools.lru_cache(maxsize=8)
+def _locking(game_columns: tuple[str, ...]):
+    """The games of parameter `ids` (these columns) under their write lock, in id order, and
+    their seats: built once per set of columns (built per call, with the ids as literals,
+    they cost a sweep's batch as much as running them)."""
+    ids = bindparam("ids", expanding=True)
+    games = (select(*(GAMES.c[n] for n in game_columns)).where(GAMES.c.id.in_(ids))
+             .order_by(GAMES.c.id).with_for_update())
+    seats = select(SEATS).where(SEATS.c.game_id.in_(ids)).order_by(SEATS.c.game_id,
+                                                                    SEATS.c.seat)
+    return games, seats
+
+
+_PLAYERS_BY_ID = select(PLAYERS).where(PLAYERS.c.id.in_(bindparam("ids", expanding=True)))
+
+
+def _records(session: Session, query, params) -> list[SimpleNamespace]:
+    result = session.execute(query, params)
+    names = list(result.keys())
+    return [SimpleNamespace(**dict(zip(names, row))) for row in result.all()]
 
 
 def _columns(row, names: tuple[str, ...]) -> tuple:

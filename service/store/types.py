@@ -17,7 +17,9 @@ class UTCDateTime(TypeDecorator):
             return None
         if value.tzinfo is None:
             raise ValueError("naive datetime given to the database; use aware UTC")
-        return value.astimezone(timezone.utc).replace(tzinfo=None)
+        if value.tzinfo is not timezone.utc:      # (most are: the service's clock is UTC)
+            value = value.astimezone(timezone.utc)
+        return value.replace(tzinfo=None)
 
     def process_result_value(self, value: datetime | None, dialect):
         return None if value is None else value.replace(tzinfo=timezone.utc)

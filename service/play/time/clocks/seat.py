@@ -395,6 +395,8 @@ def _instant(text: str | None) -> datetime | None:
 
 def utc(instant: datetime) -> datetime:
     """The same instant in UTC; a naive datetime is a bug (whose midnight would it be?)."""
+    if instant.tzinfo is UTC:        # as stored and read back: nothing to convert
+        return instant
     if instant.tzinfo is None or instant.utcoffset() is None:
         raise ValueError(f"naive datetime {instant!r}: pass an aware datetime, in UTC")
     return instant.astimezone(UTC)

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import Select, select, union
+from sqlalchemy import Select, bindparam, select, union
 from sqlalchemy.orm import Session
 
 from service.store.models import Seat
@@ -31,9 +31,16 @@ class Shard:
     def whole(self) -> bool:
         return self.of == 1
 
-    def only(self, query: Select) -> Select:
-        """`query` (over Seat) kept to this shard's games."""
-        return query if self.whole else query.where(Seat.game_id % self.of == self.shard)
+    @property
+    def params(self) -> dict[str, int]:
+        """The parameters of a statement `kept` to a shard: this one's (none for the whole)."""
+        return {} if self.whole else {"shard_of": self.of, "shard": self.shard}
+
+
+def kept(query: Select) -> Select:
+    """`query` (over Seat) kept to the games of the shard its parameters name (`Shard.params`):
+    for a statement built once, whatever the shard."""
+    return query.where(Seat.game_id % bindparam("shard_of") == bindparam("shard"))
 
 
 WHOLE = Shard()

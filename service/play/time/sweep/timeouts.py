@@ -10,12 +10,13 @@ policy's links: another player extends a deadline once, or has the default move 
 seat from then on. The clock bookkeeping itself is `service.play.time.deadlines`."""
 from __future__ import annotations
 
+import functools
 import logging
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any, Protocol
 
-from sqlalchemy import select, update
+from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
@@ -187,6 +188,33 @@ class Recorder:
         self.ids.append(out.id)
 
 
+# --- what is due ---------------------------------------------------------------------------
+
+@functools.lru_cache(maxsize=4)
+def _due(what: str, sharded: bool) -> Select:
+    """The next `batch` seats due (parameters `now`, `batch`, and a shard's), by index in the
+    order they fell due: "timeouts" (game_id, seat, deadline) or "reminders" (game_id, seat,
+    remind_at). Built once: built per batch, they cost as much as running them."""
+    if what == "timeouts":
+        # and whether the game has a standing plan: such a game goes the per-game way, where
+        # the clock's move drops the plans waiting on it and plays the plans it sets off
+        # (service.play.moves.planplay); asked here, by the plans' index, not in a statement
+        # of its own
+        planned = (select(Plan.id).where(Plan.game_id == Seat.game_id, Plan.status == "standing")
+                   .exists())
+        query = (select(Seat.game_id, Seat.seat, Seat.deadline, planned)
+                 .where(Seat.deadline <= bindparam("now"))
+                 .order_by(Seat.deadline, Seat.game_id, Seat.seat))
+    else:
+        # a seat whose deadline passed as well gets no late reminder: its timeout is next
+        query = (select(Seat.game_id, Seat.seat, Seat.remind_at)
+                 .where(Seat.remind_at <= bindparam("now"), Seat.deadline > bindparam("now"))
+                 .order_by(Seat.remind_at, Seat.game_id, Seat.seat))
+    query = query.limit(bindparam("batch"))
+    return sharding.kept(query) if sharded else query
+
+
+
 # --- reminders -----------------------------------------------------------------------------
 
 def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
@@ -194,11 +222,8 @@ def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: b
     seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
-            # a seat whose deadline passed as well gets no late reminder: its timeout is next
-            due = session.execute(shard.only(
-                select(Seat.game_id, Seat.seat, Seat.remind_at)
-                .where(Seat.remind_at <= now, Seat.deadline > now))
-                .order_by(Seat.remind_at, Seat.game_id, Seat.seat).limit(batch)).all()
+            due = session.execute(_due("reminders", not shard.whole),
+                                  {"now": now, "batch": batch, **shard.params}).all()
         fresh = [tuple(d) for d in due if tuple(d) not in seen]
         seen.update(fresh)
         if fresh:
@@ -253,14 +278,11 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
     seen: set[tuple[int, int, datetime]] = set()
     while True:
         with svc.db.transaction() as session:
-            due = session.execute(shard.only(
-                select(Seat.game_id, Seat.seat, Seat.deadline).where(Seat.deadline <= now))
-                .order_by(Seat.deadline, Seat.game_id, Seat.seat).limit(batch)).all()
-            fresh = [tuple(d) for d in due if tuple(d) not in seen]
-            # a game with plans goes the per-game way, where the clock's move drops the plans
-            # waiting on it and plays the plans it sets off (service.play.moves.planplay)
-            planned = set(session.scalars(select(Plan.game_id).where(
-                Plan.game_id.in_([g for g, _, _ in fresh]), Plan.status == "standing")))
+            rows = session.execute(_due("timeouts", not shard.whole),
+                                   {"now": now, "batch": batch, **shard.params}).all()
+        due = [(game_id, seat, deadline) for game_id, seat, deadline, _ in rows]
+        planned = {game_id for game_id, _, _, has_plans in rows if has_plans}
+        fresh = [d for d in due if d not in seen]
         seen.update(fresh)
         in_bulk = [d for d in fresh if d[0] not in planned]
         by_bulk = timeouts_batch.timeouts(svc, in_bulk, now, judge, report.outbox_ids) \
