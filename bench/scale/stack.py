@@ -124,15 +124,22 @@ class Stack:
         self.procs["web"] = stack.enter_context(group(
             [*gunicorn, "--bind", f"127.0.0.1:{self.web_port}", "service.web:create_app()"],
             self.env(), logs / "web.log", self.web_port))
-        celery = str(BIN / "celery")
-        self.procs["worker"] = stack.enter_context(group(
-            [celery, "-A", "workers.worker", "worker", f"--concurrency={POOL}",
-             "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
-            self.env(), logs / "worker.log"))
+        self.stack = stack
+        self.start_worker(POOL)
         self.procs["beat"] = stack.enter_context(group(
-            [celery, "-A", "workers.worker", "beat", "--loglevel=WARNING",
+            [str(BIN / "celery"), "-A", "workers.worker", "beat", "--loglevel=WARNING",
              "--schedule", str(self.tmp / "celerybeat-schedule")], self.env(),
             logs / "beat.log"))
+
+    def start_worker(self, pool: int) -> None:
+        """The Celery worker with `pool` processes, in place of the one running (ended with
+        its group first)."""
+        if "worker" in self.procs:
+            stop_group(self.procs["worker"])
+        self.procs["worker"] = self.stack.enter_context(group(
+            [str(BIN / "celery"), "-A", "workers.worker", "worker", f"--concurrency={pool}",
+             "--loglevel=WARNING", "--without-gossip", "--without-mingle"],
+            self.env(), self.tmp / "worker.log"))
 
     def rss(self) -> dict[str, list[float]]:
         """Resident memory (MB) of each process, by role: a master and its children."""

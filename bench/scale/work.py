@@ -40,24 +40,29 @@ def make_due(url: str, lo: int, hi: int, n: int) -> tuple[datetime, int]:
     return due, count
 
 
-def handled(url: str, due: datetime, seconds: float = 600, say=print) -> tuple[float, int]:
+def handled(url: str, due: datetime, seconds: float = 600, say=print
+            ) -> tuple[float, int, float]:
     """Seconds from `due` until every due game has moved on (a timeout's event, or its
-    deadline no longer past), and how many had."""
+    deadline no longer past), how many had, and the seconds from `due` until the first had
+    (to within the half-second the count is polled at)."""
     sql = ("SELECT count(*) FROM bench_scale_due d JOIN games g ON g.id = d.game_id "
            "JOIN seats s ON s.game_id = d.game_id AND s.seat = d.seat "
            "WHERE g.seq > d.seq OR s.deadline IS NULL OR s.deadline > %s")
     with psycopg.connect(seed.libpq(url), autocommit=True) as conn:
         total = conn.execute("SELECT count(*) FROM bench_scale_due").fetchone()[0]
-        done, said = 0, time.monotonic()
+        done, said, first = 0, time.monotonic(), None
         while time.time() - due.timestamp() < seconds:
             done = conn.execute(sql, (due.replace(tzinfo=None),)).fetchone()[0]
+            if done and first is None:
+                first = time.time() - due.timestamp()
             if done >= total:
                 break
             if time.monotonic() - said > 15:
                 say(f"sweep, {done:,} of {total:,} handled")
                 said = time.monotonic()
             time.sleep(0.5)
-    return time.time() - due.timestamp(), done
+    took = time.time() - due.timestamp()
+    return took, done, took if first is None else first
 
 
 def queue_fanout(svc, lo: int, hi: int, n: int) -> dict[str, int]:
