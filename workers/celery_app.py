@@ -12,7 +12,6 @@ from typing import Any
 
 from celery import Celery, Task
 from flask import appcontext_popped, request_started
-from kombu import Exchange, Queue
 
 from service.telemetry import logcontext as logctx
 
@@ -31,8 +30,6 @@ JOBS = {"deliver": "workers.tasks.deliver_outbox",
         "prune": "workers.tasks.prune_old_rows",
         "bots": "workers.tasks.move_bots",
         "tournament": "workers.tasks.advance_tournament"}
-#: The queues, by name: every task but the replies' goes to the first.
-DEFAULT_QUEUE, INBOUND_QUEUE = "celery", "inbound"
 
 
 def celery_init_app(app) -> Celery:
@@ -61,15 +58,6 @@ def celery_init_app(app) -> Celery:
         "task_always_eager": not broker,
         "task_eager_propagates": False,
         "task_ignore_result": True,
-        # replies have a queue of their own, so that one is never stuck behind the thousands
-        # of emails a fan-out queues; a worker started without -Q consumes both (the
-        # Procfile's), and `-Q inbound` gives replies a worker of their own (docs/operating.md)
-        "task_default_queue": DEFAULT_QUEUE,
-        # each bound by its own name (a Queue given without its exchange is bound to the
-        # default's, with the default's routing key: every task would reach both queues)
-        "task_queues": tuple(Queue(name, Exchange(name), routing_key=name)
-                             for name in (DEFAULT_QUEUE, INBOUND_QUEUE)),
-        "task_routes": {JOBS["process_inbound"]: {"queue": INBOUND_QUEUE}},
         "task_acks_late": True,              # a worker that dies mid-task leaves it queued
         "task_reject_on_worker_lost": True,
         "worker_prefetch_multiplier": 1,

@@ -40,18 +40,15 @@ def redis_url():
     return REDIS_URL
 
 
-def start_worker(database_url: str, redis_url: str, maildir,
-                 command: list[str] | None = None) -> subprocess.Popen:
+def start_worker(database_url: str, redis_url: str, maildir) -> subprocess.Popen:
     """A real Celery worker process on Redis, with the settings a production process checks
-    (a secret long enough), its output piped for the test to read; `command`: another way
-    of starting it than this test's own."""
+    (a secret long enough), its output piped for the test to read."""
     env = dict(os.environ, TURNPOST_DATABASE_URL=database_url, TURNPOST_BROKER_URL=redis_url,
                TURNPOST_MAILDIR=str(maildir), TURNPOST_SECRET_KEY=TEST_SECRET,
                TURNPOST_BASE_URL="http://turnpost.test", TURNPOST_MAIL_DOMAIN="turnpost.test")
     return subprocess.Popen(
-        command or [sys.executable, "-m", "celery", "-A", "workers.worker", "worker",
-                    "--pool=solo", "--concurrency=1", "--loglevel=INFO", "--without-gossip",
-                    "--without-mingle"],
+        [sys.executable, "-m", "celery", "-A", "workers.worker", "worker", "--pool=solo",
+         "--concurrency=1", "--loglevel=INFO", "--without-gossip", "--without-mingle"],
         cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
 
 
