@@ -172,8 +172,9 @@ class Seat(Base):
     __tablename__ = "seats"
     game_id: Mapped[int] = mapped_column(ForeignKey("games.id"), primary_key=True)
     seat: Mapped[int] = mapped_column(Integer, primary_key=True)
-    # indexed: a player's games (/me, the API, vacations) are found by it
-    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    # indexed with the game (ix_seats_player_game): a player's games (/me, the API, vacations)
+    # are found by it, newest first
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
     muted: Mapped[bool] = mapped_column(default=False)    # unsubscribed from this game's mail
     # the seat's clock (service.play.time.clocks.clock_to_dict); `deadline` and `remind_at` repeat its
     # next instants, indexed, so the sweep finds what is due without loading games
@@ -194,6 +195,7 @@ class Seat(Base):
     # /me and the API's list read whose move it is here, without folding each game's log
     to_act: Mapped[bool] = mapped_column(default=False, server_default=false())
     player: Mapped[Player] = relationship(lazy="joined")
+    __table_args__ = (Index("ix_seats_player_game", "player_id", "game_id"),)
 
 
 class Vacation(Base):
