@@ -17,7 +17,8 @@ from service.store.statuses import OutboxStatus
 
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
-                        seq: int, now: datetime, mover: int | None = None) -> list[int]:
+                        seq: int, now: datetime, mover: int | None = None,
+                        forced: dict[int, dict] | None = None) -> list[int]:
     """One email per seat whose view changed (every seat when the game starts: `before` is
     None), but no chatter: a seat watching someone part-way through a turn of several actions
     hears once, when new seats must act, with all of the turn's news; a seat still to choose
@@ -27,8 +28,10 @@ def queue_changed_views(session: Session, game: GameRow, engine: Game, before: A
     Each player's mail mode then thins this out (`wants_mail`): the mover never hears about its
     own move (the done page told it), and by default a seat hears only when it must act and
     when the game ends. Bots are never mailed. Returns the new outbox rows' ids, in seat
-    order."""
-    return queue_many(session, changed_views(game, engine, before, after, seq, now, mover))
+    order. `forced`: the seats whose only move is played for them (`forced_seats`), when the
+    caller knows them."""
+    return queue_many(session, changed_views(game, engine, before, after, seq, now, mover,
+                                             forced))
 
 
 def changed_views(game: GameRow, engine: Game, before: Any, after: Any, seq: int,

@@ -177,9 +177,10 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
     # again, with the time it had left (timing.take_back, service.play.time.clocks.reopen_turn)
     timing.take_back(pos.row, pos.engine, before, request.back_to, now)
     positions.mark_turns(pos.row, pos.engine, before)
-    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before)
+    forced = notify.forced_seats(pos.row, pos.engine, before)
+    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before, forced)
     outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
-                                            pos.row.seq, now)
+                                            pos.row.seq, now, forced=forced)
     session.flush()
     return UndoResult("done", "The move was taken back.", outbox_ids,
                       pos.row.bots_due)

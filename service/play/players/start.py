@@ -223,8 +223,10 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     timing.open_clocks(session, game, now)
     timing.track(session, game, engine, state, now)
     positions.mark_turns(game, engine, state)
-    outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now)
-    game.bots_due = notify.bot_to_act(game, engine, state)
+    forced = notify.forced_seats(game, engine, state)
+    outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now,
+                                            forced=forced)
+    game.bots_due = notify.bot_to_act(game, engine, state, forced)
     session.flush()
     return Started(game.id, game.seq, outbox_ids, game.public_id or "",
                    game.bots_due)

@@ -233,8 +233,9 @@ class Batch:
             self._ended(game.id)
         timing.track(None, game, engine, state, now)
         positions.mark_turns(game, engine, state)
-        game.bots_due = notify.bot_to_act(game, engine, state)
-        told = notify.changed_seats(game, engine, pos.state, state)
+        forced = notify.forced_seats(game, engine, state)
+        game.bots_due = notify.bot_to_act(game, engine, state, forced)
+        told = notify.changed_seats(game, engine, pos.state, state, forced=forced)
         for to in told:
             self.queue(game, to, "turn", last, {"timeout": notice})
         for r in game.seats:
