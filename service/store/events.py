@@ -155,9 +155,7 @@ def load_many(session: Session,
         params[f"ids_{n}"], params[f"after_{n}"] = ids, after
     out: dict[int, list[tuple[int, Event]]] = {}
     for game_id, seq, type_, data in session.execute(_after_each(len(by_after)), params):
-        event = Event(type_, data)
-        if seq == 1:
-            event = upcast(event, seq, games[game_id][0].rules_version)
+        event = upcast(Event(type_, data), seq, games[game_id][0].rules_version)
         out.setdefault(game_id, []).append((seq, event))
     return out
 

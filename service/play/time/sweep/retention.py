@@ -35,6 +35,7 @@ from sqlalchemy import and_, bindparam, delete, exists, func, or_, select
 from sqlalchemy.orm import aliased
 
 from service.play.services import Services
+from service.store.inbound import RETRYING
 from service.store.models import GameRow, InboundMessage, OutboxRow, Submission
 from service.store.statuses import InboundStatus, OutboxStatus
 
@@ -47,7 +48,7 @@ MAILS = 10_000
 #: an email's row is done with once it is in one of these
 FINISHED = (OutboxStatus.SENT, OutboxStatus.SKIPPED)
 #: a stored mail still to be processed, or kept for an operator
-UNDONE = (InboundStatus.RECEIVED, InboundStatus.PROCESSING, InboundStatus.FAILED, "retrying")
+UNDONE = (InboundStatus.RECEIVED, InboundStatus.PROCESSING, InboundStatus.FAILED, RETRYING)
 
 
 @dataclass(frozen=True)

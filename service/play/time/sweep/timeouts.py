@@ -214,7 +214,6 @@ def _due(what: str, sharded: bool) -> Select:
     return sharding.kept(query) if sharded else query
 
 
-
 # --- reminders -----------------------------------------------------------------------------
 
 def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
