@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import base64
 import hashlib
-import io
 import itertools
 import json
 import os
@@ -25,24 +24,20 @@ import re
 import struct
 from datetime import datetime, timezone
 from email import policy
-from email.generator import BytesGenerator
 from email.parser import BytesParser
 from pathlib import Path
 from types import SimpleNamespace
 
 from itsdangerous.timed import TimestampSigner
-from sqlalchemy import select
 
 from service.linking import freshness as marks
 from service.linking import signer
 from service.linking.signer import Claims
-from service.mail.outbound import compose, flatten
+from service.mail.outbound import compose
 from service.play import notify
 from service.play import repository as positions
 from service.play.clock import ManualClock
-from service.play.mail import relay
 from service.play.moves import chat
-from service.store.models import OutboxRow
 
 from ..web.helpers import post_form, start_game
 
@@ -140,21 +135,3 @@ def test_the_emails_sent_are_byte_for_byte_those_recorded(app_factory, monkeypat
         for mid, raw in emails.items():
             (tmp_path / f"{mid.strip('<>')}.eml").write_bytes(raw)
     assert same, f"the emails differ from those recorded; they are in {tmp_path}"
-
-
-def test_the_relays_generator_writes_the_standard_generators_bytes(app_factory, monkeypatch):
-    """The relay flattens emails with its own generator (mail.outbound.flatten): for every
-    email of the games above, the bytes of the standard library's, both ways it is used."""
-    pinned(monkeypatch)
-    app = app_factory(TURNPOST_CLOCK=ManualClock(T0))
-    play_the_games(app)
-    svc = app.extensions["turnpost"]
-    with svc.db.transaction() as s:
-        rows = s.scalars(select(OutboxRow).order_by(OutboxRow.id)).all()
-        assert len(rows) >= 4 * (1 + MOVES)
-        for row in rows:
-            msg = relay.render(s, svc, row)
-            stock = io.BytesIO()
-            BytesGenerator(stock).flatten(msg, linesep="\r\n")
-            assert flatten.for_smtp(msg) == stock.getvalue()
-            assert flatten.as_bytes(msg) == msg.as_bytes()

@@ -10,12 +10,12 @@ line never falls out of step: on any refusal the transaction is reset (RSET) as 
 does, or the line closed after a 421."""
 from __future__ import annotations
 
+import email.generator
 import email.utils
+import io
 import smtplib
 from collections.abc import Callable
 from email.message import EmailMessage
-
-from . import flatten
 
 
 def envelope(conn: smtplib.SMTP, msg: EmailMessage,
@@ -44,7 +44,9 @@ def hand_over(conn: smtplib.SMTP, msg: EmailMessage, from_addr: str, to_addrs: l
     compose its next one. That answer must be read before the line carries anything else.
     `data_started` is called just before the message's data goes over (until then the relay
     cannot have taken it)."""
-    data = flatten.for_smtp(msg)
+    flat = io.BytesIO()
+    email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
+    data = flat.getvalue()
     # the size first, as smtplib writes it: a relay with a limit refuses at MAIL FROM
     options = [f"SIZE={len(data)}"] if conn.has_extn("size") else []
     options += mail_options

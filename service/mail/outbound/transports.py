@@ -13,7 +13,7 @@ from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
-from . import flatten, pipelining
+from . import pipelining
 
 
 class SendFailed(Exception):
@@ -103,7 +103,7 @@ class MaildirTransport:
             for sub in ("cur", "new", "tmp"):
                 (self.path / sub).mkdir(parents=True, exist_ok=True)
             box = mailbox.Maildir(self.path, create=False)
-            return box.add(flatten.as_bytes(msg))
+            return box.add(msg.as_bytes())
         except OSError as exc:
             raise SendFailed(f"cannot write to {self.path}: {exc}") from exc
 
