@@ -129,9 +129,10 @@ def alternate(port: int, bare_port: int, pool: list, slices: int = 4, slice_s: f
 def applied(db, tag: str, seconds: float = 300) -> tuple[list[float], float, int]:
     """Wait for the tagged replies to be processed: each one's time from stored to applied,
     the rate they were applied at (from the first stored to the last applied), how many
-    were not applied."""
+    were not applied (each of those printed with its status and outcome: a reply the service
+    refused says why, and one still unprocessed is named as such)."""
     deadline = time.monotonic() + seconds
-    sql = text("SELECT status, received_at, processed_at FROM inbound "
+    sql = text("SELECT id, status, outcome, received_at, processed_at FROM inbound "
                "WHERE message_id LIKE :tag")
     while True:
         with db.engine.connect() as conn:
@@ -140,6 +141,10 @@ def applied(db, tag: str, seconds: float = 300) -> tuple[list[float], float, int
             break
         time.sleep(0.5)
     done = [r for r in rows if r.status == "applied"]
+    for r in rows:
+        if r.status != "applied":
+            said = (r.outcome or "no outcome yet").strip().splitlines()[0][:160]
+            print(f"  reply {r.id} not applied: {r.status}: {said}", flush=True)
     lags = [(r.processed_at - r.received_at).total_seconds() for r in done]
     if not done:
         return [], 0.0, len(rows)

@@ -346,3 +346,38 @@ def test_trees_the_sweep_timeout_and_a_plan_never_both_happen(services):
     assert [status for _, status, _ in standing(svc, game)] == ["dropped"]
     timeouts.run(svc)
     assert len(events_after(svc, game, pos.seq)) == len(made)
+
+
+def test_trees_a_plan_written_as_the_sweep_finds_the_seat_is_dropped_by_its_timeout(
+        services, monkeypatch):
+    """A plan written between the sweep finding a due seat and its batch locking the game
+    (the plan's writer locks the game too, and commits first): the batch reads the plans
+    under the lock, so the game goes the per-game way, where the clock's move drops the plan
+    waiting on it, as it would a plan written any earlier (docs/playing.md, "Plans": a plan
+    lapses when the player's clock moves for them)."""
+    from service.play.time.sweep import timeoutbatch, timeouts
+    svc = services
+    svc.chance = random.Random(5)
+    game = play.start_game(svc, "trees", PLAYERS, {"clock": "1d", "on_timeout": "bot"}).game_id
+    pos = position(svc, game)
+    mover = pos.state["to_act"]
+    timed = TREES.timeout_move(pos.state, mover)
+    then = after(TREES, pos.state, mover, timed)
+    answer = TREES.legal_moves(then, 1 - mover)[0]
+    batch = timeoutbatch.timeouts
+
+    def plan_written_first(*args, **kwargs):
+        # the due seats are found (without the plan); the plan's writer commits before the
+        # batch takes the game's lock
+        commands.run(svc, game, 1 - mover,
+                     f"if they {TREES.describe(timed)} then {TREES.describe(answer)}")
+        return batch(*args, **kwargs)
+
+    monkeypatch.setattr(timeoutbatch, "timeouts", plan_written_first)
+    svc.clock.advance(days=1)
+    report = timeouts.run(svc)
+    assert report.timed_out == 1
+    made = events_after(svc, game, pos.seq)
+    assert made and {s for _, s in made} == {"timer"}
+    [(_, status, why)] = standing(svc, game)
+    assert status == "dropped" and "time ran out" in why

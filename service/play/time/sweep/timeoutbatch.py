@@ -26,6 +26,7 @@ from contextlib import contextmanager
 from datetime import datetime
 from typing import Any
 
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
@@ -41,6 +42,7 @@ from service.store.models import (
     EventRow,
     GameRow,
     OutboxRow,
+    Plan,
     SeatChange,
     Submission,
 )
@@ -53,17 +55,29 @@ GAME_READ = [c for c in GameRow.__table__.c if c.name != "options"]
 
 Judge = Callable[..., str]
 
+# the games among parameter `ids` with a standing plan, by the plans' index; built once
+_PLANNED = (select(Plan.game_id).where(Plan.game_id.in_(bindparam("ids", expanding=True)),
+                                       Plan.status == "standing").distinct())
+
 
 def timeouts(svc: Services, due: list[tuple[int, int, datetime]], now: datetime, judge: Judge,
-             outbox_ids: list[int]) -> list[str] | None:
+             outbox_ids: list[int]) -> list[str | None] | None:
     """Handle the due seats ((game_id, seat, deadline), in deadline order) in one transaction;
-    each seat's outcome, or None when nothing was written (then go seat by seat)."""
-    def work(batch: Batch) -> list[str]:
+    each seat's outcome (None: its game has plans, go the per-game way), or None when nothing
+    was written (then go seat by seat)."""
+    def work(batch: Batch) -> list[str | None]:
         batch.load([g for g, _, _ in due])
+        # a game with a standing plan goes the per-game way, where the clock's move drops the
+        # plans waiting on it and plays those it sets off (service.play.moves.planplay). Asked
+        # under the games' lock, which a plan's writer takes too: asked when the seats were
+        # found, a plan written since would be left standing by the move that ended it
+        planned = batch.planned()
         # a seat whose deadline moved since it was found (a move; another sweeper, or the
         # same shard run twice, was first) is `judge`'s "moved" at once: no state is read
-        batch.load_states([g for g, s, d in due if _deadline(batch.games.get(g), s) == d])
-        return [judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
+        batch.load_states([g for g, s, d in due
+                           if g not in planned and _deadline(batch.games.get(g), s) == d])
+        return [None if g in planned else
+                judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
                 else "moved" for g, s, d in due]
     return _run(svc, now, due, work, outbox_ids, "timeout")
 
@@ -163,6 +177,12 @@ class Batch:
         # the lock first, in id order as every writer of several games takes it (a move, a
         # vacation, another sweeper); the seats are read after it, as they now stand
         self.tracked.lock_many(game_ids, GAME_READ)
+
+    def planned(self) -> set[int]:
+        """The loaded games with a standing plan (read after `load` took their lock)."""
+        if not self.games:
+            return set()
+        return set(self.session.scalars(_PLANNED, {"ids": sorted(self.games)}))
 
     def load_states(self, game_ids: list[int]) -> None:
         """The states of these games, locked by `load`."""

@@ -47,7 +47,7 @@ from service.play.time import (
 )
 from service.play.time import mailholds as mail_holds
 from service.play.time import vacationdays as vacation_days
-from service.store.models import GameRow, OutboxRow, Plan, Seat
+from service.store.models import GameRow, OutboxRow, Seat
 from service.store.statuses import GameStatus, SeatStatus
 
 from . import shards as sharding
@@ -196,13 +196,8 @@ def _due(what: str, sharded: bool) -> Select:
     order they fell due: "timeouts" (game_id, seat, deadline) or "reminders" (game_id, seat,
     remind_at). Built once: built per batch, they cost as much as running them."""
     if what == "timeouts":
-        # and whether the game has a standing plan: such a game goes the per-game way, where
-        # the clock's move drops the plans waiting on it and plays the plans it sets off
-        # (service.play.moves.planplay); asked here, by the plans' index, not in a statement
-        # of its own
-        planned = (select(Plan.id).where(Plan.game_id == Seat.game_id, Plan.status == "standing")
-                   .exists())
-        query = (select(Seat.game_id, Seat.seat, Seat.deadline, planned)
+        # (whether a due game has plans is asked under its lock: timeoutbatch.Batch.planned)
+        query = (select(Seat.game_id, Seat.seat, Seat.deadline)
                  .where(Seat.deadline <= bindparam("now"))
                  .order_by(Seat.deadline, Seat.game_id, Seat.seat))
     else:
@@ -279,14 +274,15 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
         with svc.db.transaction() as session:
             rows = session.execute(_due("timeouts", not shard.whole),
                                    {"now": now, "batch": batch, **shard.params}).all()
-        due = [(game_id, seat, deadline) for game_id, seat, deadline, _ in rows]
-        planned = {game_id for game_id, _, _, has_plans in rows if has_plans}
+        due = [(game_id, seat, deadline) for game_id, seat, deadline in rows]
         fresh = [d for d in due if d not in seen]
         seen.update(fresh)
-        in_bulk = [d for d in fresh if d[0] not in planned]
-        by_bulk = timeouts_batch.timeouts(svc, in_bulk, now, judge, report.outbox_ids) \
-            if bulk and in_bulk else None
-        done = dict(zip(in_bulk, by_bulk, strict=True)) if by_bulk is not None else {}
+        by_bulk = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
+            if bulk and fresh else None
+        # a seat the batch left (None: its game has plans) goes the per-game way, after the
+        # batch let go of its game's lock
+        done = {d: outcome for d, outcome in zip(fresh, by_bulk, strict=True)
+                if outcome is not None} if by_bulk is not None else {}
         outcomes = [done[d] if d in done else    # per game: the path a batch falls back to
                     timeout(svc, d[0], d[1], d[2], now, report.outbox_ids) for d in fresh]
         for (game_id, seat, _), outcome in zip(fresh, outcomes, strict=True):
