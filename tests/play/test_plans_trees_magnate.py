@@ -324,21 +324,26 @@ def test_magnate_the_clock_moving_for_them_drops_the_plan_and_plays_nothing(serv
     assert mine in position(svc, game).state.players[1 - mover].hand
 
 
+def on_a_clock_with_a_plan_on_its_timeout_move(svc):
+    """A Trees game on a 1-day clock (the bot's move on a timeout): its id, position, the seat
+    to act, and the other seat's plan answering exactly the move the clock would play."""
+    svc.chance = random.Random(5)
+    game = play.start_game(svc, "trees", PLAYERS, {"clock": "1d", "on_timeout": "bot"}).game_id
+    pos = position(svc, game)
+    mover = pos.state["to_act"]
+    timed = TREES.timeout_move(pos.state, mover)
+    answer = TREES.legal_moves(after(TREES, pos.state, mover, timed), 1 - mover)[0]
+    return game, pos, mover, f"if they {TREES.describe(timed)} then {TREES.describe(answer)}"
+
+
 def test_trees_the_sweep_timeout_and_a_plan_never_both_happen(services):
     """The mover's deadline passes with a plan waiting on its move: the clock moves (the
     sweep takes the per-game way for a game with plans), the plan is dropped and not played;
     a second sweep does nothing more."""
     from service.play.time.sweep import timeouts
     svc = services
-    svc.chance = random.Random(5)
-    game = play.start_game(svc, "trees", PLAYERS, {"clock": "1d", "on_timeout": "bot"}).game_id
-    pos = position(svc, game)
-    mover = pos.state["to_act"]
-    timed = TREES.timeout_move(pos.state, mover)
-    then = after(TREES, pos.state, mover, timed)
-    answer = TREES.legal_moves(then, 1 - mover)[0]
-    commands.run(svc, game, 1 - mover,
-                 f"if they {TREES.describe(timed)} then {TREES.describe(answer)}")
+    game, pos, mover, plan = on_a_clock_with_a_plan_on_its_timeout_move(svc)
+    commands.run(svc, game, 1 - mover, plan)
     svc.clock.advance(days=1)
     timeouts.run(svc)
     made = events_after(svc, game, pos.seq)
@@ -357,20 +362,13 @@ def test_trees_a_plan_written_as_the_sweep_finds_the_seat_is_dropped_by_its_time
     lapses when the player's clock moves for them)."""
     from service.play.time.sweep import timeoutbatch, timeouts
     svc = services
-    svc.chance = random.Random(5)
-    game = play.start_game(svc, "trees", PLAYERS, {"clock": "1d", "on_timeout": "bot"}).game_id
-    pos = position(svc, game)
-    mover = pos.state["to_act"]
-    timed = TREES.timeout_move(pos.state, mover)
-    then = after(TREES, pos.state, mover, timed)
-    answer = TREES.legal_moves(then, 1 - mover)[0]
+    game, pos, mover, plan = on_a_clock_with_a_plan_on_its_timeout_move(svc)
     batch = timeoutbatch.timeouts
 
     def plan_written_first(*args, **kwargs):
         # the due seats are found (without the plan); the plan's writer commits before the
         # batch takes the game's lock
-        commands.run(svc, game, 1 - mover,
-                     f"if they {TREES.describe(timed)} then {TREES.describe(answer)}")
+        commands.run(svc, game, 1 - mover, plan)
         return batch(*args, **kwargs)
 
     monkeypatch.setattr(timeoutbatch, "timeouts", plan_written_first)
