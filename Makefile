@@ -46,9 +46,11 @@ run: install
 	$(BIN)/python -m config base-url "$$TURNPOST_BASE_URL"
 	$(FLASK) run --port $(PORT)
 
-## make test: the whole suite (set TURNPOST_TEST_DATABASE_URL / _REDIS_URL for the real stack)
+## make test: the whole suite on every core (set TURNPOST_TEST_DATABASE_URL / _REDIS_URL for the
+## real stack), ending with its ten slowest tests; TEST_ARGS adds to it (TEST_ARGS="-n 0 -x")
+TEST_ARGS ?=
 test: install
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10 $(TEST_ARGS)
 
 ## make bench: issue 15's figures in one table beside this machine's floors (printed, never
 ## asserted; BENCH_ARGS=--pg adds PostgreSQL + Redis + workers, --record writes bench/RESULTS.md)

@@ -179,3 +179,12 @@ def services(db_url, tmp_path) -> Services:
     svc = from_settings(cfg, clock=ManualClock(T0), chance=random.Random(1234))
     yield svc
     svc.dispose()
+
+
+def pytest_collection_modifyitems(config, items):
+    """The browser tests share one server and one Chromium (tests/browser/conftest.py): xdist
+    (`--dist loadgroup`, as `make test` runs it) keeps them together on one worker."""
+    browser = Path(__file__).parent / "browser"
+    for item in items:
+        if browser in Path(str(item.path)).parents:
+            item.add_marker(pytest.mark.xdist_group("browser"))

@@ -17,6 +17,7 @@ from service.mail.outbound.templating import (
     FILTERS,
     GLOBALS,
     TEMPLATES,
+    CompiledOnce,
     DictItemsFirst,
     make_env,
 )
@@ -59,10 +60,15 @@ class WebEnvironment(DictItemsFirst, FlaskEnvironment):
     same partials render in the emails)."""
 
 
+#: the pages' templates, compiled once per process (templating.CompiledOnce says why)
+PAGE_CODE = CompiledOnce()
+
+
 def create_app(overrides: dict | None = None) -> Flask:
     app = Flask("turnpost", template_folder=str(TEMPLATES),
                 static_folder=str(Path(__file__).resolve().parent / "static"))
     app.jinja_environment = WebEnvironment        # before anything makes app.jinja_env
+    app.jinja_options = {**app.jinja_options, "bytecode_cache": PAGE_CODE}
     app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)

@@ -7,11 +7,7 @@ Skipped without Chromium unless TURNPOST_TEST_BROWSER=1 (as test_browser.py)."""
 from __future__ import annotations
 
 import mailbox
-import os
 import re
-import subprocess
-import sys
-from contextlib import contextmanager
 from email import policy
 from email.parser import BytesParser
 from pathlib import Path
@@ -20,7 +16,7 @@ import pytest
 
 from service.games import registry
 
-from .test_browser import CHROMIUM, ROOT, click, open_mail
+from .helpers import click, open_mail
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 # entry, seats, switches to tick in the lobby
@@ -38,24 +34,9 @@ RUN = """async () => {
 
 
 @pytest.fixture
-def page(server):
-    with checkable_page() as opened:
-        yield opened
-
-
-@contextmanager
-def checkable_page():
-    """A phone-sized page that may inject axe-core: the service's Content-Security-Policy
-    forbids inline scripts, as it should, so the checker's context bypasses it (Playwright's
-    own switch for this; the pages under test are unchanged)."""
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        context = browser.new_context(viewport={"width": 390, "height": 844}, bypass_csp=True)
-        yield context.new_page()
-        browser.close()
+def page(checkable_page):
+    """Every page here is checked by axe-core, which the page's own policy would refuse."""
+    return checkable_page
 
 
 def violations(page) -> list[str]:
@@ -78,30 +59,27 @@ def _emails(outbox: Path) -> list:
             for k in sorted(box.keys(), key=lambda k: box.get_file(k)._file.name)]
 
 
-def _start(server, tmp_path, entry: str, seats: int, switches) -> None:
+def _start(served, entry: str, seats: int, switches) -> None:
     """The operator's start (`flask start-game`, against the server's database and outbox):
     every seat a person, so every seat gets turn emails without a round of invitations."""
     _, _, game, preset = next(e for e in registry.lobby() if e[0] == entry)
     options = [f"{k}={v}" for k, v in {**preset, **dict.fromkeys(switches, "true")}.items()]
-    env = dict(os.environ, TURNPOST_DATABASE_URL=f"sqlite:///{tmp_path / 'b.db'}",
-               TURNPOST_MAILDIR=str(tmp_path / "outbox"), TURNPOST_BASE_URL=server,
-               TURNPOST_BROKER_URL="")
-    subprocess.run([sys.executable, "-m", "flask", "--app", "service.web", "start-game",
-                    game.id, *(f"P{n} <p{n}.{entry}@example.org>" for n in range(seats)),
-                    *(a for o in options for a in ("-o", o))],
-                   cwd=ROOT, env=env, check=True, capture_output=True)
+    served.flask("start-game", game.id,
+                 *(f"P{n} <p{n}.{entry}@example.org>" for n in range(seats)),
+                 *(a for o in options for a in ("-o", o)))
 
 
-def test_lobby_rules_sign_in_and_me_pages(server, page):
+def test_lobby_rules_sign_in_and_me_pages(server, page, addr):
+    anna = addr("anna")
     page.goto(server + "/")
     check(page, "lobby")
     click(page, "text=Rules of Suzerain")
     check(page, "rules page")
     page.goto(server + "/sign-in")
     check(page, "sign-in page")
-    page.fill("input[name=email]", "anna@example.org")
+    page.fill("input[name=email]", anna)
     click(page, "text=Email me a sign-in link")
-    link = open_mail(page, server, "anna@example.org", "sign-in").locator("a.btn").first
+    link = open_mail(page, server, anna, "sign-in").locator("a.btn").first
     page.goto(link.get_attribute("href"))
     click(page, "text=Sign me in")
     assert page.url.endswith("/me")
@@ -111,9 +89,9 @@ def test_lobby_rules_sign_in_and_me_pages(server, page):
 
 
 @pytest.mark.parametrize("entry, seats, switches", GAMES, ids=[g[0] for g in GAMES])
-def test_every_games_email_page_confirm_and_done(server, page, tmp_path, entry, seats, switches):
-    _start(server, tmp_path, entry, seats, switches)
-    mails = [m for m in _emails(tmp_path / "outbox") if entry in m["To"]]
+def test_every_games_email_page_confirm_and_done(served, page, entry, seats, switches):
+    _start(served, entry, seats, switches)
+    mails = [m for m in _emails(served.outbox) if f".{entry}@" in m["To"]]
     assert mails
     mover = None
     for msg in mails:

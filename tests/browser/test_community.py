@@ -6,30 +6,18 @@ the profile, the leaderboards, the ladders and the open seats page with a standi
 Skipped without Chromium unless TURNPOST_TEST_BROWSER=1 (as test_browser.py)."""
 from __future__ import annotations
 
-import os
-import subprocess
-import sys
+import re
 
 import pytest
 
-from .test_axe import _emails, check, checkable_page
-from .test_browser import ROOT, click, open_mail
+from .helpers import click, open_mail
+from .test_axe import _emails, check
 
 
 @pytest.fixture
-def page(server):
+def page(checkable_page):
     """A page axe-core may be injected into (test_axe.py's)."""
-    with checkable_page() as opened:
-        yield opened
-
-
-def flask(server, tmp_path, *args) -> str:
-    """A command against the server's database and outbox, as the operator runs one."""
-    env = dict(os.environ, TURNPOST_DATABASE_URL=f"sqlite:///{tmp_path / 'b.db'}",
-               TURNPOST_MAILDIR=str(tmp_path / "outbox"), TURNPOST_BASE_URL=server,
-               TURNPOST_BROKER_URL="")
-    return subprocess.run([sys.executable, "-m", "flask", "--app", "service.web", *args],
-                          cwd=ROOT, env=env, check=True, capture_output=True, text=True).stdout
+    return checkable_page
 
 
 def sign_in(page, server, addr: str) -> None:
@@ -42,8 +30,9 @@ def sign_in(page, server, addr: str) -> None:
     assert page.url.endswith("/me")
 
 
-def test_a_tournament_made_in_the_lobby_and_entered_by_link(server, page, tmp_path):
-    sign_in(page, server, "anna@example.org")
+def test_a_tournament_made_in_the_lobby_and_entered_by_link(served, page, addr):
+    server, anna, ben = served.base, addr("anna"), addr("ben")
+    sign_in(page, server, anna)
     page.goto(server + "/")
     click(page, "text=Make a tournament")
     assert page.url.endswith("/tournaments/new")
@@ -51,18 +40,20 @@ def test_a_tournament_made_in_the_lobby_and_entered_by_link(server, page, tmp_pa
     page.select_option("select[name=game]", "trees")
     page.check("input[name=format][value=swiss]")
     page.fill("input[name=rounds]", "2")
-    page.fill("textarea[name=entrants]", "ben@example.org\nbot:easy\nbot:normal")
+    page.fill("textarea[name=entrants]", f"{ben}\nbot:easy\nbot:normal")
     click(page, "text=Send the invitations")
-    assert "/tournaments/1" in page.url
+    made = re.search(r"/tournaments/\d+", page.url)
+    assert made, page.url
+    tournament = server + made.group(0)
     content = page.content()
     assert "Waiting for its entrants to accept" in content
-    assert "ben@example.org: waiting" in content
+    assert f"{ben}: waiting" in content
     check(page, "a forming tournament, as its maker sees it")
     # Ben's invitation: the email, its link's page, its button
-    accept = open_mail(page, server, "ben@example.org", "tournament").locator(
+    accept = open_mail(page, server, ben, "tournament").locator(
         "a.btn", has_text="Accept").get_attribute("href")
-    letter = next(m for m in _emails(tmp_path / "outbox")
-                  if m["To"] == "ben@example.org" and "tournament" in m["Subject"])
+    letter = next(m for m in _emails(served.outbox)
+                  if m["To"] == ben and "tournament" in m["Subject"])
     page.set_content(letter.get_body(("html",)).get_content())
     check(page, "the tournament invitation email")
     page.goto(accept)
@@ -70,25 +61,26 @@ def test_a_tournament_made_in_the_lobby_and_entered_by_link(server, page, tmp_pa
     click(page, "text=Enter the tournament")
     assert "the tournament has started" in page.content()
     check(page, "the accepted invitation")
-    page.goto(server + "/tournaments/1")
+    page.goto(tournament)
     assert "Round 1 is being played" in page.content()
     check(page, "a running tournament")
     page.goto(server + "/tournaments")
     check(page, "the tournaments")
 
 
-def test_profiles_leaderboards_ladders_and_challenges_pass_axe(server, page, tmp_path):
+def test_profiles_leaderboards_ladders_and_challenges_pass_axe(served, page, addr):
+    server = served.base
     # a tournament of bots, run to its end by the command: ratings to show
-    flask(server, tmp_path, "tournaments", "create", "trees", "--format", "swiss",
-          "--rounds", "1", "bot:easy", "bot:normal")
+    made = served.flask("tournaments", "create", "trees", "--format", "swiss",
+                        "--rounds", "1", "bot:easy", "bot:normal")
     page.goto(server + "/ratings")
     check(page, "the leaderboards")
     click(page, "text=Trees")
     assert "Normal bot" in page.content()
     check(page, "the Trees leaderboard")
-    page.goto(server + "/tournaments/1")
+    page.goto(server + re.search(r"/tournaments/\d+", made).group(0))
     check(page, "an ended tournament")
-    sign_in(page, server, "anna@example.org")
+    sign_in(page, server, addr("anna"))
     page.goto(server + "/ladders")
     check(page, "the ladders")
     click(page, "text=Trees")

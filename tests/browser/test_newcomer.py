@@ -22,9 +22,8 @@ from urllib.parse import urldefrag, urljoin
 import pytest
 
 from ..replies.test_replies import reply_to
-from .test_browser import CHROMIUM, _need_browser, click, flask_run, free_port
+from .helpers import click
 
-ANNA, BEN = "anna@example.org", "ben@example.org"
 TURNS = 4                         # Trees ends right after the turn cap: a short game
 HREF = re.compile(r'href="([^"]+)"')
 URL = re.compile(r"https?://[^\s<>\"')\]]+")
@@ -32,20 +31,18 @@ WAIT_SECONDS = 20                 # mail goes out just after each response (back
 
 
 @pytest.fixture
-def whole_service(tmp_path):
-    """`make run`: one `flask run` process, its base URL from its port, replies received."""
-    _need_browser()
-    port, smtp_port = free_port(), free_port()
-    with flask_run(tmp_path, port, TURNPOST_INBOUND_SMTP_IN_WEB="1",
-                   TURNPOST_INBOUND_SMTP_PORT=str(smtp_port)) as base:
-        yield Service(base, smtp_port, tmp_path / "outbox")
+def whole_service(served, addr):
+    """`make run`: the shared `flask run` process (its base URL from its port, replies received
+    by SMTP), read for this test's two people only."""
+    return Service(served.base, served.smtp_port, served.outbox, {addr("anna"), addr("ben")})
 
 
 class Service:
     """The running service, its Maildir, and the links checked so far."""
 
-    def __init__(self, base: str, smtp_port: int, maildir: Path) -> None:
+    def __init__(self, base: str, smtp_port: int, maildir: Path, people: set[str]) -> None:
         self.base, self.smtp_port, self.maildir = base, smtp_port, maildir
+        self.people = people
         self.seen_files: set[str] = set()
         self.checked: dict[str, int] = {}
         self.read: list = []              # every email, oldest first
@@ -62,6 +59,7 @@ class Service:
                     fresh.append((path.stat().st_mtime_ns, path))
         mails = [BytesParser(policy=policy.default).parsebytes(p.read_bytes())
                  for _, p in sorted(fresh)]
+        mails = [m for m in mails if m["To"] in self.people]     # the other tests' are theirs
         for msg in mails:
             self.check_links(_links_of(msg), f"the email {msg['Subject']!r} to {msg['To']}")
         self.read += mails
@@ -130,20 +128,14 @@ def _game_link(msg, base: str) -> str:
 
 
 @pytest.fixture
-def two_browsers(whole_service):
-    from playwright.sync_api import sync_playwright
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, args=[
-            "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-            "--disable-background-networking", "--disable-component-update", "--disable-sync"])
-        yield (browser.new_context(viewport={"width": 390, "height": 844}).new_page(),
-               browser.new_context().new_page())
-        browser.close()
+def two_browsers(page, second_page):
+    return page, second_page
 
 
 def test_a_newcomers_first_game_from_sign_in_to_the_end(whole_service, two_browsers):
     svc, (anna, ben) = whole_service, two_browsers
     base = svc.base
+    ANNA, BEN = sorted(svc.people)       # noqa: N806 - anna.t<n>@, ben.t<n>@
 
     def visit(page, url: str) -> None:
         page.goto(url)
