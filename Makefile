@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test bench bench-bytes bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
+.PHONY: install run test test-deep bench bench-bytes bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -51,6 +51,10 @@ run: install
 TEST_ARGS ?=
 test: install
 	$(BIN)/python -m pytest -n auto --dist loadgroup --durations=10 $(TEST_ARGS)
+
+## make test-deep: the property and random-play tests (marked deep) at five times their budget
+test-deep: install
+	TURNPOST_TEST_DEEP=1 $(BIN)/python -m pytest -n auto -m deep --durations=5 $(TEST_ARGS)
 
 ## make bench: issue 15's figures in one table beside this machine's floors (printed, never
 ## asserted; BENCH_ARGS=--pg adds PostgreSQL + Redis + workers, --record writes bench/RESULTS.md)

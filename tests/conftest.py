@@ -11,6 +11,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import pytest
+from hypothesis import settings
 from sqlalchemy import create_engine, make_url, text
 from sqlalchemy.pool import NullPool
 
@@ -18,6 +19,12 @@ from service.play import Services, from_settings
 from service.play.clock import ManualClock
 from service.store.migrate import upgrade
 from service.store.models import Base
+
+# Property tests try a budget they declare (tests/budgets.py), from a seed fixed by each test:
+# the same examples on every run and every machine, nothing carried over from a last run
+settings.register_profile("turnpost", derandomize=True, database=None, deadline=None,
+                          print_blob=True)
+settings.load_profile("turnpost")
 
 # pytest-xdist names each worker process (gw0, gw1, ...); each gets a PostgreSQL database and a
 # Redis database of its own, so two workers never empty each other's tables or queues

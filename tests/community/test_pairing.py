@@ -4,10 +4,13 @@ from __future__ import annotations
 import random
 from itertools import combinations
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from service.play.community.pairing import pair_key, round_robin, swiss
+
+from ..budgets import examples
 
 
 def partitions(people: list, table: int):
@@ -36,7 +39,8 @@ def avoidable(people: list, met: set, had_bye: set, table: int) -> bool:
     return False
 
 
-@settings(max_examples=120, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(120), deadline=None)
 @given(n=st.integers(2, 8), table=st.integers(2, 4), rounds=st.integers(1, 6),
        seed=st.integers(0, 10_000))
 def test_swiss_repeats_no_pair_while_avoidable_and_gives_byes_at_most_once(n, table,

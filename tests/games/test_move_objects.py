@@ -21,6 +21,8 @@ from hypothesis import strategies as st
 from service.games import registry
 from service.games.contract import IllegalMove, OptionError, replay
 
+from ..budgets import examples
+
 GAMES = sorted(registry.available())
 # Aristocracy lists a representative choice where the full space is combinatorial (stalls,
 # builds, tax discards: its rules module says which), and accepts any legal move there, so
@@ -195,13 +197,14 @@ def _assert_refused(game, state, seat, move):
     assert state == before
 
 
+@pytest.mark.deep
 @pytest.mark.parametrize("game_id", GAMES)
 def test_engines_refuse_malformed_and_unlisted_move_objects(game_id):
     game = registry.get(game_id)
     states = positions(game_id)
     cards = card_ids(game_id)
 
-    @settings(max_examples=300, deadline=None, suppress_health_check=list(HealthCheck))
+    @settings(max_examples=examples(120), deadline=None, suppress_health_check=list(HealthCheck))
     @given(data=st.data())
     def run(data):
         state = data.draw(st.sampled_from(states))

@@ -21,6 +21,8 @@ from service.mail.inbound.parse import (
     reply_tokens,
 )
 
+from ..budgets import examples
+
 FIXTURES = Path(__file__).parent / "fixtures"
 TO = "play+abcd2345efgh6789@turnpost.example"
 
@@ -328,7 +330,8 @@ def test_rejection_order_and_explanations():
 # -- never raises -----------------------------------------------------------------------------
 
 
-@settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@pytest.mark.deep
+@settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=2000))
 def test_never_raises_on_random_bytes(raw):
     assert isinstance(parse_message(raw), inbound.InboundMail)
@@ -338,7 +341,8 @@ def _fixture_bytes():
     return [p.read_bytes() for p in sorted(FIXTURES.glob("*.eml"))]
 
 
-@settings(max_examples=300, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(300), deadline=None)
 @given(st.data())
 def test_never_raises_on_mutated_fixtures(data):
     raw = bytearray(data.draw(st.sampled_from(_fixture_bytes())))

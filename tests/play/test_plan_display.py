@@ -6,6 +6,7 @@ import email
 import random
 from dataclasses import replace
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select, update
@@ -19,6 +20,8 @@ from service.play import repository as positions
 from service.play.moves import commands, plans
 from service.store import OutboxRow
 from service.store.models import Player
+
+from ..budgets import examples
 
 PEOPLE = ["Anna <anna@example.org>", "ben@example.org", "cy@example.org"]
 
@@ -89,7 +92,8 @@ def _hidden_shuffled(state, seat, rng):
     return replace(state, hands=tuple(hands), deck=tuple(pool[len(hidden):]))
 
 
-@settings(max_examples=40, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 40), shuffle=st.integers(0, 10_000))
 def test_plan_replies_come_from_the_seats_own_knowledge_and_are_plans_it_may_write(
         seed, steps, shuffle):

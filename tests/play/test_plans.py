@@ -20,6 +20,8 @@ from service.play.players import seats
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
 
+from ..budgets import examples
+
 PLAYERS = ["Anna <anna@example.org>", "ben@example.org"]
 
 
@@ -201,7 +203,8 @@ def _shuffled_hidden(state, writer, rng):
     return replace(state, hands=tuple(hands), deck=tuple(pool[len(hidden):]))
 
 
-@settings(max_examples=40, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 43), shuffle=st.integers(0, 10_000))
 def test_a_plans_answer_is_the_same_whatever_the_hidden_hand(seed, pick, shuffle):
     """Privacy: accepting or refusing a line depends only on what its writer may know."""
@@ -223,7 +226,8 @@ def answer_to(engine, state, writer: int, line: str) -> str:
         return exc.detail
 
 
-@settings(max_examples=30, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 9))
 def test_a_known_card_gets_the_same_answer_held_or_discarded(seed, pick):
     """Privacy: a discard never says which card (S6), so whether a card known to be the

@@ -21,6 +21,7 @@ from service.play.moves import commands
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
 
+from ..budgets import examples
 from .test_plans import answer_to
 
 PLAYERS = ["Anna <anna@example.org>", "ben@example.org"]
@@ -166,7 +167,8 @@ def _trees_reshuffled(state, writer, rng):
     return {**state, "hands": hands, "draw": pool[size:]}
 
 
-@settings(max_examples=40, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(40), deadline=None)
 @given(seed=st.integers(0, 10_000), steps=st.integers(0, 30), pick=st.integers(0, 37),
        under=st.integers(0, 43), shuffle=st.integers(0, 10_000))
 def test_trees_a_plans_answer_is_the_same_whatever_the_hidden_hands(seed, steps, pick, under,
@@ -266,7 +268,8 @@ def _magnate_reshuffled(state, writer, rng):
     return replace(state, players=tuple(players), draw=tuple(pool[size:]))
 
 
-@settings(max_examples=30, deadline=None)
+@pytest.mark.deep
+@settings(max_examples=examples(30), deadline=None)
 @given(seed=st.integers(0, 10_000), pick=st.integers(0, 200), verb=st.sampled_from(
     ["sell", "deed", "buy"]), shuffle=st.integers(0, 10_000))
 def test_magnate_a_plans_answer_is_the_same_whatever_the_hidden_hands(seed, pick, verb,

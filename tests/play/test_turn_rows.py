@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import select
@@ -21,6 +22,8 @@ from service.store.models import GameRow
 from tests.time.helpers import move, position, start, to_act
 from tests.time.test_batch import THREE, scenario
 from tests.time.test_undo_clocks import _suzerain_with_a_passing_follow
+
+from ..budgets import examples
 
 
 def rows_of(svc, game_id: int) -> tuple[list[int], dict | None, str]:
@@ -146,7 +149,8 @@ def test_an_imported_game_has_its_rows(services):
 KINDS = ["trees", "suzerain", "magnate", "aristocracy"]
 
 
-@settings(max_examples=12, deadline=None,
+@pytest.mark.deep
+@settings(max_examples=examples(12), deadline=None,
           suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(kind=st.sampled_from(KINDS), seed=st.integers(0, 10_000),
        moves=st.integers(1, 40), undo_every=st.integers(3, 12))

@@ -23,6 +23,7 @@ from service import play
 from service.play.mail import replies
 from service.store.models import InboundMessage, OutboxRow
 
+from ..budgets import examples
 from ..web.helpers import latest_to, mails, move_links
 from .test_replies import ADDRS, start
 
@@ -144,12 +145,13 @@ def table(app_factory):
     return app, latest_to(app, ADDRS[0])
 
 
+@pytest.mark.deep
 def test_fuzzed_mime_is_stored_and_never_amplified(table):
     app, ours = table
     last: list[bytes] = []
 
     @seed(17)
-    @settings(max_examples=80, deadline=None, database=None,
+    @settings(max_examples=examples(80), deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
     @given(data=st.data())
     def fuzz(data):

@@ -17,6 +17,7 @@ from service.linking.signer import Claims
 from service.play import repository as positions
 from service.store.models import ChatMessage, EventRow, OutboxRow
 
+from ..budgets import examples
 from .helpers import form_client, mails, table_game, text_of
 
 
@@ -129,7 +130,8 @@ KINDS = [("trees", (2, 3, 4)), ("suzerain", (2,)), ("aristocracy", (3, 4)),
          ("magnate-roller", (2,))]
 
 
-@settings(max_examples=8, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
+@pytest.mark.deep
+@settings(max_examples=examples(8), deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate],
           suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 @given(data=st.data())
 def test_private_messages_never_reach_a_third_seat(app_factory, data):

@@ -1,10 +1,15 @@
-"""The greedy bot beats random play in at least 65% of 200 seeded games (the issue's bar)."""
+"""The greedy bot beats random play in at least 65% of seeded games (the issue's bar, over 200
+games in the deep run and bench; 20 fixed seeds, all won, in make test)."""
 from __future__ import annotations
 
 import random
 
+import pytest
+
 from service.games.contract import replay
 from service.games.suzerain import GAME
+
+from ...budgets import seeds
 
 
 def play(seed: int, bots: tuple[str, str]):
@@ -17,18 +22,19 @@ def play(seed: int, bots: tuple[str, str]):
     return GAME.outcome(state)
 
 
-def greedy_win_rate(games: int = 200, seed: int = 2024) -> float:
+def greedy_win_rate(games: range) -> float:
     wins = 0
-    for i in range(games):
+    for i in games:
         greedy = i % 2   # alternate seats
         bots = ("random", "greedy") if greedy else ("greedy", "random")
-        if play(seed + i, bots).winners == (greedy,):
+        if play(i, bots).winners == (greedy,):
             wins += 1
-    return wins / games
+    return wins / len(games)
 
 
-def test_greedy_beats_random_in_65_percent_of_200_games():
-    assert greedy_win_rate() >= 0.65
+@pytest.mark.deep
+def test_greedy_beats_random_in_65_percent_of_seeded_games():
+    assert greedy_win_rate(seeds(20, start=2024)) >= 0.65
 
 
 def test_bots_have_the_lobby_levels_and_keep_their_old_names():

@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import random
 
+import pytest
+
 from service.games.trees import GAME
 from service.games.trees.bots import play_game
+
+from ...budgets import seeds
 
 
 def test_bots_play_whole_games_legally():
@@ -18,15 +22,16 @@ def test_bots_play_whole_games_legally():
             assert log[-1].type == "GameEnded"
 
 
+@pytest.mark.deep
 def test_greedy_beats_random():
     """Seeded, so the same every run: greedy sits first in even games, second in odd ones."""
     wins = 0
-    games = 60
+    games = seeds(30, start=1000)
     options = GAME.validate_options(2, {})
-    for n in range(games):
+    for n in games:
         seat = n % 2
         players = ["greedy", "random"] if seat == 0 else ["random", "greedy"]
-        state, _ = play_game(players, options, random.Random(1000 + n))
+        state, _ = play_game(players, options, random.Random(n))
         winners = GAME.outcome(state).winners
         wins += seat in winners and len(winners) == 1
-    assert wins / games > 0.7
+    assert wins / len(games) > 0.7
