@@ -126,6 +126,17 @@ class Game(Protocol):
     options: Mapping[str, Option]
     bots: Mapping[str, Bot]
 
+    # What each must guarantee (tests/games/test_invariants.py, test_conformance.py and
+    # test_hidden_information.py check it on every registered engine): every method is pure
+    # (`decide` and `start` draw chance only from `chance`, and record every outcome in their
+    # events); `evolve` is a fold that draws nothing, so replaying the log rebuilds the state;
+    # `to_act` is never empty before the `outcome`; a seat to act has a legal move, and a seat
+    # not to act has only choices it may make at any time (an engine that takes plans names
+    # their events in `Hooks.plan_out_of_turn`); `menu` is a part of `legal_moves`;
+    # `describe` is canonical (`parse(describe(m)) == [m]`); `view`, `legal_moves`, `menu`,
+    # `parse` and `decide`'s refusals for a seat, and the bots' moves for it, come from that
+    # seat's knowledge alone (the same in every position it cannot tell apart); `redact`
+    # shows a seat no card it may not know.
     def validate_options(self, seats: int, options: Mapping[str, Any]) -> dict: ...
     def start(self, seats: int, options: Mapping[str, Any], chance: Chance) -> list[Event]: ...
     def evolve(self, state: State | None, event: Event) -> State: ...
@@ -139,34 +150,8 @@ class Game(Protocol):
     def describe(self, move: Move) -> str: ...
     def outcome(self, state: State) -> Outcome | None: ...
 
-    # Optional, for deadlines: the move made for `seat` when its time to choose runs out, or
-    # None where nothing sensible can be chosen for it.
-    #   def timeout_move(self, state: State, seat: int) -> Move | None: ...
-
-    # Optional, for games whose turn stays open after its main action (Magnate, M9): the move
-    # that ends `seat`'s open turn, or None when it has no turn open that may end now. The
-    # service plays it after a reply's lines (unless the last line is ``keep``) and after a
-    # one-click link from an email, so those stay one complete turn each.
-    #   def finish_turn(self, state: State, seat: int) -> Move | None: ...
-
-    # Optional, for forced moves (a player preference, on by default): `seat`'s one legal
-    # move when making it shows the seat nothing it did not know (a follow forced by holding
-    # one card of the led suit), else None; a move that draws or turns up a card never is,
-    # nor one whose haste would tell the others what the rules keep from them.
-    # The service plays it for the seat after the bots' delay (source 'forced').
-    #   def forced_move(self, state: State, seat: int) -> Move | None: ...
-
-    # Optional, for undo by agreement: whether a move that produced `events` from
-    # `state_before` may be taken back — False if they drew chance or turned up anything
-    # hidden. An engine without it has no move that can be taken back.
-    #   def can_take_back(self, state_before: State, events: Sequence[Event]) -> bool: ...
-
-    # Optional: the part of a seat's view its links depend on (service.linking.freshness); default
-    # the whole view. Leave out what others' progress changes without touching this seat's
-    # decision (who has chosen so far in a sealed round).
-    #   def freshness(self, state: State, seat: int | None) -> Any: ...
-
-    # For the invariant tests (tests/games/test_invariants.py); engines implement both.
+    # Every card's place, and who may not know it: for the invariant tests, and `secrets` for
+    # the service's undo too (a move that showed a seat a card cannot be taken back).
     def zones(self, state: State) -> Mapping[str, Sequence[str]]:
         """Every card in the game by where it lies ("hand:0", "draw", "tree:1M"...)."""
         ...
@@ -174,6 +159,119 @@ class Game(Protocol):
     def secrets(self, state: State, seat: int | None) -> set[str]:
         """Card ids whose whereabouts `seat` may not know now (None = a spectator)."""
         ...
+
+    # The optional hooks are the `Hooks` protocol below: the service asks for each by name
+    # and does without where an engine has none.
+
+
+class Hooks(Protocol):
+    """The optional hooks: the service looks each one up on an engine by name (`getattr`) and
+    does without it where the engine has none. Each says what it must guarantee; the
+    conformance suite (tests/games/test_conformance.py) checks every guarantee on every
+    registered engine that has the hook, for positions of seeded random play, and
+    tests/games/test_hidden_information.py checks "from the seat's knowledge alone" by dealing
+    every card the seat cannot see again (docs/engines.md, "Optional hooks").
+
+    Every hook is pure: it changes nothing it is given and draws no chance. "From `seat`'s
+    knowledge alone" means: the same answer in every position `seat` cannot tell from this one
+    (the deck, the others' hands and face-down cards dealt again, the others' hidden standing
+    choices chosen again)."""
+
+    # ---- time and turns
+
+    def timeout_move(self, state: State, seat: int) -> Move | None:
+        """The move made for `seat` when its time to choose runs out (the clock's move,
+        service.play.time.sweep), or None where nothing sensible can be chosen for it; None
+        when `seat` is not to act. A move `decide` accepts, chosen from `seat`'s knowledge
+        alone (it is played in the seat's name)."""
+        ...
+
+    def finish_turn(self, state: State, seat: int) -> Move | None:
+        """For games whose turn stays open after its main action (Magnate, M9): the move that
+        ends `seat`'s open turn, or None when it has no turn open that may end now. The service
+        plays it after a reply's lines (unless the last is ``keep``), after a one-click link
+        and after a plan's answer, so each is one whole turn (service.play.moves.submit). A
+        move `decide` accepts; from `seat`'s knowledge alone."""
+        ...
+
+    def forced_move(self, state: State, seat: int) -> Move | None:
+        """`seat`'s one legal move when making it shows the seat nothing it did not know (a
+        follow forced by holding one card of the led suit), else None; played for the seat
+        after the bots' delay when its `forced_moves` preference is on (service.play.notify,
+        service.play.moves.bots). Never a move that draws or turns up a card, nor one whose
+        haste would tell the others what the rules keep from them. When not None: `seat` is to
+        act, `legal_moves` is exactly [this move], and deciding it shrinks none of `seat`'s
+        secrets; from `seat`'s knowledge alone."""
+        ...
+
+    def can_take_back(self, state_before: State, events: Sequence[Event]) -> bool:
+        """Whether a move that produced `events` from `state_before` may be taken back when
+        every player agrees (service.play.moves.undo): False if they drew chance (a card, a
+        shuffle, the dice) or turned up to its maker anything hidden. True only when the same
+        move decided under any chance makes the same events and its maker learnt no card. (The
+        service also refuses when any seat's `secrets` shrank, and never asks about a move
+        that ended the game: a finished game takes nothing back.) Without it no move can be
+        taken back."""
+        ...
+
+    def freshness(self, state: State, seat: int | None) -> Any:
+        """The part of `seat`'s view its links and forms depend on (service.linking.freshness;
+        default: the whole view): JSON-safe, from `seat`'s knowledge alone, and different
+        whenever `seat`'s legal moves are. Leave out what others' progress changes without
+        touching this seat's decision (who has chosen so far in a sealed round)."""
+        ...
+
+    def seats_for(self, options: Mapping[str, Any]) -> range:
+        """The player counts these options (a lobby entry's preset) allow, within `seats` (a
+        ruleset may allow fewer than its engine: classic Magnate is for two): the lobby's
+        counts (registry.player_counts). `validate_options(n, options)` accepts exactly
+        these n."""
+        ...
+
+    # ---- plans (service.play.moves.plans and planplay; docs/architecture.md, "Plans")
+
+    def plan_world(self, state: State, writer: int) -> State:
+        """The position as `writer` may know it, against which a plan's condition (another
+        seat's move) is read and tried: every other seat holding every card it might hold,
+        what the writer cannot see made of stand-ins of the public sizes, hidden choices at
+        their plainest. A function of `writer`'s knowledge alone: equal for every position the
+        writer cannot tell from this one, with the same seats to act and the same legal moves
+        for `writer`. An engine without it takes no plans."""
+        ...
+
+    def never_possible(self, state: State, writer: int, move: Move) -> str | None:
+        """Why another seat can never make `move`, as far as `writer` can know (a clause: "the
+        Mill is in your own hand"), or None where it may. Required with `plan_world`; from
+        `writer`'s knowledge alone."""
+        ...
+
+    def plan_hints(self, state: State, seat: int) -> Sequence[tuple[Move, Sequence[Move]]]:
+        """Likely plans for `seat` (another seat's move, `seat`'s answers to it), offered in
+        its emails and on its page (service.play.moves.plans.hints): from `seat`'s knowledge
+        alone, and each one, written as a plan, a line the service keeps."""
+        ...
+
+    #: Event types of choices a seat may make at any time, out of its turn and unseen by the
+    #: others (Magnate's income preference and Ace setting, M16, M19): no plan answers them,
+    #: and none lapses by them (service.play.moves.planplay). Every event a move of a seat not
+    #: to act makes is of one of these types, and no other seat's history shows it.
+    plan_out_of_turn: frozenset[str]
+
+    #: Why plans are refused in this game, as a clause ("its choices are sealed and revealed
+    #: together, so there is no move of another player to answer"): the service refuses
+    #: every plan line with it and never looks for plans in its games.
+    sealed_choices: str
+
+
+def _members(protocol: type) -> tuple[str, ...]:
+    methods = [n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_")]
+    return (*protocol.__annotations__, *methods)
+
+
+#: what every engine has, by name (`Game`)
+REQUIRED: tuple[str, ...] = _members(Game)
+#: every optional hook the service may call on an engine, by name (`Hooks`)
+OPTIONAL_HOOKS: tuple[str, ...] = _members(Hooks)
 
 
 def validate_options(game: Game, seats: int, options: Mapping[str, Any]) -> dict:

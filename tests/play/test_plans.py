@@ -277,3 +277,43 @@ def test_the_sweep_timeout_and_a_plan_never_both_happen(svc):
     assert {status for _, status, _ in standing(svc, game)} == {"dropped"}
     timeouts.run(svc)
     assert len(events_after(svc, game, seq)) == len(after)
+
+
+def _losers_claim_positions(seeds):
+    """Positions of seeded random play where the trick's winner claims first and the deck
+    holds a Pawn or Court and a card that is neither: (state, loser, the deck's order with a
+    Pawn or Court on top, with the other on top)."""
+    from service.games.cards import decktet
+    for seed in seeds:
+        rng = random.Random(seed)
+        state = replay(SUZERAIN, SUZERAIN.start(2, {}, rng))
+        while SUZERAIN.outcome(state) is None:
+            deck = list(state.deck)
+            courts = [c for c in deck if decktet.rank(c) in "PT"]
+            plain = [c for c in deck if decktet.rank(c) not in "PT"]
+            if state.phase == "claim" and courts and plain:
+                def on_top(card, deck=deck):
+                    return (card, *(c for c in deck if c != card))
+                yield state, 1 - state.winner, on_top(courts[0]), on_top(plain[0])
+            seat = sorted(SUZERAIN.to_act(state))[0]
+            move = rng.choice(SUZERAIN.legal_moves(state, seat))
+            state = replay(SUZERAIN, SUZERAIN.decide(state, seat, move, rng), state)
+
+
+def test_a_blind_take_gets_the_same_answer_whatever_the_top_card():
+    """Issue 48: as the trick's loser, `if they take blind then take blind` was accepted when
+    the deck's hidden top card was a Pawn or a Court and refused otherwise (the plan world
+    kept the real deck), which told the loser the next card every trick. Now the answer
+    depends on what the loser may know alone, and it is the rule's (seed 004: the loser
+    "must claim one of the face up cards ... They may not choose to take a random card")."""
+    tried = 0
+    for state, loser, court_on_top, plain_on_top in _losers_claim_positions(range(6)):
+        answers = {answer_to(SUZERAIN, replace(state, deck=deck), loser,
+                             "they take blind then take blind")
+                   for deck in (court_on_top, plain_on_top)}
+        assert len(answers) == 1, answers
+        [said] = answers
+        assert said.startswith('"take blind" would not be allowed then: the loser of the '
+                               "trick must take a face-up card"), said
+        tried += 1
+    assert tried > 50

@@ -34,11 +34,35 @@ def known_theirs(state: State, other: int) -> set[str]:
 
 
 def plan_world(state: State, writer: int) -> State:
-    """The position with the opponent holding every card it might hold: the condition of a
-    plan is read (and tried) against this, never against its real hand."""
-    hands = list(state.hands)
-    hands[1 - writer] = possible_hand(state, writer)
-    return replace(state, hands=tuple(hands))
+    """The position as a function of the writer's knowledge alone: the opponent holds every
+    card it might hold, and what the writer cannot see is made of stand-ins from the hidden
+    pool (the deck, the opponent's pile and removed cards: their sizes are public, their
+    cards and order are not). The condition of a plan is read, and tried, against this, never
+    against the real position, so its answer cannot depend on where a hidden card lies (a
+    blind take tried against the real deck told the loser whether its top card was a Pawn or
+    a Court: issue 48)."""
+    other = 1 - writer
+    pool = possible_hand(state, writer)
+    hands, piles, removed = list(state.hands), list(state.piles), list(state.removed)
+    hands[other] = pool
+    piles[other] = pool[:len(state.piles[other])]
+    removed[other] = pool[:len(state.removed[other])]
+    return replace(state, hands=tuple(hands), piles=tuple(piles), removed=tuple(removed),
+                   deck=stand_in_deck(state, writer))
+
+
+def stand_in_deck(state: State, writer: int) -> tuple[str, ...]:
+    """A deck of the public size made of cards it might hold as the writer sees it, in a fixed
+    order: no Ace (all six are dealt, S2) and, first, the cards that are neither Pawn nor
+    Court, so that a blind take tried in a plan's condition takes a card that goes to the
+    pile where the deck may hold one. The loser's answer is then checked at once, as it would
+    be after most blind takes; after a Pawn or Court the winner's right comes first (S7) and
+    the answer is checked when played."""
+    hidden = [c for c in possible_hand(state, writer)
+              if c not in state.public and dk.rank(c) != "1"]
+    plain = [c for c in hidden if dk.rank(c) not in "PT"]
+    courts = [c for c in hidden if dk.rank(c) in "PT"]
+    return tuple(plain + courts)[:len(state.deck)]
 
 
 def never_possible(state: State, writer: int, move: Move) -> str | None:

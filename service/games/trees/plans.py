@@ -25,12 +25,14 @@ def possible_hand(state: Mapping, writer: int) -> list[str]:
 
 def plan_world(state: Mapping, writer: int) -> dict:
     """The position with each other seat holding the whole pool and the draw pile made of
-    it in a fixed order (its size is public, its cards are not): a function of what the
-    writer may know alone."""
+    it in a fixed order (its size is public, its cards are not), and the root pile in a fixed
+    order (its cards are public, its order is not; a tree starts only after a shuffle, T6): a
+    function of what the writer may know alone."""
     pool = possible_hand(state, writer)
     hands = [list(hand) if seat == writer else list(pool)
              for seat, hand in enumerate(state["hands"])]
-    return {**state, "hands": hands, "draw": pool[:len(state["draw"])]}
+    return {**state, "hands": hands, "draw": pool[:len(state["draw"])],
+            "roots": sorted(state["roots"])}
 
 
 def never_possible(state: Mapping, writer: int, move: Move) -> str | None:

@@ -3,8 +3,9 @@ named seat's next move when it is exactly that) and `next: take blind` (play whe
 comes). Both sides are the game's own command words, read by the engine's `parse`.
 
 A condition is read against the position as the writer may know it (the engine's
-`plan_world`: the other seat holding every card it might hold), never against its real
-hand, so accepting or refusing a line tells the writer nothing new. The rows are the
+`plan_world`: the other seat holding every card it might hold, what the writer cannot see
+made of stand-ins), never against its real hand or the real deck, so accepting or refusing a
+line tells the writer nothing new (tests/games/test_hidden_information.py). The rows are the
 writer's alone (`plans`); service.play.moves.planplay plays and drops them."""
 from __future__ import annotations
 
