@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 
 from service.games import registry
+from service.play import ranking
 from service.store.models import GameRow, Player, Rating, Seat
 
 from ..errors import PlayError
@@ -88,7 +89,7 @@ def profile(svc: Services, handle: str, viewer_id: int | None = None) -> Profile
         done = activity(session, player.id)
         return Profile(player.handle, player.name, shown, len(seats),
                        sum(1 for seat, game in seats
-                           if game == "ended" and seat not in ratings.OUT),
+                           if game == "ended" and seat not in ranking.LEFT),
                        done.turns, done.reliability, done.quickness)
 
 
