@@ -174,6 +174,12 @@ class Game(Protocol):
     # hidden. An engine without it has no move that can be taken back.
     #   def can_take_back(self, state_before: State, events: Sequence[Event]) -> bool: ...
 
+    # Optional: the event types of a seat's standing private choices, which it may make at any
+    # time and nobody else sees (Magnate's income preferences and Ace setting, Aristocracy's
+    # choice to end): not moves of its turn, so a player's reliability and quickness leave
+    # them out (RULINGS P2), lest toggling one raise them or show the table it was made.
+    #   standing_choices: frozenset[str]
+
     # Optional: the part of a seat's view its links depend on (service.linking.freshness); default
     # the whole view. Leave out what others' progress changes without touching this seat's
     # decision (who has chosen so far in a sealed round).
