@@ -310,3 +310,41 @@ def test_the_rules_end_as_emails_and_pages_show_it_never_names_a_leaver_the_winn
     assert over.startswith(f"GAME OVER: {names[winner]} ") and " wins (" in over, over
     assert f"{names[gone]} resigned" in over
     assert not re.search(rf"\b{names[gone]}( \(p\d\))? (won|wins)\b", text), text
+
+
+def test_a_game_ranked_before_places_were_stored_reads_right_and_a_rebuild_rates_it_so(
+        services):
+    """A game that ended before this ranking kept the result the service wrote then (only the
+    last to resign stored as last) and ratings that placed the first to resign second. Read
+    now, its places come from its seats' leaving order; `flask ratings rebuild` ranks it
+    again, stores its places and rates it by them."""
+    _, game_id = _tournament_game(services, 3)
+    seats.resign(services, game_id, 0)
+    services.clock.advance(hours=1)
+    seats.resign(services, game_id, 1)
+    with services.db.transaction() as s:                 # as the service wrote it before
+        s.get(GameRow, game_id).result = {"winners": [2], "last": [1], "how": "{p1} resigned",
+                                          "scores": None}
+    with services.db.transaction() as s:
+        assert community.places(s.get(GameRow, game_id)) == {0: 3, 1: 2, 2: 1}
+    assert community.rebuild(services, "aristocracy") == 1
+    with services.db.transaction() as s:
+        game = s.get(GameRow, game_id)
+        assert game.result["places"] == [3, 2, 1] and game.result["left"] == [0, 1]
+        seated = {r.player_id: r.seat for r in game.seats}
+        ranks = {seated[c.player_id]: c.rank for c in s.scalars(
+            select(RatingChange).where(RatingChange.game_id == game_id))}
+    assert ranks == {0: 3, 1: 2, 2: 1}
+
+
+def test_a_three_player_end_page_shows_every_place(app):
+    """Issue 49 item 18: a game of three that ended by two resignations showed "Carla won.
+    Ben resigned." and no places; the page (and the last email) now lists them."""
+    svc = app.extensions["turnpost"]
+    game_id = play.start_game(svc, "trees", ["Anna <anna@example.org>", "Ben <ben@example.org>",
+                                             "Carla <carla@example.org>"], {}).game_id
+    seats.resign(svc, game_id, 0)
+    seats.resign(svc, game_id, 1)
+    page = app.test_client().get(svc.urls.game_path(game_id, 0)).get_data(as_text=True)
+    assert ("Game over. Carla won. Places: 1st Carla, 2nd Ben (left the game), "
+            "3rd you (left the game). You resigned, then Ben resigned.") in " ".join(page.split())
