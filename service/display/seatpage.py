@@ -191,20 +191,47 @@ def result_line(page: SeatPage) -> str:
 
 def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> str:
     """A game's result as `me` reads it ("You won (you: 6, Ben: 4). Most districts."), from
-    its outcome (the engine's, or the service's result); "" while it has none."""
+    its result (the service's ranking: service.play.ranking; for a game that ended before
+    it was stored, the engine's outcome); "" while it has none. At a table of three or more
+    it lists every place ("Places: 1st Ben (6), 2nd you (4), 3rd Cleo (7; left the game)")."""
     if not outcome:
         return ""
     winners = outcome["winners"]
-    who = [("you" if w == me else names[w]) for w in winners]
-    if len(who) == 1:
+    who = [("you" if w == me else _name(names, w)) for w in winners]
+    if not who:
+        head = "Nobody won"
+    elif len(who) == 1:
         head = "You won" if who[0] == "you" else f"{who[0]} won"
     else:
         head = "Shared win: " + ", ".join(who)
-    how = sentence(outcome["how"], names, me)
-    if not outcome.get("scores"):     # the service ended it: a resignation, a forfeit
-        return f"{head}. {how}"
+    how = sentence(outcome["how"], names, me) if outcome.get("how") else ""
+    scores = outcome.get("scores")
+    places = outcome.get("places")
+    if places and len(places) > 2:
+        return " ".join(part for part in (f"{head}.", _places_text(outcome, names, me), how)
+                        if part)
+    if not scores:     # the service ended it: a resignation, a forfeit
+        return f"{head}. {how}".rstrip()
     # each score set apart from its name ("Normal bot 1: 6": a name may end in a number),
     # the reader's as "you"
-    scores = ", ".join(f"{'you' if s == me else names[s]}: "
-                       f"{outcome['scores'][s]:g}" for s in range(len(names)))
-    return f"{head} ({scores}). {how}"
+    listed = ", ".join(f"{'you' if s == me else names[s]}: "
+                       f"{scores[s]:g}" for s in range(len(names)))
+    return f"{head} ({listed}). {how}".rstrip()
+
+
+def _places_text(outcome: Mapping, names: list[str], me: int | None) -> str:
+    """Every seat by place, best first, with its score and whether it left."""
+    places, scores = outcome["places"], outcome.get("scores")
+    left = set(outcome.get("left") or ())
+    parts = []
+    for s in sorted(range(len(places)), key=lambda s: (places[s], s)):
+        notes = ([f"{scores[s]:g}"] if scores else []) + (["left the game"] if s in left else [])
+        name = "you" if s == me else _name(names, s)
+        parts.append(f"{ordinal(places[s])} {name}" + (f" ({'; '.join(notes)})" if notes else ""))
+    return "Places: " + ", ".join(parts) + "."
+
+
+def ordinal(n: int) -> str:
+    """1st, 2nd, 3rd, 4th, 5th."""
+    suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
+    return f"{n}{suffix}"

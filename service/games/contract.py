@@ -78,16 +78,29 @@ class Option:
 
 @dataclass(frozen=True)
 class Outcome:
-    """How a finished game ended. `scores` per seat; several winners = a shared win or a draw."""
+    """How a finished game ended. `scores` per seat; several winners = a shared win or a draw.
+
+    `places`: each seat's place by the rules (1 first, equal places shared: 1, 1, 3), their
+    tie-breaks applied below first place too, the seats placed 1 being exactly `winners`.
+    Empty where the winners first and the others by score say it all (two seats). The
+    service ranks a game by them (service.play.ranking, RULINGS P1) and stores its own
+    ranking, so they are not part of `to_json`, the engine's view of its result."""
 
     scores: tuple[float, ...]
     winners: tuple[int, ...]
     how: str
     detail: Mapping[str, Any] = field(default_factory=dict)
+    places: tuple[int, ...] = ()
 
     def to_json(self) -> dict:
         return {"scores": list(self.scores), "winners": list(self.winners), "how": self.how,
                 "detail": dict(self.detail)}
+
+
+def places_by(keys: Sequence[Any]) -> tuple[int, ...]:
+    """Each seat's place by its key (a higher key places higher; equal keys share a place,
+    and the next place is skipped: 1, 1, 3), for `Outcome.places`."""
+    return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 
 
 class IllegalMove(Exception):
@@ -261,6 +274,14 @@ class Hooks(Protocol):
     #: together, so there is no move of another player to answer"): the service refuses
     #: every plan line with it and never looks for plans in its games.
     sealed_choices: str
+
+    # ---- a player's figures (service.play.community.activity)
+
+    #: Event types of a seat's standing private choices, which it may make at any time and
+    #: nobody else sees (Magnate's income preferences and Ace setting, Aristocracy's choice
+    #: to end): not moves of its turn, so a player's reliability and quickness leave them out
+    #: (RULINGS P2), lest toggling one raise them or show the table it was made.
+    standing_choices: frozenset[str]
 
 
 def _members(protocol: type) -> tuple[str, ...]:

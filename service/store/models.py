@@ -194,6 +194,9 @@ class Seat(Base):
     # change of whose move it is (service.play.repository.mark_turns, time.ending.finish):
     # /me and the API's list read whose move it is here, without folding each game's log
     to_act: Mapped[bool] = mapped_column(default=False, server_default=false())
+    # the seat resigned or forfeited as the n-th to leave its game (1 first), None while it
+    # plays: the first to leave ranks lowest (RULINGS P1, service.play.ranking)
+    left_order: Mapped[int | None] = mapped_column(Integer, nullable=True)
     player: Mapped[Player] = relationship(lazy="joined")
     __table_args__ = (Index("ix_seats_player_game", "player_id", "game_id"),)
 

@@ -23,7 +23,8 @@ GAMES, SEATS, PLAYERS = GameRow.__table__, Seat.__table__, Player.__table__
 
 # the columns a move or the sweep may change
 GAME_COLUMNS = ("seq", "status", "result", "outcome", "bots_due")
-SEAT_COLUMNS = ("status", "clock", "deadline", "remind_at", "mail_held_since", "to_act")
+SEAT_COLUMNS = ("status", "left_order", "clock", "deadline", "remind_at", "mail_held_since",
+                "to_act")
 
 _GAME_NAMES = [c.name for c in GAMES.c]
 _SEAT_NAMES = [c.name for c in SEATS.c]

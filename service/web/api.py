@@ -22,6 +22,8 @@ from .problems import Problem
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
 PUBLIC = {"api.spec", "api.record", "api.tournament"}          # endpoints that need no token
+# a tournament's tie-breaks (service.play.community standings' Line attributes) by JSON key
+TIE_BREAK_KEYS = {"buchholz": "buchholz", "berger": "sonnebornBerger"}
 GAME_STATUSES = openapi.GAME_STATUSES
 described = openapi.described
 api_community.register(bp)          # profiles and leaderboards: public reads
@@ -220,11 +222,15 @@ def tournament(tournament_id: int):
         t = community.show(services(), tournament_id)
     except community.NoSuchTournament as exc:
         raise Problem(404, exc.title, exc.detail) from None
+    used = {attr: any(attr == a for a, _ in t.tie_breaks) for attr in TIE_BREAK_KEYS}
     return {"tournamentId": t.id, "kind": t.kind, "title": t.title, "format": t.format,
             "rounds": t.rounds, "round": t.round, "status": t.status, "rated": t.rated,
             "noVacation": t.no_vacation, "clock": t.clock or None,
+            # a tie-break the format does not rank by is null (a round robin: no Buchholz)
+            "tieBreaks": [TIE_BREAK_KEYS[attr] for attr, _ in t.tie_breaks],
             "standings": [{"place": n, "name": line.name, "points": line.points,
-                           "buchholz": line.buchholz, "sonnebornBerger": line.berger,
+                           "buchholz": line.buchholz if used["buchholz"] else None,
+                           "sonnebornBerger": line.berger if used["berger"] else None,
                            "played": line.played, "byes": line.byes,
                            "withdrawn": line.withdrawn}
                           for n, line in enumerate(t.standings, 1)],

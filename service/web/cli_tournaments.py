@@ -49,7 +49,7 @@ def show(tournament_id):
     state = "ended" if view.status == "ended" else f"round {view.round} of {view.rounds}"
     click.echo(f"{view.title} {view.format} tournament {view.id}: {state}")
     for place, line in enumerate(view.standings, 1):
-        click.echo(community.line_text(place, line))
+        click.echo(community.line_text(place, line, view.format))
     for r in view.played:
         click.echo(f"round {r.number}:")
         for table in r.tables:

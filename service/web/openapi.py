@@ -184,6 +184,7 @@ TOURNAMENT = {
     "responses": {"200": _json({
         "tournamentId": 1, "kind": "trees", "title": "Trees", "format": "swiss", "rounds": 3,
         "round": 2, "status": "running", "rated": True, "noVacation": False, "clock": "3d",
+        "tieBreaks": ["buchholz", "sonnebornBerger"],
         "standings": [{"place": 1, "name": "anna", "points": 1.0, "buchholz": 1.0,
                        "sonnebornBerger": 1.0, "played": 1, "byes": 0, "withdrawn": False}],
         "roundsPlayed": [{"round": 1, "byes": [], "games": [

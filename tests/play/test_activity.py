@@ -5,13 +5,17 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta, timezone
 
+import pytest
 from sqlalchemy import select
 
+from service import play
 from service.play import community
+from service.play.moves import undo
 from service.play.players import seats as seat_cases
 from service.play.time.sweep import timeouts
 from service.store.models import Player
 from tests.time.helpers import move, start, to_act
+from tests.time.test_undo_clocks import TWO, _suzerain_with_a_passing_follow
 
 T = datetime(2026, 11, 1, 9, 0, tzinfo=timezone.utc)
 
@@ -73,3 +77,51 @@ def test_a_players_figures_from_their_games_logs(services):
     assert (late.moved, late.timeouts, late.reliability) == (0, 1, 0.0)
     seat_cases.resign(services, g.game_id, 1 - first)
     assert _activity(services, emails[1 - first]).timeouts == 1
+
+
+def _standing(svc, game_id: int, seat: int, move: dict) -> None:
+    play.submit(svc, play.Intent(game_id, seat, moves=[move], source="web"))
+
+
+@pytest.mark.parametrize("kind, options, choices", [
+    # RULINGS P2: Magnate's Ace setting (M16), a standing choice made at any time
+    ("magnate", {"replace_ace": "on"}, [{"type": "replace_aces", "mode": "always"},
+                                         {"type": "replace_aces", "mode": "never"}]),
+    # RULINGS P2: Aristocracy's choice to end when able (A19), private to its maker
+    ("aristocracy", {}, [{"type": "end_choice", "end": False},
+                         {"type": "end_choice", "end": True}]),
+])
+def test_a_standing_private_choice_is_no_move_and_moves_nobodys_time(services, kind, options,
+                                                                      choices):
+    """Toggling a private setting raised the chooser's figures (each toggle a turn moved in
+    time) and shortened the next mover's time (counted from the toggle), which the table
+    could read off the public profile."""
+    g = start(services, kind=kind, **options)
+    mover = to_act(services, g.game_id)[0]
+    chooser = next(s for s in (0, 1) if s not in to_act(services, g.game_id)) \
+        if kind == "magnate" else mover
+    emails = ["anna@example.org", "ben@example.org"]
+    for choice in choices * 2:                          # four toggles, an hour apart
+        services.clock.advance(hours=1)
+        _standing(services, g.game_id, chooser, choice)
+    services.clock.advance(hours=1)
+    move(services, g.game_id, seat=mover)               # 5 hours after the start
+    figures = _activity(services, emails[chooser])
+    if chooser != mover:
+        assert (figures.moved, figures.timeouts) == (0, 0)
+        assert figures.reliability is None and figures.quickness is None
+    else:
+        assert figures.moved == 1
+    assert _activity(services, emails[mover]).quickness == timedelta(hours=5)
+
+
+def test_a_take_back_is_no_move(services):
+    """RULINGS P2: `undo` is a table word; its event is a write, but nobody's move."""
+    game_id, leader, follower, choice = _suzerain_with_a_passing_follow(services, "3d")
+    services.clock.advance(hours=1)
+    play.submit(services, play.Intent(game_id, follower, moves=[choice], source="web"))
+    email = TWO[follower].split("<")[1].rstrip(">")
+    before = _activity(services, email)          # (the deals tried before this one count too)
+    undo.ask(services, game_id, follower)
+    assert undo.answer(services, game_id, leader, True).status == "done"
+    assert _activity(services, email) == before

@@ -132,7 +132,7 @@ def test_a_repeated_end_rates_the_game_once(services):
     before, rows = ratings(services), changes(services)
     with services.db.transaction() as s:         # a replay, an import, a second sweeper
         game = s.get(GameRow, g.game_id)
-        ending.finish(s, game, services.clock.now(), result=dict(game.result))
+        ending.finish(s, game, services.clock.now())
     assert ratings(services) == before and changes(services) == rows
 
 
@@ -244,11 +244,10 @@ def test_a_timeout_move_that_ends_the_game_rates_it_on_either_sweep(services, bu
     assert len(rows) == 2 and {r[0] for r in rows} == {g.game_id}
 
 
-def test_places_from_the_result_the_service_wrote_equal_those_from_the_outcome(services):
-    """A seat that left ranks last; the service then writes the result with it last
-    (timing), and a rebuild reads that result: the places are the same, the others still in
-    score order."""
-    from service.play.time import deadlines as timing
+def test_places_stored_at_the_end_equal_those_made_from_the_outcome(services):
+    """A seat that left ranks last; the end stores the places with the result, and a reader
+    (a rebuild, the standings) reads them back: the same places, the others still in score
+    order."""
     four = [ANNA, BEN, CARLA, "Dora <dora@example.org>"]
     g = start(services, kind="aristocracy", players=four)
     seat_cases.resign(services, g.game_id, 3)
@@ -256,5 +255,5 @@ def test_places_from_the_result_the_service_wrote_equal_those_from_the_outcome(s
     with services.db.transaction() as s:
         game = s.get(GameRow, g.game_id)
         from_outcome = community.places(game, outcome)
-        timing._rank_out_seats_last(game, outcome)
-        assert community.places(game, None) == from_outcome == {0: 1, 1: 3, 2: 2, 3: 4}
+        ending.finish(s, game, services.clock.now(), outcome=outcome)
+        assert community.places(game) == from_outcome == {0: 1, 1: 3, 2: 2, 3: 4}

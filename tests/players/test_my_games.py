@@ -97,10 +97,13 @@ def test_scores_are_set_apart_from_names_that_end_in_a_number(app):
     gid = start_game(app, "trees", [ANNA, "bot", "bot"], {"turn_cap": "2"}).game_id
     play_to_the_end(app, gid)
     finished = section(anna.get("/me").text, "<h2>Finished</h2>")
-    assert re.search(r"Normal bot 1: \d+, Normal bot 2: \d+", finished), finished
-    assert re.search(r"you: \d+", finished)
+    # a table of three lists its places, each score in brackets after its name
+    assert re.search(r"Normal bot 1 \(\d+\)", finished), finished
+    assert re.search(r"Normal bot 2 \(\d+\)", finished), finished
+    assert re.search(r"you \(\d+\)", finished)
     page = anna.get(app.extensions["turnpost"].urls.game_path(gid, 0)).text
-    assert re.search(r"Normal bot 1: \d+, Normal bot 2: \d+", page)
+    assert re.search(r"Normal bot 1 \(\d+\).*Normal bot 2 \(\d+\)|"
+                     r"Normal bot 2 \(\d+\).*Normal bot 1 \(\d+\)", page)
     assert not re.search(r"Normal bot 1 \d", page.split('id="history"')[0])
 
 

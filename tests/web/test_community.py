@@ -48,6 +48,17 @@ def test_a_profile_shows_name_ratings_and_figures_never_the_address(app, client)
     assert client.get("/players/nobody-1").status_code == 404
 
 
+def test_a_game_its_player_resigned_counts_as_finished_once_it_ends(app, client):
+    """Issue 49 item 18: a resigned game counted as played but never finished ("5 played,
+    1 finished"); it has a result, a loss, once the game has ended."""
+    svc = app.extensions["turnpost"]
+    _resigned_game(svc, [f"Ben <{BEN}>", ANNA], 0)              # two players: it ends
+    three = play.start_game(svc, "trees", [f"Ben <{BEN}>", ANNA, CARLA], {})
+    seat_cases.resign(svc, three.game_id, 0)                     # the other two play on
+    page = client.get(f"/players/{_handle(svc, BEN)}").get_data(as_text=True)
+    assert "2 games played, 1 finished" in page
+
+
 def test_a_hidden_profile_is_missing_to_others_but_shown_to_its_owner(app, client):
     svc = app.extensions["turnpost"]
     _resigned_game(svc, [ANNA, BEN], 1)

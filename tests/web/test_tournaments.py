@@ -84,3 +84,34 @@ def test_an_unknown_tournament_is_a_404_on_the_page_the_api_and_the_command_line
     with app.app_context():
         shown = app.test_cli_runner().invoke(args=["tournaments", "show", "9"])
     assert shown.exit_code != 0 and "no tournament 9" in shown.output
+
+
+def test_a_round_robin_shows_only_the_tie_break_it_ranks_by(app):
+    """Issue 49 item 18: a round robin ranks by Sonneborn-Berger alone (docs/playing.md), yet
+    its page showed a Buchholz column; its letters, the command line and the API showed it too."""
+    client = form_client(app)
+    svc = app.extensions["turnpost"]
+    robin = community.create(svc, "trees", "round-robin", None, [*PEOPLE, "cy@example.org"])
+    swiss = community.create(svc, "trees", "swiss", 2, [*PEOPLE, "cy@example.org",
+                                                        "dee@example.org"])
+    page = client.get(f"/tournaments/{robin.tournament_id}").text
+    standings = page.split("<h2>Standings</h2>")[1].split("</table>")[0]
+    assert "Sonneborn-Berger" in standings and "Buchholz" not in standings
+    heads = standings.split("</thead>")[0].count("<th>")
+    rows = standings.split("<tbody>")[1].split("<tr>")[1:]
+    assert len(rows) == 3 and all(row.count("<td>") == heads for row in rows)
+    api = client.get(f"/api/v1/tournaments/{robin.tournament_id}").json
+    assert api["tieBreaks"] == ["sonnebornBerger"]
+    assert all(line["buchholz"] is None for line in api["standings"])
+    with app.app_context():
+        shown = app.test_cli_runner().invoke(args=["tournaments", "show",
+                                                   str(robin.tournament_id)])
+    assert "Sonneborn-Berger" in shown.output and "Buchholz" not in shown.output
+    letters = [text for text in (m.get_body(("plain",)).get_content() for m in mails(app))
+               if text.splitlines()[0].endswith(f"tournament #{robin.tournament_id}")]
+    assert letters and all("Sonneborn-Berger" in t and "Buchholz" not in t for t in letters)
+    # a Swiss still shows both, in the order it ranks by
+    page = client.get(f"/tournaments/{swiss.tournament_id}").text
+    assert page.index("<th>Buchholz</th>") < page.index("<th>Sonneborn-Berger</th>")
+    assert client.get(f"/api/v1/tournaments/{swiss.tournament_id}").json["tieBreaks"] == \
+        ["buchholz", "sonnebornBerger"]

@@ -37,6 +37,9 @@ class Aristocracy:
     # why plans are refused (service.play.moves.plans): a plan would answer a sealed choice
     sealed_choices = ("its choices are sealed and revealed together, so there is no move of "
                       "another player to answer")
+    # the choice to end the game when able, made at any time and seen by nobody (A19): no
+    # move of its turn, so neither reliability nor quickness counts it (RULINGS P2)
+    standing_choices = frozenset({"EndChoiceSet"})
     options = {
         "sizes": Option("4-5-6", "Cards in a farm, estate and château (A21); 2-3-4 is the "
                         "short one-deck game with 5-card hands", choices=tuple(SIZES),

@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from ..cards import french
-from ..contract import Event, Outcome
+from ..contract import Event, Outcome, places_by
 from .flow import stall_value
 from .rules import sealed_default, to_act
 from .state import SEALED, State, hand_size
@@ -37,10 +37,15 @@ def outcome(s: State) -> Outcome | None:
     if r is None:
         return None
     how = f"{_p(r['by'])} ended the game" if r["how"] == "ended" else "the round cap was reached"
+    # A19 places every seat the way it picks the winner: points, coins, hand value, then
+    # Herald order (the Herald first), so no two seats share a place
+    order = s.order()
+    places = places_by([(r["points"][x], r["coins"][x], r["hand_value"][x], -order.index(x))
+                        for x in range(s.n)])
     return Outcome(scores=tuple(float(p) for p in r["points"]), winners=(r["winner"],),
                    how=how, detail={"coins": r["coins"], "hand_value": r["hand_value"],
                                     "tiebreak": "points, then coins, then hand value, then "
-                                                "Herald order (A19)"})
+                                                "Herald order (A19)"}, places=places)
 
 
 def _building_view(s: State, b, show: bool) -> dict:

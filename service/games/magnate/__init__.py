@@ -67,6 +67,10 @@ class Magnate:
     def can_take_back(self, state_before, events) -> bool:
         return rules.can_take_back(state_before, events)
 
+    # choices a seat may make at any time, unseen by the others (M16, M19): no move of its
+    # turn, so neither reliability nor quickness counts them (RULINGS P2)
+    standing_choices = plans.OUT_OF_TURN
+
     # plans (service.play.moves.plans): the position as the writer may know it
     plan_out_of_turn = plans.OUT_OF_TURN
 

@@ -3,7 +3,7 @@ owner's alone, the draw pile nobody's; everything else is public), history sente
 from __future__ import annotations
 
 from ..cards import decktet
-from ..contract import Event, Outcome
+from ..contract import Event, Outcome, places_by
 from . import costs as R
 from .commands import pay_text
 from .scoring import standings
@@ -300,4 +300,8 @@ def outcome(st: State) -> Outcome | None:
     o = st.outcome
     if o is None:
         return None
-    return Outcome(tuple(o["scores"]), tuple(o["winners"]), o["how"], o["detail"])
+    # M13 places every seat the way it picks the winners: districts, developed value, tokens
+    d = o["detail"]
+    places = places_by([(o["scores"][s], d["developed"][s], d["tokens"][s])
+                        for s in range(len(o["scores"]))])
+    return Outcome(tuple(o["scores"]), tuple(o["winners"]), o["how"], o["detail"], places)

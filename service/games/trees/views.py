@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
-from ..contract import Event, Outcome
+from ..contract import Event, Outcome, places_by
 from . import commands, rules
 from .state import CAP, HAND_SIZE, cap_name, card_name, crowns_in, tree_name
 
@@ -30,9 +30,11 @@ def outcome(state) -> Outcome | None:
     top = [s for s in range(state["seats"]) if scores[s] == best]
     most = max(aces[s] for s in top)
     winners = tuple(s for s in top if aces[s] == most)
+    # T8 places every seat the way it picks the winners: points, then Aces
+    places = places_by([(scores[s], aces[s]) for s in range(state["seats"])])
     return Outcome(tuple(scores), winners, HOW[state["ended"]],
                    {"aces": [list(a) for a in state["aces"]], "turns": state["turn"] - 1,
-                    "tie_break": "aces" if len(top) > 1 else None})
+                    "tie_break": "aces" if len(top) > 1 else None}, places)
 
 
 def view(state, seat: int | None) -> dict:

@@ -6,7 +6,12 @@
 
 A turn is a run of events written together for one seat (same seat, source and time). Turns
 played for a seat after it resigned or forfeited are the service's, not the player's, and
-count for neither."""
+count for neither. Only a move the rules ask of the seat at its turn counts (RULINGS P2): the
+events of a standing private choice, which a seat may make at any time (the engine's
+`standing_choices`: Magnate's income preferences and Ace setting, Aristocracy's choice to
+end), are left out of the log altogether, so toggling one neither raises the chooser's figures
+nor moves anyone's time, which would tell the table a private choice was made; and a take-back
+(`undo`, a table word, as say and help are) is a write but no one's move."""
 from __future__ import annotations
 
 import statistics
@@ -17,9 +22,12 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.games import registry
 from service.store.models import EventRow, GameRow, Seat, SeatChange
 
 LEFT = ("resigned", "forfeited")
+#: sources of events that are nobody's move: the deal, a take-back by agreement
+NOT_MOVES = ("start", "undo")
 
 
 @dataclass(frozen=True)
@@ -62,7 +70,7 @@ def measure(log: Iterable[tuple[int, int | None, str, datetime]], seat: int,
     moved, timeouts, waits = 0, 1 if forfeited else 0, []
     for before, run in zip([None, *runs], runs, strict=False):
         seq, who, source, at = run
-        if who != seat or source == "start" or (left_at is not None and seq > left_at):
+        if who != seat or source in NOT_MOVES or (left_at is not None and seq > left_at):
             continue
         if source == "timer":
             timeouts += 1
@@ -73,21 +81,32 @@ def measure(log: Iterable[tuple[int, int | None, str, datetime]], seat: int,
     return Activity(moved, timeouts, tuple(waits))
 
 
+def standing_choices(kind: str) -> frozenset[str]:
+    """The event types of a game's standing private choices (none for an unknown game)."""
+    try:
+        engine = registry.get(kind)
+    except registry.UnknownGame:
+        return frozenset()
+    return frozenset(getattr(engine, "standing_choices", ()))
+
+
 def activity(session: Session, player_id: int) -> Activity:
     """The player's turns in every game they have held a seat in."""
-    seats = session.execute(select(Seat.game_id, Seat.seat)
+    seats = session.execute(select(Seat.game_id, Seat.seat, GameRow.kind)
                             .join(GameRow, GameRow.id == Seat.game_id)
                             .where(Seat.player_id == player_id,
                                    GameRow.status != "forming")).all()
     if not seats:
         return NOTHING
-    game_ids = sorted({g for g, _ in seats})
+    private = {g: standing_choices(kind) for g, _, kind in seats}
+    game_ids = sorted(private)
     logs: dict[int, list] = {g: [] for g in game_ids}
     for row in session.execute(select(EventRow.game_id, EventRow.seq, EventRow.seat,
-                                      EventRow.source, EventRow.created_at)
+                                      EventRow.source, EventRow.created_at, EventRow.type)
                                .where(EventRow.game_id.in_(game_ids))
                                .order_by(EventRow.game_id, EventRow.seq)):
-        logs[row.game_id].append((row.seq, row.seat, row.source, row.created_at))
+        if row.type not in private[row.game_id]:
+            logs[row.game_id].append((row.seq, row.seat, row.source, row.created_at))
     left: dict[tuple[int, int], tuple[int, bool]] = {}
     for c in session.execute(select(SeatChange.game_id, SeatChange.seat, SeatChange.kind,
                                     SeatChange.seq)
@@ -96,7 +115,7 @@ def activity(session: Session, player_id: int) -> Activity:
                              .order_by(SeatChange.id)):
         left.setdefault((c.game_id, c.seat), (c.seq, c.kind == "forfeited"))
     total = NOTHING
-    for game_id, seat in seats:
+    for game_id, seat, _kind in seats:
         at, forfeited = left.get((game_id, seat), (None, False))
         total += measure(logs[game_id], seat, at, forfeited)
     return total

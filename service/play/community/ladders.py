@@ -17,6 +17,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.play import ranking
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, open_game
@@ -214,15 +215,13 @@ def _open_counts(session: Session, kind: str) -> dict[int, int]:
 
 @ending.when_a_game_ends
 def settle(session: Session, game, now: datetime, outcome=None) -> None:
-    """The hook: a ladder game just ended; the winner takes the higher place."""
+    """The hook: a ladder game just ended; the winner (by the game's places:
+    service.play.ranking) takes the higher place."""
     row = session.get(LadderGame, game.id)
     if row is None or row.settled:
         return
-    if outcome is not None:
-        winners = list(outcome.winners)
-    else:
-        winners = list((game.result or {}).get("winners") or [])
-    _settle(session, row, winners)
+    ranked = ranking.of_game(game, outcome)
+    _settle(session, row, list(ranked.winners) if ranked is not None else [])
 
 
 def catch_up(session: Session, svc: Services, kind: str) -> int:
@@ -232,13 +231,12 @@ def catch_up(session: Session, svc: Services, kind: str) -> int:
         LadderGame.kind == kind, LadderGame.settled.is_(False),
         GameRow.status == "ended")).all()
     for row, game in ended:
-        if game.result and game.result.get("winners") is not None:
-            winners = list(game.result["winners"])
-        else:
+        outcome = None
+        if not (game.result or {}).get("places"):   # ended before places were stored
             pos = positions.load(session, svc.states, game.id)
             outcome = pos.engine.outcome(pos.state)
-            winners = list(outcome.winners) if outcome is not None else []
-        _settle(session, row, winners)
+        ranked = ranking.of_game(game, outcome)
+        _settle(session, row, list(ranked.winners) if ranked is not None else [])
     return len(ended)
 
 

@@ -19,7 +19,7 @@ def tell_entrants(session: Session, svc: Services, t: Tournament, kind: str,
                   entrants: Iterable[TournamentEntrant]) -> list[int]:
     session.flush()
     board = standings.compute(session, svc, t)
-    lines = [standings.line_text(n, line) for n, line in enumerate(board, 1)]
+    lines = [standings.line_text(n, line, t.format) for n, line in enumerate(board, 1)]
     now = svc.clock.now()
     rows = []
     for e in entrants:

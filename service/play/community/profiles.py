@@ -9,6 +9,7 @@ from sqlalchemy import func, select
 
 from service.games import registry
 from service.store.models import GameRow, Player, Rating, Seat
+from service.store.statuses import GameStatus
 
 from ..errors import PlayError
 from ..services import Services
@@ -39,7 +40,7 @@ class Profile:
     name: str
     ratings: tuple[GameRating, ...]
     played: int                     # games they have held a seat in
-    finished: int                   # of those, ended with them still at the table
+    finished: int                   # of those, ended (resigned and lost on time included)
     turns: int
     reliability: float | None       # 0..1: turns moved before the deadline
     quickness: timedelta | None     # median time to move
@@ -81,14 +82,14 @@ def profile(svc: Services, handle: str, viewer_id: int | None = None) -> Profile
         shown = tuple(GameRating(s.kind, _title(s.kind), s.rating, s.sigma, s.games,
                                  s.provisional, tuple(ratings.history(session, s.kind, rater)))
                       for s in ratings.standings_of(session, rater))
-        seats = session.execute(select(Seat.status, GameRow.status)
-                                .join(GameRow, GameRow.id == Seat.game_id)
+        games = session.execute(select(GameRow.status)
+                                .join(Seat, GameRow.id == Seat.game_id)
                                 .where(Seat.player_id == player.id,
-                                       GameRow.status != "forming")).all()
+                                       GameRow.status != GameStatus.FORMING)).scalars().all()
         done = activity(session, player.id)
-        return Profile(player.handle, player.name, shown, len(seats),
-                       sum(1 for seat, game in seats
-                           if game == "ended" and seat not in ratings.OUT),
+        # a game they resigned or lost on time is finished too: it has its result (a loss)
+        return Profile(player.handle, player.name, shown, len(games),
+                       sum(1 for status in games if status == GameStatus.ENDED),
                        done.turns, done.reliability, done.quickness)
 
 

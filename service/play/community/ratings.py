@@ -19,13 +19,13 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from service.play import ranking
 from service.store.models import Rating, RatingChange
 
 #: openskill's defaults (25, 25/3, 25/6, 25/300) on the familiar scale of 1500
 MODEL = PlackettLuce(mu=1500.0, sigma=500.0, beta=250.0, tau=5.0)
 #: a rating is provisional (marked) until its player has this many rated games
 PROVISIONAL_UNTIL = 10
-OUT = ("resigned", "forfeited")        # a seat that left ranks last: a loss
 
 RATINGS, CHANGES = Rating.__table__, RatingChange.__table__
 
@@ -58,29 +58,11 @@ def player_rater(player_id: int) -> str:
     return f"player:{player_id}"
 
 
-def places(game, outcome) -> dict[int, int]:
-    """Each seat's place, 1 first, equal places shared (1, 1, 3): the winners, then the others
-    by score, then the service's `last` (who resigned or forfeited, when the service ended the
-    game or wrote the result: service.play.time.deadlines) — from the game's `result` when it has one,
-    else from the engine's Outcome. A seat that resigned or forfeited ranks last whatever its
-    score."""
-    seats = [r.seat for r in game.seats]
-    if game.result:
-        winners = set(game.result.get("winners") or ())
-        last = set(game.result.get("last") or ())
-        scores = game.result.get("scores")
-    elif outcome is not None:
-        winners, last, scores = set(outcome.winners), set(), outcome.scores
-    else:
-        return {}
-    gone = {r.seat for r in game.seats if r.status in OUT}
-
-    def key(s: int) -> tuple:
-        group = 0 if s in winners else 2 if s in last else 1
-        return (s in gone, group, -float(scores[s]) if scores and group == 1 else 0.0)
-
-    # 1 + those placed before: two sharing first are followed by the third (1, 1, 3)
-    return {s: 1 + sum(1 for t in seats if key(t) < key(s)) for s in seats}
+def places(game, outcome=None) -> dict[int, int]:
+    """Each seat's place (service.play.ranking, RULINGS P1), {} for a game with no result;
+    `outcome`: the engine's, for a game that ended before its places were stored."""
+    ranked = ranking.of_game(game, outcome)
+    return dict(enumerate(ranked.places)) if ranked is not None else {}
 
 
 def rate_end(session: Session, game, now: datetime, outcome=None) -> bool:

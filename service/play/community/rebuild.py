@@ -1,12 +1,17 @@
 """`flask ratings rebuild [GAME]`: the ratings made again from the games' logs, in the order
 they were first made (the changes' ids; games that ended before ratings existed first, by the
-time of their last event), so the numbers equal those the games' ends made one by one."""
+time of their last event), so the numbers equal those the games' ends made one by one.
+
+A game that ended before its places were stored (service.play.ranking, RULINGS P1) is ranked
+again first, from its log and its seats' leaving order, and its result stored: after a
+rebuild its text, its tournament points and its ratings say the same."""
 from __future__ import annotations
 
 from sqlalchemy import func, select
 
 from service.store.models import EventRow, GameRow, RatingChange
 
+from .. import ranking
 from .. import repository as positions
 from ..services import Services
 from . import ratings
@@ -38,10 +43,9 @@ def rebuild(svc: Services, kind: str | None = None) -> int:
 
         rated = 0
         for game in sorted(games, key=order):
-            outcome = None
-            if not game.result:
+            if not (game.result or {}).get("places"):
                 pos = positions.load(session, svc.states, game.id)
-                outcome = pos.engine.outcome(pos.state)
+                game.result = ranking.result_of(game, pos.engine.outcome(pos.state))
             now = when.get(game.id) or last.get(game.id) or game.created_at
-            rated += ratings.rate_end(session, game, now, outcome)
+            rated += ratings.rate_end(session, game, now)
     return rated

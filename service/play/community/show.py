@@ -49,6 +49,13 @@ class TournamentView:
     created_by: int | None = None       # a lobby tournament's maker
     invited: list[Invited] = field(default_factory=list)
 
+    @property
+    def tie_breaks(self) -> list[tuple[str, str]]:
+        """(Line attribute, name) of each tie-break the format ranks by, in order: the
+        standings show these and no other."""
+        return [(name, standings.TIE_BREAK_NAMES[name])
+                for name in standings.tie_breaks(self.format)]
+
 
 @dataclass(frozen=True)
 class Invited:

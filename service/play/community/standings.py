@@ -1,11 +1,12 @@
 """A tournament's standings from its finished games: points, then the tie-breaks.
 
 A game's points for a seat are its share of the tablemates it finished above (a win at a
-two-player table is 1, a shared result 1/2, a loss 0): the winners are above everyone, a seat
-the service put last (it resigned or forfeited) below everyone, the rest by score. A bye (or a
-forfeit by a withdrawn opponent) scores as a win. Tie-breaks: Buchholz (the tablemates' points,
-averaged per table) and Sonneborn-Berger (each tablemate's points weighted by the result
-against them); a round robin ranks by Sonneborn-Berger alone."""
+two-player table is 1, a shared result 1/2, a loss 0), by the game's places
+(service.play.ranking, RULINGS P1: a seat that resigned or forfeited below every seat that
+stayed, the first to leave lowest). A bye (or a forfeit by a withdrawn opponent) scores as a
+win. Tie-breaks (`TIE_BREAKS`): a Swiss uses Buchholz (the tablemates' points, averaged per
+table), then Sonneborn-Berger (each tablemate's points weighted by the result against them);
+a round robin, where everyone meets everyone, Sonneborn-Berger alone."""
 from __future__ import annotations
 
 from collections import defaultdict
@@ -15,6 +16,7 @@ from itertools import combinations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.play import ranking
 from service.play import repository as positions
 from service.play.services import Services
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
@@ -43,13 +45,9 @@ class Finished:
     versus: dict[tuple[int, int], float]  # (a, b): a's result against b: 1, 1/2 or 0
 
 
-def seat_ranks(game: GameRow, outcome) -> list[tuple]:
-    """Each seat's sort key: above the rest when a winner, below when put last, then score."""
-    result = game.result or (outcome.to_json() if outcome is not None else {})
-    winners, last = set(result.get("winners") or ()), set(result.get("last") or ())
-    scores = result.get("scores") or [0] * len(game.seats)
-    return [(s in winners, s not in last, scores[s] if s < len(scores) else 0)
-            for s in range(len(game.seats))]
+#: the tie-breaks each format ranks by after points, in order (the page shows these only)
+TIE_BREAKS = {"swiss": ("buchholz", "berger"), "round-robin": ("berger",)}
+TIE_BREAK_NAMES = {"buchholz": "Buchholz", "berger": "Sonneborn-Berger"}
 
 
 def finished_games(session: Session, svc: Services, t: Tournament) -> list[Finished]:
@@ -59,16 +57,17 @@ def finished_games(session: Session, svc: Services, t: Tournament) -> list[Finis
                             .order_by(GameRow.id)).all()
     for game in games:
         outcome = None
-        if not game.result:
+        if not (game.result or {}).get("places"):   # ended before places were stored
             pos = positions.load(session, svc.states, game.id)
             outcome = pos.engine.outcome(pos.state)
-        ranks = seat_ranks(game, outcome)
+        ranked = ranking.of_game(game, outcome)
+        if ranked is None:
+            continue
         players = [r.player_id for r in game.seats]
         versus = {}
         for a, b in combinations(range(len(players)), 2):
-            va = 1.0 if ranks[a] > ranks[b] else 0.5 if ranks[a] == ranks[b] else 0.0
-            versus[(players[a], players[b])] = va
-            versus[(players[b], players[a])] = 1.0 - va
+            versus[(players[a], players[b])] = ranked.against(a, b)
+            versus[(players[b], players[a])] = ranked.against(b, a)
         out.append(Finished(game.id, players, versus))
     return out
 
@@ -95,12 +94,17 @@ def compute(session: Session, svc: Services, t: Tournament) -> list[Line]:
             mates = [q for q in g.players if q != p]
             lines[p].buchholz += share * sum(lines[q].points for q in mates)
             lines[p].berger += share * sum(g.versus[(p, q)] * lines[q].points for q in mates)
-    robin = t.format == "round-robin"
+    used = tie_breaks(t.format)
 
     def rank(line: Line) -> tuple:
-        return (-line.points, 0 if robin else -line.buchholz, -line.berger, line.entry)
+        return (-line.points, *(-getattr(line, name) for name in used), line.entry)
 
     return sorted(lines.values(), key=rank)
+
+
+def tie_breaks(fmt: str) -> tuple[str, ...]:
+    """The tie-breaks a format ranks by (Line attributes), in order."""
+    return TIE_BREAKS.get(fmt, TIE_BREAKS["swiss"])
 
 
 def history(session: Session, tournament_id: int) -> tuple[set[frozenset], set[int]]:
@@ -123,10 +127,12 @@ def points_text(points: float | None) -> str:
     return "" if points is None else figure(points)
 
 
-def line_text(place: int, line: Line) -> str:
+def line_text(place: int, line: Line, fmt: str = "swiss") -> str:
+    """One line of the standings in words, with the tie-breaks the format uses."""
     mark = " (withdrew)" if line.withdrawn else ""
-    return (f"{place:>2}. {line.name}{mark}: {figure(line.points)} points "
-            f"(Buchholz {figure(line.buchholz)}, Sonneborn-Berger {figure(line.berger)})")
+    breaks = ", ".join(f"{TIE_BREAK_NAMES[name]} {figure(getattr(line, name))}"
+                       for name in tie_breaks(fmt))
+    return f"{place:>2}. {line.name}{mark}: {figure(line.points)} points ({breaks})"
 
 
 def game_points(versus: dict, players: list[int]) -> dict[int, float]:

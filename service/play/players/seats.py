@@ -10,7 +10,7 @@ from datetime import datetime
 from sqlalchemy import select
 
 from service.linking.signer import Claims
-from service.play import notify
+from service.play import notify, ranking
 from service.play import repository as positions
 from service.play.errors import GameOver, PlayError
 from service.play.repository import check_holder
@@ -162,12 +162,12 @@ def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) ->
         if row.status in timing.OUT:
             raise SeatRefused("You have already left this game; its page still shows how it "
                               "goes on.")
-        row.status = SeatStatus.RESIGNED
+        ranking.leave(game, row, SeatStatus.RESIGNED)
         timing.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
         in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
         if len(in_play) <= 1:
             # a clause, as every notice's text: the emails and pages end the sentence
-            ids = timing.end_game(session, game, in_play, [seat], f"{who(seat)} resigned", now)
+            ids = timing.end_game(session, game, seat, f"{who(seat)} resigned", now)
         else:
             timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
             ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move will "
@@ -254,6 +254,7 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
             session.flush()
         row.player_id, row.holder, row.status, row.on_timeout = player.id, row.holder + 1, \
             SeatStatus.ACTIVE, None
+        row.left_order = None               # the seat plays again: it has not left
         row.muted = False
         before = timing.get_clock(row)
         clock = clocks.SeatClock(bank=before.bank)

@@ -246,7 +246,8 @@ def record(svc: Services, game_id: int) -> Record:
         return Record(game_id, pos.row.kind, pos.engine.title, pos.row.rules_version,
                       pos.row.status, pos.seq, names, pos.engine.view(pos.state, None),
                       history(pos.engine, events, None, names),
-                      outcome.to_json() if outcome else None)
+                      # the result as ranked (service.play.ranking), a service's end too
+                      pos.row.result or (outcome.to_json() if outcome else None))
 
 
 def current(svc: Services, game_id: int, player_id: int, seat: int | None = None) -> dict[str, Any]:

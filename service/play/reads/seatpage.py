@@ -28,8 +28,8 @@ def build(game: GameRow, pos: Position, seat: int | None, now: datetime, *,
 
 
 def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
-    """Every seat's clock, the reader's holder, and a result the service decided (a
-    resignation or a forfeit ended the game). Every deadline is written in the reader's time
+    """Every seat's clock, the reader's holder, and the game's places and result as the
+    service ranked them (service.play.ranking). Every deadline is written in the reader's time
     zone, and says which (a spectator reads UTC)."""
     tc = timing.control(game)
     zone = timing.seat_row(game, page.me).player.zone if page.me is not None else None
@@ -48,5 +48,11 @@ def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
         page.holder = timing.seat_row(game, page.me).holder
     if game.result:
         page.outcome = game.result
+        told = page.view.get("outcome")
+        if told and game.result.get("places"):
+            # the rules' end as the service ranked it (service.play.ranking): a seat that
+            # left is never among the winners, and the sentence says who left
+            page.view = {**page.view, "outcome": {**told, "winners": game.result["winners"],
+                                                  "how": game.result["how"]}}
     if game.status == GameStatus.ENDED:
         page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []

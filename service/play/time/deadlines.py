@@ -167,8 +167,6 @@ def track(session: Session | None, game: GameRow, engine, state: Any, now: datet
                 set_clock(row, clock)
             continue
         set_clock(row, clock)
-    if over and engine.outcome(state) is not None:
-        _rank_out_seats_last(game, engine.outcome(state))
 
 
 def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None:
@@ -189,18 +187,6 @@ def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None
         set_clock(row, calendar.rules.reopen_turn(
             clock, reopened, now, calendar.of_seat(row, game),
             clocks.reopened_turn(clocks.cancel_turn(clock) if clock.in_turn else clock, at)))
-
-
-def _rank_out_seats_last(game: GameRow, outcome) -> None:
-    out = [r.seat for r in game.seats if r.status in OUT]
-    if not out or game.result:
-        return
-    result = outcome.to_json()
-    winners = [w for w in result["winners"] if w not in out]
-    names = ", ".join(r.player.name for r in game.seats if r.seat in out)
-    result.update(winners=winners or result["winners"], last=out,
-                  how=f"{result['how'].rstrip('.')}. {names} left the game and ranks last.")
-    game.result = result
 
 
 # --- the sweep -----------------------------------------------------------------------------
@@ -249,29 +235,28 @@ def change_values(game: GameRow, row: Seat, kind: str, text: str, now: datetime)
                 player_id=row.player_id, created_at=now)
 
 
-def end_game(session: Session, game: GameRow, winners: list[int], last: list[int], how: str,
-             now: datetime) -> list[int]:
-    """The service ends the game (a two-player forfeit or resignation): no more moves, every
-    clock stops, everyone is told, and the game's notices not yet sent are dropped (the
-    game-over email says it all: notify.supersede)."""
+def end_game(session: Session, game: GameRow, seat: int, how: str, now: datetime) -> list[int]:
+    """The service ends the game because `seat` left and one player is left (a forfeit or a
+    resignation): no more moves, every clock stops, everyone is told, and the game's notices
+    not yet sent are dropped (the game-over email says it all: notify.supersede)."""
     notify.supersede(session, game.id)
-    rows = [notify.queue(session, game, seat, "turn", game.seq, now, payload)
-            for seat, payload in close_game(session, game, winners, last, how, now)]
+    rows = [notify.queue(session, game, to, "turn", game.seq, now, payload)
+            for to, payload in close_game(session, game, seat, how, now)]
     session.flush()
     return [r.id for r in rows]
 
 
-def close_game(session: Session, game: GameRow, winners: list[int], last: list[int],
-               how: str, now: datetime) -> list[tuple[int, dict[str, Any]]]:
-    """`end_game` on the rows: the game ended with its result (and rated: the one who left
-    loses), every clock stopped. Returns (seat, payload) of the turn email each seat is sent."""
-    ending.finish(session, game, now,
-                  result={"winners": winners, "last": last, "how": how, "scores": None})
+def close_game(session: Session, game: GameRow, seat: int, how: str,
+               now: datetime) -> list[tuple[int, dict[str, Any]]]:
+    """`end_game` on the rows: the game ended and ranked by who left (service.play.ranking:
+    the one player left wins; those who left rank below, the first to leave lowest) and rated,
+    every clock stopped. Returns (seat, payload) of the turn email each seat is sent, told
+    `how` `seat` left."""
+    ending.finish(session, game, now)
     for r in game.seats:
         clock = get_clock(r)
         if clock.in_turn:
             clock = clocks.timeout_move_played(control(game), clock)
         set_clock(r, clock)
         r.deadline = r.remind_at = None
-    return [(r.seat, {"timeout": {"text": how, "seat": last[0] if last else None}})
-            for r in game.seats]
+    return [(r.seat, {"timeout": {"text": how, "seat": seat}}) for r in game.seats]

@@ -213,10 +213,10 @@ class Batch:
                                           others_only=others_only):
             self.queue(game, to, "timeout", game.seq, payload)
 
-    def end_game(self, game, winners, last, how, now) -> None:
+    def end_game(self, game, seat, how, now) -> None:
         self._ended(game.id)
-        for seat, payload in timing.close_game(self.session, game, winners, last, how, now):
-            self.queue(game, seat, "turn", game.seq, payload)
+        for to, payload in timing.close_game(self.session, game, seat, how, now):
+            self.queue(game, to, "turn", game.seq, payload)
 
     def reminder(self, game, seat, payload, now) -> None:
         # the turn email told the news; this only reminds

@@ -20,7 +20,7 @@ from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
-from service.play import notify
+from service.play import notify, ranking
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.moves import Intent, bots, record
@@ -131,8 +131,7 @@ class Out(Protocol):
     def tell(self, game: GameRow, seat: int, text: str, now: datetime, *, offer: bool,
              others_only: bool) -> None: ...
 
-    def end_game(self, game: GameRow, winners: list[int], last: list[int], how: str,
-                 now: datetime) -> None: ...
+    def end_game(self, game: GameRow, seat: int, how: str, now: datetime) -> None: ...
 
     def played(self, pos: positions.Position, seat: int, key: str, events: list[Event],
                moves: list[Move], state: Any, notice: dict, now: datetime) -> None: ...
@@ -157,8 +156,8 @@ class Recorder:
         self.ids += tell(self.session, self.svc, game, seat, text, now, offer=offer,
                          others_only=others_only)
 
-    def end_game(self, game, winners, last, how, now) -> None:
-        self.ids += end_game(self.session, game, winners, last, how, now)
+    def end_game(self, game, seat, how, now) -> None:
+        self.ids += end_game(self.session, game, seat, how, now)
 
     def played(self, pos, seat, key, events, moves, state, notice, now) -> None:
         intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
@@ -354,12 +353,10 @@ def _missed(out: Out, svc: Services, pos: positions.Position, row: Seat, clock: 
         out.change(game, row, SeatStatus.ABSENT, absent, now)
         out.tell(game, row.seat, absent, now, offer=False, others_only=True)
     if miss.forfeit:
-        row.status = SeatStatus.FORFEITED
+        ranking.leave(game, row, SeatStatus.FORFEITED)
         out.change(game, row, SeatStatus.FORFEITED, f"{name} ran out of time and forfeits", now)
         if miss.end_game:
-            winners = [r.seat for r in game.seats if r.status not in OUT]
-            out.end_game(game, winners, [row.seat], f"{name} ran out of time and forfeited.",
-                         now)
+            out.end_game(game, row.seat, f"{name} ran out of time and forfeited.", now)
             return "ended"
     if miss.play_timeout_move:
         return play_timeout_moves(out, svc, pos, row.seat, key, now,
