@@ -167,3 +167,16 @@ def public_page(game: Game) -> str | None:
     """The public page's id when spectators may follow the game (its players keep the page
     on), else None. A player's page, My games and a tournament's page link it only then."""
     return game.public_id if game.public and game.public_id else None
+
+
+def sees_open_seat(game: Game, open_seat: bool) -> bool:
+    """A forming game with an open seat is offered to everyone. Open seats lists it, with its
+    maker's name and the seats taken, and anyone signed in may take the seat. This holds
+    whether the public page is on or off, because an open seat invites anyone."""
+    return game.status == GameStatus.FORMING and open_seat
+
+
+def fills_seats(game: Game, reader: Reader) -> bool:
+    """Only a forming game's maker may give its declined seats to someone else; to anyone
+    else the game does not exist."""
+    return reader.player_id is not None and game.created_by == reader.player_id

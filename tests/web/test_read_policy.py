@@ -1,4 +1,9 @@
-"""The one read policy (service/play/readpolicy.py): who may see what of a game.
+"""The one read policy (service/play/readpolicy.py, docs/architecture.md "Who may see a game"),
+checked on every route the app serves. Each route that names a game in its address is given
+the number (or public id, or chat line) of a private game, and then one that names nothing.
+A stranger and anyone signed out must get 404 for both, and the same answer word for word.
+Every other route is listed below with the reason it cannot show a game. A new route that
+names none of these is then a failure until someone classifies it.
 
 The defects this guards against: `GET /api/v1/games/<id>/record` answered 200 to anyone for
 every game, private ones included, and a stranger's token was told "no game number 1 of
@@ -6,6 +11,7 @@ yours" for a game that exists but "no game number 9" for one that does not."""
 from __future__ import annotations
 
 import re
+from urllib.parse import quote
 
 import pytest
 from sqlalchemy import select
@@ -15,9 +21,116 @@ from service.play.players import personaltokens as tokens
 from service.play.players import seats as seat_cases
 from service.store.models import ChatMessage, GameRow
 
-from .helpers import lobby_game, mails, start_game, text_of
+from .helpers import csrf, lobby_game, mails, sign_in, start_game, text_of
 
 ANNA, BEN, STRANGER = "anna@example.org", "ben@example.org", "sam@example.org"
+
+#: the parts of an address that name a game
+GAME_ARGUMENTS = ("game_id", "public_id", "message_id")
+#: a part that comes with a game's number, filled with a value the route would take
+COMPANIONS = {"seat": "1"}
+
+#: routes that name no game: why none can show one
+NO_GAME = {
+    "static": "the stylesheet and scripts",
+    "healthz": "whether the database is up",
+    "metrics.metrics": "counters, no game in them",
+    "games.lobby": "the lobby: the games one can make",
+    "games.rules": "a game's rule text, not a game played",
+    "games.create": "makes a game",
+    "games.practice": "makes a game against bots",
+    "cards.face": "a card's picture",
+    "contests.open_games": "forming games with an open seat, offered to everyone "
+                           "(readpolicy.sees_open_seat)",
+    "contests.post_challenge": "posts a standing challenge",
+    "contests.withdraw_challenge": "a challenge of the signed-in player's own",
+    "contests.ladders_index": "the ladders",
+    "contests.ladder": "a ladder, by game kind",
+    "contests.join_ladder": "joins a ladder, by game kind",
+    "contests.leave_ladder": "leaves a ladder, by game kind",
+    "contests.challenge_on_ladder": "challenges a player, by player",
+    "contests.block": "blocks a player, by player",
+    "community.boards": "the leaderboards",
+    "community.board": "a leaderboard, by game kind",
+    "community.profile": "a player's profile, by handle (no game listed)",
+    "community.hide": "hides the signed-in player's own profile",
+    "accounts.me": "the signed-in player's own games",
+    "accounts.preferences": "the signed-in player's own preferences",
+    "accounts.calendar_preferences": "the signed-in player's own time",
+    "accounts.sign_in_form": "signing in",
+    "accounts.sign_in_request": "signing in",
+    "accounts.sign_out": "signing out",
+    "tokens.my_tokens": "the signed-in player's own API tokens",
+    "tournaments.tournaments_index": "the tournaments",
+    "tournaments.new_tournament": "the form that makes one",
+    "tournaments.make": "makes a tournament",
+    "tournaments.tournament_page": "a tournament, public by design: its games link their "
+                                   "public pages only where those are on "
+                                   "(readpolicy.public_page)",
+    "tournaments.start": "a tournament its maker starts",
+    "tournaments.cancel": "a tournament its maker calls off",
+    "inbound.mailgun": "a mail provider's webhook, behind its own secret",
+    "inbound.sendgrid": "a mail provider's webhook, behind its own secret",
+    "inbound.raw": "raw mail in, behind its own secret",
+    "dev.outbox": "the developer's outbox, never served in production (safety.py)",
+    "dev.message": "the developer's outbox, never served in production (safety.py)",
+    "dev.reply": "the developer's outbox, never served in production (safety.py)",
+    "api.spec": "the API's description",
+    "api.my_games": "the token holder's own games",
+    "api.player": "a player's profile, by handle",
+    "api.leaderboard": "a leaderboard, by game kind",
+    "api.challenges": "the standing challenges",
+    "api.post_challenge": "posts a standing challenge",
+    "api.withdraw_challenge": "a challenge of the token holder's own",
+    "api.make_tournament": "makes a tournament",
+    "api.tournament": "a tournament, public by design; its games carry their public ids only "
+                      "where those pages are on (readpolicy.public_page)",
+    "api.start_tournament": "a tournament its maker starts",
+    "api.cancel_tournament": "a tournament its maker calls off",
+}
+
+#: routes whose address carries a signed token: the token is the credential (made for one game
+#: and seat, or one person), and what it shows is still the read policy's to say
+#: (test_a_previous_holders_link_reads_nothing_of_the_seat)
+TOKEN_LINKS = {
+    **dict.fromkeys(
+        ["games.game_page", "games.turn_form", "games.say", "games.undo", "games.replay",
+         "games.seat_log", "games.whole_log_for_seat", "seats.confirm_resign", "seats.resign",
+         "seats.vacation", "seats.replace", "accounts.rematch", "tokens.seat_tokens",
+         "contests.report_from_seat", "contests.block_from_seat"],
+        "a seat's game page link (/g/): Reader.at(game, seat, holder)"),
+    "links.confirm": "a move link (/m/): Reader.at(game, seat, holder)",
+    "links.act": "a move link (/m/): the move is checked against the seat's holder",
+    "seats.confirm_seat_action": "a seat's clock action link (/s/)",
+    "seats.seat_action": "a seat's clock action link (/s/)",
+    "seats.confirm_invitation": "an invitation to take over a seat (/i/)",
+    "seats.accept_invitation": "an invitation to take over a seat (/i/)",
+    "accounts.invitation": "an invitation to a game (/invitations/)",
+    "accounts.answer_invitation": "an invitation to a game (/invitations/)",
+    "tournaments.invitation": "an invitation to a tournament",
+    "tournaments.answer": "an invitation to a tournament",
+    "accounts.sign_in_confirm": "a sign-in link",
+    "accounts.sign_in": "a sign-in link",
+    "players.confirm": "an unsubscribe link (/u/)",
+    "players.unsubscribe": "an unsubscribe link (/u/)",
+    "feeds.deadlines": "a feed token: the holder's own games",
+    "feeds.moves": "a feed token: the holder's own games",
+}
+
+#: game routes that ask who you are before any game is looked up. Anyone signed out gets the
+#: same answer for every number: the API asks for a token (401, RFC 6750), and a page sends
+#: them to sign in (an expired link's "Sign in and go to the game" leads through
+#: /me/games/<number>). What a stranger signed in is told is still 404.
+CREDENTIAL_FIRST = {
+    **dict.fromkeys(["api.game", "api.legal_moves", "api.make_move", "api.chat", "api.extend",
+                     "api.plans"], 401),
+    **dict.fromkeys(["accounts.my_game", "accounts.join", "accounts.refill",
+                     "contests.report"], 302),
+}
+
+#: what a POST sends: enough for each route to get as far as looking its game up
+API_BODY = {"command": "help", "text": "hello", "days": "2d", "lines": ["next: harvest moons"]}
+FORM = {"email": "zoe@example.org", "reason": "rude", "commands": "help"}
 
 
 @pytest.fixture
@@ -36,11 +149,115 @@ def private(app):
     return gid, public_id, line, anna
 
 
+def _values(private) -> dict[str, list[tuple[str, str]]]:
+    """For each game argument, pairs (the private game's value, a value naming nothing) of
+    equal length, so that only what the answer says can differ."""
+    gid, public_id, line, _ = private
+    other_id = ("Z" if public_id[0] != "Z" else "Y") + public_id[1:]
+    return {"game_id": [(str(gid), str(gid + 8))],
+            "public_id": [(public_id, other_id), (str(gid), str(gid + 8))],
+            "message_id": [(str(line), str(line + 8))]}
+
+
+def _url(rule, values: dict[str, str]) -> str:
+    url = rule.rule
+    for name in rule.arguments:
+        url = re.sub(rf"<(?:\w+:)?{name}>", values.get(name) or COMPANIONS[name], url)
+    return url
+
+
+def _ask(client, method: str, url: str, headers: dict, token: str):
+    if url.startswith("/api/"):
+        return client.open(url, method=method, headers=headers,
+                           json=API_BODY if method != "GET" else None)
+    return client.open(url, method=method, headers=headers,
+                       data={**FORM, "csrf_token": token} if method != "GET" else None)
+
+
+def _answer(response, url: str) -> tuple[int, str, str]:
+    """Status, body and Location, with the address asked for written as "<url>": it is the
+    one thing an answer may echo that differs between two numbers."""
+    def plain(text: str) -> str:
+        return text.replace(quote(url, safe=""), "<url>").replace(url, "<url>")
+    return (response.status_code, plain(response.get_data(as_text=True)),
+            plain(response.headers.get("Location", "")))
+
+
 def _stranger(app) -> dict[str, str]:
     """The API token of Sam, who plays a game of his own on this server but not the game
     asked about."""
     start_game(app, "trees", [STRANGER, "tom@example.org"])
     return {"Authorization": f"Bearer {tokens.create(app.extensions['turnpost'], STRANGER)[1]}"}
+
+
+def _audiences(app):
+    """Anyone signed out, and a stranger signed in (a browser session and an API token)."""
+    out = app.test_client()
+    headers = _stranger(app)
+    stranger = app.test_client()
+    sign_in(stranger, app, STRANGER)
+    return {"signed out": (out, {}, csrf(out)),
+            "stranger": (stranger, headers, csrf(stranger))}
+
+
+def _game_rules(app):
+    return [r for r in app.url_map.iter_rules() if set(r.arguments) & set(GAME_ARGUMENTS)]
+
+
+def test_every_route_is_walked_or_listed_with_why(app):
+    endpoints = {r.endpoint for r in app.url_map.iter_rules()}
+    walked = {r.endpoint for r in _game_rules(app)}
+    listed = NO_GAME.keys() | TOKEN_LINKS.keys()
+    assert endpoints - walked - listed == set(), "classify these routes in this file"
+    assert walked & listed == set(), "a route that names a game is walked, not listed"
+    assert listed - endpoints == set(), "a listed route the app no longer has"
+    assert CREDENTIAL_FIRST.keys() <= walked
+    # the walk below reaches every kind of game argument
+    assert {a for r in _game_rules(app) for a in r.arguments} - set(COMPANIONS) == \
+        set(GAME_ARGUMENTS)
+
+
+def test_a_private_game_answers_404_to_strangers_on_every_route_as_a_missing_one(app, private):
+    values = _values(private)
+    audiences = _audiences(app)
+    walked = 0
+    for rule in _game_rules(app):
+        named = [a for a in rule.arguments if a in GAME_ARGUMENTS]
+        assert len(named) == 1, rule.rule
+        for there, nothing in values[named[0]]:
+            for method in sorted(rule.methods - {"HEAD", "OPTIONS"}):
+                for who, (client, headers, token) in audiences.items():
+                    wanted = CREDENTIAL_FIRST.get(rule.endpoint, 404) \
+                        if who == "signed out" else 404
+                    seen = []
+                    for value in (there, nothing):
+                        url = _url(rule, {named[0]: value})
+                        seen.append(_answer(_ask(client, method, url, headers, token), url))
+                    where = f"{method} {rule.rule} with {there!r}, {who}"
+                    assert seen[0][0] == wanted, (where, seen[0][:2])
+                    assert seen[0] == seen[1], where
+                    if wanted == 302:
+                        assert seen[0][2].startswith("/sign-in"), where
+                    walked += 1
+    assert walked >= 30
+
+
+def test_the_walk_would_see_a_route_that_shows_the_game(app, private):
+    """The walk's other side: the same game's own players do get its reads, so a 404 above
+    is the policy's answer and not a broken route."""
+    gid, public_id, _, anna = private
+    svc = app.extensions["turnpost"]
+    h = {"Authorization": f"Bearer {tokens.create(svc, ANNA)[1]}"}
+    for url in (f"/api/v1/games/{gid}", f"/api/v1/games/{gid}/moves",
+                f"/api/v1/games/{gid}/record"):
+        r = anna.get(url, headers=h)
+        assert r.status_code == 200 and r.json["gameId"] == gid, url
+    assert anna.get(f"/api/v1/games/{gid}/record", headers=h).json["players"] == ["anna", "ben"]
+    assert anna.get(f"/me/games/{gid}").headers["Location"].startswith("/g/")
+    # the whole log waits for the end; she is told so, not told it does not exist
+    assert anna.get(f"/games/{gid}/log.json").status_code == 403
+    # the page is off: to its own players too, the public address shows nothing
+    assert anna.get(f"/games/{public_id}").status_code == 404
 
 
 def test_the_record_by_number_is_for_the_games_players_only(app):
