@@ -31,7 +31,7 @@ from .moves import (
     undo_command,
 )
 from .players import BadStart, Started, is_bot_entry, start_game, start_practice
-from .readpolicy import Reader
+from .readpolicy import OPERATOR, Reader
 from .reads import (
     GameRead,
     NotYet,
@@ -47,7 +47,7 @@ from .services import Services, from_settings
 from .time.sweep import Pruned, prune, sweep, timers, timers_shard
 
 __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
-           "Intent", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
+           "Intent", "NoSuchGame", "OPERATOR", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Pruned", "Reader", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "commands", "deliver", "from_settings",
            "is_bot_entry", "made_already", "move_bots", "prepare_to_render",

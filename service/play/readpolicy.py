@@ -11,8 +11,12 @@ Who asks is a `Reader`, made by the adapter from the credential it has verified:
 - `Reader.spectator(public_id)`: whoever has a game's public page address. They see the game
   as a spectator does while its players keep that page on. The id is unguessable and listed
   only where the players put it (their pages, a tournament's page for its games).
-- `ANYONE`: no credential, so nothing of any game by its number.
-- `OPERATOR`: the operator's command line, which sees everything.
+- `Reader()`: no credential, so nothing of any game by its number.
+- `OPERATOR`: the operator's command line, which sees everything, a game's file included.
+
+Lists of a player's own games (My games, the API's list, the feed and the calendar) select
+the seats that player holds, which is `is_player` by construction, so they ask no question per
+game.
 
 A game's number never shows the game to anyone but its players, whether its page is public
 or private, in progress or finished: numbers are sequential, so a rule that let a number
@@ -71,7 +75,6 @@ class Reader:
         return cls(public_id=public_id)
 
 
-ANYONE = Reader()
 OPERATOR = Reader(operator=True)
 
 
@@ -124,6 +127,12 @@ def sees_table(game: Game, reader: Reader) -> bool:
     no seat may read it (the public page, the API's record). Its players see it, and so does
     the public page's audience while the page is on."""
     return is_player(game, reader) or spectates(game, reader)
+
+
+def sees_file(game: Game, reader: Reader) -> bool:
+    """A game's file (`flask games export`) holds every hidden card and every player's email
+    address, so only the operator may read it."""
+    return reader.operator
 
 
 def sees_whole_log(game: Game, reader: Reader) -> bool:

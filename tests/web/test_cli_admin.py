@@ -91,13 +91,13 @@ def test_export_then_import_replays_to_the_same_game(app, game, tmp_path):
     for seat in (None, 0, 1):
         assert play.read_game(svc, new_id, play.Reader.at(new_id, seat)).page.view == \
             play.read_game(svc, game, play.Reader.at(game, seat)).page.view
-    again = archive.export(svc, new_id)
+    again = archive.export(svc, new_id, play.OPERATOR)
     assert again["views_sha256"] == doc["views_sha256"]
 
 
 def test_an_edited_export_is_refused_and_nothing_is_imported(app, game, tmp_path):
     svc = app.extensions["turnpost"]
-    doc = archive.export(svc, game)
+    doc = archive.export(svc, game, play.OPERATOR)
     edited = json.loads(json.dumps(doc))
     edited["seats"][0]["email"] = "mallory@example.org"
     path = tmp_path / "edited.json"

@@ -17,8 +17,8 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.players import personaltokens as tokens
-from service.play.players import seats as seat_cases
+from service.play.players import personaltokens, seats
+from service.play.reads import gamefile
 from service.store.models import ChatMessage, GameRow
 
 from .helpers import csrf, lobby_game, mails, sign_in, start_game, text_of
@@ -187,7 +187,8 @@ def _stranger(app) -> dict[str, str]:
     """The API token of Sam, who plays a game of his own on this server but not the game
     asked about."""
     start_game(app, "trees", [STRANGER, "tom@example.org"])
-    return {"Authorization": f"Bearer {tokens.create(app.extensions['turnpost'], STRANGER)[1]}"}
+    token = personaltokens.create(app.extensions["turnpost"], STRANGER)[1]
+    return {"Authorization": f"Bearer {token}"}
 
 
 def _audiences(app):
@@ -247,7 +248,7 @@ def test_the_walk_would_see_a_route_that_shows_the_game(app, private):
     is the policy's answer and not a broken route."""
     gid, public_id, _, anna = private
     svc = app.extensions["turnpost"]
-    h = {"Authorization": f"Bearer {tokens.create(svc, ANNA)[1]}"}
+    h = {"Authorization": f"Bearer {personaltokens.create(svc, ANNA)[1]}"}
     for url in (f"/api/v1/games/{gid}", f"/api/v1/games/{gid}/moves",
                 f"/api/v1/games/{gid}/record"):
         r = anna.get(url, headers=h)
@@ -313,11 +314,11 @@ def _three_with_a_handover(app):
     svc = app.extensions["turnpost"]
     gid = start_game(app, "aristocracy", [ANNA, BEN, "carla@example.org"]).game_id
     old_link = svc.urls.game_path(gid, 1, 0)
-    seat_cases.resign(svc, gid, 1)
-    seat_cases.invite_replacement(svc, gid, 0, 1, "dora@example.org")
+    seats.resign(svc, gid, 1)
+    seats.invite_replacement(svc, gid, 0, 1, "dora@example.org")
     invite = next(m for m in mails(app) if m["To"] == "dora@example.org")
     token = re.search(r"/i/([A-Za-z0-9_.\-]+)", text_of(invite)).group(1)
-    seat_cases.accept_replacement(svc, token)
+    seats.accept_replacement(svc, token)
     return gid, old_link
 
 
@@ -334,3 +335,14 @@ def test_a_previous_holders_link_reads_nothing_of_the_seat(app):
     assert client.get(move).status_code == 403
     # Dora's own link reads the seat
     assert client.get(svc.urls.game_path(gid, 1, 1) + "/replay").status_code == 200
+
+
+def test_a_games_file_is_the_operators_alone(app, private):
+    """The export holds every hidden card and every address: no player's reader opens it,
+    whatever way in a later adapter gives it; the operator's command line does."""
+    gid = private[0]
+    svc = app.extensions["turnpost"]
+    for reader in (play.Reader(), play.Reader.at(gid, 0), play.Reader.player(1)):
+        with pytest.raises(play.NoSuchGame):
+            gamefile.export(svc, gid, reader)
+    assert gamefile.export(svc, gid, play.OPERATOR)["exported_from"] == gid

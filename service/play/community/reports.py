@@ -7,8 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from service.play import readpolicy
-from service.play import repository as positions
+from service.play import readpolicy, repository
 from service.play.errors import NoSuchGame, PlayError
 from service.play.moves import chat
 from service.play.readpolicy import Reader
@@ -51,7 +50,7 @@ def report(svc: Services, reporter_id: int, message_id: int, reason: str = "") -
     with svc.db.transaction() as session:
         line = session.get(ChatMessage, message_id)
         reader = Reader.player(reporter_id)
-        game = None if line is None else positions.game_row(session, line.game_id)
+        game = None if line is None else repository.game_row(session, line.game_id)
         # the line's game as its players see it (readpolicy), then the line as chat shows it
         seat = readpolicy.seat_shown(game, reader) \
             if game is not None and readpolicy.is_player(game, reader) else None

@@ -11,8 +11,7 @@ from sqlalchemy import select
 
 from service.display.seatpage import result_text
 from service.games import registry
-from service.play import readpolicy
-from service.play import repository as positions
+from service.play import readpolicy, repository
 from service.play.players import declined
 from service.play.readpolicy import Reader
 from service.play.services import Services
@@ -101,7 +100,7 @@ def seat_link(svc: Services, player_id: int, game_id: int) -> str:
     does not exist (readpolicy.is_player)."""
     with svc.db.reading() as session:
         reader = Reader.player(player_id)
-        game = readpolicy.admit(lambda: positions.game_record(session.connection(), game_id),
+        game = readpolicy.admit(lambda: repository.game_record(session.connection(), game_id),
                                 reader, readpolicy.is_player, NOT_MINE)
         seat = readpolicy.seat_shown(game, reader)
         holder = next(s.holder for s in game.seats if s.seat == seat)
