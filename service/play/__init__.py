@@ -31,9 +31,9 @@ from .moves import (
     undo_command,
 )
 from .players import BadStart, Started, is_bot_entry, start_game, start_practice
+from .readpolicy import OPERATOR, Reader
 from .reads import (
     GameRead,
-    LogReader,
     NotYet,
     PublicGame,
     Step,
@@ -47,8 +47,8 @@ from .services import Services, from_settings
 from .time.sweep import Pruned, prune, sweep, timers, timers_shard
 
 __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
-           "Intent", "LogReader", "NoSuchGame", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
-           "PublicGame", "Pruned", "Refused", "Services", "Started", "Step", "UndoRefused",
+           "Intent", "NoSuchGame", "OPERATOR", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
+           "PublicGame", "Pruned", "Reader", "Refused", "Services", "Started", "Step", "UndoRefused",
            "accept_mail", "commands", "deliver", "from_settings",
            "is_bot_entry", "made_already", "move_bots", "prepare_to_render",
            "process_inbound", "prune",

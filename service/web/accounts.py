@@ -9,7 +9,7 @@ from functools import wraps
 from flask import Blueprint, flash, redirect, render_template, request, session, url_for
 
 from service.play import community
-from service.play.errors import PlayError
+from service.play.errors import NoSuchGame, PlayError
 from service.play.players import accounts, invitations
 from service.play.reads import mygames
 from service.play.time import calendar
@@ -164,7 +164,7 @@ def preferences(me: accounts.Account):
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>")
 @signed_in
-@on_refusal(_my_page_refused)
+@on_refusal(_my_page_refused, unless=(NoSuchGame,))
 def refill(me: accounts.Account, game_id: int, seat: int):
     invitations.refill(services(), me.id, game_id, seat, request.form.get("email", "")[:400])
     return redirect(url_for("accounts.me"))
@@ -174,7 +174,7 @@ def refill(me: accounts.Account, game_id: int, seat: int):
 
 @bp.post("/games/<int:game_id>/join")
 @signed_in
-@on_refusal(problem_page(409))
+@on_refusal(problem_page(409), unless=(NoSuchGame,))
 def join(me: accounts.Account, game_id: int):
     invitations.join_open_seat(services(), me.id, game_id)
     return redirect(url_for("accounts.me"))

@@ -21,7 +21,10 @@ from .ext import services
 from .problems import Problem
 
 bp = Blueprint("api", __name__, url_prefix="/api/v1")
-PUBLIC = {"api.spec", "api.record", "api.tournament"}          # endpoints that need no token
+PUBLIC = {"api.spec", "api.tournament"}          # endpoints that need no token
+#: endpoints that take a token when one is sent, and answer without one what the read policy
+#: shows anyone (service.play.readpolicy)
+TOKEN_OPTIONAL = {"api.record"}
 # a tournament's tie-breaks (service.play.community standings' Line attributes) by JSON key
 TIE_BREAK_KEYS = {"buchholz": "buchholz", "berger": "sonnebornBerger"}
 GAME_STATUSES = openapi.GAME_STATUSES
@@ -49,6 +52,9 @@ def authenticate():
     # bodies are small JSON documents: anything bigger is refused before it is read
     request.max_content_length = current_app.config["TURNPOST_API_MAX_BYTES"]
     if request.endpoint in PUBLIC or request.endpoint in api_community.PUBLIC:
+        return
+    g.api_player = None
+    if request.endpoint in TOKEN_OPTIONAL and "Authorization" not in request.headers:
         return
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
@@ -209,7 +215,11 @@ def plans(game_id: int):
 @bp.get("/games/<int:game_id>/record")
 @described(openapi.RECORD)
 def record(game_id: int):
-    r = uses.record(services(), game_id)
+    """The game as spectators see it: for its players (their token), and for its public page's
+    audience (?publicId=, the id the public page's address and a tournament carry)."""
+    holder = g.api_player
+    r = uses.record(services(), game_id, play.Reader.player(
+        holder.player_id if holder else None, request.args.get("publicId")))
     return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
             "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,
             "players": r.players, "view": r.view, "history": r.history, "outcome": r.outcome}

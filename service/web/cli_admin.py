@@ -71,7 +71,7 @@ def games_show(game_id):
 def games_export(game_id):
     """Print GAME_ID as a verifiable JSON document (redirect it to a file)."""
     try:
-        doc = archive.export(services(), game_id)
+        doc = archive.export(services(), game_id, play.OPERATOR)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(json.dumps(doc, indent=1, ensure_ascii=False))

@@ -8,13 +8,14 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from service.games import registry
 from service.play import community
 from service.play.community import challenges, ladders, reports
-from service.play.errors import PlayError
+from service.play.errors import NoSuchGame, PlayError
 from service.play.players import blocks, invitations, seats
 from service.play.time import LOBBY_CHOICES
 
 from . import pages
 from .accounts import current_account, signed_in
 from .ext import services
+from .refusals import on_refusal, problem_page
 
 bp = Blueprint("contests", __name__)
 
@@ -145,11 +146,10 @@ def block(me, player_id: int):
 
 @bp.post("/chat/<int:message_id>/report")
 @signed_in
+@on_refusal(problem_page(400), unless=(NoSuchGame,))
 def report(me, message_id: int):
-    try:
-        reports.report(services(), me.id, message_id, request.form.get("reason", "")[:2000])
-    except PlayError as exc:
-        return pages.problem(exc.title, exc.detail, 400)
+    # a line the reporter cannot read is "no such chat line" (404), as one that is none
+    reports.report(services(), me.id, message_id, request.form.get("reason", "")[:2000])
     flash("Thank you: the operators will read it.")
     return redirect(_back())
 

@@ -197,7 +197,8 @@ def public_page(public_id: str):
     game = play.public_game(services(), public_id)
     if game.status == play.GameStatus.FORMING:
         return render_template("web/forming.html", game=game)
-    read = play.read_game(services(), game.game_id, None, before=_before())
+    read = play.read_game(services(), game.game_id, play.Reader.spectator(public_id),
+                          before=_before())
     return pages.render_game(read, view_token="",
                              dev_outbox="dev.outbox" in current_app.view_functions)
 
@@ -205,10 +206,8 @@ def public_page(public_id: str):
 @bp.get("/g/<token>")
 def game_page(token: str):
     claims = services().urls.signer.loads("view", token)
-    read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder,
-                          before=_before())
+    read = play.read_game(services(), claims.game, pages.seat_reader(claims), before=_before())
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16))
-
 
 def _before() -> int | None:
     """?before=N: the page of history before event N (a bad number shows the newest)."""
@@ -253,7 +252,10 @@ def undo(token: str):
 
 
 def _page_error(token, claims, exc, **extra):
-    read = play.read_game(services(), claims.game, claims.seat)
+    try:
+        read = play.read_game(services(), claims.game, pages.seat_reader(claims))
+    except play.NotYourSeat as refused:      # the link's seat changed hands: no page for it
+        return pages.problem(refused.title, refused.detail, 403)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
                              error=exc, **extra), 422
 
@@ -286,7 +288,7 @@ def turn_form(token: str):
 def replay(token: str):
     """Step back and forth through the positions as this seat saw them (links; keys n/p)."""
     claims = services().urls.signer.loads("view", token)
-    step = play.replay_step(services(), claims.game, claims.seat,
+    step = play.replay_step(services(), claims.game, pages.seat_reader(claims),
                             request.args.get("at", type=int))
     return render_template("web/replay.html", step=step, view=step.view, names=step.names,
                            me=step.seat, back=url_for("games.game_page", token=token),
@@ -297,7 +299,7 @@ def replay(token: str):
 def seat_log(token: str):
     """This seat's own view of the log, as a JSON download."""
     claims = services().urls.signer.loads("view", token)
-    log = play.seat_log(services(), claims.game, claims.seat)
+    log = play.seat_log(services(), claims.game, pages.seat_reader(claims))
     return _download(log, f"turnpost-game-{claims.game}-seat-{claims.seat + 1}.json")
 
 
@@ -310,7 +312,7 @@ LOG_REFUSED = problem_page(403)
 def whole_log_for_seat(token: str):
     """The whole log of a finished game, for a seat's holder (by the game page's link)."""
     claims = services().urls.signer.loads("view", token)
-    return _whole_log(play.LogReader(game_id=claims.game, seat_token=True))
+    return _whole_log(pages.seat_reader(claims), claims.game)
 
 
 @bp.get("/games/<int:game_id>/log.json")
@@ -318,20 +320,20 @@ def whole_log_for_seat(token: str):
 def whole_log(game_id: int):
     """The whole log of a finished game, for a signed-in player of it."""
     me = current_account()
-    return _whole_log(play.LogReader(game_id=game_id, account_id=me.id if me else None))
+    return _whole_log(play.Reader.player(me.id if me else None), game_id)
 
 
 @bp.get("/games/<public_id>/log.json")
 @on_refusal(LOG_REFUSED, unless=(play.NoSuchGame,))
 def public_log(public_id: str):
     """The whole log of a finished public game, for its public page's audience."""
-    return _whole_log(play.LogReader(public_id=public_id))
+    return _whole_log(play.Reader.spectator(public_id))
 
 
-def _whole_log(reader):
+def _whole_log(reader: play.Reader, game_id: int | None = None):
     """Every event of a finished game, hidden cards and all; to whoever may not read it, the
     same 404 whether the game exists or not."""
-    log = play.whole_log(services(), reader)
+    log = play.whole_log(services(), reader, game_id)
     return _download(log, f"turnpost-game-{log['game']}.json")
 
 

@@ -30,7 +30,8 @@ def _game_link(claims: Claims) -> str:
 @bp.get("/m/<token>")
 def confirm(token: str):
     claims = _claims(token)
-    page = play.read_game(services(), claims.game, claims.seat, with_history=False).page
+    page = play.read_game(services(), claims.game, pages.seat_reader(claims),
+                          with_history=False).page
     engine_text = _describe(page.kind, claims.move)
     stale = page.mark != claims.mark
     # the link's button was pressed already: its move's idempotency record says so (None,
@@ -88,7 +89,7 @@ def link_key(token: str) -> str:
 
 def _as_it_is_now(claims: Claims, exc: play.PositionChanged):
     try:
-        read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
+        read = play.read_game(services(), claims.game, pages.seat_reader(claims))
     except play.PlayError:
         return pages.problem(exc.title, exc.detail, 409, _game_link(claims))
     view_token = _game_link(claims).rsplit("/", 1)[-1]

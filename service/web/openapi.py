@@ -167,14 +167,18 @@ PLANS = {
                   **_errors("400", "401", "404", "413", "422")}}
 
 RECORD = {
-    "summary": "The public record of a game: what a spectator sees, and its history",
-    "security": [],
-    "parameters": [GAME_ID],
+    "summary": "A game as spectators see it, and its history: for its players (their token), "
+               "and for its public page's audience (publicId) while the page is on",
+    "security": [{}, {"token": []}],
+    "parameters": [GAME_ID, {
+        "name": "publicId", "in": "query", "required": False, "schema": {"type": "string"},
+        "description": "the game's public page id (the end of its address; a tournament's "
+                       "games carry it): without it only the game's players are answered"}],
     "responses": {"200": _json({
         "gameId": 1, "kind": "trees", "title": "Trees", "rulesVersion": 1, "status": "active",
         "seq": 3, "players": ["anna", "ben"], "view": {"game": "trees", "seat": None},
         "history": [{"seq": 1, "text": "anna plays first", "type": "start"}],
-        "outcome": None}, "the record"), **_errors("404")}}
+        "outcome": None}, "the record"), **_errors("401", "404")}}
 
 TOURNAMENT = {
     "summary": "A tournament: its standings (with the tie-breaks), its rounds and their games",

@@ -1,4 +1,5 @@
-"""Rendering a game for one seat, and problem pages. Reads go through `play.read_game`."""
+"""Rendering a game for one seat, and problem pages. Reads go through `play.read_game`, as
+the reader a link names (`seat_reader`)."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -16,6 +17,12 @@ from .ext import services
 MAX_BUTTONS = 400
 #: a seat another player may invite someone to take over
 REPLACEABLE = (play.SeatStatus.ABSENT, play.SeatStatus.RESIGNED)
+
+
+def seat_reader(claims) -> play.Reader:
+    """Whoever holds a seat's signed link (its signature checked): the reader it names, for
+    the read policy (service.play.readpolicy) to admit."""
+    return play.Reader.at(claims.game, claims.seat, claims.holder)
 
 
 def move_url(page, move) -> str:

@@ -27,7 +27,10 @@ def _view_claims(token: str):
 def _back_to_game(exc: play.PlayError, token: str):
     """The game page, the refusal's words on top (not to whoever does not hold the seat)."""
     claims = _view_claims(token)
-    read = play.read_game(services(), claims.game, claims.seat)
+    try:
+        read = play.read_game(services(), claims.game, pages.seat_reader(claims))
+    except play.NotYourSeat as refused:      # the link's seat changed hands: no page for it
+        return pages.problem(refused.title, refused.detail, 403)
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
                              error=exc), 422
 
@@ -36,7 +39,7 @@ def _back_to_game(exc: play.PlayError, token: str):
 @on_refusal(problem_page(409))
 def confirm_resign(token: str):
     claims = _view_claims(token)
-    read = play.read_game(services(), claims.game, claims.seat, holder=claims.holder)
+    read = play.read_game(services(), claims.game, pages.seat_reader(claims))
     return pages.render_game(read, view_token=token, nonce=secrets.token_urlsafe(16),
                              confirm_resign=True)
 
@@ -120,5 +123,6 @@ def confirm_invitation(token: str):
 @on_refusal(problem_page(409))
 def accept_invitation(token: str):
     game_id, seat = seats.accept_replacement(services(), token)
-    with_holder = play.read_game(services(), game_id, seat, with_history=False).page.holder
+    with_holder = play.read_game(services(), game_id, play.Reader.at(game_id, seat),
+                                 with_history=False).page.holder
     return redirect(services().urls.game_path(game_id, seat, with_holder))

@@ -50,7 +50,7 @@ def test_a_whole_trees_game_through_the_api_alone_with_two_tokens(client, table)
     seen = client.get(f"/api/v1/games/{gid}", headers=auth[BEN]).json
     assert seen["outcome"] is not None and seen["seat"] == 1 and "hand" in seen["view"]
     assert seen["text"].strip()
-    record = client.get(f"/api/v1/games/{gid}/record").json
+    record = client.get(f"/api/v1/games/{gid}/record", headers=auth[ANNA]).json
     assert record["status"] == "ended" and record["outcome"] == seen["outcome"]
     assert "hand" not in record["view"] and record["history"]
 
@@ -90,8 +90,11 @@ def test_a_revoked_token_stops_working(app, client, table):
 def test_another_players_game_is_404_not_403(app, client, table):
     gid, auth = table
     svc = app.extensions["turnpost"]
-    other = play.start_game(svc, "trees", ["cleo@example.org", "dan@example.org"], {}).game_id
-    before = client.get(f"/api/v1/games/{other}/record").json["seq"]
+    started = play.start_game(svc, "trees", ["cleo@example.org", "dan@example.org"], {})
+    # its record, as its public page's audience reads it
+    record = (f"/api/v1/games/{started.game_id}/record", {"publicId": started.public_id})
+    other = started.game_id
+    before = client.get(record[0], query_string=record[1]).json["seq"]
     for r in (client.get(f"/api/v1/games/{other}", headers=auth[ANNA]),
               client.get(f"/api/v1/games/{other}/moves", headers=auth[ANNA]),
               client.post(f"/api/v1/games/{other}/moves", headers=auth[ANNA],
@@ -100,7 +103,12 @@ def test_another_players_game_is_404_not_403(app, client, table):
                           json={"text": "hi"}),
               client.get("/api/v1/games/99999", headers=auth[ANNA])):
         assert r.status_code == 404 and r.content_type == "application/problem+json"
-    assert client.get(f"/api/v1/games/{other}/record").json["seq"] == before
+    assert client.get(record[0], query_string=record[1]).json["seq"] == before
+
+
+def _seq(client, gid, h) -> int:
+    """How far the game is, as a player's token reads its record."""
+    return client.get(f"/api/v1/games/{gid}/record", headers=h).json["seq"]
 
 
 def _mover(client, gid, auth):
@@ -123,14 +131,14 @@ def test_a_stale_seq_is_409_with_the_current_one_and_nothing_changes(client, tab
     assert client.post(f"/api/v1/games/{gid}/moves", headers=oh,
                        json={"command": olegal["commands"][0],
                              "seq": olegal["seq"]}).status_code == 200
-    now = client.get(f"/api/v1/games/{gid}/record").json["seq"]
+    now = _seq(client, gid, auth[ANNA])
     stale = client.post(f"/api/v1/games/{gid}/moves", headers=h,
                         json={"command": legal["commands"][0], "seq": legal["seq"]})
     assert stale.status_code == 409, stale.json
     assert stale.json["seq"] == now and stale.json["mark"]
     assert "hand" in stale.json["view"]      # "here is the position as it is now": it is
     assert stale.content_type == "application/problem+json"
-    assert client.get(f"/api/v1/games/{gid}/record").json["seq"] == now
+    assert _seq(client, gid, auth[ANNA]) == now
 
 
 def test_the_same_client_key_twice_gets_the_first_answer_and_applies_once(client, table):
@@ -142,7 +150,7 @@ def test_the_same_client_key_twice_gets_the_first_answer_and_applies_once(client
     again = client.post(f"/api/v1/games/{gid}/moves", headers=h | key, json=body)
     assert first.status_code == again.status_code == 200
     assert first.json == again.json and again.headers["Idempotent-Replayed"] == "true"
-    assert client.get(f"/api/v1/games/{gid}/record").json["seq"] == first.json["seq"]
+    assert _seq(client, gid, auth[ANNA]) == first.json["seq"]
 
 
 @pytest.mark.parametrize("data, status", [
@@ -156,12 +164,12 @@ def test_the_same_client_key_twice_gets_the_first_answer_and_applies_once(client
 def test_bad_bodies_are_problems_and_change_nothing(client, table, data, status):
     gid, auth = table
     _, h, _ = _mover(client, gid, auth)
-    before = client.get(f"/api/v1/games/{gid}/record").json["seq"]
+    before = _seq(client, gid, auth[ANNA])
     r = client.post(f"/api/v1/games/{gid}/moves", headers=h, data=data,
                     content_type="application/json")
     assert r.status_code == status, r.json
     assert r.content_type == "application/problem+json" and r.json["status"] == status
-    assert client.get(f"/api/v1/games/{gid}/record").json["seq"] == before
+    assert _seq(client, gid, auth[ANNA]) == before
 
 
 def test_a_refused_command_says_why_with_suggestions(client, table):

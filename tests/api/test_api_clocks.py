@@ -16,7 +16,7 @@ def test_the_seat_view_has_every_seats_clock_as_the_page_shows_them(app_factory)
     app = app_factory(TURNPOST_CLOCK=ManualClock(T0))
     svc = app.extensions["turnpost"]
     gid = play.start_game(svc, "trees", [ANNA, BEN], {"clock": "3d"}).game_id
-    mover = play.read_game(svc, gid, None).page.to_act[0]
+    mover = play.read_game(svc, gid, play.Reader.at(gid, None)).page.to_act[0]
     for seat, addr in enumerate((ANNA, BEN)):
         auth = {"Authorization": f"Bearer {tokens.create(svc, addr, 'clocks')[1]}"}
         clocks = app.test_client().get(f"/api/v1/games/{gid}", headers=auth).json["clocks"]
@@ -26,7 +26,7 @@ def test_the_seat_view_has_every_seats_clock_as_the_page_shows_them(app_factory)
         assert clocks[mover]["inTurn"] and clocks[mover]["deadline"] == "2026-11-27T09:00:00Z"
         assert clocks[1 - mover]["deadline"] is None
         # the very clocks of the game page, in the API's camelCase
-        page = play.read_game(svc, gid, seat).page.clocks
+        page = play.read_game(svc, gid, play.Reader.at(gid, seat)).page.clocks
         assert [sorted(c) for c in clocks] == [sorted(_camel(k) for k in p) for p in page]
         assert [c["deadlineText"] for c in clocks] == [p["deadline_text"] for p in page]
 

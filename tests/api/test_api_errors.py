@@ -32,7 +32,7 @@ def _is_problem(r, status: int) -> dict:
 @pytest.mark.parametrize("seat", ["null", "-1", "1.0", "one", "", "١"])
 def test_a_seat_that_is_not_one_seat_number_is_400_and_changes_nothing(client, table, seat):
     gid, h = table
-    before = client.get(f"/api/v1/games/{gid}/record").json["seq"]
+    before = client.get(f"/api/v1/games/{gid}/record", headers=h).json["seq"]
     q = {"seat": seat}
     for r in (client.get(f"/api/v1/games/{gid}", headers=h, query_string=q),
               client.get(f"/api/v1/games/{gid}/moves", headers=h, query_string=q),
@@ -41,7 +41,7 @@ def test_a_seat_that_is_not_one_seat_number_is_400_and_changes_nothing(client, t
               client.post(f"/api/v1/games/{gid}/moves", headers=h, query_string=q,
                           json={"command": "harvest moons"})):
         assert "seat is one seat number" in _is_problem(r, 400)["detail"]
-    assert client.get(f"/api/v1/games/{gid}/record").json["seq"] == before
+    assert client.get(f"/api/v1/games/{gid}/record", headers=h).json["seq"] == before
 
 
 def test_two_seats_at_once_are_400_and_one_good_seat_reads(client, table):

@@ -86,7 +86,7 @@ def test_the_page_of_a_resigned_game_says_nobody_is_to_play(services):
         game_id = start(services, kind=kind, players=PLAYERS, clock="3d").game_id
         seat_cases.resign(services, game_id, 1)
         for seat in (0, 1):
-            page = play.read_game(services, game_id, seat).page
+            page = play.read_game(services, game_id, play.Reader.at(game_id, seat)).page
             env = services.templates
             for ext in ("txt", "html"):
                 text = env.get_template(game_partial(env, kind, ext)).render(

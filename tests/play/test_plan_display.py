@@ -63,8 +63,9 @@ def test_standing_plans_ride_in_the_writers_email_and_on_its_page_only(services)
     assert all("plans" not in p for seat, p in payloads.items() if seat != writer)
     mail = text_to(svc, addr)
     assert "Your plans (nobody else sees them" in mail and f"then {second}" in mail
-    assert play.read_game(svc, game, writer).plans == [f"if {name} {first} then {second}"]
-    assert play.read_game(svc, game, middle).plans == []
+    assert play.read_game(svc, game, play.Reader.at(game, writer)).plans == [
+        f"if {name} {first} then {second}"]
+    assert play.read_game(svc, game, play.Reader.at(game, middle)).plans == []
 
 
 def _suzerain_after(seed, steps):

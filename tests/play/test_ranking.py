@@ -192,7 +192,8 @@ def test_text_ratings_tournament_points_and_ladder_agree(services, size, leaving
     gone = [NAMES[s] for s in range(len(leaving))]
 
     # the text everyone reads at the end, in the emails and on the pages
-    text = result_line(play.read_game(svc, game_id, None, with_history=False).page)
+    table = play.Reader.at(game_id, None)      # the table, as a spectator's link shows it
+    text = result_line(play.read_game(svc, game_id, table, with_history=False).page)
     head = text.split(".")[0].split(" (")[0]
     assert head == (f"{winners[0]} won" if len(winners) == 1
                     else "Shared win: " + ", ".join(winners)), text

@@ -142,7 +142,7 @@ def test_an_imported_game_has_its_rows(services):
     game_id = start(services).game_id
     for _ in range(4):
         move(services, game_id)
-    copy = archive.import_game(services, archive.export(services, game_id))
+    copy = archive.import_game(services, archive.export(services, game_id, play.OPERATOR))
     assert assert_rows_agree(services, copy) == to_act(services, game_id)
 
 

@@ -75,7 +75,8 @@ def test_a_friday_evening_deadline_is_carried_to_monday_in_each_players_zone(ser
     assert deadline_of(services, berlin, ANNA) == monday_berlin
     assert deadline_of(services, new_york, BEN) == monday_new_york
     # the others read the deadline as it really is: Monday, in their own zone (Cleo's: UTC)
-    page = play.read_game(services, berlin, seat_of(services, berlin, CLEO)).page
+    page = play.read_game(services, berlin,
+                          play.Reader.at(berlin, seat_of(services, berlin, CLEO))).page
     anna_clock = next(c for c in page.clocks if c["seat"] == seat_of(services, berlin, ANNA))
     assert anna_clock["deadline_text"].startswith("Mon 30 Nov, 18:00 UTC")
     services.clock.set(monday_berlin - timedelta(seconds=1))

@@ -73,9 +73,10 @@ def test_back_ends_a_vacation_and_bad_requests_change_nothing(services):
 def test_resign_two_players_ends_the_game_and_twice_is_refused(services):
     g = start(services, clock="3d")
     seat_cases.resign(services, g.game_id, 1)
-    page = play.read_game(services, g.game_id, 0).page
+    page = play.read_game(services, g.game_id, play.Reader.at(g.game_id, 0)).page
     assert page.outcome["winners"] == [0]
-    assert "Ben resigned" in play.read_game(services, g.game_id, 0).history[-1]["text"]
+    anna = play.Reader.at(g.game_id, 0)
+    assert "Ben resigned" in play.read_game(services, g.game_id, anna).history[-1]["text"]
     with pytest.raises(play.GameOver) as exc:
         seat_cases.resign(services, g.game_id, 1)
     assert "finished" in exc.value.detail
@@ -114,12 +115,12 @@ def test_resign_with_three_players_plays_the_seat_by_timeout_and_replace_hands_i
     # the old holder's links no longer act; the history records the handover
     claims = services.urls.signer.loads("view", old_link.split("/g/")[1])
     with pytest.raises(play.NotYourSeat) as exc:
-        play.read_game(services, g.game_id, 1, holder=claims.holder)
+        play.read_game(services, g.game_id, play.Reader.at(g.game_id, 1, claims.holder))
     assert "previous player" in exc.value.detail
     with pytest.raises(play.NotYourSeat):
         play.submit(services, play.Intent(g.game_id, 1, lines=["pass"], holder=0))
     assert any("took over Ben's seat" in h["text"]
-               for h in play.read_game(services, g.game_id, 0).history)
+               for h in play.read_game(services, g.game_id, play.Reader.at(g.game_id, 0)).history)
     assert [k for _, k in changes(services, g.game_id)] == ["resigned", "invited", "replaced"]
     with pytest.raises(play.PlayError):          # the invitation is used up
         seat_cases.accept_replacement(services, token)

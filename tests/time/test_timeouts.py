@@ -65,7 +65,7 @@ def test_forfeit_in_a_two_player_game_ends_it(services):
         assert game.status == "ended"
         assert game.result["winners"] == [1 - late]
     assert (late, "forfeited") in changes(services, g.game_id)
-    page = play.read_game(services, g.game_id, 1 - late).page
+    page = play.read_game(services, g.game_id, play.Reader.at(g.game_id, 1 - late)).page
     assert page.outcome["winners"] == [1 - late]
     try:
         from .helpers import move
@@ -148,7 +148,7 @@ def test_timeout_and_wait_emails_render_with_the_news_and_links(services):
                or "Ben ran out of time; the default move was played for Ben" in t for t in texts)
     assert any("You ran out of time; the default move was played for you" in t for t in texts)
     assert any("Extend the deadline once: http://turnpost.test/s/" in t for t in texts)
-    history = play.read_game(services, g.game_id, 0).history
+    history = play.read_game(services, g.game_id, play.Reader.at(g.game_id, 0)).history
     assert any("(played by the clock: out of time)" in h["text"] for h in history)
     assert w.game_id != g.game_id
 

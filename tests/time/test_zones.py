@@ -46,7 +46,7 @@ def test_the_page_shows_every_clock_in_the_readers_zone(services):
     (seat,) = to_act(services, g.game_id)
     other = 1 - seat
     _zone(services, seats(services, g.game_id)[other]["player"], "America/New_York")
-    page = play.read_game(services, g.game_id, other).page
+    page = play.read_game(services, g.game_id, play.Reader.at(g.game_id, other)).page
     assert page.clocks[seat]["deadline_text"] == "Fri 27 Nov, 04:00 EST (in 3 days)"
-    spectator = play.read_game(services, g.game_id, None).page
+    spectator = play.read_game(services, g.game_id, play.Reader.at(g.game_id, None)).page
     assert spectator.clocks[seat]["deadline_text"] == "Fri 27 Nov, 09:00 UTC (in 3 days)"

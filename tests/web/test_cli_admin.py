@@ -21,9 +21,9 @@ def game(app):
     svc = app.extensions["turnpost"]
     # players who read every move's mail, so each seat has rows to resend and park
     gid = start_game(app, "trees", [ANNA, BEN]).game_id
-    read = play.read_game(svc, gid, 0)
+    read = play.read_game(svc, gid, play.Reader.at(gid, 0))
     mover = read.page.to_act[0]
-    legal = play.read_game(svc, gid, mover).page.all_moves
+    legal = play.read_game(svc, gid, play.Reader.at(gid, mover)).page.all_moves
     play.submit(svc, play.Intent(gid, mover, moves=[legal[0]["move"]], source="cli"))
     return gid
 
@@ -35,7 +35,7 @@ def run(app, *args):
 
 def test_games_list_and_waiting_on(app, game):
     svc = app.extensions["turnpost"]
-    waiting = [ANNA, BEN][play.read_game(svc, game, 0).page.to_act[0]]
+    waiting = [ANNA, BEN][play.read_game(svc, game, play.Reader.at(game, 0)).page.to_act[0]]
     other = ({ANNA, BEN} - {waiting}).pop()
     out = run(app, "games", "list").output
     assert f"{game}\ttrees\tactive" in out and "1 games" in out
@@ -89,15 +89,15 @@ def test_export_then_import_replays_to_the_same_game(app, game, tmp_path):
     assert result.exit_code == 0, result.output
     new_id = int(result.output.split()[-1])
     for seat in (None, 0, 1):
-        assert play.read_game(svc, new_id, seat).page.view == \
-            play.read_game(svc, game, seat).page.view
-    again = archive.export(svc, new_id)
+        assert play.read_game(svc, new_id, play.Reader.at(new_id, seat)).page.view == \
+            play.read_game(svc, game, play.Reader.at(game, seat)).page.view
+    again = archive.export(svc, new_id, play.OPERATOR)
     assert again["views_sha256"] == doc["views_sha256"]
 
 
 def test_an_edited_export_is_refused_and_nothing_is_imported(app, game, tmp_path):
     svc = app.extensions["turnpost"]
-    doc = archive.export(svc, game)
+    doc = archive.export(svc, game, play.OPERATOR)
     edited = json.loads(json.dumps(doc))
     edited["seats"][0]["email"] = "mallory@example.org"
     path = tmp_path / "edited.json"

@@ -136,7 +136,7 @@ def test_an_imported_finished_game_is_not_rated_again_even_by_a_rebuild(app):
         move(svc, g.game_id)
     before = community.board(svc, "trees").lines
     assert [x.games for x in before] == [1, 1]
-    copy = archive.import_game(svc, archive.export(svc, g.game_id))
+    copy = archive.import_game(svc, archive.export(svc, g.game_id, play.OPERATOR))
     with svc.db.transaction() as s:
         assert s.get(GameRow, copy).status == "ended"
     assert community.rebuild(svc) == 1

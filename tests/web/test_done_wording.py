@@ -54,8 +54,9 @@ def test_the_clocks_move_for_your_own_seat_says_the_clock_played_it(app):
     (seat,) = pos.engine.to_act(pos.state)
     move = pos.engine.legal_moves(pos.state, seat)[0]
     play.submit(svc, play.Intent(gid, seat, moves=[move], source="timer"))
-    mine = [h["text"] for h in play.read_game(svc, gid, seat).history if h["kind"] == "event"]
-    theirs = [h["text"] for h in play.read_game(svc, gid, 1 - seat).history
+    mine = [h["text"] for h in play.read_game(svc, gid, play.Reader.at(gid, seat)).history
+            if h["kind"] == "event"]
+    theirs = [h["text"] for h in play.read_game(svc, gid, play.Reader.at(gid, 1 - seat)).history
               if h["kind"] == "event"]
     assert any(t.startswith("Your time ran out, so the clock played for you: ") for t in mine)
     assert not any("(played by the clock" in t for t in mine)

@@ -29,7 +29,7 @@ def feeds(app):
 def test_the_atom_feed_has_an_entry_for_the_player_whose_move_it_is(app, client, feeds):
     gid, made = feeds
     svc = app.extensions["turnpost"]
-    to_act = play.read_game(svc, gid, 0).page.to_act
+    to_act = play.read_game(svc, gid, play.Reader.at(gid, 0)).page.to_act
     entries = {}
     for addr, (_, token) in made.items():
         r = client.get(f"/feeds/{token}/moves.atom")
@@ -56,7 +56,7 @@ def test_the_calendar_is_empty_without_clocks_and_lists_deadlines_with_them(
     svc = app.extensions["turnpost"]
     gid = play.start_game(svc, "trees", ["Anna <anna@example.org>", BEN],
                           {"clock": "3d"}).game_id
-    (mover,) = play.read_game(svc, gid, 0).page.to_act
+    (mover,) = play.read_game(svc, gid, play.Reader.at(gid, 0)).page.to_act
     due = T0 + timedelta(days=3)
     for seat, addr in enumerate([ANNA, BEN]):
         token = tokens.create(svc, addr, "feeds", "feed")[1]

@@ -73,12 +73,12 @@ def outcomes(app_factory):
         app = app_factory()
         svc = app.extensions["turnpost"]
         gid = start_game(app, "trees", [ANNA, BEN]).game_id
-        seat = play.read_game(svc, gid, None).page.to_act[0]
+        seat = play.read_game(svc, gid, play.Reader.at(gid, None)).page.to_act[0]
         addr = (ANNA, BEN)[seat]
         steps = []
         for line, _ in WORDS:
             if line == MOVE:
-                line = play.read_game(svc, gid, seat).page.all_moves[0]["text"]
+                line = play.read_game(svc, gid, play.Reader.at(gid, seat)).page.all_moves[0]["text"]
             with app.app_context():
                 answer = channel(app, gid, seat, addr, line)
             steps.append((answer, _state(svc, gid)))

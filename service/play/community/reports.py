@@ -7,8 +7,10 @@ from datetime import datetime
 
 from sqlalchemy import select
 
-from service.play.errors import PlayError
+from service.play import readpolicy, repository
+from service.play.errors import NoSuchGame, PlayError
 from service.play.moves import chat
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store.models import ChatMessage, ChatReport, Player, Seat
 
@@ -17,6 +19,15 @@ MAX_REASON = 500
 
 class BadReport(PlayError):
     title = "The report was not taken"
+
+
+class NoSuchLine(BadReport, NoSuchGame):
+    """A chat line the reporter cannot read, answered as one that does not exist (404)."""
+
+    title = "No such chat line"
+
+
+NO_LINE = "There is no such chat line in your games."
 
 
 @dataclass(frozen=True)
@@ -38,12 +49,15 @@ def report(svc: Services, reporter_id: int, message_id: int, reason: str = "") -
                         f"{MAX_REASON}.")
     with svc.db.transaction() as session:
         line = session.get(ChatMessage, message_id)
-        seat = None if line is None else session.scalar(select(Seat.seat).where(
-            Seat.game_id == line.game_id, Seat.player_id == reporter_id))
+        reader = Reader.player(reporter_id)
+        game = None if line is None else repository.game_row(session, line.game_id)
+        # the line's game as its players see it (readpolicy), then the line as chat shows it
+        seat = readpolicy.seat_shown(game, reader) \
+            if game is not None and readpolicy.is_player(game, reader) else None
         readable = seat is not None and session.scalar(select(ChatMessage.id).where(
             ChatMessage.id == message_id, chat.visible_to(seat)))
         if not readable:
-            raise BadReport("There is no such chat line in your games.")
+            raise NoSuchLine(NO_LINE)
         if line.from_seat == seat:
             raise BadReport("That line is your own.")
         done = session.scalar(select(ChatReport.id).where(

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from sqlalchemy import func, select
 
 from service.games import registry
+from service.play import readpolicy
 from service.play.services import Services
 from service.store.models import GameRow, Player, Tournament, TournamentEntrant, TournamentRound
 
@@ -18,7 +19,7 @@ from .tournaments import tournament_of
 @dataclass(frozen=True)
 class Table:
     game_id: int
-    public_id: str
+    public_id: str                  # "" when its players keep its page off
     players: list[str]
     over: bool
     points: list[float | None]      # each seat's points once the game is over
@@ -100,7 +101,9 @@ def show(svc: Services, tournament_id: int) -> TournamentView:
                 seated = [s.player_id for s in game.seats]
                 done = finished.get(game_id)
                 points = standings.game_points(done.versus, seated) if done else {}
-                tables.append(Table(game_id, game.public_id or "",
+                # a tournament's games are shown to everyone (players, points), each linked
+                # to its public page where that page is on (readpolicy.public_page)
+                tables.append(Table(game_id, readpolicy.public_page(game) or "",
                                     [names.get(p) or session.get(Player, p).name for p in seated],
                                     done is not None, [points.get(p) for p in seated]))
             played.append(RoundView(r.round, tables, [names[p] for p in r.byes]))

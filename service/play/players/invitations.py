@@ -18,9 +18,11 @@ from service.display.seatpage import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
+from service.play import readpolicy
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.notify import new_message_id
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import ClockError, calendar, extensions
 from service.play.time import deadlines as timing
@@ -249,10 +251,12 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
     addr = bot.addr if bot else _address(typed)
     now = svc.clock.now()
     with svc.db.transaction() as session:
-        game = positions.game_row(session, game_id, lock=True)
-        if game.created_by != creator_id or game.status != GameStatus.FORMING:
-            raise BadInvitation("Only the player who made a game can fill its seats, and only "
-                                "before it starts.")
+        # its maker learns why not (the game has started); to anyone else it does not exist
+        game = readpolicy.admit(lambda: positions.game_row(session, game_id, lock=True),
+                                Reader.player(creator_id), readpolicy.fills_seats)
+        if game.status != GameStatus.FORMING:
+            raise BadInvitation("This game has started: its seats can be given to someone "
+                                "else only before it starts.")
         current = {i.seat: i for i in _seats(session, game_id)}
         inv = current.get(seat)
         if inv is None or not declined(inv, now):
@@ -290,6 +294,12 @@ def _bot_for(svc: Services, typed: str) -> start.Entry:
         raise BadInvitation(exc.detail) from None
 
 
+#: what joining answers for a number that is no game, and for a game without an open seat
+#: to anyone not at its table
+NO_OPEN_SEAT = ("There is no open seat at a game with that number; the open seats are listed "
+                "on Open seats.")
+
+
 def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
     """A signed-in player takes the first open seat: "joined" or "started"."""
     with svc.db.transaction() as session:
@@ -301,14 +311,21 @@ def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
 def take_open_seat(session: Session, svc: Services, player_id: int,
                    game_id: int) -> tuple[str, list[int]]:
     """`join_open_seat` in the caller's transaction: ("joined" or "started", the outbox ids
-    to kick after the commit). The game row is locked, so one seat is taken once."""
-    game = positions.game_row(session, game_id, lock=True)
+    to kick after the commit). The game row is locked, so one seat is taken once. A game with
+    no open seat is shown only to those at its table (readpolicy.sees_open_seat): to anyone
+    else it answers as a number that is no game."""
+    game = readpolicy.found(lambda: positions.game_row(session, game_id, lock=True),
+                            NO_OPEN_SEAT)
     seats = _seats(session, game_id)
     free = next((i for i in seats if i.status == "open"), None)
+    player = session.get(Player, player_id)
+    at_table = player.email in {i.email for i in seats if i.status in ("accepted", "pending")}
+    if not (at_table or readpolicy.is_player(game, Reader.player(player_id))
+            or readpolicy.sees_open_seat(game, free is not None)):
+        raise readpolicy.hidden(NO_OPEN_SEAT)
     if game.status != "forming" or free is None:
         raise BadInvitation("This game has no open seat any more.")
-    player = session.get(Player, player_id)
-    if player.email in {i.email for i in seats if i.status in ("accepted", "pending")}:
+    if at_table:
         raise BadInvitation("You already have a seat at this table.")
     if blocks.apart(session, player_id) & {i.player_id for i in seats if i.player_id}:
         raise BadInvitation("You cannot join this table: one of its players and you have "
@@ -335,7 +352,7 @@ def open_games(svc: Services) -> list[OpenGame]:
         out = []
         for game in games:
             seats = _seats(session, game.id)
-            if any(i.status == "open" for i in seats):
+            if readpolicy.sees_open_seat(game, any(i.status == "open" for i in seats)):
                 creator = session.get(Player, game.created_by) if game.created_by else None
                 out.append(OpenGame(game.id, registry.get(game.kind).title,
                                     creator.name if creator else "Someone",

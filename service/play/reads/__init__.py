@@ -2,11 +2,10 @@
 
 from . import admin, api, forcedmoves, gamefile, mygames, seatpage
 from .pages import GameRead, PublicGame, public_game, read_game
-from .replay import LogReader, NotYet, Step, replay_step, seat_log, whole_log
+from .replay import NotYet, Step, replay_step, seat_log, whole_log
 
 __all__ = [
     "GameRead",
-    "LogReader",
     "NotYet",
     "PublicGame",
     "Step",

@@ -1,7 +1,8 @@
 """The use cases behind the JSON API (service/web/api.py): a player's games, one game as their
 seat sees it (the same page as their email), its legal moves, a move with stale-move protection
-and a client's idempotency key, chat, and the public record. Who is asking is a player id (from
-their token): a game they have no seat in does not exist for them."""
+and a client's idempotency key, chat, and a game's record as spectators see it. Who is asking
+is a player id (from their token); what they may see is service.play.readpolicy's to say: a
+game they have no seat in does not exist for them, word for word as a missing one."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -15,9 +16,11 @@ from service.display.seatpage import SeatPage, history
 from service.games import registry
 from service.linking import freshness as marks
 from service.mail.outbound.templating import game_partial
+from service.play import readpolicy
 from service.play import repository as positions
-from service.play.errors import AlreadyDone, NoSuchGame, PositionChanged, Refused
+from service.play.errors import AlreadyDone, PositionChanged, Refused
 from service.play.moves import Intent, apply, chat, commands, plans
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import extensions
 from service.store import events as event_store
@@ -105,13 +108,17 @@ def my_games(svc: Services, player_id: int, status: str | None = None) -> list[G
 
 
 def seat_for(session: Session, game_id: int, player_id: int, seat: int | None = None) -> Seat:
-    """The player's seat in the game; a game they do not play is "no such game" (404), so a
-    token cannot probe which games exist."""
-    row = positions.game_row(session, game_id)
-    mine = [s for s in row.seats if s.player_id == player_id and seat in (None, s.seat)]
-    if not mine:
-        raise NoSuchGame(f"There is no game number {game_id} of yours.")
-    return mine[0]
+    """The player's seat in the game (`seat`: which of theirs). A game they do not play, and a
+    seat that is not theirs, are "no such game" (404) in the words of a game that does not
+    exist (readpolicy.UNSEEN), so a token cannot probe which games exist."""
+    reader = Reader.player(player_id)
+    row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+                           readpolicy.is_player)
+    held = readpolicy.seats_held(row, reader)
+    if seat is not None and seat not in held:
+        raise readpolicy.hidden()
+    chosen = held[0] if seat is None else seat
+    return next(s for s in row.seats if s.seat == chosen)
 
 
 def read_seat(svc: Services, game_id: int, player_id: int, seat: int | None = None,
@@ -236,10 +243,14 @@ def extend(svc: Services, game_id: int, player_id: int, days: str,
     return done
 
 
-def record(svc: Services, game_id: int) -> Record:
-    """The public record: what a spectator may see, with every event a spectator may see."""
+def record(svc: Services, game_id: int, reader: Reader) -> Record:
+    """The game as spectators see it, with every event a spectator may see: for its players,
+    and for the public page's audience (the reader names the page's id) while that page is on
+    (readpolicy.sees_table). To anyone else, "no such game" as for a number that is none."""
     with svc.db.reading() as session:
-        pos = positions.load(session, svc.states, game_id)
+        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+                               readpolicy.sees_table)
+        pos = positions.load(session, svc.states, game_id, row=row)
         names = [s.player.name for s in pos.row.seats]
         events = [(r.seq, r.event) for r in event_store.load(session, pos.row)]
         outcome = pos.engine.outcome(pos.state)

@@ -14,8 +14,10 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.games.contract import Event, replay
+from service.play import readpolicy
 from service.play import repository as positions
 from service.play.errors import PlayError
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, Player, Seat
@@ -42,9 +44,11 @@ def views_digest(engine, state, seats: int) -> str:
     return hashlib.sha256(_canonical(views)).hexdigest()
 
 
-def export(svc: Services, game_id: int) -> dict:
+def export(svc: Services, game_id: int, reader: Reader) -> dict:
+    """The game's file, for the reader readpolicy.sees_file admits (the operator)."""
     with svc.db.reading() as session:
-        row = positions.game_row(session, game_id)
+        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+                               readpolicy.sees_file)
         recorded = event_store.load(session, row)
         engine = registry.get(row.kind)
         state = replay(engine, [r.event for r in recorded])

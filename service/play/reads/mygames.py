@@ -11,8 +11,9 @@ from sqlalchemy import select
 
 from service.display.seatpage import result_text
 from service.games import registry
-from service.play.errors import NoSuchGame
+from service.play import readpolicy, repository
 from service.play.players import declined
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import clocks
 from service.store.models import GameRow, Invitation, Player, Seat
@@ -95,14 +96,25 @@ def at_risk(deadline: datetime | None, now: datetime) -> bool:
 
 def seat_link(svc: Services, player_id: int, game_id: int) -> str:
     """The player's own game page in `game_id` (a fresh signed link), for a signed-in player
-    whose emailed link expired; a game they have no seat in is "no such game"."""
+    whose emailed link expired; a game they have no seat in is "no such game", as one that
+    does not exist (readpolicy.is_player)."""
     with svc.db.reading() as session:
-        seat = session.scalars(select(Seat).where(Seat.game_id == game_id,
-                                                  Seat.player_id == player_id)).first()
-        if seat is None:
-            raise NoSuchGame("You have no seat in a game with that number; your games are "
-                             "listed on My games.")
-        return svc.urls.game_path(game_id, seat.seat, seat.holder)
+        reader = Reader.player(player_id)
+        game = readpolicy.admit(lambda: repository.game_record(session.connection(), game_id),
+                                reader, readpolicy.is_player, NOT_MINE)
+        seat = readpolicy.seat_shown(game, reader)
+        holder = next(s.holder for s in game.seats if s.seat == seat)
+        return svc.urls.game_path(game_id, seat, holder)
+
+
+#: what /me/games/<number> answers for a game the signed-in player has no seat in
+NOT_MINE = "You have no seat in a game with that number; your games are listed on My games."
+
+
+def _public_path(svc: Services, game) -> str:
+    """The game's public page, where its players keep one (readpolicy.public_page)."""
+    public_id = readpolicy.public_page(game)
+    return svc.urls.public_game_path(public_id) if public_id else ""
 
 
 def _line(svc: Services, game, seat: int, moved_at: datetime | None,
@@ -119,8 +131,7 @@ def _line(svc: Services, game, seat: int, moved_at: datetime | None,
                     svc.urls.game_path(game.id, seat, listing.seat_of(game, seat).holder),
                     waiting_on=[names[i] for i in acting if i != seat], since=since,
                     result=result_text(outcome, names, seat) or ("Ended." if ended else ""),
-                    public_path=svc.urls.public_game_path(game.public_id)
-                    if game.public and game.public_id else "",
+                    public_path=_public_path(svc, game),
                     tournament_path=f"/tournaments/{game.tournament_id}"
                     if game.tournament_id else "")
     if outcome or ended:
@@ -143,7 +154,7 @@ def _forming(session, svc: Services, player_id: int) -> list[GameLine]:
         lines.append(GameLine(game.id, registry.get(game.kind).title,
                               [who for _, who, _ in seats], "", seats=seats,
                               mine=game.created_by == player_id,
-                              public_path=svc.urls.public_game_path(game.public_id)))
+                              public_path=_public_path(svc, game)))
     return lines
 
 

@@ -14,10 +14,11 @@ from sqlalchemy.orm import Session
 
 from service.display.seatpage import SeatPage, fill, history
 from service.games import registry
+from service.play import readpolicy
 from service.play import repository as positions
 from service.play.errors import NoSuchGame
 from service.play.moves import bots, chat, plans, undo
-from service.play.repository import check_holder
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
@@ -46,25 +47,26 @@ class GameRead:
     plan_hints: list[str] = field(default_factory=list)   # plans it might write now
 
 
-def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
-              holder: int | None = None, before: int | None = None) -> GameRead:
-    """A seat's page of the game; `with_history=False` for pages that show only the position
-    (a link's confirm page): no history, moves to choose from, undo request or attempts;
-    `before`: the history page of the events before that seq; `holder`: the seat's holder a
-    link was made for (a link of the seat's previous player is refused)."""
+def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool = True,
+              before: int | None = None) -> GameRead:
+    """The game's page as `reader` may see it (service.play.readpolicy): a link's seat, its
+    own view; the public page's audience, the spectator's. `with_history=False` for pages that
+    show only the position (a link's confirm page): no history, moves to choose from, undo
+    request or attempts; `before`: the history page of the events before that seq."""
     with svc.db.reading() as session:
         # the page's reads of plain rows go to the transaction's connection: through the
         # session's execute, which readies ORM loading they do not use, each cost three times
         # as much
         rows = session.connection()
-        row = positions.game_record(rows, game_id)
+        row = readpolicy.admit(lambda: positions.game_record(rows, game_id), reader,
+                               readpolicy.sees_table)
+        seat = readpolicy.seat_shown(row, reader)
         # the page of history, read first: its events are those a cold fold of the newest
         # position needs (after the newest snapshot, at most SNAPSHOT_EVERY back), one read
         recent = event_store.newest(rows, row, before=before, limit=HISTORY_PAGE) \
             if with_history else []
         pos = positions.load(session, svc.states, game_id, row=row,
                              known=recent if before is None else ())
-        check_holder(pos.row, seat, holder)
         names = [s.player.name for s in pos.row.seats]
         page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
                               with_menu=with_history)
@@ -81,8 +83,8 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
              if m.parsed else "?") for m in attempts(rows, game_id, seat)]
         rematch = rows.scalar(_REMATCH, {"game_id": game_id}) \
             if pos.row.status == GameStatus.ENDED else None
-        public = svc.urls.public_game_path(pos.row.public_id) \
-            if pos.row.public and pos.row.public_id else ""
+        public_id = readpolicy.public_page(pos.row)
+        public = svc.urls.public_game_path(public_id) if public_id else ""
         mine = [] if seat is None else plans.mine(session, pos.engine, game_id, seat, names)
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
@@ -156,13 +158,17 @@ class PublicGame:
     seats: list[tuple[str, str]]   # forming: (display name or "an invited player", status)
 
 
+#: a public page's address that shows nothing: no such id, or a page its players turned off
+NO_PAGE = "There is no such game page (or its players keep it private)."
+
+
 def public_game(svc: Services, public_id: str) -> PublicGame:
-    """The game behind a public page's unguessable id; a game whose page is off, or an id that
-    names nothing, is "no such game" alike."""
+    """The game behind a public page's unguessable id, for that page's audience
+    (readpolicy.sees_table); a game whose page is off, or an id that names nothing, is "no
+    such game" alike."""
     with svc.db.reading() as session:
-        row = session.scalars(select(GameRow).where(GameRow.public_id == public_id[:40])).first()
-        if row is None or not row.public:
-            raise NoSuchGame("There is no such game page (or its players keep it private).")
+        row = readpolicy.admit(lambda: by_public_id(session, public_id),
+                               Reader.spectator(public_id), readpolicy.sees_table, NO_PAGE)
         seats = []
         if row.status == GameStatus.FORMING:
             for inv in session.scalars(select(Invitation).where(
@@ -172,6 +178,15 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
                     "an open seat" if inv.status == "open" else "an invited player")
                 seats.append((who, inv.status))
         return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)
+
+
+def by_public_id(session: Session, public_id: str) -> GameRow:
+    """The game whose public page id this is, its page on or off (the policy decides)."""
+    row = session.scalars(select(GameRow).where(GameRow.public_id == public_id[:40])).first()
+    if row is None:
+        raise NoSuchGame(NO_PAGE)
+    return row
+
 
 def attempts(session: Session | Connection, game_id: int, seat: int, limit: int = 10) -> list:
     """Mail for this seat from other addresses, newest first (the seat's game page): rows

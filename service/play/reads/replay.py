@@ -1,6 +1,6 @@
 """Looking back: a seat steps through the game's positions exactly as it saw them then, and
 downloads the log as it may see it (its players, and a public page's audience, may download
-the whole log once the game is over).
+the whole log once the game is over). Who may read what is service.play.readpolicy's to say.
 
 A step is a position that existed: the end of one committed batch of events (one start, one
 move or turn, one bot move, one take-back), found from the events' (seat, source, time) —
@@ -12,16 +12,20 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
+from sqlalchemy.orm import Session
 
 from service.display.seatpage import history, redact
+from service.play import readpolicy
 from service.play import repository as positions
-from service.play.errors import NoSuchGame, PlayError
+from service.play.errors import PlayError
 from service.play.moves import chat
+from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
+
+from .pages import by_public_id
 
 
 class NotYet(PlayError):
@@ -44,10 +48,13 @@ class Step:
     happened: list[str]   # what the step's batch did, as the seat may read it
 
 
-def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -> Step:
-    """The step at seq `at` (or the nearest step before it; the first step when None)."""
+def replay_step(svc: Services, game_id: int, reader: Reader, at: int | None) -> Step:
+    """The step at seq `at` (or the nearest step before it; the first step when None), as the
+    reader's seat saw it (the spectator's, for the public page's audience)."""
     with svc.db.reading() as session:
-        row = positions.game_row(session, game_id)
+        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+                               readpolicy.sees_table)
+        seat = readpolicy.seat_shown(row, reader)
         pos = positions.load(session, svc.states, game_id)
         recorded = event_store.load(session, row)
         steps = positions.batches(recorded)
@@ -67,10 +74,13 @@ def replay_step(svc: Services, game_id: int, seat: int | None, at: int | None) -
 
 
 
-def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
-    """The log as `seat` may see it: each event redacted for it, and the messages it may read."""
+def seat_log(svc: Services, game_id: int, reader: Reader) -> dict[str, Any]:
+    """The log as the reader's seat may see it: each event redacted for it, and the messages
+    it may read."""
     with svc.db.reading() as session:
-        row = positions.game_row(session, game_id)
+        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+                               readpolicy.sees_table)
+        seat = readpolicy.seat_shown(row, reader)
         pos = positions.load(session, svc.states, game_id)
         names = [s.player.name for s in row.seats]
         events = []
@@ -83,31 +93,23 @@ def seat_log(svc: Services, game_id: int, seat: int | None) -> dict[str, Any]:
                 "events": events, "messages": _messages(session, game_id, seat)}
 
 
-@dataclass(frozen=True)
-class LogReader:
-    """Who asks for a whole log: the game's number with the signed-in account, or the game's
-    public page id. A seat token's holder asks by the number alone, with `seat_token` set
-    once the caller has verified the token for that game."""
-    game_id: int | None = None
-    account_id: int | None = None
-    public_id: str | None = None
-    seat_token: bool = False
-
-
 NO_LOG = "There is no such game log."
 
 
-def whole_log(svc: Services, reader: LogReader) -> dict[str, Any]:
-    """Every event as recorded, hidden cards and all: only once the game is over, and only
-    for its players and, when its page is public, that page's audience. To anyone else a
-    game that exists is answered exactly as one that does not."""
+def whole_log(svc: Services, reader: Reader, game_id: int | None = None) -> dict[str, Any]:
+    """Every event as recorded, hidden cards and all, of the game numbered `game_id` (None:
+    the one whose public page the reader came by): only once the game is over, and only to
+    those readpolicy.sees_whole_log admits. To anyone else a game that exists is answered
+    exactly as one that does not."""
     with svc.db.reading() as session:
-        row = _readable_game(session, reader)
+        row = readpolicy.admit(lambda: _named(session, reader, game_id), reader,
+                               readpolicy.sees_whole_log, NO_LOG)
+        readpolicy.seat_shown(row, reader)      # a previous holder's link reads nothing
         game_id = row.id
         pos = (None if row.status == GameStatus.FORMING
                else positions.load(session, svc.states, game_id))
-        if row.status != GameStatus.ENDED and (pos is None
-                                               or pos.engine.outcome(pos.state) is None):
+        over = pos is not None and pos.engine.outcome(pos.state) is not None
+        if not readpolicy.whole_log_open(row, over):
             raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
                          "the game is over. Until then each player can download their own "
                          "view of it from their game page.")
@@ -119,21 +121,11 @@ def whole_log(svc: Services, reader: LogReader) -> dict[str, Any]:
                 "messages": _messages(session, game_id, None)}
 
 
-def _readable_game(session, reader: LogReader) -> GameRow:
-    if reader.public_id is not None:
-        row = session.scalars(select(GameRow).where(
-            GameRow.public_id == reader.public_id[:40])).first()
-        if row is not None and row.public:
-            return row
-        raise NoSuchGame(NO_LOG)
-    try:
-        row = positions.game_row(session, reader.game_id if reader.game_id is not None else 0)
-    except NoSuchGame:
-        raise NoSuchGame(NO_LOG) from None
-    if reader.seat_token or (reader.account_id is not None and any(
-            s.player_id == reader.account_id for s in row.seats)):
-        return row
-    raise NoSuchGame(NO_LOG)
+def _named(session: Session, reader: Reader, game_id: int | None) -> GameRow:
+    """The game a whole log is asked of: by its number, else by the reader's public page."""
+    if game_id is None and reader.public_id is not None:
+        return by_public_id(session, reader.public_id)
+    return positions.game_row(session, game_id if game_id is not None else 0)
 
 
 def _messages(session, game_id: int, seat: int | None) -> list[dict]:
