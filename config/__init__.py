@@ -163,7 +163,8 @@ class Settings:
     BASE_URL: str = setting(
         "http://127.0.0.1:5000", "The service's public address, used in every link. Unset, "
         "every process takes the one `make run` last served (`var/base-url`, written from "
-        "`PORT`), so a sweep or the receiver links to the port in use; set it in production.",
+        "`PORT`), so a sweep or the receiver links to the port in use. Production (a broker or "
+        "SMTP) refuses to start unless it is set.",
         check=url_checked, recorded=BASE_URL_FILE)
     LINK_MAX_AGE_DAYS: int = setting(
         "90", "Days a signed link or reply address keeps working.", check=positive)

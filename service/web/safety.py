@@ -6,7 +6,7 @@ from __future__ import annotations
 from flask import abort, current_app, request
 
 # create_app and the tests take these from here
-from config.secret import UnsafeSettings, check_secret, is_production  # noqa: F401
+from config.production import UnsafeSettings, check_production, is_production  # noqa: F401
 from service.play.reads import admin
 from workers.broker_wait import broker_down
 

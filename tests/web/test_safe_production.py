@@ -11,8 +11,10 @@ import pytest
 
 from config import DEV_SECRET
 from config import gunicorn as gunicorn_settings
-from config.secret import SECRET_MIN_LENGTH
+from config.production import SECRET_MIN_LENGTH
+from service.web import create_app
 from service.web.safety import MAX_URL_BYTES, UnsafeSettings
+from tests import conftest
 
 from .helpers import game_link, latest_to, move_links, start_game
 
@@ -95,6 +97,24 @@ def test_a_short_secret_refuses_to_start_in_production(app_factory, secret):
     with pytest.raises(UnsafeSettings, match="characters long") as refused:
         app_factory(TURNPOST_SECRET_KEY=secret, TURNPOST_BROKER_URL="redis://127.0.0.1:1/0")
     assert "secrets.token_urlsafe(48)" in str(refused.value)
+
+
+@pytest.mark.parametrize("production", [{"TURNPOST_BROKER_URL": "redis://127.0.0.1:1/0"},
+                                        {"TURNPOST_MAIL_TRANSPORT": "smtp"}])
+def test_production_without_a_base_url_refuses_to_start(db_url, tmp_path, monkeypatch,
+                                                        production):
+    """Issue 49, item 2: every process started, and every link of every email pointed at
+    the development default. Given in the environment or by the process, it starts."""
+    monkeypatch.delenv("TURNPOST_BASE_URL", raising=False)
+    settings = conftest.test_settings(db_url, tmp_path, **production)
+    del settings["TURNPOST_BASE_URL"]
+    with pytest.raises(UnsafeSettings, match="TURNPOST_BASE_URL is not set") as refused:
+        create_app(settings)
+    assert str(refused.value).startswith("turnpost: ") and "\n" not in str(refused.value)
+    monkeypatch.setenv("TURNPOST_BASE_URL", "https://play.example.org")
+    app = create_app(settings)
+    assert app.extensions["turnpost"].urls.absolute("/x") == "https://play.example.org/x"
+    app.extensions["turnpost"].dispose()
 
 
 def test_a_long_random_secret_starts_in_production(app_factory):
