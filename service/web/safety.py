@@ -3,7 +3,7 @@ real people, headers that keep pages out of frames and token URLs out of Referer
 /healthz that says what is down, and the dev outbox only where it cannot leak."""
 from __future__ import annotations
 
-from flask import abort, current_app, request
+from flask import abort, current_app, request, session
 
 # create_app and the tests take these from here
 from config.production import UnsafeSettings, check_production, is_production  # noqa: F401
@@ -42,10 +42,21 @@ def secure_headers(response):
     token_page = carries_token()
     response.headers.setdefault("Referrer-Policy",
                                 "no-referrer" if token_page else "same-origin")
-    if token_page:
-        # neither the browser's history cache nor a proxy keeps a page a link's token opened
+    if token_page or personal(response):
+        # neither the browser's history cache nor a proxy keeps a page a link's token opened,
+        # nor one drawn for a signed-in account (its address, its games' seat links)
         response.headers["Cache-Control"] = "no-store"
     return response
+
+
+def personal(response) -> bool:
+    """Whether the response was made for a signed-in account: every page a signed-in
+    player is sent may show their address or the links to their seats (/me, the lobby, a
+    tournament's page), so none is kept. A response that says how it may be kept (a card
+    face: the same for everyone) and the static files are left as they are."""
+    if "Cache-Control" in response.headers or request.endpoint == "static":
+        return False
+    return session.get("player") is not None
 
 
 def carries_token() -> bool:

@@ -16,7 +16,7 @@ from service.web import create_app
 from service.web.safety import MAX_URL_BYTES, UnsafeSettings
 from tests import conftest
 
-from .helpers import game_link, latest_to, move_links, start_game
+from .helpers import game_link, latest_to, move_links, sign_in, start_game
 
 
 @pytest.mark.parametrize("secret", [DEV_SECRET, ""])
@@ -137,6 +137,26 @@ def test_pages_whose_url_carries_a_token_are_never_stored(client, app):
         assert r.headers["Referrer-Policy"] == "no-referrer", path
     for path in ["/", "/sign-in", "/games/open"]:
         assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
+
+
+def test_pages_drawn_for_a_signed_in_account_are_never_stored(client, app):
+    """Issue 49, item 3: /me and the signed-in lobby show the address and the seat links,
+    and were sent without `Cache-Control: no-store` (a shared computer's back button, or a
+    proxy, kept them). Every page answered to a signed-in session is `no-store`; a card
+    face, the same for everyone, keeps its own long caching."""
+    started = start_game(app, "trees", ["anna@example.org", "ben@example.org"])
+    public = app.extensions["turnpost"].urls.public_game_path(started.public_id)
+    pages = ["/", "/me", "/games/open", "/tournaments", "/ratings", public]
+    for path in pages:       # signed out: nothing personal, nothing to forbid
+        assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
+    sign_in(client, app, "anna@example.org")
+    for path in pages:
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert r.headers.get("Cache-Control") == "no-store", path
+    assert "anna@example.org" in client.get("/me").get_data(as_text=True)
+    face = client.get("/cards/8VL.svg")
+    assert face.headers["Cache-Control"] == "public, max-age=31536000, immutable"
 
 
 def test_an_overlong_url_is_refused_with_the_security_headers(client):
