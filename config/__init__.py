@@ -192,6 +192,11 @@ class Settings:
         "true", "A clock that runs out takes one of the player's vacation days instead of the "
         "timeout, while they have any left and their `auto_vacation` preference is on; "
         "`false` turns the rule off for everyone.")
+    AUTO_VACATION_PER_GAME: int = setting(
+        "3", "Vacation days the clock takes for one player in one game instead of timeouts "
+        "(TURNPOST_AUTO_VACATION): past them, a clock of that game that runs out is a timeout, "
+        "so a player who vanished holds a game this many days at most. Days asked for with "
+        "`vacation N` do not count.", check=positive)
     # -- mail out ------------------------------------------------------------------------
     MAIL_TRANSPORT: str = setting(
         "maildir", "`maildir` writes mail to files (shown at /dev/outbox); `smtp` sends it "
