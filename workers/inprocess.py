@@ -201,8 +201,9 @@ def _at_exit(hook: Callable[[], None]) -> None:
     """Run `hook` as the process exits, among threading's own exit hooks: before the
     interpreter joins and stops threads, and before concurrent.futures refuses new work
     (module docstring; threading runs them last registered first, and concurrent.futures,
-    imported above, registered its own as it was imported). threading._register_atexit is CPython's (3.9 on), the one
-    concurrent.futures uses; elsewhere, or once the exit has begun, atexit is the fallback."""
+    imported above, registered its own as it was imported). threading._register_atexit is
+    CPython's (3.9 on), the one concurrent.futures uses; elsewhere, or once the exit has
+    begun, atexit is the fallback."""
     register = getattr(threading, "_register_atexit", None)
     try:
         if register is not None:
