@@ -4,14 +4,14 @@ lapsed after a crash, a retry or an operator's resend is another message, sent a
 `<message_id>.<n>`; `renderings` counts the claims. A row already claimed when this runs may
 have gone out under its `message_id`: it counts as rendered once, so its next email is `.2`.
 
-Revision ID: 0032_outbox_renderings
-Revises: 0031_seat_player_game_index
+Revision ID: 0033_outbox_renderings
+Revises: 0032_seat_left_order
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0032_outbox_renderings"
-down_revision = "0031_seat_player_game_index"
+revision = "0033_outbox_renderings"
+down_revision = "0032_seat_left_order"
 branch_labels = None
 depends_on = None
 
