@@ -163,7 +163,8 @@ class Settings:
     BASE_URL: str = setting(
         "http://127.0.0.1:5000", "The service's public address, used in every link. Unset, "
         "every process takes the one `make run` last served (`var/base-url`, written from "
-        "`PORT`), so a sweep or the receiver links to the port in use; set it in production.",
+        "`PORT`), so a sweep or the receiver links to the port in use. Production (a broker or "
+        "SMTP) refuses to start unless it is set.",
         check=url_checked, recorded=BASE_URL_FILE)
     LINK_MAX_AGE_DAYS: int = setting(
         "90", "Days a signed link or reply address keeps working.", check=positive)
@@ -191,6 +192,11 @@ class Settings:
         "true", "A clock that runs out takes one of the player's vacation days instead of the "
         "timeout, while they have any left and their `auto_vacation` preference is on; "
         "`false` turns the rule off for everyone.")
+    AUTO_VACATION_PER_GAME: int = setting(
+        "3", "Vacation days the clock takes for one player in one game instead of timeouts "
+        "(TURNPOST_AUTO_VACATION): past them, a clock of that game that runs out is a timeout, "
+        "so a player who vanished holds a game this many days at most. Days asked for with "
+        "`vacation N` do not count.", check=positive)
     # -- mail out ------------------------------------------------------------------------
     MAIL_TRANSPORT: str = setting(
         "maildir", "`maildir` writes mail to files (shown at /dev/outbox); `smtp` sends it "

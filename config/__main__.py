@@ -4,10 +4,11 @@ bad; `python -m config base-url URL`: keep URL in var/base-url, the base URL of 
 started without TURNPOST_BASE_URL (`make run` writes the one it serves)."""
 from __future__ import annotations
 
+import os
 import sys
 
 from . import ROOT, SettingError, load, markdown_table, record_base_url
-from .secret import UnsafeSettings, check_secret
+from .production import UnsafeSettings, check_production
 
 SETTINGS_DOC = ROOT / "docs" / "operating.md"
 BEGIN, END = "<!-- settings: begin (make settings-doc) -->", "<!-- settings: end -->"
@@ -26,9 +27,10 @@ def main(argv: list[str]) -> int:
         return 0
     if argv[:1] == ["check"]:
         try:
-            check_secret(load().as_flask())     # what every process checks as it starts
+            # what every process checks as it starts
+            check_production(load().as_flask(), os.environ)
         except UnsafeSettings as exc:
-            print(f"turnpost: {exc}", file=sys.stderr)
+            print(exc, file=sys.stderr)
             return 1
         print("settings are fine")
         return 0

@@ -51,7 +51,7 @@ def _per_worker_redis(url: str) -> str:
 PG_URL = _per_worker_database(os.environ.get("TURNPOST_TEST_DATABASE_URL", ""))
 REDIS_URL = _per_worker_redis(os.environ.get("TURNPOST_TEST_REDIS_URL", ""))
 LOCAL_HOSTS = {"127.0.0.1", "localhost", "::1"}
-# long enough for production settings (a broker), which refuse a short one (config.secret)
+# long enough for production settings (a broker), which refuse a short one (config.production)
 TEST_SECRET = "test-secret-long-enough-for-production-settings"
 
 

@@ -58,6 +58,7 @@ from sqlalchemy import create_engine, func, or_, select, text
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
+from service.play.notify import row_message_id  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import (  # noqa: E402
     GameRow,
@@ -170,8 +171,10 @@ class Sink:
 
 
 def message_id(mail) -> str:
-    """The outbox row's message_id ("tp.…") of a mail the service sent."""
-    return str(mail["Message-ID"]).strip("<>").split("@")[0]
+    """The outbox row's message_id ("tp.…") of a mail the service sent: a row's email
+    composed again after a send in doubt (`tp.….2`) counts as that row's, so it counts as
+    doubled."""
+    return row_message_id(str(mail["Message-ID"]).strip("<>").split("@")[0])
 
 
 # -- the stack -----------------------------------------------------------------------------
@@ -1126,8 +1129,9 @@ receiver, PostgreSQL 15 and Redis, and the production sweep interval, 60 s
   emails, started again so that one task sends them as a batch to a relay with no delay, and
   the sink kills the worker (SIGKILL to its process group) as it takes the batch's third
   email, before its 250 goes back. The worker cannot know the relay has that email (SMTP has
-  no way to ask), so it is sent again, with the same Message-ID, when its claim lapses after
-  60 s: 1 doubled per kill is the floor, and the run fails on more. Every other email is
+  no way to ask), so it is composed and sent again when its claim lapses after 60 s, under a
+  Message-ID of its own (`tp.….2`: a Message-ID names one rendering), and counted as that
+  row's: 1 doubled per kill is the floor, and the run fails on more. Every other email is
   marked sent in its own commit as soon as the relay's answer is in.
 - *100 help replies, 4 at a time*: from one seat of a game of their own: the cap allows 10
   answers an hour and an 11th that says it is the last, counted under the game row's lock,

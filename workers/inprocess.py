@@ -7,10 +7,18 @@ was restarted keeps its games' clocks from the first page anyone opens.
 
 One thread, first in first out: on SQLite there is one writer anyway, and a move's emails go
 out in the order they were queued. The queue is bounded; a job that does not fit is dropped
-with a warning and loses nothing (its rows are in the database; the sweep sends them). Jobs
-still queued when the process exits get a few seconds to finish; what is left is, again, the
-sweep's. When the thread stops (or the process exits), `on_stop` runs: the transport says
-goodbye to the mail relay instead of leaving its kept connection to time out.
+with a warning and loses nothing (its rows are in the database; the sweep sends them).
+
+A process finishes its own work before it exits (`flask start-game`, `flask move`, a server
+stopped with Ctrl-C): no idle pass begins any more, and the jobs queued, those they queue in
+turn and the one running all end, for at most EXIT_SECONDS. This runs among threading's own
+exit hooks, before the interpreter stops its threads and before concurrent.futures refuses
+new work (the relay marks sent emails on a pool thread): as a plain `atexit` hook it ran
+after both, and the email being sent failed half way, its row left `sending`, to be composed
+and sent again when its claim lapsed. Work still running after EXIT_SECONDS is the sweep's:
+what it did not send is sent once its claims lapse, as after a crash. When the thread stops
+(or the process exits), `on_stop` runs: the transport says goodbye to the mail relay instead
+of leaving its kept connection to time out.
 
 "After the response" is kept to the letter: a job waits while any request of the process is in
 flight (its `request_started`/`request_finished`, called from Flask's request signals by
@@ -21,6 +29,7 @@ requests a job waits at most MAX_WAIT_SECONDS, then runs anyway."""
 from __future__ import annotations
 
 import atexit
+import concurrent.futures.thread  # noqa: F401 - first: its exit hook then runs after ours
 import contextvars
 import logging
 import os
@@ -33,6 +42,8 @@ from typing import Any
 log = logging.getLogger(__name__)
 _STOP = object()
 MAX_WAIT_SECONDS = 2.0
+#: How long an exiting process waits for its background work to end.
+EXIT_SECONDS = 60.0
 
 
 class InProcessWorker:
@@ -52,6 +63,11 @@ class InProcessWorker:
         self._requests_lock = threading.Lock()
         self._no_requests = threading.Event()
         self._no_requests.set()
+        # a job or an idle pass is running; closing: the process exits, no idle pass begins
+        self._state = threading.Condition()
+        self._running = False
+        self._closing = False
+        self._exited = False
 
     def request_started(self) -> None:
         self._ensure_thread()                   # a served app sweeps from its first request
@@ -76,20 +92,40 @@ class InProcessWorker:
             log.warning("background queue full: %s%s left to the sweep", job, args)
 
     def drain(self, timeout: float | None = None) -> bool:
-        """Wait until every queued job is done (tests, benchmarks, shutdown)."""
+        """Wait until every queued job is done (tests, benchmarks)."""
         with self.jobs.all_tasks_done:
             return self.jobs.all_tasks_done.wait_for(lambda: not self.jobs.unfinished_tasks,
                                                      timeout)
 
+    def finish(self, timeout: float | None = None) -> bool:
+        """Wait until every queued job is done and the thread is idle: no job or idle pass
+        running (an exiting process)."""
+        with self._state:
+            return self._state.wait_for(
+                lambda: not self.jobs.unfinished_tasks and not self._running, timeout)
+
     def stop(self) -> None:
         """End the thread once the jobs queued before are done (an app being thrown away)."""
+        with self._state:
+            self._closing = True
         if self._thread is not None and self._thread.is_alive():
             self.jobs.put((_STOP, ()))
             self._thread.join(10)
+        self._exited = True             # nothing left for the exit hook
         self._stopped()
 
     def _exit(self) -> None:
-        self.drain(5.0)
+        """The process exits: its queued jobs, what they queue and the one running end
+        first (module docstring)."""
+        if self._exited or self._pid != os.getpid():
+            return
+        self._exited = True
+        with self._state:
+            self._closing = True
+        if not self.finish(EXIT_SECONDS):
+            log.warning("background work still running %ss into the exit: the process ends "
+                        "without it; the sweep sends what it did not, once its claims "
+                        "lapse", EXIT_SECONDS)
         self._stopped()
 
     def _stopped(self) -> None:
@@ -109,7 +145,8 @@ class InProcessWorker:
                 self._thread = threading.Thread(target=self._loop, name="turnpost-background",
                                                 daemon=True)
                 self._thread.start()
-                atexit.register(self._exit)
+                self._exited = False
+                _at_exit(self._exit)
 
     def _loop(self) -> None:
         while True:
@@ -121,17 +158,34 @@ class InProcessWorker:
             if job is _STOP:
                 self.jobs.task_done()
                 return
+            self._set_running(True)
             try:
                 self._call(job, *args)
             finally:
                 self.jobs.task_done()
+                self._set_running(False)
             if time.monotonic() - self._last_sweep > self.sweep_seconds and self.jobs.empty():
                 self._sweep()
 
+    def _set_running(self, running: bool) -> bool:
+        """Mark the thread busy or idle; an idle pass may not begin once the process exits
+        (returns False then)."""
+        with self._state:
+            if running and self._closing and not self.jobs.unfinished_tasks:
+                return False
+            self._running = running
+            self._state.notify_all()
+            return True
+
     def _sweep(self) -> None:
-        self._last_sweep = time.monotonic()
-        for job in self.idle_jobs:
-            self._call(job)
+        if not self._set_running(True):
+            return
+        try:
+            self._last_sweep = time.monotonic()
+            for job in self.idle_jobs:
+                self._call(job)
+        finally:
+            self._set_running(False)
 
     def _call(self, job: str, *args: Any) -> None:
         self._no_requests.wait(MAX_WAIT_SECONDS)
@@ -141,3 +195,20 @@ class InProcessWorker:
             contextvars.Context().run(self.run, job, *args)
         except Exception:  # noqa: BLE001 - one failed job must not stop the thread
             log.exception("background job %s%s failed; the sweep will retry its rows", job, args)
+
+
+def _at_exit(hook: Callable[[], None]) -> None:
+    """Run `hook` as the process exits, among threading's own exit hooks: before the
+    interpreter joins and stops threads, and before concurrent.futures refuses new work
+    (module docstring; threading runs them last registered first, and concurrent.futures,
+    imported above, registered its own as it was imported). threading._register_atexit is
+    CPython's (3.9 on), the one concurrent.futures uses; elsewhere, or once the exit has
+    begun, atexit is the fallback."""
+    register = getattr(threading, "_register_atexit", None)
+    try:
+        if register is not None:
+            register(hook)
+            return
+    except RuntimeError:        # the exit has begun: too late for threading's hooks
+        pass
+    atexit.register(hook)

@@ -69,7 +69,7 @@ class Urls:
         return f"<game-{game}@{self.domain}>"
 
     def message_id(self, local: str) -> str:
-        # stored per outbox row: a resend after a crash carries the same id, and clients dedupe
+        # one per rendering of an outbox row's email (play.notify.rendering_id)
         return f"<{local}@{self.domain}>"
 
     def list_id(self, title: str, game: int) -> str:

@@ -196,6 +196,23 @@ def new_message_id() -> str:
     return "tp." + secrets.token_hex(12)
 
 
+def rendering_id(message_id: str, renderings: int) -> str:
+    """The Message-ID's local part of a row's email as composed for the `renderings`-th time
+    (the relay composes it anew at each claim): its `message_id` the first time, then
+    `message_id.2`, `message_id.3`... A Message-ID names one rendering, never another: an
+    email composed again (its claim lapsed after a crash, a retry, an operator's resend)
+    shows the game and the clocks as they are then, with links signed then, so it is another
+    message, and a client must not take one for the other."""
+    return message_id if renderings <= 1 else f"{message_id}.{renderings}"
+
+
+def row_message_id(local: str) -> str:
+    """The outbox row's `message_id` named by the local part of any rendering's Message-ID
+    (`tp.x.2` -> `tp.x`): a reply to, or a bounce of, any copy finds its row."""
+    head, dot, tail = local.rpartition(".")
+    return head if dot and head.startswith("tp.") and tail.isdigit() else local
+
+
 def values(game: GameRow, seat: int, kind: str, seq: int, now: datetime,
            payload: dict | None = None, since: int | None = None) -> dict[str, Any]:
     """An outbox row's values: `since`: the email tells the news after this seq; by default

@@ -376,6 +376,9 @@ class OutboxRow(Base):
     claim: Mapped[str | None] = mapped_column(String(32), nullable=True)
     # what the relay answered to DATA ("2.0.0 Ok: queued as 4Xb1..."): proof it was sent
     relay_id: Mapped[str | None] = mapped_column(String(200), nullable=True)
+    # how many times its email has been composed to go out (each claim composes it anew):
+    # the n-th carries its own Message-ID (play.notify.rendering_id), the first `message_id`
+    renderings: Mapped[int] = mapped_column(Integer, default=0, server_default="0")
 
     # on PostgreSQL the rows not done with only (migration 0030): a sent row's updates add no
     # entry to it

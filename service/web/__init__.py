@@ -3,6 +3,7 @@ app's extension, Celery, blueprints, CLI. Everything per app lives in `app.exten
 apps in one process with different settings are independent."""
 from __future__ import annotations
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
@@ -72,7 +73,8 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.config.from_mapping(load().as_flask())   # a bad value: one line, exit
     if overrides:
         app.config.update(overrides)
-    safety.check_secret(app.config)     # refuses to start with a forgeable secret
+    # refuses to start with a forgeable secret, or links to nowhere: one line, no traceback
+    safety.check_production(app.config, {**os.environ, **(overrides or {})})
     app.config["SECRET_KEY"] = app.config["TURNPOST_SECRET_KEY"]
     fallbacks = key_list(app.config.get("TURNPOST_SECRET_KEY_FALLBACKS"))
     app.config["TURNPOST_SECRET_KEY_FALLBACKS"] = fallbacks

@@ -10,7 +10,7 @@ from flask import Blueprint, flash, redirect, render_template, request, session,
 
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
-from service.play.players import accounts, invitations
+from service.play.players import accounts, blocks, invitations
 from service.play.reads import mygames
 from service.play.time import calendar
 
@@ -108,6 +108,7 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
                            error=error, typed=None if calendar_error else typed,
                            own_time=own_time, calendar_error=calendar_error,
                            profile=community.profile_setting(services(), me.id),
+                           blocked=blocks.listed(services(), me.id),
                            tournaments=community.invites.waiting_for(services(), me.id)), status
 
 

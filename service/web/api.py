@@ -16,7 +16,7 @@ from service.play import community
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
-from . import api_challenges, api_community, api_tournaments, openapi, problems
+from . import api_challenges, api_community, api_tournaments, openapi, problems, safety
 from .ext import services
 from .problems import Problem
 
@@ -77,6 +77,8 @@ def body() -> dict:
     if not isinstance(data, dict):
         raise Problem(400, "Not a JSON object", "The body must be a JSON object, "
                       "e.g. {\"command\": \"harvest moons\"}.")
+    if safety.holds_nul(data):      # "\u0000": no text here holds one (PostgreSQL's cannot)
+        raise Problem(400, safety.NUL_TITLE, safety.NUL_WORDS)
     return data
 
 

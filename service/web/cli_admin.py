@@ -5,7 +5,7 @@
     flask games export ID > game.json   a verifiable JSON log (rules version, SHA-256)
     flask games import game.json        refused if edited or if it does not replay
     flask outbox [--status parked]      list rows (also `flask outbox list`)
-    flask outbox resend ID              send one row again, whatever became of it
+    flask outbox resend ID              send one row again (composed anew), whatever became of it
     flask outbox retry-parked           every parked row back in the queue
     flask players mute ADDRESS          no more mail to that address, in any game
 """
@@ -115,7 +115,8 @@ def outbox_list(status):
 @outbox.command("resend")
 @click.argument("row_id", type=int)
 def outbox_resend(row_id):
-    """Send outbox row ROW_ID again (same Message-ID), whatever became of it."""
+    """Send outbox row ROW_ID again, whatever became of it: composed anew, under a
+    Message-ID of its own."""
     if not admin.resend(services(), row_id):
         raise click.ClickException(f"no outbox row {row_id}, or it is being sent right now")
     click.echo(f"row {row_id} queued again")

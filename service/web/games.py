@@ -68,7 +68,7 @@ def _lobby(form, error: str | None, practice=None, practice_error: str | None = 
     return render_template("web/new_game.html", games=rulebook.lobby(TABLE_ONLY), form=form,
                            error=error, me=current_account(), practice=practice or {},
                            practice_error=practice_error, tables=practice_tables(),
-                           kept=kept, **CLOCK_CHOICES)
+                           kept=kept, settings=services().settings, **CLOCK_CHOICES)
 
 
 def practice_tables() -> list[tuple[str, list[tuple[str, int]]]]:

@@ -31,6 +31,24 @@ from service.play.reads import admin
 
 from .ext import services
 
+
+def _multiprocess_folder() -> None:
+    """prometheus_client's multiprocess mode (PROMETHEUS_MULTIPROC_DIR) opens this process's
+    file in that folder as the first metric below is made: a folder named before it exists
+    (an environment file read by every process, `flask init-db` first) is made here, as
+    `make prod` makes var/metrics, instead of each process stopping on FileNotFoundError."""
+    folder = os.environ.get("PROMETHEUS_MULTIPROC_DIR")
+    if not folder:
+        return
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as exc:
+        raise SystemExit(f"turnpost: PROMETHEUS_MULTIPROC_DIR is {folder!r}, a folder that "
+                         f"cannot be made ({exc.strerror}); make it, or unset the variable"
+                         ) from None
+
+
+_multiprocess_folder()
 # process-wide by nature (one set of counters per process, like the process itself)
 REGISTRY = CollectorRegistry()
 MOVES = Counter("turnpost_moves_total", "Moves by outcome (applied, refused, duplicate) "

@@ -49,7 +49,7 @@ def _form(form, error: str | None, status: int = 200):
         formats=[("swiss", "Swiss: entrants of like score meet"),
                  ("round-robin", "Round robin: everyone meets everyone once (two-player games)")],
         clock_choices=[c for c in LOBBY_CHOICES if c[0] != "none"],
-        clock_default=LOBBY_DEFAULT), status
+        clock_default=LOBBY_DEFAULT, settings=services().settings), status
 
 
 @bp.post("/tournaments")

@@ -1,16 +1,19 @@
-"""Blocks: the blocker takes no invitation from the blocked player (nor the other way), no
-open seat at their table, and does not see or get mailed their chat (others still do).
-Reports: a chat line its reader reports is listed for the operators, once per reporter; a
-line one cannot read, or one's own, cannot be reported."""
+"""Blocks keep two players apart both ways, and tell the blocked player nothing (issue 49,
+item 7): an invitation to the blocker reads as any invitation not accepted (declined, no
+email, as to an address that asked for no mail), the blocker's table as one just filled, and
+neither sees or is mailed the other's chat (others still do). The blocker, who knows, is told
+of their own block. Reports: a chat line its reader reports is listed for the operators,
+once per reporter; a line one cannot read, or one's own, cannot be reported."""
 from __future__ import annotations
 
 import pytest
 from sqlalchemy import func, select
 
 from service.play.community import BadReport, reports
+from service.play.errors import PlayError
 from service.play.moves import chat
 from service.play.players import BadBlock, BadInvitation, blocks, invitations, start_game
-from service.store.models import ChatMessage, GameRow, Invitation, OutboxRow
+from service.store.models import ChatMessage, GameRow, Invitation, OutboxRow, Player
 
 from .helpers import player
 
@@ -27,56 +30,99 @@ def read(svc, game_id, seat):
         return [m.text for m in chat.messages(s, game_id, seat)]
 
 
-def test_a_blocked_player_cannot_invite_the_blocker_and_nothing_is_made(services):
+def invited(svc, game_id, addr) -> tuple[str, int]:
+    """What became of `addr`'s invitation to the game, and the emails it was sent."""
+    with svc.db.transaction() as s:
+        inv = s.scalars(select(Invitation).where(Invitation.game_id == game_id,
+                                                 Invitation.email == addr)).one()
+        mails = s.scalar(select(func.count()).select_from(OutboxRow).where(
+            OutboxRow.game_id == game_id, OutboxRow.to_addr == addr))
+        return inv.status, mails
+
+
+def test_inviting_the_blocker_reads_as_an_invitation_that_was_not_accepted(services):
+    """It answered "one of you has blocked the other", telling the blocked player. Now the
+    game is made and the blocker's seat reads declined, with no email to them: the same as
+    for an address that asked never to be mailed."""
     anna, ben = player(services, "Anna"), player(services, "Ben")
+    with services.db.transaction() as s:        # Cleo asked never to be mailed
+        invitations.never_mail(s, s.get(Player, player(services, "Cleo")), services.clock.now())
     blocks.block(services, ben, anna)
-    with pytest.raises(BadInvitation, match="cannot be invited by you"):
-        invitations.create_game(services, anna, "trees", [BEN])
-    # nor the blocker the one they blocked: they are kept apart both ways
-    with pytest.raises(BadInvitation, match="cannot be invited by you"):
+    to_ben = invitations.create_game(services, anna, "trees", [BEN]).game_id
+    to_cleo = invitations.create_game(services, anna, "trees", [CLEO]).game_id
+    assert invited(services, to_ben, BEN) == invited(services, to_cleo, CLEO) == ("declined", 0)
+    # the blocker, who knows, is told why he cannot invite the player he blocked
+    with pytest.raises(BadInvitation, match="You have blocked anna@example.org"):
         invitations.create_game(services, ben, "trees", [ANNA])
-    assert count(services, GameRow) == 0
+    assert count(services, GameRow) == 2
     blocks.unblock(services, ben, anna)
-    invitations.create_game(services, anna, "trees", [BEN])
+    again = invitations.create_game(services, anna, "trees", [BEN]).game_id
+    assert invited(services, again, BEN) == ("pending", 1)
 
 
-def test_a_declined_seat_is_not_given_to_a_blocker(services):
+def declined_by_cleo(svc, creator: int) -> int:
+    game_id = invitations.create_game(svc, creator, "trees", [CLEO]).game_id
+    with svc.db.transaction() as s:
+        s.scalars(select(Invitation).where(Invitation.game_id == game_id,
+                                           Invitation.email == CLEO)).one().status = "declined"
+    return game_id
+
+
+def test_a_declined_seat_given_to_a_blocker_reads_declined_again(services):
     anna, ben = player(services, "Anna"), player(services, "Ben")
     player(services, "Cleo")
-    formed = invitations.create_game(services, anna, "trees", [CLEO])
-    with services.db.transaction() as s:        # Cleo declined
-        inv = s.scalars(select(Invitation).where(Invitation.email == CLEO)).one()
-        inv.status = "declined"
     blocks.block(services, ben, anna)
-    with pytest.raises(BadInvitation, match="cannot be invited"):
-        invitations.refill(services, anna, formed.game_id, 1, BEN)
+    game_id = declined_by_cleo(services, anna)
+    invitations.refill(services, anna, game_id, 1, BEN)
+    assert invited(services, game_id, BEN) == ("declined", 0)
+    with pytest.raises(BadInvitation, match="You have blocked anna@example.org"):
+        invitations.refill(services, ben, declined_by_cleo(services, ben), 1, ANNA)
 
 
-def test_a_blocked_player_cannot_take_an_open_seat_at_the_blockers_table(services):
+def test_the_blockers_table_is_to_the_blocked_player_as_one_just_filled(services):
     anna, ben = player(services, "Anna"), player(services, "Ben")
+    cleo = player(services, "Cleo")
     formed = invitations.create_game(services, anna, "trees", [], open_seats=1)
+    full = invitations.create_game(services, cleo, "trees", [], open_seats=1)
+    invitations.join_open_seat(services, player(services, "Dan"), full.game_id)
     blocks.block(services, anna, ben)
-    with pytest.raises(BadInvitation, match="blocked"):
+    with pytest.raises(PlayError) as at_the_blockers:
         invitations.join_open_seat(services, ben, formed.game_id)
+    with pytest.raises(PlayError) as at_a_full_one:
+        invitations.join_open_seat(services, ben, full.game_id)
+    assert type(at_the_blockers.value) is type(at_a_full_one.value)
+    assert at_the_blockers.value.detail == at_a_full_one.value.detail
+    assert "block" not in at_the_blockers.value.detail
     with services.db.transaction() as s:
         assert s.get(GameRow, formed.game_id).status == "forming"
+    # the blocker is told of her own block at the blocked player's table
+    mine = invitations.create_game(services, ben, "trees", [], open_seats=1)
+    with pytest.raises(BadInvitation, match="You have blocked Ben"):
+        invitations.join_open_seat(services, anna, mine.game_id)
 
 
-def test_the_blocked_players_chat_is_hidden_from_the_blocker_only(services):
+def test_chat_between_a_blocker_and_the_blocked_player_is_hidden_both_ways(services):
+    """One rule, both ways: the blocked player's lines vanished for the blocker alone while
+    the blocker could still write to them. Now neither reads, nor is mailed, the other's
+    lines written after the block; the others read both; nobody is told."""
     game = start_game(services, "trees", [ANNA, BEN, CLEO], {}).game_id
     anna, ben = player(services, "Anna"), player(services, "Ben")
     chat.say(services, game, 1, "from ben")
     chat.say(services, game, 2, "from cleo")
     blocks.block(services, anna, ben)
     chat.say(services, game, 1, "more from ben")
-    assert read(services, game, 0) == ["from cleo"]
-    assert read(services, game, 2) == ["from ben", "from cleo", "more from ben"]
-    assert read(services, game, None) == ["from ben", "from cleo", "more from ben"]
-    # and nobody mails Anna Ben's line after the block
+    chat.say(services, game, 0, "from anna")
+    chat.say(services, game, 0, "psst, ben", to_seat=1)
+    assert read(services, game, 0) == ["from cleo", "from anna", "psst, ben"]
+    assert read(services, game, 1) == ["from ben", "from cleo", "more from ben"]
+    assert read(services, game, 2) == ["from ben", "from cleo", "more from ben", "from anna"]
+    assert read(services, game, None) == ["from ben", "from cleo", "more from ben",
+                                          "from anna"]
     with services.db.transaction() as s:
-        mailed = [r.payload["said"]["text"] for r in s.scalars(select(OutboxRow).where(
-            OutboxRow.kind == "message", OutboxRow.to_addr == ANNA))]
-    assert mailed == ["from ben", "from cleo"]
+        mailed = {addr: [r.payload["said"]["text"] for r in s.scalars(
+            select(OutboxRow).where(OutboxRow.kind == "message", OutboxRow.to_addr == addr)
+            .order_by(OutboxRow.id))] for addr in (ANNA, BEN)}
+    assert mailed == {ANNA: ["from ben", "from cleo"], BEN: ["from cleo"]}
 
 
 def test_blocking_oneself_or_nobody_is_refused(services):

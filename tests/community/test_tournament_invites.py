@@ -172,13 +172,22 @@ def test_bad_lobby_tournaments_make_nothing_and_send_nothing(services, entrants,
         assert s.scalar(select(func.count()).select_from(OutboxRow)) == 0
 
 
-def test_an_address_blocking_the_maker_is_not_invited(services):
+def test_an_address_blocking_the_maker_reads_declined_and_is_not_mailed(services):
+    """Issue 49, item 7: refusing ("one of you has blocked the other") told the maker of
+    the block. The blocker's invitation reads declined at once, as one to an address that
+    asked for no mail; the maker may still start with those who accept. The blocker, making
+    one, is told of their own block."""
     ann, ben = player(services, "Ann"), player(services, "Ben")
     blocks.block(services, ben, ann)
-    with pytest.raises(community.BadTournament, match="blocked"):
-        invites.make(services, ann, "trees", "swiss", 2, [BEN])
+    made = invites.make(services, ann, "trees", "swiss", 2, [BEN, CY])
     with services.db.transaction() as s:
-        assert s.scalar(select(func.count()).select_from(Tournament)) == 0
+        status = dict(s.execute(select(TournamentInvite.email, TournamentInvite.status).where(
+            TournamentInvite.tournament_id == made.tournament_id)).all())
+        to = set(s.scalars(select(OutboxRow.to_addr).where(
+            OutboxRow.kind == "tournament_invite")))
+    assert status == {BEN: "declined", CY: "pending"} and to == {CY}
+    with pytest.raises(community.BadTournament, match="You have blocked ann@example.org"):
+        invites.make(services, ben, "trees", "swiss", 2, ["ann@example.org"])
 
 
 def test_the_last_two_accepting_at_once_start_round_one_once(services, made):

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 from datetime import datetime, timedelta, timezone
+from email.utils import parsedate_to_datetime
 
 import pytest
 from aiosmtpd.controller import Controller
@@ -11,11 +12,14 @@ from sqlalchemy import select
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
+from service.play import notify
 from service.play.clock import ManualClock
 from service.play.mail import relay
-from service.store.models import OutboxRow
+from service.play.reads import admin
+from service.store.models import InboundMessage, OutboxRow
 
-from ..web.helpers import start_game
+from ..replies.test_replies import reply_to
+from ..web.helpers import latest_to, move_links, start_game
 
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
 
@@ -168,3 +172,46 @@ def test_a_late_failure_does_not_undo_a_takeover(app_factory):
     clock.set(later)
     assert relay._failed(svc, row_id, "slow", OSError("timeout"), False) == "skipped"
     assert rows(app)[row_id] == ("sent", 0)
+
+
+def test_an_email_composed_again_has_a_message_id_and_a_date_of_its_own(app_factory):
+    """Issue 49, item 1: a row left `sending` by a process that died in the send was composed
+    again when its claim lapsed, from the game as it was by then ("Game over" under the
+    Message-ID of "Your move"), with the first one's Message-ID. A Message-ID names one
+    rendering: the next is `<id>.2`, dated when composed, and a reply to either copy (its
+    reply address lost) or a bounce of either finds the row."""
+    clock = ManualClock(T0)
+    app = app_factory(TURNPOST_CLOCK=clock)
+    start(app.test_client())
+    svc = app.extensions["turnpost"]
+    addr, first = mover(app)
+    local = first["Message-ID"].strip("<>").split("@")[0]
+    with svc.db.transaction() as s:
+        row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
+        row.status, row.claimed_at, row.claim = "sending", T0, "died"
+        row_id = row.id
+    clock.advance(hours=1)                  # its claim lapsed long ago
+    assert play.sweep(svc)[row_id] == "sent"
+    second = latest_to(app, addr)
+    assert second["Message-ID"] == f"<{local}.2@turnpost.test>"
+    assert parsedate_to_datetime(second["Date"]) == T0 + timedelta(hours=1)
+    assert parsedate_to_datetime(first["Date"]) == T0
+    assert admin.resend(svc, row_id)        # an operator's resend: a third rendering
+    assert latest_to(app, addr)["Message-ID"] == f"<{local}.3@turnpost.test>"
+
+    raw = reply_to(second, move_links(second)[0][0])
+    raw = raw.replace(second["Reply-To"].encode(), b"turnpost@turnpost.test")
+    with app.app_context():
+        inbound_id, _ = play.accept_mail(svc, raw, "smtp")
+    with svc.db.transaction() as s:
+        assert s.get(InboundMessage, inbound_id).status == "applied"
+    assert notify.row_message_id(f"{local}.2") == local
+    assert notify.rendering_id(local, 1) == local
+
+
+def mover(app):
+    for addr in ("anna@example.org", "ben@example.org"):
+        msg = latest_to(app, addr)
+        if move_links(msg):
+            return addr, msg
+    raise AssertionError("nobody to move")

@@ -22,6 +22,7 @@ from sqlalchemy.exc import OperationalError
 
 from service import play
 from service.mail.outbound.transports import SendFailed, SMTPTransport
+from service.play import notify
 from service.play.mail import relay
 from service.store.models import OutboxRow, Player, Seat
 
@@ -94,8 +95,16 @@ class Sink:
         return "221 Bye"
 
     def message_ids(self) -> list[str]:
-        return [line.split(b":", 1)[1].strip().decode() for e in self.messages
+        """The Message-ID of each message taken, as its outbox row's: a row's email composed
+        again (`<tp.x.2@...>`, after a send in doubt) counts as that row's (`<tp.x@...>`), so
+        an email sent twice shows twice."""
+        return [_as_row(line.split(b":", 1)[1].strip().decode()) for e in self.messages
                 for line in e.content.splitlines() if line.lower().startswith(b"message-id:")]
+
+
+def _as_row(message_id: str) -> str:
+    local, at, domain = message_id.strip("<>").partition("@")
+    return f"<{notify.row_message_id(local)}{at}{domain}>"
 
 
 @contextmanager

@@ -1,6 +1,7 @@
 """kill -9 inside a fast batch (issue 40): each email is marked sent in its own commit as soon
 as the relay's answer to it is in, before the next goes over, so a worker killed at any moment
-sends again (with the same Message-ID, when its claims lapse) at most the one email in flight.
+sends again (composed anew, when its claims lapse: `tp.x.2`, counted as row `tp.x`'s) at
+most the one email in flight.
 
 The worker is a child process sending a batch to a local relay; the relay itself kills it
 with SIGKILL at a chosen moment of a chosen email, as an operator's kill -9 would land."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 import email
 import socket
 from datetime import datetime, timedelta
+from email.utils import parsedate_to_datetime
 from zoneinfo import ZoneInfo
 
 import pytest
@@ -159,6 +160,22 @@ def test_mail_is_held_through_quiet_hours_and_sent_once_after(services):
     play.sweep(services)
     assert len(mails_to(services, BEN)) == ben_before + 1
     assert len(mails_to(services, ANNA)) == anna_before + 1     # once
+
+
+def test_mail_held_for_quiet_hours_is_dated_when_it_goes(services):
+    """Issue 49, item 16: an email held through quiet hours kept its queueing time as its
+    Date, so a mail client filed the morning's turn email hours back, among the night's."""
+    person(services, ANNA, tz="Europe/Berlin", quiet_hours="22-08")
+    at(services, 2026, 11, 25, 5, 0)        # 06:00 in Berlin: quiet
+    game_where_acts(services, [ANNA, CLEO], ANNA, clock="3d")
+    play.sweep(services)
+    assert mails_to(services, ANNA) == []
+    at(services, 2026, 11, 25, 7, 30)       # 08:30 in Berlin
+    play.sweep(services)
+    sent = mails_to(services, ANNA)
+    assert sent and "YOUR TURN" in text_of(sent[-1])
+    assert {parsedate_to_datetime(m["Date"]) for m in sent} == {
+        datetime(2026, 11, 25, 7, 30, tzinfo=UTC_)}
 
 
 def text_of(message):

@@ -14,7 +14,7 @@ from service import play
 from service.play.time.sweep import timeouts
 from service.store.models import Player, Vacation
 
-from .helpers import PLAYERS, outbox, seats, start, to_act
+from .helpers import PLAYERS, changes, move, outbox, seats, start, to_act
 
 CAROL = ["Anna <anna@example.org>", "Carla <carla@example.org>"]
 
@@ -75,7 +75,42 @@ def test_a_day_is_taken_instead_of_the_timeout_and_every_clock_of_the_player_sto
     assert until == [deadline + timedelta(days=1), deadline + timedelta(days=2)]
 
 
+@pytest.mark.parametrize("bulk", [True, False], ids=["batched", "per-game"])
+def test_one_game_waits_at_most_its_days_for_a_player_then_times_them_out(services, bulk):
+    """Issue 49, item 19: with the year's 30 days, a vanished opponent held a one-day game
+    for 30 days. A game takes at most TURNPOST_AUTO_VACATION_PER_GAME (3) for one player:
+    the table is told which day it is and when the last was taken; then the timeout. Their
+    other games keep their own days."""
+    services.settings = dataclasses.replace(services.settings, VACATION_DAYS=30,
+                                            AUTO_VACATION_PER_GAME=3)
+    g = start(services, clock="1d", on_timeout="wait")
+    late = to_act(services, g.game_id)[0]
+    outcomes = []
+    for _ in range(4):
+        services.clock.advance(days=1)
+        outcomes.append(run(services, bulk).outcomes)
+    assert outcomes == [{"vacation": 1}] * 3 + [{"waiting": 1}]
+    told = [r["payload"]["timeout"]["text"] for r in outbox(services, g.game_id, "timeout")
+            if r["seat"] != late and "a vacation day was taken" in r["payload"]["timeout"]["text"]]
+    assert ["1 of the 3 this game takes" in told[0], "2 of the 3" in told[1],
+            "the last of the 3 this game takes for a player: the next time the clock runs "
+            "out, it is a timeout" in told[2]] == [True] * 3
+    assert [k for s, k in changes(services, g.game_id) if s == late].count("vacation_day") == 3
+    assert len(vacations(services)) == 3        # 27 of the year's days are left
+    # the same player's next game takes days of its own
+    email = seats(services, g.game_id)[late]["player"]
+    h = start(services, clock="1d", on_timeout="wait",
+              players=[p for p in PLAYERS if email in p] + CAROL[1:])
+    first = to_act(services, h.game_id)[0]
+    if seats(services, h.game_id)[first]["player"] != email:
+        move(services, h.game_id)
+    services.clock.advance(days=1)
+    assert run(services, bulk).outcomes.get("vacation") == 1
+
+
 def test_the_timeout_comes_when_no_day_is_left_and_a_warning_before(services):
+    # the year's allowance, not a game's bound, runs out here
+    services.settings = dataclasses.replace(services.settings, AUTO_VACATION_PER_GAME=30)
     g = start(services, clock="1d", on_timeout="wait")
     late = to_act(services, g.game_id)[0]
     email = seats(services, g.game_id)[late]["player"]

@@ -95,3 +95,17 @@ def test_flask_sweep_runs_the_clocks(app_factory):
         result = runner.invoke(args=["sweep"])
     out = result.output + repr(result.exception)
     assert "1 timeouts" in out
+
+
+def test_where_a_clock_is_chosen_it_says_how_many_vacation_days_one_game_takes(app_factory):
+    """Issue 49, item 19: the lobby and the tournament form say what a clock that runs out
+    costs before the timeout: a vacation day, at most TURNPOST_AUTO_VACATION_PER_GAME in one
+    game. Without the rule (TURNPOST_AUTO_VACATION=false) they say nothing of it."""
+    client = app_factory(TURNPOST_AUTO_VACATION="true",
+                         TURNPOST_AUTO_VACATION_PER_GAME="2").test_client()
+    for path in ("/", "/tournaments/new"):
+        page = client.get(path).get_data(as_text=True)
+        assert ("takes one of their vacation days instead (30 a year, unless they turned it "
+                "off), at most 2 in one game; after those, it is a timeout.") in page, path
+    assert 'id="clock-vacation"' not in app_factory().test_client().get("/").get_data(
+        as_text=True)

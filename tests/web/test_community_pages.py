@@ -109,6 +109,28 @@ def test_a_line_reported_from_the_game_page_is_listed_for_the_operators(app):
     assert "rude words" in client.get(ben_page).get_data(as_text=True)
 
 
+def test_me_lists_the_players_one_blocked_and_unblocks_them(app):
+    """A block made under a chat line hides that player's lines, and with them the only
+    button there was: /me lists whom you blocked, each with its Unblock (issue 49, item 7:
+    the refusal to invite someone you blocked says to unblock them there)."""
+    client = form_client(app)
+    gid = table_game(app, "trees", [ANNA, BEN])
+    svc = app.extensions["turnpost"]
+    anna_page = svc.urls.game_path(gid, 0)
+    chat.say(svc, gid, 1, "rude words")
+    sign_in(client, app, ANNA)
+    assert "Players you have blocked" not in client.get("/me").get_data(as_text=True)
+    assert client.post(f"{anna_page}/block", data={"seat": "1"}).status_code == 302
+    me = client.get("/me").get_data(as_text=True)
+    assert "Players you have blocked" in me and "Unblock ben" in me
+    with svc.db.transaction() as s:
+        ben = s.scalar(select(Player.id).where(Player.email == BEN))
+    r = client.post(f"/players/{ben}/block", data={"undo": "1", "next": "/me#blocked"})
+    assert r.status_code == 302 and r.headers["Location"].endswith("/me#blocked")
+    assert "Players you have blocked" not in client.get("/me").get_data(as_text=True)
+    assert "rude words" in client.get(anna_page).get_data(as_text=True)
+
+
 def test_the_api_posts_and_lists_challenges(app, client):
     svc = app.extensions["turnpost"]
     person(app, ANNA)

@@ -10,7 +10,8 @@ from celery._state import _set_task_join_will_block
 from sqlalchemy import func, select
 
 from service import play
-from service.store.models import Player
+from service.play.players import personaltokens
+from service.store.models import ChatMessage, Player
 
 from .helpers import form_client
 
@@ -44,6 +45,34 @@ def test_a_64_character_name_is_fine(app):
                                  "/games/0", "/games/00000000000000000000000001234"])
 def test_ids_beyond_the_integer_range_are_404(client, url):
     assert client.get(url).status_code == 404
+
+
+@pytest.mark.parametrize("url", ["/players/%00", "/players/anna%00", "/api/v1/players/%00",
+                                 "/ratings/trees%00", "/games/open%00"])
+def test_a_nul_byte_in_a_path_is_404(client, url):
+    """Issue 49, item 4: `/players/%00` was a 500 incident on PostgreSQL, at will (its driver
+    refuses NUL in text); a path holding one names nothing here."""
+    assert client.get(url).status_code == 404
+
+
+def test_a_nul_byte_in_a_form_a_query_or_a_json_body_is_400_and_changes_nothing(app):
+    """The same on PostgreSQL for what a page or the API sends: a chat line with a NUL was
+    a 500 as it was stored. Refused, saying so, and nothing is stored."""
+    svc = app.extensions["turnpost"]
+    gid = start(app, "anna@example.org", "ben@example.org").game_id
+    page = svc.urls.game_path(gid, 0)
+    client = form_client(app)
+    r = client.post(page + "/say", data={"text": "good\x00luck", "to": ""})
+    assert r.status_code == 400 and "NUL character" in r.get_data(as_text=True)
+    assert client.get("/games/open", query_string={"q": "a\x00"}).status_code == 400
+    token = personaltokens.create(svc, "anna@example.org", "test")[1]
+    r = client.post(f"/api/v1/games/{gid}/chat", headers={"Authorization": f"Bearer {token}"},
+                    json={"text": "good\x00luck"})
+    assert r.status_code == 400 and r.mimetype == "application/problem+json"
+    assert "NUL character" in r.json["detail"]
+    with svc.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(ChatMessage)) == 0
+    assert client.post(page + "/say", data={"text": "good luck", "to": ""}).status_code == 302
 
 
 def test_twenty_lobby_posts_with_one_new_address_all_start(app):

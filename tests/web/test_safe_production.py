@@ -11,10 +11,12 @@ import pytest
 
 from config import DEV_SECRET
 from config import gunicorn as gunicorn_settings
-from config.secret import SECRET_MIN_LENGTH
+from config.production import SECRET_MIN_LENGTH
+from service.web import create_app
 from service.web.safety import MAX_URL_BYTES, UnsafeSettings
+from tests import conftest
 
-from .helpers import game_link, latest_to, move_links, start_game
+from .helpers import game_link, latest_to, move_links, sign_in, start_game
 
 
 @pytest.mark.parametrize("secret", [DEV_SECRET, ""])
@@ -97,6 +99,24 @@ def test_a_short_secret_refuses_to_start_in_production(app_factory, secret):
     assert "secrets.token_urlsafe(48)" in str(refused.value)
 
 
+@pytest.mark.parametrize("production", [{"TURNPOST_BROKER_URL": "redis://127.0.0.1:1/0"},
+                                        {"TURNPOST_MAIL_TRANSPORT": "smtp"}])
+def test_production_without_a_base_url_refuses_to_start(db_url, tmp_path, monkeypatch,
+                                                        production):
+    """Issue 49, item 2: every process started, and every link of every email pointed at
+    the development default. Given in the environment or by the process, it starts."""
+    monkeypatch.delenv("TURNPOST_BASE_URL", raising=False)
+    settings = conftest.test_settings(db_url, tmp_path, **production)
+    del settings["TURNPOST_BASE_URL"]
+    with pytest.raises(UnsafeSettings, match="TURNPOST_BASE_URL is not set") as refused:
+        create_app(settings)
+    assert str(refused.value).startswith("turnpost: ") and "\n" not in str(refused.value)
+    monkeypatch.setenv("TURNPOST_BASE_URL", "https://play.example.org")
+    app = create_app(settings)
+    assert app.extensions["turnpost"].urls.absolute("/x") == "https://play.example.org/x"
+    app.extensions["turnpost"].dispose()
+
+
 def test_a_long_random_secret_starts_in_production(app_factory):
     app = app_factory(TURNPOST_SECRET_KEY=secrets.token_urlsafe(24),   # 32 characters
                       TURNPOST_BROKER_URL="redis://127.0.0.1:1/0")
@@ -117,6 +137,26 @@ def test_pages_whose_url_carries_a_token_are_never_stored(client, app):
         assert r.headers["Referrer-Policy"] == "no-referrer", path
     for path in ["/", "/sign-in", "/games/open"]:
         assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
+
+
+def test_pages_drawn_for_a_signed_in_account_are_never_stored(client, app):
+    """Issue 49, item 3: /me and the signed-in lobby show the address and the seat links,
+    and were sent without `Cache-Control: no-store` (a shared computer's back button, or a
+    proxy, kept them). Every page answered to a signed-in session is `no-store`; a card
+    face, the same for everyone, keeps its own long caching."""
+    started = start_game(app, "trees", ["anna@example.org", "ben@example.org"])
+    public = app.extensions["turnpost"].urls.public_game_path(started.public_id)
+    pages = ["/", "/me", "/games/open", "/tournaments", "/ratings", public]
+    for path in pages:       # signed out: nothing personal, nothing to forbid
+        assert "no-store" not in client.get(path).headers.get("Cache-Control", ""), path
+    sign_in(client, app, "anna@example.org")
+    for path in pages:
+        r = client.get(path)
+        assert r.status_code == 200, path
+        assert r.headers.get("Cache-Control") == "no-store", path
+    assert "anna@example.org" in client.get("/me").get_data(as_text=True)
+    face = client.get("/cards/8VL.svg")
+    assert face.headers["Cache-Control"] == "public, max-age=31536000, immutable"
 
 
 def test_an_overlong_url_is_refused_with_the_security_headers(client):

@@ -3,18 +3,25 @@ returns before its emails are rendered and sent, and sweeps run in the backgroun
 never inside a request."""
 from __future__ import annotations
 
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 
 from service import play
 from service.play.clock import ManualClock
+from workers.inprocess import InProcessWorker
 
 from ..conftest import T0
 from ..time import helpers as clock_tests
 from ..web.helpers import mails, move_links, start_game
+
+ROOT = Path(__file__).resolve().parents[2]
 
 
 class HeldTransport:
@@ -124,3 +131,72 @@ def test_the_idle_thread_runs_the_clocks_from_the_first_request(app_factory):
     assert background.drain(10)
     assert any("ran out of time" in row["payload"].get("timeout", {}).get("text", "")
                for row in clock_tests.outbox(svc, game_id))
+
+
+EXITING = textwrap.dedent("""
+    import concurrent.futures, time
+    from workers.inprocess import InProcessWorker
+
+    def run(job, *args):
+        time.sleep(0.2)
+        with concurrent.futures.ThreadPoolExecutor(1) as pool:   # as the relay marks sent
+            print(job, pool.submit(lambda: "marked").result(), flush=True)
+
+    worker = InProcessWorker(run, sweep_seconds=3600)
+    worker.enqueue("deliver", [1])
+    worker.enqueue("bots", 1)
+    print("main is done", flush=True)
+""")
+
+
+def test_a_process_exits_after_its_background_jobs_not_in_the_middle_of_them():
+    """Issue 49, item 1: `flask start-game` returned while its email was being sent, and the
+    relay's marking thread was refused (`cannot schedule new futures after interpreter
+    shutdown`): the row stayed `sending` and was sent again a minute later. The jobs now end
+    before the interpreter stops its threads."""
+    run = subprocess.run([sys.executable, "-c", EXITING], cwd=ROOT, capture_output=True,
+                         text=True, timeout=60)
+    assert run.returncode == 0, run.stderr
+    assert "Traceback" not in run.stderr, run.stderr
+    assert run.stdout.splitlines() == ["main is done", "deliver marked", "bots marked"]
+
+
+def test_an_exiting_process_runs_its_jobs_and_those_they_queue_then_says_goodbye():
+    """The exit waits for the queued jobs and for the jobs they queue (a bot's move queues its
+    emails), then closes the relay's connection, once."""
+    ran: list[str] = []
+
+    def run(job, *args):
+        time.sleep(0.05)
+        ran.append(job)
+        if job == "bots":
+            worker.enqueue("tournament", 1)
+
+    worker = InProcessWorker(run, sweep_seconds=3600, on_stop=lambda: ran.append("goodbye"))
+    worker.enqueue("process_inbound", 7)
+    worker.enqueue("bots", 1)
+    worker._exit()
+    assert ran == ["process_inbound", "bots", "tournament", "goodbye"]
+    worker._exit()                          # a second hook (a forked child's) does nothing
+    assert ran[-1] == "goodbye" and ran.count("goodbye") == 1
+
+
+def test_an_exiting_process_waits_for_the_idle_pass_running_and_begins_no_other():
+    """The idle passes (the clocks, the outbox sweep) run outside the queue: one running as
+    the process exits is finished (it may be sending), and none begins after."""
+    began, calls = threading.Event(), []
+
+    def run(job, *args):
+        calls.append(job)
+        if job == "sweep":
+            began.set()
+            time.sleep(0.3)
+            calls.append("sweep done")
+
+    worker = InProcessWorker(run, sweep_seconds=0.05)
+    worker.enqueue("bots", 1)
+    assert began.wait(5)
+    worker._exit()
+    assert calls[-1] == "sweep done"
+    time.sleep(0.3)                         # several sweep intervals
+    assert calls[-1] == "sweep done" and calls.count("sweep") == 1

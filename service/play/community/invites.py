@@ -67,7 +67,9 @@ def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
     with svc.db.transaction() as session:
         maker = session.get(Player, maker_id)
         checked = check(svc, kind, fmt, rounds, [maker.email, *invitees], clock=clock)
-        _refuse_blockers(session, maker_id, [e.addr for e in checked.entries[1:] if not e.bot])
+        addrs = [e.addr for e in checked.entries[1:] if not e.bot]
+        _refuse_blocked(session, maker_id, addrs)
+        silent = blocks.blocking(session, maker_id, addrs)
         t = new_tournament(session, checked, rated, no_vacation, "forming", now,
                            created_by=maker_id)
         outbox: list[int] = []
@@ -75,7 +77,7 @@ def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
             if n == 0 or e.bot:
                 enter(session, t, Entry(maker.email, maker.name) if n == 0 else e, n, now)
             else:
-                outbox += _invite(session, svc, t, maker, e.addr, n, now)
+                outbox += _invite(session, svc, t, maker, e.addr, n, now, silent)
         session.flush()
         games, more, bots = _start_if_all_in(session, svc, t)
     kick_after(svc, outbox + more, bots)
@@ -261,19 +263,23 @@ def _open_invite(session: Session, t: Tournament, invite_id: int, now) -> Tourna
     return inv
 
 
-def _refuse_blockers(session: Session, maker_id: int, addrs: list[str]) -> None:
-    blocked = blocks.kept_apart(session, maker_id, addrs)
+def _refuse_blocked(session: Session, maker_id: int, addrs: list[str]) -> None:
+    """A player the maker blocked is not invited, naming the maker's own block; one who
+    blocked the maker is invited and reads "declined" at once, with no email (`_invite`), as
+    refusing would tell the maker of the block (players.blocks)."""
+    blocked = blocks.blocked_among(session, maker_id, addrs)
     if blocked:
-        raise BadTournament(f"{blocked} cannot be invited by you (one of you has blocked the "
-                            "other). Nothing was sent.")
+        raise BadTournament(f"You have blocked {blocked}, so you cannot invite them; unblock "
+                            "them on /me first. Nothing was sent.")
 
 
 def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr: str,
-            entry: int, now) -> list[int]:
+            entry: int, now, silent: set[str] = frozenset()) -> list[int]:
     """One invitation and its one email. An address that asked never to be mailed (or
-    bounced) is not mailed: its invitation reads "declined"."""
+    bounced), or one of `silent` (its player blocked the maker), is not mailed: its
+    invitation reads "declined"."""
     known = session.scalars(select(Player).where(Player.email == addr)).first()
-    unmailable = known is not None and known.unmailable
+    unmailable = (known is not None and known.unmailable) or addr in silent
     inv = TournamentInvite(tournament_id=t.id, email=addr, entry=entry,
                            status="declined" if unmailable else "pending", created_at=now,
                            expires_at=now + INVITE_LIFETIME,

@@ -16,6 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from service.linking.signer import TokenError
 from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
+from service.play import notify
 from service.play.services import Services
 from service.store import inbound as inbound_store
 from service.store.models import InboundMessage, OutboxRow
@@ -66,7 +67,8 @@ def is_for_us(svc: Services, mail: InboundMail) -> bool:
             return True
         except TokenError:
             continue
-    ours = [ref.partition("@")[0] for ref in [*mail.in_reply_to, *mail.references]
+    ours = [notify.row_message_id(ref.partition("@")[0])
+            for ref in [*mail.in_reply_to, *mail.references]
             if ref.endswith("@" + svc.urls.domain) and ref.startswith("tp.")]
     if not ours:
         return False

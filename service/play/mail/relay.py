@@ -21,8 +21,15 @@ open for the next batch), and mark each one sent as soon as the relay has taken 
   whose own address is refused says nothing about the relay: the probe goes on to the next.
 * Each row is marked sent in its own commit as soon as the relay's answer to it is in, and
   before the next email goes over: a worker killed with kill -9 has at most the one email in
-  flight unmarked (sent again, with the same Message-ID, when its claim lapses; SMTP cannot
-  tell us the relay already has it). Marking is retried through a database blip, so a message
+  flight unmarked (sent again when its claim lapses; SMTP cannot tell us the relay already
+  has it).
+* A Message-ID names one rendering. Each claim composes the row's email anew (the game, its
+  clocks and result, and the links signed as they are then), so each claim counts one
+  rendering (`renderings`) and the n-th goes as `<message_id>.<n>` (play.notify.rendering_id),
+  dated when composed. Sending the first bytes again instead would mean writing every email
+  to the database before it goes, for the rare send in doubt; a second rendering is another
+  message, and a client must not take one for the other (a "Your move" kept in place of a
+  "Game over" composed later). A reply to, or a bounce of, any rendering finds its row. Marking is retried through a database blip, so a message
   that went out is not sent again; the relay's answer ("queued as ...") is kept with each row.
 * GROUP rows at a time are loaded in one short transaction of four statements, whatever
   their number: the rows, which addresses bounced, the games with their seats, the news.
@@ -165,7 +172,10 @@ def _claim_statement(fill: bool, early: bool, postgres: bool):
     return (update(OutboxRow.__table__)
             .where(_OUTBOX.id.in_(select(picked.c.id)), _claimable(early))
             .values(status=OutboxStatus.SENDING,
-                    claimed_at=bindparam("now", type_=_OUTBOX.claimed_at.type), claim=bindparam("token"))
+                    claimed_at=bindparam("now", type_=_OUTBOX.claimed_at.type), claim=bindparam("token"),
+                    # each claim composes the email anew: a rendering of its own, under a
+                    # Message-ID of its own (notify.rendering_id)
+                    renderings=_OUTBOX.renderings + 1)
             .returning(_OUTBOX.id))
 
 
@@ -494,7 +504,10 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     in this transaction, by id (a group's rows share theirs); `since`: the row's
     notify.since, when read with the row; `news`: its events after `since` up to its `seq`,
     when read with the group's."""
-    envelope = Envelope(row.message_id, row.to_addr, svc.from_name, row.created_at)
+    # dated as composed, not as queued: a row held for quiet hours or retried goes out with
+    # the time it was written (RFC 5322's Date: when the message was ready to go)
+    envelope = Envelope(notify.rendering_id(row.message_id, row.renderings), row.to_addr,
+                        svc.from_name, svc.clock.now())
     if row.kind in letters.KINDS:
         letter = letters.render(session, svc, row, envelope)
         return lambda: letter

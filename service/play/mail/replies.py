@@ -519,7 +519,8 @@ def _replied_row(session: Session, mail: InboundMail, domain: str) -> OutboxRow 
     for ref in [*mail.in_reply_to, *reversed(mail.references)]:
         local, _, host = ref.partition("@")
         if host == domain and local.startswith("tp."):
-            row = session.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
+            row = session.scalar(select(OutboxRow).where(
+                OutboxRow.message_id == notify.row_message_id(local)))
             if row is not None and row.game_id is not None:
                 return row
     return None

@@ -64,10 +64,11 @@ def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,
     row = ChatMessage(game_id=game.id, from_seat=seat, to_seat=to_seat, text=text,
                       seq=game.seq, created_at=now)
     session.add(row)
-    # a reader who blocked the writer is not mailed their chat (players.blocks)
-    writer = seats[seat].player_id
+    # a reader kept apart from the writer (either blocked the other) is not mailed their
+    # chat (players.blocks), nor shown it (`messages`)
+    apart = blocks.apart(session, seats[seat].player_id)
     readers = [s for s in game.seats if s.seat != seat and to_seat in (None, s.seat)
-               and writer not in blocks.blocked_by(session, s.player_id)]
+               and s.player_id not in apart]
     said = {"name": seats[seat].player.name, "text": text, "private": to_seat is not None}
     outbox = [notify.queue(session, game, s.seat, "message", game.seq, now, {"said": said})
               for s in readers if not s.muted and s.bot is None]
@@ -87,8 +88,9 @@ def visible_to(seat):
 def messages(session: Session | Connection, game_id: int, seat: int | None, *, after_seq: int = -1,
              upto_seq: int | None = None) -> list:
     """The messages `seat` may read written while the game stood at a seq in the range (rows
-    with ChatMessage's column names), but not those of seats whose holders the reader has
-    blocked (players.blocks)."""
+    with ChatMessage's column names), but not those of seats whose holders are kept apart
+    from the reader: the reader blocked them, or they blocked the reader (players.blocks:
+    one rule both ways, and nobody is told)."""
     return session.execute(_SEATS_MESSAGES if seat is not None else _PUBLIC_MESSAGES,
                            {"game_id": game_id, "seat": seat, "after": after_seq,
                             "upto": _END if upto_seq is None else upto_seq}).all()
@@ -99,12 +101,14 @@ def messages(session: Session | Connection, game_id: int, seat: int | None, *, a
 _CHAT, _SEAT, _BLOCK = ChatMessage.__table__, Seat.__table__, Block.__table__
 _END = 2**31 - 1
 _READER = _SEAT.alias("reader")
-# the seats whose holders the reader of seat :seat has blocked
+# the seats whose holders the reader of seat :seat has blocked, or who blocked the reader
 _HIDDEN = (select(_SEAT.c.seat)
-           .join(_BLOCK, _BLOCK.c.blocked_id == _SEAT.c.player_id)
-           .join(_READER, and_(_READER.c.player_id == _BLOCK.c.blocker_id,
-                               _READER.c.game_id == _SEAT.c.game_id,
+           .join(_READER, and_(_READER.c.game_id == _SEAT.c.game_id,
                                _READER.c.seat == bindparam("seat")))
+           .join(_BLOCK, or_(and_(_BLOCK.c.blocker_id == _READER.c.player_id,
+                                  _BLOCK.c.blocked_id == _SEAT.c.player_id),
+                             and_(_BLOCK.c.blocker_id == _SEAT.c.player_id,
+                                  _BLOCK.c.blocked_id == _READER.c.player_id)))
            .where(_SEAT.c.game_id == bindparam("game_id")))
 _IN_RANGE = (select(_CHAT).where(_CHAT.c.game_id == bindparam("game_id"),
                                   _CHAT.c.seq > bindparam("after"),

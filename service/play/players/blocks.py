@@ -1,5 +1,8 @@
-"""Blocks between players: the blocker takes no invitations from the blocked player, is
-never matched with them (challenges, open seats, ladders) and does not see their chat."""
+"""Blocks between players: the two are kept apart both ways. Neither sees the other's chat,
+they are never matched (challenges, open seats, ladders), and neither is seated by the
+other's invitation. The blocked player is never told: what they meet is what anyone meets
+whose invitation was not accepted, or who came to a table just taken. Only the blocker, who
+knows, hears of their own block (inviting the player they blocked is refused, naming it)."""
 from __future__ import annotations
 
 from sqlalchemy import or_, select
@@ -43,6 +46,15 @@ def block_seat(svc: Services, game_id: int, by_seat: int, holder: int | None,
     return block(svc, me, them)
 
 
+def listed(svc: Services, blocker_id: int) -> list[tuple[int, str]]:
+    """The players `blocker_id` has blocked, (id, display name), by name: /me lists them,
+    each with its Unblock button."""
+    with svc.db.transaction() as session:
+        return [tuple(r) for r in session.execute(
+            select(Player.id, Player.name).join(Block, Block.blocked_id == Player.id)
+            .where(Block.blocker_id == blocker_id).order_by(Player.name, Player.id))]
+
+
 def unblock(svc: Services, blocker_id: int, blocked_id: int) -> bool:
     with svc.db.transaction() as session:
         row = session.get(Block, (blocker_id, blocked_id))
@@ -64,14 +76,27 @@ def apart(session: Session, player_id: int) -> set[int]:
     return {b if a == player_id else a for a, b in rows}
 
 
-def kept_apart(session: Session, player_id: int, addrs: list[str]) -> str | None:
-    """The first of these addresses whose player is kept apart from `player_id` (an inviter
-    may not invite them, and learns only that), or None."""
-    if not addrs:
-        return None
-    apart_ids = apart(session, player_id)
-    return next((p.email for p in session.scalars(select(Player).where(Player.email.in_(addrs)))
-                 if p.id in apart_ids), None)
+def blocked_among(session: Session, player_id: int, addrs: list[str]) -> str | None:
+    """The first of these addresses whose player `player_id` has blocked (an inviter may not
+    invite them, and is told why: it is their own doing), or None."""
+    found = _among(session, addrs, blocked_by(session, player_id))
+    return next((addr for addr in addrs if addr in found), None)
+
+
+def blocking(session: Session, player_id: int, addrs: list[str]) -> set[str]:
+    """Those of these addresses whose player has blocked `player_id`: an invitation from
+    `player_id` reads "declined" at once, as one to an address that asked for no mail does,
+    and nothing is sent to them."""
+    blockers = set(session.scalars(select(Block.blocker_id)
+                                   .where(Block.blocked_id == player_id)))
+    return _among(session, addrs, blockers)
+
+
+def _among(session: Session, addrs: list[str], ids: set[int]) -> set[str]:
+    if not addrs or not ids:
+        return set()
+    return {p.email for p in session.scalars(select(Player).where(Player.email.in_(addrs)))
+            if p.id in ids}
 
 
 def between(session: Session, a: int, b: int) -> bool:

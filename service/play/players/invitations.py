@@ -37,6 +37,10 @@ MAX_INVITES = 12            # more addresses than any game has seats is not a ta
 # Options that fix the cards' order or the deal: only the operator's CLI may set them (whoever
 # starts a game with them would know every hand), and a rematch never copies them.
 TABLE_ONLY = frozenset({"deck", "roots", "aces", "dealer", "moon_set"})
+#: what joining answers for a number that is no game, for a game without an open seat any
+#: more, and for a table where someone has blocked the joiner (who is told nothing of it)
+NO_OPEN_SEAT = ("There is no open seat at a game with that number; the open seats are listed "
+                "on Open seats.")
 
 
 class BadInvitation(PlayError):
@@ -106,7 +110,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
         raise BadInvitation("Each seat needs a different address (and yours is taken by "
                             "you). Nothing was sent.")
-    _refuse_blockers(session, creator_id, addrs)
+    _refuse_blocked(session, creator_id, addrs)
+    silent = blocks.blocking(session, creator_id, addrs)
     game = start.new_game_row(session, engine, kind, options, GameStatus.FORMING, now,
                               created_by=creator_id, public=public, rematch_of=rematch_of,
                               clock=clock, on_timeout=on_timeout, rated=rated,
@@ -123,7 +128,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                                    player_id=bot.id, status="accepted", created_at=now,
                                    answered_at=now))
         else:
-            mails.append(_invite(session, svc, game, seat, next(people), now))
+            mails.append(_invite(session, svc, game, seat, next(people), now, silent))
     for seat in range(1 + len(invitees), seats):
         session.add(Invitation(game_id=game.id, seat=seat, status="open", created_at=now))
     session.flush()
@@ -133,13 +138,14 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
                   started=outcome == "started")
 
 
-def _refuse_blockers(session: Session, creator_id: int, addrs: list[str]) -> None:
-    """An address whose player blocked the creator takes no invitation from them: refused
-    before anything is made (the creator learns only that it cannot be sent)."""
-    blocked = blocks.kept_apart(session, creator_id, addrs)
+def _refuse_blocked(session: Session, creator_id: int, addrs: list[str]) -> None:
+    """A player the creator blocked is not invited: refused before anything is made, naming
+    the creator's own block. (One who blocked the creator is invited and reads "declined" at
+    once, with no email: `_invite`. Refusing that would tell the creator of the block.)"""
+    blocked = blocks.blocked_among(session, creator_id, addrs)
     if blocked:
-        raise BadInvitation(f"{blocked} cannot be invited by you (one of you has blocked the "
-                            "other). Nothing was sent.")
+        raise BadInvitation(f"You have blocked {blocked}, so you cannot invite them; unblock "
+                            "them on /me first. Nothing was sent.")
 
 
 def _kick(svc: Services, game_id: int, outbox_ids: list[int], bots: bool = True) -> None:
@@ -270,7 +276,7 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
         elif addr in {i.email for i in current.values()}:
             raise BadInvitation("That address already has a seat at this table.")
         else:
-            _refuse_blockers(session, creator_id, [addr])
+            _refuse_blocked(session, creator_id, [addr])
         inv.status = "replaced"
         if bot is not None:
             player = start.find_player(session, addr, f"{bot.bot.title()} bot {n}", now)
@@ -279,7 +285,8 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
             session.flush()
             outcome, ids = _maybe_deal(session, svc, game)
         else:
-            row = _invite(session, svc, game, seat, addr, now)
+            row = _invite(session, svc, game, seat, addr, now,
+                          blocks.blocking(session, creator_id, [addr]))
             outcome, ids = "invited", [row.id] if row is not None else []
         session.flush()
         formed = Formed(game.id, game.public_id, ids, started=outcome == "started")
@@ -292,12 +299,6 @@ def _bot_for(svc: Services, typed: str) -> start.Entry:
         return start.bot_entries([start.parse_entry(typed, svc.urls.domain)])[0]
     except PlayError as exc:
         raise BadInvitation(exc.detail) from None
-
-
-#: what joining answers for a number that is no game, and for a game without an open seat
-#: to anyone not at its table
-NO_OPEN_SEAT = ("There is no open seat at a game with that number; the open seats are listed "
-                "on Open seats.")
 
 
 def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
@@ -324,12 +325,18 @@ def take_open_seat(session: Session, svc: Services, player_id: int,
             or readpolicy.sees_open_seat(game, free is not None)):
         raise readpolicy.hidden(NO_OPEN_SEAT)
     if game.status != "forming" or free is None:
-        raise BadInvitation("This game has no open seat any more.")
+        raise BadInvitation(NO_OPEN_SEAT)
     if at_table:
         raise BadInvitation("You already have a seat at this table.")
-    if blocks.apart(session, player_id) & {i.player_id for i in seats if i.player_id}:
-        raise BadInvitation("You cannot join this table: one of its players and you have "
-                            "blocked the other.")
+    seated = {i.player_id for i in seats if i.player_id}
+    mine = blocks.blocked_by(session, player_id) & seated
+    if mine:
+        raise BadInvitation(f"You have blocked {session.get(Player, min(mine)).name}, who "
+                            "plays at this table, so you cannot join it (unblock them on /me first).")
+    if blocks.apart(session, player_id) & seated:
+        # a player there blocked this one: as a table just filled, which a stranger to it
+        # cannot tell from no game at all (readpolicy), telling nothing of the block
+        raise readpolicy.hidden(NO_OPEN_SEAT)
     free.email, free.player_id, free.status, free.answered_at = \
         player.email, player.id, "accepted", svc.clock.now()
     outcome, ids = _maybe_deal(session, svc, game)
@@ -427,11 +434,12 @@ def _rematch_for(session: Session, svc: Services, game: GameRow, player: Player,
 # -- inside the transaction -------------------------------------------------------------------
 
 def _invite(session: Session, svc: Services, game: GameRow, seat: int, addr: str,
-            now) -> OutboxRow | None:
+            now, silent: set[str] = frozenset()) -> OutboxRow | None:
     """One invitation row and its one email. An address that asked never to be mailed (or
-    bounced) is not mailed: its seat reads "declined", as if it had said no."""
+    bounced), or one of `silent` (its player blocked the creator), is not mailed: its seat
+    reads "declined", as if it had said no."""
     player = session.scalars(select(Player).where(Player.email == addr)).first()
-    unmailable = player is not None and player.unmailable
+    unmailable = (player is not None and player.unmailable) or addr in silent
     inv = Invitation(game_id=game.id, seat=seat, email=addr,
                      status="declined" if unmailable else "pending", created_at=now,
                      expires_at=now + INVITATION_LIFETIME, answered_at=now if unmailable else None)

@@ -123,8 +123,9 @@ def game_detail(svc: Services, game_id: int) -> GameDetail:
 
 
 def resend(svc: Services, row_id: int) -> bool:
-    """Send an outbox row again, whatever became of it (a player says it never arrived); it
-    keeps its Message-ID, so a client that has it shows it once."""
+    """Send an outbox row again, whatever became of it (a player says it never arrived). It
+    is composed anew, the game as it is now, so it goes under a Message-ID of its own
+    (play.notify.rendering_id): a client that has the first keeps both, each as it was."""
     with svc.db.transaction() as session:
         row = session.get(OutboxRow, row_id)
         if row is None or row.status == OutboxStatus.SENDING:

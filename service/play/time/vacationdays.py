@@ -1,23 +1,28 @@
 """A vacation day taken for a player whose clock runs out (the `auto_vacation` preference, on
-by default): while they have vacation days left, the clock sweep takes one day instead of the
-timeout. The day is 24 hours from the deadline (nothing of the turn is lost), counted as the
+by default): while they have vacation days left, and the game has not yet waited
+TURNPOST_AUTO_VACATION_PER_GAME days for them, the clock sweep takes one day instead of the
+timeout. The bound is per game: without it a player who vanished held a one-day game for as
+long as their year's days lasted (30 by default); each day taken is a seat change of kind
+`vacation_day` in the game's history, which is what is counted. The day is 24 hours from the deadline (nothing of the turn is lost), counted as the
 player's local date of the deadline, and stops all their clocks as any vacation does: the seat
 that ran out at once, in the sweep's transaction; their other games right after the batch
 (`stop_other_clocks`), in bulk. The vacation row is the one `vacation N` writes, so `back`,
 `vacation N` and the sweep's end of vacations treat it like any other.
 
 Both sweep paths use one `DayTaker` per transaction: it reads the vacations of every player of
-the batch's games in one statement, and the batch inserts the new rows in one more."""
+the batch's games in one statement, and the days each game has taken in one more, and the
+batch inserts the new rows in two more."""
 from __future__ import annotations
 
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
 
-from sqlalchemy import select, tuple_
+from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import Session
 
 from service.store import records
-from service.store.models import GameRow, OutboxRow, Seat, Vacation
+from service.store.models import GameRow, OutboxRow, Seat, SeatChange, Vacation
 
 from .. import notify
 from ..services import Services
@@ -26,6 +31,7 @@ from . import deadlines as timing
 
 DAY = timedelta(days=1)
 WARN_AT = 3          # days left at or under which the player is warned
+KIND = "vacation_day"   # the seat change each day taken writes (and the per-game bound counts)
 
 
 def enabled(svc: Services) -> bool:
@@ -40,7 +46,9 @@ class DayTaker:
     def __init__(self, session: Session, svc: Services, games: dict[int, Any]):
         self.session, self.svc, self.games = session, svc, games
         self.taken: dict[int, list[tuple]] | None = None   # player -> [(first, last, open, until)]
+        self.by_game: dict[tuple[int, int, int], int] | None = None  # (game, seat, player) -> days
         self.new: list[dict] = []
+        self.changes: list[dict] = []
 
     def _read(self) -> dict[int, list[tuple]]:
         if self.taken is None:
@@ -53,14 +61,27 @@ class DayTaker:
                 self.taken.setdefault(pid, []).append((first, last, is_open, until))
         return self.taken
 
+    def _days_by_game(self) -> dict[tuple[int, int, int], int]:
+        if self.by_game is None:
+            self.by_game = {(g, s, p): n for g, s, p, n in self.session.execute(
+                select(SeatChange.game_id, SeatChange.seat, SeatChange.player_id, func.count())
+                .where(SeatChange.game_id.in_(sorted(self.games)), SeatChange.kind == KIND)
+                .group_by(SeatChange.game_id, SeatChange.seat, SeatChange.player_id))}
+        return self.by_game
+
     def take(self, game, row, clock: clocks.SeatClock, deadline: datetime,
-             now: datetime) -> tuple[int, datetime] | None:
-        """For a seat overdue at `deadline`: (days left, new deadline) when a vacation day was
-        taken (or one taken in this sweep covers it), the seat's clock paused; else None."""
+             now: datetime) -> Taken | None:
+        """For a seat overdue at `deadline`: what was taken when a vacation day was (or one
+        taken in this sweep covers it), the seat's clock paused; else None (the timeout)."""
         player = row.player
         if not (enabled(self.svc) and player.auto_vacation) or row.bot \
                 or row.on_timeout == "bot":
             return None
+        bound = self.svc.settings.AUTO_VACATION_PER_GAME
+        key = (game.id, row.seat, row.player_id)
+        waited = self._days_by_game().get(key, 0)
+        if waited >= bound:
+            return None              # this game has waited its days for them: the timeout
         mine = self._read().setdefault(row.player_id, [])
         current = next((v for v in mine if v[2] and v[3] > now), None)
         if current is None:
@@ -77,23 +98,48 @@ class DayTaker:
         timing.set_clock(row, clocks.pause(clock, min(deadline, now)))
         allowance = self.svc.settings.VACATION_DAYS
         left = clocks.days_left([(v[0], v[1]) for v in mine], current[0].year, allowance)
-        return left, current[3]
+        self.by_game[key] = waited + 1
+        taken = Taken(left, current[3], bound - waited - 1, bound)
+        self.changes.append(timing.change_values(
+            game, row, KIND, f"{timing.who(row.seat)} ran out of time: a vacation day was "
+            f"taken instead of a timeout ({taken.game_words()})", now))
+        return taken
 
     def write(self) -> None:
         if self.new:
             self.session.execute(Vacation.__table__.insert(), self.new)
             self.new = []
+        if self.changes:
+            self.session.execute(SeatChange.__table__.insert(), self.changes)
+            self.changes = []
 
 
-def notices(game, seat: int, left: int, until: datetime, now: datetime, zone: str | None
+@dataclass(frozen=True)
+class Taken:
+    """A vacation day taken for a seat: the player's days left this year, when their clocks
+    run again, and how many more this game may take for them (of `bound`)."""
+    left: int
+    until: datetime
+    game_left: int
+    bound: int
+
+    def game_words(self) -> str:
+        if not self.game_left:
+            return (f"the last of the {self.bound} this game takes for a player: the next time "
+                    "the clock runs out, it is a timeout")
+        return f"{self.bound - self.game_left} of the {self.bound} this game takes for a player"
+
+
+def notices(game, seat: int, taken: Taken, now: datetime, zone: str | None
             ) -> list[tuple[int, dict]]:
     """(seat, payload) of the emails a day taken calls for: the table is told, and the player,
     when 3 or fewer days are left, warned apart."""
     who = timing.who(seat)
+    left, until = taken.left, taken.until
     days = "1 vacation day" if left == 1 else f"{left} vacation days"
     text = (f"{who} ran out of time, so a vacation day was taken instead of a timeout: the clocks "
             f"of {who} stop until {clocks.format_deadline(until, now, zone)}, and {days} "
-            "are left this year")
+            f"are left this year ({taken.game_words()})")
     out = [(r.seat, {"timeout": {"text": text, "seat": seat}}) for r in game.seats]
     if left <= WARN_AT:
         warning = (f"Only {days} left this year: once they are gone, a clock that runs out is a "

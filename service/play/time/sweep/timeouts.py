@@ -172,9 +172,8 @@ class Recorder:
         if taken is None:
             return False
         taker.write()
-        left, until = taken
         rows = [notify.queue(self.session, game, to, "timeout", game.seq, now, payload)
-                for to, payload in vacation_days.notices(game, row.seat, left, until, now,
+                for to, payload in vacation_days.notices(game, row.seat, taken, now,
                                                          row.player.zone)]
         self.session.flush()
         self.ids += [r.id for r in rows]
