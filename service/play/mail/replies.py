@@ -11,6 +11,7 @@ and ANSWERS_PER_HOUR per seat. Only a seat's own address is ever answered: mail 
 or from an address that is not the seat's, gets no mail at all (no backscatter)."""
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from dataclasses import dataclass, field
@@ -233,11 +234,14 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
                    mail: InboundMail) -> list[str]:
     """The lines to run: the reply's own, then those of its closing block that are commands
     ("Thanks for waiting!" above "harvest moons": quotes.extract_reply cannot tell, the game
-    can). A last line that is only the writer's name is a signature, not a move."""
+    can). A last line that is only the writer's name is a signature, not a move; so is a
+    last line set apart by a blank line that reads as a name ("Zoe", "Al"), is no command and
+    looks like none of the game's words (a mistyped `harvset` is still refused, saying so)."""
     lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
     closing = [ln for ln in mail.closing_lines if not _LINK_FRAGMENT.search(ln)]
     names = _names(game, seat, mail)
-    if not closing and not (lines and _plain(lines[-1]) in names):
+    apart = _signed_apart(mail.command_text, lines)
+    if not closing and not (lines and (_plain(lines[-1]) in names or apart)):
         return lines                                # the usual reply: no need of the game
     pos = positions.load(session, svc.states, game.id)
 
@@ -250,10 +254,52 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
             return False
         return True
 
+    if apart and not closing and not is_command(lines[-1]) \
+            and not _like_a_word(lines[-1], pos.engine, pos.state, seat):
+        return lines[:-1]                           # a nickname under the moves
     lines += [ln for ln in closing if is_command(ln)]
     if lines and _plain(lines[-1]) in names and not is_command(lines[-1]):
         lines.pop()
     return lines
+
+
+# a name as people sign: one to three words of letters ("Zoe", "Al", "Mary-Jo", "J.")
+_NAME = re.compile(r"^[^\W\d_]+\.?(?:[ '-][^\W\d_]+\.?){0,2}$")
+_NAME_CHARS = 30
+
+
+def _signed_apart(command_text: str, lines: list[str]) -> bool:
+    """Whether the reply's last line stands below its moves after a blank line, and reads as
+    a name: a sign-off, unless the game reads it (the caller asks)."""
+    if len(lines) < 2:
+        return False            # a name alone is no reply: "We found no move" says so
+    written = [ln.strip() for ln in command_text.split("\n")]
+    while written and not written[-1]:
+        written.pop()
+    if len(written) < 3 or written[-2] or written[-1] != lines[-1].strip():
+        return False
+    name = _plain(lines[-1])
+    return len(name) <= _NAME_CHARS and bool(_NAME.match(name))
+
+
+def _like_a_word(line: str, engine, state, seat: int) -> bool:
+    """Whether a word of the line is, or is spelt nearly as, a word of the game's: one a
+    move or a command starts with, or one its refusal of the line names ("harvest <tree>"):
+    then the line was meant as a move, and is refused with suggestions, not dropped as a
+    name."""
+    known = {word.split(" ", 1)[0] for word in commands.COMMANDS}
+    if engine.outcome(state) is None:
+        known |= {engine.describe(m).split(" ", 1)[0].lower()
+                  for m in engine.legal_moves(state, seat)}
+    try:
+        engine.parse(state, seat, line)
+    except CommandError as exc:
+        known |= set(_WORD.findall(" ".join([exc.why, *exc.suggestions]).lower()))
+    return any(difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+               for word in _WORD.findall(_plain(line)))
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _names(game: GameRow, seat: int, mail: InboundMail) -> set[str]:
