@@ -65,6 +65,12 @@ STRANGER = InboundStatus.STRANGER
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
 _ROOT_ID = re.compile(r"^game-(\d{1,12})@")
+# what became of mail nobody is answered about (no backscatter), in words for whoever looks
+# (the dev outbox lists them; so does `flask inbound --status ignored`)
+NO_SENDER = ("its From address is missing or is none we could write to (root@localhost has "
+             "no domain); nothing was done: write from the address the game's emails come to")
+NO_GAME = ("it came to no game's reply address (play+…), nor answered one of our emails; "
+           "nothing was done: use Reply on a turn email")
 
 
 @dataclass
@@ -194,12 +200,12 @@ def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) ->
         status, detail = offered or (InboundStatus.IGNORED, why.explain())
         return Result(status, detail=detail)   # never answer a robot: no mail loops
     if not mail.sender:
-        return Result(InboundStatus.IGNORED, detail="no sender to answer")
+        return Result(InboundStatus.IGNORED, detail=NO_SENDER)
     with db.transaction() as session:
         target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
             # no game: nobody we know to answer (a From can name anyone: no backscatter)
-            return Result(InboundStatus.IGNORED, detail="no game address")
+            return Result(InboundStatus.IGNORED, detail=NO_GAME)
         game = target.row or records.read_one(session.connection(), target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
@@ -323,7 +329,9 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
     hears of it by mail at most once a day."""
     if target.seat is None:
         return Result(InboundStatus.IGNORED,
-                      detail=f"{mail.sender} is not playing in game {game.id}", game_id=game.id)
+                      detail=f"{mail.sender} is not playing in game {game.id}; nothing was "
+                      "done: write from the address the game's emails come to",
+                      game_id=game.id)
     ids = []
     seat_row = next(s for s in game.seats if s.seat == target.seat)
     if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
@@ -337,8 +345,9 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
         row.since_seq = pos.seq
         session.flush()
         ids.append(row.id)
-    return Result(STRANGER, ids, f"{mail.sender} is not playing seat {target.seat}",
-                  game_id=game.id, seat=target.seat)
+    return Result(STRANGER, ids, f"{mail.sender} is not the address of seat {target.seat + 1} "
+                  f"({seat_row.player.name}); nothing was done: write from the address the "
+                  "seat's emails come to", game_id=game.id, seat=target.seat)
 
 
 def _run(svc: Services, answer: Answer, target: Target, lines: list[str],
