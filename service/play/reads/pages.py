@@ -44,6 +44,9 @@ class GameRead:
     zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
     plans: list[str] = field(default_factory=list)        # the seat's standing plans
     plan_hints: list[str] = field(default_factory=list)   # plans it might write now
+    # the player whose seat it is now (None for a spectator): a page opened by someone
+    # signed in as another player says whose seat its buttons act for
+    seat_player: int | None = None
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -68,8 +71,10 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         names = [s.player.name for s in pos.row.seats]
         page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
                               with_menu=with_history)
+        holder_id = None if seat is None else next(
+            (s.player_id for s in pos.row.seats if s.seat == seat), None)
         if not with_history:     # the position alone
-            return GameRead(page, [])
+            return GameRead(page, [], seat_player=holder_id)
         entries, older = history_page(rows, pos, seat, names, before, recorded=recent)
         request = undo.asked(session, game_id, pos.seq)
         asking = None if request is None else {
@@ -87,7 +92,7 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
                         public, _zone(pos.row, seat), mine,
-                        plans.hints(pos.engine, pos.state, seat, names))
+                        plans.hints(pos.engine, pos.state, seat, names), holder_id)
 
 
 def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
