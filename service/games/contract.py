@@ -139,6 +139,10 @@ class Game(Protocol):
     def describe(self, move: Move) -> str: ...
     def outcome(self, state: State) -> Outcome | None: ...
 
+    # Optional: the event types that only follow a move (a card drawn after every action);
+    # an email's headline leads with the last news that is not one of them.
+    #   follow_on_events: frozenset[str]
+
     # Optional, for deadlines: the move made for `seat` when its time to choose runs out, or
     # None where nothing sensible can be chosen for it.
     #   def timeout_move(self, state: State, seat: int) -> Move | None: ...

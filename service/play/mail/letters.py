@@ -51,7 +51,7 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
         return urls.absolute(urls.invitation_path(game.id, inv.seat, inv.id, answer))
 
     ctx = {"inviter": creator.name if creator else "A player", "game_id": game.id,
-           "title": registry.get(game.kind).title, "seats": seats,
+           "title": registry.title(game.kind, game.options), "seats": seats,
            "accept": link("accept"), "decline": link("decline"), "never": link("never"),
            "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
            # the time each move may take: what a player agrees to by accepting

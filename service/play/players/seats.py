@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from service.games import registry
 from service.linking.signer import Claims
 from service.play import notify
 from service.play import repository as positions
@@ -210,12 +211,14 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         url = svc.urls.absolute(f"/i/{token}")
         inviter = timing.seat_row(game, by_seat).player.name
         why = (f"{inviter} invites you to take over {row.player.name}'s seat in "
-               f"{pos.engine.title} game {game.id}. To accept, open this link and press the "
+               f"{registry.title(game.kind, game.options)} game {game.id}. To accept, open "
+               "this link and press the "
                f"button: {url}")
         out = OutboxRow(game_id=None, seat=None, to_addr=address, kind="invite", seq=game.seq,
                         message_id=notify.new_message_id(), since_seq=0,
                         status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now,
-                        payload={"why": why, "subject": f"{pos.engine.title} game {game.id}"})
+                        payload={"why": why, "subject": f"{registry.title(game.kind, game.options)} "
+                                                        f"game {game.id}"})
         session.add(out)
         timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
                       f"{who(target)}'s seat", now)

@@ -176,7 +176,7 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
                 who = inv.player.name if inv.player is not None else (
                     "an open seat" if inv.status == "open" else "an invited player")
                 seats.append((who, inv.status))
-        return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)
+        return PublicGame(row.id, row.status, registry.title(row.kind, row.options), seats)
 
 def attempts(session: Session | Connection, game_id: int, seat: int, limit: int = 10) -> list:
     """Mail for this seat from other addresses, newest first (the seat's game page): rows
