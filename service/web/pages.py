@@ -86,6 +86,7 @@ def render_game(read, view_token: str, **extra):
                            table=drawing(page.view, page.names, page.me),
                            replaceable=[c for c in page.clocks if c["status"] in REPLACEABLE],
                            elsewhere=someone_elses_seat(read) if view_token else "",
+                           tournament_id=read.tournament_id,
                            **extra)
 
 

@@ -47,8 +47,7 @@ def resign(token: str):
     claims = _view_claims(token)
     if request.form.get("confirm") != "yes":
         return redirect(url_for("seats.confirm_resign", token=token, _anchor="seat"))
-    seats.resign(services(), claims.game, claims.seat, claims.holder)
-    flash("You resigned from this game.")
+    flash(seats.resign(services(), claims.game, claims.seat, claims.holder).words)
     return redirect(url_for("games.game_page", token=token))
 
 

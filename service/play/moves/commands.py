@@ -212,8 +212,7 @@ def _answer_extension(word: str) -> Handler:
 
 
 def _resign(ctx: Context, rest: str) -> Done:
-    seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
-    return Done("You resigned from this game.")
+    return Done(seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
 
 
 def _vacation(word: str) -> Handler:
@@ -255,7 +254,8 @@ register(Command(extensions.AGREE, "", "Agrees to the extension another player a
 register(Command(extensions.DECLINE, "", "Declines the extension another player asked for: "
                  "their deadline stays.", _answer_extension(extensions.DECLINE)))
 register(Command("resign", "", "Gives up this game (with two players the other wins; with "
-                 "more your turns are played for you and you rank last).", _resign,
+                 "more your turns are played for you and you rank last); a tournament's game "
+                 "also withdraws you from the tournament.", _resign,
                  own_transaction=True))
 register(Command("vacation", "DAYS / until YYYY-MM-DD", "Stops your clocks in every game "
                  "for that many days, or to that day.", _vacation("vacation"),

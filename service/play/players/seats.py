@@ -148,9 +148,16 @@ def player_of(svc: Services, game_id: int, seat: int, holder: int | None = None)
 
 # --- resign --------------------------------------------------------------------------------
 
-def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) -> list[int]:
+@dataclass(frozen=True)
+class Resigned:
+    words: str                   # for the one who resigned
+    outbox_ids: list[int]
+
+
+def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) -> Resigned:
     """The seat gives up. Two players: the game ends, the other wins. More: the seat's turns
-    are played by the timeout move from then on, and it ranks last."""
+    are played by the timeout move from then on, and it ranks last. A tournament's game: the
+    player withdraws from the tournament too (its round's end sees the resignation)."""
     now = svc.clock.now()
     with svc.db.transaction() as session:
         pos = positions.load(session, svc.states, game_id, lock=True)
@@ -173,9 +180,14 @@ def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) ->
             timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
             ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move will "
                               "be played for them, and they rank last", now,
-                              offer=False, others_only=False)
+                              offer=False, others_only=False,
+                              own_text="You resigned; the default move will be played for you "
+                              "from now on, and you rank last")
+        tournament = game.tournament_id is not None
     svc.kick("deliver", ids)
-    return ids
+    return Resigned("You resigned from this game." + (
+        " You have withdrawn from its tournament too: you play none of its later rounds."
+        if tournament else ""), ids)
 
 
 # --- replace -------------------------------------------------------------------------------

@@ -47,6 +47,7 @@ class GameRead:
     # the player whose seat it is now (None for a spectator): a page opened by someone
     # signed in as another player says whose seat its buttons act for
     seat_player: int | None = None
+    tournament_id: int | None = None   # a tournament's game: resigning it withdraws from it
 
 
 def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bool = True,
@@ -92,7 +93,8 @@ def read_game(svc: Services, game_id: int, seat: int | None, *, with_history: bo
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
                         public, _zone(pos.row, seat), mine,
-                        plans.hints(pos.engine, pos.state, seat, names), holder_id)
+                        plans.hints(pos.engine, pos.state, seat, names), holder_id,
+                        pos.row.tournament_id)
 
 
 def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
