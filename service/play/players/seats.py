@@ -108,14 +108,27 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
     return out
 
 
-def _resume_all(session, player: Player, at: datetime, text: str, now: datetime) -> list[int]:
-    ids = []
+def _resume_all(session, player: Player, at: datetime, text: str, now: datetime, *,
+                quiet_when_due: bool = False) -> list[int]:
+    """Every clock of the player runs again from `at`, and each table is told. With
+    `quiet_when_due` (the sweep's end of a vacation) no table is told when one of the clocks
+    is due at once (a vacation day taken for a clock that ran out restarts it with no time
+    left): the same sweep's deadline pass tells what follows, another vacation day or the
+    timeout, and "back; clocks run again" in the same second would be untrue. One notice for
+    one event."""
+    resumed = []
     for game, row in _active_seats(session, player.id):
         if row.mail_held_since is not None:
             continue     # stopped until an email reaches them (service.play.time.mailholds)
         clock = timing.get_clock(row)
         timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, at), at,
                                                     calendar.of_seat(row, game)))
+        resumed.append((game, row))
+    if quiet_when_due and any(row.deadline is not None and row.deadline <= now
+                              for _, row in resumed):
+        return []
+    ids = []
+    for game, row in resumed:
         ids += timing.tell(session, None, game, row.seat, text, now, offer=False,
                            others_only=True)
     return ids
@@ -134,7 +147,7 @@ def resume_ended_vacations(svc: Services, now: datetime, outbox_ids: list[int]) 
             player = session.get(Player, vacation.player_id)
             outbox_ids += _resume_all(session, player, vacation.resumes_at,
                                       f"{player.name} is back from vacation; their clocks run "
-                                      "again", now)
+                                      "again", now, quiet_when_due=True)
         return len(ended)
 
 

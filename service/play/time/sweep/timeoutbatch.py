@@ -227,8 +227,7 @@ class Batch:
         if taken is None:
             return False
         left, until = taken
-        for to, payload in vacation_days.notices(game, row.seat, left, until, now,
-                                                 row.player.zone):
+        for to, payload in vacation_days.notices(game, row.seat, left, until, now):
             self.queue(game, to, "timeout", game.seq, payload)
         return True
 

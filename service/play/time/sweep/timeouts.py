@@ -175,8 +175,7 @@ class Recorder:
         taker.write()
         left, until = taken
         rows = [notify.queue(self.session, game, to, "timeout", game.seq, now, payload)
-                for to, payload in vacation_days.notices(game, row.seat, left, until, now,
-                                                         row.player.zone)]
+                for to, payload in vacation_days.notices(game, row.seat, left, until, now)]
         self.session.flush()
         self.ids += [r.id for r in rows]
         return True
