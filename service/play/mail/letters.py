@@ -17,7 +17,7 @@ from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
-                   "tournament_end"})
+                   "tournament_end", "ladder_challenge"})
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -37,8 +37,8 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
         ctx = {**payload, "accept": answer("accept"), "decline": answer("decline"),
                "never": answer("never"), "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
-    if row.kind.startswith("tournament_"):
-        # the payload says it all (service.play.community.letters)
+    if row.kind.startswith("tournament_") or row.kind == "ladder_challenge":
+        # the payload says it all (service.play.community.letters, .ladders)
         ctx = {**payload, "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     inv = session.get(Invitation, payload["invitation"])
