@@ -222,4 +222,11 @@ def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> st
     # the reader's as "you"
     scores = ", ".join(f"{'you' if s == me else names[s]}: "
                        f"{outcome['scores'][s]:g}" for s in range(len(names)))
+    if outcome["how"] in SCORES_SAY_IT:
+        return f"{head} ({scores})."
     return f"{head} ({scores}). {how}"
+
+
+#: an outcome's `how` that only says the higher score won (Suzerain's "score", kept so in
+#: its logs and golden games): after the scores it adds nothing but a bare "Score."
+SCORES_SAY_IT = frozenset({"score"})

@@ -149,3 +149,21 @@ def test_an_answer_with_no_request_waiting_is_refused_with_words(services, word)
     play.commands.run(services, g.game_id, asker, "extend 2d")
     with pytest.raises(play.PlayError, match=f"nothing to {word}"):
         play.commands.run(services, g.game_id, asker, word)      # not one's own request
+
+
+def test_the_asker_reads_your_deadline_moves(services):
+    """Issue 49, item 20: never "the deadline of you move"."""
+    from service.display.seatpage import fill
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    play.commands.run(services, g.game_id, asker, "extend 2d")
+    for seat in sorted(set(range(3)) - {asker}):
+        play.commands.run(services, g.game_id, seat, "agree")
+    told = {r["seat"]: r["payload"]["timeout"]["text"] for r in outbox(services, g.game_id,
+                                                                       "timeout")
+            if "Everyone agreed" in r["payload"]["timeout"]["text"]}
+    names = ["Anna", "Ben", "Carla"]
+    assert fill(told[asker], names, asker).startswith("Everyone agreed: your deadline moves to")
+    other = (asker + 1) % 3
+    assert fill(told[other], names, other).startswith(
+        f"Everyone agreed: {names[asker]}'s deadline moves to")

@@ -236,6 +236,6 @@ def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionReq
                                    row.player.zone)
     timing.change(session, game, row, "extended", f"everyone agreed: {who} has "
                   f"{request.days} more day{'s' if request.days != 1 else ''}", now)
-    ids = timing.tell(session, svc, game, request.seat, f"Everyone agreed: the deadline of "
-                      f"{who} moves to {until}", now, offer=False, others_only=False)
+    ids = timing.tell(session, svc, game, request.seat, f"Everyone agreed: {who}'s deadline "
+                      f"moves to {until}", now, offer=False, others_only=False)
     return Extension(f"Everyone agreed: the deadline is now {until}.", ids)
