@@ -2,14 +2,14 @@
 defender accepts it (or the time the ladder states for an answer lapses), and only then is its
 game started (issue 49, item 17).
 
-Revision ID: 0032_ladder_challenges
-Revises: 0031_seat_player_game_index
+Revision ID: 0034_ladder_challenges
+Revises: 0033_outbox_renderings
 """
 import sqlalchemy as sa
 from alembic import op
 
-revision = "0032_ladder_challenges"
-down_revision = "0031_seat_player_game_index"
+revision = "0034_ladder_challenges"
+down_revision = "0033_outbox_renderings"
 branch_labels = None
 depends_on = None
 
