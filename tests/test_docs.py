@@ -30,3 +30,17 @@ def test_no_tracked_file_names_a_document_outside_the_repository():
             if OUTSIDE.search(line):
                 found.append(f"{path.relative_to(REPO)}:{number}: {line.strip()}")
     assert not found, "cite docs/ instead:\n" + "\n".join(found)
+
+
+def test_the_readme_tour_says_new_games_are_public_and_rated_unless_unticked():
+    """Issue 49, item 22: the newcomer learns it before the game, not from its page after;
+    and the README stays short enough to read (150 lines at most)."""
+    readme = (REPO / "README.md").read_text(encoding="utf-8")
+    tour = " ".join(readme.split("## A ten-minute tour", 1)[1].split("\n## ", 1)[0].split())
+    assert "A new game is **public**" in tour and "and **rated**" in tour
+    assert "unless you untick those two boxes" in tour
+    lobby = (REPO / "templates/web/new_game.html").read_text(encoding="utf-8")
+    for box in ("public", "rated"):        # what the tour says is what the lobby does
+        assert re.search(rf'name="{box}" \{{\{{ .checked. if \(form.get\(.{box}.\) == .on. '
+                         r"if form else true\) \}\}", lobby), box
+    assert len(readme.splitlines()) <= 150

@@ -98,6 +98,9 @@ class SeatPage:
     # every seat's clock (service.play.time.clocks.clock_view + "name", "seat", "status"), in seat order
     clocks: list[dict] = field(default_factory=list)
     holder: int = 0            # who holds the reader's seat now: links carry it
+    # the news line the headline leads with: the last move, not what only followed it (a
+    # card drawn, a tree started: the engine's `follow_on_events`); "" without news
+    lead: str = ""
 
     @property
     def my_clock(self) -> dict | None:
@@ -127,8 +130,7 @@ class SeatPage:
     @property
     def headline(self) -> str:
         """The email's top line: what happened last, and whose move it is now."""
-        last = self.news[-1] if self.news else ""
-        return " ".join(x for x in (last, self.whose_move) if x)
+        return " ".join(x for x in (self.lead, self.whose_move) if x)
 
 
 def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
@@ -154,20 +156,33 @@ def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
     return engine.redact(event, seat)
 
 
+def lead(engine: Game, told: list[dict]) -> str:
+    """The news line a headline leads with: the last one that is not an event which only
+    follows a move (the engine's optional `follow_on_events`: Trees' draw after every
+    action), else the last line."""
+    follow_on = getattr(engine, "follow_on_events", frozenset())
+    return next((h["text"] for h in reversed(told) if h.get("type") not in follow_on),
+                told[-1]["text"] if told else "")
+
+
 def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat: int | None,
               names: list[str], news_events: list[tuple[int, Event]],
-              every_move: bool = False, with_menu: bool = True) -> SeatPage:
+              every_move: bool = False, with_menu: bool = True,
+              title: str | None = None) -> SeatPage:
     """`every_move` also lists every legal move (the game page's buttons); emails, which
     show only the menu, skip that work. `with_menu=False` skips the menu too, for pages that
     show the position without offering moves (a link's confirm page, its done page): in a
-    long game listing the moves costs more than the rest of the page."""
+    long game listing the moves costs more than the rest of the page. `title`: the game's
+    name with its options ("Magnate Roller"; registry.title), else the engine's."""
+    title = title or engine.title
     view = engine.view(state, seat)
     to_act = sorted(engine.to_act(state))
     outcome = engine.outcome(state)
-    page = SeatPage(game_id=game_id, kind=kind, title=engine.title, seq=seq,
+    told = history(engine, news_events, seat, names)
+    page = SeatPage(game_id=game_id, kind=kind, title=title, seq=seq,
                     mark=mark(engine, state, seat), me=seat,
                     names=names, view=view,
-                    news=[h["text"] for h in history(engine, news_events, seat, names)],
+                    news=[h["text"] for h in told], lead=lead(engine, told),
                     to_act=to_act, your_turn=seat is not None and seat in to_act,
                     outcome=outcome.to_json() if outcome else None)
     if page.your_turn and with_menu:
@@ -216,7 +231,14 @@ def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> st
     # the reader's as "you"
     listed = ", ".join(f"{'you' if s == me else names[s]}: "
                        f"{scores[s]:g}" for s in range(len(names)))
+    if outcome.get("how") in SCORES_SAY_IT:
+        return f"{head} ({listed})."
     return f"{head} ({listed}). {how}".rstrip()
+
+
+#: an outcome's `how` that only says the higher score won (Suzerain's "score", kept so in
+#: its logs and golden games): after the scores it adds nothing but a bare "Score."
+SCORES_SAY_IT = frozenset({"score"})
 
 
 def _places_text(outcome: Mapping, names: list[str], me: int | None) -> str:

@@ -283,6 +283,13 @@ class Hooks(Protocol):
     #: (RULINGS P2), lest toggling one raise them or show the table it was made.
     standing_choices: frozenset[str]
 
+    # ---- emails (service.play.mail, the turn email's headline)
+
+    #: Event types that only follow a move (Trees' draw after every action, a tree started by
+    #: itself): a turn email's headline leads with the last news line that is not one of them,
+    #: so it names the move that mattered.
+    follow_on_events: frozenset[str]
+
 
 def _members(protocol: type) -> tuple[str, ...]:
     methods = [n for n, v in vars(protocol).items() if callable(v) and not n.startswith("_")]

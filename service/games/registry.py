@@ -3,6 +3,8 @@ others from loading, and a process that plays only Trees never imports Aristocra
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
+from typing import Any
 
 from .contract import Game
 
@@ -48,6 +50,25 @@ LOBBY: tuple[tuple[str, str, str, dict], ...] = (
     ("suzerain", "Suzerain", "suzerain", {}),
     ("aristocracy", "Aristocracy", "aristocracy", {}),
 )
+
+
+#: the name a lobby entry's games go by in subjects, page titles and lists, where its label
+#: ("Magnate (Roller rules)") would be long; an entry not here goes by its engine's title
+NAMES = {"magnate-roller": "Magnate Roller"}
+#: the options a lobby entry's preset sets: all a game's name depends on
+PRESET_KEYS = tuple(sorted({key for *_, preset in LOBBY for key in preset}))
+
+
+def title(kind: str, options: Mapping[str, Any] | None) -> str:
+    """A game's name as its players read it everywhere (a subject, /me, a page's title): the
+    name of the lobby entry whose preset its options hold ("Magnate Roller"), else its
+    engine's title ("Magnate")."""
+    options = options or {}
+    for entry, _, engine_id, preset in LOBBY:
+        if engine_id == kind and entry in NAMES and all(
+                str(options.get(key)) == str(value) for key, value in preset.items()):
+            return NAMES[entry]
+    return get(kind).title
 
 
 def lobby() -> list[tuple[str, str, Game, dict]]:

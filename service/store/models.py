@@ -529,6 +529,26 @@ class LadderGame(Base):
     __table_args__ = (Index("ix_ladder_games_open", "kind", "settled"),)
 
 
+class LadderChallenge(Base):
+    """A ladder challenge before its game: `waiting` for the defender, who accepts it (or the
+    ladder's stated time, `answer_by`, lapses); then `started` with its game, else
+    `withdrawn` by the challenger or `void` (one of them left the ladder, or blocked the
+    other, meanwhile). Taken from `waiting` by a conditional UPDATE, so it starts once."""
+
+    __tablename__ = "ladder_challenges"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    challenger_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    defender_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    status: Mapped[str] = mapped_column(String(12))
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    answer_by: Mapped[datetime] = mapped_column(UTCDateTime())
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+
+    __table_args__ = (Index("ix_ladder_challenges_waiting", "status", "answer_by"),)
+
+
 class Block(Base):
     """The blocker takes no invitations from, is never matched with, and does not see the chat
     of the blocked player."""

@@ -71,6 +71,18 @@ def post_challenge(me):
     return redirect("/games/open")
 
 
+@bp.post("/challenges/<int:challenge_id>/accept")
+@signed_in
+def accept_challenge(me, challenge_id: int):
+    """A listed challenge taken in one press: its game starts at once."""
+    try:
+        posted = challenges.accept(services(), me.id, challenge_id)
+    except PlayError as exc:
+        return open_page(exc.detail, 409)
+    flash(f"You took {posted.opponent}'s challenge: the game's first email is on its way.")
+    return redirect(url_for("accounts.me"))
+
+
 @bp.post("/challenges/<int:challenge_id>/withdraw")
 @signed_in
 def withdraw_challenge(me, challenge_id: int):
@@ -127,7 +139,30 @@ def challenge_on_ladder(me, kind: str, player_id: int):
         ladders.challenge(services(), me.id, kind, player_id)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
+    flash(f"Challenge sent. The game starts when they accept it, or by itself after "
+          f"{ladders.ANSWER_WORDS} without an answer.")
+    return redirect(url_for("contests.ladder", kind=kind))
+
+
+@bp.post("/ladders/<kind>/challenges/<int:challenge_id>/accept")
+@signed_in
+def accept_ladder_challenge(me, kind: str, challenge_id: int):
+    try:
+        ladders.accept(services(), me.id, challenge_id)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
     flash("The ladder game has started: its first email is on its way.")
+    return redirect(url_for("contests.ladder", kind=kind))
+
+
+@bp.post("/ladders/<kind>/challenges/<int:challenge_id>/withdraw")
+@signed_in
+def withdraw_ladder_challenge(me, kind: str, challenge_id: int):
+    try:
+        ladders.withdraw(services(), me.id, challenge_id)
+    except PlayError as exc:
+        return pages.problem(exc.title, exc.detail, 409)
+    flash("Challenge withdrawn.")
     return redirect(url_for("contests.ladder", kind=kind))
 
 

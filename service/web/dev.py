@@ -32,6 +32,7 @@ def outbox():
              for k, m in _messages()]
     return render_template("web/outbox.html", mails=mails,
                            parked=admin.outbox(services(), play.OutboxStatus.PARKED),
+                           unapplied=admin.unapplied(services()),
                            replied=request.args.get("replied", ""))
 
 

@@ -4,12 +4,16 @@ personal token of scope "feed" (made and revoked on the API tokens page, or `fla
 create --feed`); a revoked one answers 404. Each entry links the player's own game page."""
 from __future__ import annotations
 
+from datetime import datetime, timedelta
+
 from flask import Blueprint, Response, abort, render_template
 from icalendar import Calendar, Event
 
 from service import play
+from service.play.players import accounts
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
+from service.play.time import clocks
 
 from .ext import services
 
@@ -28,14 +32,21 @@ def _page(line: uses.GameLine) -> str:
     return urls.absolute(urls.game_path(line.game_id, line.seat))
 
 
+#: a deadline's calendar event ends at the deadline: the hour before it, to move in (an event
+#: of no length is hidden or drawn as a hairline by most calendars)
+EVENT_LENGTH = timedelta(hours=1)
+
+
 @bp.get("/<token>/deadlines.ics")
 def deadlines(token: str):
-    """One event per seat with a deadline (games with clocks); an empty calendar otherwise."""
-    holder, games = _games(token)
+    """One event per seat with a deadline (games with clocks); an empty calendar otherwise.
+    The calendar's name is the service's, never the address (a subscribed calendar is shown
+    to whoever sees the subscriber's calendars)."""
+    _, games = _games(token)
     cal = Calendar()
     cal.add("prodid", "-//Turnpost//deadlines//EN")
     cal.add("version", "2.0")
-    cal.add("x-wr-calname", f"Turnpost moves due ({holder.email})")
+    cal.add("x-wr-calname", "Turnpost: moves due")
     domain = services().urls.domain
     for line in games:
         if line.deadline is None:
@@ -44,7 +55,7 @@ def deadlines(token: str):
         event.add("uid", f"deadline-{line.game_id}-{line.seat}@{domain}")
         event.add("summary", f"{'Your move' if line.your_turn else 'Deadline'}: "
                              f"{line.title} game {line.game_id}")
-        event.add("dtstart", line.deadline)
+        event.add("dtstart", line.deadline - EVENT_LENGTH)
         event.add("dtend", line.deadline)
         event.add("dtstamp", line.updated)
         event.add("url", _page(line))
@@ -57,13 +68,23 @@ def deadlines(token: str):
 def moves(token: str):
     """An entry each time it becomes this player's move (its id names the position)."""
     holder, games = _games(token)
+    me = accounts.account(services(), holder.player_id)
+    now = services().clock.now()
+
+    def due(deadline) -> str:
+        # in words, in the player's zone, without "(in 2 days)": a feed is read later
+        return clocks.format_deadline(deadline, now, me.zone if me else None, from_now=False)
     entries = [dict(id=f"tag:{services().urls.domain},2026:game-{g.game_id}-seat-{g.seat}"
                        f"-seq-{g.seq}", title=f"Your move: {g.title} game {g.game_id}",
-                    updated=g.updated, link=_page(g), players=", ".join(g.players),
-                    deadline=g.deadline)
+                    updated=_stamp(g.updated), link=_page(g), players=", ".join(g.players),
+                    due=due(g.deadline) if g.deadline else "")
                for g in games if g.your_turn]
     updated = max((e["updated"] for e in entries), default=None)
-    xml = render_template("web/moves.atom.xml", email=holder.email, entries=entries,
-                          updated=updated, self_url=services().urls.absolute(
-                              f"/feeds/{token}/moves.atom"))
+    xml = render_template("web/moves.atom.xml", entries=entries, updated=updated,
+                          self_url=services().urls.absolute(f"/feeds/{token}/moves.atom"))
     return Response(xml, mimetype="application/atom+xml")
+
+
+def _stamp(when: datetime) -> str:
+    """An Atom date (RFC 3339), to the second."""
+    return when.replace(microsecond=0).isoformat()

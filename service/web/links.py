@@ -30,8 +30,9 @@ def _game_link(claims: Claims) -> str:
 @bp.get("/m/<token>")
 def confirm(token: str):
     claims = _claims(token)
-    page = play.read_game(services(), claims.game, pages.seat_reader(claims),
-                          with_history=False).page
+    read = play.read_game(services(), claims.game, pages.seat_reader(claims),
+                          with_history=False)
+    page = read.page
     engine_text = _describe(page.kind, claims.move)
     stale = page.mark != claims.mark
     # the link's button was pressed already: its move's idempotency record says so (None,
@@ -40,6 +41,7 @@ def confirm(token: str):
     return render_template("web/confirm.html", page=page, view=page.view, names=page.names,
                            me=page.me, move_text=engine_text, token=token, stale=stale,
                            made=made, game_link=_game_link(claims),
+                           elsewhere=pages.someone_elses_seat(read),
                            partial_html=game_partial(current_app.jinja_env, page.kind, "html"))
 
 

@@ -4,13 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from flask import current_app, render_template, request
+from flask import current_app, render_template, request, session
 
 from service import play
 from service.display.boardpicture import drawing
 from service.display.seatpage import result_line
 from service.games import cards
 from service.mail.outbound.templating import game_partial
+from service.play.players import accounts
 
 from .ext import services
 
@@ -51,6 +52,22 @@ def card_alt(card_id: str) -> str:
     return f"{name} ({extra})"
 
 
+def someone_elses_seat(read) -> str:
+    """Words for a page whose buttons act for a seat that is not the signed-in player's (a
+    forwarded email's link, or another account's): whose seat it is, and who is signed in.
+    The link still works: it is the key to the seat, whoever holds it. "" otherwise."""
+    signed_in = session.get("player")
+    page = read.page
+    if not signed_in or read.seat_player is None or signed_in == read.seat_player \
+            or page.me is None:
+        return ""
+    me = accounts.account(services(), signed_in)
+    if me is None:
+        return ""
+    return (f"This is {page.names[page.me]}'s seat; you are signed in as {me.name} "
+            f"({me.email}). What you do here is done for {page.names[page.me]}'s seat.")
+
+
 def render_game(read, view_token: str, **extra):
     page = read.page
     env = current_app.jinja_env
@@ -75,6 +92,8 @@ def render_game(read, view_token: str, **extra):
                            partial_html=game_partial(env, page.kind, "html"),
                            table=drawing(page.view, page.names, page.me),
                            replaceable=[c for c in page.clocks if c["status"] in REPLACEABLE],
+                           elsewhere=someone_elses_seat(read) if view_token else "",
+                           tournament_id=read.tournament_id,
                            **extra)
 
 

@@ -50,8 +50,7 @@ def resign(token: str):
     claims = _view_claims(token)
     if request.form.get("confirm") != "yes":
         return redirect(url_for("seats.confirm_resign", token=token, _anchor="seat"))
-    seats.resign(services(), claims.game, claims.seat, claims.holder)
-    flash("You resigned from this game.")
+    flash(seats.resign(services(), claims.game, claims.seat, claims.holder).words)
     return redirect(url_for("games.game_page", token=token))
 
 
@@ -89,7 +88,9 @@ def confirm_seat_action(token: str):
             "agree": "Agree to the extension asked for",
             "away": f"Take a vacation until {claims.move.get('until')}"}.get(
                 claims.move["act"], "")
+    read = play.read_game(services(), claims.game, claims.seat, with_history=False)
     return render_template("web/seat_action.html", token=token, text=text,
+                           elsewhere=pages.someone_elses_seat(read),
                            game_link=services().urls.game_path(claims.game, claims.seat,
                                                                claims.holder))
 

@@ -1,5 +1,6 @@
 """Ladders: join at the bottom; challenge up to three places above (not below, not further,
-not someone on vacation, at most three open ladder games each), the game starts as any game;
+not someone on vacation, at most three open ladder games each); the challenge waits for the
+defender, whose accepting starts the game as any game (or the ladder's stated time lapses);
 when it ends with the challenger the winner they take the defender's place and the places
 between step down, by the hook every end calls (or the catch-up when it was missed)."""
 from __future__ import annotations
@@ -10,8 +11,8 @@ from sqlalchemy import func, select
 from service.play import repository as positions
 from service.play.community import LadderRefused, ladders
 from service.play.players import blocks, seats
-from service.play.time.sweep import timeouts
-from service.store.models import GameRow, LadderGame, Seat
+from service.play.time.sweep import periodic, timeouts
+from service.store.models import GameRow, LadderChallenge, LadderGame, OutboxRow, Seat
 
 from .helpers import player
 
@@ -25,6 +26,12 @@ def ladder(services):
     for n in NAMES:
         ladders.join(services, ids[n], "trees")
     return ids
+
+
+def started(services, ladder, challenger: str, defender: str) -> int:
+    """A ladder challenge its defender accepts: its game's id."""
+    challenge_id = ladders.challenge(services, ladder[challenger], "trees", ladder[defender])
+    return ladders.accept(services, ladder[defender], challenge_id)
 
 
 def order(services, viewer=None):
@@ -43,7 +50,7 @@ def test_players_join_at_the_bottom_once(services, ladder):
 
 
 def test_a_challenge_starts_a_normal_game(services, ladder):
-    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Anna"])
+    game_id = started(services, ladder, "Dan", "Anna")
     with services.db.transaction() as s:
         game = s.get(GameRow, game_id)
         assert game.status == "active" and game.clock == ladders.LADDER_CLOCK
@@ -70,7 +77,7 @@ def test_the_viewer_sees_whom_they_may_challenge(services, ladder):
 
 
 def test_the_winning_challenger_takes_the_higher_place(services, ladder):
-    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    game_id = started(services, ladder, "Dan", "Ben")
     end(services, game_id, winner_seat=1)
     with services.db.transaction() as s:          # by the end's own transaction (the hook)
         assert s.get(LadderGame, game_id).settled
@@ -78,13 +85,13 @@ def test_the_winning_challenger_takes_the_higher_place(services, ladder):
 
 
 def test_a_defender_who_wins_keeps_the_place(services, ladder):
-    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    game_id = started(services, ladder, "Dan", "Ben")
     end(services, game_id, winner_seat=0)
     assert order(services) == list(NAMES)
 
 
 def test_an_end_the_hook_missed_is_settled_by_the_catch_up(services, ladder):
-    game_id = ladders.challenge(services, ladder["Cleo"], "trees", ladder["Anna"])
+    game_id = started(services, ladder, "Cleo", "Anna")
     with services.db.transaction() as s:          # ended as a process without the hook would
         game = s.get(GameRow, game_id)
         game.status, game.result = "ended", {"winners": [1], "last": [0], "how": "x"}
@@ -92,7 +99,7 @@ def test_an_end_the_hook_missed_is_settled_by_the_catch_up(services, ladder):
 
 
 def test_a_shared_result_changes_nothing(services, ladder):
-    game_id = ladders.challenge(services, ladder["Cleo"], "trees", ladder["Anna"])
+    game_id = started(services, ladder, "Cleo", "Anna")
     with services.db.transaction() as s:
         game = s.get(GameRow, game_id)
         game.status, game.result = "ended", {"winners": [0, 1], "last": [], "how": "x"}
@@ -101,7 +108,7 @@ def test_a_shared_result_changes_nothing(services, ladder):
 
 def test_at_most_three_open_ladder_games_each(services, ladder):
     for defender in ("Cleo", "Dan", "Eve"):
-        ladders.challenge(services, ladder["Finn"], "trees", ladder[defender])
+        started(services, ladder, "Finn", defender)
     with pytest.raises(LadderRefused, match="You have 3 ladder games open"):
         ladders.challenge(services, ladder["Finn"], "trees", ladder["Cleo"])
     # an ended game frees its place in the count
@@ -113,9 +120,9 @@ def test_at_most_three_open_ladder_games_each(services, ladder):
 
 
 def test_a_defender_with_three_open_ladder_games_is_not_challenged(services, ladder):
-    ladders.challenge(services, ladder["Ben"], "trees", ladder["Anna"])
+    started(services, ladder, "Ben", "Anna")
     for challenger in ("Cleo", "Dan"):
-        ladders.challenge(services, ladder[challenger], "trees", ladder["Ben"])
+        started(services, ladder, challenger, "Ben")
     with pytest.raises(LadderRefused, match="That player has 3 ladder games open"):
         ladders.challenge(services, ladder["Eve"], "trees", ladder["Ben"])
 
@@ -143,7 +150,7 @@ def test_a_ladder_of_an_unknown_game_is_refused(services):
 
 
 def test_seats_of_a_challenge(services, ladder):
-    game_id = ladders.challenge(services, ladder["Ben"], "trees", ladder["Anna"])
+    game_id = started(services, ladder, "Ben", "Anna")
     with services.db.transaction() as s:
         assert s.scalar(select(func.count()).select_from(Seat).where(Seat.game_id == game_id)) == 2
 
@@ -152,7 +159,7 @@ def test_seats_of_a_challenge(services, ladder):
 def test_a_ladder_game_ended_by_the_clock_is_settled_by_the_sweep(services, ladder, bulk):
     """A seat that runs out of time forfeits (two players: the end), by the batched sweep or
     the per-game one; the end's own transaction settles the ladder."""
-    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    game_id = started(services, ladder, "Dan", "Ben")
     with services.db.transaction() as s:
         s.get(GameRow, game_id).on_timeout = "forfeit"
         for row in s.scalars(select(Seat).where(Seat.game_id == game_id)):
@@ -179,8 +186,8 @@ def test_a_player_who_leaves_frees_the_place_and_those_below_step_up(services, l
 
 
 def test_a_leavers_open_ladder_games_play_on_outside_the_ladder(services, ladder):
-    game_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
-    ladders.challenge(services, ladder["Eve"], "trees", ladder["Dan"])
+    game_id = started(services, ladder, "Dan", "Ben")
+    started(services, ladder, "Eve", "Dan")
     assert ladders.leave(services, ladder["Dan"], "trees") == 2
     rungs = {r.name: r for r in ladders.view(services, "trees", ladder["Eve"]).rungs}
     assert rungs["Ben"].open_games == 0 and rungs["Eve"].open_games == 0
@@ -188,3 +195,60 @@ def test_a_leavers_open_ladder_games_play_on_outside_the_ladder(services, ladder
         assert s.get(GameRow, game_id).status == "active"       # the game itself goes on
     end(services, game_id, winner_seat=1)                        # Dan, the challenger, wins
     assert order(services) == ["Anna", "Ben", "Cleo", "Eve", "Finn"]
+
+
+# -- the defender's consent (issue 49, item 17) ------------------------------------------------
+
+def _games(services) -> int:
+    with services.db.transaction() as s:
+        return s.scalar(select(func.count()).select_from(GameRow))
+
+
+def test_a_challenge_waits_for_the_defender_who_is_told_and_accepts(services, ladder):
+    challenge_id = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    assert _games(services) == 0, "no game without the defender's consent"
+    with services.db.transaction() as s:
+        told = s.scalars(select(OutboxRow).where(OutboxRow.kind == "ladder_challenge")).all()
+        assert [r.to_addr for r in told] == ["ben@example.org"]
+        assert told[0].payload["challenger"] == "Dan" and told[0].payload["place"] == 2
+    seen = ladders.view(services, "trees", ladder["Ben"])
+    assert [(w.id, w.opponent) for w in seen.to_answer] == [(challenge_id, "Dan")]
+    mine = ladders.view(services, "trees", ladder["Dan"])
+    assert [w.opponent for w in mine.asked] == ["Ben"]
+    assert not next(r for r in mine.rungs if r.name == "Ben").challengeable
+    with pytest.raises(LadderRefused, match="challenged that player already"):
+        ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    with pytest.raises(LadderRefused, match="not a ladder challenge to you"):
+        ladders.accept(services, ladder["Dan"], challenge_id)       # only the defender
+    game_id = ladders.accept(services, ladder["Ben"], challenge_id)
+    with services.db.transaction() as s:
+        game = s.get(GameRow, game_id)
+        assert [r.player_id for r in game.seats] == [ladder["Ben"], ladder["Dan"]]
+        assert s.get(LadderChallenge, challenge_id).game_id == game_id
+    with pytest.raises(LadderRefused, match="started already"):
+        ladders.accept(services, ladder["Ben"], challenge_id)
+    assert _games(services) == 1
+
+
+def test_a_challenge_not_accepted_in_the_stated_time_starts_by_itself(services, ladder):
+    ladders.challenge(services, ladder["Cleo"], "trees", ladder["Anna"])
+    services.clock.advance(seconds=ladders.ANSWER_WITHIN.total_seconds() - 60)
+    periodic.sweep(services)
+    assert _games(services) == 0
+    services.clock.advance(minutes=2)
+    periodic.sweep(services)                     # the sweep's pass
+    assert _games(services) == 1
+    assert ladders.start_lapsed(services) == 0, "once"
+
+
+def test_a_withdrawn_or_void_challenge_never_starts(services, ladder):
+    first = ladders.challenge(services, ladder["Cleo"], "trees", ladder["Anna"])
+    ladders.withdraw(services, ladder["Cleo"], first)
+    with pytest.raises(LadderRefused, match="withdrawn by its challenger"):
+        ladders.accept(services, ladder["Anna"], first)
+    second = ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
+    ladders.leave(services, ladder["Ben"], "trees")
+    with pytest.raises(LadderRefused, match="no longer stands"):
+        ladders.accept(services, ladder["Ben"], second)
+    services.clock.advance(days=4)
+    assert ladders.start_lapsed(services) == 0 and _games(services) == 0

@@ -118,6 +118,8 @@ def test_a_plan_is_dropped_when_its_condition_does_not_happen(svc):
     [line] = mail.payload["plans_dropped"]
     assert line.endswith(f"then play {name(follow)}: dropped, because Anna moved otherwise.") \
         or line.endswith("because ben moved otherwise.")
+    # the plan as it was written, never "if ... lead the Mill" (issue 49, item 20)
+    assert line.startswith(f"if they lead {name(led)} then play {name(follow)}: dropped")
 
 
 def test_next_is_played_when_the_turn_comes(svc):

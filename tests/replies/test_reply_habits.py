@@ -40,6 +40,28 @@ def test_a_name_under_the_move_is_a_signature(app, table, name):
     assert events(app) > before
 
 
+@pytest.mark.parametrize("nickname", ["Zoe", "Al", "Mary-Jo", "J."])
+def test_a_nickname_set_apart_under_the_move_is_a_sign_off(app, table, nickname):
+    """Issue 49, item 9: a last line below a blank line that is no command, after the moves,
+    is a sign-off, whatever name the writer goes by (not the name we know them by)."""
+    addr, ours, move = table
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, f"{move}\n\n{nickname}"))
+    assert inbound_status(app, row_id)[0] == "applied"
+    assert events(app) > before
+
+
+@pytest.mark.parametrize("last", ["harvset", "play", "hlep"])
+def test_a_mistyped_move_set_apart_under_the_move_is_still_refused(app, table, last):
+    """A last line that looks like one of the game's words (the refusal's own words, a move's
+    or a command's first word) was meant as a move: refused, never dropped as a name."""
+    addr, ours, move = table
+    before = events(app)
+    row_id, _ = deliver(app, reply_to(ours, f"{move}\n\n{last}"))
+    assert inbound_status(app, row_id)[0] == "refused"
+    assert events(app) == before
+
+
 def test_a_closing_with_a_name_and_no_move_is_answered_as_no_move(app, table):
     addr, ours, _ = table
     before = events(app)

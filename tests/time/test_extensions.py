@@ -93,3 +93,77 @@ def test_an_agreement_after_the_asker_moved_is_answered(services):
     move(services, g.game_id, asker)
     with pytest.raises(play.PlayError, match="has moved since"):
         agree(services, agree_links(services, g.game_id)[0][1])
+
+
+# -- answered in words (issue 49, item 13) ---------------------------------------------------
+
+def test_agree_by_reply_to_the_request_moves_the_deadline(app):
+    """The request's email answered by `agree`, as a reply (its Reply-To is the reader's seat):
+    the word, not the engine's grammar ("Trees moves read ..."), and the deadline moves."""
+    from ..replies.test_replies import deliver, inbound_status, reply_to
+    from ..web.helpers import latest_to, text_of
+    svc = app.extensions["turnpost"]
+    people = ["anna@example.org", "ben@example.org"]
+    g = start(svc, players=people, clock="2d")
+    asker = to_act(svc, g.game_id)[0]
+    deadline = seats(svc, g.game_id)[asker]["deadline"]
+    play.commands.run(svc, g.game_id, asker, "extend 2d")
+    other = people[1 - asker]
+    request = latest_to(app, other)
+    assert "reply `agree` to give it or `decline` to refuse" in text_of(request)
+    row_id, _ = deliver(app, reply_to(request, "agree"))
+    assert inbound_status(app, row_id)[0] == "answered"
+    assert "Everyone agreed: the deadline is now" in text_of(latest_to(app, other))
+    assert seats(svc, g.game_id)[asker]["deadline"] == deadline + timedelta(days=2)
+
+
+def test_decline_ends_the_request_and_tells_the_asker(services):
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    deadline = seats(services, g.game_id)[asker]["deadline"]
+    play.commands.run(services, g.game_id, asker, "extend 2d")
+    first, second = sorted(set(range(3)) - {asker})
+    assert play.commands.run(services, g.game_id, first, "agree").text.startswith(
+        "Thank you; the extension waits for")
+    done = play.commands.run(services, g.game_id, second, "decline")
+    assert "You declined" in done.text and "their deadline stays" in done.text
+    told = outbox(services, g.game_id, "timeout")[-1]
+    assert told["seat"] == asker
+    assert "declined your request for 2 more days; your deadline stays" in \
+        told["payload"]["timeout"]["text"]
+    assert seats(services, g.game_id)[asker]["deadline"] == deadline
+    # the link agreed with afterwards changes nothing; the declined request counts as used
+    with pytest.raises(play.PlayError, match="declined already"):
+        agree(services, agree_links(services, g.game_id)[0][1])
+    with pytest.raises(play.PlayError, match="you have used 1"):
+        play.commands.run(services, g.game_id, asker, "extend 1d")
+    assert seats(services, g.game_id)[asker]["deadline"] == deadline
+
+
+@pytest.mark.parametrize("word", ["agree", "decline"])
+def test_an_answer_with_no_request_waiting_is_refused_with_words(services, word):
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    with pytest.raises(play.PlayError, match=f"nothing to {word}"):
+        play.commands.run(services, g.game_id, (asker + 1) % 3, word)
+    play.commands.run(services, g.game_id, asker, "extend 2d")
+    with pytest.raises(play.PlayError, match=f"nothing to {word}"):
+        play.commands.run(services, g.game_id, asker, word)      # not one's own request
+
+
+def test_the_asker_reads_your_deadline_moves(services):
+    """Issue 49, item 20: never "the deadline of you move"."""
+    from service.display.seatpage import fill
+    g = start(services, players=THREE, clock="2d")
+    asker = to_act(services, g.game_id)[0]
+    play.commands.run(services, g.game_id, asker, "extend 2d")
+    for seat in sorted(set(range(3)) - {asker}):
+        play.commands.run(services, g.game_id, seat, "agree")
+    told = {r["seat"]: r["payload"]["timeout"]["text"] for r in outbox(services, g.game_id,
+                                                                       "timeout")
+            if "Everyone agreed" in r["payload"]["timeout"]["text"]}
+    names = ["Anna", "Ben", "Carla"]
+    assert fill(told[asker], names, asker).startswith("Everyone agreed: your deadline moves to")
+    other = (asker + 1) % 3
+    assert fill(told[other], names, other).startswith(
+        f"Everyone agreed: {names[asker]}'s deadline moves to")

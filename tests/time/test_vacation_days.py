@@ -42,7 +42,7 @@ def test_a_day_is_taken_instead_of_the_timeout_and_every_clock_of_the_player_sto
     g = start(services, clock="2d", on_timeout="forfeit")
     late = to_act(services, g.game_id)[0]
     late_email = seats(services, g.game_id)[late]["player"]
-    # a second game of the same player, in another zone's company, where it is not their turn
+    # a second game of the same player, in another zone's company
     other_players = [p for p in PLAYERS if late_email in p] + ["Carla <carla@example.org>"]
     h = start(services, clock="3d", players=other_players[::-1] if late else other_players)
     deadline = seats(services, g.game_id)[late]["deadline"]
@@ -53,10 +53,24 @@ def test_a_day_is_taken_instead_of_the_timeout_and_every_clock_of_the_player_sto
     assert row["status"] == "active" and row["deadline"] is None      # paused, not forfeited
     assert len(vacations(services)) == 1
     told = [r for r in outbox(services, g.game_id, "timeout")]
-    assert {r["seat"] for r in told} == {0, 1}
-    text = told[0]["payload"]["timeout"]["text"]
-    assert "a vacation day was taken instead of a timeout" in text
-    assert "4 vacation days are left this year" in text
+    assert sorted(r["seat"] for r in told) == [0, 1], "one notice each"
+    text = {r["seat"]: r["payload"]["timeout"]["text"] for r in told}
+    assert "a vacation day was taken instead of a timeout" in text[1 - late]
+    assert "4 vacation days are left this year" in text[1 - late]
+    # the player in their own words (issue 49, item 15), never "the clocks of you"
+    assert text[late].startswith("Your time ran out, so one of your vacation days was taken")
+    assert "your clocks stop until" in text[late]
+    assert "You have 4 vacation days left this year." in text[late]
+    # the other game hears of it only from the seat waiting on that player's clock, if any
+    mine_in_h = next(r["seat"] for r in seats(services, h.game_id) if r["player"] == late_email)
+    told_h = outbox(services, h.game_id, "timeout")
+    if mine_in_h in to_act(services, h.game_id):
+        assert [r["seat"] for r in told_h] == [1 - mine_in_h]
+        assert "is away for a vacation day taken in another game, so " in \
+            told_h[0]["payload"]["timeout"]["text"]
+        assert "clock here stops too until" in told_h[0]["payload"]["timeout"]["text"]
+    else:
+        assert told_h == [], "the player whose move it is reads of a clock that changes nothing"
     # the other game's clocks of the same player stop too
     mine = next(r for r in seats(services, h.game_id) if r["player"] == late_email)
     assert mine["clock"]["paused_since"] is not None
@@ -67,9 +81,17 @@ def test_a_day_is_taken_instead_of_the_timeout_and_every_clock_of_the_player_sto
     # ...and at its end the clocks run again, with the deadline 24 hours later: still not
     # moved, so the next day is taken
     services.clock.advance(minutes=1)
+    sent = len(outbox(services)), len(outbox(services, g.game_id))
     report = run(services, bulk)
     assert report.resumed == 1 and report.outcomes == {"vacation": 1}
     assert len(vacations(services)) == 2
+    # one notice for one event: the next day taken, not "back from vacation; clocks run
+    # again" in the same second (issue 49, item 15), in either game
+    new = outbox(services, g.game_id)[sent[1]:]
+    assert sorted((r["seat"], r["payload"]["timeout"]["text"].split(",")[0]) for r in new) == [
+        (late, "Your time ran out"), (1 - late, f"{{p{late}}} ran out of time")]
+    assert not any("back from vacation" in r["payload"]["timeout"]["text"]
+                   for r in outbox(services)[sent[0]:])
     with services.db.transaction() as s:
         until = s.scalars(select(Vacation.resumes_at).order_by(Vacation.id)).all()
     assert until == [deadline + timedelta(days=1), deadline + timedelta(days=2)]
@@ -124,10 +146,12 @@ def test_the_timeout_comes_when_no_day_is_left_and_a_warning_before(services):
     assert outcomes[:5] == [{"vacation": 1}] * 5
     assert outcomes[5] == {"waiting": 1}
     assert len([v for v in vacations(services) if v[0] == player_id]) == 5
-    warnings = [r for r in outbox(services, g.game_id, "timeout") if r["seat"] == late
-                and r["payload"]["timeout"]["text"].startswith(("Only ", "That was"))]
-    # warned at 3, 2, 1 and 0 days left
-    assert [w["payload"]["timeout"]["text"].split(" left")[0] for w in warnings] == [
+    own = [r["payload"]["timeout"]["text"] for r in outbox(services, g.game_id, "timeout")
+           if r["seat"] == late]
+    # one notice a day, the warning in it: at 3, 2, 1 and 0 days left
+    assert len(own) == 5 and all(t.startswith("Your time ran out") for t in own)
+    warnings = [t.split(". ", 1)[1] for t in own[:5] if ". Only " in t or ". That was" in t]
+    assert [w.split(" left")[0] for w in warnings] == [
         "Only 3 vacation days", "Only 2 vacation days", "Only 1 vacation day",
         "That was your last vacation day this year: from now on, a clock that runs out is a "
         "timeout."]

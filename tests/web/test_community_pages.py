@@ -4,6 +4,8 @@ chat line reported from the game page reaches `flask reports list`; a block from
 page hides the line; the API posts and lists challenges."""
 from __future__ import annotations
 
+import re
+
 from sqlalchemy import func, select
 
 from service.play.moves import chat
@@ -24,6 +26,15 @@ def person(app, addr):
 def count(app, model, *where):
     with app.extensions["turnpost"].db.transaction() as s:
         return s.scalar(select(func.count()).select_from(model).where(*where))
+
+
+def accept(client):
+    """The defender presses Accept on the ladder page, under "Challenges to you"."""
+    page = client.get("/ladders/trees").text
+    found = re.search(r'action="(/ladders/trees/challenges/\d+/accept)"', page)
+    assert found and page.index('id="to-answer"') < found.start()
+    done = client.post(found.group(1), data={}, follow_redirects=True)
+    assert "The ladder game has started" in done.text
 
 
 def test_a_challenge_posted_on_the_open_seats_page_is_listed_then_matched(app):
@@ -65,7 +76,14 @@ def test_the_ladder_page_joins_and_challenges(app):
     assert "anna" in page and "ben (you)" in page and "Challenge</button>" in page
     with app.extensions["turnpost"].db.transaction() as s:
         anna_id = s.scalar(select(Player.id).where(Player.email == ANNA))
-    assert ben.post(f"/ladders/trees/challenge/{anna_id}", data={}).status_code == 302
+    sent = ben.post(f"/ladders/trees/challenge/{anna_id}", data={}, follow_redirects=True)
+    assert "The game starts when they accept it" in sent.text
+    assert count(app, GameRow) == 0, "not before anna accepts (issue 49, item 17)"
+    letter = next(m for m in mails(app) if m["To"] == ANNA and "ladder" in m["Subject"])
+    assert "ben challenges you on the Trees ladder" == letter["Subject"]
+    assert "http://turnpost.test/ladders/trees" in text_of(letter)
+    assert "the game starts by itself" in " ".join(text_of(letter).split())
+    accept(anna)
     assert count(app, GameRow) == 1
     r = ben.post(f"/ladders/trees/challenge/{anna_id + 1}", data={})        # Ben himself
     assert r.status_code == 409 and "yourself" in r.get_data(as_text=True)
@@ -80,6 +98,7 @@ def test_the_ladder_page_leaves_and_its_open_game_plays_on(app):
     with app.extensions["turnpost"].db.transaction() as s:
         anna_id = s.scalar(select(Player.id).where(Player.email == ANNA))
     ben.post(f"/ladders/trees/challenge/{anna_id}", data={})
+    accept(anna)
     left = ben.post("/ladders/trees/leave", data={}, follow_redirects=True)
     assert "You left the ladder. Your open ladder game plays on" in left.text
     assert "ben" not in left.text.split("ladder</h1>")[1].split("</ol>")[0]
@@ -146,3 +165,35 @@ def test_the_api_posts_and_lists_challenges(app, client):
     r = client.post("/api/v1/challenges", headers=auth[BEN], json={"game": "trees", "clock": "3d"})
     assert r.status_code == 201 and r.json["opponent"] == "anna"
     assert client.get("/api/v1/challenges", headers=auth[BEN]).json["challenges"] == []
+
+
+def test_a_listed_challenge_is_accepted_in_one_press(app):
+    """Issue 49, item 17: no matching challenge to post; Accept starts the game on the listed
+    challenge's terms, and a second press (or its own player) is refused with words."""
+    anna, ben = person(app, ANNA), person(app, BEN)
+    anna.post("/challenges", data={"game": "trees", "clock": "5d", "rated": "no"})
+    page = ben.get("/games/open").text
+    found = re.search(r'action="(/challenges/(\d+)/accept)"', page)
+    assert found, "Accept on a challenge that is not one's own"
+    assert f'action="/challenges/{found.group(2)}/withdraw"' in anna.get("/games/open").text
+    assert f'action="/challenges/{found.group(2)}/accept"' not in anna.get("/games/open").text
+    done = ben.post(found.group(1), data={}, follow_redirects=True)
+    assert "You took anna&#39;s challenge" in done.text
+    with app.extensions["turnpost"].db.transaction() as s:
+        game = s.scalars(select(GameRow)).one()
+        assert (game.clock, game.rated) == ("5d", False)
+        assert [r.player.email for r in game.seats] == [ANNA, BEN]
+    told = {m["To"] for m in mails(app) if "challenge is matched" in m["Subject"]}
+    assert told == {ANNA, BEN}
+    again = person(app, "cleo@example.org").post(found.group(1), data={})
+    assert again.status_code == 409 and "no longer open" in again.text
+    assert count(app, GameRow) == 1
+
+
+def test_a_listed_challenge_whose_terms_do_not_admit_the_player_is_refused(app):
+    anna, ben = person(app, ANNA), person(app, BEN)
+    anna.post("/challenges", data={"game": "trees", "clock": "3d", "min_rating": "1600"})
+    path = re.search(r'action="(/challenges/\d+/accept)"', ben.get("/games/open").text).group(1)
+    r = ben.post(path, data={})
+    assert r.status_code == 409 and "Its terms do not admit you: a rating of 1600 to any" in r.text
+    assert count(app, GameRow) == 0 and count(app, Challenge, Challenge.status == "open") == 1

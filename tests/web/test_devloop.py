@@ -14,7 +14,7 @@ from service.play.reads import admin
 from service.web import create_app
 
 from .. import conftest
-from ..replies.test_replies import ADDRS, events, mover, reply_to, start
+from ..replies.test_replies import ADDRS, deliver, events, mover, reply_to, start
 from .helpers import csrf, latest_to, mails, move_links, text_of
 
 
@@ -65,6 +65,28 @@ def test_an_empty_dev_reply_is_refused_and_stores_nothing(client, app):
     assert client.post("/dev/outbox/nosuch/reply",
                        data={"text": "view", "csrf_token": csrf(client, f"/dev/outbox/{key}")}
                        ).status_code == 404
+
+
+def test_the_dev_outbox_lists_each_received_email_not_applied_and_why(client, app):
+    """Issue 49, item 10: mutt's default From (root@localhost) has no seat and gets no answer
+    (no backscatter), so the dev outbox says what became of it; so for a stranger's address,
+    and never for a reply that moved."""
+    start(client)
+    addr, ours = mover(app)
+    move = move_links(ours)[0][0]
+    deliver(app, reply_to(ours, move, sender="root@localhost"))
+    deliver(app, reply_to(ours, move, sender="Carla <carla@example.org>"))
+    page = client.get("/dev/outbox").text
+    unapplied = page.split('id="unapplied"', 1)[1].split("</div>", 1)[0]
+    assert "root@localhost" in unapplied and "carla@example.org" in unapplied
+    assert "From address is missing or is none we could write to" in unapplied
+    assert "is not the address of seat" in unapplied
+    assert unapplied.count("<li>") == 2
+    before = events(app)
+    deliver(app, reply_to(ours, move))
+    assert events(app) > before
+    page = client.get("/dev/outbox").text
+    assert page.split('id="unapplied"', 1)[1].split("</div>", 1)[0].count("<li>") == 2
 
 
 def _free_port() -> int:

@@ -42,6 +42,10 @@ def test_the_atom_feed_has_an_entry_for_the_player_whose_move_it_is(app, client,
     entry = entries[mover][0]
     assert f"game {gid}" in entry.find(f"{ATOM}title").text
     assert entry.find(f"{ATOM}link").get("href").startswith("http://turnpost.test/g/")
+    # to the second, and no address in the feed's name (issue 49, item 20)
+    assert "." not in entry.find(f"{ATOM}updated").text
+    assert "@" not in ElementTree.fromstring(
+        client.get(f"/feeds/{made[mover][1]}/moves.atom").data).find(f"{ATOM}title").text
 
 
 def test_the_calendar_is_empty_without_clocks_and_lists_deadlines_with_them(
@@ -60,9 +64,19 @@ def test_the_calendar_is_empty_without_clocks_and_lists_deadlines_with_them(
     due = T0 + timedelta(days=3)
     for seat, addr in enumerate([ANNA, BEN]):
         token = tokens.create(svc, addr, "feeds", "feed")[1]
-        ics = app.test_client().get(f"/feeds/{token}/deadlines.ics").data
-        starts = [e.decoded("dtstart") for e in Calendar.from_ical(ics).walk("VEVENT")]
-        assert starts == ([due] if seat == mover else []), addr
+        ics = Calendar.from_ical(app.test_client().get(f"/feeds/{token}/deadlines.ics").data)
+        assert "@" not in str(ics["x-wr-calname"]), "a calendar named after no address"
+        # each event ends at the deadline and lasts an hour: none of no length (item 20)
+        spans = [(e.decoded("dtstart"), e.decoded("dtend")) for e in ics.walk("VEVENT")]
+        assert spans == ([(due - timedelta(hours=1), due)] if seat == mover else []), addr
+    # the feed says when the move is due in words, in the player's zone: no ISO instant
+    mover_token = tokens.create(svc, [ANNA, BEN][mover], "feeds", "feed")[1]
+    atom = ElementTree.fromstring(
+        app.test_client().get(f"/feeds/{mover_token}/moves.atom").data)
+    summaries = [e.find(f"{ATOM}summary").text for e in atom.findall(f"{ATOM}entry")]
+    [summary] = [s for s in summaries if "due" in s]
+    assert "Your move is due by Fri 27 Nov, 09:00 UTC." in summary
+    assert "T09:00" not in summary and "+00:00" not in summary
 
 
 def test_a_revoked_or_unknown_or_api_token_is_404(app, client, feeds):

@@ -14,7 +14,7 @@ from service.linking.signer import Claims
 from service.play.services import run_nothing
 from service.store.models import EventRow
 
-from .helpers import form_client, game_link, latest_to, mails, move_links, start_game
+from .helpers import form_client, game_link, latest_to, mails, move_links, sign_in, start_game
 
 PLAYERS = "Anna <anna@example.org>\nben@example.org"
 
@@ -317,3 +317,28 @@ def test_a_link_signed_ahead_of_this_servers_clock_is_not_called_expired(
     else:
         assert r.status_code == 400 and "not valid yet" in r.text
         assert "expired" not in r.text.lower()
+
+
+def test_a_seat_link_opened_signed_in_as_another_player_says_whose_seat_it_is(client, app):
+    """Issue 49, item 11: a forwarded turn email's links still act for the seat (they are its
+    key), but someone signed in as another account is told before the button whose seat it is
+    and who they are signed in as; the seat's own player is told nothing."""
+    start(client, app)
+    addr, links = mover(app)
+    owner = addr.split("@")[0]
+    page = client.get(links[0][1]).text
+    assert 'id="elsewhere"' not in page, "signed out: nobody to tell"
+    sign_in(client, app, "dave@example.org")
+    page = client.get(links[0][1]).text
+    said = f"This is {owner}&#39;s seat; you are signed in as dave (dave@example.org)"
+    assert said in page
+    assert page.index(said) < page.index(f'action="{links[0][1]}"'), "before the button"
+    seat_path = game_link(latest_to(app, addr))
+    seat_page = client.get(seat_path).text
+    assert said in seat_page and seat_page.index(said) < seat_page.index("Your moves")
+    before = event_count(app)
+    assert client.post(links[0][1]).status_code == 200, "forwarding still works"
+    assert event_count(app) > before
+    owners = app.test_client()
+    sign_in(owners, app, addr)
+    assert 'id="elsewhere"' not in owners.get(seat_path).text

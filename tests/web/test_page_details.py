@@ -78,3 +78,21 @@ def test_a_refused_preferences_form_keeps_what_the_player_typed(app):
 def test_times_rewritten_in_the_browser_say_their_zone(client):
     script = client.get("/static/times.js").get_data(as_text=True)
     assert 'timeZoneName: "short"' in script
+
+
+def test_the_game_page_shows_the_position_before_the_moves_box_plans_and_chat(app, client):
+    """Issue 49, item 21: as the email does, the seat's view first (on a Suzerain page the
+    trick, the hand and the table), then the moves, the command box, the plans, the chat and
+    every move."""
+    gid = start_game(app, "suzerain", [ANNA, "ben@example.org"]).game_id
+    with app.extensions["turnpost"].db.transaction() as s:
+        pos = positions.load(s, app.extensions["turnpost"].states, gid)
+        seat = min(pos.engine.to_act(pos.state))
+    page = client.get(app.extensions["turnpost"].urls.game_path(gid, seat)).text
+    hand = page.index("Your hand (")                  # the partial's own hand, as text
+    assert page.index("<h3>The table</h3>") < page.index("<h2>Your moves</h2>")
+    later = [page.index(marker) for marker in ("<h2>Your moves</h2>", "<h2>Type commands</h2>",
+                                               'id="chat"', "<h2>Every move you can make now")]
+    assert all(hand < at for at in later), later
+    if 'id="plans"' in page:
+        assert hand < page.index('id="plans"')

@@ -44,6 +44,11 @@ NO_GAME = {
                            "(readpolicy.sees_open_seat)",
     "contests.post_challenge": "posts a standing challenge",
     "contests.withdraw_challenge": "a challenge of the signed-in player's own",
+    "contests.accept_challenge": "accepts a standing challenge, by challenge: starts a game",
+    "contests.accept_ladder_challenge": "a ladder challenge to the signed-in defender, by "
+                                        "challenge",
+    "contests.withdraw_ladder_challenge": "a ladder challenge of the signed-in challenger's "
+                                          "own, by challenge",
     "contests.ladders_index": "the ladders",
     "contests.ladder": "a ladder, by game kind",
     "contests.join_ladder": "joins a ladder, by game kind",

@@ -31,6 +31,9 @@ class Trees:
                            "(T5)", choices=(0, 1, 2), label="Crown bonus"),
     }
     bots = dict(bots.BOTS)
+    # what only follows an action (T6, T7): a headline names the action, not the draw after it
+    follow_on_events = frozenset({"CardDrawn", "TreeStarted", "RootsShuffled",
+                                  "DiscardsReshuffled"})
 
     # ------------------------------------------------------------------ the contract
 

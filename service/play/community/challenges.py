@@ -1,7 +1,8 @@
 """Standing challenges: "I'd play Trees, 3 days per move, rated, against 1400-1700,
 reliability at least 80%". Posting one matches it at once with the first fitting open
 challenge (oldest first) or open seat, and both players are told by email; otherwise it
-stands, listed with the open seats, until someone fits or its player withdraws it.
+stands, listed with the open seats, until someone fits or its player withdraws it. A listed
+challenge is also taken in one press (`accept`) by a player its terms admit, on its terms.
 
 Fitting goes both ways: each side's rating and reliability within the other's terms. Two
 players kept apart by a block never meet. A challenge is taken by a conditional UPDATE
@@ -63,6 +64,7 @@ class Standing:
     min_rating: int | None
     max_rating: int | None
     min_reliability: int | None
+    player_id: int = 0                # whose it is: the page offers its player Withdraw
 
 
 def read_terms(kind: str, clock: str, rated: bool = True, min_rating=None, max_rating=None,
@@ -187,6 +189,54 @@ def _match_open_seat(session, svc, me: Player, mine: Challenge, terms: Terms,
     return None
 
 
+def accept(svc: Services, player_id: int, challenge_id: int) -> Posted:
+    """Take a listed challenge as it stands: its game starts at once, on its terms, between
+    its player and this one, if its terms admit this player; both are told by email."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        theirs = session.get(Challenge, challenge_id)
+        if theirs is None or theirs.status != "open":
+            raise BadChallenge("That challenge is no longer open: someone took it, or its "
+                               "player withdrew it.")
+        if theirs.player_id == player_id:
+            raise BadChallenge("That is your own challenge; withdraw it, or wait for someone "
+                               "to take it.")
+        if blocks.between(session, player_id, theirs.player_id):
+            raise BadChallenge("You cannot take that challenge (one of you has blocked the "
+                               "other).")
+        terms = _terms_of(theirs)
+        if not fits(session, terms, player_id):
+            raise BadChallenge("Its terms do not admit you: " + _terms_words(terms) + ".")
+        taken = session.execute(update(Challenge).where(
+            Challenge.id == challenge_id, Challenge.status == "open").values(
+            status="matched", matched_at=now).execution_options(synchronize_session=False))
+        if taken.rowcount != 1:
+            raise BadChallenge("That challenge was taken a moment ago by someone else.")
+        me, them = session.get(Player, player_id), session.get(Player, theirs.player_id)
+        options = {"clock": terms.clock, **strength.rated_option(terms.rated)}
+        started = open_game(session, svc, terms.kind, [Entry(them.email, them.name),
+                                                       Entry(me.email, me.name)], options)
+        session.execute(update(Challenge).where(Challenge.id == challenge_id).values(
+            game_id=started.game_id).execution_options(synchronize_session=False))
+        told = _tell(session, now, terms, [(me, them), (them, me)], started=True)
+        posted = Posted(challenge_id, started.game_id, them.name,
+                        tuple(started.outbox_ids) + tuple(told))
+    svc.kick("deliver", list(posted.outbox_ids))
+    return posted
+
+
+def _terms_words(terms: Terms) -> str:
+    """What a challenge asks of its opponent, in words."""
+    parts = []
+    if terms.min_rating is not None or terms.max_rating is not None:
+        low = terms.min_rating if terms.min_rating is not None else "any"
+        high = terms.max_rating if terms.max_rating is not None else "any"
+        parts.append(f"a rating of {low} to {high} in this game")
+    if terms.min_reliability is not None:
+        parts.append(f"a reliability of at least {terms.min_reliability}%")
+    return " and ".join(parts) or "nothing more"
+
+
 def fits(session: Session, terms: Terms, player_id: int) -> bool:
     """The player's rating in the game and reliability are within the terms. A player with
     no rating yet counts as a newcomer; one with no turns yet meets any reliability."""
@@ -267,7 +317,8 @@ def standing(svc: Services, *, kind: str | None = None, clock: str | None = None
                 if theirs is not None and theirs * 100 < min_reliability:
                     continue
             out.append(Standing(row.id, name, row.kind, _title(row.kind), row.clock, row.rated,
-                                row.min_rating, row.max_rating, row.min_reliability))
+                                row.min_rating, row.max_rating, row.min_reliability,
+                                row.player_id))
         return out
 
 

@@ -1,8 +1,11 @@
 """Ladders, one per game: players stand in places 1 (the top), 2, 3...; a newcomer joins at
-the bottom. A player challenges someone up to REACH places above them; the game starts as
-any game does, and when it ends with the challenger the one winner, the challenger takes the
-defender's place and everyone from there down to the challenger's old place steps down one.
-A defender who wins, or a shared result, changes nothing.
+the bottom. A player challenges someone up to REACH places above them; the defender is told
+by email and accepts on the ladder page, and the game starts then, as any game does; a
+challenge not answered within ANSWER_WITHIN (the time the ladder page and the email state)
+starts by itself at its end (`start_lapsed`, the sweep's). The challenger may withdraw it
+while it waits. When the game ends with the challenger the one winner, the challenger takes
+the defender's place and everyone from there down to the challenger's old place steps down
+one. A defender who wins, or a shared result, changes nothing.
 
 Each player has at most MAX_OPEN ladder games open; a player on vacation shows so and cannot
 be challenged until back. A player who leaves frees their place (those below step up); their
@@ -11,26 +14,40 @@ open ladder games play on as ordinary games, outside the ladder. The end of a la
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import func, select, update
+from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.play import ranking
 from service.play import repository as positions
 from service.play.errors import PlayError
+from service.play.notify import new_message_id
 from service.play.players import Entry, blocks, open_game
 from service.play.services import Services
-from service.play.time import ending
-from service.store.models import GameRow, LadderGame, LadderRung, Player, Seat, Vacation
+from service.play.time import clocks, ending
+from service.store.models import (
+    GameRow,
+    LadderChallenge,
+    LadderGame,
+    LadderRung,
+    OutboxRow,
+    Player,
+    Seat,
+    Vacation,
+)
 
 from . import strength
 
 REACH = 3          # places above oneself a player may challenge
-MAX_OPEN = 3       # ladder games a player may have open at once
+MAX_OPEN = 3       # ladder games (and challenges waiting) a player may have open at once
 #: the clock a ladder game is played on
 LADDER_CLOCK = "3d"
+#: how long a challenged player has to accept before the game starts by itself
+ANSWER_WITHIN = timedelta(days=3)
+ANSWER_WORDS = "3 days"
+WAITING = "waiting"
 
 
 class LadderRefused(PlayError):
@@ -48,11 +65,22 @@ class Rung:
 
 
 @dataclass(frozen=True)
+class Waiting:
+    """A challenge waiting for its defender's answer, as one of its two players sees it."""
+    id: int
+    opponent: str              # the challenger to its defender, the defender to its challenger
+    starts: str                # when it starts by itself, in the viewer's time zone
+
+
+@dataclass(frozen=True)
 class Ladder:
     kind: str
     title: str
     rungs: list[Rung]
     mine: int | None           # the viewer's place
+    to_answer: list[Waiting] = ()      # challenges of the viewer, waiting for them
+    asked: list[Waiting] = ()          # the viewer's challenges, waiting for the defender
+    answer_words: str = ANSWER_WORDS
 
 
 def _engine_title(kind: str) -> str:
@@ -75,14 +103,37 @@ def view(svc: Services, kind: str, viewer_id: int | None = None) -> Ladder:
         places = {r.player_id: r.place for r, _ in rows}
         mine = places.get(viewer_id) if viewer_id is not None else None
         apart = blocks.apart(session, viewer_id) if viewer_id is not None else set()
+        waiting = _waiting(session, kind, viewer_id)
+        pending = {c.defender_id for c in waiting if c.challenger_id == viewer_id}
         rungs = []
         for rung, name in rows:
             reason = None if mine is None else _refusal(
                 mine, rung.place, rung.player_id in away, counts.get(viewer_id, 0),
                 counts.get(rung.player_id, 0), rung.player_id in apart)
             rungs.append(Rung(rung.place, rung.player_id, name, rung.player_id in away,
-                              counts.get(rung.player_id, 0), mine is not None and reason is None))
-        return Ladder(kind, title, rungs, mine)
+                              counts.get(rung.player_id, 0),
+                              mine is not None and reason is None
+                              and rung.player_id not in pending))
+        names = {r.player_id: name for r, name in rows}
+        zone = session.scalar(select(Player.zone).where(Player.id == viewer_id)) \
+            if viewer_id is not None else None
+
+        def seen(c: LadderChallenge, other: int) -> Waiting:
+            return Waiting(c.id, names.get(other, "a player who left"),
+                           clocks.format_deadline(c.answer_by, now, zone))
+        return Ladder(kind, title, rungs, mine,
+                      [seen(c, c.challenger_id) for c in waiting if c.defender_id == viewer_id],
+                      [seen(c, c.defender_id) for c in waiting if c.challenger_id == viewer_id])
+
+
+def _waiting(session: Session, kind: str, player_id: int | None) -> list[LadderChallenge]:
+    """The ladder's challenges waiting for an answer that the player is in, oldest first."""
+    if player_id is None:
+        return []
+    return list(session.scalars(select(LadderChallenge).where(
+        LadderChallenge.kind == kind, LadderChallenge.status == WAITING,
+        or_(LadderChallenge.challenger_id == player_id,
+            LadderChallenge.defender_id == player_id)).order_by(LadderChallenge.id)))
 
 
 def ladders_index(svc: Services) -> list[tuple[str, str, int]]:
@@ -132,13 +183,21 @@ def leave(svc: Services, player_id: int, kind: str) -> int:
             LadderGame.kind == kind, LadderGame.settled.is_(False),
             (LadderGame.challenger_id == player_id) | (LadderGame.defender_id == player_id))
             .values(settled=True).execution_options(synchronize_session=False))
+        # their challenges still waiting go with them: no game starts from them
+        session.execute(update(LadderChallenge).where(
+            LadderChallenge.kind == kind, LadderChallenge.status == WAITING,
+            (LadderChallenge.challenger_id == player_id)
+            | (LadderChallenge.defender_id == player_id))
+            .values(status="void").execution_options(synchronize_session=False))
         session.expire_all()
         return left.rowcount
 
 
 def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int:
-    """Start a ladder game against the player in a higher place; returns its id."""
-    _engine_title(kind)
+    """Challenge the player in a higher place: the challenge waits for them (they are told by
+    email) and its game starts when they accept, or by itself after ANSWER_WITHIN. Returns
+    the challenge's id."""
+    title = _engine_title(kind)
     now = svc.clock.now()
     with svc.db.transaction() as session:
         catch_up(session, svc, kind)
@@ -149,6 +208,9 @@ def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int
             raise LadderRefused("You cannot challenge yourself.")
         if defender_id not in rungs:
             raise LadderRefused("That player is not on this ladder.")
+        if any(c.defender_id == defender_id for c in _waiting(session, kind, player_id)):
+            raise LadderRefused("You have challenged that player already; the challenge "
+                                "waits for their answer.")
         counts = _open_counts(session, kind)
         reason = _refusal(rungs[player_id].place, rungs[defender_id].place,
                           bool(_on_vacation(session, [defender_id], now)),
@@ -156,14 +218,128 @@ def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int
                           blocks.between(session, player_id, defender_id))
         if reason:
             raise LadderRefused(reason)
-        me, them = session.get(Player, player_id), session.get(Player, defender_id)
-        options = {"clock": LADDER_CLOCK, **strength.rated_option(True)}
-        started = open_game(session, svc, kind, [Entry(them.email, them.name),
-                                                 Entry(me.email, me.name)], options)
-        session.add(LadderGame(game_id=started.game_id, kind=kind, challenger_id=player_id,
-                               defender_id=defender_id, settled=False, created_at=now))
+        row = LadderChallenge(kind=kind, challenger_id=player_id, defender_id=defender_id,
+                              status=WAITING, created_at=now, answer_by=now + ANSWER_WITHIN)
+        session.add(row)
+        session.flush()
+        told = _tell_defender(session, row, title, rungs[player_id].place,
+                              rungs[defender_id].place, now)
+        challenge_id = row.id
+    svc.kick("deliver", told)
+    return challenge_id
+
+
+def accept(svc: Services, player_id: int, challenge_id: int) -> int:
+    """The defender accepts a challenge waiting for them: its game starts. Returns its id."""
+    with svc.db.transaction() as session:
+        row = session.get(LadderChallenge, challenge_id)
+        if row is None or row.defender_id != player_id:
+            raise LadderRefused("That is not a ladder challenge to you.")
+        if row.status != WAITING:
+            raise LadderRefused(_no_longer(row))
+        started = _start(session, svc, row, svc.clock.now())
+        why = _no_longer(row) if started.game_id is None else ""
+    if started.game_id is None:       # void now, and written so: refused after the commit
+        raise LadderRefused(why)
     svc.kick("deliver", started.outbox_ids)
     return started.game_id
+
+
+def withdraw(svc: Services, player_id: int, challenge_id: int) -> None:
+    """The challenger takes back a challenge still waiting for its answer."""
+    with svc.db.transaction() as session:
+        row = session.get(LadderChallenge, challenge_id)
+        if row is None or row.challenger_id != player_id:
+            raise LadderRefused("That is not a ladder challenge of yours.")
+        taken = session.execute(update(LadderChallenge).where(
+            LadderChallenge.id == challenge_id, LadderChallenge.status == WAITING)
+            .values(status="withdrawn", answered_at=svc.clock.now())
+            .execution_options(synchronize_session=False))
+        if taken.rowcount != 1:
+            session.refresh(row)
+            raise LadderRefused(_no_longer(row))
+
+
+def start_lapsed(svc: Services) -> int:
+    """The sweep's: the challenges whose time for an answer is over start their games, as the
+    ladder says they do. Returns how many started."""
+    now = svc.clock.now()
+    with svc.db.transaction() as session:
+        due = list(session.scalars(select(LadderChallenge.id).where(
+            LadderChallenge.status == WAITING, LadderChallenge.answer_by <= now)
+            .order_by(LadderChallenge.answer_by).limit(200)))
+    started = 0
+    for challenge_id in due:
+        with svc.db.transaction() as session:
+            row = session.get(LadderChallenge, challenge_id)
+            game = _start(session, svc, row, now)
+        if game.game_id is not None:
+            svc.kick("deliver", game.outbox_ids)
+            started += 1
+    return started
+
+
+def _no_longer(row: LadderChallenge) -> str:
+    return {"started": "That challenge's game has started already: its first email has come.",
+            "withdrawn": "That challenge was withdrawn by its challenger.",
+            "void": "That challenge no longer stands: one of you left the ladder, or blocked "
+                    "the other."}.get(row.status, "That challenge no longer stands.")
+
+
+@dataclass(frozen=True)
+class _Started:
+    game_id: int | None
+    outbox_ids: list[int]
+
+
+def _start(session: Session, svc: Services, row: LadderChallenge, now: datetime) -> _Started:
+    """The challenge's game, once (taken from `waiting` by a conditional UPDATE); a challenge
+    whose players are no longer both on the ladder, or are kept apart by a block, is void
+    (no game: `game_id` None, as for a challenge another writer took first)."""
+    rungs = {r.player_id for r in _locked(session, row.kind)}
+    void = not {row.challenger_id, row.defender_id} <= rungs \
+        or blocks.between(session, row.challenger_id, row.defender_id)
+    taken = session.execute(update(LadderChallenge).where(
+        LadderChallenge.id == row.id, LadderChallenge.status == WAITING)
+        .values(status="void" if void else "started", answered_at=now)
+        .execution_options(synchronize_session=False))
+    session.refresh(row)
+    if taken.rowcount != 1 or void:
+        return _Started(None, [])
+    me, them = session.get(Player, row.challenger_id), session.get(Player, row.defender_id)
+    options = {"clock": LADDER_CLOCK, **strength.rated_option(True)}
+    started = open_game(session, svc, row.kind, [Entry(them.email, them.name),
+                                                 Entry(me.email, me.name)], options)
+    session.add(LadderGame(game_id=started.game_id, kind=row.kind,
+                           challenger_id=row.challenger_id, defender_id=row.defender_id,
+                           settled=False, created_at=now))
+    session.execute(update(LadderChallenge).where(LadderChallenge.id == row.id)
+                    .values(game_id=started.game_id)
+                    .execution_options(synchronize_session=False))
+    return _Started(started.game_id, list(started.outbox_ids))
+
+
+def _tell_defender(session: Session, row: LadderChallenge, title: str, their_place: int,
+                   my_place: int, now: datetime) -> list[int]:
+    """The challenged player's email: who, from where, how to accept, and when the game
+    starts by itself."""
+    defender = session.get(Player, row.defender_id)
+    challenger = session.get(Player, row.challenger_id)
+    if defender.unmailable or defender.email.endswith(".invalid"):
+        return []
+    out = OutboxRow(game_id=None, seat=None, to_addr=defender.email, kind="ladder_challenge",
+                    seq=0, since_seq=0, message_id=new_message_id(), status="pending",
+                    attempts=0, next_try=now, created_at=now,
+                    payload={"title": title, "challenger": challenger.name,
+                             "their_place": their_place, "place": my_place,
+                             "clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
+                             "answer_within": ANSWER_WORDS,
+                             "starts": clocks.format_deadline(row.answer_by, now,
+                                                              defender.zone),
+                             "path": f"/ladders/{row.kind}"})
+    session.add(out)
+    session.flush()
+    return [out.id]
 
 
 def _refusal(mine: int, theirs: int, away: bool, my_open: int, their_open: int,
@@ -203,10 +379,15 @@ def _on_vacation(session: Session, player_ids: list[int], now: datetime) -> set[
 
 
 def _open_counts(session: Session, kind: str) -> dict[int, int]:
-    """Open ladder games per player, over every ladder (the limit is per player)."""
+    """Open ladder games per player, and challenges waiting to become one, over every ladder
+    (the limit is per player)."""
     counts: dict[int, int] = {}
-    for row in session.scalars(select(LadderGame).where(LadderGame.settled.is_(False))):
-        for pid in (row.challenger_id, row.defender_id):
+    open_games = session.execute(select(LadderGame.challenger_id, LadderGame.defender_id)
+                                 .where(LadderGame.settled.is_(False))).all()
+    waiting = session.execute(select(LadderChallenge.challenger_id, LadderChallenge.defender_id)
+                              .where(LadderChallenge.status == WAITING)).all()
+    for pair in [*open_games, *waiting]:
+        for pid in pair:
             counts[pid] = counts.get(pid, 0) + 1
     return counts
 

@@ -17,7 +17,7 @@ from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player
 
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
-                   "tournament_end"})
+                   "tournament_end", "ladder_challenge"})
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -37,8 +37,8 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
         ctx = {**payload, "accept": answer("accept"), "decline": answer("decline"),
                "never": answer("never"), "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
-    if row.kind.startswith("tournament_"):
-        # the payload says it all (service.play.community.letters)
+    if row.kind.startswith("tournament_") or row.kind == "ladder_challenge":
+        # the payload says it all (service.play.community.letters, .ladders)
         ctx = {**payload, "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     inv = session.get(Invitation, payload["invitation"])
@@ -51,7 +51,7 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
         return urls.absolute(urls.invitation_path(game.id, inv.seat, inv.id, answer))
 
     ctx = {"inviter": creator.name if creator else "A player", "game_id": game.id,
-           "title": registry.get(game.kind).title, "seats": seats,
+           "title": registry.title(game.kind, game.options), "seats": seats,
            "accept": link("accept"), "decline": link("decline"), "never": link("never"),
            "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
            # the time each move may take: what a player agrees to by accepting

@@ -11,6 +11,7 @@ and ANSWERS_PER_HOUR per seat. Only a seat's own address is ever answered: mail 
 or from an address that is not the seat's, gets no mail at all (no backscatter)."""
 from __future__ import annotations
 
+import difflib
 import logging
 import re
 from dataclasses import dataclass, field
@@ -64,6 +65,12 @@ STRANGER = InboundStatus.STRANGER
 # lines that are fragments of our own wrapped links, quoted back without ">" by some clients
 _LINK_FRAGMENT = re.compile(r"(https?://|^\S{40,}$)")
 _ROOT_ID = re.compile(r"^game-(\d{1,12})@")
+# what became of mail nobody is answered about (no backscatter), in words for whoever looks
+# (the dev outbox lists them; so does `flask inbound --status ignored`)
+NO_SENDER = ("its From address is missing or is none we could write to (root@localhost has "
+             "no domain); nothing was done: write from the address the game's emails come to")
+NO_GAME = ("it came to no game's reply address (play+…), nor answered one of our emails; "
+           "nothing was done: use Reply on a turn email")
 
 
 @dataclass
@@ -193,12 +200,12 @@ def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) ->
         status, detail = offered or (InboundStatus.IGNORED, why.explain())
         return Result(status, detail=detail)   # never answer a robot: no mail loops
     if not mail.sender:
-        return Result(InboundStatus.IGNORED, detail="no sender to answer")
+        return Result(InboundStatus.IGNORED, detail=NO_SENDER)
     with db.transaction() as session:
         target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
             # no game: nobody we know to answer (a From can name anyone: no backscatter)
-            return Result(InboundStatus.IGNORED, detail="no game address")
+            return Result(InboundStatus.IGNORED, detail=NO_GAME)
         game = target.row or records.read_one(session.connection(), target.game_id)
         seat = _seat_of(game, mail.sender, target.seat)
         if seat is None:
@@ -233,11 +240,14 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
                    mail: InboundMail) -> list[str]:
     """The lines to run: the reply's own, then those of its closing block that are commands
     ("Thanks for waiting!" above "harvest moons": quotes.extract_reply cannot tell, the game
-    can). A last line that is only the writer's name is a signature, not a move."""
+    can). A last line that is only the writer's name is a signature, not a move; so is a
+    last line set apart by a blank line that reads as a name ("Zoe", "Al"), is no command and
+    looks like none of the game's words (a mistyped `harvset` is still refused, saying so)."""
     lines = [ln for ln in mail.command_lines if not _LINK_FRAGMENT.search(ln)]
     closing = [ln for ln in mail.closing_lines if not _LINK_FRAGMENT.search(ln)]
     names = _names(game, seat, mail)
-    if not closing and not (lines and _plain(lines[-1]) in names):
+    apart = _signed_apart(mail.command_text, lines)
+    if not closing and not (lines and (_plain(lines[-1]) in names or apart)):
         return lines                                # the usual reply: no need of the game
     pos = positions.load(session, svc.states, game.id)
 
@@ -250,10 +260,52 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
             return False
         return True
 
+    if apart and not closing and not is_command(lines[-1]) \
+            and not _like_a_word(lines[-1], pos.engine, pos.state, seat):
+        return lines[:-1]                           # a nickname under the moves
     lines += [ln for ln in closing if is_command(ln)]
     if lines and _plain(lines[-1]) in names and not is_command(lines[-1]):
         lines.pop()
     return lines
+
+
+# a name as people sign: one to three words of letters ("Zoe", "Al", "Mary-Jo", "J.")
+_NAME = re.compile(r"^[^\W\d_]+\.?(?:[ '-][^\W\d_]+\.?){0,2}$")
+_NAME_CHARS = 30
+
+
+def _signed_apart(command_text: str, lines: list[str]) -> bool:
+    """Whether the reply's last line stands below its moves after a blank line, and reads as
+    a name: a sign-off, unless the game reads it (the caller asks)."""
+    if len(lines) < 2:
+        return False            # a name alone is no reply: "We found no move" says so
+    written = [ln.strip() for ln in command_text.split("\n")]
+    while written and not written[-1]:
+        written.pop()
+    if len(written) < 3 or written[-2] or written[-1] != lines[-1].strip():
+        return False
+    name = _plain(lines[-1])
+    return len(name) <= _NAME_CHARS and bool(_NAME.match(name))
+
+
+def _like_a_word(line: str, engine, state, seat: int) -> bool:
+    """Whether a word of the line is, or is spelt nearly as, a word of the game's: one a
+    move or a command starts with, or one its refusal of the line names ("harvest <tree>"):
+    then the line was meant as a move, and is refused with suggestions, not dropped as a
+    name."""
+    known = {word.split(" ", 1)[0] for word in commands.COMMANDS}
+    if engine.outcome(state) is None:
+        known |= {engine.describe(m).split(" ", 1)[0].lower()
+                  for m in engine.legal_moves(state, seat)}
+    try:
+        engine.parse(state, seat, line)
+    except CommandError as exc:
+        known |= set(_WORD.findall(" ".join([exc.why, *exc.suggestions]).lower()))
+    return any(difflib.get_close_matches(word, known, n=1, cutoff=0.75)
+               for word in _WORD.findall(_plain(line)))
+
+
+_WORD = re.compile(r"[^\W\d_]{2,}")
 
 
 def _names(game: GameRow, seat: int, mail: InboundMail) -> set[str]:
@@ -277,7 +329,9 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
     hears of it by mail at most once a day."""
     if target.seat is None:
         return Result(InboundStatus.IGNORED,
-                      detail=f"{mail.sender} is not playing in game {game.id}", game_id=game.id)
+                      detail=f"{mail.sender} is not playing in game {game.id}; nothing was "
+                      "done: write from the address the game's emails come to",
+                      game_id=game.id)
     ids = []
     seat_row = next(s for s in game.seats if s.seat == target.seat)
     if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
@@ -291,8 +345,9 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
         row.since_seq = pos.seq
         session.flush()
         ids.append(row.id)
-    return Result(STRANGER, ids, f"{mail.sender} is not playing seat {target.seat}",
-                  game_id=game.id, seat=target.seat)
+    return Result(STRANGER, ids, f"{mail.sender} is not the address of seat {target.seat + 1} "
+                  f"({seat_row.player.name}); nothing was done: write from the address the "
+                  "seat's emails come to", game_id=game.id, seat=target.seat)
 
 
 def _run(svc: Services, answer: Answer, target: Target, lines: list[str],

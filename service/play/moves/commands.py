@@ -203,9 +203,16 @@ def _extend(ctx: Context, rest: str) -> Done:
     return Done(done.words, done.outbox_ids)
 
 
+def _answer_extension(word: str) -> Handler:
+    def handler(ctx: Context, rest: str) -> Done:
+        done = extensions.answer_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, word,
+                                    ctx.holder)
+        return Done(done.words, done.outbox_ids)
+    return handler
+
+
 def _resign(ctx: Context, rest: str) -> Done:
-    seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
-    return Done("You resigned from this game.")
+    return Done(seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
 
 
 def _vacation(word: str) -> Handler:
@@ -241,8 +248,14 @@ register(Command("undo", "[accept / refuse]", "Asks the others to let you take b
 register(Command(extensions.WORD, "DAYS (e.g. 2d)", "Asks the other players to move your "
                  "deadline DAYS later (1 to 14 days; once a game unless the game allows more); "
                  "it moves when all agree.", _extend))
+register(Command(extensions.AGREE, "", "Agrees to the extension another player asked for "
+                 "(`extend`): their deadline moves when everyone has agreed.",
+                 _answer_extension(extensions.AGREE)))
+register(Command(extensions.DECLINE, "", "Declines the extension another player asked for: "
+                 "their deadline stays.", _answer_extension(extensions.DECLINE)))
 register(Command("resign", "", "Gives up this game (with two players the other wins; with "
-                 "more your turns are played for you and you rank last).", _resign,
+                 "more your turns are played for you and you rank last); a tournament's game "
+                 "also withdraws you from the tournament.", _resign,
                  own_transaction=True))
 register(Command("vacation", "DAYS / until YYYY-MM-DD", "Stops your clocks in every game "
                  "for that many days, or to that day.", _vacation("vacation"),

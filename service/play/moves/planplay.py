@@ -63,11 +63,12 @@ def takes_plans(engine) -> bool:
         not getattr(engine, "sealed_choices", None)
 
 
-def tell(untold: list[Plan], emails: list[dict]) -> None:
+def tell(untold: list[Plan], emails: list[dict], engine, names: list[str]) -> None:
     """The dropped plans, and why, in their writers' turn emails of this move (marked told);
-    a writer not mailed now hears in a later one."""
+    a writer not mailed now hears in a later one. Each plan reads as `plans` lists it ("if
+    they lead the Mill then play the Penitent"), never with its condition cut short."""
     for email in emails:
-        lines = [f"{_line(p)}: dropped, because {p.why}." for p in untold
+        lines = [f"{shown(engine, p, names)}: dropped, because {p.why}." for p in untold
                  if p.seat == email["seat"] and not p.told]
         if lines and email["kind"] == "turn":
             email["payload"] = dict(email["payload"], plans_dropped=lines)
@@ -211,7 +212,3 @@ def drop_all(session: Session, game_id: int, why: str) -> None:
                     .execution_options(synchronize_session=False))
 
 
-def _line(plan: Plan) -> str:
-    if plan.kind == "next":
-        return f"next: {plan.reply['text']}"
-    return f"if ... {plan.text} then {plan.reply['text']}"

@@ -227,8 +227,9 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
                                   mover=_mover(intent, pos.engine, new_state, bool(steps)),
                                   forced=forced)
-    planplay.tell(followed.untold, emails)
-    planplay.show(followed.standing, emails, pos.engine, [s.player.name for s in pos.row.seats])
+    names = [s.player.name for s in pos.row.seats]
+    planplay.tell(followed.untold, emails, pos.engine, names)
+    planplay.show(followed.standing, emails, pos.engine, names)
     try:
         outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
     except event_store.Conflict:

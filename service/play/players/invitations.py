@@ -247,7 +247,7 @@ def look(svc: Services, token: str) -> InvitationView:
         expired = inv.expires_at is not None and svc.clock.now() > inv.expires_at
         status = "expired" if inv.status == "pending" and expired else inv.status
         return InvitationView(creator.name if creator else "Someone",
-                              registry.get(game.kind).title, count, status)
+                              registry.title(game.kind, game.options), count, status)
 
 
 def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) -> Formed:
@@ -361,7 +361,7 @@ def open_games(svc: Services) -> list[OpenGame]:
             seats = _seats(session, game.id)
             if readpolicy.sees_open_seat(game, any(i.status == "open" for i in seats)):
                 creator = session.get(Player, game.created_by) if game.created_by else None
-                out.append(OpenGame(game.id, registry.get(game.kind).title,
+                out.append(OpenGame(game.id, registry.title(game.kind, game.options),
                                     creator.name if creator else "Someone",
                                     sum(i.status == "accepted" for i in seats), len(seats)))
         return out

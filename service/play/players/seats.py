@@ -9,6 +9,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from service.games import registry
 from service.linking.signer import Claims
 from service.play import notify, ranking
 from service.play import repository as positions
@@ -107,14 +108,27 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
     return out
 
 
-def _resume_all(session, player: Player, at: datetime, text: str, now: datetime) -> list[int]:
-    ids = []
+def _resume_all(session, player: Player, at: datetime, text: str, now: datetime, *,
+                quiet_when_due: bool = False) -> list[int]:
+    """Every clock of the player runs again from `at`, and each table is told. With
+    `quiet_when_due` (the sweep's end of a vacation) no table is told when one of the clocks
+    is due at once (a vacation day taken for a clock that ran out restarts it with no time
+    left): the same sweep's deadline pass tells what follows, another vacation day or the
+    timeout, and "back; clocks run again" in the same second would be untrue. One notice for
+    one event."""
+    resumed = []
     for game, row in _active_seats(session, player.id):
         if row.mail_held_since is not None:
             continue     # stopped until an email reaches them (service.play.time.mailholds)
         clock = timing.get_clock(row)
         timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, at), at,
                                                     calendar.of_seat(row, game)))
+        resumed.append((game, row))
+    if quiet_when_due and any(row.deadline is not None and row.deadline <= now
+                              for _, row in resumed):
+        return []
+    ids = []
+    for game, row in resumed:
         ids += timing.tell(session, None, game, row.seat, text, now, offer=False,
                            others_only=True)
     return ids
@@ -133,7 +147,7 @@ def resume_ended_vacations(svc: Services, now: datetime, outbox_ids: list[int]) 
             player = session.get(Player, vacation.player_id)
             outbox_ids += _resume_all(session, player, vacation.resumes_at,
                                       f"{player.name} is back from vacation; their clocks run "
-                                      "again", now)
+                                      "again", now, quiet_when_due=True)
         return len(ended)
 
 
@@ -147,9 +161,16 @@ def player_of(svc: Services, game_id: int, seat: int, holder: int | None = None)
 
 # --- resign --------------------------------------------------------------------------------
 
-def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) -> list[int]:
+@dataclass(frozen=True)
+class Resigned:
+    words: str                   # for the one who resigned
+    outbox_ids: list[int]
+
+
+def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) -> Resigned:
     """The seat gives up. Two players: the game ends, the other wins. More: the seat's turns
-    are played by the timeout move from then on, and it ranks last."""
+    are played by the timeout move from then on, and it ranks last. A tournament's game: the
+    player withdraws from the tournament too (its round's end sees the resignation)."""
     now = svc.clock.now()
     with svc.db.transaction() as session:
         pos = positions.load(session, svc.states, game_id, lock=True)
@@ -172,9 +193,14 @@ def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) ->
             timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
             ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move will "
                               "be played for them, and they rank last", now,
-                              offer=False, others_only=False)
+                              offer=False, others_only=False,
+                              own_text="You resigned; the default move will be played for you "
+                              "from now on, and you rank last")
+        tournament = game.tournament_id is not None
     svc.kick("deliver", ids)
-    return ids
+    return Resigned("You resigned from this game." + (
+        " You have withdrawn from its tournament too: you play none of its later rounds."
+        if tournament else ""), ids)
 
 
 # --- replace -------------------------------------------------------------------------------
@@ -210,12 +236,14 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         url = svc.urls.absolute(f"/i/{token}")
         inviter = timing.seat_row(game, by_seat).player.name
         why = (f"{inviter} invites you to take over {row.player.name}'s seat in "
-               f"{pos.engine.title} game {game.id}. To accept, open this link and press the "
+               f"{registry.title(game.kind, game.options)} game {game.id}. To accept, open "
+               "this link and press the "
                f"button: {url}")
         out = OutboxRow(game_id=None, seat=None, to_addr=address, kind="invite", seq=game.seq,
                         message_id=notify.new_message_id(), since_seq=0,
                         status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now,
-                        payload={"why": why, "subject": f"{pos.engine.title} game {game.id}"})
+                        payload={"why": why, "subject": f"{registry.title(game.kind, game.options)} "
+                                                        f"game {game.id}"})
         session.add(out)
         timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
                       f"{who(target)}'s seat", now)

@@ -3,6 +3,8 @@ seat's mail. Small use cases, so the CLI and pages never reach into the store th
 from __future__ import annotations
 
 from dataclasses import dataclass
+from email import policy
+from email.parser import BytesHeaderParser
 
 from sqlalchemy import func, select, text
 
@@ -10,7 +12,7 @@ from service.play import repository as positions
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, OutboxRow, Player, Seat
-from service.store.statuses import GameStatus, OutboxStatus
+from service.store.statuses import GameStatus, InboundStatus, OutboxStatus
 
 
 @dataclass(frozen=True)
@@ -44,6 +46,48 @@ def inbound(svc: Services, status: str) -> list[InboundLine]:
         rows = session.scalars(select(InboundMessage).where(InboundMessage.status == status)
                                .order_by(InboundMessage.id)).all()
         return [InboundLine(r.id, r.via, r.message_id, r.outcome or "") for r in rows]
+
+
+@dataclass(frozen=True)
+class Unapplied:
+    """A received email that moved nothing, as the dev outbox lists it."""
+    id: int
+    received_at: str             # "2026-11-24 09:00 UTC"
+    sender: str                  # its From header as written (root@localhost, too)
+    to: str
+    subject: str
+    status: str                  # ignored, refused, stranger, failed, received ...
+    why: str
+
+
+#: what processing made of an email that moved something (a move, or a word answered)
+_ACTED_ON = (InboundStatus.APPLIED, InboundStatus.ANSWERED)
+
+
+def unapplied(svc: Services, limit: int = 50) -> list[Unapplied]:
+    """The newest received emails that were not applied, and why: the dev outbox shows them,
+    so a reply from an address with no seat (mutt's root@localhost) does not vanish."""
+    with svc.db.transaction() as session:
+        rows = session.execute(select(InboundMessage.id, InboundMessage.received_at,
+                                      InboundMessage.raw, InboundMessage.status,
+                                      InboundMessage.outcome)
+                               .where(InboundMessage.status.not_in(_ACTED_ON))
+                               .order_by(InboundMessage.id.desc()).limit(limit)).all()
+    out = []
+    for row in rows:
+        head = BytesHeaderParser(policy=policy.default).parsebytes(bytes(row.raw))
+        out.append(Unapplied(row.id, row.received_at.strftime("%Y-%m-%d %H:%M UTC"),
+                             _header(head, "From"), _header(head, "To"),
+                             _header(head, "Subject"), row.status,
+                             row.outcome or "not processed yet"))
+    return out
+
+
+def _header(head, name: str) -> str:
+    try:
+        return str(head.get(name, "") or "")[:200]
+    except Exception:  # noqa: BLE001 - a header beyond the parser's reading shows as blank
+        return ""
 
 
 def mute_seat(svc: Services, game_id: int, seat: int | None) -> bool:

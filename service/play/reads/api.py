@@ -99,7 +99,7 @@ def my_games(svc: Services, player_id: int, status: str | None = None) -> list[G
             game, updated = games[game_id]
             # a game the service ended (a resignation, a forfeit) waits on nobody
             to_act = listing.to_act(game)
-            out.append(GameLine(game.id, game.kind, registry.get(game.kind).title, seat,
+            out.append(GameLine(game.id, game.kind, registry.title(game.kind, game.options), seat,
                                 game.status, game.seq, [s.player.name for s in game.seats],
                                 to_act, seat in to_act,
                                 deadline_of(listing.seat_of(game, seat)),
@@ -254,7 +254,8 @@ def record(svc: Services, game_id: int, reader: Reader) -> Record:
         names = [s.player.name for s in pos.row.seats]
         events = [(r.seq, r.event) for r in event_store.load(session, pos.row)]
         outcome = pos.engine.outcome(pos.state)
-        return Record(game_id, pos.row.kind, pos.engine.title, pos.row.rules_version,
+        return Record(game_id, pos.row.kind, registry.title(pos.row.kind, pos.row.options),
+                      pos.row.rules_version,
                       pos.row.status, pos.seq, names, pos.engine.view(pos.state, None),
                       history(pos.engine, events, None, names),
                       # the result as ranked (service.play.ranking), a service's end too

@@ -12,6 +12,7 @@ from types import SimpleNamespace
 from sqlalchemy import and_, bindparam, select
 from sqlalchemy.orm import Session
 
+from service.games import registry
 from service.store.models import EventRow, GameRow, Player, Seat
 from service.store.statuses import GameStatus
 
@@ -21,10 +22,13 @@ _GAME = ("id", "kind", "status", "seq", "result", "outcome", "public", "public_i
          "tournament_id", "created_at")
 _SEAT = ("seat", "holder", "deadline", "to_act")
 # Only the columns a list shows: the games' options and the seats' clocks (JSON) cost more to
-# read than the rest. Each game's last event (its row's `seq`: one index lookup) gives the
-# time it last moved. One statement, built once.
-_LISTED = (select(*(GAMES.c[c] for c in _GAME), *(SEATS.c[c] for c in _SEAT), PLAYERS.c.name,
-                  EVENTS.c.created_at)
+# read than the rest; of the options, only those a game's name depends on ("Magnate Roller":
+# registry.title), read out of the JSON by the database. Each game's last event (its row's
+# `seq`: one index lookup) gives the time it last moved. One statement, built once.
+_NAMED_BY = registry.PRESET_KEYS
+_LISTED = (select(*(GAMES.c[c] for c in _GAME),
+                  *(GAMES.c.options[key].as_string() for key in _NAMED_BY),
+                  *(SEATS.c[c] for c in _SEAT), PLAYERS.c.name, EVENTS.c.created_at)
            .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id)
                         .join(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)
                         .outerjoin(EVENTS, and_(EVENTS.c.game_id == GAMES.c.id,
@@ -42,13 +46,15 @@ def games(session: Session, game_ids: Iterable[int]
     found: dict[int, tuple[SimpleNamespace, datetime | None]] = {}
     if not ids:
         return found
-    ng, ns = len(_GAME), len(_SEAT)
+    ng, no, ns = len(_GAME), len(_NAMED_BY), len(_SEAT)
+    at = ng + no                    # where a row's seat columns start
     for row in session.execute(_LISTED, {"game_ids": ids}):
         if row[0] not in found:
-            game = SimpleNamespace(**dict(zip(_GAME, row[:ng], strict=True)), seats=[])
+            game = SimpleNamespace(**dict(zip(_GAME, row[:ng], strict=True)), seats=[],
+                                   options=dict(zip(_NAMED_BY, row[ng:ng + no], strict=True)))
             found[row[0]] = (game, row[-1])
-        seat = SimpleNamespace(**dict(zip(_SEAT, row[ng:ng + ns], strict=True)),
-                               player=SimpleNamespace(name=row[ng + ns]))
+        seat = SimpleNamespace(**dict(zip(_SEAT, row[at:at + ns], strict=True)),
+                               player=SimpleNamespace(name=row[at + ns]))
         found[row[0]][0].seats.append(seat)
     return found
 

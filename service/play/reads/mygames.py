@@ -126,7 +126,7 @@ def _line(svc: Services, game, seat: int, moved_at: datetime | None,
     acting, outcome = listing.to_act(game), listing.outcome(game)
     ended = game.status == GameStatus.ENDED
     since = moved_at.astimezone(zone) if moved_at is not None else None  # the player's time
-    line = GameLine(game.id, registry.get(game.kind).title,
+    line = GameLine(game.id, registry.title(game.kind, game.options),
                     [n for i, n in enumerate(names) if i != seat],
                     svc.urls.game_path(game.id, seat, listing.seat_of(game, seat).holder),
                     waiting_on=[names[i] for i in acting if i != seat], since=since,
@@ -151,7 +151,7 @@ def _forming(session, svc: Services, player_id: int) -> list[GameLine]:
             .order_by(Invitation.seat)).all()
         now = svc.clock.now()
         seats = [(i.seat, _who(session, i), _shown_status(i, now)) for i in invs]
-        lines.append(GameLine(game.id, registry.get(game.kind).title,
+        lines.append(GameLine(game.id, registry.title(game.kind, game.options),
                               [who for _, who, _ in seats], "", seats=seats,
                               mine=game.created_by == player_id,
                               public_path=_public_path(svc, game)))
@@ -171,7 +171,7 @@ def _invited(session, svc: Services, player: Player | None) -> list[GameLine]:
             continue                     # expired
         game = session.get(GameRow, inv.game_id)
         creator = session.get(Player, game.created_by) if game.created_by else None
-        lines.append(GameLine(game.id, registry.get(game.kind).title,
+        lines.append(GameLine(game.id, registry.title(game.kind, game.options),
                               [creator.name if creator else "someone"],
                               svc.urls.invitation_path(game.id, inv.seat, inv.id, "accept")))
     return lines

@@ -45,6 +45,10 @@ class GameRead:
     zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
     plans: list[str] = field(default_factory=list)        # the seat's standing plans
     plan_hints: list[str] = field(default_factory=list)   # plans it might write now
+    # the player whose seat it is now (None for a spectator): a page opened by someone
+    # signed in as another player says whose seat its buttons act for
+    seat_player: int | None = None
+    tournament_id: int | None = None   # a tournament's game: resigning it withdraws from it
 
 
 def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool = True,
@@ -70,8 +74,10 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
         names = [s.player.name for s in pos.row.seats]
         page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
                               with_menu=with_history)
+        holder_id = None if seat is None else next(
+            (s.player_id for s in pos.row.seats if s.seat == seat), None)
         if not with_history:     # the position alone
-            return GameRead(page, [])
+            return GameRead(page, [], seat_player=holder_id)
         entries, older = history_page(rows, pos, seat, names, before, recorded=recent)
         request = undo.asked(session, game_id, pos.seq)
         asking = None if request is None else {
@@ -89,7 +95,8 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
                         public, _zone(pos.row, seat), mine,
-                        plans.hints(pos.engine, pos.state, seat, names))
+                        plans.hints(pos.engine, pos.state, seat, names), holder_id,
+                        pos.row.tournament_id)
 
 
 def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
@@ -177,7 +184,7 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
                 who = inv.player.name if inv.player is not None else (
                     "an open seat" if inv.status == "open" else "an invited player")
                 seats.append((who, inv.status))
-        return PublicGame(row.id, row.status, registry.get(row.kind).title, seats)
+        return PublicGame(row.id, row.status, registry.title(row.kind, row.options), seats)
 
 
 def by_public_id(session: Session, public_id: str) -> GameRow:

@@ -15,6 +15,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from service.display.seatpage import history, redact
+from service.games import registry
 from service.play import readpolicy
 from service.play import repository as positions
 from service.play.errors import PlayError
@@ -65,7 +66,7 @@ def replay_step(svc: Services, game_id: int, reader: Reader, at: int | None) -> 
         index = 0 if at is None else max([i for i, e in enumerate(ends) if e <= at] or [0])
         batch = seen[index]
         then = positions.load(session, svc.states, game_id, upto=ends[index])
-        return Step(game_id, row.kind, pos.engine.title, seat, names,
+        return Step(game_id, row.kind, registry.title(row.kind, row.options), seat, names,
                     pos.engine.view(then.state, seat), ends[index], index + 1, len(ends),
                     ends[index - 1] if index > 0 else None,
                     ends[index + 1] if index + 1 < len(ends) else None,

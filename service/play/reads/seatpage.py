@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from service.display.seatpage import SeatPage, seat_page
+from service.games import registry
 from service.games.contract import Event
 from service.play.repository import Position
 from service.play.time import clocks
@@ -22,7 +23,8 @@ def build(game: GameRow, pos: Position, seat: int | None, now: datetime, *,
     presenting.seat_page for `every_move` and `with_menu`."""
     names = [s.player.name for s in game.seats]
     page = seat_page(pos.engine, game.id, game.kind, pos.state, pos.seq, seat, names,
-                     news or [], every_move=every_move, with_menu=with_menu)
+                     news or [], every_move=every_move, with_menu=with_menu,
+                     title=registry.title(game.kind, getattr(game, "options", None)))
     _service_side(page, game, now)
     return page
 

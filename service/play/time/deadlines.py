@@ -192,24 +192,28 @@ def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None
 # --- the sweep -----------------------------------------------------------------------------
 
 def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str, now: datetime, *,
-         offer: bool, others_only: bool) -> list[int]:
+         offer: bool, others_only: bool, own_text: str | None = None) -> list[int]:
     """A notice to the table about `seat`'s clock; with `offer`, each other player's email
-    carries the links to extend the deadline once or to play the default move from now on."""
+    carries the links to extend the deadline once or to play the default move from now on.
+    `own_text`: the words for `seat` itself, where the table's would not fit its reader ("the
+    default move will be played for them", told to the one who resigned)."""
     rows = [notify.queue(session, game, to, "timeout", game.seq, now, payload)
             for to, payload in notices(svc, game, seat, text, offer=offer,
-                                       others_only=others_only)]
+                                       others_only=others_only, own_text=own_text)]
     session.flush()
     return [r.id for r in rows]
 
 
 def notices(svc: Services | None, game: GameRow, seat: int, text: str, *, offer: bool,
-            others_only: bool) -> list[tuple[int, dict[str, Any]]]:
+            others_only: bool, own_text: str | None = None
+            ) -> list[tuple[int, dict[str, Any]]]:
     """What `tell` queues: (seat to tell, email payload) for each seat told, in seat order."""
     out = []
     for r in game.seats:
         if others_only and r.seat == seat:
             continue
-        notice: dict[str, Any] = {"text": text, "seat": seat}
+        said = own_text if own_text is not None and r.seat == seat else text
+        notice: dict[str, Any] = {"text": said, "seat": seat}
         if offer:
             urls = svc.urls
             notice["actions"] = [

@@ -1,8 +1,10 @@
 """Extension by request: `extend 2d` (in a reply, on the game page, through the API) asks the
-other players to move the asker's deadline later; each agrees with one click (a bot agrees at
-once), and the deadline moves when the last one has. A player may ask `extensions` times per
-game (a game option, default 1); an extension asked for while one waits, or for a number of
-days outside 1 to 14, is refused with words naming what works. Nothing changes on a refusal.
+other players to move the asker's deadline later; each agrees with one click or by writing
+`agree` (a bot agrees at once), and the deadline moves when the last one has; one `decline`
+ends the request and the deadline stays. A player may ask `extensions` times per game (a game
+option, default 1; a declined request counts); an extension asked for while one waits, or for
+a number of days outside 1 to 14, is refused with words naming what works. Nothing changes on
+a refusal.
 
 The agreement links are the /s/ links of another seat's clock (purpose "seat", act "agree")."""
 from __future__ import annotations
@@ -26,6 +28,7 @@ from . import clocks
 from . import deadlines as timing
 
 WORD = "extend"
+AGREE, DECLINE = "agree", "decline"     # the other players' words in answer
 OPTION = "extensions"
 DEFAULT_PER_PLAYER = 1
 LONGEST_DAYS = 14
@@ -102,12 +105,13 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     if any(r.status == "open" for r in mine):
         raise ExtensionRefused("You have already asked for an extension; it waits for the "
                                "others to agree.")
-    used = sum(1 for r in mine if r.status == "done")
+    used = sum(1 for r in mine if r.status in ("done", "declined"))
     if used >= allowed(game):
         limit = allowed(game)
         raise ExtensionRefused(f"This game allows {limit} extension{'s' if limit != 1 else ''} "
-                               f"per player, and you have used {used}; move before your "
-                               "deadline, or take vacation days (`vacation 2`).")
+                               f"per player, and you have used {used} (a declined request "
+                               "counts); move before your deadline, or take vacation days "
+                               "(`vacation 2`).")
     answers = {str(r.seat): True for r in game.seats if r.seat != seat and r.bot}
     request = ExtensionRequest(game_id=game_id, seat=seat, holder=row.holder, days=days,
                                answers=answers, status="open", created_at=now)
@@ -121,7 +125,8 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     for r in waiting:
         url = svc.urls.absolute(svc.urls.seat_action_path(game.id, r.seat, r.holder, "agree",
                                                           request.id))
-        notice = {"text": f"{name} asks for {what} more to move", "seat": seat,
+        notice = {"text": f"{name} asks for {what} more to move; reply `{AGREE}` to give "
+                          f"it or `{DECLINE}` to refuse, or use the link", "seat": seat,
                   "actions": [{"text": f"Agree to give {what} more", "url": url}]}
         ids.append(notify.queue(session, game, r.seat, "timeout", game.seq, now,
                                 {"timeout": notice}))
@@ -132,31 +137,91 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
 
 def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: int) -> str:
     """One click of another player: their agreement; the deadline moves with the last one."""
-    now = svc.clock.now()
     with svc.db.transaction() as session:
         game = positions.game_row(session, game_id, lock=True)
         check_holder(game, by_seat, holder)
         request = session.get(ExtensionRequest, request_id)
         if request is None or request.game_id != game_id or request.seat == by_seat:
             raise ExtensionRefused("This link is not for an extension of this game.")
-        row = timing.seat_row(game, request.seat)
-        if request.status == "done":
-            return "Everyone agreed already; the deadline has moved."
-        clock = timing.get_clock(row)
-        if request.status != "open" or game.status != "active" or not clock.in_turn \
-                or row.holder != request.holder:
-            request.status = "expired"
-            raise ExtensionRefused(f"{row.player.name} has moved since (or the game is over); "
-                                   "the extension is no longer needed.")
-        request.answers = dict(request.answers or {}, **{str(by_seat): True})
-        waiting = [r for r in game.seats if r.seat != request.seat
-                   and str(r.seat) not in request.answers]
-        if waiting:
-            return (f"Thank you; the extension waits for "
-                    f"{', '.join(r.player.name for r in waiting)}.")
-        done = _apply(session, svc, game, request, now)
+        done = _agreed(session, svc, game, request, by_seat)
     svc.kick("deliver", done.outbox_ids)
     return done.words
+
+
+def answer_in(session: Session, svc: Services, game_id: int, by_seat: int, word: str,
+              holder: int | None = None) -> Extension:
+    """`agree` or `decline` written by another player (a reply to the request's email, the
+    game page's box, the API), in the caller's transaction: the answer to every request of
+    this game still waiting for theirs."""
+    game = positions.game_row(session, game_id, lock=True)
+    check_holder(game, by_seat, holder)
+    waiting = [r for r in session.scalars(select(ExtensionRequest).where(
+        ExtensionRequest.game_id == game_id, ExtensionRequest.status == "open",
+        ExtensionRequest.seat != by_seat).order_by(ExtensionRequest.id))
+        if str(by_seat) not in (r.answers or {})]
+    if not waiting:
+        raise ExtensionRefused(f"Nobody in this game is waiting for your answer to a request "
+                               f"for more time, so there is nothing to {word}. To make a move, "
+                               "write it as `help` lists it.")
+    answer = _agreed if word == AGREE else _declined
+    done = [answer(session, svc, game, request, by_seat) for request in waiting]
+    return Extension(" ".join(d.words for d in done), [i for d in done for i in d.outbox_ids])
+
+
+def _still_needed(game: GameRow, request: ExtensionRequest) -> str | None:
+    """Why a request can no longer be answered, or None while it waits."""
+    row = timing.seat_row(game, request.seat)
+    if request.status == "declined":
+        return "This request was declined already; the deadline stays."
+    if request.status != "open" or game.status != "active" \
+            or not timing.get_clock(row).in_turn or row.holder != request.holder:
+        request.status = "expired"
+        return (f"{row.player.name} has moved since (or the game is over); the extension is no "
+                "longer needed.")
+    return None
+
+
+def _agreed(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
+            by_seat: int) -> Extension:
+    if request.status == "done":
+        return Extension("Everyone agreed already; the deadline has moved.", [])
+    why = _still_needed(game, request)
+    if why is not None:
+        raise ExtensionRefused(why)
+    request.answers = dict(request.answers or {}, **{str(by_seat): True})
+    waiting = [r for r in game.seats if r.seat != request.seat
+               and str(r.seat) not in request.answers]
+    if waiting:
+        return Extension(f"Thank you; the extension waits for "
+                         f"{', '.join(r.player.name for r in waiting)}.", [])
+    return _apply(session, svc, game, request, svc.clock.now())
+
+
+def _declined(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
+              by_seat: int) -> Extension:
+    """One refusal ends the request: the asker is told, and their deadline stays."""
+    if request.status == "done":
+        raise ExtensionRefused("Everyone agreed already; the deadline has moved.")
+    why = _still_needed(game, request)
+    if why is not None:
+        raise ExtensionRefused(why)
+    request.answers = dict(request.answers or {}, **{str(by_seat): False})
+    request.status = "declined"
+    now = svc.clock.now()
+    row = timing.seat_row(game, request.seat)
+    days = f"{request.days} more day{'s' if request.days != 1 else ''}"
+    timing.change(session, game, row, "extension declined",
+                  f"{timing.who(by_seat)} declined the request of {timing.who(request.seat)} "
+                  f"for {days}", now)
+    deadline = timing.get_clock(row).deadline
+    until = clocks.format_deadline(deadline, now, row.player.zone) if deadline else ""
+    stays = f"; your deadline stays {until}" if until else ""
+    told = notify.queue(session, game, request.seat, "timeout", game.seq, now, {"timeout": {
+        "text": f"{timing.who(by_seat)} declined your request for {days}{stays}",
+        "seat": by_seat}})
+    session.flush()
+    return Extension(f"You declined {row.player.name}'s request for {days}; their deadline "
+                     "stays.", [told.id])
 
 
 def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
@@ -171,6 +236,6 @@ def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionReq
                                    row.player.zone)
     timing.change(session, game, row, "extended", f"everyone agreed: {who} has "
                   f"{request.days} more day{'s' if request.days != 1 else ''}", now)
-    ids = timing.tell(session, svc, game, request.seat, f"Everyone agreed: the deadline of "
-                      f"{who} moves to {until}", now, offer=False, others_only=False)
+    ids = timing.tell(session, svc, game, request.seat, f"Everyone agreed: {who}'s deadline "
+                      f"moves to {until}", now, offer=False, others_only=False)
     return Extension(f"Everyone agreed: the deadline is now {until}.", ids)

@@ -130,24 +130,57 @@ class Taken:
         return f"{self.bound - self.game_left} of the {self.bound} this game takes for a player"
 
 
-def notices(game, seat: int, taken: Taken, now: datetime, zone: str | None
+def notices(game, seat: int, taken: Taken, now: datetime
             ) -> list[tuple[int, dict]]:
-    """(seat, payload) of the emails a day taken calls for: the table is told, and the player,
-    when 3 or fewer days are left, warned apart."""
+    """(seat, payload) of the emails a day taken calls for: one each, worded for its reader
+    (the time in the reader's zone): the table is told, and the player is told in their own
+    words, warned in the same email when 3 or fewer days are left."""
     who = timing.who(seat)
     left, until = taken.left, taken.until
     days = "1 vacation day" if left == 1 else f"{left} vacation days"
-    text = (f"{who} ran out of time, so a vacation day was taken instead of a timeout: the clocks "
-            f"of {who} stop until {clocks.format_deadline(until, now, zone)}, and {days} "
-            f"are left this year ({taken.game_words()})")
-    out = [(r.seat, {"timeout": {"text": text, "seat": seat}}) for r in game.seats]
-    if left <= WARN_AT:
-        warning = (f"Only {days} left this year: once they are gone, a clock that runs out is a "
-                   "timeout. To keep a day for later, move before your deadlines; `vacation N` "
-                   "stops your clocks ahead of time.") if left else (
-            "That was your last vacation day this year: from now on, a clock that runs out is a "
-            "timeout.")
-        out.append((seat, {"timeout": {"text": warning, "seat": seat}}))
+    out = []
+    for r in game.seats:
+        stop = clocks.format_deadline(until, now, r.player.zone)
+        if r.seat == seat:
+            text = (f"Your time ran out, so one of your vacation days was taken instead of a "
+                    f"timeout ({taken.game_words()}): your clocks stop until {stop}. "
+                    f"{_days_left(left, days)}")
+        else:
+            text = (f"{who} ran out of time, so a vacation day was taken instead of a timeout: "
+                    f"{who}'s clocks stop until {stop}, and {days} are left this year "
+                    f"({taken.game_words()})")
+        out.append((r.seat, {"timeout": {"text": text, "seat": seat}}))
+    return out
+
+
+def _days_left(left: int, days: str) -> str:
+    if left > WARN_AT:
+        return f"You have {days} left this year."
+    if left:
+        return (f"Only {days} left this year: once they are gone, a clock that runs out is a "
+                "timeout. To keep a day for later, move before your deadlines; `vacation N` "
+                "stops your clocks ahead of time.")
+    return ("That was your last vacation day this year: from now on, a clock that runs out is "
+            "a timeout.")
+
+
+def _stopped_here(game, row, clock: clocks.SeatClock, until: dict[int, datetime],
+                  now: datetime) -> list[tuple[int, dict]]:
+    """Who hears that a day taken in another game stops `row`'s clock in this one: only those
+    waiting on that seat (its turn is running); a player whose own move it is would read of a
+    clock that changes nothing for them, under their own "Your turn"."""
+    if not clock.in_turn:
+        return []
+    who = timing.who(row.seat)
+    out = []
+    for r in game.seats:
+        if r.seat == row.seat or timing.get_clock(r).in_turn:
+            continue
+        back = until.get(row.player_id)
+        when = f" until {clocks.format_deadline(back, now, r.player.zone)}" if back else ""
+        out.append((r.seat, {"timeout": {
+            "text": f"{who} is away for a vacation day taken in another game, so {who}'s "
+                    f"clock here stops too{when}", "seat": row.seat}}))
     return out
 
 
@@ -168,6 +201,8 @@ def stop_other_clocks(svc: Services, taken: list[tuple[int, int]], now: datetime
         tracked = records.Tracked(session)
         games = tracked.lock_many(game_ids, [c for c in GameRow.__table__.c
                                              if c.name != "options"])
+        until = dict(session.execute(select(Vacation.player_id, Vacation.resumes_at).where(
+            Vacation.open.is_(True), Vacation.player_id.in_(sorted(players)))).all())
         rows, paused = [], 0
         for game in games:
             for r in game.seats:
@@ -176,11 +211,8 @@ def stop_other_clocks(svc: Services, taken: list[tuple[int, int]], now: datetime
                     continue
                 timing.set_clock(r, clocks.pause(clock, now))
                 paused += 1
-                text = (f"{timing.who(r.seat)} took a vacation day in another game; the clocks "
-                        f"of {timing.who(r.seat)} stop for it here too")
                 rows += [notify.values(game, to, "timeout", game.seq, now, payload)
-                         for to, payload in timing.notices(svc, game, r.seat, text, offer=False,
-                                                           others_only=True)]
+                         for to, payload in _stopped_here(game, r, clock, until, now)]
         tracked.write()
         if rows:
             table = OutboxRow.__table__

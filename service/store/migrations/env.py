@@ -21,7 +21,9 @@ def run_migrations_online() -> None:
 
 def _run(connection) -> None:
     context.configure(connection=connection, target_metadata=target_metadata,
-                      render_as_batch=connection.dialect.name == "sqlite")
+                      render_as_batch=connection.dialect.name == "sqlite",
+                      # service.store.migrate names each step applied, in one line
+                      on_version_apply=config.attributes.get("on_version_apply"))
     with context.begin_transaction():
         context.run_migrations()
 

@@ -28,11 +28,13 @@ def player_zone(name: str | None) -> tzinfo | None:
         return None
 
 
-def format_deadline(deadline: datetime, now: datetime, zone: str | None = None) -> str:
+def format_deadline(deadline: datetime, now: datetime, zone: str | None = None, *,
+                    from_now: bool = True) -> str:
     """"Tue 24 Nov, 18:00 CET (in 2 days)" in the player's zone, which it names: a bare time
     would be read as the reader's local time wherever the email is opened (on a trip, on a
     phone still set to home). Without a known zone the time is UTC and says so ("18:00 UTC").
-    The year is added when it is not the current one."""
+    The year is added when it is not the current one. `from_now=False` leaves out "(in 2
+    days)", for text read later than it is written (a feed)."""
     local_zone = player_zone(zone)
     shown = utc(deadline).astimezone(local_zone or UTC)
     today = utc(now).astimezone(local_zone or UTC)
@@ -40,7 +42,7 @@ def format_deadline(deadline: datetime, now: datetime, zone: str | None = None) 
     if shown.year != today.year:
         text += f" {shown.year}"
     text += f", {shown:%H:%M} {zone_label(shown)}"
-    return f"{text} ({relative(deadline, now)})"
+    return f"{text} ({relative(deadline, now)})" if from_now else text
 
 
 def zone_label(shown: datetime) -> str:

@@ -4,7 +4,7 @@ retried, or claimed by a worker that died) are sent, and the relay is probed if 
 a retry; stored mail whose processing was never started, or whose next attempt after a
 transient database error is due, is processed; mail kept only for
 diagnosis is deleted when its time is up; digest players' held turn emails are released at
-their hour; bots whose kick was lost are kicked again, tournaments whose next-round kick was lost advance. `timers` (beat every
+their hour; bots whose kick was lost are kicked again, tournaments whose next-round kick was lost advance, ladder challenges not accepted in time start their games. `timers` (beat every
 TURNPOST_SWEEP_SECONDS; `flask sweep` runs both): the clocks' pass, service.play.time.sweep.timeouts.run:
 reminders, timeouts, vacations that ended. It is a job of its own so that it never runs inside
 a player's request; with a broker it is split in TURNPOST_SWEEP_SHARDS `timers_shard` jobs
@@ -54,6 +54,7 @@ def sweep(svc: Services) -> dict[int, str]:
     for game_id in stalled:
         svc.kick("bots", game_id)
     community.advance_due(svc)      # a tournament whose next-round kick was lost
+    community.ladders.start_lapsed(svc)   # a ladder challenge whose time to answer is over
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
     results = relay.deliver(svc, ids) | relay.probe(svc)

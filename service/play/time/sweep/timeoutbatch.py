@@ -226,7 +226,7 @@ class Batch:
         taken = self.days.take(game, row, clock, deadline, now)
         if taken is None:
             return False
-        for to, payload in vacation_days.notices(game, row.seat, taken, now, row.player.zone):
+        for to, payload in vacation_days.notices(game, row.seat, taken, now):
             self.queue(game, to, "timeout", game.seq, payload)
         return True
 

@@ -173,8 +173,7 @@ class Recorder:
             return False
         taker.write()
         rows = [notify.queue(self.session, game, to, "timeout", game.seq, now, payload)
-                for to, payload in vacation_days.notices(game, row.seat, taken, now,
-                                                         row.player.zone)]
+                for to, payload in vacation_days.notices(game, row.seat, taken, now)]
         self.session.flush()
         self.ids += [r.id for r in rows]
         return True
