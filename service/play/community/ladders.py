@@ -161,7 +161,6 @@ def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int
                                                  Entry(me.email, me.name)], options)
         session.add(LadderGame(game_id=started.game_id, kind=kind, challenger_id=player_id,
                                defender_id=defender_id, settled=False, created_at=now))
-    svc.kick("deliver", started.outbox_ids)
     return started.game_id
 
 

@@ -1,6 +1,7 @@
-"""What a seat does at the table: moves, take-backs, chat, the table's words, bots."""
+"""What a seat does at the table: moves, take-backs, chat, the table's words and the one runner
+of a player's lines, the API's writes, bots."""
 
-from . import bots, chat, commands, planplay, plans, tablewords, undo
+from . import apiwrites, bots, chat, commands, planplay, plans, runner, tablewords, undo
 from .bots import move_bots
 from .chat import ChatRefused, say
 from .submit import Applied, Intent, apply, made_already, record, submit
@@ -12,6 +13,7 @@ __all__ = [
     "ChatRefused",
     "Intent",
     "UndoRefused",
+    "apiwrites",
     "apply",
     "bots",
     "chat",
@@ -21,6 +23,7 @@ __all__ = [
     "planplay",
     "plans",
     "record",
+    "runner",
     "say",
     "submit",
     "tablewords",

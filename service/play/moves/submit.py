@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness as marks
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
@@ -59,7 +59,7 @@ class Applied:
     moves: list[Move]
     outbox_ids: list[int]
     ended: bool
-    bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
+    bots_next: bool = False     # a bot seat (or a forced move) is to act now
     # who acts now, and every seat's name: enough for the mover's "done" page without reading
     # the game again
     to_act: tuple[int, ...] = ()
@@ -72,8 +72,8 @@ class RaceLost(PositionChanged):
 
 
 def submit(svc: Services, intent: Intent) -> Applied:
-    """Apply the intent in one transaction, then kick the outbox relay (never before the
-    commit: a worker must find the rows).
+    """Apply the intent in one transaction; its emails and the bots' turn follow the commit
+    (service.play.aftercommit: never before it, a worker must find the rows).
 
     The idempotency key is looked up only when the move cannot be applied as it stands (a
     double click finds the position changed or the move illegal) or loses a race on insert:
@@ -85,16 +85,7 @@ def submit(svc: Services, intent: Intent) -> Applied:
     except RaceLost:
         with svc.db.transaction() as session:
             applied = apply(session, svc, intent)
-    after_commit(svc, applied)
     return applied
-
-
-def after_commit(svc: Services, applied: Applied) -> None:
-    """The background work a committed move calls for: its emails, and the bots' turn.
-    Callers of `apply` (replies, timers) call this after their own commit."""
-    svc.kick("deliver", applied.outbox_ids)
-    if applied.bots_next:
-        svc.kick("bots", applied.game_id)
 
 
 def apply(session: Session, svc: Services, intent: Intent, *, key_first: bool = True) -> Applied:
@@ -222,7 +213,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     timing.track(session, pos.row, pos.engine, new_state, now)
     positions.mark_turns(pos.row, pos.engine, new_state)
     forced = notify.forced_seats(pos.row, pos.engine, new_state)
-    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state, forced)
+    notify.turns_changed(session, pos.row, pos.engine, new_state, forced, intent.source)
     # a seat whose only move is played for it in a moment is not mailed: its next email tells it
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
                                   mover=_mover(intent, pos.engine, new_state, bool(steps)),
@@ -235,6 +226,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
         # another writer took these sequence numbers (or this key) first: it won the race
         raise RaceLost("Someone else moved at the same moment; have a look at the "
                        "new position and try again.", pos.seq) from None
+    aftercommit.deliver(session, outbox_ids)
     positions.moved(session, svc.states, pos, last, new_state)
     return Applied(pos.row.id, pos.row.kind, first, last, moves, outbox_ids, ended,
                    pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),

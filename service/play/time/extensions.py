@@ -77,9 +77,7 @@ def ask(svc: Services, game_id: int, seat: int, rest: str, holder: int | None = 
     """The `extend` word: the registry entry of the player's words calls this, with the text
     after the word."""
     with svc.db.transaction() as session:
-        done = ask_in(session, svc, game_id, seat, rest, holder)
-    svc.kick("deliver", done.outbox_ids)
-    return done
+        return ask_in(session, svc, game_id, seat, rest, holder)
 
 
 def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
@@ -154,9 +152,7 @@ def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: in
         if waiting:
             return (f"Thank you; the extension waits for "
                     f"{', '.join(r.player.name for r in waiting)}.")
-        done = _apply(session, svc, game, request, now)
-    svc.kick("deliver", done.outbox_ids)
-    return done.words
+        return _apply(session, svc, game, request, now).words
 
 
 def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,

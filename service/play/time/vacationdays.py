@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 from service.store import records
 from service.store.models import GameRow, OutboxRow, Seat, Vacation
 
-from .. import notify
+from .. import aftercommit, notify
 from ..services import Services
 from . import clocks
 from . import deadlines as timing
@@ -137,7 +137,9 @@ def stop_other_clocks(svc: Services, taken: list[tuple[int, int]], now: datetime
                                                            others_only=True)]
         tracked.write()
         if rows:
+            # not notify.queue_many: its ids in the order given cost SQLite a statement a row
             table = OutboxRow.__table__
-            outbox_ids += list(session.execute(table.insert().returning(table.c.id),
-                                               rows).scalars())
+            ids = list(session.execute(table.insert().returning(table.c.id), rows).scalars())
+            aftercommit.deliver(session, ids)      # sent once this commits
+            outbox_ids += ids
     return paused

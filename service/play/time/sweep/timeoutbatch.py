@@ -30,7 +30,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play import repository as positions
 from service.play.repository import Position
 from service.play.services import Services
@@ -254,7 +254,7 @@ class Batch:
         timing.track(None, game, engine, state, now)
         positions.mark_turns(game, engine, state)
         forced = notify.forced_seats(game, engine, state)
-        game.bots_due = notify.bot_to_act(game, engine, state, forced)
+        notify.turns_changed(self.session, game, engine, state, forced, "timer")
         told = notify.changed_seats(game, engine, pos.state, state, forced=forced)
         for to in told:
             self.queue(game, to, "turn", last, {"timeout": notice})
@@ -293,8 +293,10 @@ class Batch:
             notify.supersede(s, self.ended)
         ids = []
         if self.outbox:
+            # not notify.queue_many: its ids in the order given cost SQLite a statement a row
             outbox = OutboxRow.__table__
             ids = list(s.execute(outbox.insert().returning(outbox.c.id), self.outbox).scalars())
+            aftercommit.deliver(s, ids)        # sent once the batch commits
         if self.changes:
             s.execute(SeatChange.__table__.insert(), self.changes)
         snapshots.save_many(s, self.snapshots)

@@ -20,10 +20,10 @@ from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play import repository as positions
 from service.play.errors import PlayError
-from service.play.moves import Intent, bots, record
+from service.play.moves import Intent, record
 from service.play.players import seats
 from service.play.services import Services
 from service.play.time import (
@@ -94,12 +94,6 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True,
     _timeouts(svc, now, batch, report, bulk, shard)
     # a vacation day stops all the player's clocks, as `vacation 1` does
     vacation_days.stop_other_clocks(svc, report.vacation_days, now, report.outbox_ids)
-    svc.kick("deliver", report.outbox_ids)
-    if report.moved_games:      # a timeout move that hands the turn to a bot: its turn now
-        with svc.db.transaction() as session:
-            waiting = bots.due_among(session, report.moved_games)
-        for game_id in waiting:
-            svc.kick("bots", game_id)
     return report
 
 
@@ -109,11 +103,10 @@ def hand_out(svc: Services, of: int) -> Report:
     now = svc.clock.now()
     report = Report()
     _not_per_game(svc, now, report)
-    svc.kick("deliver", report.outbox_ids)
     with svc.db.transaction() as session:
         report.shards = sharding.due(session, now, of)
-    for part in report.shards:
-        svc.kick("timers_shard", part, of)
+        for part in report.shards:       # each a job of its own, once this commits
+            aftercommit.later(session, "timers_shard", part, of)
     return report
 
 
@@ -449,18 +442,13 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
             change(session, game, row, "extended",
                    f"{who(target)}'s deadline was extended by {who(by_seat)}", now)
             until = clocks.format_deadline(clock.deadline, now)
-            ids = tell(session, svc, game, target, f"{who(target)}'s deadline was extended to "
-                       f"{until} by {who(by_seat)}", now, offer=False, others_only=False)
-            done = f"{name} now has until {clocks.format_deadline(clock.deadline, now)}."
-        else:
-            row.on_timeout = "bot"
-            change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
-                   "to be played by the default move", now)
-            set_clock(row, clocks.timeout_move_played(control(game), clock))
-            out = Recorder(session, svc)
-            play_timeout_moves(out, svc, pos, target, f"switch:{clocks.deadline_iso(now)}", now,
-                               why="bot")
-            ids = out.ids
-            done = f"The default move was played for {name}, and will be when they run out of time."
-    svc.kick("deliver", ids)
-    return done
+            tell(session, svc, game, target, f"{who(target)}'s deadline was extended to "
+                 f"{until} by {who(by_seat)}", now, offer=False, others_only=False)
+            return f"{name} now has until {clocks.format_deadline(clock.deadline, now)}."
+        row.on_timeout = "bot"
+        change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
+               "to be played by the default move", now)
+        set_clock(row, clocks.timeout_move_played(control(game), clock))
+        play_timeout_moves(Recorder(session, svc), svc, pos, target,
+                           f"switch:{clocks.deadline_iso(now)}", now, why="bot")
+    return f"The default move was played for {name}, and will be when they run out of time."
