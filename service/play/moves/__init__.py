@@ -4,7 +4,17 @@ of a player's lines, the API's writes, bots."""
 from . import apiwrites, bots, chat, commands, planplay, plans, runner, tablewords, undo
 from .bots import move_bots
 from .chat import ChatRefused, say
-from .submit import Applied, Intent, apply, made_already, record, submit
+from .submit import (
+    Applied,
+    Intent,
+    Recorded,
+    apply,
+    consequences,
+    made_already,
+    record,
+    submit,
+    write_move,
+)
 from .tablewords import undo_command
 from .undo import UndoRefused
 
@@ -12,12 +22,14 @@ __all__ = [
     "Applied",
     "ChatRefused",
     "Intent",
+    "Recorded",
     "UndoRefused",
     "apiwrites",
     "apply",
     "bots",
     "chat",
     "commands",
+    "consequences",
     "made_already",
     "move_bots",
     "planplay",
@@ -29,4 +41,5 @@ __all__ = [
     "tablewords",
     "undo",
     "undo_command",
+    "write_move",
 ]
