@@ -1,9 +1,10 @@
-"""Acting on a stored reply email (Mailman's command runner, Discourse's receiver): find the
-game and seat, check the sender, run the commands, and answer every refusal in the game's
-thread. Automated mail (auto-replies, bounces, lists) is recorded and never answered.
+"""Acting on a stored reply email (Discourse's receiver): find the game and seat, check the
+sender, hand the lines to the one command runner (service.play.moves.runner, as the page, the
+API and the CLI do), and answer every refusal in the game's thread. Automated mail
+(auto-replies, bounces, lists) is recorded and never answered.
 
-Each way a message can fail is one outcome with its own reply; nothing is applied unless all of
-the message's move lines are.
+Each way a message can fail is one outcome with its own reply; a reply's lines are one batch,
+all or none (nothing is stored unless every line is accepted).
 
 Answers are bounded: one answer mail per message at most (refusal, help and notes in it), at
 most MAX_COMMAND_LINES lines read, the say lines of one message are one message to the table,
