@@ -320,8 +320,10 @@ def plans_scenario(svc, bulk: bool) -> list[dict]:
 
 
 def plan_rows(svc) -> list[tuple]:
+    """The plans, with the game ids numbered by creation (PostgreSQL hands out new ones)."""
     with svc.db.transaction() as s:
-        return [(p.game_id, p.seat, p.kind, p.status, p.why, p.told)
+        games = {g: n for n, g in enumerate(s.scalars(select(GameRow.id).order_by(GameRow.id)))}
+        return [(games[p.game_id], p.seat, p.kind, p.status, p.why, p.told)
                 for p in s.scalars(select(Plan).order_by(Plan.id))]
 
 
