@@ -32,7 +32,7 @@ from service.games.contract import IllegalMove, replay  # noqa: E402
 from service.play import Intent  # noqa: E402
 from service.play import repository as positions  # noqa: E402
 from service.play.errors import PlayError  # noqa: E402
-from service.play.moves import bots, commands  # noqa: E402
+from service.play.moves import bots, runner  # noqa: E402
 from service.store import EventRow, OutboxRow  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Plan  # noqa: E402
@@ -87,7 +87,7 @@ def write_plans(svc, game_id: int, rng: random.Random, max_plans: int) -> int:
         answer = engine.bots["easy"](after, writer, random.Random(rng.random()))
         line = f"if they {engine.describe(move)} then {engine.describe(answer)}"
         try:
-            commands.run(svc, game_id, writer, line)
+            runner.run_line(svc, game_id, writer, line)
             written += 1
         except PlayError:
             continue

@@ -15,6 +15,8 @@ from service.store.models import GameRow, OutboxRow
 from service.store.moves import insert_outbox
 from service.store.statuses import OutboxStatus
 
+from . import aftercommit
+
 
 def queue_changed_views(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
                         seq: int, now: datetime, mover: int | None = None,
@@ -164,6 +166,22 @@ def supersede(session: Session, game_ids: int | list[int]) -> None:
                     .execution_options(synchronize_session=False))
 
 
+#: the sources of the moves the bots' job makes: it plays on by itself while any is due
+BOTS_OWN = ("bot", "forced")
+
+
+def turns_changed(session: Session, game, engine: Game, state: Any,
+                  forced: dict | None = None, source: str = "") -> bool:
+    """Whose turn it is changed (a move, a start, a take-back, a timeout): `game.bots_due`
+    set as `bot_to_act` says and, when a bot or a forced move is to play, the bots' job
+    declared for after the commit (service.play.aftercommit), whichever way the change came
+    in. The bots' own moves (`BOTS_OWN`) declare nothing: their job goes on by itself."""
+    game.bots_due = bot_to_act(game, engine, state, forced)
+    if game.bots_due and source not in BOTS_OWN:
+        aftercommit.bots(session, game.id)
+    return game.bots_due
+
+
 def bot_to_act(game: GameRow, engine: Game, state: Any, forced: dict | None = None) -> bool:
     """Whether a bot seat, or a forced move (`forced_seats`, given when known), is to be
     played now (the bots' worker is then kicked)."""
@@ -229,14 +247,33 @@ def values(game: GameRow, seat: int, kind: str, seq: int, now: datetime,
 
 def queue(session: Session, game: GameRow, seat: int, kind: str, seq: int, now: datetime,
           payload: dict | None = None, since: int | None = None) -> OutboxRow:
-    """One outbox row, added to the session (flushed with the caller's other changes)."""
+    """One outbox row, added to the session (flushed with the caller's other changes) and
+    sent once the unit of work commits (service.play.aftercommit)."""
     row = OutboxRow(**values(game, seat, kind, seq, now, payload, since))
     session.add(row)
+    aftercommit.deliver(session, [row])
+    return row
+
+
+def letter(session: Session, to_addr: str, kind: str, payload: dict[str, Any], now: datetime,
+           *, game_id: int | None = None, seq: int = 0) -> OutboxRow:
+    """An email to an address rather than to a seat (a sign-in link, an invitation, a
+    tournament's or a challenge's letter): due now, telling no news of a game. Added to the
+    session and flushed (the caller may want its id), and sent once the unit of work
+    commits."""
+    row = OutboxRow(game_id=game_id, seat=None, to_addr=to_addr, kind=kind, seq=seq,
+                    since_seq=0, payload=payload, message_id=new_message_id(),
+                    status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now)
+    session.add(row)
+    aftercommit.deliver(session, [row])
+    session.flush()
     return row
 
 
 def queue_many(session: Session, rows: list[dict[str, Any]]) -> list[int]:
     """Outbox rows (`values`) inserted at once, without the unit of work: a move's emails.
-    Returns their ids in the order given."""
+    Returns their ids in the order given; they are sent once the unit of work commits."""
     # the table's own INSERT (Core): the ORM's bulk insert costs a move more than the write
-    return insert_outbox(session, rows)
+    ids = insert_outbox(session, rows)
+    aftercommit.deliver(session, ids)
+    return ids

@@ -172,6 +172,19 @@ def seats_held(game: Game, reader: Reader) -> list[int]:
     return [s.seat for s in game.seats if s.player_id == reader.player_id]
 
 
+def own_seat(load: Callable[[], G], reader: Reader, seat: int | None = None):
+    """The seat an account or token holder acts or reads for in the game `load` reads (`seat`:
+    which of theirs; None: their first). A game they do not play, and a seat that is not
+    theirs, are `hidden()`, in the words of a game that does not exist, so a token cannot
+    probe which games exist: the API's reads and writes alike ask here."""
+    game = admit(load, reader, is_player)
+    held = seats_held(game, reader)
+    if seat is not None and seat not in held:
+        raise hidden()
+    chosen = held[0] if seat is None else seat
+    return next(s for s in game.seats if s.seat == chosen)
+
+
 def public_page(game: Game) -> str | None:
     """The public page's id when spectators may follow the game (its players keep the page
     on), else None. A player's page, My games and a tournament's page link it only then."""

@@ -24,14 +24,11 @@ from service.mail.outbound import transports
 from service.mail.outbound.templating import make_env
 from service.store.db import Database
 
+from . import aftercommit
 from .clock import SystemClock
 from .repository import StateCache
 
 log = logging.getLogger(__name__)
-
-#: session.info's key: the tournaments whose games ended in this transaction (their next
-#: round may be due once it commits)
-TOURNAMENTS_DUE = "tournaments_due"
 
 
 class Outages:
@@ -121,10 +118,11 @@ class Services:
         self.db.committed = self.committed
 
     def committed(self, info: dict) -> None:
-        """A unit of work committed: a tournament whose game it ended may start its next
-        round (service.play.community.tournaments.mark_due)."""
-        for tournament_id in sorted(info.pop(TOURNAMENTS_DUE, ())):
-            self.kick("tournament", tournament_id)
+        """The seam after a commit: the work the unit of work declared (service.play.
+        aftercommit: its emails, the bots' turn, a tournament's next round ...) is kicked,
+        here and nowhere else."""
+        for job, args in aftercommit.due(info):
+            self.kick(job, *args)
 
     def note(self, what: str, **labels: str) -> None:
         """Tell the observer; counting must never fail a use case."""
@@ -134,8 +132,9 @@ class Services:
             log.exception("observer failed on %s %s", what, labels)
 
     def kick(self, job: str, *args: Any) -> None:
-        """Ask for background work after a commit. A broker that cannot be reached loses
-        nothing: the rows are in the database and the periodic sweep picks them up."""
+        """Hand background work to `enqueue`: the seam's (`committed`) one way out. A broker
+        that cannot be reached loses nothing: the rows are in the database and the periodic
+        sweep picks them up."""
         if job == "deliver":
             for _ in args[0]:
                 self.note("email", event="queued")

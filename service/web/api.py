@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 from service import play
 from service.play import community
+from service.play.moves import apiwrites
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
@@ -175,8 +176,8 @@ def make_move(game_id: int):
         raise Problem(400, "Malformed move", "Say what to play: \"command\" (a line as in a "
                       "reply), \"commands\" (several, all or none) or \"move\" (an object from "
                       "the moves list), e.g. {\"command\": \"harvest moons\"}.")
-    answer = uses.move(services(), game_id, g.api_player.player_id, lines=lines,
-                       move_object=move, seq=seq, key=key, seat=_seat_arg())
+    answer = apiwrites.move(services(), game_id, g.api_player.player_id, lines=lines,
+                            move_object=move, seq=seq, key=key, seat=_seat_arg())
     # the same key again gets the first answer again (the header tells it was a replay)
     return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq,
             "answers": answer.answers}, \
@@ -189,7 +190,7 @@ def chat(game_id: int):
     text = body().get("text")
     if not isinstance(text, str):
         raise Problem(400, "Malformed chat", "Send {\"text\": \"good luck!\"}.")
-    sent = uses.say(services(), game_id, g.api_player.player_id, text, _seat_arg())
+    sent = apiwrites.say(services(), game_id, g.api_player.player_id, text, _seat_arg())
     return {"gameId": game_id, "emails": len(sent)}, 202
 
 
@@ -199,7 +200,7 @@ def extend(game_id: int):
     days = body().get("days")
     if not isinstance(days, str | int) or isinstance(days, bool):
         raise Problem(400, "Malformed extension", "Send {\"days\": \"2d\"}.")
-    done = uses.extend(services(), game_id, g.api_player.player_id, str(days), _seat_arg())
+    done = apiwrites.extend(services(), game_id, g.api_player.player_id, str(days), _seat_arg())
     return {"gameId": game_id, "answer": done.words, "emails": len(done.outbox_ids)}, 202
 
 
@@ -210,7 +211,7 @@ def plans(game_id: int):
     if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
         raise Problem(400, "Malformed plans", "Send {\"lines\": [\"if they lead the Mill "
                       "then play the Savage\", \"next: take blind\"]}.")
-    kept = uses.plan(services(), game_id, g.api_player.player_id, lines, _seat_arg())
+    kept = apiwrites.plan(services(), game_id, g.api_player.player_id, lines, _seat_arg())
     return {"gameId": kept.game_id, "answers": kept.answers, "plans": kept.plans}
 
 

@@ -56,14 +56,13 @@ def start_game(game, players, option, no_mail):
 def move(game_id, seat, command):
     """Play COMMAND (as a player would write it) for SEAT (0-based) in GAME_ID."""
     try:
-        played = play.commands.play(services(), play.Intent(game_id, seat,
-                                                            lines=[" ".join(command)],
-                                                            source="cli"))
+        ran = play.runner.run(services(), play.Intent(game_id, seat, lines=[" ".join(command)],
+                                                      source="cli"))
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
-    if played.applied is not None:
-        click.echo(f"applied as events {played.applied.first_seq}..{played.applied.last_seq}")
-    for answer in played.answers:      # a word (help, resign ...): its answer
+    if ran.applied is not None:
+        click.echo(f"applied as events {ran.applied.first_seq}..{ran.applied.last_seq}")
+    for answer in ran.texts:      # a word (help, resign ...): its answer
         click.echo(answer)
 
 

@@ -276,8 +276,9 @@ def turn_form(token: str):
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",
                          key=f"form:{nonce}" if nonce else None, holder=claims.holder)
     try:
-        # the words (say, help, resign ...) are answered on the page, after the moves
-        for answer in play.commands.play(services(), intent).answers:
+        # one batch, all or none (service.play.moves.runner); the words' answers (help,
+        # resign ...) are shown on the page
+        for answer in play.runner.run(services(), intent).texts:
             flash(answer)
     except play.AlreadyDone:
         pass          # a double submit: the first one made the moves

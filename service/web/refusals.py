@@ -65,4 +65,6 @@ def problem_document(exc: play.PlayError) -> Problem:
     if isinstance(exc, play.Refused):
         return Problem(422, exc.title, exc.detail, openapi.REFUSED, line=exc.text,
                        suggestions=exc.suggestions)
-    return Problem(409, exc.title, exc.detail)
+    # a word of a batch refused (service.play.moves.runner names its line)
+    line = getattr(exc, "text", "")
+    return Problem(409, exc.title, exc.detail, **({"line": line} if line else {}))

@@ -88,7 +88,7 @@ def confirm_seat_action(token: str):
             "agree": "Agree to the extension asked for",
             "away": f"Take a vacation until {claims.move.get('until')}"}.get(
                 claims.move["act"], "")
-    read = play.read_game(services(), claims.game, claims.seat, with_history=False)
+    read = play.read_game(services(), claims.game, pages.seat_reader(claims), with_history=False)
     return render_template("web/seat_action.html", token=token, text=text,
                            elsewhere=pages.someone_elses_seat(read),
                            game_link=services().urls.game_path(claims.game, claims.seat,

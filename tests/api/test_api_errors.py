@@ -9,6 +9,7 @@ import pytest
 from sqlalchemy.exc import OperationalError
 
 from service import play
+from service.play.moves import apiwrites
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
@@ -106,7 +107,7 @@ def test_a_database_restart_during_an_api_call_is_a_503_problem_with_retry_after
     def down(*a, **k):
         raise OperationalError("SELECT 1", {}, Exception("server closed the connection"))
 
-    monkeypatch.setattr(uses, "move", down)
+    monkeypatch.setattr(apiwrites, "move", down)
     r = client.post(f"/api/v1/games/{gid}/moves", headers=h, json={"command": "harvest moons"})
     assert "Idempotency-Key" in _is_problem(r, 503)["detail"]
     # its own wait, not the rate limit window's reset (the limiter's headers outbid it)

@@ -17,7 +17,7 @@ from service.games.suzerain import GAME as SUZERAIN
 from service.games.trees import GAME as TREES
 from service.play import Intent
 from service.play import repository as positions
-from service.play.moves import commands, plans
+from service.play.moves import plans, runner
 from service.store import OutboxRow
 from service.store.models import Player
 
@@ -52,7 +52,7 @@ def test_standing_plans_ride_in_the_writers_email_and_on_its_page_only(services)
     first, second = (TREES.describe({"type": "harvest", "root": t["root"]})
                      for t in pos.state["trees"])
     name = pos.row.seats[middle].player.name
-    said = commands.run(svc, game, writer, f"if {name} {first} then {second}")
+    said = runner.run_line(svc, game, writer, f"if {name} {first} then {second}")
     assert said.text == f"Plan kept: if {name} {first} then {second}."
     move = next(m for m in TREES.legal_moves(pos.state, mover) if m["type"] == "play")
     play.submit(svc, Intent(game, mover, moves=[move], source="web"))

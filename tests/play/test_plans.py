@@ -15,7 +15,7 @@ from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent
 from service.play import repository as positions
 from service.play.errors import GameOver, PlayError
-from service.play.moves import commands, plans
+from service.play.moves import plans, runner
 from service.play.players import seats
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
@@ -85,7 +85,7 @@ def test_a_follow_is_played_by_plan_the_moment_the_lead_arrives(svc):
     pos = position(svc, game)
     leader = pos.state.leader
     led, follow = lead_and_follow(pos)
-    said = commands.run(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
+    said = runner.run_line(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
     assert said.text.startswith("Plan kept: if they lead")
     seq = pos.seq
     play.submit(svc, Intent(game, leader, moves=[{"type": "lead", "card": led}], source="web"))
@@ -107,7 +107,7 @@ def test_a_plan_is_dropped_when_its_condition_does_not_happen(svc):
     other = next(c for c in pos.state.hands[leader] if c != led and SUZERAIN.forced_move(
         replay(SUZERAIN, SUZERAIN.decide(pos.state, leader, {"type": "lead", "card": c},
                                          random.Random(0)), pos.state), 1 - leader) is None)
-    commands.run(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
+    runner.run_line(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
     seq = pos.seq
     play.submit(svc, Intent(game, leader, moves=[{"type": "lead", "card": other}], source="web"))
     assert [e.source for e in events_after(svc, game, seq)] == ["web"]
@@ -129,7 +129,7 @@ def test_next_is_played_when_the_turn_comes(svc):
     led, follow = lead_and_follow(pos, leader_wins=True)
     seq = pos.seq
     play.submit(svc, Intent(game, leader, moves=[{"type": "lead", "card": led}], source="web"))
-    commands.run(svc, game, leader, "next: take blind")
+    runner.run_line(svc, game, leader, "next: take blind")
     play.submit(svc, Intent(game, 1 - leader, moves=[{"type": "play", "card": follow}],
                             source="web"))
     after = events_after(svc, game, seq)
@@ -143,7 +143,7 @@ def test_the_clock_moving_for_the_named_player_drops_the_plan(svc):
     pos = position(svc, game)
     leader = pos.state.leader
     led, follow = lead_and_follow(pos)
-    commands.run(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
+    runner.run_line(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
     seq = pos.seq
     play.submit(svc, Intent(game, leader, moves=[{"type": "lead", "card": led}], source="timer"))
     assert [e.source for e in events_after(svc, game, seq)] == ["timer"]
@@ -157,9 +157,9 @@ def test_bad_plans_are_refused_and_change_nothing(svc):
     leader = pos.state.leader
     mine = pos.state.hands[1 - leader][0]
     with pytest.raises(PlayError, match="in your own hand"):
-        commands.run(svc, game, 1 - leader, f"if they lead {name(mine)} then play {name(mine)}")
+        runner.run_line(svc, game, 1 - leader, f"if they lead {name(mine)} then play {name(mine)}")
     with pytest.raises(PlayError, match="your move now"):
-        commands.run(svc, game, leader, "next: take blind")
+        runner.run_line(svc, game, leader, "next: take blind")
     assert standing(svc, game) == []
 
 
@@ -168,20 +168,20 @@ def test_the_same_condition_again_replaces_the_plan_and_says_so(svc):
     pos = position(svc, game)
     leader = pos.state.leader
     led, follow = lead_and_follow(pos)
-    commands.run(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
-    again = commands.run(svc, game, 1 - leader, f"if they lead {name(led)} then play "
-                         f"{name(follow)}")
+    runner.run_line(svc, game, 1 - leader, f"if they lead {name(led)} then play {name(follow)}")
+    again = runner.run_line(svc, game, 1 - leader, f"if they lead {name(led)} then play "
+                            f"{name(follow)}")
     assert "replaces your earlier plan" in again.text
     assert len(standing(svc, game)) == 1
-    assert "Your plans" in commands.run(svc, game, 1 - leader, "plans").text
-    assert "1 plan dropped" in commands.run(svc, game, 1 - leader, "plans clear").text
+    assert "Your plans" in runner.run_line(svc, game, 1 - leader, "plans").text
+    assert "1 plan dropped" in runner.run_line(svc, game, 1 - leader, "plans clear").text
     assert standing(svc, game) == []
 
 
 def test_a_plan_in_aristocracy_is_refused_naming_why(svc):
     game = start(svc, kind="aristocracy").game_id
     with pytest.raises(PlayError, match="sealed"):
-        commands.run(svc, game, 0, "next: pass")
+        runner.run_line(svc, game, 0, "next: pass")
 
 
 def test_no_plan_after_the_game_ended(svc):
@@ -189,7 +189,7 @@ def test_no_plan_after_the_game_ended(svc):
     seats.resign(svc, game, 0, None)      # two players: the other wins, the game ends
     assert position(svc, game).row.status == "ended"
     with pytest.raises(GameOver):
-        commands.run(svc, game, 1, "next: take blind")
+        runner.run_line(svc, game, 1, "next: take blind")
 
 
 def _shuffled_hidden(state, writer, rng):
@@ -265,8 +265,8 @@ def test_the_sweep_timeout_and_a_plan_never_both_happen(svc):
     for card in pos.state.hands[leader]:
         for follow in pos.state.hands[1 - leader]:
             try:
-                commands.run(svc, game, 1 - leader,
-                             f"if they lead {name(card)} then play {name(follow)}")
+                runner.run_line(svc, game, 1 - leader,
+                                f"if they lead {name(card)} then play {name(follow)}")
             except PlayError:
                 continue
             break

@@ -17,7 +17,7 @@ from service.games.trees import GAME as TREES
 from service.play import Intent
 from service.play import repository as positions
 from service.play.errors import PlayError
-from service.play.moves import commands
+from service.play.moves import runner
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
 
@@ -80,8 +80,8 @@ def test_trees_a_play_is_answered_by_plan_at_once(services):
     game = start(svc, "trees")
     pos = position(svc, game)
     mover, move, answer = trees_exchange(pos.state)
-    said = commands.run(svc, game, 1 - mover,
-                        f"if they {TREES.describe(move)} then {TREES.describe(answer)}")
+    said = runner.run_line(svc, game, 1 - mover,
+                           f"if they {TREES.describe(move)} then {TREES.describe(answer)}")
     assert said.text.startswith("Plan kept: if they play")
     play.submit(svc, Intent(game, mover, moves=[move], source="web"))
     sources = events_after(svc, game, pos.seq)
@@ -98,8 +98,8 @@ def test_trees_a_plan_lapses_when_they_move_otherwise(services):
     game = start(svc, "trees")
     pos = position(svc, game)
     mover, move, answer = trees_exchange(pos.state)
-    commands.run(svc, game, 1 - mover,
-                 f"if they {TREES.describe(move)} then {TREES.describe(answer)}")
+    runner.run_line(svc, game, 1 - mover,
+                    f"if they {TREES.describe(move)} then {TREES.describe(answer)}")
     otherwise = next(m for m in TREES.legal_moves(pos.state, mover) if m != move)
     play.submit(svc, Intent(game, mover, moves=[otherwise], source="web"))
     assert {s for _, s in events_after(svc, game, pos.seq)} == {"web"}
@@ -114,7 +114,7 @@ def test_trees_next_is_played_when_the_turn_comes(services):
     game = start(svc, "trees")
     pos = position(svc, game)
     mover, move, answer = trees_exchange(pos.state)
-    commands.run(svc, game, 1 - mover, f"next: {TREES.describe(answer)}")
+    runner.run_line(svc, game, 1 - mover, f"next: {TREES.describe(answer)}")
     play.submit(svc, Intent(game, mover, moves=[move], source="web"))
     assert (1 - mover, "plan") in events_after(svc, game, pos.seq)
     assert position(svc, game).state["to_act"] == mover
@@ -125,8 +125,8 @@ def test_trees_the_clock_moving_for_them_drops_the_plan(services):
     game = start(svc, "trees")
     pos = position(svc, game)
     mover, move, answer = trees_exchange(pos.state)
-    commands.run(svc, game, 1 - mover,
-                 f"if they {TREES.describe(move)} then {TREES.describe(answer)}")
+    runner.run_line(svc, game, 1 - mover,
+                    f"if they {TREES.describe(move)} then {TREES.describe(answer)}")
     play.submit(svc, Intent(game, mover, moves=[move], source="timer"))
     assert {s for _, s in events_after(svc, game, pos.seq)} == {"timer"}
     [(_, status, why)] = standing(svc, game)
@@ -141,7 +141,7 @@ def test_trees_a_card_the_writer_holds_is_no_condition(services):
     mine = pos.state["hands"][writer][0]
     under = pos.state["trees"][0]["root"]
     with pytest.raises(PlayError, match="in your own hand"):
-        commands.run(svc, game, writer, f"if they play {mine} under {under} then harvest")
+        runner.run_line(svc, game, writer, f"if they play {mine} under {under} then harvest")
     assert standing(svc, game) == []
 
 
@@ -204,9 +204,9 @@ def test_magnate_a_whole_turn_is_answered_by_plan(services):
     svc = services
     game = start(svc, "magnate")
     pos, mover, theirs, mine = magnate_turn(svc, game)
-    said = commands.run(svc, game, 1 - mover,
-                        f"if they sell {MAGNATE.describe({'type': 'sell', 'card': theirs})[5:]}"
-                        f" then sell {MAGNATE.describe({'type': 'sell', 'card': mine})[5:]}")
+    said = runner.run_line(svc, game, 1 - mover,
+                           f"if they sell {MAGNATE.describe({'type': 'sell', 'card': theirs})[5:]}"
+                           f" then sell {MAGNATE.describe({'type': 'sell', 'card': mine})[5:]}")
     assert said.text.startswith("Plan kept: if they sell")
     play.submit(svc, Intent(game, mover, moves=[{"type": "sell", "card": theirs}],
                             source="email", whole_turn=True))
@@ -222,7 +222,7 @@ def test_magnate_a_plan_met_in_an_open_turn_waits_for_the_writers_turn(services)
     game = start(svc, "magnate")
     pos, mover, theirs, mine = magnate_turn(svc, game)
     name = pos.row.seats[mover].player.name       # as the issue writes it: "if bob sells ..."
-    said = commands.run(svc, game, 1 - mover, f"if {name} sells {theirs} then sell {mine}")
+    said = runner.run_line(svc, game, 1 - mover, f"if {name} sells {theirs} then sell {mine}")
     assert said.text.startswith("Plan kept: if they sell")
     play.submit(svc, Intent(game, mover, moves=[{"type": "sell", "card": theirs}], source="web"))
     assert [s for _, s in events_after(svc, game, pos.seq)] == ["web"]      # turn still open
@@ -238,7 +238,7 @@ def test_magnate_a_hidden_choice_out_of_turn_neither_meets_nor_drops_a_plan(serv
     svc = services
     game = start(svc, "magnate", options={"replace_ace": True})
     pos, mover, theirs, mine = magnate_turn(svc, game)
-    commands.run(svc, game, mover, f"if they sell {mine} then sell {theirs}")
+    runner.run_line(svc, game, mover, f"if they sell {mine} then sell {theirs}")
     play.submit(svc, Intent(game, 1 - mover, moves=[{"type": "replace_aces", "mode": "always"}],
                             source="web"))
     assert [status for _, status, _ in standing(svc, game)] == ["standing"]
@@ -251,10 +251,10 @@ def test_magnate_a_card_played_already_is_no_condition(services):
     play.submit(svc, Intent(game, mover, moves=[{"type": "sell", "card": theirs}],
                             source="email", whole_turn=True))
     with pytest.raises(PlayError, match="already been played"):
-        commands.run(svc, game, mover, f"if they sell {theirs} then sell {mine}")
+        runner.run_line(svc, game, mover, f"if they sell {theirs} then sell {mine}")
     held = position(svc, game).state.players[mover].hand[0]
     with pytest.raises(PlayError, match="in your own hand"):
-        commands.run(svc, game, mover, f"if they sell {held} then sell {held}")
+        runner.run_line(svc, game, mover, f"if they sell {held} then sell {held}")
     assert standing(svc, game) == []
 
 
@@ -301,7 +301,7 @@ def test_trees_at_three_a_plan_met_waits_for_the_writers_turn(services):
     between = a_play(then, middle)
     answer = a_play(after(TREES, then, middle, between), writer)
     name = pos.row.seats[mover].player.name
-    said = commands.run(svc, game, writer, f"if {name} {TREES.describe(move)} then "
+    said = runner.run_line(svc, game, writer, f"if {name} {TREES.describe(move)} then "
                                            f"{TREES.describe(answer)}")
     assert said.text.startswith(f"Plan kept: if {name} play")
     play.submit(svc, Intent(game, mover, moves=[move], source="web"))
@@ -318,7 +318,7 @@ def test_magnate_the_clock_moving_for_them_drops_the_plan_and_plays_nothing(serv
     svc = services
     game = start(svc, "magnate")
     pos, mover, theirs, mine = magnate_turn(svc, game)
-    commands.run(svc, game, 1 - mover, f"if they sell {theirs} then sell {mine}")
+    runner.run_line(svc, game, 1 - mover, f"if they sell {theirs} then sell {mine}")
     play.submit(svc, Intent(game, mover, moves=[{"type": "sell", "card": theirs}],
                             source="timer", whole_turn=True))
     assert {s for _, s in events_after(svc, game, pos.seq)} == {"timer"}
@@ -346,7 +346,7 @@ def test_trees_the_sweep_timeout_and_a_plan_never_both_happen(services):
     from service.play.time.sweep import timeouts
     svc = services
     game, pos, mover, plan = on_a_clock_with_a_plan_on_its_timeout_move(svc)
-    commands.run(svc, game, 1 - mover, plan)
+    runner.run_line(svc, game, 1 - mover, plan)
     svc.clock.advance(days=1)
     timeouts.run(svc)
     made = events_after(svc, game, pos.seq)
@@ -371,7 +371,7 @@ def test_trees_a_plan_written_as_the_sweep_finds_the_seat_is_dropped_by_its_time
     def plan_written_first(*args, **kwargs):
         # the due seats are found (without the plan); the plan's writer commits before the
         # batch takes the game's lock
-        commands.run(svc, game, 1 - mover, plan)
+        runner.run_line(svc, game, 1 - mover, plan)
         return batch(*args, **kwargs)
 
     monkeypatch.setattr(timeoutbatch, "timeouts", plan_written_first)

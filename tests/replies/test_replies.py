@@ -210,8 +210,11 @@ def test_a_lost_kick_is_processed_by_the_sweep(client, app, monkeypatch):
     start(client)
     _, ours = mover(app)
     svc = app.extensions["turnpost"]
-    # stored, but nobody was told
+    # stored, but its kick was lost (a broker down as it committed)
+    monkeypatch.setattr(svc, "enqueue", lambda job, *args: None)
     row_id, _ = intake.store_raw(svc, reply_to(ours, move_links(ours)[0][0]), "smtp")
+    monkeypatch.undo()
+    assert inbound_status(app, row_id)[0] == "received"
     before = events(app)
     play.sweep(svc)
     assert inbound_status(app, row_id)[0] == "applied" and events(app) > before
@@ -246,10 +249,12 @@ def test_say_in_a_reply_shows_on_the_game_pages_too(client, app):
 
 
 def test_undo_in_a_reply_is_answered_with_words(client, app):
+    """A refused `undo` is the reply's refusal (a reply is one batch, all or none, as the page
+    and the API: service/play/moves/runner.py), answered with the reason."""
     start(client)
     addr, ours = mover(app)
     before = events(app)
     row_id, _ = deliver(app, reply_to(ours, "undo"))
-    assert inbound_status(app, row_id)[0] == "answered"
+    assert inbound_status(app, row_id)[0] == "refused"
     assert "no move to take back" in text_of(latest_to(app, addr))
     assert events(app) == before

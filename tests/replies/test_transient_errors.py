@@ -275,15 +275,16 @@ def test_a_reply_whose_run_died_after_its_move_ends_applied_when_run_again(clien
     """A worker killed (or the database gone) between the move's commit and writing down the
     message's outcome: the claim lapses, the sweep runs the message again, finds its move made
     by its own key, and records it `applied` (not `duplicate`: nothing else made that move),
-    with the move in the log once. (A reply with another word than its move: the outcome of
-    one with its move alone is written in the move's transaction, the test below.)"""
+    with the move in the log once. (A reply with a word acting in transactions of its own,
+    `vacation`, which runs after the batch commits: the outcome of any other reply is
+    written in its batch's own transaction, as the test below shows for a move alone.)"""
     start(client)
     addr, ours = mover(app)
     svc = app.extensions["turnpost"]
     before = events(app)
     with monkeypatch.context() as patched:
         patched.setattr(svc, "kick", lambda *a: None)
-        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0] + "\nhelp"))
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0] + "\nvacation 2"))
         patched.setattr(inbound_retry, "through_blips", lambda *a: False)
         with pytest.raises(play.DatabaseUnavailable):
             play.process_inbound(svc, row_id, claimant="task-1")

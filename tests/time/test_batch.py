@@ -22,13 +22,15 @@ from service.store.models import (
     EventRow,
     GameRow,
     OutboxRow,
+    Plan,
     Seat,
     SeatChange,
     Snapshot,
     Submission,
 )
 
-from .helpers import move, position, start, to_act
+from ..play.test_plans import name as plan_name
+from .helpers import move, outbox, position, start, to_act
 
 THREE = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Carla <carla@example.org>"]
 
@@ -284,3 +286,78 @@ def test_a_batch_reads_a_game_with_a_move_taken_back_as_positions_load_does(serv
     assert got.seq == expected.seq == before + 2
     assert got.state == expected.state
     assert got.engine.view(got.state, None) == expected.engine.view(expected.state, None)
+
+
+# --- a timeout's move with plans: one step for both paths (timeoutmove.played) ---------------
+
+def _plan_on_the_lead(svc, game_id: int) -> None:
+    """The seat not leading writes an accepted plan on the leader's lead, and a `next:`."""
+    pos = position(svc, game_id)
+    leader = pos.state.leader
+    for card in pos.state.hands[leader]:
+        for follow in pos.state.hands[1 - leader]:
+            try:
+                play.runner.run_line(svc, game_id, 1 - leader,
+                                     f"if they lead {plan_name(card)} then play "
+                                     f"{plan_name(follow)}")
+            except play.PlayError:
+                continue
+            play.runner.run_line(svc, game_id, 1 - leader,
+                                 f"next: play {plan_name(pos.state.hands[1 - leader][-1])}")
+            return
+    raise AssertionError("no plan was accepted in this deal")
+
+
+def plans_scenario(svc, bulk: bool) -> list[dict]:
+    """Suzerain games whose leader runs out of time while the other seat's plans wait: the
+    clock's lead drops the `if` plan (the clock moved for them) and sets off the `next:`."""
+    for seed in (5, 6, 7, 8):
+        game = start(svc, kind="suzerain", clock="1d", seed=seed).game_id
+        _plan_on_the_lead(svc, game)
+    svc.clock.advance(days=1, minutes=1)
+    report = timeouts.run(svc, bulk=bulk)
+    return [{"timed_out": report.timed_out, "outcomes": report.outcomes}]
+
+
+def plan_rows(svc) -> list[tuple]:
+    """The plans, with the game ids numbered by creation (PostgreSQL hands out new ones)."""
+    with svc.db.transaction() as s:
+        games = {g: n for n, g in enumerate(s.scalars(select(GameRow.id).order_by(GameRow.id)))}
+        return [(games[p.game_id], p.seat, p.kind, p.status, p.why, p.told)
+                for p in s.scalars(select(Plan).order_by(Plan.id))]
+
+
+def test_batched_sweep_drops_and_plays_plans_as_the_per_game_path(services, monkeypatch):
+    """A game with plans is swept in its batch (it used to go the per-game way, which alone
+    knew plans): the same events, plans, clocks and mail either way."""
+    t0 = services.clock.now()
+    by_game = plans_scenario(services, bulk=False)
+    expected, plans_then = dump(services), plan_rows(services)
+    wipe(services)
+    services.clock.set(t0)
+    monkeypatch.setattr(timeouts, "timeout", refuse)
+    batched = plans_scenario(services, bulk=True)
+    assert batched == by_game
+    got = dump(services)
+    for part in expected:
+        assert got[part] == expected[part], part
+    assert plan_rows(services) == plans_then
+    # the scenario reached what it is meant to compare
+    assert {status for _, _, _, status, _, _ in plans_then} >= {"dropped"}
+    assert any(source == "plan" for *_, source, _ in got["events"])
+
+
+def test_a_timeout_tells_the_plans_it_dropped_in_the_writers_turn_email(services):
+    """The turn email the clock's move sends carries its notice and the plans it dropped
+    (the per-game path used to replace the payload with the notice, and the plans' writer,
+    marked told, never heard)."""
+    for bulk in (False, True):
+        game = start(services, kind="suzerain", clock="1d", seed=5).game_id
+        _plan_on_the_lead(services, game)
+        writer = 1 - position(services, game).state.leader
+        services.clock.advance(days=1, minutes=1)
+        timeouts.run(services, bulk=bulk)
+        turns = [m for m in outbox(services, game, "turn") if m["seat"] == writer]
+        told = turns[-1]["payload"]
+        assert "timeout" in told, bulk
+        assert any("time ran out" in line for line in told.get("plans_dropped", [])), bulk

@@ -29,7 +29,7 @@ def test_an_extension_agreed_by_all_moves_the_deadline(services):
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
     deadline = seats(services, g.game_id)[asker]["deadline"]
-    done = play.commands.run(services, g.game_id, asker, "extend 2d")
+    done = play.runner.run_line(services, g.game_id, asker, "extend 2d")
     assert "Asked the others for 2 days more" in done.text
     links = agree_links(services, g.game_id)
     assert sorted(s for s, _ in links) == sorted(set(range(3)) - {asker})
@@ -42,7 +42,7 @@ def test_an_extension_agreed_by_all_moves_the_deadline(services):
     # a second click changes nothing more; asking again is over the game's one
     assert "already" in agree(services, links[1][1])
     with pytest.raises(play.PlayError, match="allows 1 extension per player, and you have used 1"):
-        play.commands.run(services, g.game_id, asker, "extend 1d")
+        play.runner.run_line(services, g.game_id, asker, "extend 1d")
     assert seats(services, g.game_id)[asker]["deadline"] == deadline + timedelta(days=2)
 
 
@@ -52,7 +52,7 @@ def test_a_bot_agrees_at_once(services):
     if to_act(services, g.game_id) != [human]:
         pytest.skip("the bot moves first in this deal")
     deadline = seats(services, g.game_id)[human]["deadline"]
-    done = play.commands.run(services, g.game_id, human, "extend 3")
+    done = play.runner.run_line(services, g.game_id, human, "extend 3")
     assert done.text.startswith("Everyone agreed")
     assert seats(services, g.game_id)[human]["deadline"] == deadline + timedelta(days=3)
 
@@ -67,7 +67,7 @@ def test_a_bad_extension_gets_words_and_changes_nothing(services, line, words):
     asker = to_act(services, g.game_id)[0]
     before = seats(services, g.game_id)
     with pytest.raises(play.PlayError, match=words.replace("`", ".")):
-        play.commands.run(services, g.game_id, asker, line)
+        play.runner.run_line(services, g.game_id, asker, line)
     assert seats(services, g.game_id) == before and agree_links(services, g.game_id) == []
 
 
@@ -75,12 +75,12 @@ def test_asked_twice_and_the_game_option(services):
     g = start(services, players=THREE, clock="2d", extensions=0)
     asker = to_act(services, g.game_id)[0]
     with pytest.raises(play.PlayError, match="allows 0 extensions per player"):
-        play.commands.run(services, g.game_id, asker, "extend 2d")
+        play.runner.run_line(services, g.game_id, asker, "extend 2d")
     h = start(services, players=THREE, clock="2d", extensions=2)
     asker = to_act(services, h.game_id)[0]
-    play.commands.run(services, h.game_id, asker, "extend 2d")
+    play.runner.run_line(services, h.game_id, asker, "extend 2d")
     with pytest.raises(play.PlayError, match="already asked for an extension; it waits"):
-        play.commands.run(services, h.game_id, asker, "extend 2d")
+        play.runner.run_line(services, h.game_id, asker, "extend 2d")
     with pytest.raises(play.BadStart, match="extensions=many is not a number"):
         start(services, players=THREE, clock="2d", extensions="many")
 
@@ -89,7 +89,7 @@ def test_an_agreement_after_the_asker_moved_is_answered(services):
     from .helpers import move
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
-    play.commands.run(services, g.game_id, asker, "extend 2d")
+    play.runner.run_line(services, g.game_id, asker, "extend 2d")
     move(services, g.game_id, asker)
     with pytest.raises(play.PlayError, match="has moved since"):
         agree(services, agree_links(services, g.game_id)[0][1])

@@ -16,13 +16,13 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.play import notify
 from service.play.errors import PlayError
-from service.play.notify import new_message_id
 from service.play.players import BadInvitation, Entry, blocks, open_game, take_open_seat
 from service.play.services import Services
 from service.play.time import ClockError, clocks
 from service.play.time import deadlines as timing
-from service.store.models import Challenge, GameRow, Invitation, OutboxRow, Player
+from service.store.models import Challenge, GameRow, Invitation, Player
 
 from . import strength
 
@@ -106,9 +106,7 @@ def _number(value, what: str) -> int | None:
 def post(svc: Services, player_id: int, terms: Terms) -> Posted:
     """Post the challenge and match it if anything fits, in one transaction."""
     with svc.db.transaction() as session:
-        posted = post_in(session, svc, player_id, terms)
-    svc.kick("deliver", list(posted.outbox_ids))
-    return posted
+        return post_in(session, svc, player_id, terms)
 
 
 def post_in(session: Session, svc: Services, player_id: int, terms: Terms) -> Posted:
@@ -221,7 +219,6 @@ def accept(svc: Services, player_id: int, challenge_id: int) -> Posted:
         told = _tell(session, now, terms, [(me, them), (them, me)], started=True)
         posted = Posted(challenge_id, started.game_id, them.name,
                         tuple(started.outbox_ids) + tuple(told))
-    svc.kick("deliver", list(posted.outbox_ids))
     return posted
 
 
@@ -265,15 +262,11 @@ def _tell(session: Session, now, terms: Terms, pairs, *, started: bool) -> list[
     for player, opponent in pairs:
         if player.unmailable or player.email.endswith(".invalid"):
             continue
-        row = OutboxRow(game_id=None, seat=None, to_addr=player.email, kind="challenge", seq=0,
-                        since_seq=0, message_id=new_message_id(), status="pending",
-                        attempts=0, next_try=now, created_at=now,
-                        payload={"title": title, "opponent": opponent.name,
-                                 "clock": clocks.describe(clocks.parse_clock(terms.clock)),
-                                 "rated": terms.rated, "started": started})
-        session.add(row)
-        rows.append(row)
-    session.flush()
+        rows.append(notify.letter(
+            session, player.email, "challenge",
+            {"title": title, "opponent": opponent.name,
+             "clock": clocks.describe(clocks.parse_clock(terms.clock)),
+             "rated": terms.rated, "started": started}, now))
     return [r.id for r in rows]
 
 

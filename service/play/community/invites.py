@@ -12,12 +12,12 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.play import notify
 from service.play.errors import PlayError
-from service.play.notify import new_message_id
 from service.play.players import Entry, blocks, default_name, find_player, invitations
 from service.play.services import Services
 from service.play.time import clocks
-from service.store.models import OutboxRow, Player, Tournament, TournamentInvite
+from service.store.models import Player, Tournament, TournamentInvite
 
 from .tournaments import (
     BadTournament,
@@ -26,7 +26,6 @@ from .tournaments import (
     enter,
     entrants_of,
     first_round,
-    kick_after,
     new_tournament,
     rounds_of,
 )
@@ -72,15 +71,13 @@ def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
         silent = blocks.blocking(session, maker_id, addrs)
         t = new_tournament(session, checked, rated, no_vacation, "forming", now,
                            created_by=maker_id)
-        outbox: list[int] = []
         for n, e in enumerate(checked.entries):
             if n == 0 or e.bot:
                 enter(session, t, Entry(maker.email, maker.name) if n == 0 else e, n, now)
             else:
-                outbox += _invite(session, svc, t, maker, e.addr, n, now, silent)
+                _invite(session, svc, t, maker, e.addr, n, now, silent)
         session.flush()
-        games, more, bots = _start_if_all_in(session, svc, t)
-    kick_after(svc, outbox + more, bots)
+        games = _start_if_all_in(session, svc, t)
     return Made(t.id, bool(games))
 
 
@@ -90,9 +87,6 @@ def answer(svc: Services, token: str, choice: str) -> str:
     and the address is never mailed again: every invitation waiting on it is declined too)."""
     tournament_id, invite_id = read_token(svc, token)
     now = svc.clock.now()
-    games: list[int] = []
-    outbox: list[int] = []
-    bots: list[int] = []
     with svc.db.transaction() as session:
         t = _locked(session, tournament_id)
         inv = _open_invite(session, t, invite_id, now)
@@ -111,8 +105,7 @@ def answer(svc: Services, token: str, choice: str) -> str:
         player = find_player(session, inv.email, default_name(inv.email), now)
         enter(session, t, Entry(player.email, player.name), inv.entry, now)
         session.flush()
-        games, outbox, bots = _start_if_all_in(session, svc, t)
-    kick_after(svc, outbox, bots)
+        games = _start_if_all_in(session, svc, t)
     return "started" if games else "accepted"
 
 
@@ -124,9 +117,7 @@ def start(svc: Services, maker_id: int, tournament_id: int) -> int:
         if t.created_by != maker_id:
             raise BadTournament("Only the player who made this tournament can start it.")
         _still_forming(t)
-        games, outbox, bots = _start(session, svc, t)
-    kick_after(svc, outbox, bots)
-    return len(games)
+        return len(_start(session, svc, t))
 
 
 def cancel(svc: Services, maker_id: int, tournament_id: int) -> None:
@@ -209,13 +200,13 @@ def invites_of(session: Session, tournament_id: int) -> list[TournamentInvite]:
 
 # -- inside the transaction -------------------------------------------------------------------
 
-def _start_if_all_in(session: Session, svc: Services, t: Tournament):
+def _start_if_all_in(session: Session, svc: Services, t: Tournament) -> list[int]:
     if any(i.status != "accepted" for i in invites_of(session, t.id)):
-        return [], [], []
+        return []
     return _start(session, svc, t)
 
 
-def _start(session: Session, svc: Services, t: Tournament):
+def _start(session: Session, svc: Services, t: Tournament) -> list[int]:
     """The first round, with whoever is entered now (the caller holds the row's lock)."""
     entered = len(entrants_of(session, t.id))
     table = t.options.get("seats", 2)
@@ -289,17 +280,13 @@ def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr:
     if unmailable:
         return []
     clock = t.options.get("clock")
-    row = OutboxRow(
-        game_id=None, seat=None, to_addr=addr, kind="tournament_invite", seq=0, since_seq=0,
-        payload={"tournament": t.id, "invite": inv.id, "inviter": maker.name,
-                 "title": registry.get(t.kind).title,
-                 "format": "Swiss" if t.format == "swiss" else "round robin",
-                 "rounds": t.rounds, "clock": clocks.describe(clocks.parse_clock(clock))
-                 if clock else "", "no_vacation": t.no_vacation, "rated": t.rated,
-                 "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC"),
-                 "path": f"/tournaments/{t.id}"},
-        message_id=new_message_id(), status="pending", attempts=0, next_try=now,
-        created_at=now)
-    session.add(row)
-    session.flush()
+    row = notify.letter(
+        session, addr, "tournament_invite",
+        {"tournament": t.id, "invite": inv.id, "inviter": maker.name,
+         "title": registry.get(t.kind).title,
+         "format": "Swiss" if t.format == "swiss" else "round robin",
+         "rounds": t.rounds, "clock": clocks.describe(clocks.parse_clock(clock))
+         if clock else "", "no_vacation": t.no_vacation, "rated": t.rated,
+         "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC"),
+         "path": f"/tournaments/{t.id}"}, now)
     return [row.id]

@@ -20,10 +20,9 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.play import ranking
+from service.play import notify, ranking
 from service.play import repository as positions
 from service.play.errors import PlayError
-from service.play.notify import new_message_id
 from service.play.players import Entry, blocks, open_game
 from service.play.services import Services
 from service.play.time import clocks, ending
@@ -32,7 +31,6 @@ from service.store.models import (
     LadderChallenge,
     LadderGame,
     LadderRung,
-    OutboxRow,
     Player,
     Seat,
     Vacation,
@@ -222,10 +220,9 @@ def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int
                               status=WAITING, created_at=now, answer_by=now + ANSWER_WITHIN)
         session.add(row)
         session.flush()
-        told = _tell_defender(session, row, title, rungs[player_id].place,
-                              rungs[defender_id].place, now)
+        _tell_defender(session, row, title, rungs[player_id].place, rungs[defender_id].place,
+                       now)
         challenge_id = row.id
-    svc.kick("deliver", told)
     return challenge_id
 
 
@@ -241,7 +238,6 @@ def accept(svc: Services, player_id: int, challenge_id: int) -> int:
         why = _no_longer(row) if started.game_id is None else ""
     if started.game_id is None:       # void now, and written so: refused after the commit
         raise LadderRefused(why)
-    svc.kick("deliver", started.outbox_ids)
     return started.game_id
 
 
@@ -274,7 +270,6 @@ def start_lapsed(svc: Services) -> int:
             row = session.get(LadderChallenge, challenge_id)
             game = _start(session, svc, row, now)
         if game.game_id is not None:
-            svc.kick("deliver", game.outbox_ids)
             started += 1
     return started
 
@@ -320,26 +315,19 @@ def _start(session: Session, svc: Services, row: LadderChallenge, now: datetime)
 
 
 def _tell_defender(session: Session, row: LadderChallenge, title: str, their_place: int,
-                   my_place: int, now: datetime) -> list[int]:
+                   my_place: int, now: datetime) -> None:
     """The challenged player's email: who, from where, how to accept, and when the game
     starts by itself."""
     defender = session.get(Player, row.defender_id)
     challenger = session.get(Player, row.challenger_id)
     if defender.unmailable or defender.email.endswith(".invalid"):
-        return []
-    out = OutboxRow(game_id=None, seat=None, to_addr=defender.email, kind="ladder_challenge",
-                    seq=0, since_seq=0, message_id=new_message_id(), status="pending",
-                    attempts=0, next_try=now, created_at=now,
-                    payload={"title": title, "challenger": challenger.name,
-                             "their_place": their_place, "place": my_place,
-                             "clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
-                             "answer_within": ANSWER_WORDS,
-                             "starts": clocks.format_deadline(row.answer_by, now,
-                                                              defender.zone),
-                             "path": f"/ladders/{row.kind}"})
-    session.add(out)
-    session.flush()
-    return [out.id]
+        return
+    notify.letter(session, defender.email, "ladder_challenge", {
+        "title": title, "challenger": challenger.name, "their_place": their_place,
+        "place": my_place, "clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
+        "answer_within": ANSWER_WORDS,
+        "starts": clocks.format_deadline(row.answer_by, now, defender.zone),
+        "path": f"/ladders/{row.kind}"}, now)
 
 
 def _refusal(mine: int, theirs: int, away: bool, my_open: int, their_open: int,

@@ -8,9 +8,9 @@ from collections.abc import Iterable
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.play.notify import new_message_id
+from service.play import notify
 from service.play.services import Services
-from service.store.models import OutboxRow, Tournament, TournamentEntrant
+from service.store.models import Tournament, TournamentEntrant
 
 from . import standings
 
@@ -25,13 +25,9 @@ def tell_entrants(session: Session, svc: Services, t: Tournament, kind: str,
     for e in entrants:
         if e.bot or e.player.unmailable or e.player.email.endswith(".invalid"):
             continue
-        rows.append(OutboxRow(
-            game_id=None, seat=None, to_addr=e.player.email, kind=kind, seq=0, since_seq=0,
-            payload={"tournament": t.id, "title": registry.get(t.kind).title,
-                     "round": t.round, "rounds": t.rounds, "name": e.player.name,
-                     "standings": lines, "path": f"/tournaments/{t.id}"},
-            message_id=new_message_id(), status="pending", attempts=0, next_try=now,
-            created_at=now))
-    session.add_all(rows)
-    session.flush()
+        rows.append(notify.letter(
+            session, e.player.email, kind,
+            {"tournament": t.id, "title": registry.get(t.kind).title,
+             "round": t.round, "rounds": t.rounds, "name": e.player.name,
+             "standings": lines, "path": f"/tournaments/{t.id}"}, now))
     return [r.id for r in rows]

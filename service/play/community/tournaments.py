@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.play import aftercommit
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import (
     BadStart,
@@ -26,7 +27,7 @@ from service.play.players import (
     open_game,
     parse_entry,
 )
-from service.play.services import TOURNAMENTS_DUE, Services
+from service.play.services import Services
 from service.play.time import ClockError
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
@@ -133,8 +134,7 @@ def create(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: lis
         for n, e in enumerate(checked.entries):
             enter(session, t, e, n, now)
         session.flush()
-        games, outbox, bots = first_round(session, svc, t)
-    kick_after(svc, outbox, bots)
+        games = first_round(session, svc, t)
     return Created(t.id, t.public_id, games)
 
 
@@ -156,25 +156,17 @@ def enter(session: Session, t: Tournament, e: Entry, entry: int, now) -> Tournam
     return row
 
 
-def first_round(session: Session, svc: Services,
-                t: Tournament) -> tuple[list[int], list[int], list[int]]:
+def first_round(session: Session, svc: Services, t: Tournament) -> list[int]:
     try:
         return start_round(session, svc, t, 1)
     except BadStart as exc:
         raise BadTournament(exc.detail) from None
 
 
-def kick_after(svc: Services, outbox: list[int], bots: list[int]) -> None:
-    """After the commit: the mail, and the bots that are to act."""
-    svc.kick("deliver", outbox)
-    for game_id in bots:
-        svc.kick("bots", game_id)
-
-
-def start_round(session: Session, svc: Services, t: Tournament,
-                number: int) -> tuple[list[int], list[int], list[int]]:
+def start_round(session: Session, svc: Services, t: Tournament, number: int) -> list[int]:
     """Seat round `number` and start its games, in the caller's transaction (which holds the
-    tournament's row). Returns (game ids, outbox ids, games whose bot is to act)."""
+    tournament's row); their emails and their bots' first moves follow its commit. Returns
+    the games' ids."""
     entrants = {e.player_id: e for e in entrants_of(session, t.id)}
     playing = [pid for pid, e in entrants.items() if e.withdrawn_round is None]
     byes: list[int] = []
@@ -190,7 +182,7 @@ def start_round(session: Session, svc: Services, t: Tournament,
     else:
         table = t.options.get("seats", 2)
         if len(playing) < table:
-            return [], [], []
+            return []
         board = standings.compute(session, svc, t)
         order = [line.player_id for line in board if line.player_id in playing]
         met, had_bye = standings.history(session, t.id)
@@ -199,23 +191,20 @@ def start_round(session: Session, svc: Services, t: Tournament,
     session.add(TournamentRound(tournament_id=t.id, round=number, byes=byes, games=[],
                                 started_at=svc.clock.now()))
     session.flush()     # the key (tournament, round): a second start of this round fails here
-    games, outbox, bots = [], [], []
+    games = []
     for seated in tables:
         people = [Entry(entrants[p].player.email, entrants[p].player.name, entrants[p].bot)
                   for p in seated]
         # an --unrated tournament's games are unrated: the flag is the tournament's
         options = {**{k: v for k, v in t.options.items() if k != "seats"},
                    **strength.rated_option(t.rated)}
-        started = open_game(session, svc, t.kind, people, options, tournament_id=t.id)
-        games.append(started.game_id)
-        outbox += started.outbox_ids
-        if started.bots_next:
-            bots.append(started.game_id)
+        games.append(open_game(session, svc, t.kind, people, options,
+                               tournament_id=t.id).game_id)
     row = session.get(TournamentRound, (t.id, number))
     row.games = games
     t.round = number
-    outbox += tell_entrants(session, svc, t, "tournament_round", entrants.values())
-    return games, outbox, bots
+    tell_entrants(session, svc, t, "tournament_round", entrants.values())
+    return games
 
 
 def advance(svc: Services, tournament_id: int) -> str:
@@ -236,19 +225,14 @@ def advance(svc: Services, tournament_id: int) -> str:
             return "waiting"
         withdraw(session, t, games)
         games_started: list[int] = []
-        outbox: list[int] = []
-        bots: list[int] = []
         number = t.round
         # a round robin's round of forfeits only is scored and passed over at once
         while number < t.rounds and not games_started:
             number += 1
-            games_started, more, bots = start_round(session, svc, t, number)
-            outbox += more
+            games_started = start_round(session, svc, t, number)
         if not games_started:
             t.status, t.ended_at = "ended", svc.clock.now()
-            outbox += tell_entrants(session, svc, t, "tournament_end",
-                                    entrants_of(session, t.id))
-    kick_after(svc, outbox, bots)
+            tell_entrants(session, svc, t, "tournament_end", entrants_of(session, t.id))
     return "ended" if not games_started else "started"
 
 
@@ -285,9 +269,9 @@ def tournament_of(session: Session, tournament_id: int) -> Tournament:
 
 def mark_due(session, game, now, outcome=None) -> None:
     """The hook on a game's end: a tournament's game marks its tournament due in the same
-    transaction; once that commits, the services kick the tournament's next round (and the
-    sweep catches a kick that was lost)."""
+    transaction, and its next round follows the commit (service.play.aftercommit; the sweep
+    catches one that was lost)."""
     tournament = getattr(game, "tournament_id", None)
     if tournament is not None and session is not None:
         session.execute(update(Tournament).where(Tournament.id == tournament).values(due=True))
-        session.info.setdefault(TOURNAMENTS_DUE, set()).add(tournament)
+        aftercommit.tournament(session, tournament)

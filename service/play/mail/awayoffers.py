@@ -102,9 +102,7 @@ def consider(svc: Services, mail: InboundMail, game_id: int | None, seat: int | 
         out = _offer(session, svc, game, row, named, today, now)
         player.away_offered_at = now
         session.flush()
-        ids = [out.id]
-    svc.kick("deliver", ids)
-    return "offered", f"an out-of-office reply: a vacation offered (outbox row {ids[0]})"
+    return "offered", f"an out-of-office reply: a vacation offered (outbox row {out.id})"
 
 
 def seat_of_bounce_token(svc: Services, token: str) -> tuple[int | None, int | None]:

@@ -42,10 +42,8 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
         if not permanent:
             return InboundStatus.IGNORED, f"temporary failure for outbox row {row.id}"
         mute_address(session, row.to_addr, now)
-        held = []
         if row.kind == "turn" and row.game_id is not None:   # they never got the turn
-            held = mail_holds.hold(session, svc, row.game_id, row.seat, now, "it bounced")
-    svc.kick("deliver", held)
+            mail_holds.hold(session, svc, row.game_id, row.seat, now, "it bounced")
     return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
 
 

@@ -16,7 +16,7 @@ from sqlalchemy.exc import IntegrityError
 
 from service.linking.signer import TokenError
 from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play.services import Services
 from service.store import inbound as inbound_store
 from service.store.models import InboundMessage, OutboxRow
@@ -31,8 +31,6 @@ def accept_mail(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
     be processed again."""
     row_id, new = store_raw(svc, raw, via)
     svc.note("inbound", event="stored" if new else "duplicate")
-    if new:
-        svc.kick("process_inbound", row_id)
     return row_id, new
 
 
@@ -47,10 +45,12 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
         expires_at = now + UNKNOWN_KEPT
     try:
         with svc.db.transaction() as session:
-            return inbound_store.insert(session.connection(), {
+            row_id = inbound_store.insert(session.connection(), {
                 "message_id": message_id, "raw": raw, "via": via,
                 "status": InboundStatus.RECEIVED, "parsed": mail.to_json(), "attempts": 0,
-                "received_at": now, "expires_at": expires_at}), True
+                "received_at": now, "expires_at": expires_at})
+            aftercommit.inbound(session, row_id)     # processed once it is kept
+            return row_id, True
     except IntegrityError:
         with svc.db.transaction() as session:
             existing = session.scalar(select(InboundMessage.id)

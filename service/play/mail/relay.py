@@ -74,7 +74,7 @@ from service.mail.outbound.transports import (
     SendRefused,
     hand_over,
 )
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play import repository as positions
 from service.play.moves import plans
 from service.play.reads import forcedmoves, seatpage
@@ -642,7 +642,7 @@ def requeue(svc: Services, row_ids: list[int]) -> list[int]:
                 row.status, row.attempts, row.next_try = OutboxStatus.PENDING, 0, svc.clock.now()
                 done.append(row_id)
                 done += refusals.unmute(session, row, svc.clock.now())
-    svc.kick("deliver", done)
+        aftercommit.deliver(session, done)
     return done
 
 

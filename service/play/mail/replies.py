@@ -1,9 +1,10 @@
-"""Acting on a stored reply email (Mailman's command runner, Discourse's receiver): find the
-game and seat, check the sender, run the commands, and answer every refusal in the game's
-thread. Automated mail (auto-replies, bounces, lists) is recorded and never answered.
+"""Acting on a stored reply email (Discourse's receiver): find the game and seat, check the
+sender, hand the lines to the one command runner (service.play.moves.runner, as the page, the
+API and the CLI do), and answer every refusal in the game's thread. Automated mail
+(auto-replies, bounces, lists) is recorded and never answered.
 
-Each way a message can fail is one outcome with its own reply; nothing is applied unless all of
-the message's move lines are.
+Each way a message can fail is one outcome with its own reply; a reply's lines are one batch,
+all or none (nothing is stored unless every line is accepted).
 
 Answers are bounded: one answer mail per message at most (refusal, help and notes in it), at
 most MAX_COMMAND_LINES lines read, the say lines of one message are one message to the table,
@@ -35,13 +36,12 @@ from service.mail.inbound.parse import (
 )
 from service.play import notify
 from service.play import repository as positions
-from service.play.errors import AlreadyDone, PlayError, Refused
-from service.play.moves import Intent, apply, commands
-from service.play.moves import tablewords as table
+from service.play.errors import AlreadyDone, PlayError
+from service.play.moves import Intent, commands, runner
 from service.play.services import Services
 from service.store import inbound as inbound_store
 from service.store import records
-from service.store.models import ChatMessage, GameRow, InboundMessage, OutboxRow
+from service.store.models import GameRow, InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 from service.store.transient import DatabaseUnavailable, is_transient, why
 
@@ -152,7 +152,6 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
     recorded = result.recorded or inbound_retry.through_blips(
         svc, lambda session: _write_outcome(session, inbound_id, result, now))
     svc.note("inbound", event=result.status)
-    svc.kick("deliver", result.outbox_ids)
     if not recorded:
         # done but not written down: its claim lapses and a second run finds the move made
         raise DatabaseUnavailable(f"inbound message {inbound_id} was {result.status}, but "
@@ -352,129 +351,62 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
 
 def _run(svc: Services, answer: Answer, target: Target, lines: list[str],
          inbound_id: int) -> Result:
-    db = svc.db
+    """The reply's lines, one batch through the command runner (service.play.moves.runner:
+    the moves as one whole turn, M9, `keep` as the last line keeping it open; then the words;
+    all or none), its refusal or its answers told in the one answer email. Without a word of
+    its own transactions (vacation, back), the message's outcome and its answer are written
+    in the batch's own transaction: a commit fewer, and a worker killed after it leaves
+    nothing to run again (the Result says it is recorded)."""
     if len(lines) > MAX_COMMAND_LINES:
         answer.note(f"Your email had {len(lines)} lines; I read only the first "
                     f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
         lines = lines[:MAX_COMMAND_LINES]
-    special = [ln for ln in lines if commands.is_word(ln)]
-    moves = [ln for ln in lines if ln not in special]
-    ids: list[int] = []
-    status, detail = InboundStatus.ANSWERED, f"{len(moves)} move lines, {len(special)} other"
-    if moves:
-        made = _moves(svc, answer, target, moves, detail, inbound_id,
-                      alone=not special and not answer.notes)
-        if made.recorded or made.status != InboundStatus.APPLIED:
-            return made
-        ids, status, detail = list(made.outbox_ids), made.status, made.detail
-    done_lines = list(moves) if status == InboundStatus.APPLIED else []
-    for line in [table.tidy(ln) for ln in special if _own_transaction(ln)]:
-        done = _seat_command(svc, target.game_id, answer.seat, line)
-        if isinstance(done, PlayError) and not done_lines:
-            with db.transaction() as session:
-                return answer.refuse(session, done.detail, line)
-        if isinstance(done, PlayError):
-            # the lines before it stand: "Nothing was changed" would be untrue
-            answer.note(f"Done: {'; '.join(done_lines)}. Not done: \"{line}\": {done.detail}")
-            continue
-        answer.note(done)
-        done_lines.append(line)
-    table_lines = [ln for ln in special if not _own_transaction(ln)]
-    if table_lines or answer.notes or answer.refusal:   # a plain move needs no answer
-        with db.transaction() as session:
-            ids += _special(session, svc, answer, table_lines)
+    words, moves = commands.split(lines)
+    detail = f"{len(moves)} move lines, {len(words)} other"
+    status = InboundStatus.APPLIED if moves else InboundStatus.ANSWERED
+    later = any(commands.find(w)[0].own_transaction for w in words)
+    intent = Intent(target.game_id, answer.seat, lines=lines, expected_seq=target.seq,
+                    source="email", key=f"mail:{answer.mail.message_id}"[:128], whole_turn=True)
+    done: list[Result] = []
+
+    def within(session: Session, ran: runner.Ran) -> None:
+        if later:
+            return
+        _answers(answer, ran)
+        ids = (ran.applied.outbox_ids if ran.applied else []) + answer.send(session)
+        done.append(Result(status, ids, detail, game_id=target.game_id, seat=answer.seat,
+                           recorded=True))
+        _write_outcome(session, inbound_id, done[0], answer.now)
+
+    try:
+        ran = runner.run(svc, intent, within=within)
+    except AlreadyDone:
+        # the key is this message's own Message-ID, and intake keeps one row per
+        # Message-ID: an earlier run of this very message made its batch and died before
+        # writing that down (a worker killed, the database gone). The batch stands, made
+        # once; this message applied it.
+        return Result(InboundStatus.APPLIED, [], detail + "; the move was made by an earlier "
+                      "attempt at this message", game_id=target.game_id, seat=answer.seat)
+    except PlayError as exc:     # a line refused, the game moved on, or it is over
+        with svc.db.transaction() as session:
+            return answer.refuse(session, exc.detail, getattr(exc, "text", ""),
+                                 getattr(exc, "suggestions", None))
+    if done:
+        return done[0]
+    _answers(answer, ran)
+    ids = list(ran.applied.outbox_ids) if ran.applied else []
+    if answer.notes:                 # a plain move needs no answer
+        with svc.db.transaction() as session:
             ids += answer.send(session)
     return Result(status, ids, detail, game_id=target.game_id, seat=answer.seat)
 
 
-def _moves(svc: Services, answer: Answer, target: Target, moves: list[str], detail: str,
-           inbound_id: int, alone: bool) -> Result:
-    """The reply's move lines, one whole turn (M9: "keep" as the last line keeps it open):
-    applied, or the refusal answered. A reply of moves `alone` is done with its move: its
-    outcome is written in the move's own transaction (a commit fewer, and a worker killed
-    after it leaves nothing to run again) and the Result says it is recorded."""
-    intent = Intent(target.game_id, answer.seat, lines=moves, expected_seq=target.seq,
-                    source="email", key=f"mail:{answer.mail.message_id}"[:128], whole_turn=True)
-    try:
-        with svc.db.transaction() as session:
-            applied = apply(session, svc, intent)
-            made = Result(InboundStatus.APPLIED, applied.outbox_ids, detail,
-                          game_id=target.game_id, seat=answer.seat, recorded=alone)
-            if alone:
-                _write_outcome(session, inbound_id, made, answer.now)
-    except AlreadyDone:
-        # the key is this message's own Message-ID, and intake keeps one row per
-        # Message-ID: an earlier run of this very message made the move and died before
-        # writing that down (a worker killed, the database gone). The move stands, made
-        # once; this message applied it. Its other words go on as a first run would.
-        return Result(InboundStatus.APPLIED, [], detail + "; the move was made by an earlier "
-                      "attempt at this message", game_id=target.game_id, seat=answer.seat)
-    except Refused as exc:
-        with svc.db.transaction() as session:
-            return answer.refuse(session, exc.detail, exc.text, exc.suggestions)
-    except PlayError as exc:    # the game moved on, or is over
-        with svc.db.transaction() as session:
-            return answer.refuse(session, exc.detail)
-    if applied.bots_next:
-        svc.kick("bots", applied.game_id)
-    return made
-
-
-def _own_transaction(line: str) -> bool:
-    return commands.find(line)[0].own_transaction
-
-
-def _seat_command(svc: Services, game_id: int, seat: int, line: str) -> str | PlayError:
-    """A word acting on the seat and its clocks (`vacation 5`, `back`, `resign`): the
-    answer's words, or the refusal (nothing changed)."""
-    try:
-        return commands.run(svc, game_id, seat, line).text
-    except PlayError as exc:
-        return exc
-
-
-def _special(session: Session, svc: Services, answer: Answer, lines: list[str]) -> list[int]:
-    """The other words (help, view, say, undo) in the answer's transaction: their texts go
-    into the one answer, each once; the lines of a joined word (say) are run as one, so the
-    say lines of one email become one message to the table (service.play.moves.chat)."""
-    game = session.get(GameRow, answer.game_id)
-    context = commands.Context(svc, game.id, answer.seat, session)
-    joined: dict[str, list[str]] = {}
-    ids = []
-    for command, rest in map(commands.find, lines):
-        if command.joined and rest.strip():
-            joined.setdefault(command.name, []).append(rest.strip())
-        else:
-            ids += _word_done(answer, command, context, rest)
-    for name, rests in joined.items():
-        if _said_lately(session, game, answer.seat, answer.now) >= ANSWERS_PER_HOUR:
-            answer.note(f"You sent {ANSWERS_PER_HOUR} messages to the table in the last hour, "
-                        "so this one was not passed on; please wait a while.")
-            continue
-        ids += _word_done(answer, commands.COMMANDS[name], context, "\n".join(rests))
-    return ids
-
-
-def _word_done(answer: Answer, command: commands.Command, context: commands.Context,
-               rest: str) -> list[int]:
-    try:
-        done = command.handler(context, rest)
-    except PlayError as exc:
-        answer.note(exc.detail)
-        return []
-    if command.answered_by_mail:
-        answer.note(done.text)
-    return done.outbox_ids
-
-
-
-def _said_lately(session: Session, game: GameRow, seat: int, now: datetime) -> int:
-    """Messages this seat sent to the table in the last hour (service.play.moves.chat keeps them),
-    counted under the game row's lock, so two replies at once cannot both take the last place."""
-    answer_cap.lock_game(session, game.id)
-    return session.scalar(select(func.count()).select_from(ChatMessage).where(
-        ChatMessage.game_id == game.id, ChatMessage.from_seat == seat,
-        ChatMessage.created_at >= now - timedelta(hours=1))) or 0
+def _answers(answer: Answer, ran: runner.Ran) -> None:
+    """Each word's answer into the one answer email (`say` needs none: the message itself
+    reaches the table)."""
+    for said in ran.answers:
+        if said.by_mail and said.text:
+            answer.note(said.text)
 
 
 class Answer:

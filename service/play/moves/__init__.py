@@ -1,9 +1,20 @@
-"""What a seat does at the table: moves, take-backs, chat, the table's words, bots."""
+"""What a seat does at the table: moves, take-backs, chat, the table's words and the one runner
+of a player's lines, the API's writes, bots."""
 
-from . import bots, chat, commands, planplay, plans, tablewords, undo
+from . import apiwrites, bots, chat, commands, planplay, plans, runner, tablewords, undo
 from .bots import move_bots
 from .chat import ChatRefused, say
-from .submit import Applied, Intent, apply, made_already, record, submit
+from .submit import (
+    Applied,
+    Intent,
+    Recorded,
+    apply,
+    consequences,
+    made_already,
+    record,
+    submit,
+    write_move,
+)
 from .tablewords import undo_command
 from .undo import UndoRefused
 
@@ -11,19 +22,24 @@ __all__ = [
     "Applied",
     "ChatRefused",
     "Intent",
+    "Recorded",
     "UndoRefused",
+    "apiwrites",
     "apply",
     "bots",
     "chat",
     "commands",
+    "consequences",
     "made_already",
     "move_bots",
     "planplay",
     "plans",
     "record",
+    "runner",
     "say",
     "submit",
     "tablewords",
     "undo",
     "undo_command",
+    "write_move",
 ]

@@ -3,9 +3,10 @@ engine's bot of that level. A bot's move goes through the same use case as a per
 (`submit.apply`, source "bot"), so it is checked, logged and shown like any other move, and
 bots are never mailed (notify skips their seats).
 
-`move_bots` is the background job kicked after every commit that leaves a bot to act (and
-after a game starts): with a broker it runs after TURNPOST_BOT_DELAY_SECONDS, so a person sees
-the table think for a moment; on the embedded default it runs in process at once. Sealed
+`move_bots` is the background job declared by every commit that leaves a bot (or a person's
+forced move) to act, whatever made it (service.play.notify.turns_changed): with a broker it
+runs after TURNPOST_BOT_DELAY_SECONDS, so a person sees the table think for a moment; on the
+embedded default it runs in process at once. Sealed
 simultaneous choices (Aristocracy) need nothing special: every bot seat among those to act
 makes its choice in turn, one commit each, whether people have chosen yet or not. (An engine's
 bot is handed the state; each game's bots.py reads only its own seat's hand and the table.)"""
@@ -17,7 +18,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play.errors import GameOver, NoSuchGame, PlayError, PositionChanged
 from service.play.repository import load
 from service.play.services import Services
@@ -39,8 +40,9 @@ MAX_MOVES_PER_KICK = 200
 
 
 def move_bots(svc: Services, game_id: int, limit: int = MAX_MOVES_PER_KICK) -> int:
-    """Play every bot move that is due, one transaction each; returns how many were made."""
-    made, outbox = 0, []
+    """Play every bot move that is due, one transaction each (each move's emails follow its
+    commit); returns how many were made."""
+    made = 0
     try:
         for _ in range(limit):
             try:
@@ -49,16 +51,15 @@ def move_bots(svc: Services, game_id: int, limit: int = MAX_MOVES_PER_KICK) -> i
                 continue                # a person moved at the same moment: look again
             if applied is None:
                 break
-            outbox += applied.outbox_ids
             made += 1
         else:
-            svc.kick("bots", game_id)   # still bots to move: the next kick goes on
+            with svc.db.transaction() as session:   # still bots to move: the next job goes on
+                aftercommit.bots(session, game_id)
     except (GameOver, NoSuchGame):
         pass        # over, or not dealt yet (a game still forming has no events): nothing due
     except PlayError as exc:
         # a bot that makes an illegal move is a bug: say so, and leave the game as it is
         log.error("bot move refused in game %s: %s", game_id, exc.detail)
-    svc.kick("deliver", outbox)
     return made
 
 
@@ -81,16 +82,6 @@ def _one_move(svc: Services, game_id: int) -> Applied | None:
         move = pos.engine.bots[seat.bot](pos.state, seat.seat, svc.chance)
         return apply(session, svc, Intent(game_id, seat.seat, moves=[move],
                                           expected_seq=pos.seq, source="bot"))
-
-
-def due_among(session: Session, game_ids: list[int]) -> list[int]:
-    """Of these games, those where a bot is to act now (after the clock sweep played a
-    timeout move in them: the bot's turn must not wait for the periodic sweep)."""
-    if not game_ids:
-        return []
-    q = (select(GameRow.id).where(GameRow.id.in_(set(game_ids)),
-                                  GameRow.status == GameStatus.ACTIVE, GameRow.bots_due.is_(True)).order_by(GameRow.id))
-    return list(session.scalars(q))
 
 
 def stalled(session: Session, now: datetime, delay: float = 0, limit: int = 50) -> list[int]:

@@ -8,9 +8,9 @@ too (outbox rows of kind "message"), except muted seats and bots."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta
 
-from sqlalchemy import and_, bindparam, or_, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -22,6 +22,8 @@ from service.play.services import Services
 from service.store.models import Block, ChatMessage, GameRow, Seat
 
 MAX_CHARS = 2000
+#: messages a seat may send the table an hour by replying (`say`): a mail loop stops here
+BY_MAIL_PER_HOUR = 10
 
 
 class ChatRefused(PlayError):
@@ -36,11 +38,9 @@ class Said:
 
 
 def say(svc: Services, game_id: int, seat: int, text: str, to_seat: int | None = None) -> Said:
-    """Store the message and queue its emails in one transaction, then send them."""
+    """Store the message and queue its emails in one transaction; they are sent after it."""
     with svc.db.transaction() as session:
-        said = post(session, svc, positions.game_row(session, game_id), seat, text, to_seat)
-    svc.kick("deliver", said.outbox_ids)
-    return said
+        return post(session, svc, positions.game_row(session, game_id), seat, text, to_seat)
 
 
 def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,
@@ -74,6 +74,14 @@ def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,
               for s in readers if not s.muted and s.bot is None]
     session.flush()
     return Said(row.id, [r.id for r in outbox], to_seat)
+
+
+def said_lately(session: Session, game_id: int, seat: int, now: datetime) -> int:
+    """Messages this seat sent the table in the hour before `now` (count it under the game
+    row's lock, or two writers at once may both take the last place)."""
+    return session.scalar(select(func.count()).select_from(ChatMessage).where(
+        ChatMessage.game_id == game_id, ChatMessage.from_seat == seat,
+        ChatMessage.created_at >= now - timedelta(hours=1))) or 0
 
 
 def visible_to(seat):

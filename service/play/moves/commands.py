@@ -1,27 +1,26 @@
 """Every word a player can write besides the engines' moves, registered once with its name,
 what follows it, its help and its handler (after GNU Mailman's email commands). A reply email,
-the game page's command box, the JSON API and `flask move` look each line up here; a line that
-is no word here is a move, read by the game's own engine.
+the game page's command box, the JSON API and `flask move` hand their lines to one runner
+(service.play.moves.runner), which looks each line up here; a line that is no word here is a
+move, read by the game's own engine.
 
 Adding a word is one `register(Command(...))`: `help`, the reply, the page, the API, the CLI
 and docs/commands.md (`make commands-doc`) follow."""
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
 from service.play import repository as positions
-from service.play.errors import PlayError, Refused
+from service.play.errors import Refused
 from service.play.players import seats
-from service.play.repository import check_holder
 from service.play.services import Services
 from service.play.time import extensions
 
 from . import chat, plans
 from . import tablewords as table
-from .submit import Applied, Intent, submit
 
 
 @dataclass(frozen=True)
@@ -30,7 +29,9 @@ class Done:
 
     text: str
     outbox_ids: list[int] = field(default_factory=list)
-    bots_next: bool = False       # a bot is to act now (a take-back left it the turn)
+    # the writer must hear this even by mail, from a word that is not answered by mail
+    # (a message to the table that was not passed on)
+    answered: bool = False
 
 
 @dataclass(frozen=True)
@@ -38,10 +39,11 @@ class Context:
     svc: Services
     game_id: int
     seat: int
-    # the transaction a word runs in (a reply's words share one); None for words that keep
+    # the transaction a word runs in (a batch's lines share one); None for words that keep
     # their own transactions (`own_transaction`)
     session: Session | None = None
     holder: int | None = None     # the seat's holder a page link was made for (None: any)
+    source: str = ""              # the way in: email | web | api | cli (Intent.source)
 
 
 Handler = Callable[[Context, str], Done]
@@ -54,8 +56,10 @@ class Command:
     summary: str                  # one sentence for help and docs/commands.md
     # None: a word of the turn itself, handed to the engine's turn with the moves (`keep`)
     handler: Handler | None = None
-    # acts on the seat and its clocks in transactions of its own (and sends its own emails)
+    # acts on the player's clocks in every game, in transactions of its own after the batch
+    # committed; `check` refuses beforehand, in the batch's transaction, what it would refuse
     own_transaction: bool = False
+    check: Handler | None = None
     # the lines of one email with this word are run as one (`say`: one message to the table)
     joined: bool = False
     # a reply email gets its text back (`say` needs none: the message itself reaches the table)
@@ -97,58 +101,6 @@ def split(lines: list[str]) -> tuple[list[str], list[str]]:
     return words, [ln for ln in lines if not is_word(ln)]
 
 
-def run(svc: Services, game_id: int, seat: int, line: str, *,
-        holder: int | None = None) -> Done:
-    """One word on its own (the page's box, the API, the CLI): run in a transaction of its
-    own, then its emails sent. A refusal raises its PlayError; nothing changed."""
-    found = find(line)
-    if found is None:
-        raise Refused(f"{table.command_word(line)!r} is not one of the words {words_list()}.")
-    command, rest = found
-    if command.own_transaction:
-        return command.handler(Context(svc, game_id, seat, None, holder), rest)
-    with svc.db.transaction() as session:
-        check_holder(positions.game_row(session, game_id), seat, holder)
-        done = command.handler(Context(svc, game_id, seat, session, holder), rest)
-    svc.kick("deliver", done.outbox_ids)
-    if done.bots_next:
-        svc.kick("bots", game_id)
-    return done
-
-
-@dataclass(frozen=True)
-class Played:
-    applied: Applied | None       # the moves, if the lines had any
-    answers: list[str]            # each word's answer, in order
-
-
-def play(svc: Services, intent: Intent) -> Played:
-    """Command lines as a player writes them (the page's box, `flask move`): the moves, all
-    or none, then each word. A word's refusal raises when nothing else was done; after
-    moves that went in, it is one of the answers (the moves stand)."""
-    words, moves = split(intent.lines)
-    if not words and not moves and not intent.moves:
-        raise Refused("Type a command first, one per line.")
-    applied = submit(svc, replace(intent, lines=moves)) if moves or intent.moves else None
-    return Played(applied, answer(svc, intent.game_id, intent.seat, words,
-                                  holder=intent.holder, after_moves=applied is not None))
-
-
-def answer(svc: Services, game_id: int, seat: int, words: list[str], *,
-           holder: int | None = None, after_moves: bool = False) -> list[str]:
-    """Each word's answer, in order. A refusal raises, unless moves went in before it: then
-    it is one of the answers (the moves stand, and so do the words before it)."""
-    answers = []
-    for line in words:
-        try:
-            answers.append(run(svc, game_id, seat, line, holder=holder).text)
-        except PlayError as exc:
-            if not after_moves:
-                raise
-            answers.append(f"{exc.title}: {exc.detail}")
-    return answers
-
-
 def words_list() -> str:
     return ", ".join(sorted(COMMANDS))
 
@@ -188,14 +140,20 @@ def _view(ctx: Context, rest: str) -> Done:
 
 
 def _say(ctx: Context, rest: str) -> Done:
-    said = chat.post(ctx.session, ctx.svc, positions.game_row(ctx.session, ctx.game_id),
-                     ctx.seat, rest)
+    game = positions.game_row(ctx.session, ctx.game_id)
+    if ctx.source == "email" and chat.said_lately(ctx.session, game.id, ctx.seat,
+                                                  ctx.svc.clock.now()) >= chat.BY_MAIL_PER_HOUR:
+        # counted under the game's lock, which the batch holds: replies processed at once
+        # cannot each take the last place
+        return Done(f"You sent {chat.BY_MAIL_PER_HOUR} messages to the table in the last "
+                    "hour, so this one was not passed on; please wait a while.", answered=True)
+    said = chat.post(ctx.session, ctx.svc, game, ctx.seat, rest)
     return Done("Message sent to everyone.", said.outbox_ids)
 
 
 def _undo(ctx: Context, rest: str) -> Done:
     done = table.undo_in_session(ctx.session, ctx.svc, ctx.game_id, ctx.seat, rest)
-    return Done(done.words, done.outbox_ids, done.bots_next)
+    return Done(done.words, done.outbox_ids)
 
 
 def _extend(ctx: Context, rest: str) -> Done:
@@ -212,7 +170,7 @@ def _answer_extension(word: str) -> Handler:
 
 
 def _resign(ctx: Context, rest: str) -> Done:
-    return Done(seats.resign(ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
+    return Done(seats.resign_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
 
 
 def _vacation(word: str) -> Handler:
@@ -220,6 +178,14 @@ def _vacation(word: str) -> Handler:
         player = seats.player_of(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
         return Done(seats.take_vacation(ctx.svc, player, f"{word} {rest}".strip()).text)
     return handler
+
+
+def _vacation_check(word: str) -> Handler:
+    def check(ctx: Context, rest: str) -> Done:
+        player = seats.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
+        seats.check_vacation(ctx.session, ctx.svc, player, f"{word} {rest}".strip())
+        return Done("")
+    return check
 
 
 def _plan(kind: str) -> Handler:
@@ -255,13 +221,12 @@ register(Command(extensions.DECLINE, "", "Declines the extension another player 
                  "their deadline stays.", _answer_extension(extensions.DECLINE)))
 register(Command("resign", "", "Gives up this game (with two players the other wins; with "
                  "more your turns are played for you and you rank last); a tournament's game "
-                 "also withdraws you from the tournament.", _resign,
-                 own_transaction=True))
+                 "also withdraws you from the tournament.", _resign))
 register(Command("vacation", "DAYS / until YYYY-MM-DD", "Stops your clocks in every game "
                  "for that many days, or to that day.", _vacation("vacation"),
-                 own_transaction=True))
+                 own_transaction=True, check=_vacation_check("vacation")))
 register(Command("back", "", "Ends your vacation: your clocks run again.", _vacation("back"),
-                 own_transaction=True))
+                 own_transaction=True, check=_vacation_check("back")))
 register(Command("keep", "", "As the last line of a reply, keeps a turn that may go on open "
                  "(RULINGS M9); otherwise the reply's moves are your whole turn."))
 register(Command("if", "THEIR MOVE then MY MOVE", "A plan: when they (or the player "

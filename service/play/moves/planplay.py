@@ -36,20 +36,23 @@ class Followed:
     standing: list[Plan] = field(default_factory=list)   # the plans standing after it
 
 
+#: a move's plans to follow or to tell of: those standing, and those dropped but not told yet
+WAITING = or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
 # built once: it runs on every move of a game that can hold plans, and building it cost as
 # much as running it (bench/move_cpu.py)
-_WAITING = select(Plan).where(
-    Plan.game_id == bindparam("game_id"),
-    or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
-).order_by(Plan.id)
+_WAITING = select(Plan).where(Plan.game_id == bindparam("game_id"), WAITING).order_by(Plan.id)
 
 
 def follow(session: Session, chance, game, engine, before: Any, mover: int,
-           moves: list[Move], state: Any, source: str) -> Followed:
-    """The plans the move (`mover`'s `moves`, from `before` to `state`) sets off, in order."""
+           moves: list[Move], state: Any, source: str, rows: list[Plan] | None = None
+           ) -> Followed:
+    """The plans the move (`mover`'s `moves`, from `before` to `state`) sets off, in order.
+    `rows`: the game's `waiting` plans, when the caller read them already (the clock
+    sweep's batch reads those of all its games at once)."""
     if not takes_plans(engine):     # none can have been written: no query on this move's path
         return Followed([], [])
-    rows = list(session.scalars(_WAITING, {"game_id": game.id}))
+    if rows is None:
+        rows = list(session.scalars(_WAITING, {"game_id": game.id}))
     plans = [p for p in rows if p.status == "standing"]
     steps = _follow(session, chance, game, engine, plans, before, mover, moves, state, source)
     return Followed(steps, [p for p in rows if p.status == "dropped" and not p.told],

@@ -252,26 +252,3 @@ def clear(session: Session, game_id: int, seat: int) -> str:
         session.delete(plan)
     return f"Your {len(mine)} plan{'s' if len(mine) != 1 else ''} dropped." if mine else \
         "You had no plans in this game."
-
-
-def write_lines(session: Session, svc: Services, game_id: int, seat: int,
-                lines: list[str]) -> list[str]:
-    """Several plan lines at once (the API), all kept or none: each line's answer."""
-    lines = [ln.strip() for ln in lines if ln.strip()]
-    if not lines:
-        raise PlanRefused("Send plan lines, e.g. if they lead the Mill then play the Savage.")
-    if len(lines) > MAX_PLANS:
-        raise PlanRefused(f"That is {len(lines)} plan lines; at most {MAX_PLANS} may stand in "
-                          "one game.")
-    answers = []
-    for line in lines:
-        word, _, rest = line.partition(" ")
-        word = word.lower().rstrip(":")
-        if word in ("if", "next"):
-            answers.append(write(session, svc, game_id, seat, word, rest))
-        elif line.lower() == "plans clear":
-            answers.append(clear(session, game_id, seat))
-        else:
-            raise PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY MOVE, "
-                              "next: MY MOVE, or plans clear.")
-    return answers

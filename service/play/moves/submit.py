@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness as marks
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
@@ -59,7 +59,7 @@ class Applied:
     moves: list[Move]
     outbox_ids: list[int]
     ended: bool
-    bots_next: bool = False     # a bot seat is to act now: kick "bots" after the commit
+    bots_next: bool = False     # a bot seat (or a forced move) is to act now
     # who acts now, and every seat's name: enough for the mover's "done" page without reading
     # the game again
     to_act: tuple[int, ...] = ()
@@ -72,8 +72,8 @@ class RaceLost(PositionChanged):
 
 
 def submit(svc: Services, intent: Intent) -> Applied:
-    """Apply the intent in one transaction, then kick the outbox relay (never before the
-    commit: a worker must find the rows).
+    """Apply the intent in one transaction; its emails and the bots' turn follow the commit
+    (service.play.aftercommit: never before it, a worker must find the rows).
 
     The idempotency key is looked up only when the move cannot be applied as it stands (a
     double click finds the position changed or the move illegal) or loses a race on insert:
@@ -85,16 +85,7 @@ def submit(svc: Services, intent: Intent) -> Applied:
     except RaceLost:
         with svc.db.transaction() as session:
             applied = apply(session, svc, intent)
-    after_commit(svc, applied)
     return applied
-
-
-def after_commit(svc: Services, applied: Applied) -> None:
-    """The background work a committed move calls for: its emails, and the bots' turn.
-    Callers of `apply` (replies, timers) call this after their own commit."""
-    svc.kick("deliver", applied.outbox_ids)
-    if applied.bots_next:
-        svc.kick("bots", applied.game_id)
 
 
 def apply(session: Session, svc: Services, intent: Intent, *, key_first: bool = True) -> Applied:
@@ -184,13 +175,44 @@ def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Ev
     return events, applied, new_state
 
 
+@dataclass
+class Recorded:
+    """What a move writes, worked out in its unit of work (`consequences`): its events and
+    those of the plans it set off, its receipt, its emails as outbox rows' values; the game's
+    and seats' columns are changed on the game's row (or record) itself."""
+
+    event_rows: list[dict[str, Any]]
+    receipt: dict[str, Any] | None
+    emails: list[dict[str, Any]]
+    first: int
+    last: int
+    state: Any                    # the position after it (and after the plans it set off)
+    ended: bool
+
+
 def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
            key: str | None, events: list[Event], moves: list[Move], new_state,
            tracked: records.Tracked | None = None) -> Applied:
     """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
     in one write (service.store.moves), with the game's changed columns when `tracked` (the
     game read by records.Tracked) is given; without it (the clock's per-game timeouts,
-    play.timeouts) the caller writes the game."""
+    service.play.time.sweep.timeouts) the caller writes the game."""
+    done = consequences(session, svc, pos, intent, key, events, moves, new_state)
+    outbox_ids = write_move(session, svc, pos, done, tracked)
+    return Applied(pos.row.id, pos.row.kind, done.first, done.last, moves, outbox_ids,
+                   done.ended, pos.row.bots_due, tuple(sorted(pos.engine.to_act(done.state))),
+                   tuple(s.player.name for s in pos.row.seats),
+                   tuple(s.seat for s in pos.row.seats if s.bot is not None))
+
+
+def consequences(session: Session, svc: Services, pos: positions.Position, intent: Intent,
+                 key: str | None, events: list[Event], moves: list[Move], new_state, *,
+                 waiting: list | None = None) -> Recorded:
+    """Everything a move calls for, decided in its unit of work and written by the caller
+    (`write_move`, one game; the clock sweep's batch, many at once): the plans it sets off
+    (service.play.moves.planplay; `waiting`: the game's waiting plans if the caller read them
+    already), the game's end and its rating, the seats' clocks and turns, whether a bot or
+    a forced move is due (declared for after the commit), and who is mailed."""
     now = svc.clock.now()
     receipt = None
     if key is not None:
@@ -201,28 +223,24 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
                                   now=now)
     # the plans this move sets off, answered in the same write (service.play.moves.planplay)
     followed = planplay.follow(session, svc.chance, pos.row, pos.engine, pos.state,
-                               intent.seat, moves, new_state, intent.source)
+                               intent.seat, moves, new_state, intent.source, rows=waiting)
     steps = followed.steps
     for step in steps:
         event_rows += event_store.rows(pos.row, step.events, seat=step.seat,
                                        source=planplay.SOURCE, now=now)
         new_state = step.state
-    first, last = event_rows[0]["seq"], event_rows[-1]["seq"]
     outcome = pos.engine.outcome(new_state)
-    ended = outcome is not None
-    if ended:
+    if outcome is not None:
         # recorded and rated with the move that ended it
         ending.finish(session, pos.row, now, outcome=outcome)
-        # the game-over emails say it all: a reminder or notice not yet sent is dropped,
-        # not mailed after them (notify.supersede)
-        notify.supersede(session, pos.row.id)
     if intent.source != "timer":   # they acted: a clock held for want of mail runs again
         mail_holds.release_mover(pos.row, intent.seat, now)
     # the seats' clocks change in the same transaction as the move
     timing.track(session, pos.row, pos.engine, new_state, now)
     positions.mark_turns(pos.row, pos.engine, new_state)
     forced = notify.forced_seats(pos.row, pos.engine, new_state)
-    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, new_state, forced)
+    notify.turns_changed(session, pos.row, pos.engine, new_state, forced, intent.source)
+    last = event_rows[-1]["seq"]
     # a seat whose only move is played for it in a moment is not mailed: its next email tells it
     emails = notify.changed_views(pos.row, pos.engine, pos.state, new_state, last, now,
                                   mover=_mover(intent, pos.engine, new_state, bool(steps)),
@@ -230,17 +248,28 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
     names = [s.player.name for s in pos.row.seats]
     planplay.tell(followed.untold, emails, pos.engine, names)
     planplay.show(followed.standing, emails, pos.engine, names)
+    return Recorded(event_rows, receipt, emails, event_rows[0]["seq"], last, new_state,
+                    outcome is not None)
+
+
+def write_move(session: Session, svc: Services, pos: positions.Position, done: Recorded,
+          tracked: records.Tracked | None = None) -> list[int]:
+    """Write one game's move as `consequences` worked it out; its emails are sent, and its
+    state cached, once the unit of work commits. Returns the emails' outbox ids."""
+    if done.ended:
+        # the game-over emails say it all: a reminder or notice not yet sent is dropped,
+        # not mailed after them (notify.supersede), before this move's own go in
+        notify.supersede(session, pos.row.id)
     try:
-        outbox_ids = move_store.write(session, tracked, event_rows, receipt, emails)
+        outbox_ids = move_store.write(session, tracked, done.event_rows, done.receipt,
+                                      done.emails)
     except event_store.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
         raise RaceLost("Someone else moved at the same moment; have a look at the "
                        "new position and try again.", pos.seq) from None
-    positions.moved(session, svc.states, pos, last, new_state)
-    return Applied(pos.row.id, pos.row.kind, first, last, moves, outbox_ids, ended,
-                   pos.row.bots_due, tuple(sorted(pos.engine.to_act(new_state))),
-                   tuple(s.player.name for s in pos.row.seats),
-                   tuple(s.seat for s in pos.row.seats if s.bot is not None))
+    aftercommit.deliver(session, outbox_ids)
+    positions.moved(session, svc.states, pos, done.last, done.state)
+    return outbox_ids
 
 
 #: moves a person made: the clock's and the bots' are news to the seat they were made for

@@ -42,9 +42,7 @@ def help_answer(engine, state, seat: int, limit: int = HELP_LIMIT) -> str:
 def undo_command(svc: Services, game_id: int, seat: int, rest: str) -> undo.UndoResult:
     """`undo` asks; `undo accept` / `undo refuse` answer the waiting request."""
     with svc.db.transaction() as session:
-        result = undo_in_session(session, svc, game_id, seat, rest)
-    undo.after(svc, game_id, result)
-    return result
+        return undo_in_session(session, svc, game_id, seat, rest)
 
 
 def undo_in_session(session, svc: Services, game_id: int, seat: int,

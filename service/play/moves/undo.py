@@ -63,17 +63,13 @@ def ask(svc: Services, game_id: int, seat: int) -> UndoResult:
     """`undo`: ask the others to take back this seat's last move (done at once when the
     others are all bots)."""
     with svc.db.transaction() as session:
-        result = ask_in(session, svc, game_id, seat)
-    after(svc, game_id, result)
-    return result
+        return ask_in(session, svc, game_id, seat)
 
 
 def answer(svc: Services, game_id: int, seat: int, accept: bool) -> UndoResult:
     """`undo accept` / `undo refuse`: this seat's answer to the waiting request."""
     with svc.db.transaction() as session:
-        result = answer_in(session, svc, game_id, seat, accept)
-    after(svc, game_id, result)
-    return result
+        return answer_in(session, svc, game_id, seat, accept)
 
 
 # every game page asks: built once (built per call it cost more than running it)
@@ -98,13 +94,6 @@ def asked(session: Session, game_id: int, seq: int) -> UndoRequest | None:
     the next unit of work that writes (`waiting`), not by a reader."""
     return next((row for row in session.scalars(_OPEN, {"game_id": game_id})
                  if row.at_seq == seq), None)
-
-
-def after(svc: Services, game_id: int, result: UndoResult) -> None:
-    """After the commit: the emails, and the bots if a take-back left them to act."""
-    svc.kick("deliver", result.outbox_ids)
-    if result.bots_next:
-        svc.kick("bots", game_id)
 
 
 def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResult:
@@ -178,7 +167,7 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
     timing.take_back(pos.row, pos.engine, before, request.back_to, now)
     positions.mark_turns(pos.row, pos.engine, before)
     forced = notify.forced_seats(pos.row, pos.engine, before)
-    pos.row.bots_due = notify.bot_to_act(pos.row, pos.engine, before, forced)
+    notify.turns_changed(session, pos.row, pos.engine, before, forced, "undo")
     outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
                                             pos.row.seq, now, forced=forced)
     session.flush()

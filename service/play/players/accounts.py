@@ -14,11 +14,10 @@ from zoneinfo import available_timezones
 from sqlalchemy import select
 
 from service.linking.signer import TokenError
+from service.play import notify
 from service.play.errors import PlayError
-from service.play.notify import new_message_id
 from service.play.services import Services
-from service.store.models import OutboxRow, Player, SignIn
-from service.store.statuses import OutboxStatus
+from service.store.models import Player, SignIn
 
 from .addresses import address, default_name
 
@@ -65,14 +64,7 @@ def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
                      expires_at=now + SIGN_IN_LIFETIME)
         session.add(row)
         session.flush()
-        mail = OutboxRow(game_id=None, seat=None, to_addr=addr, kind="sign_in", seq=0,
-                         since_seq=0, payload={"sign_in": row.id}, message_id=new_message_id(),
-                         status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now)
-        session.add(mail)
-        session.flush()
-        ids = [mail.id]
-    svc.kick("deliver", ids)
-    return ids
+        return [notify.letter(session, addr, "sign_in", {"sign_in": row.id}, now).id]
 
 
 def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Account:

@@ -18,16 +18,15 @@ from service.display.seatpage import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
-from service.play import readpolicy
+from service.play import notify, readpolicy
 from service.play import repository as positions
 from service.play.errors import PlayError
-from service.play.notify import new_message_id
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import ClockError, calendar, extensions
 from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
-from service.store.statuses import GameStatus, OutboxStatus
+from service.store.statuses import GameStatus
 
 from . import blocks, start
 from .addresses import BadAddress, address, default_name
@@ -63,17 +62,15 @@ def create_game(svc: Services, creator_id: int, kind: str, invitees: list[str], 
                 open_seats: int = 0, options: dict[str, Any] | None = None,
                 public: bool = True, rematch_of: int | None = None) -> Formed:
     with svc.db.transaction() as session:
-        formed = form_game(session, svc, creator_id, kind, invitees, open_seats=open_seats,
-                           options=options, public=public, rematch_of=rematch_of)
-    _kick(svc, formed.game_id, formed.outbox_ids, bots=formed.started)   # forming: no moves
-    return formed
+        return form_game(session, svc, creator_id, kind, invitees, open_seats=open_seats,
+                         options=options, public=public, rematch_of=rematch_of)
 
 
 def form_game(session: Session, svc: Services, creator_id: int, kind: str,
               invitees: list[str], *, open_seats: int = 0,
               options: dict[str, Any] | None = None, public: bool = True,
               rematch_of: int | None = None, quiet: bool = False) -> Formed:
-    """`create_game` in the caller's transaction (the caller kicks the mail after its commit).
+    """`create_game` in the caller's transaction (its mail follows that commit).
     `quiet`: the creator's seat starts muted if the game is dealt at once (a table of bots:
     a rematch of a practice game, which mails nobody)."""
     engine = _engine(kind)
@@ -148,14 +145,6 @@ def _refuse_blocked(session: Session, creator_id: int, addrs: list[str]) -> None
                             "them on /me first. Nothing was sent.")
 
 
-def _kick(svc: Services, game_id: int, outbox_ids: list[int], bots: bool = True) -> None:
-    """After the commit: the mail, and the bots in case a bot is to act in a dealt game (a
-    game still forming has no moves: its bots are kicked when it is dealt)."""
-    svc.kick("deliver", outbox_ids)
-    if bots:
-        svc.kick("bots", game_id)
-
-
 @dataclass(frozen=True)
 class Answered:
     """What an answer did: "accepted", "started" (this acceptance completed the table) or
@@ -192,7 +181,6 @@ def answer(svc: Services, token: str, choice: str) -> Answered:
             outcome = "declined"
             if choice == "never":
                 never_mail(session, player, now)
-    _kick(svc, game_id, ids, bots=outcome == "started")
     return answered or Answered(outcome)
 
 
@@ -289,9 +277,7 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
                           blocks.blocking(session, creator_id, [addr]))
             outcome, ids = "invited", [row.id] if row is not None else []
         session.flush()
-        formed = Formed(game.id, game.public_id, ids, started=outcome == "started")
-    _kick(svc, game_id, formed.outbox_ids, bots=formed.started)
-    return formed
+        return Formed(game.id, game.public_id, ids, started=outcome == "started")
 
 
 def _bot_for(svc: Services, typed: str) -> start.Entry:
@@ -304,17 +290,16 @@ def _bot_for(svc: Services, typed: str) -> start.Entry:
 def join_open_seat(svc: Services, player_id: int, game_id: int) -> str:
     """A signed-in player takes the first open seat: "joined" or "started"."""
     with svc.db.transaction() as session:
-        outcome, ids = take_open_seat(session, svc, player_id, game_id)
-    _kick(svc, game_id, ids, bots=outcome == "started")
+        outcome, _ids = take_open_seat(session, svc, player_id, game_id)
     return outcome
 
 
 def take_open_seat(session: Session, svc: Services, player_id: int,
                    game_id: int) -> tuple[str, list[int]]:
     """`join_open_seat` in the caller's transaction: ("joined" or "started", the outbox ids
-    to kick after the commit). The game row is locked, so one seat is taken once. A game with
-    no open seat is shown only to those at its table (readpolicy.sees_open_seat): to anyone
-    else it answers as a number that is no game."""
+    queued). The game row is locked, so one seat is taken once. A game with no open seat is
+    shown only to those at its table (readpolicy.sees_open_seat): to anyone else it answers as
+    a number that is no game."""
     game = readpolicy.found(lambda: positions.game_row(session, game_id, lock=True),
                             NO_OPEN_SEAT)
     seats = _seats(session, game_id)
@@ -408,10 +393,8 @@ def rematch(svc: Services, game_id: int, seat: int) -> Rematch:
         # a practice seat that was never mailed (muted) stays so
         formed = form_game(session, svc, me.player_id, game.kind, others, options=options,
                            public=game.public, rematch_of=game_id, quiet=me.muted)
-        made = _rematch_for(session, svc, session.get(GameRow, formed.game_id), me.player,
+        return _rematch_for(session, svc, session.get(GameRow, formed.game_id), me.player,
                             made=True)
-    _kick(svc, formed.game_id, formed.outbox_ids, bots=formed.started)
-    return made
 
 
 def _rematch_for(session: Session, svc: Services, game: GameRow, player: Player, *,
@@ -447,12 +430,8 @@ def _invite(session: Session, svc: Services, game: GameRow, seat: int, addr: str
     session.flush()
     if unmailable:
         return None
-    row = OutboxRow(game_id=game.id, seat=None, to_addr=addr, kind="invitation", seq=0,
-                    since_seq=0, payload={"invitation": inv.id}, message_id=new_message_id(),
-                    status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now)
-    session.add(row)
-    session.flush()
-    return row
+    return notify.letter(session, addr, "invitation", {"invitation": inv.id}, now,
+                         game_id=game.id)
 
 
 def declined(inv: Invitation, now) -> bool:

@@ -18,8 +18,8 @@ from service.play.repository import check_holder
 from service.play.services import Services
 from service.play.time import calendar, clocks, who
 from service.play.time import deadlines as timing
-from service.store.models import GameRow, OutboxRow, Player, Seat, Vacation
-from service.store.statuses import GameStatus, OutboxStatus, SeatStatus
+from service.store.models import GameRow, Player, Seat, Vacation
+from service.store.statuses import GameStatus, SeatStatus
 
 from .addresses import BadAddress
 from .addresses import address as read_address
@@ -48,17 +48,7 @@ def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)
         today = clocks.local_today(now, player.zone)
-        try:
-            request = clocks.parse_vacation(text, today)
-            taken = session.scalars(select(Vacation).where(Vacation.player_id == player_id)
-                                    .with_for_update()).all()
-            current_row = next((v for v in taken if v.open), None)
-            current = clocks.Vacation(current_row.first_day, current_row.last_day) \
-                if current_row else None
-            plan = clocks.check_request(request, [(v.first_day, v.last_day) for v in taken],
-                                        current, today, allowance(svc))
-        except clocks.VacationError as exc:
-            raise SeatRefused(str(exc)) from None
+        request, taken, current_row, plan = _vacation_asked(session, svc, player, text, today)
         if request.kind == "back":
             current_row.last_day = plan.last_day
             current_row.resumes_at = now
@@ -85,9 +75,33 @@ def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
                                  session.scalars(select(Vacation)
                                                  .where(Vacation.player_id == player_id))],
                                 today.year, allowance(svc))
-    svc.kick("deliver", ids)
     return VacationDone(f"You are on vacation to the end of {until} (your clocks are stopped in every "
                         f"game); {left} vacation days left this year.", ids)
+
+
+def check_vacation(session, svc: Services, player_id: int, text: str) -> None:
+    """What `take_vacation` would refuse, refused now, changing nothing: a reply's or a
+    page's other lines are refused with it (service.play.moves.runner)."""
+    player = session.get(Player, player_id)
+    _vacation_asked(session, svc, player, text, clocks.local_today(svc.clock.now(),
+                                                                   player.zone))
+
+
+def _vacation_asked(session, svc: Services, player: Player, text: str, today):
+    """(the request, the player's vacations, the open one or None, the plan), or SeatRefused
+    saying why the request cannot be granted."""
+    try:
+        request = clocks.parse_vacation(text, today)
+        taken = session.scalars(select(Vacation).where(Vacation.player_id == player.id)
+                                .with_for_update()).all()
+        current_row = next((v for v in taken if v.open), None)
+        current = clocks.Vacation(current_row.first_day, current_row.last_day) \
+            if current_row else None
+        plan = clocks.check_request(request, [(v.first_day, v.last_day) for v in taken],
+                                    current, today, allowance(svc))
+    except clocks.VacationError as exc:
+        raise SeatRefused(str(exc)) from None
+    return request, taken, current_row, plan
 
 
 def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
@@ -154,9 +168,14 @@ def resume_ended_vacations(svc: Services, now: datetime, outbox_ids: list[int]) 
 def player_of(svc: Services, game_id: int, seat: int, holder: int | None = None) -> int:
     """The player holding a seat now (refused for a link of the seat's previous holder)."""
     with svc.db.transaction() as session:
-        game = positions.game_row(session, game_id)
-        check_holder(game, seat, holder)
-        return timing.seat_row(game, seat).player_id
+        return holding_player(session, game_id, seat, holder)
+
+
+def holding_player(session, game_id: int, seat: int, holder: int | None = None) -> int:
+    """`player_of` in the caller's transaction."""
+    game = positions.game_row(session, game_id)
+    check_holder(game, seat, holder)
+    return timing.seat_row(game, seat).player_id
 
 
 # --- resign --------------------------------------------------------------------------------
@@ -171,36 +190,40 @@ def resign(svc: Services, game_id: int, seat: int, holder: int | None = None) ->
     """The seat gives up. Two players: the game ends, the other wins. More: the seat's turns
     are played by the timeout move from then on, and it ranks last. A tournament's game: the
     player withdraws from the tournament too (its round's end sees the resignation)."""
-    now = svc.clock.now()
     with svc.db.transaction() as session:
-        pos = positions.load(session, svc.states, game_id, lock=True)
-        game = pos.row
-        check_holder(game, seat, holder)
-        row = timing.seat_row(game, seat)
-        if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
-            raise GameOver("This game has finished, so there is nothing to resign; the result "
-                           "stands.")
-        if row.status in timing.OUT:
-            raise SeatRefused("You have already left this game; its page still shows how it "
-                              "goes on.")
-        ranking.leave(game, row, SeatStatus.RESIGNED)
-        timing.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
-        in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
-        if len(in_play) <= 1:
-            # a clause, as every notice's text: the emails and pages end the sentence
-            ids = timing.end_game(session, game, seat, f"{who(seat)} resigned", now)
-        else:
-            timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
-            ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move will "
-                              "be played for them, and they rank last", now,
-                              offer=False, others_only=False,
-                              own_text="You resigned; the default move will be played for you "
-                              "from now on, and you rank last")
-        tournament = game.tournament_id is not None
-    svc.kick("deliver", ids)
+        return resign_in(session, svc, game_id, seat, holder)
+
+
+def resign_in(session, svc: Services, game_id: int, seat: int,
+              holder: int | None = None) -> Resigned:
+    """`resign` in the caller's transaction (a reply's or a page's other lines share it)."""
+    now = svc.clock.now()
+    pos = positions.load(session, svc.states, game_id, lock=True)
+    game = pos.row
+    check_holder(game, seat, holder)
+    row = timing.seat_row(game, seat)
+    if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
+        raise GameOver("This game has finished, so there is nothing to resign; the result "
+                       "stands.")
+    if row.status in timing.OUT:
+        raise SeatRefused("You have already left this game; its page still shows how it "
+                          "goes on.")
+    ranking.leave(game, row, SeatStatus.RESIGNED)
+    timing.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
+    in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
+    if len(in_play) <= 1:
+        # a clause, as every notice's text: the emails and pages end the sentence
+        ids = timing.end_game(session, game, seat, f"{who(seat)} resigned", now)
+    else:
+        timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
+        ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move "
+                          "will be played for them, and they rank last", now,
+                          offer=False, others_only=False,
+                          own_text="You resigned; the default move will be played for you "
+                          "from now on, and you rank last")
     return Resigned("You resigned from this game." + (
         " You have withdrawn from its tournament too: you play none of its later rounds."
-        if tournament else ""), ids)
+        if game.tournament_id is not None else ""), ids)
 
 
 # --- replace -------------------------------------------------------------------------------
@@ -239,17 +262,12 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
                f"{registry.title(game.kind, game.options)} game {game.id}. To accept, open "
                "this link and press the "
                f"button: {url}")
-        out = OutboxRow(game_id=None, seat=None, to_addr=address, kind="invite", seq=game.seq,
-                        message_id=notify.new_message_id(), since_seq=0,
-                        status=OutboxStatus.PENDING, attempts=0, next_try=now, created_at=now,
-                        payload={"why": why, "subject": f"{registry.title(game.kind, game.options)} "
-                                                        f"game {game.id}"})
-        session.add(out)
+        notify.letter(session, address, "invite",
+                      {"why": why, "subject": f"{registry.title(game.kind, game.options)} "
+                                  f"game {game.id}"}, now,
+                      seq=game.seq)
         timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
                       f"{who(target)}'s seat", now)
-        session.flush()
-        ids = [out.id]
-    svc.kick("deliver", ids)
     return f"Invitation sent to {address}."
 
 
@@ -295,9 +313,8 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         session.refresh(row)
         timing.change(session, game, row, "replaced", f"{player.name} took over {old}'s seat",
                       now)
-        ids = [notify.queue(session, game, row.seat, "turn", game.seq, now).id]
-        ids += timing.tell(session, svc, game, row.seat, f"{player.name} took over {old}'s seat",
-                           now, offer=False, others_only=True)
+        notify.queue(session, game, row.seat, "turn", game.seq, now)
+        timing.tell(session, svc, game, row.seat, f"{player.name} took over {old}'s seat",
+                    now, offer=False, others_only=True)
         session.flush()
-    svc.kick("deliver", ids)
     return claims.game, claims.seat

@@ -1,6 +1,6 @@
 """Starting a game: players by address (or bots), seats in the order given, the engine's
-opening events, every seat's clock, and everybody's first email — one transaction, then the
-outbox relay (and the bots, if one is to act) is kicked.
+opening events, every seat's clock, and everybody's first email — one transaction, after which
+the emails go out and a bot to act plays (service.play.aftercommit).
 
 A lobby game forms first (service.play.players.invitations: nobody is mailed before accepting) and is
 dealt here once every seat is taken; `flask start-game` and practice games start at once."""
@@ -48,7 +48,7 @@ class Started:
     seq: int
     outbox_ids: list[int]
     public_id: str = ""
-    bots_next: bool = False      # a bot is to act: kick the bots' worker
+    bots_next: bool = False      # a bot is to act (its job follows the commit)
 
 
 def parse_player(text: str) -> tuple[str, str]:
@@ -109,11 +109,7 @@ def start_game(svc: Services, kind: str, players: Sequence[str | Entry],
                options: dict[str, Any], *, mail: bool = True) -> Started:
     """`mail=False` (a practice game): the people's seats start muted, nobody is mailed."""
     with svc.db.transaction() as session:
-        started = open_game(session, svc, kind, players, options, mail=mail)
-    svc.kick("deliver", started.outbox_ids)
-    if started.bots_next:
-        svc.kick("bots", started.game_id)
-    return started
+        return open_game(session, svc, kind, players, options, mail=mail)
 
 
 def open_game(session: Session, svc: Services, kind: str, players: Sequence[str | Entry],
@@ -226,7 +222,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     forced = notify.forced_seats(game, engine, state)
     outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now,
                                             forced=forced)
-    game.bots_due = notify.bot_to_act(game, engine, state, forced)
+    notify.turns_changed(session, game, engine, state, forced, "start")
     session.flush()
     return Started(game.id, game.seq, outbox_ids, game.public_id or "",
                    game.bots_due)

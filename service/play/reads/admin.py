@@ -8,6 +8,7 @@ from email.parser import BytesHeaderParser
 
 from sqlalchemy import func, select, text
 
+from service.play import aftercommit
 from service.play import repository as positions
 from service.play.services import Services
 from service.store import events as event_store
@@ -176,7 +177,7 @@ def resend(svc: Services, row_id: int) -> bool:
             return False
         row.status, row.attempts, row.next_try, row.claimed_at = (OutboxStatus.PENDING, 0,
                                                                   svc.clock.now(), None)
-    svc.kick("deliver", [row_id])
+        aftercommit.deliver(session, [row_id])
     return True
 
 

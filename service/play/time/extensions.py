@@ -80,9 +80,7 @@ def ask(svc: Services, game_id: int, seat: int, rest: str, holder: int | None = 
     """The `extend` word: the registry entry of the player's words calls this, with the text
     after the word."""
     with svc.db.transaction() as session:
-        done = ask_in(session, svc, game_id, seat, rest, holder)
-    svc.kick("deliver", done.outbox_ids)
-    return done
+        return ask_in(session, svc, game_id, seat, rest, holder)
 
 
 def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
@@ -144,7 +142,6 @@ def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: in
         if request is None or request.game_id != game_id or request.seat == by_seat:
             raise ExtensionRefused("This link is not for an extension of this game.")
         done = _agreed(session, svc, game, request, by_seat)
-    svc.kick("deliver", done.outbox_ids)
     return done.words
 
 

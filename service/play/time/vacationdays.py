@@ -24,7 +24,7 @@ from sqlalchemy.orm import Session
 from service.store import records
 from service.store.models import GameRow, OutboxRow, Seat, SeatChange, Vacation
 
-from .. import notify
+from .. import aftercommit, notify
 from ..services import Services
 from . import clocks
 from . import deadlines as timing
@@ -215,7 +215,9 @@ def stop_other_clocks(svc: Services, taken: list[tuple[int, int]], now: datetime
                          for to, payload in _stopped_here(game, r, clock, until, now)]
         tracked.write()
         if rows:
+            # not notify.queue_many: its ids in the order given cost SQLite a statement a row
             table = OutboxRow.__table__
-            outbox_ids += list(session.execute(table.insert().returning(table.c.id),
-                                               rows).scalars())
+            ids = list(session.execute(table.insert().returning(table.c.id), rows).scalars())
+            aftercommit.deliver(session, ids)      # sent once this commits
+            outbox_ids += ids
     return paused

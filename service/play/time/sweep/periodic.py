@@ -11,7 +11,7 @@ a player's request; with a broker it is split in TURNPOST_SWEEP_SHARDS `timers_s
 (service.play.time.sweep.shards) that any worker takes."""
 from __future__ import annotations
 
-from service.play import community
+from service.play import aftercommit, community
 from service.play.mail import digest, intake, relay, replies
 from service.play.moves import bots
 from service.play.services import Services
@@ -50,9 +50,8 @@ def sweep(svc: Services) -> dict[int, str]:
     digest.release_due(svc)         # digest players' held turn emails, once a day
     calendar.release_due(svc)       # what waited through a player's quiet hours, merged
     with svc.db.transaction() as session:
-        stalled = bots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS)
-    for game_id in stalled:
-        svc.kick("bots", game_id)
+        for game_id in bots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS):
+            aftercommit.bots(session, game_id)
     community.advance_due(svc)      # a tournament whose next-round kick was lost
     community.ladders.start_lapsed(svc)   # a ladder challenge whose time to answer is over
     with svc.db.transaction() as session:

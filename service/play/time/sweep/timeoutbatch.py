@@ -9,8 +9,9 @@ constant number of statements, whatever the batch's size.
    snapshot of each game in one query and the events after it in one more
    (service.store.snapshots / events).
 3. Each seat, in deadline order, is judged by the same `judge` (or `remind`) as the per-game
-   path; the engines decide their timeout moves in memory, and `Batch` collects what the
-   per-game path would write (service.play.moves.submit.record's events, receipt, clocks and emails).
+   path, and a timeout's move recorded by the same step (timeoutmove.played: the plans the
+   batch read for its games in one statement dropped or played, the clocks, whose turn, the
+   emails); `Batch` collects the rows the per-game path would write at once.
 4. Everything is written with bulk inserts and updates: events first, so that a log position
    another writer took (the (game_id, seq) primary key) fails the batch before anything else.
 
@@ -30,12 +31,12 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import aftercommit, notify
 from service.play import repository as positions
+from service.play.moves import planplay
 from service.play.repository import Position
 from service.play.services import Services
 from service.play.time import deadlines as timing
-from service.play.time import ending
 from service.play.time import vacationdays as vacation_days
 from service.store import records, snapshots
 from service.store.models import (
@@ -48,6 +49,8 @@ from service.store.models import (
 )
 from service.store.statuses import OutboxStatus
 
+from . import timeoutmove
+
 log = logging.getLogger(__name__)
 
 # a game's row but its engine options (JSON the clocks never read)
@@ -55,29 +58,26 @@ GAME_READ = [c for c in GameRow.__table__.c if c.name != "options"]
 
 Judge = Callable[..., str]
 
-# the games among parameter `ids` with a standing plan, by the plans' index; built once
-_PLANNED = (select(Plan.game_id).where(Plan.game_id.in_(bindparam("ids", expanding=True)),
-                                       Plan.status == "standing").distinct())
+# the waiting plans of the games among parameter `ids` (planplay.WAITING); built once
+_WAITING_PLANS = (select(Plan).where(Plan.game_id.in_(bindparam("ids", expanding=True)),
+                                     planplay.WAITING).order_by(Plan.id))
 
 
 def timeouts(svc: Services, due: list[tuple[int, int, datetime]], now: datetime, judge: Judge,
-             outbox_ids: list[int]) -> list[str | None] | None:
+             outbox_ids: list[int]) -> list[str] | None:
     """Handle the due seats ((game_id, seat, deadline), in deadline order) in one transaction;
-    each seat's outcome (None: its game has plans, go the per-game way), or None when nothing
-    was written (then go seat by seat)."""
-    def work(batch: Batch) -> list[str | None]:
+    each seat's outcome, or None when nothing was written (then go seat by seat)."""
+    def work(batch: Batch) -> list[str]:
         batch.load([g for g, _, _ in due])
-        # a game with a standing plan goes the per-game way, where the clock's move drops the
-        # plans waiting on it and plays those it sets off (service.play.moves.planplay). Asked
-        # under the games' lock, which a plan's writer takes too: asked when the seats were
-        # found, a plan written since would be left standing by the move that ended it
-        planned = batch.planned()
+        # the plans a timeout's move drops or sets off (timeoutmove, as on the per-game
+        # path), read under the games' lock, which a plan's writer takes too: read when the
+        # seats were found, a plan written since would be left standing by the move that
+        # ended it
+        batch.read_plans()
         # a seat whose deadline moved since it was found (a move; another sweeper, or the
         # same shard run twice, was first) is `judge`'s "moved" at once: no state is read
-        batch.load_states([g for g, s, d in due
-                           if g not in planned and _deadline(batch.games.get(g), s) == d])
-        return [None if g in planned else
-                judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
+        batch.load_states([g for g, s, d in due if _deadline(batch.games.get(g), s) == d])
+        return [judge(batch, svc, batch.positions[g], s, d, now) if g in batch.positions
                 else "moved" for g, s, d in due]
     return _run(svc, now, due, work, outbox_ids, "timeout")
 
@@ -167,6 +167,7 @@ class Batch:
         self.ended: list[int] = []      # games ended here: their unsent notices are dropped
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
         self.days = vacation_days.DayTaker(session, svc, self.games)   # read once, if asked
+        self.plans: dict[int, list[Plan]] = {}   # each game's waiting plans (`read_plans`)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -178,11 +179,12 @@ class Batch:
         # vacation, another sweeper); the seats are read after it, as they now stand
         self.tracked.lock_many(game_ids, GAME_READ)
 
-    def planned(self) -> set[int]:
-        """The loaded games with a standing plan (read after `load` took their lock)."""
-        if not self.games:
-            return set()
-        return set(self.session.scalars(_PLANNED, {"ids": sorted(self.games)}))
+    def read_plans(self) -> None:
+        """The loaded games' waiting plans, in one statement (after `load` took their lock)."""
+        self.plans = {g: [] for g in self.games}
+        if self.games:
+            for plan in self.session.scalars(_WAITING_PLANS, {"ids": sorted(self.games)}):
+                self.plans[plan.game_id].append(plan)
 
     def load_states(self, game_ids: list[int]) -> None:
         """The states of these games, locked by `load`."""
@@ -232,38 +234,21 @@ class Batch:
 
     def played(self, pos: Position, seat: int, key: str, events, moves, state, notice: dict,
                now: datetime) -> None:
-        """service.play.moves.submit.record for a timeout move, then timeouts._attach: the events
-        and their receipt, the clocks, and every seat told (the turn emails carry the
-        notice; the seats without one get a notice of their own)."""
-        game, engine = pos.row, pos.engine
-        first = game.seq + 1
-        self.events += [dict(game_id=game.id, seq=first + n, type=ev.type, data=dict(ev.data),
-                             seat=seat, source="timer", created_at=now)
-                        for n, ev in enumerate(events)]
-        last = first + len(events) - 1
-        self.receipts.append(dict(game_id=game.id, key=timing.receipt_key(seat, key), seat=seat,
-                                  first_seq=first, last_seq=last, source="timer",
-                                  created_at=now))
-        game.seq = last
-        outcome = engine.outcome(state)
-        if outcome is not None:
-            ending.finish(self.session, game, now, outcome=outcome)   # rated in this batch
+        """The timeout's move as the per-game path records it (timeoutmove.played), its rows
+        kept for the batch's bulk inserts."""
+        game = pos.row
+        done = timeoutmove.played(self.session, self.svc, pos, seat, key, events, moves, state,
+                                  notice, now, waiting=self.plans.get(game.id, []))
+        self.events += done.event_rows
+        self.receipts.append(done.receipt)
+        if done.ended:
             self._ended(game.id)
-        timing.track(None, game, engine, state, now)
-        positions.mark_turns(game, engine, state)
-        forced = notify.forced_seats(game, engine, state)
-        game.bots_due = notify.bot_to_act(game, engine, state, forced)
-        told = notify.changed_seats(game, engine, pos.state, state, forced=forced)
-        for to in told:
-            self.queue(game, to, "turn", last, {"timeout": notice})
-        for r in game.seats:
-            if r.seat not in told:
-                self.queue(game, r.seat, "timeout", last, {"timeout": notice})
-        snapshot = positions.snapshot_after_move(pos, last, state)
+        self.outbox += done.emails
+        snapshot = positions.snapshot_after_move(pos, done.last, done.state)
         if snapshot:
             self.snapshots.append(snapshot)
-        self.positions[game.id] = Position(game, engine, state, last)
-        self.states[game.id] = (last, state)
+        self.positions[game.id] = Position(game, pos.engine, done.state, done.last)
+        self.states[game.id] = (done.last, done.state)
 
     def _ended(self, game_id: int) -> None:
         """notify.supersede for a game this batch ends: its notices in the database when the
@@ -291,8 +276,10 @@ class Batch:
             notify.supersede(s, self.ended)
         ids = []
         if self.outbox:
+            # not notify.queue_many: its ids in the order given cost SQLite a statement a row
             outbox = OutboxRow.__table__
             ids = list(s.execute(outbox.insert().returning(outbox.c.id), self.outbox).scalars())
+            aftercommit.deliver(s, ids)        # sent once the batch commits
         if self.changes:
             s.execute(SeatChange.__table__.insert(), self.changes)
         snapshots.save_many(s, self.snapshots)

@@ -3,9 +3,11 @@ reminders that are due, deadlines that passed — oldest first, in batches. Each
 in one transaction (service.play.time.sweep.timeoutbatch: the batch's games locked in id order, their
 states loaded in bulk, every row written with bulk inserts); a batch that cannot be written
 (its insert hits the event log's key: another writer won) is rolled back and handled again
-seat by seat, each seat re-checked under its game's row lock and played through the same
-recording step as a player's move. Both paths take the same decisions (`judge`, `remind`);
-only where they write differs (`Recorder` here, `timeouts_batch.Batch` there). And the `wait`
+seat by seat, each seat re-checked under its game's row lock. Both paths take the same
+decisions (`judge`, `remind`) and record a timeout's move by the same step
+(service.play.time.sweep.timeoutmove.played: plans dropped and set off, forced moves and bots
+due, the game's end, everyone told); only where they write differs (`Recorder` here, at once;
+`timeouts_batch.Batch` there, in bulk). And the `wait`
 policy's links: another player extends a deadline once, or has the default move played for the
 seat from then on. The clock bookkeeping itself is `service.play.time.deadlines`."""
 from __future__ import annotations
@@ -20,10 +22,10 @@ from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
-from service.play import notify, ranking
+from service.play import aftercommit, notify, ranking
 from service.play import repository as positions
 from service.play.errors import PlayError
-from service.play.moves import Intent, bots, record
+from service.play.moves import write_move
 from service.play.players import seats
 from service.play.services import Services
 from service.play.time import (
@@ -38,7 +40,6 @@ from service.play.time import (
     end_game,
     get_clock,
     policy_of,
-    receipt_key,
     seat_row,
     set_clock,
     tell,
@@ -47,11 +48,12 @@ from service.play.time import (
 )
 from service.play.time import mailholds as mail_holds
 from service.play.time import vacationdays as vacation_days
-from service.store.models import GameRow, OutboxRow, Seat
+from service.store.models import GameRow, Seat
 from service.store.statuses import GameStatus, SeatStatus
 
 from . import shards as sharding
 from . import timeoutbatch as timeouts_batch
+from . import timeoutmove
 
 log = logging.getLogger(__name__)
 
@@ -94,12 +96,6 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True,
     _timeouts(svc, now, batch, report, bulk, shard)
     # a vacation day stops all the player's clocks, as `vacation 1` does
     vacation_days.stop_other_clocks(svc, report.vacation_days, now, report.outbox_ids)
-    svc.kick("deliver", report.outbox_ids)
-    if report.moved_games:      # a timeout move that hands the turn to a bot: its turn now
-        with svc.db.transaction() as session:
-            waiting = bots.due_among(session, report.moved_games)
-        for game_id in waiting:
-            svc.kick("bots", game_id)
     return report
 
 
@@ -109,11 +105,10 @@ def hand_out(svc: Services, of: int) -> Report:
     now = svc.clock.now()
     report = Report()
     _not_per_game(svc, now, report)
-    svc.kick("deliver", report.outbox_ids)
     with svc.db.transaction() as session:
         report.shards = sharding.due(session, now, of)
-    for part in report.shards:
-        svc.kick("timers_shard", part, of)
+        for part in report.shards:       # each a job of its own, once this commits
+            aftercommit.later(session, "timers_shard", part, of)
     return report
 
 
@@ -160,11 +155,9 @@ class Recorder:
         self.ids += end_game(self.session, game, seat, how, now)
 
     def played(self, pos, seat, key, events, moves, state, notice, now) -> None:
-        intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
-        applied = record(self.session, self.svc, pos, intent, receipt_key(seat, key), events,
-                         moves, state)
-        self.ids += applied.outbox_ids
-        self.ids += _attach(self.session, pos.row, applied, notice, now)
+        done = timeoutmove.played(self.session, self.svc, pos, seat, key, events, moves,
+                                  state, notice, now)
+        self.ids += write_move(self.session, self.svc, pos, done)
 
     def vacation_day(self, game, row, clock, deadline, now) -> bool:
         taker = vacation_days.DayTaker(self.session, self.svc, {game.id: game})
@@ -274,14 +267,10 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
         due = [(game_id, seat, deadline) for game_id, seat, deadline in rows]
         fresh = [d for d in due if d not in seen]
         seen.update(fresh)
-        by_bulk = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
+        outcomes = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
             if bulk and fresh else None
-        # a seat the batch left (None: its game has plans) goes the per-game way, after the
-        # batch let go of its game's lock
-        done = {d: outcome for d, outcome in zip(fresh, by_bulk, strict=True)
-                if outcome is not None} if by_bulk is not None else {}
-        outcomes = [done[d] if d in done else    # per game: the path a batch falls back to
-                    timeout(svc, d[0], d[1], d[2], now, report.outbox_ids) for d in fresh]
+        if outcomes is None:     # seat by seat: the path a batch that failed falls back to
+            outcomes = [timeout(svc, d[0], d[1], d[2], now, report.outbox_ids) for d in fresh]
         for (game_id, seat, _), outcome in zip(fresh, outcomes, strict=True):
             report.count(outcome, game_id)
             if outcome == "vacation":
@@ -400,23 +389,6 @@ def play_timeout_moves(out: Out, svc: Services, pos: positions.Position, seat: i
     return "forfeited" if why == "forfeit" else "played"
 
 
-def _attach(session: Session, game: GameRow, applied, notice: dict, now: datetime) -> list[int]:
-    """Put the timeout notice on the turn emails the move queued, and tell every other seat
-    in a notice of its own."""
-    told = set()
-    if applied.outbox_ids:
-        # one UPDATE: the move queued these rows with the table's own INSERT (no objects to
-        # change), and with no payload of their own (notify.queue_changed_views)
-        told = set(session.scalars(update(OutboxRow)
-                                   .where(OutboxRow.id.in_(applied.outbox_ids))
-                                   .values(payload={"timeout": notice})
-                                   .returning(OutboxRow.seat)))
-    extra = [notify.queue(session, game, r.seat, "timeout", applied.last_seq, now,
-                          {"timeout": notice}) for r in game.seats if r.seat not in told]
-    session.flush()
-    return [r.id for r in extra]
-
-
 # --- a waiting seat: the others act ----------------------------------------------------------
 
 def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str,
@@ -444,18 +416,13 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
             change(session, game, row, "extended",
                    f"{who(target)}'s deadline was extended by {who(by_seat)}", now)
             until = clocks.format_deadline(clock.deadline, now)
-            ids = tell(session, svc, game, target, f"{who(target)}'s deadline was extended to "
-                       f"{until} by {who(by_seat)}", now, offer=False, others_only=False)
-            done = f"{name} now has until {clocks.format_deadline(clock.deadline, now)}."
-        else:
-            row.on_timeout = "bot"
-            change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
-                   "to be played by the default move", now)
-            set_clock(row, clocks.timeout_move_played(control(game), clock))
-            out = Recorder(session, svc)
-            play_timeout_moves(out, svc, pos, target, f"switch:{clocks.deadline_iso(now)}", now,
-                               why="bot")
-            ids = out.ids
-            done = f"The default move was played for {name}, and will be when they run out of time."
-    svc.kick("deliver", ids)
-    return done
+            tell(session, svc, game, target, f"{who(target)}'s deadline was extended to "
+                 f"{until} by {who(by_seat)}", now, offer=False, others_only=False)
+            return f"{name} now has until {clocks.format_deadline(clock.deadline, now)}."
+        row.on_timeout = "bot"
+        change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
+               "to be played by the default move", now)
+        set_clock(row, clocks.timeout_move_played(control(game), clock))
+        play_timeout_moves(Recorder(session, svc), svc, pos, target,
+                           f"switch:{clocks.deadline_iso(now)}", now, why="bot")
+    return f"The default move was played for {name}, and will be when they run out of time."
