@@ -107,7 +107,7 @@ def test_agree_by_reply_to_the_request_moves_the_deadline(app):
     g = start(svc, players=people, clock="2d")
     asker = to_act(svc, g.game_id)[0]
     deadline = seats(svc, g.game_id)[asker]["deadline"]
-    play.commands.run(svc, g.game_id, asker, "extend 2d")
+    play.runner.run_line(svc, g.game_id, asker, "extend 2d")
     other = people[1 - asker]
     request = latest_to(app, other)
     assert "reply `agree` to give it or `decline` to refuse" in text_of(request)
@@ -121,11 +121,11 @@ def test_decline_ends_the_request_and_tells_the_asker(services):
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
     deadline = seats(services, g.game_id)[asker]["deadline"]
-    play.commands.run(services, g.game_id, asker, "extend 2d")
+    play.runner.run_line(services, g.game_id, asker, "extend 2d")
     first, second = sorted(set(range(3)) - {asker})
-    assert play.commands.run(services, g.game_id, first, "agree").text.startswith(
+    assert play.runner.run_line(services, g.game_id, first, "agree").text.startswith(
         "Thank you; the extension waits for")
-    done = play.commands.run(services, g.game_id, second, "decline")
+    done = play.runner.run_line(services, g.game_id, second, "decline")
     assert "You declined" in done.text and "their deadline stays" in done.text
     told = outbox(services, g.game_id, "timeout")[-1]
     assert told["seat"] == asker
@@ -136,7 +136,7 @@ def test_decline_ends_the_request_and_tells_the_asker(services):
     with pytest.raises(play.PlayError, match="declined already"):
         agree(services, agree_links(services, g.game_id)[0][1])
     with pytest.raises(play.PlayError, match="you have used 1"):
-        play.commands.run(services, g.game_id, asker, "extend 1d")
+        play.runner.run_line(services, g.game_id, asker, "extend 1d")
     assert seats(services, g.game_id)[asker]["deadline"] == deadline
 
 
@@ -145,10 +145,10 @@ def test_an_answer_with_no_request_waiting_is_refused_with_words(services, word)
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
     with pytest.raises(play.PlayError, match=f"nothing to {word}"):
-        play.commands.run(services, g.game_id, (asker + 1) % 3, word)
-    play.commands.run(services, g.game_id, asker, "extend 2d")
+        play.runner.run_line(services, g.game_id, (asker + 1) % 3, word)
+    play.runner.run_line(services, g.game_id, asker, "extend 2d")
     with pytest.raises(play.PlayError, match=f"nothing to {word}"):
-        play.commands.run(services, g.game_id, asker, word)      # not one's own request
+        play.runner.run_line(services, g.game_id, asker, word)      # not one's own request
 
 
 def test_the_asker_reads_your_deadline_moves(services):
@@ -156,9 +156,9 @@ def test_the_asker_reads_your_deadline_moves(services):
     from service.display.seatpage import fill
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
-    play.commands.run(services, g.game_id, asker, "extend 2d")
+    play.runner.run_line(services, g.game_id, asker, "extend 2d")
     for seat in sorted(set(range(3)) - {asker}):
-        play.commands.run(services, g.game_id, seat, "agree")
+        play.runner.run_line(services, g.game_id, seat, "agree")
     told = {r["seat"]: r["payload"]["timeout"]["text"] for r in outbox(services, g.game_id,
                                                                        "timeout")
             if "Everyone agreed" in r["payload"]["timeout"]["text"]}
