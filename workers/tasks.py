@@ -103,7 +103,8 @@ def prune_old_rows() -> dict:
     pruned = _through_outages(None, lambda: play.prune(_services()))
     if pruned is None:
         return {}
-    return {"outbox": pruned.outbox, "receipts": pruned.receipts, "inbound": pruned.inbound}
+    return {"outbox": pruned.outbox, "receipts": pruned.receipts, "inbound": pruned.inbound,
+            "account_changes": pruned.account_changes, "sign_ins": pruned.sign_ins}
 
 
 @shared_task(bind=True, ignore_result=True, **RETRIED)

@@ -20,8 +20,13 @@ from itsdangerous import BadData, BadSignature, SignatureExpired, URLSafeTimedSe
 from itsdangerous.encoding import base64_encode
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
-PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite")
+PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite",
+            "readdress", "erase")
 DAY = 86400
+HOUR = 3600
+#: links that change an account (its address, or erasing it) last an hour, whatever the
+#: links of a game may (TURNPOST_LINK_MAX_AGE_DAYS)
+SHORT_LIVED = {"readdress": HOUR, "erase": HOUR}
 #: how far ahead of this server's clock a link may have been signed (another server's clock
 #: runs ahead) and still be taken
 CLOCK_SKEW = 300
@@ -104,6 +109,10 @@ class Signer:
         self._keys = [k.encode() for k in reversed(keys)]   # newest first, for reply tokens
         self._ser = {p: _LinkSerializer(keys, salt=f"turnpost.{p}") for p in PURPOSES}
 
+    def max_age_of(self, purpose: str) -> int:
+        """How long a link of this purpose works, in seconds."""
+        return SHORT_LIVED.get(purpose, self.max_age)
+
     def dumps(self, purpose: str, claims: Claims) -> str:
         payload = {"g": claims.game, "s": claims.seat}
         if claims.mark is not None:
@@ -119,7 +128,7 @@ class Signer:
 
     def loads(self, purpose: str, token: str) -> Claims:
         try:
-            data = self._ser[purpose].loads(token, max_age=self.max_age)
+            data = self._ser[purpose].loads(token, max_age=self.max_age_of(purpose))
         except SignatureExpired as exc:
             data = self._too_old_or_early(purpose, token, exc)
         except BadSignature as exc:
@@ -182,7 +191,8 @@ class Signer:
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
                   "unsubscribe": "stop a game's emails", "invite": "join a game",
                   "seat": "change another player's clock", "sign_in": "sign in",
-                  "tournament_invite": "enter a tournament"}
+                  "tournament_invite": "enter a tournament",
+                  "readdress": "change an account's address", "erase": "erase an account"}
 
 
 def _b32(raw: bytes) -> str:

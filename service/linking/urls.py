@@ -41,6 +41,13 @@ class Urls:
     def sign_in_path(self, sign_in_id: int) -> str:
         return "/sign-in/" + self.signer.dumps("sign_in", Claims(sign_in_id, None))
 
+    def readdress_path(self, change_id: int) -> str:
+        # a purpose of its own, an hour long (signer.SHORT_LIVED): the new address's link
+        return "/me/address/" + self.signer.dumps("readdress", Claims(change_id, None))
+
+    def erase_path(self, change_id: int) -> str:
+        return "/me/erase/" + self.signer.dumps("erase", Claims(change_id, None))
+
     def invitation_path(self, game: int, seat: int, invitation_id: int, answer: str) -> str:
         token = self.signer.dumps("invite", Claims(game, seat, str(invitation_id)))
         return f"/invitations/{token}/{answer}"        # accept | decline | never

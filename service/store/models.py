@@ -446,6 +446,25 @@ class ApiToken(Base):
 
     __table_args__ = (UniqueConstraint("token_hash", name="uq_api_tokens_hash"),
                       Index("ix_api_tokens_player", "player_id"))
+class AccountChange(Base):
+    """A player's own change to their account, asked for on /me and confirmed by a signed,
+    single-use link that lasts an hour (service.play.players.readdress, .erasure): a change of
+    address (`readdress`: from `old_email` to `new_email`) or an erasure (`erase`). A confirmed
+    change of address is kept for a while after (`used_at`): a reply from the old address is
+    answered once (`answered_at`) with where to write now."""
+
+    __tablename__ = "account_changes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    kind: Mapped[str] = mapped_column(String(10))                # readdress | erase
+    old_email: Mapped[str] = mapped_column(String(320), index=True)
+    new_email: Mapped[str | None] = mapped_column(String(320), nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    expires_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    used_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
 class SignIn(Base):
     """A one-time sign-in link (its signed token names this row): it lasts 15 minutes, works
     once, and only in the browser that asked for it (`browser_hash`, from a nonce in that

@@ -1,17 +1,19 @@
 """Accounts (sign in by emailed link, sign out), `/me` with the player's games and
-preferences, invitations (accept / decline / never), open seats, and rematches. Thin: each view
-calls one use case of service.play."""
+preferences, their data (a download of it all, a change of address, an erasure), invitations
+(accept / decline / never), open seats, and rematches. Thin: each view calls one use case of
+service.play."""
 from __future__ import annotations
 
+import json
 import secrets
 from functools import wraps
 
-from flask import Blueprint, flash, redirect, render_template, request, session, url_for
+from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
-from service.play.players import accounts, blocks, invitations
-from service.play.reads import mygames
+from service.play.players import accounts, blocks, erasure, invitations, readdress
+from service.play.reads import mydata, mygames
 from service.play.time import calendar
 
 from . import pages
@@ -161,6 +163,82 @@ def preferences(me: accounts.Account):
                               digest_hour=form.get("digest_hour", ""))
     flash("Saved.")
     return redirect(url_for("accounts.me") + "#preferences")
+
+
+# -- the player's data: download, change of address, erasure (issue 52) ----------------------
+
+@bp.get("/me/export")
+@signed_in
+def export(me: accounts.Account):
+    """Everything of the player's, as one JSON file to keep."""
+    doc = mydata.export(services(), me.id)
+    body = json.dumps(doc, indent=1, ensure_ascii=False)
+    return Response(body, mimetype="application/json", headers={
+        "Content-Disposition": f'attachment; filename="turnpost-{doc["profile"]["handle"]}.json"',
+        "Cache-Control": "no-store"})
+
+
+@bp.post("/me/address")
+@signed_in
+@on_refusal(_my_page_refused)
+def change_address(me: accounts.Account):
+    new = readdress.request(services(), me.id, request.form.get("email", "")[:400])
+    flash(f"We sent a link to {new}: open it there within the hour and press its button to "
+          f"move your account. {me.email} was told too.", "data")
+    return redirect(url_for("accounts.me") + "#your-data")
+
+
+@bp.get("/me/address/<token>")
+@on_refusal(problem_page(400))
+def address_page(token: str):
+    # a GET changes nothing (mail scanners open links): one button moves the account
+    change = readdress.look(services(), token)
+    return render_template("web/account_change.html", purpose="readdress", change=change,
+                           token=token)
+
+
+@bp.post("/me/address/<token>")
+@on_refusal(problem_page(409))
+def confirm_address(token: str):
+    moved = readdress.confirm(services(), token)
+    return pages.problem("Your address is changed", f"Your account now uses {moved.new}: "
+                         "your games, ratings, tokens and preferences came with it, and "
+                         f"Turnpost mails you there from now on. Mail from {moved.old} is no "
+                         "longer read.", 200, kind="done",
+                         links=[(url_for("accounts.me"), "My games")])
+
+
+@bp.post("/me/erase")
+@signed_in
+@on_refusal(_my_page_refused)
+def erase_request(me: accounts.Account):
+    mailed = erasure.request(services(), me.id)
+    flash(f"We sent a link to {mailed}: open it within the hour, read what erasing means, "
+          "and press its button. Nothing is erased until then.", "data")
+    return redirect(url_for("accounts.me") + "#your-data")
+
+
+@bp.get("/me/erase/<token>")
+@on_refusal(problem_page(400))
+def erase_page(token: str):
+    seen = erasure.look(services(), token)
+    return render_template("web/account_change.html", purpose="erase", change=seen,
+                           token=token)
+
+
+@bp.post("/me/erase/<token>")
+@on_refusal(problem_page(409))
+def erase(token: str):
+    erased = erasure.confirm(services(), token)
+    if session.get("player") == erased.player_id:
+        session.clear()                  # that account is no more
+    resigned = len(erased.resigned)
+    return pages.problem(
+        "Your account is erased", "Everything that named you is gone or anonymous"
+        + (f"; {resigned} game{'s' if resigned != 1 else ''} in progress "
+           f"{'were' if resigned != 1 else 'was'} resigned" if resigned else "")
+        + ". In finished games your seat reads \"former player\". You may sign up again "
+        "with your address at any time, as a new player.", 200, kind="done")
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>")

@@ -86,10 +86,12 @@ def sweep(every):
 @click.command("prune")
 def prune():
     """Delete sent emails' outbox rows, moves' receipts and processed replies older than their
-    retention (TURNPOST_OUTBOX_RETENTION_DAYS, _RECEIPT_, _INBOUND_): what beat does daily."""
+    retention (TURNPOST_OUTBOX_RETENTION_DAYS, _RECEIPT_, _INBOUND_), players' account changes
+    done with and old sign-in links (docs/operating.md, What is kept): what beat does daily."""
     pruned = play.prune(services())
-    click.echo(f"deleted {pruned.outbox} outbox rows, {pruned.receipts} receipts and "
-               f"{pruned.inbound} stored replies")
+    click.echo(f"deleted {pruned.outbox} outbox rows, {pruned.receipts} receipts, "
+               f"{pruned.inbound} stored replies, {pruned.account_changes} account changes "
+               f"and {pruned.sign_ins} sign-in links")
 
 
 @click.command("retry")

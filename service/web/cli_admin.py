@@ -8,6 +8,9 @@
     flask outbox resend ID              send one row again (composed anew), whatever became of it
     flask outbox retry-parked           every parked row back in the queue
     flask players mute ADDRESS          no more mail to that address, in any game
+    flask players export ADDRESS > p.json   everything of the player's, as JSON
+    flask players readdress OLD NEW     the account moves to NEW; OLD is mailed no more
+    flask players erase ADDRESS         games resigned, every row naming them gone or anonymous
 """
 from __future__ import annotations
 
@@ -18,7 +21,8 @@ from flask.cli import AppGroup
 
 from service import play
 from service.play.errors import PlayError
-from service.play.reads import admin
+from service.play.players import erasure, readdress
+from service.play.reads import admin, mydata
 from service.play.reads import gamefile as archive
 from service.play.time import calendar
 
@@ -130,7 +134,7 @@ def outbox_retry_parked():
 
 @click.group("players", cls=AppGroup)
 def players():
-    """Players' mail."""
+    """Players' mail, preferences and data: export, change of address, erasure."""
 
 
 @players.command("prefs")
@@ -160,3 +164,47 @@ def players_mute(address):
     if not n:
         raise click.ClickException(f"no player has the address {address}")
     click.echo(f"muted {n} seats of {address}")
+
+
+@players.command("export")
+@click.argument("address")
+def players_export(address):
+    """Print everything Turnpost holds about the player of ADDRESS as JSON: profile, every
+    game (by "gameId", each as their seat may see it), ratings, ladders, tournaments ..."""
+    try:
+        doc = mydata.export_address(services(), address)
+    except PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(json.dumps(doc, indent=1, ensure_ascii=False))
+
+
+@players.command("readdress")
+@click.argument("old")
+@click.argument("new")
+def players_readdress(old, new):
+    """Move the player of OLD to the address NEW at once: seats, ratings, tokens, preferences
+    and blocks follow, mail goes to NEW only, NEW is told. A reply from OLD is answered once
+    with where to write now."""
+    try:
+        moved = readdress.move(services(), old, new)
+    except PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"player {moved.player_id} moved from {moved.old} to {moved.new}")
+
+
+@players.command("erase")
+@click.argument("address")
+@click.confirmation_option(prompt="Erase this player for good? Their games in progress are "
+                                  "resigned and nothing naming them is kept")
+def players_erase(address):
+    """Erase the player of ADDRESS: games in progress resigned, finished games keep the seat
+    as "former player N", ratings keep their numbers under that name, every other row naming
+    them deleted; a goodbye email, deleted once sent. --yes skips the question."""
+    try:
+        erased = erasure.erase(services(), address)
+    except PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"erased: now {erased.name}; {len(erased.resigned)} games resigned"
+               + (f" ({', '.join(map(str, erased.resigned))})" if erased.resigned else "")
+               + ("; a goodbye email queued" if erased.goodbye else "; no goodbye email "
+                  "(the address could not be mailed)"))

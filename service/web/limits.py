@@ -1,5 +1,6 @@
-"""Abuse limits (Flask-Limiter): sign-in mails, game and tournament creation and invitations, each counted per
-client address and per account (or per typed address for sign-in). The counts live in Redis
+"""Abuse limits (Flask-Limiter): sign-in mails, the links of a change of address or an erasure,
+game and tournament creation and invitations, each counted per client address and per account
+(or per typed address for sign-in and a new address). The counts live in Redis
 when there is a broker (every web process shares them) and in memory on the embedded default.
 
 One Limiter per app (apps in one process count apart); the limits are put on the views here,
@@ -82,6 +83,12 @@ def init_app(app: Flask) -> Limiter:
             (cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent),
             (cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, _entrants_invited, _sent),
             (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, _entrants_invited, _sent)],
+        # a change of address or an erasure mails a link (and the old address a notice)
+        "accounts.change_address": [
+            (cfg["TURNPOST_LIMIT_SIGN_IN_ADDRESS"], _account_or_client, 1, None),
+            (cfg["TURNPOST_LIMIT_SIGN_IN_ADDRESS"], _typed_address, 1, None)],
+        "accounts.erase_request": [
+            (cfg["TURNPOST_LIMIT_SIGN_IN_ADDRESS"], _account_or_client, 1, None)],
         "accounts.rematch": [(cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent)],
         "accounts.refill": [(cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, 1, _sent),
                             (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, 1, _sent)],

@@ -1,6 +1,7 @@
 """The daily prune (service.play.time.sweep.retention): receipts and sent emails' outbox rows
 older than their retention go; what a later press, reply or email may still read stays, and a
-move is still made once."""
+move is still made once. Players' account changes and sign-in links go once nothing can use
+them."""
 from __future__ import annotations
 
 import dataclasses
@@ -14,7 +15,15 @@ from sqlalchemy import func, select
 from service import play
 from service.play import Intent, notify
 from service.play.clock import ManualClock
-from service.store.models import EventRow, InboundMessage, OutboxRow, Submission
+from service.play.players import accounts, readdress
+from service.store.models import (
+    AccountChange,
+    EventRow,
+    InboundMessage,
+    OutboxRow,
+    SignIn,
+    Submission,
+)
 from service.store.statuses import OutboxStatus
 from tests.conftest import T0
 from workers.tasks import prune_old_rows
@@ -185,11 +194,12 @@ def test_beat_prunes_daily_and_flask_prune_does_it_by_hand(app_factory):
     clock.advance(days=200)
     with app.app_context():
         assert celery.tasks[prune_old_rows.name].delay().get() == {
-            "outbox": 1, "receipts": 2, "inbound": 0}
+            "outbox": 1, "receipts": 2, "inbound": 0, "account_changes": 0, "sign_ins": 0}
         move(svc, game, "c")       # its email, sent, carries on from the seat's kept one
         clock.advance(days=200)
         result = app.test_cli_runner().invoke(args=["prune"])
-    assert result.output == "deleted 1 outbox rows, 1 receipts and 0 stored replies\n", \
+    assert result.output == ("deleted 1 outbox rows, 1 receipts, 0 stored replies, 0 "
+                             "account changes and 0 sign-in links\n"), \
         result.output
 
 
@@ -234,3 +244,28 @@ def test_processed_replies_past_the_retention_go_failed_ones_stay(svc):
     assert new
     play.process_inbound(svc, row_id)
     assert events(svc, game) == logged
+
+
+def test_account_changes_and_sign_in_links_go_once_nothing_can_use_them(svc):
+    """An unconfirmed change of address goes once its link's hour is up; a confirmed one stays
+    with the account (an erasure must find the old address wherever it is still written); a
+    sign-in link's row goes a week after it expired."""
+    start(svc)
+    with svc.db.transaction() as s:
+        anna = s.scalar(select(func.min(OutboxRow.to_addr)))
+    player = readdress.move(svc, anna, "anna@moved.example").player_id
+    readdress.request(svc, player, "anna@third.example")
+    accounts.request_sign_in(svc, "anna@moved.example", "nonce")
+
+    def kinds():
+        with svc.db.transaction() as s:
+            return (sorted(c.used_at is not None for c in s.scalars(select(AccountChange))),
+                    s.scalar(select(func.count()).select_from(SignIn)))
+
+    assert play.prune(svc).account_changes == 0
+    svc.clock.advance(timedelta(hours=2))
+    assert (play.prune(svc).account_changes, kinds()) == (1, ([True], 1))
+    svc.clock.advance(timedelta(days=7))
+    assert play.prune(svc).sign_ins == 1
+    svc.clock.advance(timedelta(days=1000))
+    assert (play.prune(svc).account_changes, kinds()) == (0, ([True], 0))

@@ -7,9 +7,10 @@ transaction that ends
 it. The interface: a player's rating in a game (`standing(session, kind,
 player_rater(player_id))`; a bot level's rated player is "bot:normal"), their reliability
 and quickness (`activity(session, player_id)`)."""
+from service.play.players import when_a_player_is_erased
 from service.play.time import ending
 
-from . import challenges, invites, ladders, reports, strength
+from . import challenges, invites, ladders, leaving, reports, strength
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
 from .invites import MAX_INVITEES, InviteClosed
@@ -58,10 +59,12 @@ from .tournaments import (
 ending.when_a_game_ends(rate_end)
 # and a tournament's game marks its tournament due (the next round starts after the commit)
 ending.when_a_game_ends(mark_due)
+# an erased player's ladders and tournaments, in the erasure's transaction
+when_a_player_is_erased(leaving.erased)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
            "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "MAX_INVITEES", "NoSuchBoard", "Posted", "Profile",
-           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders",
+           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders", "leaving",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",

@@ -168,27 +168,32 @@ def leave(svc: Services, player_id: int, kind: str) -> int:
         mine = next((r for r in rungs if r.player_id == player_id), None)
         if mine is None:
             raise LadderRefused("You are not on this ladder; nothing was changed.")
-        place = mine.place
-        session.delete(mine)
-        session.flush()
-        table = LadderRung.__table__
-        # through negative places, as in _climb: one player per place after every statement
-        session.execute(table.update().where(table.c.kind == kind, table.c.place > place)
-                        .values(place=-(table.c.place - 1)))
-        session.execute(table.update().where(table.c.kind == kind, table.c.place < 0)
-                        .values(place=-table.c.place))
-        left = session.execute(update(LadderGame).where(
-            LadderGame.kind == kind, LadderGame.settled.is_(False),
-            (LadderGame.challenger_id == player_id) | (LadderGame.defender_id == player_id))
-            .values(settled=True).execution_options(synchronize_session=False))
-        # their challenges still waiting go with them: no game starts from them
-        session.execute(update(LadderChallenge).where(
-            LadderChallenge.kind == kind, LadderChallenge.status == WAITING,
-            (LadderChallenge.challenger_id == player_id)
-            | (LadderChallenge.defender_id == player_id))
-            .values(status="void").execution_options(synchronize_session=False))
-        session.expire_all()
-        return left.rowcount
+        return step_off(session, mine)
+
+
+def step_off(session: Session, mine: LadderRung) -> int:
+    """`leave` in the caller's transaction, the ladder's rungs locked (an erasure too)."""
+    kind, player_id, place = mine.kind, mine.player_id, mine.place
+    session.delete(mine)
+    session.flush()
+    table = LadderRung.__table__
+    # through negative places, as in _climb: one player per place after every statement
+    session.execute(table.update().where(table.c.kind == kind, table.c.place > place)
+                    .values(place=-(table.c.place - 1)))
+    session.execute(table.update().where(table.c.kind == kind, table.c.place < 0)
+                    .values(place=-table.c.place))
+    left = session.execute(update(LadderGame).where(
+        LadderGame.kind == kind, LadderGame.settled.is_(False),
+        (LadderGame.challenger_id == player_id) | (LadderGame.defender_id == player_id))
+        .values(settled=True).execution_options(synchronize_session=False))
+    # their challenges still waiting go with them: no game starts from them
+    session.execute(update(LadderChallenge).where(
+        LadderChallenge.kind == kind, LadderChallenge.status == WAITING,
+        (LadderChallenge.challenger_id == player_id)
+        | (LadderChallenge.defender_id == player_id))
+        .values(status="void").execution_options(synchronize_session=False))
+    session.expire_all()
+    return left.rowcount
 
 
 def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int:

@@ -1,7 +1,9 @@
 """The emails about the service itself rather than a move: a sign-in link, an invitation (to a
-game or a tournament), a standing challenge matched (its payload carries everything it says).
-The outbox row names its sign-in or invitation row; the link's token is minted when the email
-is rendered, so no bearer token is ever stored."""
+game or a tournament), a standing challenge matched (its payload carries everything it says),
+and the letters about an account (`ACCOUNT`: a change of address, an erasure, the goodbye).
+The outbox row names its sign-in, invitation or account change row; the link's token is minted
+when the email is rendered, so no bearer token is ever stored, and the addresses an account's
+letter names are read from its change then, so the row holds none but its recipient's."""
 from __future__ import annotations
 
 from email.message import EmailMessage
@@ -14,10 +16,13 @@ from service.mail.outbound.compose import Envelope, compose_letter
 from service.play.services import Services
 from service.play.time import clocks
 from service.play.time import deadlines as timing
-from service.store.models import GameRow, Invitation, OutboxRow, Player
+from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, Player
 
+#: the letters about an account (service.play.players.readdress and .erasure queue them)
+ACCOUNT = frozenset({"readdress_confirm", "readdress_notice", "readdress_done", "moved",
+                     "erase_confirm", "goodbye"})
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
-                   "tournament_end", "ladder_challenge"})
+                   "tournament_end", "ladder_challenge"}) | ACCOUNT
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -26,6 +31,11 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     if row.kind == "sign_in":
         ctx = {"link": urls.absolute(urls.sign_in_path(payload["sign_in"]))}
         return compose_letter(svc.templates, urls, envelope, "sign_in", ctx)
+    if row.kind in ACCOUNT:
+        return compose_letter(svc.templates, urls, envelope, "account",
+                              account_letter(session, svc, row),
+                              in_reply_to=payload.get("in_reply_to"),
+                              auto="auto-replied" if row.kind == "moved" else "auto-generated")
     if row.kind == "challenge":
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)
@@ -58,3 +68,85 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
            "clock": clocks.describe(timing.control(game))}
     return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
 
+
+
+def account_letter(session: Session, svc: Services, row: OutboxRow) -> dict:
+    """The words of a letter about an account, from its change as it is now."""
+    urls = svc.urls
+    change = session.get(AccountChange, (row.payload or {}).get("change", 0))
+    player = session.get(Player, change.player_id) if change is not None else None
+    ctx = {"subject": "Turnpost", "paragraphs": [], "link": "", "button": "", "small": ""}
+    if row.kind == "goodbye":
+        return ctx | {
+            "subject": "Your Turnpost account is erased",
+            "paragraphs": [
+                "Your Turnpost account is erased, as you asked. Your games in progress were "
+                "resigned; in finished games your seat is now \"former player\", with no name "
+                "and no address; your ratings' numbers stay, under no name; everything else "
+                "that named you is deleted.",
+                "This is the last email we send you, and its own record goes once it is "
+                "sent. You may sign up again with this address at any time, as a new player."]}
+    if change is None or player is None:
+        raise LookupError(f"outbox row {row.id}: its account change is gone")
+    if row.kind == "readdress_confirm":
+        return ctx | {
+            "subject": "Confirm your new address for Turnpost",
+            "paragraphs": [
+                f"{player.name} asked to move their Turnpost account from {change.old_email} "
+                "to this address.",
+                "Open the link and press its button to make the move: your games, ratings, "
+                "tokens and preferences come with it, and from then on Turnpost mails you "
+                "here and reads your replies from here only."],
+            "link": urls.absolute(urls.readdress_path(change.id)),
+            "button": "Confirm the new address",
+            "small": "The link works once, within an hour. If you did not ask for this, "
+                     "ignore this email: nothing changes."}
+    if row.kind == "readdress_notice":
+        return ctx | {
+            "subject": "A change of address was asked for your Turnpost account",
+            "paragraphs": [
+                "Someone signed in to your Turnpost account asked to move it to "
+                f"{masked(change.new_email or '')}.",
+                "Nothing moves unless the link sent to that address is pressed, within the "
+                "hour. If it was you, open that email there. If it was not, do nothing: the "
+                "account stays here; a sign-in link comes only to this address, so check who "
+                "can read your mail."]}
+    if row.kind == "readdress_done":
+        return ctx | {
+            "subject": "Your Turnpost account moved to this address",
+            "paragraphs": [
+                f"Your Turnpost account now uses this address; it used to be "
+                f"{change.old_email}.",
+                "Your games, ratings, tokens and preferences came with it. Turnpost mails you "
+                "here from now on, and reads your replies from here only."]}
+    if row.kind == "moved":
+        return ctx | {
+            "subject": "This address no longer plays on Turnpost",
+            "paragraphs": [
+                f"On {change.used_at:%d %B %Y} the Turnpost account of this address moved to "
+                f"{masked(player.email)}, so mail from here is no longer read: nothing in your "
+                "email was done.",
+                "Write from that address instead: reply there to the latest email of the "
+                "game. This address gets no other answer from Turnpost."]}
+    return ctx | {                                           # erase_confirm
+        "subject": "Confirm: erase your Turnpost account",
+        "paragraphs": [
+            f"{player.name}, you asked to erase your Turnpost account ({change.old_email}).",
+            "Once you press the button on the link's page, your games in progress are "
+            "resigned (with more than two players the game goes on, your turns played by "
+            "the default move); in finished games your seat becomes \"former player\", with "
+            "no name and no address; your ratings' numbers stay, under no name; everything "
+            "else that names you is deleted. It cannot be undone.",
+            "You may want to download your data first: My games, \"Your data\"."],
+        "link": urls.absolute(urls.erase_path(change.id)),
+        "button": "Go to the erasure page",
+        "small": "The link works once, within an hour. If you did not ask for this, ignore "
+                 "this email: nothing changes."}
+
+
+def masked(addr: str) -> str:
+    """An address as a letter shows it to someone who may not own it: "n…@e….org"."""
+    local, _, domain = addr.partition("@")
+    name, dot, tld = domain.rpartition(".")
+    host = (name[:1] + "…" + dot + tld) if name else domain[:1] + "…"
+    return f"{local[:1]}…@{host}"

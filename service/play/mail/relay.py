@@ -39,6 +39,8 @@ open for the next batch), and mark each one sent as soon as the relay has taken 
   the next email is composed, and that one is handed over only once it is done (the relay
   takes one in, and the database commits it, while the next is composed); a row counts as
   sent, and is marked, only once its answer says the relay took it.
+* An erased player's goodbye (FORGOTTEN_ONCE_SENT) is deleted, not marked, once sent or given
+  up on, and a refusal of its address is not kept as evidence: nothing of the address stays.
 """
 from __future__ import annotations
 
@@ -54,7 +56,7 @@ from email.message import EmailMessage
 from functools import cache, partial
 from typing import Any
 
-from sqlalchemy import and_, bindparam, or_, select, update
+from sqlalchemy import and_, bindparam, delete, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
@@ -103,6 +105,9 @@ LOAD_PAUSES = (0.2, 0.5, 1, 2, 4, 8, 8, 8, 8)
 BATCH = 50
 GROUP = 10
 RELAY = "mail relay"
+#: rows deleted once sent, or once given up on, rather than kept: an erased player's goodbye
+#: (its address was to stay only until it was sent; service.play.players.erasure)
+FORGOTTEN_ONCE_SENT = frozenset({"goodbye"})
 
 
 _OUTBOX = OutboxRow.__table__.c
@@ -280,6 +285,8 @@ class _Sending:
         # row id -> (game, seat): what the log lines of its composing and sending are about
         self.about: dict[int, tuple[int | None, int | None]] = {}
         self.to: dict[int, str] = {}            # row id -> its address, lower case
+        # rows deleted once sent, rather than marked (FORGOTTEN_ONCE_SENT)
+        self.forget: set[int] = set()
         self.unreachable: SendFailed | None = None
         # the last email handed over: its answer read and its row marked (or failed) there
         self.settling: Future[dict[int, str]] | None = None
@@ -371,9 +378,14 @@ class _Sending:
             for row_id in group:
                 row = rows[row_id]
                 if row.to_addr.lower() in dead:
-                    row.status, row.claim = OutboxStatus.SKIPPED, None
+                    if row.kind in FORGOTTEN_ONCE_SENT:
+                        session.delete(row)
+                    else:
+                        row.status, row.claim = OutboxStatus.SKIPPED, None
                     drafts[row_id] = None
                     continue
+                if row.kind in FORGOTTEN_ONCE_SENT:
+                    self.forget.add(row_id)
                 self.about[row_id] = row.game_id, row.seat
                 self.to[row_id] = row.to_addr.lower()
                 try:
@@ -430,7 +442,7 @@ class _Sending:
     def _taken(self, row_id: int, relay_id: str) -> str:
         self.svc.outages.ok(RELAY)
         self.took_any = True
-        _mark_sent(self.svc, {row_id: relay_id})
+        _mark_sent(self.svc, {row_id: relay_id}, forget=row_id in self.forget)
         return "sent"
 
     def _failed(self, row_id: int, exc: Exception) -> dict[int, str]:
@@ -468,10 +480,11 @@ _MARK_SENT = (update(OutboxRow.__table__)
                       claim=None, relay_id=bindparam("answer")))
 
 
-def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
+def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False) -> None:
     """The messages went out: record it (one statement for the lot), through a database
     restart if need be. Until it is recorded the heartbeat keeps the claims, so the rows are
-    not taken over and sent again."""
+    not taken over and sent again. `forget`: the rows are deleted instead (an erased
+    player's goodbye: its address was to be kept only until it was sent)."""
     now = svc.clock.now()
     params = [{"row_id": row_id, "at": now, "answer": str(answer or "")[:200] or None}
               for row_id, answer in sent.items()]
@@ -479,7 +492,10 @@ def _mark_sent(svc: Services, sent: dict[int, str]) -> None:
         time.sleep(pause)
         try:
             with svc.db.transaction() as session:
-                session.execute(_MARK_SENT, params)
+                if forget:
+                    session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
+                else:
+                    session.execute(_MARK_SENT, params)
             svc.outages.ok("database")
             mail_holds.delivered(svc, list(sent))   # a seat held for want of mail runs again
             return
@@ -590,7 +606,10 @@ def _retry_later(svc: Services, session: Session, row: OutboxRow) -> str:
     schedule = svc.retry_schedule
     row.attempts += 1
     if row.attempts > len(schedule):
-        row.status = OutboxStatus.PARKED
+        if row.kind in FORGOTTEN_ONCE_SENT:
+            session.delete(row)        # given up: nothing is kept of an erased address
+        else:
+            row.status = OutboxStatus.PARKED
         return "parked"
     row.status = OutboxStatus.PENDING
     row.next_try = svc.clock.now() + timedelta(seconds=schedule[row.attempts - 1])
@@ -603,6 +622,10 @@ def _refused(session: Session, svc: Services, row: OutboxRow, reason: str) -> st
     second day of it mutes the address everywhere; the player can still play on the game
     page). No seat is muted for one refusal."""
     row.attempts += 1
+    if row.kind in FORGOTTEN_ONCE_SENT:
+        # an erased player's address: no evidence is kept of it, nor the row
+        session.delete(row)
+        return "parked"
     row.status = OutboxStatus.PARKED
     muted = refusals.record(session, row.to_addr, reason, svc.clock.now())
     log.warning("outbox row %s to %s refused by the relay, parked%s: %s", row.id, row.to_addr,

@@ -9,7 +9,9 @@ all or none (nothing is stored unless every line is accepted).
 Answers are bounded: one answer mail per message at most (refusal, help and notes in it), at
 most MAX_COMMAND_LINES lines read, the say lines of one message are one message to the table,
 and ANSWERS_PER_HOUR per seat. Only a seat's own address is ever answered: mail for no game,
-or from an address that is not the seat's, gets no mail at all (no backscatter)."""
+or from an address that is not the seat's, gets no mail at all (no backscatter), but for one
+answer to an address its player moved away from, saying where to write now (once ever:
+service.play.players.readdress.answer_once)."""
 from __future__ import annotations
 
 import difflib
@@ -38,6 +40,7 @@ from service.play import notify
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, PlayError
 from service.play.moves import Intent, commands, runner
+from service.play.players import readdress
 from service.play.services import Services
 from service.store import inbound as inbound_store
 from service.store import records
@@ -333,6 +336,14 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
                       game_id=game.id)
     ids = []
     seat_row = next(s for s in game.seats if s.seat == target.seat)
+    moved = readdress.answer_once(session, mail.sender, seat_row.player_id, now,
+                                  mail.message_id)
+    if moved is not None:
+        # the seat's own player, from the address they moved away from: told once where to
+        # write now (their new address is told only to the old one), and the seat not warned
+        return Result(STRANGER, [moved], f"{mail.sender} is seat {target.seat}'s former "
+                      "address: answered once with where to write now",
+                      game_id=game.id, seat=target.seat)
     if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
                                           now - WARN_EVERY):
         pos = positions.load(session, svc.states, game.id)

@@ -1,8 +1,23 @@
-"""Who sits where: accounts, addresses, invitations, starting a game, seats, personal tokens."""
+"""Who sits where: accounts, addresses, invitations, starting a game, seats, personal tokens;
+and a player's data (personaldata: the one map of every table that names a player, which the
+export, a change of address and an erasure all read)."""
 
-from . import accounts, blocks, invitations, personaltokens, seats
+from . import (
+    accounts,
+    blocks,
+    datarows,
+    erasure,
+    invitations,
+    personaldata,
+    personaltokens,
+    readdress,
+    seats,
+)
 from .addresses import BadAddress, address, default_name
 from .blocks import BadBlock
+from .changes import ChangeRefused
+from .datarows import Who
+from .erasure import when_a_player_is_erased
 from .invitations import MAX_INVITES, TABLE_ONLY, BadInvitation, declined, take_open_seat
 from .start import (
     BadStart,
@@ -23,6 +38,7 @@ __all__ = [
     "BadBlock",
     "BadInvitation",
     "BadStart",
+    "ChangeRefused",
     "Entry",
     "MAX_INVITES",
     "Entry",
@@ -31,6 +47,12 @@ __all__ = [
     "accounts",
     "blocks",
     "address",
+    "datarows",
+    "erasure",
+    "personaldata",
+    "readdress",
+    "Who",
+    "when_a_player_is_erased",
     "bot_entries",
     "find_player",
     "fit_seats",

@@ -19,7 +19,7 @@ from service.play.errors import PlayError
 from service.play.services import Services
 from service.store.models import Player, SignIn
 
-from .addresses import address, default_name
+from .addresses import address, default_name, erased
 
 SIGN_IN_LIFETIME = timedelta(minutes=15)
 MAIL_MODES = {"turn": "when it is my move", "every": "every move",
@@ -98,11 +98,13 @@ def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Ac
 
 
 def account(svc: Services, player_id: int | None) -> Account | None:
+    """The signed-in account; None for nobody, and for an account erased since the browser
+    signed in (its row stays, as "former player N": nobody is signed in as that)."""
     if player_id is None:
         return None
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)
-        return _account(player) if player is not None else None
+        return _account(player) if player is not None and not erased(player.email) else None
 
 
 def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mail_mode: str,

@@ -7,6 +7,15 @@ from email_validator import EmailNotValidError, validate_email
 
 from service.play.errors import PlayError
 
+#: an erased player's address is erased-<id>@ this domain: RFC 2606 reserves .invalid, so it
+#: is never mailed, and address() refuses it, so nobody signs in or is seated under it
+ERASED_DOMAIN = "erased.invalid"
+
+
+def erased(addr: str) -> bool:
+    """Whether this is an erased player's made-up address (service.play.players.erasure)."""
+    return addr.endswith("@" + ERASED_DOMAIN)
+
 
 class BadAddress(PlayError):
     title = "That is not an email address"

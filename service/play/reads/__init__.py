@@ -1,6 +1,7 @@
-"""What pages and the API read: game pages, history, replay, a game's file, a player's games, bookkeeping lists."""
+"""What pages and the API read: game pages, history, replay, a game's file, a player's games
+and all of their data (mydata), bookkeeping lists."""
 
-from . import admin, api, forcedmoves, gamefile, mygames, seatpage
+from . import admin, api, forcedmoves, gamefile, mydata, mygames, seatpage
 from .pages import GameRead, PublicGame, public_game, read_game
 from .replay import NotYet, Step, replay_step, seat_log, whole_log
 
@@ -13,6 +14,7 @@ __all__ = [
     "api",
     "forcedmoves",
     "gamefile",
+    "mydata",
     "mygames",
     "public_game",
     "read_game",

@@ -84,14 +84,21 @@ def seat_log(svc: Services, game_id: int, reader: Reader) -> dict[str, Any]:
         seat = readpolicy.seat_shown(row, reader)
         pos = positions.load(session, svc.states, game_id)
         names = [s.player.name for s in row.seats]
-        events = []
-        for r in event_store.load(session, row):
-            seen = redact(pos.engine, r.event, seat)
-            if seen is not None:
-                events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
-                               "source": r.source, "event": seen})
         return {"game": game_id, "kind": row.kind, "seat": seat, "players": names,
-                "events": events, "messages": _messages(session, game_id, seat)}
+                "events": seat_events(session, pos.engine, row, seat),
+                "messages": _messages(session, game_id, seat)}
+
+
+def seat_events(session, engine, row: GameRow, seat: int | None) -> list[dict[str, Any]]:
+    """Every event of the game's log as `seat` may see it (the engine's `redact`), in the
+    caller's session: the log download and a player's export (reads.mydata)."""
+    events = []
+    for r in event_store.load(session, row):
+        seen = redact(engine, r.event, seat)
+        if seen is not None:
+            events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
+                           "source": r.source, "event": seen})
+    return events
 
 
 NO_LOG = "There is no such game log."

@@ -25,6 +25,13 @@ What each row is still needed for, and why that has ended by then:
   address, and is what an operator reruns; one that failed or is still being processed is
   kept. A reply redelivered after the retention is stored again and read again: its reply
   address has expired by then, and it moves nothing.
+- A player's change to their account (`account_changes`): a request never confirmed is done
+  with once its link's hour is up. A confirmed change of address stays as long as the account:
+  the old address may still be written in rows kept for ever (a chat line, a seat change) or
+  for a retention of 0 days, and an erasure must find every address that was the player's.
+- A sign-in link (`sign_ins`) works for 15 minutes, once; it names the address typed, which
+  may be nobody's account. Kept SIGN_INS_KEPT after it expired, for an operator asked "did
+  my link go out?", then deleted.
 """
 from __future__ import annotations
 
@@ -36,7 +43,14 @@ from sqlalchemy.orm import aliased
 
 from service.play.services import Services
 from service.store.inbound import RETRYING
-from service.store.models import GameRow, InboundMessage, OutboxRow, Submission
+from service.store.models import (
+    AccountChange,
+    GameRow,
+    InboundMessage,
+    OutboxRow,
+    SignIn,
+    Submission,
+)
 from service.store.statuses import InboundStatus, OutboxStatus
 
 #: the games whose rows one statement prunes, in a short transaction of its own: a pass reads
@@ -49,6 +63,8 @@ MAILS = 10_000
 FINISHED = (OutboxStatus.SENT, OutboxStatus.SKIPPED)
 #: a stored mail still to be processed, or kept for an operator
 UNDONE = (InboundStatus.RECEIVED, InboundStatus.PROCESSING, InboundStatus.FAILED, RETRYING)
+#: how long a sign-in link's row stays after it expired
+SIGN_INS_KEPT = timedelta(days=7)
 
 
 @dataclass(frozen=True)
@@ -56,6 +72,8 @@ class Pruned:
     outbox: int = 0
     receipts: int = 0
     inbound: int = 0
+    account_changes: int = 0
+    sign_ins: int = 0
 
 
 def retention(days: int, svc: Services) -> timedelta | None:
@@ -69,6 +87,12 @@ def retention(days: int, svc: Services) -> timedelta | None:
 def prune(svc: Services, games: int = GAMES) -> Pruned:
     """Delete the outbox rows and receipts past their retention, `games` games at a time."""
     now = svc.clock.now()
+    with svc.db.transaction() as session:
+        changes = session.execute(delete(AccountChange).where(
+            AccountChange.used_at.is_(None), AccountChange.expires_at < now)).rowcount
+        sign_ins = session.execute(delete(SignIn).where(
+            SignIn.expires_at < now - SIGN_INS_KEPT)).rowcount
+    people = {"account_changes": changes, "sign_ins": sign_ins}
     cutoffs = {}
     for days, name in ((svc.settings.OUTBOX_RETENTION_DAYS, "outbox"),
                        (svc.settings.RECEIPT_RETENTION_DAYS, "receipts"),
@@ -77,7 +101,7 @@ def prune(svc: Services, games: int = GAMES) -> Pruned:
         if keep is not None:
             cutoffs[name] = now - keep
     if not cutoffs:
-        return Pruned()
+        return Pruned(**people)
     done = dict.fromkeys(cutoffs, 0)
     with svc.db.transaction() as session:
         last = session.scalar(select(func.max(GameRow.id))) or 0
@@ -95,7 +119,7 @@ def prune(svc: Services, games: int = GAMES) -> Pruned:
         with svc.db.transaction() as session:
             done["inbound"] += session.execute(_OLD_MAIL, {
                 "lo": lo, "hi": lo + MAILS, "cutoff": cutoffs["inbound"]}).rowcount
-    return Pruned(**done)
+    return Pruned(**done, **people)
 
 
 _LATER = aliased(OutboxRow)
