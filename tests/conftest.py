@@ -139,7 +139,7 @@ def test_settings(db_url: str, tmp_path, **overrides) -> dict:
            # tests read the mail at /dev/outbox on either database
            "TURNPOST_DEV_OUTBOX": "1",
            # the timeout tests are about timeouts: a vacation day taken instead of one is
-           # turned on by the tests of that rule (tests/time/test_vacation_days.py)
+           # turned on by the tests of that rule (tests/play/time/test_vacation_days.py)
            "TURNPOST_AUTO_VACATION": "false",
            "TESTING": True}
     cfg.update(overrides)

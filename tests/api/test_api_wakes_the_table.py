@@ -11,8 +11,7 @@ from service.play import community
 from service.play.players import personaltokens as tokens
 from service.play.players import start
 from service.store.models import EventRow, GameRow
-
-from ..web.helpers import start_game
+from tests.web.helpers import start_game
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 

@@ -20,7 +20,15 @@ from pathlib import Path
 
 import pytest
 
-from .helpers import CHROMIUM, CHROMIUM_ARGS, PHONE, Served, flask_run, free_port, need_browser
+from tests.browser.helpers import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    Served,
+    flask_run,
+    free_port,
+    need_browser,
+)
 
 
 class _Shared:

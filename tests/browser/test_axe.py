@@ -15,8 +15,7 @@ from pathlib import Path
 import pytest
 
 from service.games import registry
-
-from .helpers import click, open_mail
+from tests.browser.helpers import click, open_mail
 
 AXE = Path(__file__).parent / "vendor" / "axe-core" / "axe.min.js"
 # entry, seats, switches to tick in the lobby

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 import time
 
-from .helpers import click, open_mail
+from tests.browser.helpers import click, open_mail
 
 
 def test_sign_in_open_me_accept_an_invitation_and_move(server, page, addr, tmp_path):

@@ -10,8 +10,8 @@ import re
 
 import pytest
 
-from .helpers import click, open_mail
-from .test_axe import _emails, check
+from tests.browser.helpers import click, open_mail
+from tests.browser.test_axe import _emails, check
 
 
 @pytest.fixture

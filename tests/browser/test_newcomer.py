@@ -21,8 +21,8 @@ from urllib.parse import urldefrag, urljoin
 
 import pytest
 
-from ..replies.test_replies import reply_to
-from .helpers import click
+from tests.browser.helpers import click
+from tests.play.mail.test_replies import reply_to
 
 TURNS = 4                         # Trees ends right after the turn cap: a short game
 HREF = re.compile(r'href="([^"]+)"')

@@ -22,8 +22,7 @@ from service.games import registry
 from service.games.contract import OPTIONAL_HOOKS, REQUIRED, IllegalMove, Option, replay
 from service.play.errors import PlayError
 from service.play.moves import planplay, plans
-
-from .positions import GAMES, configurations, positions
+from tests.games.positions import GAMES, configurations, positions
 
 ROOT = Path(__file__).resolve().parents[2]
 # `getattr(engine, "name", ...)` or `hasattr(pos.engine, "name")`: the service looking up a hook

@@ -41,9 +41,8 @@ from service.mail.outbound.compose import Envelope, compose_turn
 from service.mail.outbound.templating import make_env
 from service.play.errors import PlayError
 from service.play.moves import planplay, plans
-
-from .positions import GAMES, Position, positions
-from .worlds import DEALS, deal_again
+from tests.games.positions import GAMES, Position, positions
+from tests.games.worlds import DEALS, deal_again
 
 #: worlds dealt again per position
 WORLDS = 3

@@ -23,9 +23,8 @@ from hypothesis import strategies as st
 
 from service.games import registry
 from service.games.contract import Event, IllegalMove, OptionError, replay
-
-from ..budgets import examples
-from .leaks import HistoryCheck, Leaky, Vocabulary, leaks_in, play_and_read
+from tests.budgets import examples
+from tests.games.leaks import HistoryCheck, Leaky, Vocabulary, leaks_in, play_and_read
 
 GAMES = sorted(registry.available())
 MAX_STEPS = 20_000

@@ -20,8 +20,7 @@ from hypothesis import strategies as st
 
 from service.games import registry
 from service.games.contract import IllegalMove, OptionError, replay
-
-from ..budgets import examples
+from tests.budgets import examples
 
 GAMES = sorted(registry.available())
 # Aristocracy lists a representative choice where the full space is combinatorial (stalls,

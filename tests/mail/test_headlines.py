@@ -2,7 +2,7 @@
 chose it by (issue 49, item 12)."""
 from __future__ import annotations
 
-from ..web.helpers import game_link, latest_to, move_links, sign_in, start_game, text_of
+from tests.web.helpers import game_link, latest_to, move_links, sign_in, start_game, text_of
 
 ANNA, BEN, CLEO = "anna@example.org", "ben@example.org", "cleo@example.org"
 

@@ -17,8 +17,7 @@ from service import play
 from service.mail.outbound import htmllines
 from service.play.mail import relay
 from service.store.models import OutboxRow, Player
-
-from ..play.test_costs import next_move
+from tests.play.moves.test_costs import next_move
 
 PEOPLE = [f"{name}@example.org" for name in ("anna", "ben", "cleo", "dan", "eve")]
 SEATS = {"aristocracy": 5, "magnate": 2, "suzerain": 2, "trees": 4}

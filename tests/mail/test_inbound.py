@@ -20,8 +20,7 @@ from service.mail.inbound.parse import (
     rejection,
     reply_tokens,
 )
-
-from ..budgets import examples
+from tests.budgets import examples
 
 FIXTURES = Path(__file__).parent / "fixtures"
 TO = "play+abcd2345efgh6789@turnpost.example"

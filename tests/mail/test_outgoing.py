@@ -7,8 +7,7 @@ import re
 from sqlalchemy import select
 
 from service.play import repository as positions
-
-from ..web.helpers import html_of, latest_to, mails, move_links, start_game, text_of
+from tests.web.helpers import html_of, latest_to, mails, move_links, start_game, text_of
 
 ADDRS = ["anna@example.org", "ben@example.org"]
 

@@ -16,9 +16,8 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from service.mail.outbound.transports import SendFailed, SendRefused, SMTPTransport
-
-from .test_relay import free_port
-from .test_relay_fanout import Holding, Sink, relay_at
+from tests.mail.test_relay import free_port
+from tests.mail.test_relay_fanout import Holding, Sink, relay_at
 
 
 class Relay(Sink):

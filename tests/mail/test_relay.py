@@ -17,9 +17,8 @@ from service.play.clock import ManualClock
 from service.play.mail import relay
 from service.play.reads import admin
 from service.store.models import InboundMessage, OutboxRow
-
-from ..replies.test_replies import reply_to
-from ..web.helpers import latest_to, move_links, start_game
+from tests.play.mail.test_replies import reply_to
+from tests.web.helpers import latest_to, move_links, start_game
 
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
 

@@ -11,8 +11,7 @@ from sqlalchemy import select, update
 from service import play
 from service.mail.outbound.transports import SMTPTransport
 from service.store.models import OutboxRow, Player
-
-from .test_relay_fanout import Sink, queued, relay_at
+from tests.mail.test_relay_fanout import Sink, queued, relay_at
 
 
 @pytest.fixture

@@ -25,9 +25,8 @@ from service.mail.outbound.transports import SendFailed, SMTPTransport
 from service.play import notify
 from service.play.mail import relay
 from service.store.models import OutboxRow, Player, Seat
-
-from ..web.helpers import start_game
-from .test_relay import free_port
+from tests.mail.test_relay import free_port
+from tests.web.helpers import start_game
 
 PEOPLE = ["anna@example.org", "ben@example.org"]
 LINK = re.compile(r"https?://[^\s\"'<>]+")

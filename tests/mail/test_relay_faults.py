@@ -18,9 +18,8 @@ from service.mail.outbound.transports import SMTPTransport
 from service.play.clock import ManualClock
 from service.play.mail import relay
 from service.store.models import OutboxRow, Seat
-
-from ..conftest import T0
-from .test_relay import free_port, rows, start
+from tests.conftest import T0
+from tests.mail.test_relay import free_port, rows, start
 
 
 class Relay:

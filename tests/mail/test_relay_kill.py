@@ -20,8 +20,7 @@ import pytest
 
 from service import play
 from service.mail.outbound.transports import SMTPTransport
-
-from .test_relay_fanout import Sink, message_ids, queued, relay_at, rows
+from tests.mail.test_relay_fanout import Sink, message_ids, queued, relay_at, rows
 
 ROOT = Path(__file__).resolve().parents[2]
 

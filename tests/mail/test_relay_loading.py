@@ -10,9 +10,8 @@ from sqlalchemy import select
 from service import play
 from service.play.mail import relay
 from service.store.models import OutboxRow
-
-from ..play.test_costs import next_move, statements
-from .test_relay_fanout import LINK, queued
+from tests.mail.test_relay_fanout import LINK, queued
+from tests.play.moves.test_costs import next_move, statements
 
 
 def reads(seen: list[str]) -> list[str]:

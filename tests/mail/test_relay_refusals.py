@@ -17,8 +17,7 @@ from service.mail.outbound.transports import SendRefused, SMTPTransport, enhance
 from service.play import repository as positions
 from service.play.mail import refusals
 from service.store.models import AddressRefusal, OutboxRow, Player, Seat
-
-from .test_relay_fanout import PEOPLE, Sink, queued, relay_at, rows
+from tests.mail.test_relay_fanout import PEOPLE, Sink, queued, relay_at, rows
 
 CARL = "carl@example.org"
 

@@ -16,10 +16,9 @@ from aiosmtpd.controller import Controller
 
 from service.mail.outbound import transports
 from service.mail.outbound.transports import RelayUnreachable, SMTPTransport
-
-from .test_pipelining import message
-from .test_relay import free_port
-from .test_relay_fanout import Sink
+from tests.mail.test_pipelining import message
+from tests.mail.test_relay import free_port
+from tests.mail.test_relay_fanout import Sink
 
 TLS = Path(__file__).parent / "fixtures" / "tls"
 CERT, KEY = TLS / "relay-cert.pem", TLS / "relay-key.pem"

@@ -38,8 +38,7 @@ from service.play import notify
 from service.play import repository as positions
 from service.play.clock import ManualClock
 from service.play.moves import chat
-
-from ..web.helpers import post_form, start_game
+from tests.web.helpers import post_form, start_game
 
 GOLDEN = Path(__file__).with_name("golden") / "emails.json"
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)

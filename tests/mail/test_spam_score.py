@@ -22,8 +22,7 @@ import pytest
 from service.play.players import accounts, invitations
 from service.store.migrate import upgrade
 from service.store.models import Player
-
-from ..web.helpers import mails, start_game
+from tests.web.helpers import mails, start_game
 
 #: the score each email stays under; the 0.6 some turn emails get is HTML_OBFUSCATE (a
 #: card's suit symbols side by side, each in its own colour)

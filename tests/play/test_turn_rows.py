@@ -19,11 +19,10 @@ from service.play.moves import undo
 from service.play.players import seats as seat_cases
 from service.play.reads import gamefile as archive
 from service.store.models import GameRow
-from tests.time.helpers import move, position, start, to_act
-from tests.time.test_batch import THREE, scenario
-from tests.time.test_undo_clocks import _suzerain_with_a_passing_follow
-
-from ..budgets import examples
+from tests.budgets import examples
+from tests.play.time.helpers import move, position, start, to_act
+from tests.play.time.test_batch import THREE, scenario
+from tests.play.time.test_undo_clocks import _suzerain_with_a_passing_follow
 
 
 def rows_of(svc, game_id: int) -> tuple[list[int], dict | None, str]:
@@ -123,7 +122,7 @@ def test_the_last_move_records_the_outcome_and_clears_the_marks(services):
 
 
 def test_timeouts_and_forfeits_keep_the_rows_per_game_and_batched(services):
-    """The clock tests' scenario (tests/time/test_batch.py: timeouts by bot, forfeits that end
+    """The clock tests' scenario (tests/play/time/test_batch.py: timeouts by bot, forfeits that end
     a game and one that does not, sealed rounds, a resigned seat played for), both ways."""
     t0 = services.clock.now()
     for bulk in (False, True):

@@ -1,7 +1,7 @@
 """Revision 0032_seat_left_order numbers the seats that had left their games already, in the
 order they left (their seat changes), so that RULINGS P1 ranks the first to leave lowest in the
 games that were under way: after it the rows are what the service itself writes as seats
-leave (tests/play/test_ranking.py)."""
+leave (tests/play/community/test_ranking.py)."""
 from __future__ import annotations
 
 from sqlalchemy import select
@@ -9,9 +9,9 @@ from sqlalchemy import select
 from service.play.players import seats
 from service.store.migrate import upgrade
 from service.store.models import Seat
+from tests.play.time.helpers import start
+from tests.play.time.test_batch import THREE
 from tests.store.test_turns_migration import downgrade
-from tests.time.helpers import start
-from tests.time.test_batch import THREE
 
 FOUR = [*THREE, "Dora <dora@example.org>"]
 

@@ -14,8 +14,7 @@ from service.games.contract import Event
 from service.store import EventRow, GameRow, OutboxRow, Seat, Submission, moves
 from service.store import events as event_store
 from service.store.records import Tracked
-
-from .test_records import NOW, _game
+from tests.store.test_records import NOW, _game
 
 LATER = NOW + timedelta(hours=2)
 

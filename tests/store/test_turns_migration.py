@@ -14,8 +14,8 @@ from service.play.repository import SNAPSHOT_EVERY
 from service.store.migrate import alembic_config, upgrade
 from service.store.models import GameRow, Seat
 from tests.play.test_turn_rows import _take_back
-from tests.time.helpers import position, start
-from tests.time.test_batch import THREE
+from tests.play.time.helpers import position, start
+from tests.play.time.test_batch import THREE
 
 
 def downgrade(url: str, revision: str) -> None:

@@ -16,8 +16,7 @@ from service.linking import freshness as marks
 from service.linking.signer import Claims
 from service.play import repository as positions
 from service.store.models import EventRow, GameRow, OutboxRow
-
-from .helpers import form_client, mails, table_game
+from tests.web.helpers import form_client, mails, table_game
 
 SHORT = {"aristocracy": {"round_cap": "1"}, "trees": {"turn_cap": "40"}}
 CASES = [(entry, n) for entry, _, game, preset in registry.lobby()

@@ -16,9 +16,8 @@ from service.linking import freshness as marks
 from service.linking.signer import Claims
 from service.play import repository as positions
 from service.store.models import ChatMessage, EventRow, OutboxRow
-
-from ..budgets import examples
-from .helpers import form_client, mails, table_game, text_of
+from tests.budgets import examples
+from tests.web.helpers import form_client, mails, table_game, text_of
 
 
 @pytest.fixture

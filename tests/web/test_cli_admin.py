@@ -10,8 +10,7 @@ from sqlalchemy import update
 from service import play
 from service.play.reads import gamefile as archive
 from service.store.models import OutboxRow, Seat
-
-from .helpers import mails, start_game
+from tests.web.helpers import mails, start_game
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 

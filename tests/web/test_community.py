@@ -13,8 +13,7 @@ from service import play
 from service.play import community
 from service.play.players import seats as seat_cases
 from service.store.models import GameRow, Player, Rating
-
-from .helpers import post_form, sign_in
+from tests.web.helpers import post_form, sign_in
 
 ANNA, BEN, CARLA = "anna@example.org", "ben@example.org", "carla@example.org"
 
@@ -130,7 +129,7 @@ def test_start_game_rated_off_and_the_lobby_box(app, client):
 def test_an_imported_finished_game_is_not_rated_again_even_by_a_rebuild(app):
     from service.play.reads import gamefile as archive
     svc = app.extensions["turnpost"]
-    from tests.time.helpers import move, to_act
+    from tests.play.time.helpers import move, to_act
     g = play.start_game(svc, "trees", [ANNA, BEN], {"turn_cap": "2"})
     while to_act(svc, g.game_id):            # to the engine's end (not a service result)
         move(svc, g.game_id)

@@ -11,8 +11,7 @@ from sqlalchemy import func, select
 from service.play.moves import chat
 from service.play.players import personaltokens as tokens
 from service.store.models import Challenge, GameRow, Player
-
-from .helpers import form_client, mails, sign_in, table_game, text_of
+from tests.web.helpers import form_client, mails, sign_in, table_game, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 

@@ -12,10 +12,9 @@ import config
 from service import play
 from service.play.reads import admin
 from service.web import create_app
-
-from .. import conftest
-from ..replies.test_replies import ADDRS, deliver, events, mover, reply_to, start
-from .helpers import csrf, latest_to, mails, move_links, text_of
+from tests import conftest
+from tests.play.mail.test_replies import ADDRS, deliver, events, mover, reply_to, start
+from tests.web.helpers import csrf, latest_to, mails, move_links, text_of
 
 
 def _key_of(app, msg) -> str:

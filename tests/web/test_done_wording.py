@@ -12,8 +12,7 @@ from sqlalchemy import select
 from service import play
 from service.play import repository as positions
 from service.store.models import Player
-
-from .helpers import form_client, latest_to, move_links, start_game
+from tests.web.helpers import form_client, latest_to, move_links, start_game
 
 ME = "me@example.org"
 

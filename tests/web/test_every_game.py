@@ -15,8 +15,7 @@ from service.linking import freshness as marks
 from service.linking.signer import Claims
 from service.play import repository as positions
 from service.store import events as event_store
-
-from .helpers import MailWatcher, html_of, mails, start_game, text_of
+from tests.web.helpers import MailWatcher, html_of, mails, start_game, text_of
 
 CASES = [("trees", 3, {}), ("suzerain", 2, {}), ("aristocracy", 3, {"round_cap": 2}),
          ("magnate-roller", 2, {})]

@@ -11,8 +11,7 @@ from service import play
 from service.play.clock import ManualClock
 from service.play.players import personaltokens as tokens
 from tests.conftest import T0
-
-from .helpers import game_link, latest_to, post_form
+from tests.web.helpers import game_link, latest_to, post_form
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 ATOM = "{http://www.w3.org/2005/Atom}"

@@ -8,8 +8,7 @@ import re
 from sqlalchemy import select
 
 from service.store.models import GameRow, Player
-
-from .helpers import (
+from tests.web.helpers import (
     form_client,
     game_link,
     latest_to,
@@ -70,7 +69,7 @@ def test_the_invitation_states_the_clock(app):
 
 
 def test_a_game_filled_in_while_signed_out_is_kept_through_signing_in(app):
-    from .helpers import post_form
+    from tests.web.helpers import post_form
     client = app.test_client()
     sent = post_form(client, "/games", {"game": "magnate", "players": f"{ANNA}\n{BEN}",
                                         "clock": "7d"}, page="/")

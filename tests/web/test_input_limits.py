@@ -12,8 +12,7 @@ from sqlalchemy import func, select
 from service import play
 from service.play.players import personaltokens
 from service.store.models import ChatMessage, Player
-
-from .helpers import form_client
+from tests.web.helpers import form_client
 
 
 def start(app, *players):

@@ -13,8 +13,15 @@ from service.games import registry
 from service.linking.signer import Claims
 from service.play.services import run_nothing
 from service.store.models import EventRow
-
-from .helpers import form_client, game_link, latest_to, mails, move_links, sign_in, start_game
+from tests.web.helpers import (
+    form_client,
+    game_link,
+    latest_to,
+    mails,
+    move_links,
+    sign_in,
+    start_game,
+)
 
 PLAYERS = "Anna <anna@example.org>\nben@example.org"
 
@@ -282,7 +289,7 @@ def test_an_expired_game_link_offers_signing_in_to_that_game(client, app, app_fa
     """Not another expired link: signing in (which then opens that game) or a reply `view`."""
     import html
 
-    from .helpers import sign_in
+    from tests.web.helpers import sign_in
     gid = start(client, app)
     page = game_link(latest_to(app, "ben@example.org"))
     strict = app_factory(TURNPOST_LINK_MAX_AGE_DAYS=-1)

@@ -15,10 +15,9 @@ from service.games.trees import GAME as TREES
 from service.play import repository as positions
 from service.play.players import personaltokens as tokens
 from service.store.models import ChatMessage, EventRow, ExtensionRequest, Plan
-
-from ..play.test_plans_trees_magnate import trees_exchange
-from ..replies.test_replies import reply_to
-from .helpers import form_client, latest_to, mails, move_links, start_game, text_of
+from tests.play.mail.test_replies import reply_to
+from tests.play.moves.test_plans_trees_magnate import trees_exchange
+from tests.web.helpers import form_client, latest_to, mails, move_links, start_game, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 

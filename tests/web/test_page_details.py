@@ -9,8 +9,7 @@ import re
 from service import play
 from service.games import cards
 from service.play import repository as positions
-
-from .helpers import form_client, sign_in, start_game
+from tests.web.helpers import form_client, sign_in, start_game
 
 ANNA = "anna@example.org"
 PUBLIC = re.compile(r'<input type="checkbox" name="public"\s*(checked)?>')

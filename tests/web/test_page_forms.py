@@ -15,8 +15,7 @@ import pytest
 from sqlalchemy import select
 
 from service.store.models import GameRow, UndoRequest
-
-from .helpers import sign_in, table_game
+from tests.web.helpers import sign_in, table_game
 
 EXEMPT = ("/m/", "/u/", "/s/", "/i/")
 EXPIRED = "This form has expired"

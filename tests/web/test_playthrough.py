@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 import re
 
-from .helpers import (
+from tests.web.helpers import (
     csrf,
     game_link,
     invitation_links,

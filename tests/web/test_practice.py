@@ -13,8 +13,7 @@ from sqlalchemy import func, select
 
 from service.games import registry
 from service.store.models import GameRow
-
-from .helpers import form_client, sign_in
+from tests.web.helpers import form_client, sign_in
 
 CASES = [(entry, n) for entry, _, game, preset in registry.lobby()
          for n in registry.player_counts(game, preset)]

@@ -20,8 +20,7 @@ from service import play
 from service.play.players import personaltokens, seats
 from service.play.reads import gamefile
 from service.store.models import ChatMessage, GameRow
-
-from .helpers import csrf, lobby_game, mails, sign_in, start_game, text_of
+from tests.web.helpers import csrf, lobby_game, mails, sign_in, start_game, text_of
 
 ANNA, BEN, STRANGER = "anna@example.org", "ben@example.org", "sam@example.org"
 

@@ -12,9 +12,8 @@ from service.linking import freshness as marks
 from service.linking.signer import Claims
 from service.play import repository as positions
 from service.store import events as event_store
-
-from .helpers import form_client, sign_in, table_game
-from .test_every_game import _leaks
+from tests.web.helpers import form_client, sign_in, table_game
+from tests.web.test_every_game import _leaks
 
 
 @pytest.fixture

@@ -4,8 +4,7 @@ never "the default move will be played for them")."""
 from __future__ import annotations
 
 from service.play import community
-
-from .helpers import csrf, latest_to, start_game, text_of
+from tests.web.helpers import csrf, latest_to, start_game, text_of
 
 
 def _seat_path(app, game_id: int, seat: int) -> str:

@@ -15,8 +15,7 @@ from config.production import SECRET_MIN_LENGTH
 from service.web import create_app
 from service.web.safety import MAX_URL_BYTES, UnsafeSettings
 from tests import conftest
-
-from .helpers import game_link, latest_to, move_links, sign_in, start_game
+from tests.web.helpers import game_link, latest_to, move_links, sign_in, start_game
 
 
 @pytest.mark.parametrize("secret", [DEV_SECRET, ""])

@@ -9,8 +9,7 @@ from sqlalchemy import func, select
 
 from service.play import community
 from service.store.models import Tournament
-
-from .helpers import form_client, html_of, mails, post_form, sign_in, text_of
+from tests.web.helpers import form_client, html_of, mails, post_form, sign_in, text_of
 
 ANNA, BEN, CY = "anna@example.org", "ben@example.org", "cy@example.org"
 ANSWER = re.compile(r"http://turnpost\.test(/tournaments/invitations/[A-Za-z0-9_.\-]+/"

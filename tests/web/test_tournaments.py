@@ -11,8 +11,7 @@ from service.linking.signer import Claims
 from service.play import community
 from service.play import repository as positions
 from service.store.models import GameRow, Seat
-
-from .helpers import form_client, mails, sign_in
+from tests.web.helpers import form_client, mails, sign_in
 
 PEOPLE = ["ann@example.org", "bob@example.org"]
 

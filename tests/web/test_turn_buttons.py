@@ -7,8 +7,7 @@ import random
 import re
 
 from service.play import repository as positions
-
-from .helpers import form_client, game_link, latest_to, move_links, start_game
+from tests.web.helpers import form_client, game_link, latest_to, move_links, start_game
 
 PLAYERS = ["anna@example.org", "ben@example.org"]
 FORM = re.compile(r'<form method="post" action="(/m/[^"]+)">(.*?)</form>', re.S)

@@ -7,8 +7,7 @@ from sqlalchemy import create_engine, func, select, text
 
 from service.store.migrate import upgrade
 from service.store.models import GameRow
-
-from .helpers import mails, start_game
+from tests.web.helpers import mails, start_game
 
 
 def games_in(url: str) -> list[tuple[int, str]]:

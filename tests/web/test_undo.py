@@ -14,8 +14,7 @@ from service.linking import freshness as marks
 from service.linking.signer import Claims
 from service.play import repository as positions
 from service.store.models import EventRow, UndoRequest
-
-from .helpers import form_client, table_game
+from tests.web.helpers import form_client, table_game
 
 GAMES = [("trees", 2, {}), ("magnate-roller", 2, {}), ("suzerain", 2, {}),
          ("aristocracy", 3, {"aristocracy.round_cap": "1"})]

@@ -13,9 +13,8 @@ from service import play
 from service.play.moves import commands
 from service.play.players import personaltokens as tokens
 from service.store.models import ChatMessage, GameRow, UndoRequest
-
-from ..replies.test_replies import reply_to
-from .helpers import form_client, mails, start_game, text_of
+from tests.play.mail.test_replies import reply_to
+from tests.web.helpers import form_client, mails, start_game, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 MOVE = "<the seat's first legal move>"

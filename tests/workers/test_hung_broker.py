@@ -11,9 +11,8 @@ import time
 import pytest
 
 from service import play
+from tests.web.helpers import latest_to, move_links, start_game
 from workers import broker_wait
-
-from ..web.helpers import latest_to, move_links, start_game
 
 PLAYERS = ["anna@example.org", "ben@example.org"]
 HANG = 3.0

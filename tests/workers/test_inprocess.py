@@ -15,11 +15,10 @@ import pytest
 
 from service import play
 from service.play.clock import ManualClock
+from tests.conftest import T0
+from tests.play.time import helpers as clock_tests
+from tests.web.helpers import mails, move_links, start_game
 from workers.inprocess import InProcessWorker
-
-from ..conftest import T0
-from ..time import helpers as clock_tests
-from ..web.helpers import mails, move_links, start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from service import play
 from service.store.models import OutboxRow
-
-from ..web.helpers import latest_to, move_links, start_game
+from tests.web.helpers import latest_to, move_links, start_game
 
 PLAYERS = ["anna@example.org", "ben@example.org"]
 

@@ -13,9 +13,8 @@ import pytest
 from sqlalchemy import select
 
 from service.store.models import OutboxRow
-
-from ..conftest import REDIS_URL, TEST_SECRET
-from ..web.helpers import start_game
+from tests.conftest import REDIS_URL, TEST_SECRET
+from tests.web.helpers import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -11,10 +11,9 @@ from sqlalchemy import create_engine, text
 
 from service import play
 from service.store.models import InboundMessage
-
-from ..replies.test_replies import events, mover, reply_to
-from ..web.helpers import move_links, start_game
-from .test_worker import redis_url, start_worker, wait_for  # noqa: F401 - the fixture
+from tests.play.mail.test_replies import events, mover, reply_to
+from tests.web.helpers import move_links, start_game
+from tests.workers.test_worker import redis_url, start_worker, wait_for  # noqa: F401 - the fixture
 
 ADDRS = ["anna@example.org", "ben@example.org"]
 

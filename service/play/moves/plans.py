@@ -47,7 +47,7 @@ class Judged:
 
 def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) -> Judged:
     """A plan line checked against what the writer may know, or PlanRefused with the reason.
-    A pure function of the writer's knowledge (privacy: tests/play/test_plans.py)."""
+    A pure function of the writer's knowledge (privacy: tests/play/moves/test_plans.py)."""
     sealed = getattr(engine, "sealed_choices", None)
     if sealed:
         raise PlanRefused(f"Plans cannot be written in {engine.title}: {sealed}.")

@@ -4,7 +4,7 @@ three rights do with it (issue 52): `export` (a player's data in one JSON file),
 
 This is the one map those three read (service.play.players.datarows runs it; .readdress and
 .erasure are the use cases; service.play.reads.mydata is the export), so a table cannot be
-remembered by one of them and forgotten by another. tests/players/test_personal_data_map.py
+remembered by one of them and forgotten by another. tests/play/players/test_personal_data_map.py
 walks every table of the models and fails on one this map does not classify: a new table that
 names a player (a player id, an address, a seat, a sender, an owner ...) gets its entry here, or
 a line in NAMES_NOBODY saying why it names nobody.

@@ -7,7 +7,7 @@ invitations, vacations, changes of address.
 
 A game is shown only as the seat may see it, whatever its state: its log through the engine's
 `redact`, its position through `view` (the same `seat_events` as the seat's own log download),
-so a card another seat hid is never in it (tests/players/test_export.py, for every game).
+so a card another seat hid is never in it (tests/play/players/test_export.py, for every game).
 Of the table talk only the player's own lines are theirs to take; the others' stay with the
 game."""
 from __future__ import annotations

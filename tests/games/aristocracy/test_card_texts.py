@@ -13,8 +13,7 @@ from service.games.aristocracy import GAME
 from service.games.aristocracy.rules import decisions
 from service.games.aristocracy.state import Building
 from service.games.contract import CommandError, replay
-
-from .helpers import play, say, started, turn
+from tests.games.aristocracy.helpers import play, say, started, turn
 
 B = Building
 SUFFIX = re.compile(r"[A-Z0-9]\.\d")

@@ -10,9 +10,8 @@ from service.games.aristocracy import GAME
 from service.games.contract import CommandError, replay
 from tests.budgets import seeds
 from tests.games import golden
+from tests.games.aristocracy.helpers import GAME_V1, GAME_V2, started, turn
 from tests.games.test_invariants import play_out
-
-from .helpers import GAME_V1, GAME_V2, started, turn
 
 GOLDEN = Path(__file__).parent / "golden"
 

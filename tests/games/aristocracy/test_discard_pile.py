@@ -24,9 +24,8 @@ from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.state import Building as B
 from service.games.cards import french
 from service.games.contract import IllegalMove
-
-from ..test_invariants import ids_in
-from .helpers import play, say, started, turn
+from tests.games.aristocracy.helpers import play, say, started, turn
+from tests.games.test_invariants import ids_in
 
 SEATS = (0, 1, 2, None)
 

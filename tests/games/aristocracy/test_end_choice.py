@@ -12,8 +12,7 @@ from service.games.aristocracy import GAME
 from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.state import Building as B
 from service.games.contract import IllegalMove
-
-from .helpers import play, say, started
+from tests.games.aristocracy.helpers import play, say, started
 
 CHATEAU = B("9H.1", ("9S.1", "9D.1", "9C.1", "9H.2", "9S.2"))
 FARMS = tuple(B(f"{r}H.1", (f"{r}S.1", f"{r}D.1", f"{r}C.1")) for r in "234")

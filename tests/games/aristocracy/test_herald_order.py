@@ -12,8 +12,7 @@ import pytest
 from service.games.aristocracy import GAME
 from service.games.aristocracy.rules import decisions
 from service.games.contract import IllegalMove
-
-from .helpers import play, started
+from tests.games.aristocracy.helpers import play, started
 
 
 def herald_order_stalls(rules=None):

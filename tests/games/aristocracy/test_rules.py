@@ -11,8 +11,7 @@ from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.rules import decisions
 from service.games.aristocracy.state import Building, all_cards
 from service.games.contract import CommandError, IllegalMove, OptionError, replay
-
-from .helpers import play, say, started, turn
+from tests.games.aristocracy.helpers import play, say, started, turn
 
 B = Building
 

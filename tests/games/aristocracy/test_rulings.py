@@ -11,9 +11,8 @@ from service.games.aristocracy import GAME
 from service.games.aristocracy.flow import advance, recorder
 from service.games.aristocracy.state import Building as B
 from service.games.contract import IllegalMove
-
-from .helpers import play, say, started, turn
-from .test_discard_pile import clean
+from tests.games.aristocracy.helpers import play, say, started, turn
+from tests.games.aristocracy.test_discard_pile import clean
 
 
 def test_a2_first_herald_random_and_royals_pass_left_after_the_jack():

@@ -10,8 +10,7 @@ from dataclasses import replace
 
 from service.games.aristocracy import GAME
 from service.games.contract import Event, replay
-
-from .helpers import GAME_V1, play
+from tests.games.aristocracy.helpers import GAME_V1, play
 
 
 def _log(game, seats=3, seed=21, steps=150):

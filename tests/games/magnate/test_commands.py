@@ -5,8 +5,7 @@ import pytest
 
 from service.games.contract import CommandError
 from service.games.magnate import GAME
-
-from .helpers import deed, new, player, quiet
+from tests.games.magnate.helpers import deed, new, player, quiet
 
 
 @pytest.fixture

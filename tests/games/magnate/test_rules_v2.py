@@ -12,8 +12,7 @@ from service.games.magnate import GAME
 from service.games.magnate.scoring import final
 from service.games.magnate.setup import crown_set, property_deck
 from service.games.magnate.views import redact
-
-from .helpers import Script, act, dev, new, player, quiet, say, toks, turn, types
+from tests.games.magnate.helpers import Script, act, dev, new, player, quiet, say, toks, turn, types
 
 END = {"type": "end"}
 

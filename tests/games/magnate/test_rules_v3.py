@@ -8,8 +8,7 @@ from service.games.contract import replay
 from service.games.magnate import GAME, Magnate
 from service.games.magnate.costs import places
 from service.games.magnate.views import redact
-
-from .helpers import Script, act, new, player, quiet, say, types
+from tests.games.magnate.helpers import Script, act, new, player, quiet, say, types
 
 
 class MagnateV2(Magnate):

@@ -7,8 +7,7 @@ from service.games.contract import IllegalMove
 from service.games.magnate import GAME
 from service.games.magnate import costs as R
 from service.games.magnate.scoring import column_total
-
-from .helpers import act, deed, dev, new, player, quiet, rolled, toks, types
+from tests.games.magnate.helpers import act, deed, dev, new, player, quiet, rolled, toks, types
 
 # ---------------------------------------------------------------- M1 income
 

@@ -10,8 +10,7 @@ from service.games.magnate import GAME
 from service.games.magnate.costs import places
 from service.games.magnate.scoring import column_total, final
 from service.games.magnate.setup import property_deck
-
-from .helpers import Script, act, deed, dev, new, player, quiet, say, toks, types
+from tests.games.magnate.helpers import Script, act, deed, dev, new, player, quiet, say, toks, types
 
 SELL = {"type": "sell"}
 
@@ -279,7 +278,7 @@ def test_m18_the_bank_never_runs_out():
     """M18: income is paid whatever the number of tokens already out."""
     st = quiet(new())
     st = player(st, 0, tokens={"K": 40}, crowns=("NK",))
-    from .helpers import rolled
+    from tests.games.magnate.helpers import rolled
     st, _ = rolled(st, 0, 10, 2)
     assert st.players[0].tokens == toks(K=41)
 
@@ -290,7 +289,7 @@ def test_m19_default_fewest_held_ties_in_suit_order_and_standing_choice():
     # RULINGS M19
     """M19: default: the card's suit the owner holds fewest of, ties in suit order; a standing
     preference, settable any time (even off-turn), overrides it."""
-    from .helpers import rolled
+    from tests.games.magnate.helpers import rolled
     st = quiet(new())
     st = player(st, 1, column=(3, (deed("7ML"),)))
     after, _ = rolled(st, 0, 7, 2)

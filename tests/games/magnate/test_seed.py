@@ -5,8 +5,7 @@ import pytest
 
 from service.games.contract import IllegalMove
 from service.games.magnate import GAME
-
-from .helpers import act, new, player, quiet, rolled, toks, types
+from tests.games.magnate.helpers import act, new, player, quiet, rolled, toks, types
 
 
 def _buys(st, card):
@@ -30,7 +29,7 @@ def test_no_district_no_development():
     """000: "If there is no district in which you could place a property, then you may not
     develop it at this time." (every column blocked by a deed)"""
     st = quiet(new())
-    from .helpers import deed
+    from tests.games.magnate.helpers import deed
     for d in range(1, 6):
         st = player(st, 0, column=(d, (deed("9MS"),)))
     st = player(st, 0, hand=("4VL", "2MK", "3MV"), tokens={"V": 4, "L": 4})
@@ -77,7 +76,7 @@ def test_taxation_before_collecting():
     """000: "If either die is a 1, immediately resolve taxation. Then, both players collect"
     (a player taxed down to 1 Moon then collects the rolled Moon income)."""
     st = quiet(new())
-    from .helpers import dev
+    from tests.games.magnate.helpers import dev
     st = player(st, 1, tokens={"M": 6}, column=(1, dev("1M")))
     st, ev = rolled(st, 0, 1, 1, 1)
     assert st.players[1].tokens == toks(M=2)
@@ -86,7 +85,7 @@ def test_taxation_before_collecting():
 def test_deed_not_allowed_to_block_further_placement():
     """000: "Once you have a deed to a property, you may not put another deed in that district
     or develop another property there until the deeded property is fully developed.\""""
-    from .helpers import deed
+    from tests.games.magnate.helpers import deed
     st = quiet(new())
     st = player(st, 0, column=(3, (deed("9VY", V=2),)), hand=("3MV", "4VL", "5SV"),
                 tokens={"M": 5, "V": 5, "S": 5, "L": 5})
@@ -97,7 +96,6 @@ def test_modern_ace_scores_per_matching_suit():
     """002: an Ace "scores one point per matching suit in that district"; M3 reads it as per
     developed card bearing its suit in the owner's column, itself included."""
     from service.games.magnate.scoring import column_total
-
-    from .helpers import dev
+    from tests.games.magnate.helpers import dev
     assert column_total(dev("1L", "5ML", "8VL", "9LK"), True) == 4 + 5 + 8 + 9
     assert column_total(dev("1L", "5ML", "8VL", "9LK"), False) == 1 + 5 + 8 + 9

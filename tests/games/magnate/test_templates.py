@@ -8,8 +8,7 @@ import pytest
 from service.games import cards
 from service.games.magnate import GAME
 from service.mail.outbound.templating import FILTERS, GLOBALS
-
-from .test_play import play
+from tests.games.magnate.test_play import play
 
 jinja2 = pytest.importorskip("jinja2")
 ROOT = Path(__file__).resolve().parents[3] / "templates"
@@ -52,7 +51,7 @@ def test_open_turn_says_how_to_end_it():
     """RULINGS M9 (amended): the page and the email say plainly that the turn is still open
     and how to end it."""
     # RULINGS M9
-    from .helpers import act, new, player, quiet
+    from tests.games.magnate.helpers import act, new, player, quiet
     st = player(quiet(new()), 0, hand=("4VL", "2MK", "3MV"), tokens={"V": 4, "L": 4, "M": 3})
     st, _ = act(st, 0, {"type": "buy", "card": "4VL", "district": 3, "pay": {"V": 2, "L": 2}})
     env = _env()

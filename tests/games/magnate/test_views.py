@@ -5,8 +5,7 @@ from __future__ import annotations
 import json
 
 from service.games.magnate import GAME
-
-from .helpers import deed, dev, new, player, quiet, rolled, say, turn
+from tests.games.magnate.helpers import deed, dev, new, player, quiet, rolled, say, turn
 
 
 def _position():

@@ -8,8 +8,7 @@ import pytest
 
 from service.games.contract import replay
 from service.games.suzerain import GAME
-
-from ...budgets import seeds
+from tests.budgets import seeds
 
 
 def play(seed: int, bots: tuple[str, str]):

@@ -5,8 +5,7 @@ import pytest
 
 from service.games.contract import CommandError, IllegalMove
 from service.games.suzerain import GAME
-
-from .helpers import RNG, act, new, play
+from tests.games.suzerain.helpers import RNG, act, new, play
 
 
 def test_lead_play_bare_names_and_prefixes():

@@ -18,8 +18,7 @@ import pytest
 
 from service.games.suzerain import GAME
 from tests.games.golden import check
-
-from .helpers import as_version
+from tests.games.suzerain.helpers import as_version
 
 HERE = Path(__file__).parent / "golden"
 

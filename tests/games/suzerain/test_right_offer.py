@@ -13,9 +13,8 @@ import pytest
 
 from service.games.contract import CommandError, IllegalMove
 from service.games.suzerain import GAME
-
-from .helpers import RNG, act, new, one_card_left, play, swap_hand
-from .test_views import render
+from tests.games.suzerain.helpers import RNG, act, new, one_card_left, play, swap_hand
+from tests.games.suzerain.test_views import render
 
 LIGHT_KEEPER = "PSVK"   # Suns, Waves, Knots
 HARVEST = "PMSL"        # Moons, Suns, Leaves

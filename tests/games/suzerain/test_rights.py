@@ -14,8 +14,7 @@ import pytest
 
 from service.games.contract import IllegalMove, replay
 from service.games.suzerain import GAME
-
-from .helpers import RNG, act, as_version_1, new, one_card_left, play
+from tests.games.suzerain.helpers import RNG, act, as_version_1, new, one_card_left, play
 
 HARVEST = "PMSL"    # the Harvest: Moons, Suns, Leaves
 

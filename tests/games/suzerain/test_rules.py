@@ -15,8 +15,7 @@ from service.games.cards import decktet as dk
 from service.games.contract import IllegalMove, OptionError, replay
 from service.games.suzerain import GAME, scoring
 from service.games.suzerain.state import CARDS, POOL
-
-from .helpers import RNG, act, new, play
+from tests.games.suzerain.helpers import RNG, act, new, play
 
 
 def zone_cards(state):

@@ -7,8 +7,7 @@ import random
 from service.games.contract import replay
 from service.games.suzerain import GAME
 from service.games.suzerain.state import sort_key
-
-from .helpers import act, new, play
+from tests.games.suzerain.helpers import act, new, play
 
 
 def test_each_phase_has_its_documented_default():

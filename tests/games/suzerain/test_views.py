@@ -11,8 +11,7 @@ import jinja2
 from service.games.contract import replay
 from service.games.suzerain import GAME
 from service.mail.outbound.templating import FILTERS, GLOBALS
-
-from .helpers import new, play
+from tests.games.suzerain.helpers import new, play
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 

@@ -8,8 +8,7 @@ import pytest
 
 from service.games.trees import GAME
 from service.games.trees.bots import play_game
-
-from ...budgets import seeds
+from tests.budgets import seeds
 
 
 def test_bots_play_whole_games_legally():

@@ -8,8 +8,7 @@ import pytest
 
 from service.games.contract import CommandError, IllegalMove
 from service.games.trees import GAME
-
-from .helpers import harvest, play, table, unroot
+from tests.games.trees.helpers import harvest, play, table, unroot
 
 TREES = [("1V", ("4VL", "1V"), ("8VL", "4VL")), ("1M", ("9MS", "1M"), ("NM", "9MS"))]
 

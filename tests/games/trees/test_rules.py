@@ -8,8 +8,7 @@ import pytest
 from service.games.contract import IllegalMove, OptionError, replay
 from service.games.trees import GAME
 from service.games.trees.state import ACES, DRAW_CARDS
-
-from .helpers import act, harvest, play, table, types, unroot
+from tests.games.trees.helpers import act, harvest, play, table, types, unroot
 
 
 def started(seats=2, seed=0, **options):

@@ -14,8 +14,7 @@ from service.games import folding
 from service.games.contract import Event, replay
 from service.games.trees import GAME, state
 from service.games.trees.bots import play_game
-
-from .helpers import harvest, play, table, unroot
+from tests.games.trees.helpers import harvest, play, table, unroot
 
 PACKAGE = Path(state.__file__).parent
 # docs/engines.md, "Files and their roles": a module imports only those above it.

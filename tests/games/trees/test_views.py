@@ -14,8 +14,7 @@ from service.games.contract import replay
 from service.games.trees import GAME
 from service.games.trees.state import DRAW_CARDS
 from service.mail.outbound.templating import FILTERS, GLOBALS
-
-from .helpers import act, harvest, play, table
+from tests.games.trees.helpers import act, harvest, play, table
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
