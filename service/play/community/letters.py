@@ -1,5 +1,6 @@
 """The tournament's emails: each round's start and the end, one to each entrant who can be
-mailed (never a bot). The payload carries what the letter says (the standings as they stood),
+mailed (never a bot); a league's division says its season's start and end in its own letters
+(service.play.community.leagues), so its rounds are not told here. The payload carries what the letter says (the standings as they stood),
 so the email shows the tournament at the moment it was queued."""
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ from . import standings
 
 def tell_entrants(session: Session, svc: Services, t: Tournament, kind: str,
                   entrants: Iterable[TournamentEntrant]) -> list[int]:
+    if t.options.get("league"):
+        return []
     session.flush()
     board = standings.compute(session, svc, t)
     lines = [standings.line_text(n, line, t.format) for n, line in enumerate(board, 1)]
