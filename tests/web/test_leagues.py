@@ -1,0 +1,101 @@
+"""Leagues through the adapters: `flask leagues create` and `show`, the lobby page and a
+league's page, the signed join link (its page, its button, twice, tampered) and the season's
+first letter as it is sent (subject, text and HTML)."""
+from __future__ import annotations
+
+import re
+
+from sqlalchemy import func, select
+
+from service.store.models import League, LeagueMember
+from tests.web.helpers import form_client, html_of, mails, sign_in, text_of
+
+CY = "cy@example.org"
+JOIN = re.compile(r"join link: http://turnpost\.test(/leagues/join/[A-Za-z0-9_.\-]+)")
+
+
+def cli(app, *args):
+    with app.app_context():
+        return app.test_cli_runner().invoke(args=["leagues", *args])
+
+
+def make(app, *entrants):
+    made = cli(app, "create", "trees", "--divisions", "2", "--size", "2", "--season-days",
+               "10", "--promote", "1", *entrants)
+    assert made.exit_code == 0, made.output
+    return made
+
+
+def members(app) -> int:
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        return s.scalar(select(func.count()).select_from(LeagueMember))
+
+
+def test_the_cli_makes_a_league_and_shows_it_with_its_join_link(app):
+    made = make(app, "bot:easy", "bot:normal")
+    assert "league 1: 2 of 4 places taken; season 1 starts when full" in made.output
+    assert JOIN.search(made.output)
+    shown = cli(app, "show", "1")
+    assert shown.exit_code == 0, shown.output
+    assert "Trees league 1: forming, season 0; 2 divisions of 2, 1 up and down" in shown.output
+    assert "waiting for a place: Easy bot, Normal bot" in shown.output
+    assert JOIN.search(shown.output)
+    missing = cli(app, "show", "9")
+    assert missing.exit_code != 0 and "There is no league 9." in missing.output
+
+
+def test_the_cli_refuses_bad_terms_and_makes_nothing(app):
+    refused = cli(app, "create", "trees", "--divisions", "2", "--size", "4", "--season-days",
+                  "30", "--promote", "3")
+    assert refused.exit_code != 0
+    assert "from 1 to 2 players move up and down" in refused.output
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        assert s.scalar(select(func.count()).select_from(League)) == 0
+
+
+def test_joining_by_the_link_once_starts_the_season_and_twice_changes_nothing(app):
+    path = JOIN.search(make(app, "bot:easy", "bot:normal", "bot:easy").output).group(1)
+    assert "taking members" in app.test_client().get("/leagues").text
+    cy = form_client(app)
+    page = cy.get(path).text                       # a GET shows the button, changes nothing
+    assert "Join the league" in page and members(app) == 3
+    sign_in(cy, app, CY)
+    joined = cy.post(path, data={})
+    assert joined.status_code == 200
+    assert "You took the last place: season 1 has begun" in joined.text
+    again = cy.post(path, data={})
+    assert "You are in this league already; nothing was changed." in again.text
+    assert members(app) == 4
+    league = cy.get("/leagues/1").text
+    assert "Season 1 is being played." in league and "Division 2" in league
+    assert "Leave the league" in league
+    # the season's first letter, as sent: division, opponent, clock, the league's page
+    letter = next(m for m in mails(app) if m["To"] == CY and "league" in m["Subject"])
+    assert letter["Subject"] == "Trees league #1: season 1 begins, you are in division 2"
+    text = text_of(letter)
+    assert "division 2 of 2" in text and "Easy bot 2" in text and "per move" in text
+    assert "http://turnpost.test/leagues/1" in html_of(letter)
+
+
+def test_a_tampered_join_link_is_refused_and_joins_nobody(app):
+    path = JOIN.search(make(app).output).group(1)
+    cy = form_client(app)
+    sign_in(cy, app, CY)
+    broken = path[:-4] + ("AAAA" if not path.endswith("AAAA") else "BBBB")
+    assert cy.get(broken).status_code == 400
+    answer = cy.post(broken, data={})
+    assert answer.status_code == 400 and "damaged" in answer.text
+    assert members(app) == 0
+
+
+def test_leaving_by_the_page_and_leaving_twice(app):
+    path = JOIN.search(make(app, "bot:easy").output).group(1)
+    cy = form_client(app)
+    sign_in(cy, app, CY)
+    cy.post(path, data={})
+    left = cy.post("/leagues/1/leave", data={}, follow_redirects=True)
+    assert "You have left the league" in left.text
+    again = cy.post("/leagues/1/leave", data={})
+    assert again.status_code == 409 and "You are not in this league" in again.text
