@@ -13,6 +13,8 @@ from service.linking.signer import Tampered
 from service.play import community
 from service.play import repository as positions
 from service.play.community import leagues, leagueshow
+from service.play.players import erasure
+from service.play.reads import mydata
 from service.store.models import GameRow, LeagueDivision, LeagueMember, OutboxRow, Tournament
 from service.store.statuses import GameStatus
 from tests.play.community.helpers import player
@@ -209,3 +211,17 @@ def test_bad_terms_are_refused_and_make_nothing(services, terms, words):
     with pytest.raises(leagues.BadLeague, match="no game called 'chess'"):
         leagues.create(services, "chess", 2, 4, 30, 1)
     assert community.leagueshow.listed(services) == []
+
+
+def test_a_members_league_is_in_their_export_and_erasing_them_leaves_it(services):
+    made = leagues.create(services, "trees", 2, 4, 30, 1, ["cy@example.org", "bot:easy"])
+    cy = player(services, "Cy")
+    doc = mydata.export(services, cy)
+    assert doc["leagues"] == [{"league": made.league_id, "kind": "trees", "season": 0,
+                               "division": None, "joined_at": doc["leagues"][0]["joined_at"],
+                               "left_at": None}]
+    erasure.erase(services, "cy@example.org")
+    with services.db.transaction() as s:
+        member = s.get(LeagueMember, (made.league_id, cy))
+        assert member.left_at is not None
+    assert leagueshow.show(services, made.league_id).waiting == ["Easy bot"]
