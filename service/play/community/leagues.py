@@ -11,10 +11,11 @@ the season's key (league, season) make it happen once. Then the top `promote` of
 move up and the bottom `promote` down (service.play.community.promotion), and the next season
 starts with everyone who did not leave, and with whoever joined meanwhile.
 
-Time: each game has a clock sized to the season (`clock_of`); a player who stops playing
-forfeits on time, as in any game. A member leaves by the league page's Leave, by resigning a
-league game (it withdraws them from the season, as in a tournament) or by losing every game of
-a season on time; those are not entered into the next season."""
+Time: each game has a clock sized to the season (`clock_of`), and a seat out of time forfeits
+(on_timeout=forfeit), so a player who stops playing loses their games and the season still
+ends. A member leaves by the league page's Leave, by resigning a league game (it withdraws
+them from the season, as in a tournament) or by losing every game of a season on time; those
+are not entered into the next season."""
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -269,8 +270,9 @@ def start_season(session: Session, svc: Services, league: League,
     league.season, league.status = number, "running"
     for m in members_of(session, league.id):
         m.division = None
-    options = {"clock": clock_of(league.size, league.season_days), "seats": 2,
-               "league": league.id}
+    # a league's game lost on time is lost: it ends then, and the season with it
+    options = {"clock": clock_of(league.size, league.season_days), "on_timeout": "forfeit",
+               "seats": 2, "league": league.id}
     for d, members in enumerate(divisions, 1):
         terms = tournaments.Checked(league.kind, "round-robin",
                                     pairing.round_robin_rounds(len(members)), options, [])

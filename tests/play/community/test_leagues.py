@@ -15,8 +15,16 @@ from service.play import repository as positions
 from service.play.community import leagues, leagueshow
 from service.play.players import erasure
 from service.play.reads import mydata
-from service.store.models import GameRow, LeagueDivision, LeagueMember, OutboxRow, Tournament
-from service.store.statuses import GameStatus
+from service.play.time.sweep import timeouts
+from service.store.models import (
+    GameRow,
+    LeagueDivision,
+    LeagueMember,
+    OutboxRow,
+    Seat,
+    Tournament,
+)
+from service.store.statuses import GameStatus, SeatStatus
 from tests.play.community.helpers import player
 
 #: six entered by the operator (people and bots mixed), two who join by the link
@@ -42,9 +50,9 @@ def background(svc):
     return drain
 
 
-def people_move(svc, rng: random.Random) -> int:
-    """Every person to act in a league game makes a seeded random legal move, through the
-    same use case a page's button calls. Returns the moves made."""
+def people_move(svc, rng: random.Random, idle: str = "") -> int:
+    """Every person (but `idle`) to act in a league game makes a seeded random legal move,
+    through the same use case a page's button calls. Returns the moves made."""
     made = 0
     with svc.db.transaction() as s:
         games = s.scalars(select(GameRow.id).where(
@@ -53,12 +61,10 @@ def people_move(svc, rng: random.Random) -> int:
     for game_id in games:
         with svc.db.transaction() as s:
             pos = positions.load(s, svc.states, game_id)
-            people = {r.seat for r in pos.row.seats if not r.player.email.endswith(".invalid")}
-            if pos.row.status == GameStatus.ENDED:
-                continue
-            acting = sorted(pos.engine.to_act(pos.state) & people)
+            people = {r.seat for r in pos.row.seats if not r.player.email.endswith(".invalid")
+                      and r.player.email != idle}
             moves = [(seat, rng.choice(pos.engine.legal_moves(pos.state, seat)))
-                     for seat in acting]
+                     for seat in sorted(pos.engine.to_act(pos.state) & people)]
         for seat, move in moves:
             play.submit(svc, play.Intent(game_id, seat, moves=[move], source="web"))
             made += 1
@@ -225,3 +231,36 @@ def test_a_members_league_is_in_their_export_and_erasing_them_leaves_it(services
         member = s.get(LeagueMember, (made.league_id, cy))
         assert member.left_at is not None
     assert leagueshow.show(services, made.league_id).waiting == ["Easy bot"]
+
+
+def test_one_who_stops_playing_loses_on_time_and_is_not_in_the_next_season(services):
+    """Two divisions of two: Ann plays her bot, Bob never moves. The clocks end his game (a
+    league's seat out of time forfeits), the season ends with it, and he is out."""
+    drain = background(services)
+    made = leagues.create(services, "trees", 2, 2, 10, 1,
+                          ["ann@example.org", "bot:easy", "bob@example.org", "bot:normal"])
+    assert made.started
+    bob = player(services, "Bob")
+    rng = random.Random(3)
+    drain()
+    for _ in range(400):
+        if not people_move(services, rng, idle="bob@example.org"):
+            break
+        drain()
+    services.clock.advance(days=6)
+    timeouts.run(services)
+    drain()
+    with services.db.transaction() as s:
+        seat = s.scalars(select(Seat).where(Seat.player_id == bob)).one()
+        assert seat.status == SeatStatus.FORFEITED
+        assert s.get(LeagueMember, (made.league_id, bob)).left_at is not None
+        letter = s.scalars(select(OutboxRow).where(
+            OutboxRow.kind == "league_season_end",
+            OutboxRow.to_addr == "bob@example.org")).one().payload
+    assert "You have left the league" in letter["fate"]
+    second = leagueshow.show(services, made.league_id)
+    assert second.season == 2
+    assert bob not in [line.player_id for d in second.shown for line in d.standings]
+    # three left: a last division of one joins the one above
+    assert [len(d.standings) for d in second.shown] == [3]
+
