@@ -4,10 +4,13 @@ first letter as it is sent (subject, text and HTML)."""
 from __future__ import annotations
 
 import re
+import time
 
 from sqlalchemy import func, select
 
-from service.store.models import League, LeagueMember
+from service.play import community
+from service.play.players import seats
+from service.store.models import League, LeagueMember, Player, Seat
 from tests.web.helpers import form_client, html_of, mails, sign_in, text_of
 
 CY = "cy@example.org"
@@ -99,3 +102,27 @@ def test_leaving_by_the_page_and_leaving_twice(app):
     assert "You have left the league" in left.text
     again = cy.post("/leagues/1/leave", data={})
     assert again.status_code == 409 and "You are not in this league" in again.text
+
+
+def test_the_season_end_letter_says_the_place_and_what_follows(app):
+    """Cy's division is Cy and a bot; Cy resigns, which withdraws Cy from the season and the
+    league. The bots' division plays itself out, the season ends, and Cy's letter says so."""
+    path = JOIN.search(make(app, "bot:easy", "bot:normal", "bot:easy").output).group(1)
+    cy = form_client(app)
+    sign_in(cy, app, CY)
+    cy.post(path, data={})
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        seat = s.scalars(select(Seat).join(Seat.player).where(Player.email == CY)).one()
+        game_id, number = seat.game_id, seat.seat
+    seats.resign(svc, game_id, number)
+    for _ in range(200):            # the bots' division, played by the background work
+        if community.leagueshow.show(svc, 1).season == 2:
+            break
+        time.sleep(0.05)
+    letter = next(m for m in mails(app) if m["To"] == CY and "is over" in m["Subject"])
+    assert letter["Subject"] == "Trees league #1: season 1 is over, you placed 2 of 2"
+    text = text_of(letter)
+    assert "You have left the league, so you are not in the next season." in text
+    assert "cy (withdrew): 0 points" in text
+    assert "You have left the league" in html_of(letter)
