@@ -4,6 +4,7 @@ link; the season's letters; the refusals that make nothing."""
 from __future__ import annotations
 
 import random
+import threading
 
 import pytest
 from sqlalchemy import select
@@ -13,7 +14,7 @@ from service.linking.signer import Tampered
 from service.play import community
 from service.play import repository as positions
 from service.play.community import leagues, leagueshow
-from service.play.players import erasure
+from service.play.players import erasure, seats
 from service.play.reads import mydata
 from service.play.time.sweep import timeouts
 from service.store.models import (
@@ -264,3 +265,39 @@ def test_one_who_stops_playing_loses_on_time_and_is_not_in_the_next_season(servi
     # three left: a last division of one joins the one above
     assert [len(d.standings) for d in second.shown] == [3]
 
+
+
+def test_two_divisions_ending_at_once_end_the_season_once(services):
+    kicked: list = []
+    services.enqueue = lambda job, *args: kicked.append((job, args))
+    made = leagues.create(services, "trees", 2, 2, 10, 1, ["ann@example.org", "bob@example.org",
+                                                           "cy@example.org", "dee@example.org"])
+    with services.db.transaction() as s:
+        games = s.scalars(select(GameRow.id).order_by(GameRow.id)).all()
+    assert len(games) == 2
+    for game_id in games:                       # each division's one game ends
+        seats.resign(services, game_id, 0)
+    divisions = [args for job, args in kicked if job == "tournament"]
+    assert len(divisions) == 2
+    barrier = threading.Barrier(2)
+    failures: list = []
+
+    def advance(tournament_id):
+        try:
+            barrier.wait()
+            play.advance_tournament(services, tournament_id)
+        except Exception as exc:  # noqa: BLE001 - a thread's failure fails the test below
+            failures.append(exc)
+
+    threads = [threading.Thread(target=advance, args=args) for args in divisions]
+    [t.start() for t in threads]
+    [t.join() for t in threads]
+    assert failures == []
+    with services.db.transaction() as s:
+        seasons = s.scalars(select(LeagueDivision.season).where(
+            LeagueDivision.league_id == made.league_id)).all()
+        ends = s.scalars(select(OutboxRow.to_addr).where(
+            OutboxRow.kind == "league_season_end")).all()
+    assert sorted(seasons) == [1, 1, 2]         # one division next season: the two who stayed
+    assert sorted(ends) == ["ann@example.org", "bob@example.org", "cy@example.org",
+                            "dee@example.org"]
