@@ -659,7 +659,8 @@ class League(Base):
     size: Mapped[int] = mapped_column(Integer)                 # players in each division
     season_days: Mapped[int] = mapped_column(Integer)          # sizes each game's clock
     promote: Mapped[int] = mapped_column(Integer)              # up and down at a season's end
-    # forming (taking members until the divisions are full) | running | closed
+    # forming (taking members until the divisions are full) | running | closing (the season
+    # being played is its last) | closed
     status: Mapped[str] = mapped_column(String(12), default="forming")
     season: Mapped[int] = mapped_column(Integer, default=0)    # the season being played
     # a division of the season ended: the season's end may be due (the sweep's catch-up)

@@ -1,5 +1,5 @@
-"""`flask leagues create` and `flask leagues show`: a league, its join link, and its season's
-divisions with their standings (service.play.community.leagues)."""
+"""`flask leagues create`, `show` and `close`: a league, its join link, its season's divisions
+with their standings, and its end (service.play.community.leagues)."""
 from __future__ import annotations
 
 import click
@@ -9,7 +9,7 @@ from service.play import PlayError, community
 
 from .ext import services
 
-leagues = AppGroup("leagues", help="Leagues of seasons in divisions: create, show.")
+leagues = AppGroup("leagues", help="Leagues of seasons in divisions: create, show, close.")
 
 
 @leagues.command("create")
@@ -59,3 +59,16 @@ def show(league_id):
     if view.waiting:
         click.echo("waiting for a place: " + ", ".join(view.waiting))
     click.echo(f"join link: {svc.urls.absolute(svc.urls.league_join_path(view.id))}")
+
+
+@leagues.command("close")
+@click.argument("league_id", type=int)
+def close(league_id):
+    """Close the league: at once while it forms, else when the season being played ends (it
+    plays to its end; no next season starts). Nobody can join it any more."""
+    try:
+        status = community.leagues.close(services(), league_id)
+    except PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"league {league_id}: " + ("closed" if status == "closed" else
+                                          "closing: the season being played is its last"))

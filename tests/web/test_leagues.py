@@ -126,3 +126,34 @@ def test_the_season_end_letter_says_the_place_and_what_follows(app):
     assert "You have left the league, so you are not in the next season." in text
     assert "cy (withdrew): 0 points" in text
     assert "You have left the league" in html_of(letter)
+
+
+def test_closing_a_league_ends_it_after_its_season_and_takes_nobody_new(app):
+    path = JOIN.search(make(app, "bot:easy", "bot:normal", "bot:easy").output).group(1)
+    cy = form_client(app)
+    sign_in(cy, app, CY)
+    cy.post(path, data={})
+    closing = cli(app, "close", "1")
+    assert "league 1: closing: the season being played is its last" in closing.output
+    assert "is being played, and is its last" in cy.get("/leagues/1").text
+    dee = form_client(app)
+    sign_in(dee, app, "dee@example.org")
+    refused = dee.post(path, data={})
+    assert refused.status_code == 409 and "nobody can join it" in refused.text
+    again = cli(app, "close", "1")
+    assert again.exit_code != 0 and "closing already" in again.output
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        seat = s.scalars(select(Seat).join(Seat.player).where(Player.email == CY)).one()
+        game_id, number = seat.game_id, seat.seat
+    seats.resign(svc, game_id, number)
+    for _ in range(200):
+        if community.leagueshow.show(svc, 1).status == "closed":
+            break
+        time.sleep(0.05)
+    view = community.leagueshow.show(svc, 1)
+    assert view.status == "closed" and view.season == 1
+    letter = next(m for m in mails(app) if m["To"] == CY and "is over" in m["Subject"])
+    assert "This was the league's last season: it is closed now." in text_of(letter)
+    forming = make(app)
+    assert "league 2: closed" in cli(app, "close", "2").output and forming.exit_code == 0

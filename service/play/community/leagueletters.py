@@ -53,11 +53,14 @@ def season_end(session: Session, svc: Services, league: League,
                 **_about(league), "name": m.player.name, "division": d, "place": place,
                 "of": len(board), "standings": lines,
                 "fate": fate(steps.get(line.player_id, 0), m, next_division.get(line.player_id),
-                             d)}, now)
+                             d, league.status == "closing")}, now)
 
 
-def fate(step: int, member: LeagueMember, division: int | None, was: int) -> str:
+def fate(step: int, member: LeagueMember, division: int | None, was: int,
+         closing: bool = False) -> str:
     """What the season's end means for the member, in one sentence."""
+    if closing:
+        return "This was the league's last season: it is closed now."
     if member.left_at is not None:
         return "You have left the league, so you are not in the next season."
     if division is None:

@@ -151,8 +151,9 @@ def join(svc: Services, token: str, player_id: int) -> str:
     now = svc.clock.now()
     with svc.db.transaction() as session:
         league = locked(session, league_id)
-        if league.status == "closed":
-            raise JoinRefused("This league is closed; nothing was changed.")
+        if league.status in ("closing", "closed"):
+            raise JoinRefused("This league is closed, or closes at the end of this season: "
+                              "nobody can join it. Nothing was changed.")
         member = session.get(LeagueMember, (league.id, player_id))
         if member is not None and member.left_at is None:
             return "already"
@@ -180,6 +181,23 @@ def leave(svc: Services, league_id: int, player_id: int) -> None:
         member.left_at = svc.clock.now()
         if league.status == "forming":
             member.division = None
+
+
+def close(svc: Services, league_id: int) -> str:
+    """The operator closes the league: at once while it forms ("closed"), else at the end of
+    the season being played, which plays to its end ("closing")."""
+    with svc.db.transaction() as session:
+        league = locked(session, league_id)
+        if league.status in ("closing", "closed"):
+            raise BadLeague(f"League {league_id} is {league.status} already; nothing was "
+                            "changed.")
+        if league.status == "forming":
+            league.status = "closed"
+            for m in members_of(session, league.id):
+                m.division = None
+        else:
+            league.status = "closing"
+        return league.status
 
 
 def left_everything(session: Session, player_id: int, now) -> None:
@@ -218,16 +236,18 @@ def season_over(session: Session, svc: Services, t: Tournament) -> None:
     gone = {pid for pid, m in members.items() if m.left_at is not None} | (placed - set(members))
     newcomers = [pid for pid, m in sorted(members.items(), key=lambda kv: kv[1].entry)
                  if pid not in placed and m.left_at is None]
-    after = promotion.next_divisions(finals, league.promote, gone, newcomers, league.size,
-                                     league.divisions)
+    closing = league.status == "closing"
+    after = [] if closing else promotion.next_divisions(
+        finals, league.promote, gone, newcomers, league.size, league.divisions)
     leagueletters.season_end(session, svc, league, boards, members,
                              promotion.moves(finals, league.promote), after)
     if after:
         start_season(session, svc, league, [[members[p] for p in d] for d in after])
-    else:       # too few left to play: it waits for people to join
-        league.status = "forming"
-        for m in members.values():
-            m.division = None
+        return
+    # the last season of a league closing, or too few left to play: it waits for people
+    league.status = "closed" if closing else "forming"
+    for m in members.values():
+        m.division = None
 
 
 def stopped(session: Session, tids: list[int], boards: list[list[standings.Line]],

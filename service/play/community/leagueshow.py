@@ -33,7 +33,7 @@ class LeagueView:
     size: int
     season_days: int
     promote: int
-    status: str                     # forming | running | closed
+    status: str                     # forming | running | closing | closed
     season: int
     clock: str                      # each game's clock, in words
     shown: list[DivisionView]       # the season being played, or the last one

@@ -1,7 +1,8 @@
 """The tournament's emails: each round's start and the end, one to each entrant who can be
-mailed (never a bot); a league's division says its season's start and end in its own letters
-(service.play.community.leagues), so its rounds are not told here. The payload carries what the letter says (the standings as they stood),
-so the email shows the tournament at the moment it was queued."""
+mailed (never a bot). The payload carries what the letter says (the standings as they stood),
+so the email shows the tournament at the moment it was queued. A league's division sends
+none: its league tells a season's start and end in letters of its own
+(service.play.community.leagueletters)."""
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -5,7 +5,9 @@ tournament due, the services kick `advance`, and the sweep catches a lost kick) 
 starts, or the tournament ends. `advance` locks the tournament's row and the round's row has the
 key (tournament, round): two workers finishing a round's last games at once start the next
 round exactly once. An entrant who resigns a game withdraws: their later games are forfeits
-(not paired in a Swiss; a win for the opponent in a round robin)."""
+(not paired in a Swiss; a win for the opponent in a round robin). A tournament's end calls
+the hooks of the families built on it (`when_a_tournament_ends`: a league's season) in the
+transaction that ends it."""
 from __future__ import annotations
 
 import secrets
