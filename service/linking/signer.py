@@ -21,7 +21,7 @@ from itsdangerous.encoding import base64_encode
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
 PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite",
-            "readdress", "erase")
+            "readdress", "erase", "league_join")
 DAY = 86400
 HOUR = 3600
 #: links that change an account (its address, or erasing it) last an hour, whatever the
@@ -191,7 +191,7 @@ class Signer:
 _PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
                   "unsubscribe": "stop a game's emails", "invite": "join a game",
                   "seat": "change another player's clock", "sign_in": "sign in",
-                  "tournament_invite": "enter a tournament",
+                  "tournament_invite": "enter a tournament", "league_join": "join a league",
                   "readdress": "change an account's address", "erase": "erase an account"}
 
 

@@ -57,6 +57,11 @@ class Urls:
         token = self.signer.dumps("tournament_invite", Claims(tournament, None, str(invite_id)))
         return f"/tournaments/invitations/{token}/{answer}"      # accept | decline | never
 
+    def league_join_path(self, league: int) -> str:
+        # a purpose of its own: no other link joins a league, and this one joins only that one
+        token = self.signer.dumps("league_join", Claims(league, None))
+        return f"/leagues/join/{token}"
+
     # -- absolute, for emails and the CLI ----------------------------------------------------
     def absolute(self, path: str) -> str:
         return self.base_url.rstrip("/") + path

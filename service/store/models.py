@@ -646,3 +646,58 @@ class TournamentRound(Base):
     byes: Mapped[list] = mapped_column(JSON)                   # player ids given a bye
     games: Mapped[list] = mapped_column(JSON)                  # the round's game ids
     started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class League(Base):
+    """Seasons that repeat, in divisions, with promotion and relegation
+    (service.play.community.leagues): each season's division is a round-robin tournament, and
+    the season ends when the last of them does."""
+    __tablename__ = "leagues"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    divisions: Mapped[int] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer)                 # players in each division
+    season_days: Mapped[int] = mapped_column(Integer)          # sizes each game's clock
+    promote: Mapped[int] = mapped_column(Integer)              # up and down at a season's end
+    # forming (taking members until the divisions are full) | running | closing (the season
+    # being played is its last) | closed
+    status: Mapped[str] = mapped_column(String(12), default="forming")
+    season: Mapped[int] = mapped_column(Integer, default=0)    # the season being played
+    # a division of the season ended: the season's end may be due (the sweep's catch-up)
+    due: Mapped[bool] = mapped_column(default=False, server_default=false())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class LeagueMember(Base):
+    """A player in a league: their division for the season being played (None while they wait
+    for a place), until they leave."""
+    __tablename__ = "league_members"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    entry: Mapped[int] = mapped_column(Integer)                # order of joining
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    division: Mapped[int | None] = mapped_column(Integer, nullable=True)   # 1 is the top
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    left_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class LeagueSeason(Base):
+    """One row per season started: the key (league, season) is what makes two workers that
+    end a season's last divisions at once start the next season only once."""
+    __tablename__ = "league_seasons"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    season: Mapped[int] = mapped_column(Integer, primary_key=True)
+    started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    ended_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
+class LeagueDivision(Base):
+    """A season's division: the round-robin tournament its members play."""
+    __tablename__ = "league_divisions"
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), primary_key=True)
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"))
+    season: Mapped[int] = mapped_column(Integer)
+    division: Mapped[int] = mapped_column(Integer)             # 1 is the top
+    __table_args__ = (UniqueConstraint("league_id", "season", "division",
+                                       name="uq_league_divisions_season_division"),)

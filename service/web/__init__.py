@@ -32,6 +32,7 @@ from . import (
     cli_admin,
     cli_community,
     cli_inbound,
+    cli_leagues,
     cli_ratings,
     cli_tournaments,
     community,
@@ -43,6 +44,7 @@ from . import (
     games,
     inbound,
     kicks,
+    leagues,
     limits,
     links,
     logs,
@@ -97,19 +99,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    app.register_blueprint(links.bp)
-    app.register_blueprint(inbound.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(seats.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(tokens.bp)
-    app.register_blueprint(feeds.bp)
-    app.register_blueprint(accounts.bp)
-    app.register_blueprint(community.bp)
-    app.register_blueprint(cards.bp)
-    app.register_blueprint(contests.bp)
-    app.register_blueprint(tournaments.bp)
+    for pages_of in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
+                     community, cards, contests, tournaments, leagues):
+        app.register_blueprint(pages_of.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -123,6 +115,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli_community.init_app(app)
     cli_ratings.init_app(app)
     app.cli.add_command(cli_tournaments.tournaments)
+    app.cli.add_command(cli_leagues.leagues)
     dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)

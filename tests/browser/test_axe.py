@@ -1,7 +1,7 @@
 """Accessibility in a real browser: axe-core (vendored, tests/browser/vendor/axe-core) finds no
 serious or critical violation on the lobby (signed out and in), a rules page, the sign-in page,
-/me, every game's page, a confirm page, a done page and every game's turn email, in light and
-in dark mode.
+/me, every game's page, a confirm page, a done page, every game's turn email and the leagues'
+pages, in light and in dark mode.
 
 Skipped without Chromium unless TURNPOST_TEST_BROWSER=1 (as test_browser.py)."""
 from __future__ import annotations
@@ -124,3 +124,17 @@ def test_the_lobby_can_be_used_with_the_keyboard_alone(server, page):
     assert "<summary>" in text
     assert 'name="players"' in text
     assert 'type="submit"' in text
+
+
+def test_the_leagues_pages(served, server, page):
+    """The lobby of leagues, a league's page and its join link's page."""
+    made = served.flask("leagues", "create", "trees", "--divisions", "2", "--size", "2",
+                        "--season-days", "10", "bot:easy", "bot:normal")
+    number = re.search(r"league (\d+):", made).group(1)
+    join = re.search(r"join link: (\S+)", made).group(1)
+    page.goto(server + "/leagues")
+    check(page, "/leagues")
+    page.goto(server + f"/leagues/{number}")
+    check(page, "a league's page")
+    page.goto(join)
+    check(page, "a league's join link")

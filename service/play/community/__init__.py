@@ -1,5 +1,6 @@
 """The community: ratings per game, profiles and leaderboards; standing challenges, ladders,
-correspondence tournaments (Swiss and round robin) and reported chat lines (blocks live with the players, since invitations and the chat obey
+correspondence tournaments (Swiss and round robin), leagues (seasons of round robins in
+divisions, with promotion and relegation) and reported chat lines (blocks live with the players, since invitations and the chat obey
 them). It sits above the families that start and end games: it starts games through the
 players' `open_game`, and hears of a game's end through the hooks it registers, as it is
 imported, in service.play.time.ending (its rating, its ladder, its tournament's next round), in the
@@ -10,7 +11,17 @@ and quickness (`activity(session, player_id)`)."""
 from service.play.players import when_a_player_is_erased
 from service.play.time import ending
 
-from . import challenges, invites, ladders, leaving, reports, strength
+from . import (
+    challenges,
+    invites,
+    ladders,
+    leagues,
+    leagueshow,
+    leaving,
+    reports,
+    strength,
+    tournaments,
+)
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
 from .invites import MAX_INVITEES, InviteClosed
@@ -59,13 +70,15 @@ from .tournaments import (
 ending.when_a_game_ends(rate_end)
 # and a tournament's game marks its tournament due (the next round starts after the commit)
 ending.when_a_game_ends(mark_due)
-# an erased player's ladders and tournaments, in the erasure's transaction
+# a league's season ends with its last division's tournament, in the transaction that ends it
+tournaments.when_a_tournament_ends(leagues.season_over)
+# an erased player's ladders, tournaments and leagues, in the erasure's transaction
 when_a_player_is_erased(leaving.erased)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
            "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "MAX_INVITEES", "NoSuchBoard", "Posted", "Profile",
            "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders", "leaving",
-           "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
+           "leaderboard", "leagues", "leagueshow", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",
            "Listed", "NoSuchTournament", "RoundView", "Table", "TournamentView", "advance", "advance_due",

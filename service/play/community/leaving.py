@@ -8,7 +8,9 @@ personaldata). Their games in progress are resigned already.
   still forming they are no entrant any more; in one running they withdraw from this round on
   (a resignation withdraws them only at the round's end, and they may have no game in this
   round); their invitations still pending read declined. A finished tournament keeps them,
-  as the anonymous player, in its standings."""
+  as the anonymous player, in its standings.
+* Leagues: they leave each (their resigned games withdraw them from the season being played),
+  so no later season enters them."""
 from __future__ import annotations
 
 from datetime import datetime
@@ -20,7 +22,7 @@ from service.play.players import Who
 from service.play.services import Services
 from service.store.models import LadderRung, Tournament, TournamentEntrant, TournamentInvite
 
-from . import ladders
+from . import ladders, leagues
 
 
 def erased(session: Session, svc: Services, person: Who, now: datetime) -> None:
@@ -50,4 +52,5 @@ def erased(session: Session, svc: Services, person: Who, now: datetime) -> None:
                 TournamentInvite.email.in_(person.addresses),
                 TournamentInvite.status == "pending")):
             inv.status, inv.answered_at = "declined", now
+    leagues.left_everything(session, person.player_id, now)
     session.flush()

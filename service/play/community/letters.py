@@ -1,6 +1,8 @@
 """The tournament's emails: each round's start and the end, one to each entrant who can be
 mailed (never a bot). The payload carries what the letter says (the standings as they stood),
-so the email shows the tournament at the moment it was queued."""
+so the email shows the tournament at the moment it was queued. A league's division sends
+none: its league tells a season's start and end in letters of its own
+(service.play.community.leagueletters)."""
 from __future__ import annotations
 
 from collections.abc import Iterable
@@ -17,6 +19,8 @@ from . import standings
 
 def tell_entrants(session: Session, svc: Services, t: Tournament, kind: str,
                   entrants: Iterable[TournamentEntrant]) -> list[int]:
+    if t.options.get("league"):
+        return []
     session.flush()
     board = standings.compute(session, svc, t)
     lines = [standings.line_text(n, line, t.format) for n, line in enumerate(board, 1)]

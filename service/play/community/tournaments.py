@@ -5,10 +5,13 @@ tournament due, the services kick `advance`, and the sweep catches a lost kick) 
 starts, or the tournament ends. `advance` locks the tournament's row and the round's row has the
 key (tournament, round): two workers finishing a round's last games at once start the next
 round exactly once. An entrant who resigns a game withdraws: their later games are forfeits
-(not paired in a Swiss; a win for the opponent in a round robin)."""
+(not paired in a Swiss; a win for the opponent in a round robin). A tournament's end calls
+the hooks of the families built on it (`when_a_tournament_ends`: a league's season) in the
+transaction that ends it."""
 from __future__ import annotations
 
 import secrets
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,6 +40,19 @@ from .letters import tell_entrants
 
 FORMATS = ("swiss", "round-robin")
 MAX_ROUNDS = 30
+#: the service's own options of a tournament, taken out before each game starts: the table's
+#: size, and the league whose season's division it is (service.play.community.leagues)
+SERVICE_OPTIONS = ("seats", "league")
+
+#: what must follow a tournament's end in the transaction that ends it (a league's season)
+Ended = Callable[[Session, Services, Tournament], None]
+_ENDED: list[Ended] = []
+
+
+def when_a_tournament_ends(hook: Ended) -> Ended:
+    """Families built on tournaments (leagues) hear of one's end in its transaction."""
+    _ENDED.append(hook)
+    return hook
 
 
 class BadTournament(PlayError):
@@ -196,7 +212,7 @@ def start_round(session: Session, svc: Services, t: Tournament, number: int) -> 
         people = [Entry(entrants[p].player.email, entrants[p].player.name, entrants[p].bot)
                   for p in seated]
         # an --unrated tournament's games are unrated: the flag is the tournament's
-        options = {**{k: v for k, v in t.options.items() if k != "seats"},
+        options = {**{k: v for k, v in t.options.items() if k not in SERVICE_OPTIONS},
                    **strength.rated_option(t.rated)}
         games.append(open_game(session, svc, t.kind, people, options,
                                tournament_id=t.id).game_id)
@@ -233,6 +249,8 @@ def advance(svc: Services, tournament_id: int) -> str:
         if not games_started:
             t.status, t.ended_at = "ended", svc.clock.now()
             tell_entrants(session, svc, t, "tournament_end", entrants_of(session, t.id))
+            for hook in _ENDED:
+                hook(session, svc, t)
     return "ended" if not games_started else "started"
 
 

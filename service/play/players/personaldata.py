@@ -258,11 +258,19 @@ MAP: tuple[Holding, ...] = (
     Holding("tournament_rounds", {"byes": IDS},
             NotExported("a round's byes; the tournament's page shows them"),
             Same(BY_ID), Anonymous("a bye names the anonymous player now")),
+    Holding("league_members", {"player_id": ID},
+            Part("leagues"), Same(BY_ID),
+            Anonymous("they leave each league (community's erasure hook): no later season "
+                      "enters them; kept, as the anonymous player, for the seasons played")),
 )
 
 #: tables that name nobody, and why
 NAMES_NOBODY: dict[str, str] = {
     "snapshots": "a cache of a game's state, rebuilt from its log; states name seats",
+    "leagues": "a league's terms and the season it plays; its members are league_members",
+    "league_seasons": "when a league's seasons started and ended",
+    "league_divisions": "which tournament is which division of a season; its entrants are "
+                        "tournament_entrants",
 }
 
 BY_TABLE: dict[str, Holding] = {h.table: h for h in MAP}

@@ -20,7 +20,15 @@ from sqlalchemy import select
 from service.play import repository as positions
 from service.play.players import datarows, personaltokens
 from service.play.services import Services
-from service.store.models import ChatMessage, Plan, Player, Seat, SeatChange
+from service.store.models import (
+    ChatMessage,
+    League,
+    LeagueMember,
+    Plan,
+    Player,
+    Seat,
+    SeatChange,
+)
 from service.store.statuses import GameStatus
 
 from .replay import seat_events
@@ -95,6 +103,18 @@ def _game(session, svc: Services, game_id: int, mine: Seat) -> dict[str, Any]:
     }
 
 
+def leagues(session, svc: Services, person: datarows.Who) -> list[dict[str, Any]]:
+    """Each league they are in or were in: its game, the season it plays, their division in
+    it (none while they wait for a place), when they joined and when they left."""
+    rows = session.execute(select(LeagueMember, League).join(
+        League, League.id == LeagueMember.league_id).where(
+        LeagueMember.player_id == person.player_id).order_by(LeagueMember.league_id)).all()
+    return [{"league": league.id, "kind": league.kind, "season": league.season,
+             "division": member.division, "joined_at": member.joined_at.isoformat(),
+             "left_at": member.left_at.isoformat() if member.left_at else None}
+            for member, league in rows]
+
+
 def _named(text: str, names: list[str]) -> str:
     """A seat change's sentence with its seats' names ("{p1} resigned": "Bob resigned")."""
     return _SEAT_WORD.sub(lambda m: names[int(m.group(1))] if int(m.group(1)) < len(names)
@@ -103,5 +123,5 @@ def _named(text: str, names: list[str]) -> str:
 
 #: the parts of the export built here, by the names personaldata.Part gives them (a test
 #: checks that every part the map names has its builder)
-PARTS = {"profile": profile, "games": games}
+PARTS = {"profile": profile, "games": games, "leagues": leagues}
 
