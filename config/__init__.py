@@ -231,6 +231,10 @@ class Settings:
     RETRY_SCHEDULE: tuple[int, ...] = setting(
         "60,300,1800,7200,21600", "Seconds before each retry of a failed send; after the "
         "last the email is parked for an operator (`flask outbox`).")
+    WEBHOOK_ALLOW_PRIVATE: bool = setting(
+        "false", "Players' webhooks may post to loopback, private and link-local addresses "
+        "(for development and tests): off, such an address is refused when a delivery is "
+        "sent, so a webhook cannot make the service call its own network.")
     DEV_OUTBOX: str = setting(
         "auto", "/dev/outbox shows every player's mail: `1` serves it, `0` never, `auto` only "
         "on the embedded default (SQLite, no broker, Maildir).",

@@ -53,6 +53,7 @@ from . import (
     seats,
     tokens,
     tournaments,
+    webhookforms,
 )
 
 
@@ -97,19 +98,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    app.register_blueprint(links.bp)
-    app.register_blueprint(inbound.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(seats.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(tokens.bp)
-    app.register_blueprint(feeds.bp)
-    app.register_blueprint(accounts.bp)
-    app.register_blueprint(community.bp)
-    app.register_blueprint(cards.bp)
-    app.register_blueprint(contests.bp)
-    app.register_blueprint(tournaments.bp)
+    for blueprint in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
+                      webhookforms, community, cards, contests, tournaments):
+        app.register_blueprint(blueprint.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)

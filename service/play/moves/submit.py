@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness as marks
-from service.play import aftercommit, notify
+from service.play import aftercommit, notify, webhooks
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
@@ -248,6 +248,8 @@ def consequences(session: Session, svc: Services, pos: positions.Position, inten
     names = [s.player.name for s in pos.row.seats]
     planplay.tell(followed.untold, emails, pos.engine, names)
     planplay.show(followed.standing, emails, pos.engine, names)
+    # the players' webhooks, beside (or, "webhook only", instead of) their turn emails
+    emails = webhooks.along(session, pos.row, pos.engine, new_state, emails, now)
     return Recorded(event_rows, receipt, emails, event_rows[0]["seq"], last, new_state,
                     outcome is not None)
 
