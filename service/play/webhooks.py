@@ -42,8 +42,9 @@ OFF_AFTER = timedelta(days=3)
 OFF_LETTER = "webhook_off"
 
 
-def _active(session: Session, player_ids: Iterable[int], event: str) -> dict[int, list[Webhook]]:
-    """The players' active hooks told of `event`, by player id."""
+def of_players(session: Session, player_ids: Iterable[int]) -> dict[int, list[Webhook]]:
+    """The players' active hooks, by player id, in one statement (the clock sweep's batch
+    reads its games' players' at once and hands them to `along`)."""
     ids = sorted(set(player_ids))
     if not ids:
         return {}
@@ -51,9 +52,18 @@ def _active(session: Session, player_ids: Iterable[int], event: str) -> dict[int
     for hook in session.scalars(select(Webhook).where(Webhook.player_id.in_(ids),
                                                       Webhook.active.is_(True))
                                 .order_by(Webhook.id)):
-        if event in hook.events.split(","):
-            found.setdefault(hook.player_id, []).append(hook)
+        found.setdefault(hook.player_id, []).append(hook)
     return found
+
+
+def _active(session: Session, player_ids: Iterable[int], event: str) -> dict[int, list[Webhook]]:
+    """The players' active hooks told of `event`, by player id."""
+    return _told_of(of_players(session, player_ids), event)
+
+
+def _told_of(hooks: dict[int, list[Webhook]], event: str) -> dict[int, list[Webhook]]:
+    return {player: [h for h in theirs if event in h.events.split(",")]
+            for player, theirs in hooks.items()}
 
 
 def event_for(engine: Game, state: Any, seat: int) -> str | None:
@@ -65,10 +75,12 @@ def event_for(engine: Game, state: Any, seat: int) -> str | None:
 
 
 def along(session: Session, game: GameRow, engine: Game, state: Any,
-          emails: list[dict[str, Any]], now: datetime) -> list[dict[str, Any]]:
+          emails: list[dict[str, Any]], now: datetime, *,
+          known: dict[int, list[Webhook]] | None = None) -> list[dict[str, Any]]:
     """The outbox rows' values a change of position queues (`emails`, notify.changed_views'),
     with its hook deliveries added and the "your turn" emails of "webhook only" players
-    taken out. One statement, for the players mailed."""
+    taken out. One statement, for the players mailed; none when the caller read their
+    hooks already (`known`, `of_players`)."""
     seats = {s.seat: s for s in game.seats}
     told = {}
     for row in emails:
@@ -78,8 +90,9 @@ def along(session: Session, game: GameRow, engine: Game, state: Any,
                 told[row["seat"]] = (row, event)
     if not told:
         return emails
-    players = {seats[seat].player_id for seat in told}
-    hooks = {event: _active(session, players, event) for event in (TURN, GAME_OVER)}
+    if known is None:
+        known = of_players(session, {seats[seat].player_id for seat in told})
+    hooks = {event: _told_of(known, event) for event in (TURN, GAME_OVER)}
     replaced, deliveries = set(), []
     for seat, (row, event) in told.items():
         seat_row = seats[seat]
@@ -95,12 +108,22 @@ def queue_event(session: Session, game: GameRow, seats: Iterable[int], event: st
                 now: datetime) -> list[int]:
     """Deliveries of `event` to the hooks of these seats' players (the service ended the game:
     a resignation or forfeit), queued and sent after the commit."""
+    rows = event_values(session, game, seats, event, now)
+    return notify.queue_many(session, rows) if rows else []
+
+
+def event_values(session: Session, game: GameRow, seats: Iterable[int], event: str,
+                 now: datetime, *, known: dict[int, list[Webhook]] | None = None
+                 ) -> list[dict[str, Any]]:
+    """`queue_event`'s outbox rows' values, for a caller that writes them with the rest (the
+    clock sweep's batch, which read the players' hooks already: `known`)."""
     by_seat = {s.seat: s for s in game.seats if s.bot is None}
     wanted = [by_seat[s] for s in seats if s in by_seat]
-    hooks = _active(session, (s.player_id for s in wanted), event)
-    rows = [_values(hook, s.player.email, event, now, game.id, s.seat, game.seq, seat_row=s)
+    if known is None:
+        known = of_players(session, (s.player_id for s in wanted))
+    hooks = _told_of(known, event)
+    return [_values(hook, s.player.email, event, now, game.id, s.seat, game.seq, seat_row=s)
             for s in wanted for hook in hooks.get(s.player_id, [])]
-    return notify.queue_many(session, rows) if rows else []
 
 
 def invited(session: Session, email: str, game_id: int | None, title: str, now: datetime,
