@@ -251,3 +251,14 @@ def test_bad_webhooks_are_refused_with_what_to_do(services):
     assert len(hooks.listed(svc, ben)) == hooks.MOST
     with pytest.raises(hooks.NoSuchWebhook):
         hooks.delete(svc, player_id(svc, ANNA), hooks.listed(svc, ben)[0].id)
+
+
+def test_a_resignation_tells_the_others_game_over_hook(app):
+    svc = app.extensions["turnpost"]
+    game = start_game(app, "trees", [ANNA, BEN]).game_id
+    with Receiver() as endpoint:
+        hooks.register(svc, endpoint.url, events="game_over", email=BEN)
+        hooks.register(svc, endpoint.url, events="turn", email=ANNA)
+        play.runner.run(svc, play.Intent(game, 0, lines=["resign"], source="cli"))
+        told = [json.loads(d.raw) for d in endpoint.got]
+    assert [(t["event"], t["gameId"]) for t in told] == [("game_over", game)]
