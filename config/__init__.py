@@ -292,6 +292,9 @@ class Settings:
     LIMIT_GAMES: str = setting("20/day", "Games made, per account and per client.")
     LIMIT_INVITES: str = setting("60/day", "Invitations sent, per account and per client.")
     LIMIT_API: str = setting("600/hour", "JSON API requests, per token (or per client).")
+    LIMIT_WEBHOOKS: str = setting(
+        "20/hour", "Webhooks made and tested (/me's Test button), per account and per client: "
+        "each makes the service post to an address a player chose.")
     RATE_LIMITS: bool = setting(
         "true", "Apply the limits above (counted in Redis with a broker, in memory without).")
 

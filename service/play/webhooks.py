@@ -18,6 +18,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
+from urllib.parse import urlsplit
 
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
@@ -228,7 +229,15 @@ def failed(session: Session, row: OutboxRow, reason: str, now: datetime) -> bool
     hook.active, hook.switched_off_at = False, now
     owner = session.get(Player, hook.player_id)
     notify.letter(session, owner.email, OFF_LETTER,
-                  {"hook": hook.id, "url": hook.url, "since": hook.failing_since.isoformat(),
-                   "why": reason[:300]}, now)
+                  {"hook": hook.id, "url": shown(hook.url),
+                   "since": hook.failing_since.isoformat(), "why": reason[:300]}, now)
     return True
+
+
+def shown(url: str) -> str:
+    """A hook's address as an email names it: its host, not its path, which for Discord and
+    Slack is the credential that lets anyone post to the channel (an email is kept and
+    forwarded; the owner's page shows it whole)."""
+    parts = urlsplit(url)
+    return f"{parts.scheme}://{parts.netloc.rpartition('@')[2]}/…"
 
