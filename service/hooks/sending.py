@@ -5,7 +5,7 @@
   loopback, private, link-local, reserved, multicast or unspecified one is refused (server-side
   request forgery: a hook must not make the service call its own network), unless
   `allow_private` (TURNPOST_WEBHOOK_ALLOW_PRIVATE=1, for development and tests);
-* the connection goes to the address that was checked, not to a second lookup of the name (a
+* the connection goes to an address that was checked, not to a second lookup of the name (a
   name that answers a public address to the check and a private one to the connection gets
   nothing), with TLS still checking the certificate against the name;
 * TIMEOUT seconds to connect and to answer; a redirect is not followed (a 3xx is a failure);
@@ -38,9 +38,9 @@ def post(url: str, raw: bytes, headers: dict[str, str], *, allow_private: bool =
     if parts.scheme not in ("http", "https") or not parts.hostname:
         raise HookRefused(f"{url[:100]} is not an http or https address")
     port = parts.port or (443 if parts.scheme == "https" else 80)
-    address = checked_address(parts.hostname, port, allow_private)
+    addresses = checked_addresses(parts.hostname, port, allow_private)
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
-    connection = _Pinned(parts.scheme, parts.hostname, port, address, timeout)
+    connection = _pinned(parts.scheme, parts.hostname, port, addresses, timeout)
     try:
         connection.request("POST", path, body=raw, headers={
             "Content-Type": "application/json", "User-Agent": "Turnpost-Webhook/1", **headers})
@@ -57,14 +57,14 @@ def post(url: str, raw: bytes, headers: dict[str, str], *, allow_private: bool =
     return f"HTTP {status}"
 
 
-def checked_address(host: str, port: int, allow_private: bool) -> str:
-    """The address to connect to: the host's first address, once every address it resolves
-    to is found public (or `allow_private`)."""
+def checked_addresses(host: str, port: int, allow_private: bool) -> list[str]:
+    """The addresses to connect to, in the resolver's order, once every address the host
+    resolves to is found public (or `allow_private`)."""
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (OSError, UnicodeError) as exc:
         raise HookFailed(f"{host} could not be resolved: {exc}") from None
-    addresses = [info[4][0] for info in found]
+    addresses = list(dict.fromkeys(info[4][0] for info in found))
     if not addresses:
         raise HookFailed(f"{host} could not be resolved")
     if not allow_private:
@@ -72,7 +72,7 @@ def checked_address(host: str, port: int, allow_private: bool) -> str:
             if not public(text):
                 raise HookRefused(f"{host} resolves to {text}, a private address: webhooks "
                                   "go to public addresses only")
-    return addresses[0]
+    return addresses
 
 
 def public(text: str) -> bool:
@@ -84,26 +84,25 @@ def public(text: str) -> bool:
                 or ip.is_multicast or ip.is_unspecified or not ip.is_global)
 
 
-class _Pinned:
-    """An HTTP(S) connection to `address`, speaking to `host` (Host header, TLS name)."""
+def _pinned(scheme: str, host: str, port: int, addresses: list[str],
+            timeout: float) -> http.client.HTTPConnection:
+    """An HTTP(S) connection speaking to `host` (its Host header, its TLS name and
+    certificate) that connects to the first of `addresses` that answers: those checked,
+    whatever the name says now."""
+    if scheme == "https":
+        conn = http.client.HTTPSConnection(host, port, timeout=timeout,
+                                           context=ssl.create_default_context())
+    else:
+        conn = http.client.HTTPConnection(host, port, timeout=timeout)
 
-    def __init__(self, scheme: str, host: str, port: int, address: str, timeout: float):
-        self.address = address
-        if scheme == "https":
-            self.conn = http.client.HTTPSConnection(host, port, timeout=timeout,
-                                                    context=ssl.create_default_context())
-        else:
-            self.conn = http.client.HTTPConnection(host, port, timeout=timeout)
-        self.conn._create_connection = self._to_checked_address   # noqa: SLF001
+    def to_checked_address(where, timeout=None, source_address=None):
+        failed: OSError | None = None
+        for address in addresses:
+            try:
+                return socket.create_connection((address, where[1]), timeout, source_address)
+            except OSError as exc:
+                failed = exc
+        raise failed
 
-    def _to_checked_address(self, where, timeout=None, source_address=None):
-        return socket.create_connection((self.address, where[1]), timeout, source_address)
-
-    def request(self, *args, **kwargs) -> None:
-        self.conn.request(*args, **kwargs)
-
-    def getresponse(self):
-        return self.conn.getresponse()
-
-    def close(self) -> None:
-        self.conn.close()
+    conn._create_connection = to_checked_address     # noqa: SLF001 - http.client's own seam
+    return conn

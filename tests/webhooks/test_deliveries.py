@@ -16,6 +16,7 @@ from sqlalchemy import select
 
 from service import play
 from service.hooks import shapes
+from service.mail.outbound.transports import RelayUnreachable
 from service.play.players import hooks
 from service.store.models import OutboxRow, Webhook
 from service.store.statuses import OutboxStatus
@@ -263,3 +264,28 @@ def test_a_resignation_tells_the_others_game_over_hook(app):
         play.runner.run(svc, play.Intent(game, 0, lines=["resign"], source="cli"))
         told = [json.loads(d.raw) for d in endpoint.got]
     assert [(t["event"], t["gameId"]) for t in told] == [("game_over", game)]
+
+
+class _AwayRelay:
+    name = "smtp"
+
+    def send(self, msg):
+        raise RelayUnreachable("connection refused")
+
+
+def test_a_delivery_goes_while_the_mail_relay_is_away(services):
+    """The relay unreachable, the batch's emails wait for their next try; its webhook
+    deliveries are posted all the same, and the relay's outage is not theirs."""
+    svc = services
+    svc.settings.WEBHOOK_ALLOW_PRIVATE = True
+    play.start_game(svc, "trees", [ANNA, BEN], {})
+    ben = player_id(svc, BEN)
+    with svc.db.transaction() as session:
+        emails = list(session.scalars(select(OutboxRow.id).where(OutboxRow.kind == "turn")))
+    svc.transport = _AwayRelay()
+    with Receiver() as endpoint:
+        hook = hooks.register(svc, endpoint.url, player_id=ben).hook
+        posted = hooks.test(svc, ben, hook.id)
+        done = play.deliver(svc, [*emails, posted])
+        assert len(endpoint.got) == 1
+    assert done == {**dict.fromkeys(emails, "retry"), posted: "sent"}

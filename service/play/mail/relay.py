@@ -292,6 +292,8 @@ class _Sending:
         self.to: dict[int, str] = {}            # row id -> its address, lower case
         # rows deleted once sent, rather than marked (FORGOTTEN_ONCE_SENT)
         self.forget: set[int] = set()
+        # webhook deliveries, posted to their endpoints: the relay being away is not theirs
+        self.posted: set[int] = set()
         self.unreachable: SendFailed | None = None
         # the last email handed over: its answer read and its row marked (or failed) there
         self.settling: Future[dict[int, str]] | None = None
@@ -392,6 +394,8 @@ class _Sending:
                     continue
                 if row.kind in FORGOTTEN_ONCE_SENT:
                     self.forget.add(row_id)
+                if row.kind == webhooks.KIND:
+                    self.posted.add(row_id)
                 self.about[row_id] = row.game_id, row.seat
                 self.to[row_id] = row.to_addr.lower()
                 try:
@@ -417,7 +421,7 @@ class _Sending:
     def _send_now(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
         """What happened to the row (nothing yet when its answer is owed), and to the row
         handed over before it, whose answer is read before this one goes over."""
-        if self.unreachable is not None:
+        if self.unreachable is not None and row_id not in self.posted:
             # no connection could be made for an earlier row: this one would fail the same
             # way (after the same timeout); it waits for its next try like that one
             return self._failed(row_id, self.unreachable)
