@@ -86,7 +86,7 @@ def test_the_me_card_adds_tests_and_deletes_a_webhook(app):
         page = post_form(client, "/me/webhooks", {"url": endpoint.url, "kind": "json",
                                                   "events": ["turn", "invitation"]}, page="/me")
         assert page.status_code == 200
-        secret = re.search(r"<code>([0-9a-f]{64})</code>", page.text).group(1)
+        secret = re.search(r"<code[^>]*>([0-9a-f]{64})</code>", page.text).group(1)
         hook = hooks.listed(app.extensions["turnpost"], player_id(app.extensions["turnpost"],
                                                                   ANNA))[0]
         assert hook.events == ("turn", "invitation")
