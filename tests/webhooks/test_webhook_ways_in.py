@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.players import erasure, hooks, personaltokens
+from service.play.players import erasure, hooks, personaltokens, seats
 from service.play.reads import mydata
 from service.play.time import calendar
 from service.play.time.calendar import quiet
@@ -169,3 +169,17 @@ def test_quiet_hours_hold_a_delivery_as_they_hold_an_email(services):
     # at their end, one "your turn" goes to the hook (the latest), beside the merged email
     svc.clock.advance(hours=11, minutes=1)
     assert set(quiet.release_due(svc)) & held == {max(held)}
+
+
+def test_an_invitation_to_take_over_a_seat_reaches_a_hook_that_asked_for_invitations(services):
+    svc = services
+    game = play.start_game(svc, "aristocracy", [ANNA, BEN, CARL], {}).game_id
+    play.start_game(svc, "trees", ["dora@example.org", ANNA], {})     # Dora is a player
+    hooks.register(svc, "https://example.org/dora", events="invitation",
+                   email="dora@example.org")
+    seats.resign(svc, game, 1)
+    seats.invite_replacement(svc, game, 0, 1, "dora@example.org")
+    with svc.db.transaction() as session:
+        told = session.scalars(select(OutboxRow).where(OutboxRow.kind == "webhook")).all()
+        assert [(r.to_addr, r.payload["event"], r.game_id) for r in told] == [
+            ("dora@example.org", "invitation", game)]
