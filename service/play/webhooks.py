@@ -67,41 +67,52 @@ def _told_of(hooks: dict[int, list[Webhook]], event: str) -> dict[int, list[Webh
             for player, theirs in hooks.items()}
 
 
-def event_for(engine: Game, state: Any, seat: int) -> str | None:
-    """What a change of position is to a seat's hooks: the game's end, its turn, or nothing
-    (news while it watches: a hook firing on every move floods a channel)."""
-    if engine.outcome(state) is not None:
-        return GAME_OVER
-    return TURN if seat in engine.to_act(state) else None
+def event_for(engine: Game, before: Any, after: Any, seat: int) -> str | None:
+    """What a change of position (`before` None: the game's start) is to a seat's hooks: the
+    game's end, its turn beginning, or nothing: news while it watches, or while its turn goes
+    on (a hook firing on every move floods a channel)."""
+    if engine.outcome(after) is not None:
+        return GAME_OVER if before is None or engine.outcome(before) is None else None
+    if seat not in engine.to_act(after):
+        return None
+    return TURN if before is None or seat not in engine.to_act(before) else None
 
 
-def along(session: Session, game: GameRow, engine: Game, state: Any,
+def along(session: Session, game: GameRow, engine: Game, before: Any, after: Any,
           emails: list[dict[str, Any]], now: datetime, *,
           known: dict[int, list[Webhook]] | None = None) -> list[dict[str, Any]]:
-    """The outbox rows' values a change of position queues (`emails`, notify.changed_views'),
-    with its hook deliveries added and the "your turn" emails of "webhook only" players
-    taken out. One statement, for the players mailed; none when the caller read their
-    hooks already (`known`, `of_players`)."""
+    """The outbox rows' values a change of position from `before` (None: the game's start) to
+    `after` queues (`emails`, notify.changed_views'), with its hook deliveries added
+    (`event_for`) and the turn emails of "webhook only" players taken out. One statement, for
+    the players mailed; none when the caller read their hooks already (`known`,
+    `of_players`)."""
     seats = {s.seat: s for s in game.seats}
-    told = {}
+    acting = frozenset() if engine.outcome(after) is not None else engine.to_act(after)
+    told, turn_emails = {}, []
     for row in emails:
-        if row["kind"] == "turn" and row["seat"] in seats:
-            event = event_for(engine, state, row["seat"])
-            if event is not None:
-                told[row["seat"]] = (row, event)
-    if not told:
+        if row["kind"] != "turn" or row["seat"] not in seats:
+            continue
+        if row["seat"] in acting:
+            turn_emails.append(row)         # "webhook only" drops it, told or not
+        event = event_for(engine, before, after, row["seat"])
+        if event is not None:
+            told[row["seat"]] = (row, event)
+    players = {seats[r["seat"]].player_id for r in turn_emails} | {
+        seats[seat].player_id for seat in told}
+    if not players:
         return emails
     if known is None:
-        known = of_players(session, {seats[seat].player_id for seat in told})
+        known = of_players(session, players)
     hooks = {event: _told_of(known, event) for event in (TURN, GAME_OVER)}
-    replaced, deliveries = set(), []
+    deliveries = []
     for seat, (row, event) in told.items():
         seat_row = seats[seat]
-        for hook in hooks[event].get(seat_row.player_id, []):
-            deliveries.append(_values(hook, seat_row.player.email, event, now, game.id, seat,
-                                      row["seq"], seat_row=seat_row))
-            if event == TURN and hook.instead_of_email:
-                replaced.add(id(row))
+        deliveries += [_values(hook, seat_row.player.email, event, now, game.id, seat,
+                               row["seq"], seat_row=seat_row)
+                       for hook in hooks[event].get(seat_row.player_id, [])]
+    replaced = {id(r) for r in turn_emails
+                if any(h.instead_of_email
+                       for h in hooks[TURN].get(seats[r["seat"]].player_id, []))}
     return [r for r in emails if id(r) not in replaced] + deliveries
 
 

@@ -17,6 +17,7 @@ from sqlalchemy import select
 from service import play
 from service.hooks import shapes
 from service.mail.outbound.transports import RelayUnreachable
+from service.play import webhooks
 from service.play.players import hooks
 from service.store.models import OutboxRow, Webhook
 from service.store.statuses import OutboxStatus
@@ -289,3 +290,26 @@ def test_a_delivery_goes_while_the_mail_relay_is_away(services):
         done = play.deliver(svc, [*emails, posted])
         assert len(endpoint.got) == 1
     assert done == {**dict.fromkeys(emails, "retry"), posted: "sent"}
+
+
+class _Table:
+    """Just what event_for reads of an engine: who is to act, and whether it is over."""
+
+    def to_act(self, state):
+        return frozenset(state["acting"])
+
+    def outcome(self, state):
+        return state.get("outcome")
+
+
+def test_a_hook_is_told_when_a_turn_begins_and_when_the_game_ends_not_on_every_move():
+    table = _Table()
+    start, yours, still = {"acting": {0}}, {"acting": {1}}, {"acting": {1}}
+    over = {"acting": set(), "outcome": {"ranking": [0, 1]}}
+    assert webhooks.event_for(table, None, start, 0) == "turn"         # dealt: its turn
+    assert webhooks.event_for(table, None, start, 1) is None
+    assert webhooks.event_for(table, start, yours, 1) == "turn"        # the turn passes
+    assert webhooks.event_for(table, yours, still, 1) is None          # its turn goes on
+    assert webhooks.event_for(table, start, yours, 0) is None          # it watches
+    assert webhooks.event_for(table, yours, over, 0) == "game_over"
+    assert webhooks.event_for(table, over, over, 0) is None            # told once

@@ -250,7 +250,8 @@ def consequences(session: Session, svc: Services, pos: positions.Position, inten
     planplay.tell(followed.untold, emails, pos.engine, names)
     planplay.show(followed.standing, emails, pos.engine, names)
     # the players' webhooks, beside (or, "webhook only", instead of) their turn emails
-    emails = webhooks.along(session, pos.row, pos.engine, new_state, emails, now, known=hooks)
+    emails = webhooks.along(session, pos.row, pos.engine, pos.state, new_state, emails, now,
+                            known=hooks)
     return Recorded(event_rows, receipt, emails, event_rows[0]["seq"], last, new_state,
                     outcome is not None)
 

@@ -170,7 +170,7 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
     notify.turns_changed(session, pos.row, pos.engine, before, forced, "undo")
     # the seats' emails and their players' webhooks (service.play.webhooks)
     outbox_ids = notify.queue_many(session, webhooks.along(
-        session, pos.row, pos.engine, before,
+        session, pos.row, pos.engine, pos.state, before,
         notify.changed_views(pos.row, pos.engine, pos.state, before, pos.row.seq, now,
                              forced=forced), now))
     session.flush()

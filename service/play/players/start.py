@@ -222,7 +222,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     forced = notify.forced_seats(game, engine, state)
     # the seats' emails and their players' webhooks (service.play.webhooks)
     outbox_ids = notify.queue_many(session, webhooks.along(
-        session, game, engine, state,
+        session, game, engine, None, state,
         notify.changed_views(game, engine, None, state, game.seq, now, forced=forced), now))
     notify.turns_changed(session, game, engine, state, forced, "start")
     session.flush()
