@@ -231,6 +231,10 @@ class Settings:
     RETRY_SCHEDULE: tuple[int, ...] = setting(
         "60,300,1800,7200,21600", "Seconds before each retry of a failed send; after the "
         "last the email is parked for an operator (`flask outbox`).")
+    WEBHOOK_ALLOW_PRIVATE: bool = setting(
+        "false", "Players' webhooks may post to loopback, private and link-local addresses "
+        "(for development and tests): off, such an address is refused when a delivery is "
+        "sent, so a webhook cannot make the service call its own network.")
     DEV_OUTBOX: str = setting(
         "auto", "/dev/outbox shows every player's mail: `1` serves it, `0` never, `auto` only "
         "on the embedded default (SQLite, no broker, Maildir).",
@@ -288,6 +292,9 @@ class Settings:
     LIMIT_GAMES: str = setting("20/day", "Games made, per account and per client.")
     LIMIT_INVITES: str = setting("60/day", "Invitations sent, per account and per client.")
     LIMIT_API: str = setting("600/hour", "JSON API requests, per token (or per client).")
+    LIMIT_WEBHOOKS: str = setting(
+        "20/hour", "Webhooks made and tested (/me's Test button), per account and per client: "
+        "each makes the service post to an address a player chose.")
     RATE_LIMITS: bool = setting(
         "true", "Apply the limits above (counted in Redis with a broker, in memory without).")
 

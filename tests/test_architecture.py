@@ -31,6 +31,10 @@ FORBIDDEN = [
     ("service.mail.inbound", "service.mail.outbound"),
     ("service.mail.outbound", "service.mail.inbound"),
     ("service.mail", "service.play"), ("service.mail", "service.store"),
+    # outgoing webhooks are a transport, like mail out: they know no use case and no store
+    ("service.hooks", "service.play"), ("service.hooks", "service.store"),
+    ("service.hooks", "service.mail"), ("service.hooks", "service.web"),
+    ("service.hooks", "workers"),
     # the pure time-control module
     ("service.play.time.clocks", "service.play"), ("service.play.time.clocks", "service.store"),
 ]

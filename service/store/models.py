@@ -465,6 +465,31 @@ class AccountChange(Base):
     answered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 
 
+class Webhook(Base):
+    """A player's endpoint told of their games by a signed POST (issue 51): each delivery is
+    an outbox row of kind "webhook" (service.play.webhooks), sent by the relay like an email.
+    The secret signs each body (HMAC-SHA256); it is kept as it is because signing needs it,
+    and shown to the player once, when the hook is made."""
+
+    __tablename__ = "webhooks"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), index=True)
+    url: Mapped[str] = mapped_column(String(2000))
+    kind: Mapped[str] = mapped_column(String(10), default="json")      # json | discord | slack
+    secret: Mapped[str] = mapped_column(String(64))
+    # the events it is told of, comma-separated: turn, game_over, invitation
+    events: Mapped[str] = mapped_column(String(80), default="turn")
+    # "webhook only": the events it is told of are no longer emailed to the player
+    instead_of_email: Mapped[bool] = mapped_column(default=False, server_default=false())
+    active: Mapped[bool] = mapped_column(default=True, server_default=true())
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    # the first failure since its last delivery that went through: three days of them and
+    # the hook is switched off (`switched_off_at`) and its owner told by email
+    failing_since: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+    last_error: Mapped[str | None] = mapped_column(Text, nullable=True)
+    switched_off_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
+
+
 class SignIn(Base):
     """A one-time sign-in link (its signed token names this row): it lasts 15 minutes, works
     once, and only in the browser that asked for it (`browser_hash`, from a nonce in that

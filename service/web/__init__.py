@@ -55,6 +55,7 @@ from . import (
     seats,
     tokens,
     tournaments,
+    webhookforms,
 )
 
 
@@ -99,9 +100,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    for pages_of in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
-                     community, cards, contests, tournaments, leagues):
-        app.register_blueprint(pages_of.bp)
+    for blueprint in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
+                      webhookforms, community, cards, contests, tournaments, leagues):
+        app.register_blueprint(blueprint.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)

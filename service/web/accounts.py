@@ -12,7 +12,7 @@ from flask import Blueprint, Response, flash, redirect, render_template, request
 
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
-from service.play.players import accounts, blocks, erasure, invitations, readdress
+from service.play.players import accounts, blocks, erasure, hooks, invitations, readdress
 from service.play.reads import mydata, mygames
 from service.play.time import calendar
 
@@ -95,12 +95,14 @@ def sign_out():
 @bp.get("/me")
 @signed_in
 def me(me: accounts.Account):
-    return _my_page(me)
+    return my_page(me)
 
 
-def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
-             typed: dict | None = None, calendar_error: str | None = None):
-    """`typed`: the preferences as the player wrote them, shown again after an error."""
+def my_page(me: accounts.Account, error: str | None = None, status: int = 200,
+            typed: dict | None = None, calendar_error: str | None = None, **webhooks):
+    """`typed`: the preferences as the player wrote them, shown again after an error;
+    `webhooks`: a webhook just made (`made`, its secret shown this once), or the words
+    refusing one (`hook_error`, with the form as typed in `hook_typed`)."""
     games = mygames.my_games(services(), me.id,
                              finished_before=request.args.get("finished_before", type=int))
     own_time = calendar.read_preferences(services(), me.id)
@@ -111,7 +113,11 @@ def _my_page(me: accounts.Account, error: str | None = None, status: int = 200,
                            own_time=own_time, calendar_error=calendar_error,
                            profile=community.profile_setting(services(), me.id),
                            blocked=blocks.listed(services(), me.id),
-                           tournaments=community.invites.waiting_for(services(), me.id)), status
+                           tournaments=community.invites.waiting_for(services(), me.id),
+                           hooks=hooks.listed(services(), me.id), hook_kinds=hooks.KINDS,
+                           hook_events=hooks.EVENT_WORDS,
+                           **{"made": None, "hook_error": None, "hook_typed": None} | webhooks
+                           ), status
 
 
 @bp.get("/me/games/<int:game_id>")
@@ -124,14 +130,14 @@ def my_game(me: accounts.Account, game_id: int):
 
 def _my_page_refused(exc, **_view_args):
     """My page again, the refusal's words beside the form."""
-    return _my_page(current_account(), exc.detail, 400)
+    return my_page(current_account(), exc.detail, 400)
 
 
 def _preferences_refused(exc, **_view_args):
     """My page again, the preferences as the player typed them beside the refusal's words."""
     typed = {k: request.form.get(k, "")[:200]
              for k in ("name", "zone", "mail_mode", "digest_hour")}
-    return _my_page(current_account(), exc.detail, 400, typed)
+    return my_page(current_account(), exc.detail, 400, typed)
 
 
 #: the on/off preferences of the own-time form
@@ -149,7 +155,7 @@ def calendar_preferences(me: accounts.Account):
     try:
         calendar.save_preferences(services(), typed, player_id=me.id)
     except PlayError as exc:
-        return _my_page(me, status=400, typed=typed, calendar_error=exc.detail)
+        return my_page(me, status=400, typed=typed, calendar_error=exc.detail)
     return redirect(url_for("accounts.me") + "#own-time")
 
 

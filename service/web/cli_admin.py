@@ -11,6 +11,7 @@
     flask players export ADDRESS > p.json   everything of the player's, as JSON
     flask players readdress OLD NEW     the account moves to NEW; OLD is mailed no more
     flask players erase ADDRESS         games resigned, every row naming them gone or anonymous
+    flask players webhook ADDRESS URL [--kind json|discord|slack]   a webhook; prints its secret
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from flask.cli import AppGroup
 
 from service import play
 from service.play.errors import PlayError
-from service.play.players import erasure, readdress
+from service.play.players import erasure, hooks, readdress
 from service.play.reads import admin, mydata
 from service.play.reads import gamefile as archive
 from service.play.time import calendar
@@ -208,3 +209,25 @@ def players_erase(address):
                + (f" ({', '.join(map(str, erased.resigned))})" if erased.resigned else "")
                + ("; a goodbye email queued" if erased.goodbye else "; no goodbye email "
                   "(the address could not be mailed)"))
+
+
+@players.command("webhook")
+@click.argument("address")
+@click.argument("url")
+@click.option("--kind", type=click.Choice(hooks.KINDS), default="json", show_default=True,
+              help="json: {event, gameId, title, url}; discord or slack: a chat message")
+@click.option("--events", default="turn", show_default=True,
+              help="comma-separated: turn, game_over, invitation")
+@click.option("--webhook-only", is_flag=True, help="no more \"your turn\" emails")
+def players_webhook(address, url, kind, events, webhook_only):
+    """Give the player of ADDRESS a webhook at URL, told of their turns (and --events), and
+    print its secret (shown this once): each POST carries X-Turnpost-Signature, sha256= the
+    HMAC-SHA256 of its raw body under that secret."""
+    try:
+        made = hooks.register(services(), url, kind=kind, events=events,
+                              instead_of_email=webhook_only, email=address)
+    except PlayError as exc:
+        raise click.ClickException(exc.detail) from None
+    click.echo(f"webhook {made.hook.id} of {address}: {made.hook.url} ({made.hook.kind}; "
+               f"{', '.join(made.hook.events)}{'; webhook only' if webhook_only else ''})")
+    click.echo(f"secret: {made.secret}")

@@ -92,6 +92,11 @@ def init_app(app: Flask) -> Limiter:
         "accounts.rematch": [(cfg["TURNPOST_LIMIT_GAMES"], get_remote_address, 1, _sent)],
         "accounts.refill": [(cfg["TURNPOST_LIMIT_INVITES"], _account_or_client, 1, _sent),
                             (cfg["TURNPOST_LIMIT_INVITES"], get_remote_address, 1, _sent)],
+        # each makes the service post to an address a player chose (the API's: LIMIT_API)
+        "webhooks.add": [(cfg["TURNPOST_LIMIT_WEBHOOKS"], _account_or_client, 1, _sent),
+                         (cfg["TURNPOST_LIMIT_WEBHOOKS"], get_remote_address, 1, _sent)],
+        "webhooks.test": [(cfg["TURNPOST_LIMIT_WEBHOOKS"], _account_or_client, 1, None),
+                          (cfg["TURNPOST_LIMIT_WEBHOOKS"], get_remote_address, 1, None)],
     }
     for endpoint, limits in rules.items():
         view = app.view_functions[endpoint]

@@ -147,4 +147,5 @@ def test_the_signed_in_pages_post_their_forms(app):
                                                     "/me/preferences#preferences",
                                                     "/me/address#your-data",
                                                     "/me/erase#your-data",
+                                                    "/me/webhooks#webhooks",
                                                     "/me/calendar#own-time", "/sign-out"]

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.play import notify
+from service.play import notify, webhooks
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, default_name, find_player, invitations
 from service.play.services import Services
@@ -289,4 +289,7 @@ def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr:
          if clock else "", "no_vacation": t.no_vacation, "rated": t.rated,
          "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC"),
          "path": f"/tournaments/{t.id}"}, now)
+    # the invitee's webhooks told too, when the address is a player's who keeps any
+    webhooks.invited(session, addr, None, f"{registry.get(t.kind).title} tournament {t.id}",
+                     now)
     return [row.id]

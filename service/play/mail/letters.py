@@ -21,9 +21,11 @@ from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, 
 #: the letters about an account (service.play.players.readdress and .erasure queue them)
 ACCOUNT = frozenset({"readdress_confirm", "readdress_notice", "readdress_done", "moved",
                      "erase_confirm", "goodbye"})
+#: a player's webhook was switched off after failing for days (service.play.webhooks)
+WEBHOOK_OFF = "webhook_off"
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
                    "tournament_end", "ladder_challenge", "league_season_start",
-                   "league_season_end"}) | ACCOUNT
+                   "league_season_end", WEBHOOK_OFF}) | ACCOUNT
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -37,6 +39,9 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
                               account_letter(session, svc, row),
                               in_reply_to=payload.get("in_reply_to"),
                               auto="auto-replied" if row.kind == "moved" else "auto-generated")
+    if row.kind == WEBHOOK_OFF:
+        ctx = {**payload, "since": payload.get("since", "")[:10], "link": urls.absolute("/me")}
+        return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     if row.kind == "challenge":
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)

@@ -39,6 +39,10 @@ open for the next batch), and mark each one sent as soon as the relay has taken 
   the next email is composed, and that one is handed over only once it is done (the relay
   takes one in, and the database commits it, while the next is composed); a row counts as
   sent, and is marked, only once its answer says the relay took it.
+* A webhook delivery (service.play.webhooks) is a row like the others, claimed, retried,
+  parked and held for quiet hours the same way; it is posted to its endpoint instead of handed
+  to the relay, so its failure is its endpoint's, never the relay's: no outage is noted, no
+  probe is made with it, and a bounced address does not stop it.
 * An erased player's goodbye (FORGOTTEN_ONCE_SENT) is deleted, not marked, once sent or given
   up on, and a refusal of its address is not kept as evidence: nothing of the address stays.
 """
@@ -61,6 +65,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from service.display import boardpicture
+from service.hooks import HookFailed
 from service.mail.outbound.compose import (
     NOTE_KINDS,
     Envelope,
@@ -76,7 +81,7 @@ from service.mail.outbound.transports import (
     SendRefused,
     hand_over,
 )
-from service.play import aftercommit, notify
+from service.play import aftercommit, notify, webhooks
 from service.play import repository as positions
 from service.play.moves import plans
 from service.play.reads import forcedmoves, seatpage
@@ -287,6 +292,8 @@ class _Sending:
         self.to: dict[int, str] = {}            # row id -> its address, lower case
         # rows deleted once sent, rather than marked (FORGOTTEN_ONCE_SENT)
         self.forget: set[int] = set()
+        # webhook deliveries, posted to their endpoints: the relay being away is not theirs
+        self.posted: set[int] = set()
         self.unreachable: SendFailed | None = None
         # the last email handed over: its answer read and its row marked (or failed) there
         self.settling: Future[dict[int, str]] | None = None
@@ -377,7 +384,8 @@ class _Sending:
             games, news = _games_and_news(session, live, after)
             for row_id in group:
                 row = rows[row_id]
-                if row.to_addr.lower() in dead:
+                # a webhook is not mail: a bounced address does not stop it
+                if row.to_addr.lower() in dead and row.kind != webhooks.KIND:
                     if row.kind in FORGOTTEN_ONCE_SENT:
                         session.delete(row)
                     else:
@@ -386,6 +394,8 @@ class _Sending:
                     continue
                 if row.kind in FORGOTTEN_ONCE_SENT:
                     self.forget.add(row_id)
+                if row.kind == webhooks.KIND:
+                    self.posted.add(row_id)
                 self.about[row_id] = row.game_id, row.seat
                 self.to[row_id] = row.to_addr.lower()
                 try:
@@ -411,7 +421,7 @@ class _Sending:
     def _send_now(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
         """What happened to the row (nothing yet when its answer is owed), and to the row
         handed over before it, whose answer is read before this one goes over."""
-        if self.unreachable is not None:
+        if self.unreachable is not None and row_id not in self.posted:
             # no connection could be made for an earlier row: this one would fail the same
             # way (after the same timeout); it waits for its next try like that one
             return self._failed(row_id, self.unreachable)
@@ -422,6 +432,8 @@ class _Sending:
                 raise draft
             compose, bounce = draft
             msg = compose()
+            if isinstance(msg, webhooks.Delivery):
+                return self.answers() | self._post(row_id, msg)
             msg["Return-Path"] = f"<{bounce}>"
         except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row retries
             return self._failed(row_id, exc)
@@ -438,6 +450,17 @@ class _Sending:
         self.settling = self.marking.submit(contextvars.copy_context().run, self._settle,
                                             row_id, handover)
         return results
+
+    def _post(self, row_id: int, delivery: webhooks.Delivery) -> dict[int, str]:
+        """A webhook delivery, posted now (at most webhooks' 5 s): sent, or failed as any row
+        fails, its endpoint's trouble and not the relay's."""
+        try:
+            answer = webhooks.post(self.svc, delivery)
+        except HookFailed as exc:
+            return {row_id: _failed(self.svc, row_id, self.token, exc, self.probe)}
+        _mark_sent(self.svc, {row_id: answer}, release_holds=False)
+        webhooks.went_through(self.svc, delivery.hook_id)
+        return {row_id: "sent"}
 
     def _taken(self, row_id: int, relay_id: str) -> str:
         self.svc.outages.ok(RELAY)
@@ -456,7 +479,8 @@ def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, in
                     ) -> tuple[dict[int, Any], dict[int, list[event_store.Recorded]]]:
     """The turn emails' games (with seats and players) and, per game, the events from the
     earliest news any of its rows tells to the latest position any shows: two statements."""
-    turns = [r for r in rows if r.game_id is not None and r.kind not in letters.KINDS]
+    turns = [r for r in rows if r.game_id is not None and r.kind not in letters.KINDS
+             and r.kind != webhooks.KIND]
     games = records.read_many(session, {r.game_id for r in turns})
     spans: dict[int, tuple[Any, int, int]] = {}
     for r in turns:
@@ -480,11 +504,13 @@ _MARK_SENT = (update(OutboxRow.__table__)
                       claim=None, relay_id=bindparam("answer")))
 
 
-def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False) -> None:
+def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
+               release_holds: bool = True) -> None:
     """The messages went out: record it (one statement for the lot), through a database
     restart if need be. Until it is recorded the heartbeat keeps the claims, so the rows are
     not taken over and sent again. `forget`: the rows are deleted instead (an erased
-    player's goodbye: its address was to be kept only until it was sent)."""
+    player's goodbye: its address was to be kept only until it was sent). `release_holds`:
+    False for a webhook delivery, which is no email reaching the seat."""
     now = svc.clock.now()
     params = [{"row_id": row_id, "at": now, "answer": str(answer or "")[:200] or None}
               for row_id, answer in sent.items()]
@@ -497,7 +523,8 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False) -> 
                 else:
                     session.execute(_MARK_SENT, params)
             svc.outages.ok("database")
-            mail_holds.delivered(svc, list(sent))   # a seat held for want of mail runs again
+            if release_holds:   # a seat held for want of mail runs again
+                mail_holds.delivered(svc, list(sent))
             return
         except DBAPIError as exc:
             svc.outages.failed("database", f"{type(exc).__name__} marking outbox rows "
@@ -524,6 +551,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     # the time it was written (RFC 5322's Date: when the message was ready to go)
     envelope = Envelope(notify.rendering_id(row.message_id, row.renderings), row.to_addr,
                         svc.from_name, svc.clock.now())
+    if row.kind == webhooks.KIND:
+        return webhooks.prepare(session, svc, row)
     if row.kind in letters.KINDS:
         letter = letters.render(session, svc, row, envelope)
         return lambda: letter
@@ -583,6 +612,9 @@ def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe:
     elif isinstance(exc, SendFailed):
         reason = str(exc)
         svc.outages.failed(RELAY, reason)
+    elif isinstance(exc, (HookFailed, webhooks.HookGone)):
+        reason = str(exc)       # its endpoint's trouble, not the relay's
+        log.warning("webhook delivery %s failed: %s", row_id, reason[:300])
     else:
         reason = f"{type(exc).__name__}: {exc}"
         log.exception("outbox row %s could not be rendered or sent", row_id)
@@ -596,6 +628,14 @@ def _note_failure(svc: Services, row_id: int, token: str, exc: Exception, probe:
         row.last_error = reason[:2000]
         if address:
             return _refused(session, svc, row, reason)
+        if isinstance(exc, webhooks.HookGone):
+            row.status = OutboxStatus.SKIPPED       # deleted or switched off since queued
+            return "skipped"
+        if isinstance(exc, HookFailed) and webhooks.failed(session, row, reason,
+                                                           svc.clock.now()):
+            row.attempts += 1
+            row.status = OutboxStatus.PARKED        # the hook is off: no more tries
+            return "parked"
         if probe and isinstance(exc, SendFailed):
             row.status = OutboxStatus.PENDING     # the relay is still away; the row keeps its time
             return "waiting"
@@ -642,7 +682,9 @@ def probe(svc: Services) -> dict[int, str]:
     with svc.db.transaction() as session:
         waiting = list(session.scalars(
             select(OutboxRow.id).where(OutboxRow.status == OutboxStatus.PENDING,
-                                       OutboxRow.attempts > 0, OutboxRow.next_try > svc.clock.now())
+                                       OutboxRow.attempts > 0, OutboxRow.next_try > svc.clock.now(),
+                                       # a webhook's endpoint says nothing about the relay
+                                       OutboxRow.kind != webhooks.KIND)
             .order_by(OutboxRow.next_try, OutboxRow.id).limit(500)))
     tried: dict[int, str] = {}
     for k, row_id in enumerate(waiting):

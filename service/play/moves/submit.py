@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness as marks
-from service.play import aftercommit, notify
+from service.play import aftercommit, notify, webhooks
 from service.play import repository as positions
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
@@ -207,12 +207,13 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
 
 def consequences(session: Session, svc: Services, pos: positions.Position, intent: Intent,
                  key: str | None, events: list[Event], moves: list[Move], new_state, *,
-                 waiting: list | None = None) -> Recorded:
+                 waiting: list | None = None, hooks: dict | None = None) -> Recorded:
     """Everything a move calls for, decided in its unit of work and written by the caller
     (`write_move`, one game; the clock sweep's batch, many at once): the plans it sets off
     (service.play.moves.planplay; `waiting`: the game's waiting plans if the caller read them
     already), the game's end and its rating, the seats' clocks and turns, whether a bot or
-    a forced move is due (declared for after the commit), and who is mailed."""
+    a forced move is due (declared for after the commit), and who is mailed and whose webhooks
+    are told (`hooks`: the players' webhooks if the caller read them already)."""
     now = svc.clock.now()
     receipt = None
     if key is not None:
@@ -248,6 +249,9 @@ def consequences(session: Session, svc: Services, pos: positions.Position, inten
     names = [s.player.name for s in pos.row.seats]
     planplay.tell(followed.untold, emails, pos.engine, names)
     planplay.show(followed.standing, emails, pos.engine, names)
+    # the players' webhooks, beside (or, "webhook only", instead of) their turn emails
+    emails = webhooks.along(session, pos.row, pos.engine, pos.state, new_state, emails, now,
+                            known=hooks)
     return Recorded(event_rows, receipt, emails, event_rows[0]["seq"], last, new_state,
                     outcome is not None)
 

@@ -28,7 +28,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event
-from service.play import notify
+from service.play import notify, webhooks
 from service.play import repository as positions
 from service.play.errors import GameOver, PlayError
 from service.play.repository import TAKEN_BACK
@@ -168,8 +168,11 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
     positions.mark_turns(pos.row, pos.engine, before)
     forced = notify.forced_seats(pos.row, pos.engine, before)
     notify.turns_changed(session, pos.row, pos.engine, before, forced, "undo")
-    outbox_ids = notify.queue_changed_views(session, pos.row, pos.engine, pos.state, before,
-                                            pos.row.seq, now, forced=forced)
+    # the seats' emails and their players' webhooks (service.play.webhooks)
+    outbox_ids = notify.queue_many(session, webhooks.along(
+        session, pos.row, pos.engine, pos.state, before,
+        notify.changed_views(pos.row, pos.engine, pos.state, before, pos.row.seq, now,
+                             forced=forced), now))
     session.flush()
     return UndoResult("done", "The move was taken back.", outbox_ids,
                       pos.row.bots_due)

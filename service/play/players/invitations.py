@@ -18,7 +18,7 @@ from service.display.seatpage import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
-from service.play import notify, readpolicy
+from service.play import notify, readpolicy, webhooks
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.readpolicy import Reader
@@ -430,6 +430,9 @@ def _invite(session: Session, svc: Services, game: GameRow, seat: int, addr: str
     session.flush()
     if unmailable:
         return None
+    # the invitee's webhooks told too, when the address is a player's who keeps any
+    webhooks.invited(session, addr, game.id,
+                     f"{registry.title(game.kind, game.options)} game {game.id}", now)
     return notify.letter(session, addr, "invitation", {"invitation": inv.id}, now,
                          game_id=game.id)
 

@@ -216,6 +216,16 @@ MAP: tuple[Holding, ...] = (
     Holding("api_tokens", {"player_id": ID},
             Rows(("id", "scope", "label", "created_at", "revoked_at")), Same(BY_ID),
             Delete("API, calendar and feed tokens stop working")),
+    # the secret is left out of the export: the file is a copy kept and handed around, and
+    # whoever holds the secret can sign deliveries the hook's endpoint will trust; its owner
+    # was shown it once, and deleting the hook and adding it again makes a new one
+    Holding("webhooks", {"player_id": ID},
+            Rows(("id", "url", "kind", "events", "instead_of_email", "active", "created_at",
+                  "failing_since", "last_error", "switched_off_at")),
+            Same(BY_ID),
+            Delete("their webhooks stop; deliveries not sent yet go with their emails"),
+            free_text=("last_error",),
+            ignores={"instead_of_email": "a yes or no (\"webhook only\"), not an address"}),
     Holding("sign_ins", {"email": ADDRESS},
             Rows(("created_at", "expires_at", "used_at")),
             Forget("a sign-in link asked for the old address signs nobody in any more"),

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.linking.signer import Claims
-from service.play import notify, ranking
+from service.play import notify, ranking, webhooks
 from service.play import repository as positions
 from service.play.errors import GameOver, PlayError
 from service.play.repository import check_holder
@@ -266,6 +266,9 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
                       {"why": why, "subject": f"{registry.title(game.kind, game.options)} "
                                   f"game {game.id}"}, now,
                       seq=game.seq)
+        # the invitee's webhooks told too, when the address is a player's who keeps any
+        webhooks.invited(session, address, game.id,
+                         f"{registry.title(game.kind, game.options)} game {game.id}", now)
         timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
                       f"{who(target)}'s seat", now)
     return f"Invitation sent to {address}."

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import notify
+from service.play import notify, webhooks
 from service.play import repository as positions
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -220,8 +220,10 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     timing.track(session, game, engine, state, now)
     positions.mark_turns(game, engine, state)
     forced = notify.forced_seats(game, engine, state)
-    outbox_ids = notify.queue_changed_views(session, game, engine, None, state, game.seq, now,
-                                            forced=forced)
+    # the seats' emails and their players' webhooks (service.play.webhooks)
+    outbox_ids = notify.queue_many(session, webhooks.along(
+        session, game, engine, None, state,
+        notify.changed_views(game, engine, None, state, game.seq, now, forced=forced), now))
     notify.turns_changed(session, game, engine, state, forced, "start")
     session.flush()
     return Started(game.id, game.seq, outbox_ids, game.public_id or "",

@@ -2,8 +2,9 @@
 ADDRESS`): their profile and preferences, every game they sit in, each named by "gameId" with
 its rules, options and result and its log as their seat may see it, and every other row of the
 map (service.play.players.personaldata) that names them: ratings and their history, ladders,
-tournaments, challenges, blocks, reports, tokens (never the tokens themselves), sign-ins,
-invitations, vacations, changes of address.
+tournaments, challenges, blocks, reports, tokens (never the tokens themselves), webhooks
+(never their secrets: personaldata says why), sign-ins, invitations, vacations, changes of
+address.
 
 A game is shown only as the seat may see it, whatever its state: its log through the engine's
 `redact`, its position through `view` (the same `seat_events` as the seat's own log download),

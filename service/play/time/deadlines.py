@@ -20,7 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import notify
+from service.play import notify, webhooks
 from service.play.services import Services
 from service.store.models import GameRow, Seat, SeatChange, Tournament, Vacation
 from service.store.statuses import GameStatus, SeatStatus
@@ -244,10 +244,13 @@ def end_game(session: Session, game: GameRow, seat: int, how: str, now: datetime
     resignation): no more moves, every clock stops, everyone is told, and the game's notices
     not yet sent are dropped (the game-over email says it all: notify.supersede)."""
     notify.supersede(session, game.id)
+    told = close_game(session, game, seat, how, now)
     rows = [notify.queue(session, game, to, "turn", game.seq, now, payload)
-            for to, payload in close_game(session, game, seat, how, now)]
+            for to, payload in told]
     session.flush()
-    return [r.id for r in rows]
+    hooked = webhooks.queue_event(session, game, [to for to, _ in told], webhooks.GAME_OVER,
+                                  now)
+    return [r.id for r in rows] + hooked
 
 
 def close_game(session: Session, game: GameRow, seat: int, how: str,

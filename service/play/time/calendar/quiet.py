@@ -1,7 +1,8 @@
 """Quiet hours in the outbox: an email that falls due inside a player's quiet hours is held
 (status `quiet`, `next_try` the end of those hours; the relay sends only `pending` rows), and
 released at the end as one email per game: the latest turn email with the news of all the held
-ones, as the daily digest merges them (service.play.digest). A held reminder goes only if no
+ones, as the daily digest merges them (service.play.digest); a webhook is posted the latest
+of each event held for it. A held reminder goes only if no
 turn email goes with it and the seat has not moved since."""
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from sqlalchemy.orm import Session
 
 from service.store.models import OutboxRow, Player, Seat
 
-from ... import notify
+from ... import notify, webhooks
 from ...services import Services
 from . import rules
 from .holding import ALWAYS_SENT, HELD
@@ -66,7 +67,14 @@ def _merged(session: Session, rows: list[OutboxRow], now: datetime) -> list[Outb
     """What goes of one seat's held rows (the others are skipped)."""
     turns = [r for r in rows if r.kind == "turn"]
     reminders = [r for r in rows if r.kind == "reminder"]
-    keep = [r for r in rows if r.kind not in ("turn", "reminder")]
+    keep = [r for r in rows if r.kind not in ("turn", "reminder", webhooks.KIND)]
+    # a webhook is told once of each event the quiet hours held, not once per move
+    told: dict[tuple, OutboxRow] = {}
+    for row in rows:
+        if row.kind == webhooks.KIND:
+            payload = row.payload or {}
+            told[payload.get("hook"), payload.get("event")] = row
+    keep += told.values()
     if turns:
         latest = turns[-1]
         latest.since_seq = notify.since(session, turns[0])    # all the news since the oldest

@@ -31,7 +31,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.play import aftercommit, notify
+from service.play import aftercommit, notify, webhooks
 from service.play import repository as positions
 from service.play.moves import planplay
 from service.play.repository import Position
@@ -168,6 +168,7 @@ class Batch:
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
         self.days = vacation_days.DayTaker(session, svc, self.games)   # read once, if asked
         self.plans: dict[int, list[Plan]] = {}   # each game's waiting plans (`read_plans`)
+        self.hooks: dict[int, list] = {}        # its players' webhooks, by player (`read_plans`)
 
     # --- reading --------------------------------------------------------------------------
 
@@ -180,11 +181,14 @@ class Batch:
         self.tracked.lock_many(game_ids, GAME_READ)
 
     def read_plans(self) -> None:
-        """The loaded games' waiting plans, in one statement (after `load` took their lock)."""
+        """The loaded games' waiting plans, in one statement (after `load` took their lock),
+        and their players' webhooks, in another (service.play.webhooks.of_players)."""
         self.plans = {g: [] for g in self.games}
         if self.games:
             for plan in self.session.scalars(_WAITING_PLANS, {"ids": sorted(self.games)}):
                 self.plans[plan.game_id].append(plan)
+            self.hooks = webhooks.of_players(self.session, (
+                s.player_id for g in self.games.values() for s in g.seats))
 
     def load_states(self, game_ids: list[int]) -> None:
         """The states of these games, locked by `load`."""
@@ -217,8 +221,12 @@ class Batch:
 
     def end_game(self, game, seat, how, now) -> None:
         self._ended(game.id)
-        for to, payload in timing.close_game(self.session, game, seat, how, now):
+        told = timing.close_game(self.session, game, seat, how, now)
+        for to, payload in told:
             self.queue(game, to, "turn", game.seq, payload)
+        # the players' webhooks told of the end, as deadlines.end_game tells them
+        self.outbox += webhooks.event_values(self.session, game, [to for to, _ in told],
+                                             webhooks.GAME_OVER, now, known=self.hooks)
 
     def reminder(self, game, seat, payload, now) -> None:
         # the turn email told the news; this only reminds
@@ -238,7 +246,8 @@ class Batch:
         kept for the batch's bulk inserts."""
         game = pos.row
         done = timeoutmove.played(self.session, self.svc, pos, seat, key, events, moves, state,
-                                  notice, now, waiting=self.plans.get(game.id, []))
+                                  notice, now, waiting=self.plans.get(game.id, []),
+                                  hooks=self.hooks)
         self.events += done.event_rows
         self.receipts.append(done.receipt)
         if done.ended:

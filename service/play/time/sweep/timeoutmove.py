@@ -19,17 +19,17 @@ from service.play.time import receipt_key
 
 def played(session: Session, svc: Services, pos: positions.Position, seat: int, key: str,
            events: list[Event], moves: list[Move], state: Any, notice: dict, now: datetime,
-           waiting: list | None = None) -> Recorded:
+           waiting: list | None = None, hooks: dict | None = None) -> Recorded:
     """A timeout's move (the engine's `timeout_move`s, `events` from `pos`): what any move
     calls for
     (service.play.moves.submit.consequences: the plans waiting on the seat dropped, those
     it sets off played, forced moves and bots due, the game's end), recorded as the clock's
     (source "timer", a receipt per deadline), and everyone told what was played: the turn
     emails carry the notice, the seats without one get a notice of their own. `waiting`: the
-    game's waiting plans, read already by a batch."""
+    game's waiting plans, and `hooks`, its players' webhooks, read already by a batch."""
     intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
     done = consequences(session, svc, pos, intent, receipt_key(seat, key), events, moves,
-                        state, waiting=waiting)
+                        state, waiting=waiting, hooks=hooks)
     told = set()
     for email in done.emails:
         if email["kind"] == "turn":
