@@ -301,6 +301,22 @@ class Plan(Base):
     __table_args__ = (Index("ix_plans_game", "game_id", "status"),)
 
 
+class Note(Base):
+    """A private note a player keeps on a game (issue 50, `note ...`): shown to its writer
+    alone, and only while they hold the seat they wrote it at (service.play.moves.notes)."""
+
+    __tablename__ = "notes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))   # the writer
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_notes_game_seat", "game_id", "seat"),
+                      Index("ix_notes_player", "player_id"))
+
+
 class ExtensionRequest(Base):
     """A seat asks the others to move its deadline later by `days`; it moves once every other
     seat has agreed (`answers`: {"1": true, ...} by seat)."""

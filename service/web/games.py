@@ -271,6 +271,9 @@ def turn_form(token: str):
     """Commands typed on the game page, one per line: applied in order, all or none."""
     claims = services().urls.signer.loads("view", token)
     lines = _command_lines(request.form)
+    if request.form.get("try") and lines:
+        # the Try button beside Send: the same lines, tried and not made (`try`)
+        lines = ["try " + ln for ln in lines]
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",

@@ -135,7 +135,7 @@ TOKEN_LINKS = {
 #: /me/games/<number>). What a stranger signed in is told is still 404.
 CREDENTIAL_FIRST = {
     **dict.fromkeys(["api.game", "api.legal_moves", "api.make_move", "api.chat", "api.extend",
-                     "api.plans"], 401),
+                     "api.plans", "api.try_moves"], 401),
     **dict.fromkeys(["accounts.my_game", "accounts.join", "accounts.refill",
                      "contests.report"], 302),
 }

@@ -78,8 +78,8 @@ from service.mail.outbound.transports import (
 )
 from service.play import aftercommit, notify
 from service.play import repository as positions
-from service.play.moves import plans
-from service.play.reads import forcedmoves, seatpage
+from service.play.moves import notes, plans
+from service.play.reads import forcedmoves, seatpage, waiting
 from service.play.services import Services
 from service.play.time import calendar
 from service.play.time import mailholds as mail_holds
@@ -554,9 +554,15 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
     compose = compose_note if row.kind in NOTE_KINDS else compose_turn
+    holder = next((s.player_id for s in game.seats if s.seat == row.seat), None)
+    # the player's other games waiting on them, counted now (issue 50): a turn email only
+    elsewhere = waiting.for_email(session, holder, game.id) \
+        if compose is compose_turn and holder is not None else None
+    mine = notes.shown(session, game.id, row.seat, holder)
     return partial(compose, svc.templates, page, links, envelope,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced, forced=forced,
-                              plan_hints=hints))
+                              plan_hints=hints, elsewhere=elsewhere, notes=mine,
+                              me_url=svc.urls.absolute("/me")))
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool, *,

@@ -20,7 +20,7 @@ from sqlalchemy import select
 from service.play import repository as positions
 from service.play.players import datarows, personaltokens
 from service.play.services import Services
-from service.store.models import ChatMessage, Plan, Player, Seat, SeatChange
+from service.store.models import ChatMessage, Note, Plan, Player, Seat, SeatChange
 from service.store.statuses import GameStatus
 
 from .replay import seat_events
@@ -87,6 +87,11 @@ def _game(session, svc: Services, game_id: int, mine: Seat) -> dict[str, Any]:
                    "written_seq": p.written_seq, "at": p.created_at.isoformat()}
                   for p in session.scalars(select(Plan).where(
                       Plan.game_id == game_id, Plan.seat == seat).order_by(Plan.id))],
+        # their own notes alone: a note another holder of the seat wrote is not theirs
+        "notes": [{"text": n.text, "at": n.created_at.isoformat()}
+                  for n in session.scalars(select(Note).where(
+                      Note.game_id == game_id, Note.seat == seat,
+                      Note.player_id == mine.player_id).order_by(Note.id))],
         "seat_changes": [{"seq": c.seq, "kind": c.kind, "at": c.created_at.isoformat(),
                           "text": _named(c.text, names)}
                          for c in session.scalars(select(SeatChange).where(
