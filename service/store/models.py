@@ -317,6 +317,26 @@ class Note(Base):
                       Index("ix_notes_player", "player_id"))
 
 
+class Follow(Base):
+    """A signed-in player follows a public game, or a whole tournament (issue 50): one digest
+    email a day of the moves made, as spectators see them (service.play.community.follows).
+    `sent_until`: the digest has told the moves up to then."""
+
+    __tablename__ = "follows"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"),
+                                                      nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    sent_until: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    # one follow per player and game or tournament is kept by service.play.community.follows
+    __table_args__ = (Index("ix_follows_player", "player_id"),
+                      Index("ix_follows_game", "game_id"),
+                      Index("ix_follows_tournament", "tournament_id"))
+
+
 class ExtensionRequest(Base):
     """A seat asks the others to move its deadline later by `days`; it moves once every other
     seat has agreed (`answers`: {"1": true, ...} by seat)."""

@@ -40,6 +40,7 @@ from . import (
     dev_receiver,
     errors,
     feeds,
+    follows,
     games,
     inbound,
     kicks,
@@ -97,19 +98,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    app.register_blueprint(links.bp)
-    app.register_blueprint(inbound.bp)
-    app.register_blueprint(games.bp)
-    app.register_blueprint(players.bp)
-    app.register_blueprint(seats.bp)
-    app.register_blueprint(api.bp)
-    app.register_blueprint(tokens.bp)
-    app.register_blueprint(feeds.bp)
-    app.register_blueprint(accounts.bp)
-    app.register_blueprint(community.bp)
-    app.register_blueprint(cards.bp)
-    app.register_blueprint(contests.bp)
-    app.register_blueprint(tournaments.bp)
+    for family in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
+                   community, cards, contests, tournaments, follows):
+        app.register_blueprint(family.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -135,8 +126,9 @@ def init_csrf(app: Flask) -> None:
     one-click unsubscribing (/u/, posted by mail clients) and the inbound webhooks."""
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)   # as long as the session: slow games
     csrf = CSRFProtect(app)
-    csrf.exempt(links.act)
-    csrf.exempt(players.unsubscribe)
+    # the emailed links' one button: a move, unsubscribing, a follow digest's unfollow
+    for one_click in (links.act, players.unsubscribe, follows.unfollow):
+        csrf.exempt(one_click)
     csrf.exempt(inbound.bp)
     csrf.exempt(api.bp)                  # bearer tokens, no cookies: nothing to forge
     csrf.exempt(seats.seat_action)       # the emailed links of the wait policy (/s/)

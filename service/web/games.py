@@ -200,7 +200,8 @@ def public_page(public_id: str):
     read = play.read_game(services(), game.game_id, play.Reader.spectator(public_id),
                           before=_before())
     return pages.render_game(read, view_token="",
-                             dev_outbox="dev.outbox" in current_app.view_functions)
+                             dev_outbox="dev.outbox" in current_app.view_functions,
+                             follow_path=url_for("follows.follow_game", public_id=public_id))
 
 
 @bp.get("/g/<token>")

@@ -95,6 +95,7 @@ def render_game(read, view_token: str, **extra):
                            elsewhere=someone_elses_seat(read) if view_token else "",
                            tournament_id=read.tournament_id,
                            my_notes=read.notes, next_game=_next_game(read.next_game),
+                           followers=read.followers,
                            **extra)
 
 

@@ -22,7 +22,7 @@ from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, 
 ACCOUNT = frozenset({"readdress_confirm", "readdress_notice", "readdress_done", "moved",
                      "erase_confirm", "goodbye"})
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
-                   "tournament_end", "ladder_challenge"}) | ACCOUNT
+                   "tournament_end", "ladder_challenge", "follow_digest"}) | ACCOUNT
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -36,6 +36,12 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
                               account_letter(session, svc, row),
                               in_reply_to=payload.get("in_reply_to"),
                               auto="auto-replied" if row.kind == "moved" else "auto-generated")
+    if row.kind == "follow_digest":
+        # the payload holds the public lines (service.play.community.follows); the unfollow
+        # link is minted now, so no bearer token is stored
+        ctx = {**payload, "unfollow": urls.absolute(urls.unfollow_path(payload["follow"])),
+               "games": [{**g, "link": urls.absolute(g["path"])} for g in payload["games"]]}
+        return compose_letter(svc.templates, urls, envelope, "follow_digest", ctx)
     if row.kind == "challenge":
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)

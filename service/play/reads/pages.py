@@ -14,7 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.display.seatpage import SeatPage, fill, history
 from service.games import registry
-from service.play import readpolicy
+from service.play import community, readpolicy
 from service.play import repository as positions
 from service.play.errors import NoSuchGame
 from service.play.moves import bots, chat, notes, plans, undo
@@ -53,6 +53,7 @@ class GameRead:
     # the holder's game waiting longest on them elsewhere ("Next game"), once this one
     # waits on others
     next_game: waiting.Waiting | None = None
+    followers: int = 0           # the public page's: how many follow the game
 
 
 def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool = True,
@@ -102,7 +103,8 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
                         plans.hints(pos.engine, pos.state, seat, names), holder_id,
                         pos.row.tournament_id, notes.shown(rows, game_id, seat, holder_id),
                         None if seat is None or seat in page.to_act else
-                        waiting.first_waiting(rows, holder_id, besides=game_id))
+                        waiting.first_waiting(rows, holder_id, besides=game_id),
+                        community.follows.followers(rows, game_id) if seat is None else 0)
 
 
 def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
