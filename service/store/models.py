@@ -682,3 +682,43 @@ class TournamentRound(Base):
     byes: Mapped[list] = mapped_column(JSON)                   # player ids given a bye
     games: Mapped[list] = mapped_column(JSON)                  # the round's game ids
     started_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class League(Base):
+    """A league (issue 50): seasons that repeat, each a round robin inside each of its
+    divisions (a tournament per division), with promotion and relegation between seasons
+    (service.play.community.leagues). `season` is 0 while it waits for its players."""
+    __tablename__ = "leagues"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    kind: Mapped[str] = mapped_column(String(40))
+    divisions: Mapped[int] = mapped_column(Integer)
+    size: Mapped[int] = mapped_column(Integer)          # players in a division
+    season_days: Mapped[int] = mapped_column(Integer)
+    promote: Mapped[int] = mapped_column(Integer)       # up and down at each season's end
+    season: Mapped[int] = mapped_column(Integer, default=0)
+    status: Mapped[str] = mapped_column(String(10))     # forming | running
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+
+class LeagueMember(Base):
+    """A player in a league and their division (1 is the top); `left` once they resign a
+    game of a season (as a tournament withdraws them) or leave: not entered again."""
+    __tablename__ = "league_members"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"), primary_key=True)
+    division: Mapped[int] = mapped_column(Integer)
+    entry: Mapped[int] = mapped_column(Integer)                 # order of joining
+    bot: Mapped[str | None] = mapped_column(String(20), nullable=True)
+    left: Mapped[bool] = mapped_column(Boolean, default=False)
+    joined_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    player: Mapped[Player] = relationship(lazy="joined")
+
+
+class LeagueSeason(Base):
+    """One division's round robin of one season: the key (league, season, division) starts
+    each once, whichever worker sees the season before it end."""
+    __tablename__ = "league_seasons"
+    league_id: Mapped[int] = mapped_column(ForeignKey("leagues.id"), primary_key=True)
+    season: Mapped[int] = mapped_column(Integer, primary_key=True)
+    division: Mapped[int] = mapped_column(Integer, primary_key=True)
+    tournament_id: Mapped[int] = mapped_column(ForeignKey("tournaments.id"), unique=True)
