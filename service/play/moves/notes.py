@@ -72,6 +72,19 @@ def shown(session: Session | Connection, game_id: int, seat: int | None,
                                 .order_by(Note.id)).scalars())
 
 
+def shown_many(session: Session | Connection, game_ids: set[int]
+               ) -> dict[tuple[int, int, int], list[str]]:
+    """The notes on several games in one statement (a group of emails): (game, seat,
+    writer) -> their texts, oldest first; a row picks its own seat's holder's."""
+    out: dict[tuple[int, int, int], list[str]] = {}
+    if not game_ids:
+        return out
+    for n in session.execute(select(Note.game_id, Note.seat, Note.player_id, Note.text)
+                             .where(Note.game_id.in_(sorted(game_ids))).order_by(Note.id)):
+        out.setdefault((n.game_id, n.seat, n.player_id), []).append(n.text)
+    return out
+
+
 def _count(session: Session, game_id: int, seat: int, player_id: int) -> int:
     return session.scalar(select(func.count()).select_from(Note)
                           .where(*_theirs(game_id, seat, player_id))) or 0

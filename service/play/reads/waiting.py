@@ -65,19 +65,35 @@ def waiting(session: Session | Connection, player_id: int, besides: int | None =
                     r.deadline) for r in rows]
 
 
-def also_line(count: int) -> str:
-    """The turn email's line: "Also your move in 1 other game" / "in 2 other games"."""
-    return f"Also your move in {count} other game{'' if count == 1 else 's'}"
+_WAITING_MANY = _BASE.where(_SEATS.c.player_id.in_(bindparam("players", expanding=True)))
 
 
-def for_email(session: Session | Connection, player_id: int, game_id: int) -> dict | None:
-    """What a turn email says of the player's other games waiting (None: none), counted as
-    the email is composed: the line, up to NAMED titles."""
-    found = waiting(session, player_id, besides=game_id)
+def waiting_many(session: Session | Connection, player_ids: set[int]
+                 ) -> dict[int, list[tuple[int, Waiting]]]:
+    """`waiting` for several players in one statement (a group of emails): player id ->
+    [(game id, Waiting)] in the order to play them, every game included."""
+    out: dict[int, list[tuple[int, Waiting]]] = {p: [] for p in player_ids}
+    if not player_ids:
+        return out
+    rows = session.execute(_WAITING_MANY.add_columns(_SEATS.c.player_id),
+                           {"players": sorted(player_ids), "besides": -1})
+    for r in rows:
+        out[r.player_id].append((r.game_id, Waiting(
+            r.game_id, r.seat, r.holder, registry.title(r.kind, r.options), r.deadline)))
+    return out
+
+
+def email_line(found: list[Waiting]) -> dict | None:
+    """What a turn email says of the games in `found` (None: none)."""
     if not found:
         return None
     return {"line": also_line(len(found)), "count": len(found),
             "titles": [f"{w.title} #{w.game_id}" for w in found[:NAMED]]}
+
+
+def also_line(count: int) -> str:
+    """The turn email's line: "Also your move in 1 other game" / "in 2 other games"."""
+    return f"Also your move in {count} other game{'' if count == 1 else 's'}"
 
 
 def first_waiting(session: Session | Connection, player_id: int | None,
