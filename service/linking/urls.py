@@ -45,10 +45,6 @@ class Urls:
         # a purpose of its own, an hour long (signer.SHORT_LIVED): the new address's link
         return "/me/address/" + self.signer.dumps("readdress", Claims(change_id, None))
 
-    def league_join_path(self, league_id: int) -> str:
-        """A league's join link, on /leagues for a signed-in player."""
-        return "/leagues/join/" + self.signer.dumps("league", Claims(league_id, None))
-
     def unfollow_path(self, follow_id: int) -> str:
         """A follow's one-click stop, in its digest (service.play.community.follows)."""
         return "/follows/" + self.signer.dumps("unfollow", Claims(follow_id, None))

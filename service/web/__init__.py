@@ -44,7 +44,6 @@ from . import (
     games,
     inbound,
     kicks,
-    leagues,
     limits,
     links,
     logs,
@@ -100,7 +99,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
     for family in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
-                   community, cards, contests, tournaments, follows, leagues):
+                   community, cards, contests, tournaments, follows):
         app.register_blueprint(family.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
@@ -115,7 +114,6 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli_community.init_app(app)
     cli_ratings.init_app(app)
     app.cli.add_command(cli_tournaments.tournaments)
-    app.cli.add_command(leagues.leagues)
     dev_receiver.init_app(app)
     errors.init_app(app)
     safety.init_app(app)

@@ -10,7 +10,7 @@ and quickness (`activity(session, player_id)`)."""
 from service.play.players import when_a_player_is_erased
 from service.play.time import ending
 
-from . import challenges, follows, invites, ladders, leagues, leaving, reports, strength
+from . import challenges, follows, invites, ladders, leaving, reports, strength
 from .activity import Activity, activity, measure
 from .challenges import BadChallenge, Posted, Terms, read_terms
 from .invites import MAX_INVITEES, InviteClosed
@@ -64,7 +64,7 @@ when_a_player_is_erased(leaving.erased)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
            "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "MAX_INVITEES", "NoSuchBoard", "Posted", "Profile",
-           "Standing", "Terms", "activity", "board", "challenges", "follows", "hide_profile", "invites", "ladders", "leagues", "leaving",
+           "Standing", "Terms", "activity", "board", "challenges", "follows", "hide_profile", "invites", "ladders", "leaving",
            "leaderboard", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",

@@ -9,7 +9,6 @@ round exactly once. An entrant who resigns a game withdraws: their later games a
 from __future__ import annotations
 
 import secrets
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any
 
@@ -234,20 +233,7 @@ def advance(svc: Services, tournament_id: int) -> str:
         if not games_started:
             t.status, t.ended_at = "ended", svc.clock.now()
             tell_entrants(session, svc, t, "tournament_end", entrants_of(session, t.id))
-            for hook in list(_ended):       # a league's season (community.leagues)
-                hook(session, svc, t)
     return "ended" if not games_started else "started"
-
-
-#: called in the transaction that ends a tournament, with (session, svc, tournament)
-_ended: list[Callable[[Session, Services, Tournament], None]] = []
-
-
-def when_a_tournament_ends(hook: Callable[[Session, Services, Tournament], None]) -> None:
-    """Register what follows a tournament's end in its transaction (a league's next
-    season): registered by the module above, so that this one imports none of it."""
-    if hook not in _ended:
-        _ended.append(hook)
 
 
 def withdraw(session: Session, t: Tournament, games: list[GameRow]) -> None:

@@ -22,8 +22,7 @@ from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, 
 ACCOUNT = frozenset({"readdress_confirm", "readdress_notice", "readdress_done", "moved",
                      "erase_confirm", "goodbye"})
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
-                   "tournament_end", "ladder_challenge", "follow_digest", "league_season",
-                   "league_end"}) | ACCOUNT
+                   "tournament_end", "ladder_challenge", "follow_digest"}) | ACCOUNT
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -54,7 +53,7 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
         ctx = {**payload, "accept": answer("accept"), "decline": answer("decline"),
                "never": answer("never"), "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
-    if row.kind.startswith(("tournament_", "league_")) or row.kind == "ladder_challenge":
+    if row.kind.startswith("tournament_") or row.kind == "ladder_challenge":
         # the payload says it all (service.play.community.letters, .ladders)
         ctx = {**payload, "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)

@@ -192,10 +192,6 @@ MAP: tuple[Holding, ...] = (
     Holding("follows", {"player_id": ID},
             Rows(("game_id", "tournament_id", "created_at", "sent_until")), Same(BY_ID),
             Delete("the games and tournaments they follow: no more digests")),
-    Holding("league_members", {"player_id": ID},
-            Rows(("league_id", "division", "entry", "left", "joined_at")), Same(BY_ID),
-            Delete("off the league: entered in no later season (its past seasons are "
-                   "tournaments, whose entrants stay under the anonymous player)")),
     Holding("extension_requests", {"seat": SEAT},
             NotExported("a deadline's bookkeeping; the history shows what it did"),
             Same(GAME_HISTORY), Anonymous(GAME_HISTORY)),
@@ -273,8 +269,6 @@ MAP: tuple[Holding, ...] = (
 
 #: tables that name nobody, and why
 NAMES_NOBODY: dict[str, str] = {
-    "leagues": "a league's terms; its members are in league_members",
-    "league_seasons": "which tournament is a division's season; its entrants are there",
     "snapshots": "a cache of a game's state, rebuilt from its log; states name seats",
 }
 

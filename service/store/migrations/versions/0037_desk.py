@@ -1,6 +1,5 @@
 """The player's desk (issue 50): private notes a player keeps on a game, seen by nobody else;
-follows of a public game or a tournament, told in a daily digest; leagues, their members in
-divisions and each season's round robin per division.
+follows of a public game or a tournament, told in a daily digest.
 
 Revision ID: 0037_desk
 Revises: 0035_account_changes
@@ -39,42 +38,9 @@ def upgrade() -> None:
     op.create_index("ix_follows_player", "follows", ["player_id"])
     op.create_index("ix_follows_game", "follows", ["game_id"])
     op.create_index("ix_follows_tournament", "follows", ["tournament_id"])
-    op.create_table(
-        "leagues",
-        sa.Column("id", sa.Integer(), primary_key=True),
-        sa.Column("kind", sa.String(40), nullable=False),
-        sa.Column("divisions", sa.Integer(), nullable=False),
-        sa.Column("size", sa.Integer(), nullable=False),
-        sa.Column("season_days", sa.Integer(), nullable=False),
-        sa.Column("promote", sa.Integer(), nullable=False),
-        sa.Column("season", sa.Integer(), nullable=False),
-        sa.Column("status", sa.String(10), nullable=False),
-        sa.Column("created_at", sa.DateTime(), nullable=False),
-    )
-    op.create_table(
-        "league_members",
-        sa.Column("league_id", sa.Integer(), sa.ForeignKey("leagues.id"), primary_key=True),
-        sa.Column("player_id", sa.Integer(), sa.ForeignKey("players.id"), primary_key=True),
-        sa.Column("division", sa.Integer(), nullable=False),
-        sa.Column("entry", sa.Integer(), nullable=False),
-        sa.Column("bot", sa.String(20), nullable=True),
-        sa.Column("left", sa.Boolean(), nullable=False),
-        sa.Column("joined_at", sa.DateTime(), nullable=False),
-    )
-    op.create_table(
-        "league_seasons",
-        sa.Column("league_id", sa.Integer(), sa.ForeignKey("leagues.id"), primary_key=True),
-        sa.Column("season", sa.Integer(), primary_key=True),
-        sa.Column("division", sa.Integer(), primary_key=True),
-        sa.Column("tournament_id", sa.Integer(), sa.ForeignKey("tournaments.id"),
-                  nullable=False, unique=True),
-    )
 
 
 def downgrade() -> None:
-    op.drop_table("league_seasons")
-    op.drop_table("league_members")
-    op.drop_table("leagues")
     op.drop_index("ix_follows_tournament", table_name="follows")
     op.drop_index("ix_follows_game", table_name="follows")
     op.drop_index("ix_follows_player", table_name="follows")
