@@ -8,7 +8,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0037_desk"
-down_revision = "0035_account_changes"
+down_revision = "0036_webhooks"
 branch_labels = None
 depends_on = None
 
