@@ -197,6 +197,10 @@ class Settings:
         "(TURNPOST_AUTO_VACATION): past them, a clock of that game that runs out is a timeout, "
         "so a player who vanished holds a game this many days at most. Days asked for with "
         "`vacation N` do not count.", check=positive)
+    NEW_PLAYER_GAME_CAP: int = setting(
+        "20", "Games a player may be in at once, plus one for each game they have finished "
+        "(so it holds back new players only); past it, making, joining or accepting another "
+        "is refused with when it lifts. 0: no cap.", check=zero_or_more)
     # -- mail out ------------------------------------------------------------------------
     MAIL_TRANSPORT: str = setting(
         "maildir", "`maildir` writes mail to files (shown at /dev/outbox); `smtp` sends it "

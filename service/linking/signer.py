@@ -21,7 +21,7 @@ from itsdangerous.encoding import base64_encode
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
 PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite",
-            "readdress", "erase", "league_join")
+            "readdress", "erase", "league_join", "unfollow")
 DAY = 86400
 HOUR = 3600
 #: links that change an account (its address, or erasing it) last an hour, whatever the

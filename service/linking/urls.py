@@ -45,6 +45,10 @@ class Urls:
         # a purpose of its own, an hour long (signer.SHORT_LIVED): the new address's link
         return "/me/address/" + self.signer.dumps("readdress", Claims(change_id, None))
 
+    def unfollow_path(self, follow_id: int) -> str:
+        """A follow's one-click stop, in its digest (service.play.community.follows)."""
+        return "/follows/" + self.signer.dumps("unfollow", Claims(follow_id, None))
+
     def erase_path(self, change_id: int) -> str:
         return "/me/erase/" + self.signer.dumps("erase", Claims(change_id, None))
 

@@ -301,6 +301,42 @@ class Plan(Base):
     __table_args__ = (Index("ix_plans_game", "game_id", "status"),)
 
 
+class Note(Base):
+    """A private note a player keeps on a game (issue 50, `note ...`): shown to its writer
+    alone, and only while they hold the seat they wrote it at (service.play.moves.notes)."""
+
+    __tablename__ = "notes"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    game_id: Mapped[int] = mapped_column(ForeignKey("games.id"))
+    seat: Mapped[int] = mapped_column(Integer)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))   # the writer
+    text: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    __table_args__ = (Index("ix_notes_game_seat", "game_id", "seat"),
+                      Index("ix_notes_player", "player_id"))
+
+
+class Follow(Base):
+    """A signed-in player follows a public game, or a whole tournament (issue 50): one digest
+    email a day of the moves made, as spectators see them (service.play.community.follows).
+    `sent_until`: the digest has told the moves up to then."""
+
+    __tablename__ = "follows"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    player_id: Mapped[int] = mapped_column(ForeignKey("players.id"))
+    game_id: Mapped[int | None] = mapped_column(ForeignKey("games.id"), nullable=True)
+    tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"),
+                                                      nullable=True)
+    created_at: Mapped[datetime] = mapped_column(UTCDateTime())
+    sent_until: Mapped[datetime] = mapped_column(UTCDateTime())
+
+    # one follow per player and game or tournament is kept by service.play.community.follows
+    __table_args__ = (Index("ix_follows_player", "player_id"),
+                      Index("ix_follows_game", "game_id"),
+                      Index("ix_follows_tournament", "tournament_id"))
+
+
 class ExtensionRequest(Base):
     """A seat asks the others to move its deadline later by `days`; it moves once every other
     seat has agreed (`answers`: {"1": true, ...} by seat)."""

@@ -41,6 +41,7 @@ from . import (
     dev_receiver,
     errors,
     feeds,
+    follows,
     games,
     inbound,
     kicks,
@@ -101,7 +102,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
     for blueprint in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
-                      webhookforms, community, cards, contests, tournaments, leagues):
+                      webhookforms, community, cards, contests, tournaments, leagues, follows):
         app.register_blueprint(blueprint.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
@@ -129,8 +130,9 @@ def init_csrf(app: Flask) -> None:
     one-click unsubscribing (/u/, posted by mail clients) and the inbound webhooks."""
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)   # as long as the session: slow games
     csrf = CSRFProtect(app)
-    csrf.exempt(links.act)
-    csrf.exempt(players.unsubscribe)
+    # the emailed links' one button: a move, unsubscribing, a follow digest's unfollow
+    for one_click in (links.act, players.unsubscribe, follows.unfollow):
+        csrf.exempt(one_click)
     csrf.exempt(inbound.bp)
     csrf.exempt(api.bp)                  # bearer tokens, no cookies: nothing to forge
     csrf.exempt(seats.seat_action)       # the emailed links of the wait policy (/s/)

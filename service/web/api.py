@@ -151,7 +151,7 @@ def game(game_id: int):
     return {"gameId": page.game_id, "kind": page.kind, "title": page.title, "seat": page.me,
             "seq": page.seq, "mark": page.mark, "players": page.names, "toAct": page.to_act,
             "isMyTurn": page.your_turn, "deadline": _when(read.deadline), "view": page.view,
-            "text": read.text, "outcome": page.outcome,
+            "text": read.text, "outcome": page.outcome, "notes": read.notes,
             "clocks": [_camel(clock) for clock in page.clocks],
             "page": services().urls.absolute(services().urls.game_path(page.game_id, page.me))}
 
@@ -187,10 +187,28 @@ def make_move(game_id: int):
                       "the moves list), e.g. {\"command\": \"harvest moons\"}.")
     answer = apiwrites.move(services(), game_id, g.api_player.player_id, lines=lines,
                             move_object=move, seq=seq, key=key, seat=_seat_arg())
+    # the game waiting on the player longest, once this one waits on others (issue 50)
+    upnext = play.next_game(services(), game_id, answer.seat) \
+        if answer.seat is not None and not answer.my_turn else None
     # the same key again gets the first answer again (the header tells it was a replay)
     return {"gameId": answer.game_id, "firstSeq": answer.first_seq, "seq": answer.last_seq,
-            "answers": answer.answers}, \
+            "answers": answer.answers,
+            "nextGame": None if upnext is None else {
+                "gameId": upnext.game_id, "title": upnext.title,
+                "page": services().urls.absolute(upnext.path)}}, \
         200, {"Idempotent-Replayed": "true"} if answer.replayed else {}
+
+
+@bp.post("/games/<int:game_id>/try")
+@described(openapi.TRY)
+def try_moves(game_id: int):
+    command = body().get("command")
+    if not isinstance(command, str) or not command.strip():
+        raise Problem(400, "Malformed try", "Send the moves to try as a command, one or "
+                      "several lines: {\"command\": \"play the Mill under the Sea\"}.")
+    tried = uses.try_moves(services(), game_id, g.api_player.player_id, command, _seat_arg())
+    return {"gameId": game_id, "view": tried.view, "text": tried.text, "moves": tried.moves,
+            "legal": tried.legal}
 
 
 @bp.post("/games/<int:game_id>/chat")

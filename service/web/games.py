@@ -200,7 +200,8 @@ def public_page(public_id: str):
     read = play.read_game(services(), game.game_id, play.Reader.spectator(public_id),
                           before=_before())
     return pages.render_game(read, view_token="",
-                             dev_outbox="dev.outbox" in current_app.view_functions)
+                             dev_outbox="dev.outbox" in current_app.view_functions,
+                             follow_path=url_for("follows.follow_game", public_id=public_id))
 
 
 @bp.get("/g/<token>")
@@ -271,6 +272,9 @@ def turn_form(token: str):
     """Commands typed on the game page, one per line: applied in order, all or none."""
     claims = services().urls.signer.loads("view", token)
     lines = _command_lines(request.form)
+    if request.form.get("try") and lines:
+        # the Try button beside Send: the same lines, tried and not made (`try`)
+        lines = ["try " + ln for ln in lines]
     seen = request.form.get("seen") or None
     nonce = request.form.get("nonce") or None
     intent = play.Intent(claims.game, claims.seat, lines=lines, expected=seen, source="web",

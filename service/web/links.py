@@ -56,6 +56,10 @@ def act(token: str):
                          source="link", key=key, whole_turn=not from_page,
                          holder=claims.holder)
     game_link = _game_link(claims)
+    # the game waiting on this player longest, offered once this one waits on others (issue
+    # 50): read before the move, which changes no other game's turn, so that nothing is read
+    # after its writes
+    upnext = None if from_page else play.next_game(services(), claims.game, claims.seat)
     # each refusal has its own page here: done, the position as it is now, or a way back
     try:
         applied = play.submit(services(), intent)
@@ -75,6 +79,7 @@ def act(token: str):
         flash(f"Done: {move_text}.")
         return redirect(game_link)
     return render_template("web/done.html", applied=applied, game_link=game_link,
+                           next_game=None if claims.seat in applied.to_act else upnext,
                            move_text=move_text, your_turn=claims.seat in applied.to_act,
                            # the link's whole turn added the move that ends an open turn
                            turn_closed=len(applied.moves) > 1 and applied.moves[-1] != claims.move,

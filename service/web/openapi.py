@@ -83,9 +83,11 @@ ONE_GAME = {
         "gameId": 1, "kind": "trees", "title": "Trees", "seat": 0, "seq": 3, "mark": "a1b2c3",
         "players": ["anna", "ben"], "toAct": [0], "isMyTurn": True, "deadline": None,
         "view": {"game": "trees", "seat": 0, "hand": ["8VL"]}, "text": "Turn 1 ...\n",
-        "outcome": None, "clocks": [CLOCK], "page": "https://turnpost.example/g/..."},
+        "outcome": None, "clocks": [CLOCK], "notes": ["keep the Mill for later"],
+        "page": "https://turnpost.example/g/..."},
         "your seat's view; `clocks` is every seat's clock in seat order, as the game page's "
-        "Clocks box shows them (deadlines in your time zone)"),
+        "Clocks box shows them (deadlines in your time zone); `notes` your own private notes "
+        "on the game (`note ...`), which nobody else sees"),
         **_errors("401", "404")}}
 
 LEGAL_MOVES = {
@@ -122,9 +124,29 @@ MAKE_MOVE = {
             "anyOf": [{"required": ["command"]}, {"required": ["commands"]},
                       {"required": ["move"]}]},
         "example": {"command": "harvest moons", "seq": 1, "key": "example-1"}}}},
-    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4, "answers": []},
-                                 "applied"),
+    "responses": {"200": _json({"gameId": 1, "firstSeq": 4, "seq": 4, "answers": [],
+                                "nextGame": {"gameId": 7, "title": "Trees",
+                                             "page": "https://turnpost.example/g/..."}},
+                               "applied; `nextGame` is your game waiting on you longest "
+                               "(soonest deadline first), or null when none waits or this "
+                               "one still does"),
                   **_errors("400", "401", "404", "409", "413", "422")}}
+
+TRY = {
+    "summary": "Try moves without making them: your view after them, and nothing written",
+    "description": "The lines of `command` (one or several, as a reply's) are played in the "
+                   "position as your seat may know it: a card you would draw shows as "
+                   "\"?\", and nothing is played, stored or sent (`try` in docs/commands.md).",
+    "parameters": [GAME_ID, SEAT],
+    "requestBody": {"required": True, "content": {"application/json": {
+        "schema": {"type": "object", "properties": {"command": {"type": "string"}},
+                   "required": ["command"]},
+        "example": {"command": "play the Mill under the Sea"}}}},
+    "responses": {"200": _json({"gameId": 1, "view": {"game": "trees", "hand": ["?"]},
+                                "text": "Tried (nothing was played, nobody was told): ...",
+                                "moves": ["play the Mill under the Sea"], "legal": []},
+                               "your view after the moves, and the moves you could then make"),
+                  **_errors("400", "401", "404", "422")}}
 
 CHAT = {
     "summary": "Say something to the table (emailed to the other players)",

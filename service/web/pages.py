@@ -94,7 +94,17 @@ def render_game(read, view_token: str, **extra):
                            replaceable=[c for c in page.clocks if c["status"] in REPLACEABLE],
                            elsewhere=someone_elses_seat(read) if view_token else "",
                            tournament_id=read.tournament_id,
+                           my_notes=read.notes, next_game=_next_game(read.next_game),
+                           followers=read.followers,
                            **extra)
+
+
+def _next_game(waiting) -> dict | None:
+    """The "Next game" button: the seat page of the player's game waiting longest."""
+    if waiting is None:
+        return None
+    return {"title": f"{waiting.title} #{waiting.game_id}",
+            "url": services().urls.game_path(waiting.game_id, waiting.seat, waiting.holder)}
 
 
 def step_hint(page) -> str:

@@ -6,7 +6,7 @@ cards that seat cannot see are dealt again (tests/games/worlds.py) and the seat 
 in the real position and in each world alike, everything the service would tell it: its view
 and the mark its links carry, whose turn it is, its legal moves and menu, the moves made in its
 name (the clock's, a turn's end, a forced move) and the bots' moves for it, the answer to its
-own move lines (read, refused and why), the answer to plan lines through the service's own
+own move lines (read, refused and why), what `try` answers (issue 50), the answer to plan lines through the service's own
 check (service.play.moves.plans: kept, or refused and why), the plan world and
 `never_possible` it is judged against, the plan hints, and its turn email rendered from its
 view through the templates as the relay renders it. Any difference is a leak: the answer
@@ -40,7 +40,7 @@ from service.linking.urls import Urls
 from service.mail.outbound.compose import Envelope, compose_turn
 from service.mail.outbound.templating import make_env
 from service.play.errors import PlayError
-from service.play.moves import planplay, plans
+from service.play.moves import planplay, plans, trying
 from tests.games.positions import GAMES, Position, positions
 from tests.games.worlds import DEALS, deal_again
 
@@ -49,6 +49,8 @@ WORLDS = 3
 #: at most this many plan lines (condition x answer) and own move lines asked per position
 PLAN_LINES = 12
 MOVE_LINES = 10
+#: own lines tried one by one with `try` per position
+TRY_LINES = 4
 CONDITIONS = 6
 #: the turn email is rendered (in the real position and every world) for every EMAIL_EVERY-th
 #: position: it is made of what the rest compares, and rendering is the slowest question
@@ -141,6 +143,15 @@ def _answer_to_line(game, state, seat, text) -> Any:
     return ("accepted", moves)
 
 
+def _try_answer(game, state, seat, lines) -> Any:
+    """What `try` answers (service.play.moves.trying): the view, text and moves, or why not."""
+    try:
+        answer = trying.tried(game, state, seat, lines)
+    except PlayError as exc:
+        return "refused: " + exc.detail
+    return answer.view, answer.text, answer.legal
+
+
 def _plan_answer(game, state, seat, seats, kind, rest) -> str:
     try:
         return "kept: " + plans.judge(game, state, seat, NAMES[:seats], kind, rest).shown
@@ -202,6 +213,10 @@ def told(game, state, seat: int, seats: int, asked: Questions, with_email: bool)
     }
     for text in asked.own:
         out[f"own line {text!r}"] = _answer_to_line(game, state, seat, text)
+    for text in asked.own[:TRY_LINES]:
+        out[f"try {text!r}"] = _try_answer(game, state, seat, [text])
+    if len(asked.own) > 1:
+        out["try two lines"] = _try_answer(game, state, seat, list(asked.own[:2]))
     for kind, rest in asked.plan_lines:
         out[f"plan {kind} {rest!r}"] = _plan_answer(game, state, seat, seats, kind, rest)
     if hasattr(game, "plan_world") and game.outcome(state) is None:

@@ -55,8 +55,11 @@ def _cli(app, gid, text, path):
 
 def _plain(text: str, gid: int) -> str:
     """An email's words without what differs between two games of the same deal: its links
-    (signed for that game) and its number."""
+    (signed for that game), its number, and the other games waiting on its reader (the apps
+    share one database, so the first way's game waits on Anna while the second is played)."""
     text = re.sub(r"https?://\S+", "<link>", text)
+    text = re.sub(r"\r?\n\r?\nAlso your move in \d+ other games?: .*?\r?\nAll your games: <link>",
+                  "", text, flags=re.S)
     return re.sub(rf"(#|[Gg]ame ){gid}\b", r"\1<game>", text)
 
 

@@ -55,6 +55,7 @@ NO_GAME = {
     "contests.challenge_on_ladder": "challenges a player, by player",
     "contests.block": "blocks a player, by player",
     "community.boards": "the leaderboards",
+    "follows.follow_tournament": "follows a tournament, public by design",
     "community.board": "a leaderboard, by game kind",
     "community.profile": "a player's profile, by handle (no game listed)",
     "community.hide": "hides the signed-in player's own profile",
@@ -136,6 +137,8 @@ TOKEN_LINKS = {
     "accounts.sign_in": "a sign-in link",
     "players.confirm": "an unsubscribe link (/u/)",
     "players.unsubscribe": "an unsubscribe link (/u/)",
+    "follows.confirm_unfollow": "a follow digest's unfollow link (/follows/): the follow",
+    "follows.unfollow": "a follow digest's unfollow link (/follows/): the follow",
     "feeds.deadlines": "a feed token: the holder's own games",
     "feeds.moves": "a feed token: the holder's own games",
 }
@@ -146,9 +149,9 @@ TOKEN_LINKS = {
 #: /me/games/<number>). What a stranger signed in is told is still 404.
 CREDENTIAL_FIRST = {
     **dict.fromkeys(["api.game", "api.legal_moves", "api.make_move", "api.chat", "api.extend",
-                     "api.plans"], 401),
+                     "api.plans", "api.try_moves"], 401),
     **dict.fromkeys(["accounts.my_game", "accounts.join", "accounts.refill",
-                     "contests.report"], 302),
+                     "contests.report", "follows.follow_game"], 302),
 }
 
 #: what a POST sends: enough for each route to get as far as looking its game up

@@ -13,6 +13,7 @@ from service.play.time import ending
 
 from . import (
     challenges,
+    follows,
     invites,
     ladders,
     leagues,
@@ -77,7 +78,7 @@ when_a_player_is_erased(leaving.erased)
 
 __all__ = ["MODEL", "PROVISIONAL_UNTIL", "Activity", "BadChallenge", "BadReport", "Board",
            "BoardLine", "GameRating", "InviteClosed", "LadderRefused", "MAX_INVITEES", "NoSuchBoard", "Posted", "Profile",
-           "Standing", "Terms", "activity", "board", "challenges", "hide_profile", "invites", "ladders", "leaving",
+           "Standing", "Terms", "activity", "board", "challenges", "follows", "hide_profile", "invites", "ladders", "leaving",
            "leaderboard", "leagues", "leagueshow", "measure", "places", "player_rater", "profile", "profile_setting",
            "rate_end", "rated_games", "rater_of", "read_terms", "rebuild", "reports",
            "standing", "standings_of", "strength", "FORMATS", "BadTournament", "Created", "Line",

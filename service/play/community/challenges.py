@@ -18,7 +18,14 @@ from sqlalchemy.orm import Session
 from service.games import registry
 from service.play import notify
 from service.play.errors import PlayError
-from service.play.players import BadInvitation, Entry, blocks, open_game, take_open_seat
+from service.play.players import (
+    BadInvitation,
+    Entry,
+    blocks,
+    gamecap,
+    open_game,
+    take_open_seat,
+)
 from service.play.services import Services
 from service.play.time import ClockError, clocks
 from service.play.time import deadlines as timing
@@ -202,6 +209,7 @@ def accept(svc: Services, player_id: int, challenge_id: int) -> Posted:
         if blocks.between(session, player_id, theirs.player_id):
             raise BadChallenge("You cannot take that challenge (one of you has blocked the "
                                "other).")
+        gamecap.check(session, svc, player_id)
         terms = _terms_of(theirs)
         if not fits(session, terms, player_id):
             raise BadChallenge("Its terms do not admit you: " + _terms_words(terms) + ".")

@@ -25,7 +25,7 @@ ACCOUNT = frozenset({"readdress_confirm", "readdress_notice", "readdress_done", 
 WEBHOOK_OFF = "webhook_off"
 KINDS = frozenset({"sign_in", "invitation", "challenge", "tournament_invite", "tournament_round",
                    "tournament_end", "ladder_challenge", "league_season_start",
-                   "league_season_end", WEBHOOK_OFF}) | ACCOUNT
+                   "league_season_end", WEBHOOK_OFF, "follow_digest"}) | ACCOUNT
 
 
 def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) -> EmailMessage:
@@ -42,6 +42,12 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     if row.kind == WEBHOOK_OFF:
         ctx = {**payload, "since": payload.get("since", "")[:10], "link": urls.absolute("/me")}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
+    if row.kind == "follow_digest":
+        # the payload holds the public lines (service.play.community.follows); the unfollow
+        # link is minted now, so no bearer token is stored
+        ctx = {**payload, "unfollow": urls.absolute(urls.unfollow_path(payload["follow"])),
+               "games": [{**g, "link": urls.absolute(g["path"])} for g in payload["games"]]}
+        return compose_letter(svc.templates, urls, envelope, "follow_digest", ctx)
     if row.kind == "challenge":
         ctx = {**payload, "lobby": urls.absolute("/games/open")}
         return compose_letter(svc.templates, urls, envelope, "challenge", ctx)

@@ -55,6 +55,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import cache, partial
@@ -83,8 +84,8 @@ from service.mail.outbound.transports import (
 )
 from service.play import aftercommit, notify, webhooks
 from service.play import repository as positions
-from service.play.moves import plans
-from service.play.reads import forcedmoves, seatpage
+from service.play.moves import notes, plans
+from service.play.reads import forcedmoves, seatpage, waiting
 from service.play.services import Services
 from service.play.time import calendar
 from service.play.time import mailholds as mail_holds
@@ -382,6 +383,7 @@ class _Sending:
             dead = bounces.unmailable(session, (r.to_addr for r in rows.values()))
             live = [r for r in rows.values() if r.to_addr.lower() not in dead]
             games, news = _games_and_news(session, live, after)
+            desk = _desk(session, live, games)
             for row_id in group:
                 row = rows[row_id]
                 # a webhook is not mail: a bounced address does not stop it
@@ -404,7 +406,7 @@ class _Sending:
                         told = [r for r in told if after[row_id] < r.seq <= row.seq]
                     with logctx.about(row.game_id, row.seat):
                         draft = prepare(session, self.svc, row, games, after[row_id],
-                                        news=told)
+                                        news=told, desk=desk)
                     drafts[row_id] = draft, self.svc.urls.bounce_address(row.message_id)
                 except DBAPIError:
                     raise                   # the transaction is gone: the whole group retries
@@ -539,9 +541,25 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
         return prepare(session, svc, row)()
 
 
+@dataclass(frozen=True)
+class Desk:
+    """What a group's emails say of their readers' desks (issue 50), read for the group in
+    two statements: each holder's games waiting on them, the notes on the group's games."""
+
+    waiting: dict[int, list[tuple[int, Any]]]
+    notes: dict[tuple[int, int, int], list[str]]
+
+
+def _desk(session: Session, rows: list[OutboxRow], games: dict[int, Any]) -> Desk:
+    in_games = {r.game_id for r in rows if r.game_id is not None and r.kind not in letters.KINDS}
+    holders = {s.player_id for g in in_games if g in games for s in games[g].seats}
+    return Desk(waiting.waiting_many(session, holders), notes.shown_many(session, in_games))
+
+
 def prepare(session: Session, svc: Services, row: OutboxRow,
             games: dict[int, Any] | None = None, since: int | None = None,
-            news: list[event_store.Recorded] | None = None) -> Callable[[], EmailMessage]:
+            news: list[event_store.Recorded] | None = None,
+            desk: Desk | None = None) -> Callable[[], EmailMessage]:
     """Load what the email of one outbox row shows; the returned call composes it (without
     the database, so it may run after the transaction). `games`: the games read already
     in this transaction, by id (a group's rows share theirs); `since`: the row's
@@ -583,9 +601,19 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
     compose = compose_note if row.kind in NOTE_KINDS else compose_turn
+    holder = next((s.player_id for s in game.seats if s.seat == row.seat), None)
+    # the player's other games waiting on them, counted now (issue 50): a turn email only;
+    # and the notes its reader keeps on this game (theirs alone)
+    if desk is None:
+        desk = Desk(waiting.waiting_many(session, {holder} - {None}),
+                    notes.shown_many(session, {game.id}))
+    elsewhere = waiting.email_line([w for g, w in desk.waiting.get(holder, ())
+                                    if g != game.id]) if compose is compose_turn else None
+    mine = desk.notes.get((game.id, row.seat, holder), []) if row.seat is not None else []
     return partial(compose, svc.templates, page, links, envelope,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced, forced=forced,
-                              plan_hints=hints))
+                              plan_hints=hints, elsewhere=elsewhere, notes=mine,
+                              me_url=svc.urls.absolute("/me")))
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool, *,

@@ -1,7 +1,19 @@
 """What a seat does at the table: moves, take-backs, chat, the table's words and the one runner
 of a player's lines, the API's writes, bots."""
 
-from . import apiwrites, bots, chat, commands, planplay, plans, runner, tablewords, undo
+from . import (
+    apiwrites,
+    bots,
+    chat,
+    commands,
+    notes,
+    planplay,
+    plans,
+    runner,
+    tablewords,
+    trying,
+    undo,
+)
 from .bots import move_bots
 from .chat import ChatRefused, say
 from .submit import (
@@ -32,6 +44,7 @@ __all__ = [
     "consequences",
     "made_already",
     "move_bots",
+    "notes",
     "planplay",
     "plans",
     "record",
@@ -39,6 +52,7 @@ __all__ = [
     "say",
     "submit",
     "tablewords",
+    "trying",
     "undo",
     "undo_command",
     "write_move",

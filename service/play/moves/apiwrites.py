@@ -35,6 +35,8 @@ class MoveAnswer:
     moves: list[str]
     replayed: bool = False        # the same client key again: this is the first answer
     answers: list[str] = field(default_factory=list)   # each word's answer (help, resign ...)
+    seat: int | None = None       # the seat that moved
+    my_turn: bool = False         # the seat is still to act here after the move
 
 
 @dataclass(frozen=True)
@@ -86,7 +88,8 @@ def move(svc: Services, game_id: int, player_id: int, *, lines: list[str] | None
         return MoveAnswer(game_id, ran.seq, ran.seq, [], answers=ran.texts)
     engine = registry.get(ran.applied.kind)
     return MoveAnswer(game_id, ran.applied.first_seq, ran.applied.last_seq,
-                      [engine.describe(m) for m in ran.applied.moves], answers=ran.texts)
+                      [engine.describe(m) for m in ran.applied.moves], answers=ran.texts,
+                      seat=intent.seat, my_turn=intent.seat in ran.applied.to_act)
 
 
 def _first_answer(session: Session, intent: Intent) -> MoveAnswer | None:

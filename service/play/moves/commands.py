@@ -19,7 +19,7 @@ from service.play.players import seats
 from service.play.services import Services
 from service.play.time import extensions
 
-from . import chat, plans
+from . import chat, notes, plans, trying
 from . import tablewords as table
 
 
@@ -204,6 +204,34 @@ def _plans_clear(ctx: Context, rest: str) -> Done:
     return Done(plans.clear(ctx.session, ctx.game_id, ctx.seat))
 
 
+def _try(ctx: Context, rest: str) -> Done:
+    pos = positions.load(ctx.session, ctx.svc.states, ctx.game_id)
+    return Done(trying.tried(pos.engine, pos.state, ctx.seat, rest.splitlines()).text)
+
+
+def _writer(ctx: Context) -> int:
+    """The player holding the seat, who writes (and alone reads) its notes."""
+    return seats.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
+
+
+def _note(ctx: Context, rest: str) -> Done:
+    return Done(notes.write(ctx.session, ctx.svc, ctx.game_id, ctx.seat, _writer(ctx), rest))
+
+
+def _notes(ctx: Context, rest: str) -> Done:
+    if rest.strip():
+        raise notes.NoteRefused("Write notes to list your notes, or note and your text to "
+                                "keep one.")
+    return Done(notes.listing(ctx.session, ctx.game_id, ctx.seat, _writer(ctx)))
+
+
+def _notes_clear(ctx: Context, rest: str) -> Done:
+    if rest.strip():
+        raise notes.NoteRefused("note clear removes all your notes on this game and takes "
+                                "nothing after it.")
+    return Done(notes.clear(ctx.session, ctx.game_id, ctx.seat, _writer(ctx)))
+
+
 register(Command("help", "", "Lists every move you can make now, and these words.", _help))
 register(Command("view", "", "Sends (or shows) the game as it stands.", _view))
 register(Command("say", "MESSAGE", "Writes MESSAGE to everyone at the table.", _say,
@@ -238,3 +266,12 @@ register(Command("next:", "MY MOVE", "A plan: your move, played when your turn c
 register(Command("plans", "", "Lists your plans in this game (nobody else sees them).",
                  _plans))
 register(Command("plans clear", "", "Drops all your plans in this game.", _plans_clear))
+register(Command("note", "TEXT", "Keeps TEXT as a private note on this game: only you see "
+                 f"it, on your game page and in your emails (at most {notes.MAX_NOTES} notes "
+                 f"of {notes.MAX_CHARS} characters).", _note))
+register(Command("notes", "", "Lists your notes on this game.", _notes))
+register(Command("note clear", "", "Removes all your notes on this game.", _notes_clear))
+register(Command("try", "MOVE (one line or several)", "Shows your view after MOVE without "
+                 "making it: nothing is played and nobody is told; a card you would draw "
+                 "shows as unknown. Several try lines are tried in order.", _try,
+                 joined=True))

@@ -11,6 +11,8 @@ UNDO_ANSWERS = {"accept": True, "yes": True, "agree": True, "refuse": False, "no
 HELP_LIMIT = 60
 
 
+#: the words whose text is the player's own words, kept as written
+KEEP_PUNCTUATION = ("say", "note")
 #: what a phone or a habit puts after a command ("Help.", "Resign!", "vacation 5.")
 _TRAILING = ".!?,;:"
 
@@ -21,10 +23,10 @@ def command_word(line: str) -> str:
 
 
 def tidy(line: str) -> str:
-    """The line without the punctuation a sentence ends with, except a `say` line's (its
-    message is the player's words, "say good luck!")."""
+    """The line without the punctuation a sentence ends with, except a `say` or `note`
+    line's (its text is the player's words, "say good luck!")."""
     line = line.strip()
-    return line if command_word(line) == "say" else line.rstrip(_TRAILING).rstrip()
+    return line if command_word(line) in KEEP_PUNCTUATION else line.rstrip(_TRAILING).rstrip()
 
 
 def help_answer(engine, state, seat: int, limit: int = HELP_LIMIT) -> str:

@@ -7,6 +7,7 @@ from . import (
     blocks,
     datarows,
     erasure,
+    gamecap,
     hooks,
     invitations,
     personaldata,
@@ -19,6 +20,7 @@ from .blocks import BadBlock
 from .changes import ChangeRefused
 from .datarows import Who
 from .erasure import when_a_player_is_erased
+from .gamecap import GameCapReached
 from .invitations import MAX_INVITES, TABLE_ONLY, BadInvitation, declined, take_open_seat
 from .start import (
     BadStart,
@@ -50,6 +52,8 @@ __all__ = [
     "address",
     "datarows",
     "erasure",
+    "GameCapReached",
+    "gamecap",
     "hooks",
     "personaldata",
     "readdress",

@@ -28,7 +28,7 @@ from service.play.time import deadlines as timing
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 from service.store.statuses import GameStatus
 
-from . import blocks, start
+from . import blocks, gamecap, start
 from .addresses import BadAddress, address, default_name
 
 INVITATION_LIFETIME = timedelta(days=7)
@@ -104,6 +104,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         raise BadInvitation(exc.detail) from None
     now = svc.clock.now()
     creator = session.get(Player, creator_id)
+    gamecap.check(session, svc, creator_id)
     if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
         raise BadInvitation("Each seat needs a different address (and yours is taken by "
                             "you). Nothing was sent.")
@@ -170,6 +171,8 @@ def answer(svc: Services, token: str, choice: str) -> Answered:
             player = Player(email=inv.email, name=default_name(inv.email), created_at=now)
             session.add(player)
             session.flush()
+        if choice == "accept":
+            gamecap.check(session, svc, player.id)
         inv.answered_at = now
         if choice == "accept":
             inv.status, inv.player_id = "accepted", player.id
@@ -313,6 +316,7 @@ def take_open_seat(session: Session, svc: Services, player_id: int,
         raise BadInvitation(NO_OPEN_SEAT)
     if at_table:
         raise BadInvitation("You already have a seat at this table.")
+    gamecap.check(session, svc, player_id)
     seated = {i.player_id for i in seats if i.player_id}
     mine = blocks.blocked_by(session, player_id) & seated
     if mine:

@@ -185,6 +185,13 @@ MAP: tuple[Holding, ...] = (
             Delete("moves they wrote ahead, for a seat they no longer play (another seat's "
                    "plan that names their seat stays)", by=("seat",)),
             free_text=("text",)),
+    Holding("notes", {"player_id": ID, "seat": SEAT},
+            Part("games"), Same(BY_ID),
+            Delete("their private notes on a game: nobody else ever read them", by=("player_id",)),
+            free_text=("text",)),
+    Holding("follows", {"player_id": ID},
+            Rows(("game_id", "tournament_id", "created_at", "sent_until")), Same(BY_ID),
+            Delete("the games and tournaments they follow: no more digests")),
     Holding("extension_requests", {"seat": SEAT},
             NotExported("a deadline's bookkeeping; the history shows what it did"),
             Same(GAME_HISTORY), Anonymous(GAME_HISTORY)),

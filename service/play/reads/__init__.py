@@ -1,9 +1,10 @@
 """What pages and the API read: game pages, history, replay, a game's file, a player's games
 and all of their data (mydata), bookkeeping lists."""
 
-from . import admin, api, forcedmoves, gamefile, mydata, mygames, seatpage
+from . import admin, api, forcedmoves, gamefile, mydata, mygames, seatpage, waiting
 from .pages import GameRead, PublicGame, public_game, read_game
 from .replay import NotYet, Step, replay_step, seat_log, whole_log
+from .waiting import next_game
 
 __all__ = [
     "GameRead",
@@ -16,10 +17,12 @@ __all__ = [
     "gamefile",
     "mydata",
     "mygames",
+    "next_game",
     "public_game",
     "read_game",
     "replay_step",
     "seat_log",
     "seatpage",
+    "waiting",
     "whole_log",
 ]

@@ -5,7 +5,7 @@ service.play.readpolicy's to say: a game they have no seat in does not exist for
 word as a missing one. The API's writes are service.play.moves.apiwrites."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
@@ -18,6 +18,7 @@ from service.linking import freshness as marks
 from service.mail.outbound.templating import game_partial
 from service.play import readpolicy
 from service.play import repository as positions
+from service.play.moves import notes, trying
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store import events as event_store
@@ -48,6 +49,7 @@ class SeatRead:
     page: SeatPage
     text: str                     # the position as the email's plain text shows it
     deadline: datetime | None
+    notes: list[str] = field(default_factory=list)   # the reader's own private notes
 
 
 @dataclass(frozen=True)
@@ -106,7 +108,8 @@ def read_seat(svc: Services, game_id: int, player_id: int, seat: int | None = No
         pos = positions.load(session, svc.states, game_id)
         page = seatpage.build(pos.row, pos, seat_row.seat, svc.clock.now(),
                               every_move=every_move)
-        return SeatRead(page, position_text(svc, page), deadline_of(seat_row))
+        return SeatRead(page, position_text(svc, page), deadline_of(seat_row),
+                        notes.shown(session, game_id, seat_row.seat, player_id))
 
 
 def position_text(svc: Services, page: SeatPage) -> str:
@@ -143,3 +146,13 @@ def current(svc: Services, game_id: int, player_id: int, seat: int | None = None
         pos = positions.load(session, svc.states, game_id)
         return {"seq": pos.seq, "mark": marks.mark(pos.engine, pos.state, seat_row.seat),
                 "view": pos.engine.view(pos.state, seat_row.seat)}
+
+
+def try_moves(svc: Services, game_id: int, player_id: int, text: str,
+              seat: int | None = None) -> trying.Tried:
+    """`try` through the API: the seat's view after the lines of `text`, tried in the
+    position as the seat may know it (service.play.moves.trying); a read, nothing written."""
+    with svc.db.reading() as session:
+        seat_row = seat_for(session, game_id, player_id, seat)
+        pos = positions.load(session, svc.states, game_id)
+        return trying.tried(pos.engine, pos.state, seat_row.seat, text.splitlines())

@@ -25,6 +25,7 @@ from service.store.models import (
     ChatMessage,
     League,
     LeagueMember,
+    Note,
     Plan,
     Player,
     Seat,
@@ -96,6 +97,11 @@ def _game(session, svc: Services, game_id: int, mine: Seat) -> dict[str, Any]:
                    "written_seq": p.written_seq, "at": p.created_at.isoformat()}
                   for p in session.scalars(select(Plan).where(
                       Plan.game_id == game_id, Plan.seat == seat).order_by(Plan.id))],
+        # their own notes alone: a note another holder of the seat wrote is not theirs
+        "notes": [{"text": n.text, "at": n.created_at.isoformat()}
+                  for n in session.scalars(select(Note).where(
+                      Note.game_id == game_id, Note.seat == seat,
+                      Note.player_id == mine.player_id).order_by(Note.id))],
         "seat_changes": [{"seq": c.seq, "kind": c.kind, "at": c.created_at.isoformat(),
                           "text": _named(c.text, names)}
                          for c in session.scalars(select(SeatChange).where(

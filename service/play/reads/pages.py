@@ -14,17 +14,17 @@ from sqlalchemy.orm import Session
 
 from service.display.seatpage import SeatPage, fill, history
 from service.games import registry
-from service.play import readpolicy
+from service.play import community, readpolicy
 from service.play import repository as positions
 from service.play.errors import NoSuchGame
-from service.play.moves import bots, chat, plans, undo
+from service.play.moves import bots, chat, notes, plans, undo
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store import events as event_store
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
 from service.store.statuses import GameStatus, InboundStatus
 
-from . import forcedmoves, seatpage
+from . import forcedmoves, seatpage, waiting
 
 HISTORY_PAGE = 50
 
@@ -49,6 +49,11 @@ class GameRead:
     # signed in as another player says whose seat its buttons act for
     seat_player: int | None = None
     tournament_id: int | None = None   # a tournament's game: resigning it withdraws from it
+    notes: list[str] = field(default_factory=list)   # the holder's private notes (`note`)
+    # the holder's game waiting longest on them elsewhere ("Next game"), once this one
+    # waits on others
+    next_game: waiting.Waiting | None = None
+    followers: int = 0           # the public page's: how many follow the game
 
 
 def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool = True,
@@ -96,7 +101,10 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
                         public, _zone(pos.row, seat), mine,
                         plans.hints(pos.engine, pos.state, seat, names), holder_id,
-                        pos.row.tournament_id)
+                        pos.row.tournament_id, notes.shown(rows, game_id, seat, holder_id),
+                        None if seat is None or seat in page.to_act else
+                        waiting.first_waiting(rows, holder_id, besides=game_id),
+                        community.follows.followers(rows, game_id) if seat is None else 0)
 
 
 def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,

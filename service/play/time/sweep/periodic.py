@@ -54,6 +54,7 @@ def sweep(svc: Services) -> dict[int, str]:
             aftercommit.bots(session, game_id)
     community.advance_due(svc)      # a tournament whose next-round kick was lost
     community.ladders.start_lapsed(svc)   # a ladder challenge whose time to answer is over
+    community.follows.send_digests(svc)   # followers' daily digests that are due
     with svc.db.transaction() as session:
         ids = relay.due(session, svc.clock.now())
     results = relay.deliver(svc, ids) | relay.probe(svc)
