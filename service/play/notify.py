@@ -10,7 +10,7 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from service.games.contract import Game
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.store.models import GameRow, OutboxRow
 from service.store.moves import insert_outbox
 from service.store.statuses import OutboxStatus
@@ -85,7 +85,7 @@ def _changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
         if ended:
             wanted = True
         elif now_acts:                         # still acting: new links if its position moved
-            wanted = marks.mark(engine, before, seat) != marks.mark(engine, after, seat)
+            wanted = freshness.mark(engine, before, seat) != freshness.mark(engine, after, seat)
         else:
             wanted = new_actors                # watching: once, when the turn passes
         if wanted and engine.view(before, seat) != engine.view(after, seat):

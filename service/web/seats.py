@@ -8,7 +8,7 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
-from service.play.mail import awayoffers as away_offers
+from service.play.mail import awayoffers
 from service.play.players import seats
 from service.play.time import extensions
 from service.play.time.sweep import timeouts
@@ -102,8 +102,8 @@ def seat_action(token: str):
     if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
         done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
                                 int(claims.move["target"]))
-    elif claims.move["act"] == away_offers.ACT:    # the offer answering an auto-reply
-        done = away_offers.accept(services(), claims.game, claims.seat, claims.holder,
+    elif claims.move["act"] == awayoffers.ACT:    # the offer answering an auto-reply
+        done = awayoffers.accept(services(), claims.game, claims.seat, claims.holder,
                                   claims.move)
     else:
         done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.community import LadderRefused, ladders
 from service.play.players import blocks, seats
 from service.play.time.sweep import periodic, timeouts
@@ -165,7 +165,7 @@ def test_a_ladder_game_ended_by_the_clock_is_settled_by_the_sweep(services, ladd
         for row in s.scalars(select(Seat).where(Seat.game_id == game_id)):
             row.on_timeout = "forfeit"
     with services.db.transaction() as s:
-        loaded = positions.load(s, services.states, game_id)
+        loaded = repository.load(s, services.states, game_id)
         late = sorted(loaded.engine.to_act(loaded.state))
     services.clock.advance(days=3, minutes=1)
     timeouts.run(services, bulk=bulk)

@@ -14,7 +14,7 @@ from sqlalchemy import func, select
 
 from service import play
 from service.mail.outbound.transports import SendRefused, SMTPTransport, enhanced_code
-from service.play import repository as positions
+from service.play import repository
 from service.play.mail import refusals
 from service.store.models import AddressRefusal, OutboxRow, Player, Seat
 
@@ -70,7 +70,7 @@ def move_everyone_due(svc, game_ids: list[int]) -> list[int]:
     made = []
     for gid in game_ids:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         seat = min(pos.engine.to_act(pos.state))
         move = pos.engine.legal_moves(pos.state, seat)[0]
         made += play.submit(svc, play.Intent(gid, seat, moves=[move], whole_turn=True)).outbox_ids

@@ -3,7 +3,7 @@ waiting for its person is not looked at again."""
 from __future__ import annotations
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.moves import bots
 
 
@@ -27,7 +27,7 @@ def test_the_sweep_finds_bots_whose_kick_was_lost_and_not_games_waiting_for_a_pe
     # the bot moves (the worker's job); now the person is to act and the game is not stalled
     bots.move_bots(services, started.game_id)
     with services.db.transaction() as s:
-        pos = positions.load(s, services.states, started.game_id)
+        pos = repository.load(s, services.states, started.game_id)
         assert pos.engine.to_act(pos.state) == {1}
     services.clock.advance(hours=5)
     with services.db.transaction() as s:

@@ -11,8 +11,7 @@ from sqlalchemy import select, update
 from service import play
 from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
-from service.play import Intent
-from service.play import repository as positions
+from service.play import Intent, repository
 from service.play.moves import bots
 from service.play.reads import pages
 from service.play.time.sweep import timeouts
@@ -40,7 +39,7 @@ def worker(svc):
 
 def position(svc, game_id):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)
 
 
 def forced_deal(svc):

@@ -15,8 +15,7 @@ from service import play
 from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.games.trees import GAME as TREES
-from service.play import Intent
-from service.play import repository as positions
+from service.play import Intent, repository
 from service.play.moves import plans, runner
 from service.store import OutboxRow
 from service.store.models import Player
@@ -28,7 +27,7 @@ PEOPLE = ["Anna <anna@example.org>", "ben@example.org", "cy@example.org"]
 
 def position(svc, game_id):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)
 
 
 def text_to(svc, addr):

@@ -12,8 +12,7 @@ from sqlalchemy import select
 from service import play
 from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
-from service.play import Intent
-from service.play import repository as positions
+from service.play import Intent, repository
 from service.play.errors import GameOver, PlayError
 from service.play.moves import plans, runner
 from service.play.players import seats
@@ -37,7 +36,7 @@ def start(svc, kind="suzerain", seed=5):
 
 def position(svc, game_id):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)
 
 
 def name(card):

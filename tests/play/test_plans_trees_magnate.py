@@ -14,8 +14,7 @@ from service import play
 from service.games.contract import replay
 from service.games.magnate import GAME as MAGNATE
 from service.games.trees import GAME as TREES
-from service.play import Intent
-from service.play import repository as positions
+from service.play import Intent, repository
 from service.play.errors import PlayError
 from service.play.moves import runner
 from service.store import EventRow, OutboxRow
@@ -34,7 +33,7 @@ def start(svc, kind, seed=5, options=None):
 
 def position(svc, game_id):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)
 
 
 def events_after(svc, game_id, seq):

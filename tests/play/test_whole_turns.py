@@ -8,7 +8,7 @@ import random
 import pytest
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 
 PLAYERS = ["anna@example.org", "ben@example.org"]
 
@@ -20,7 +20,7 @@ def start(svc):
 
 def position(svc, gid):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, gid)
+        return repository.load(s, svc.states, gid)
 
 
 def a_sale(svc, gid):

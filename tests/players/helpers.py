@@ -8,7 +8,7 @@ import random
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import Base, Player
 
 
@@ -47,7 +47,7 @@ def player_id(svc, address: str) -> int | None:
 
 def position(svc, game_id: int):
     with svc.db.transaction() as session:
-        return positions.load(session, svc.states, game_id)
+        return repository.load(session, svc.states, game_id)
 
 
 def play_moves(svc, game_id: int, moves: int | None, seed: int = 7,

@@ -11,8 +11,7 @@ from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 
 from service.games.contract import Event
-from service.store import EventRow, GameRow, OutboxRow, Seat, Submission, moves
-from service.store import events as event_store
+from service.store import EventRow, GameRow, OutboxRow, Seat, Submission, events, moves
 from service.store.records import Tracked
 
 from .test_records import NOW, _game
@@ -33,7 +32,7 @@ def _move(s, gid: int, *, key: str = "0:link:k", message_ids=("m-a", "m-b"), at_
     game = tracked.lock_one(gid)
     if at_seq is not None:
         game.seq = at_seq                   # as a writer that read an older position
-    rows = event_store.rows(game, [Event("Played", {"card": "8VL"}), Event("Drew", {"n": 1})],
+    rows = events.rows(game, [Event("Played", {"card": "8VL"}), Event("Drew", {"n": 1})],
                             seat=1, source="link", now=LATER)
     receipt = {"game_id": gid, "key": key, "seat": 1, "first_seq": rows[0]["seq"],
                "last_seq": rows[-1]["seq"], "source": "link", "created_at": LATER}
@@ -72,7 +71,7 @@ def test_a_move_with_no_email_and_no_receipt(db):
     with db.transaction() as s:
         tracked = Tracked(s)
         game = tracked.lock_one(gid)
-        rows = event_store.rows(game, [Event("Passed", {})], seat=0, source="timer",
+        rows = events.rows(game, [Event("Passed", {})], seat=0, source="timer",
                                 now=LATER)
         assert moves.write(s, tracked, rows, None, []) == []
     with db.transaction() as s:
@@ -88,7 +87,7 @@ def test_a_move_that_lost_the_race_writes_nothing(db, second):
     gid = _game(db)
     with db.transaction() as s:
         _move(s, gid)
-    with pytest.raises(event_store.Conflict):
+    with pytest.raises(events.Conflict):
         with db.transaction() as s:
             _move(s, gid, message_ids=("m-c", "m-d"), **second)
     with db.transaction() as s:
@@ -121,7 +120,7 @@ def test_on_postgresql_a_move_is_one_statement(db):
         tracked.lock_one(gid)
         seen.clear()
         game = tracked.games[gid]
-        rows = event_store.rows(game, [Event("Played", {})], seat=1, source="link", now=LATER)
+        rows = events.rows(game, [Event("Played", {})], seat=1, source="link", now=LATER)
         game.seats[1].clock = {"left": 3}
         moves.write(s, tracked, rows, None, [_email(gid, 0, "m-x")])
     one_by_one = ["INSERT", "INSERT", "UPDATE", "UPDATE"]   # event, email, game, seat

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from service import play
 from service.games import registry
 from service.games.contract import Event, replay
-from service.play import repository as positions
+from service.play import repository
 from service.store import events as event_store
 from service.store.models import EventRow, GameRow, Player, Seat
 
@@ -64,7 +64,7 @@ def test_a_version_1_log_replays_and_plays_on_under_version_1(services):
     bot = engine.bots[header["bot"]]
     for step in steps:
         with services.db.transaction() as s:
-            pos = positions.load(s, services.states, gid)
+            pos = repository.load(s, services.states, gid)
         assert pos.state.rules == 1                  # the upcaster read the row's version
         views = {str(seat): engine.view(pos.state, seat) for seat in (0, 1, None)}
         assert json.loads(json.dumps(views)) == step["views"], f"step {step['step']}"

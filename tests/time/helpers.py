@@ -6,7 +6,7 @@ import random
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import OutboxRow, Seat, SeatChange
 
 PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]
@@ -19,7 +19,7 @@ def start(svc, kind="trees", players=PLAYERS, seed=3, **options):
 
 def position(svc, game_id):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)
 
 
 def to_act(svc, game_id):

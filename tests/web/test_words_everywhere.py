@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from service import play
 from service.play.moves import commands
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 from service.store.models import ChatMessage, GameRow, UndoRequest
 
 from ..replies.test_replies import reply_to
@@ -40,7 +40,7 @@ def _page(app, gid, seat, addr, line):
 
 
 def _api(app, gid, seat, addr, line):
-    token = tokens.create(app.extensions["turnpost"], addr, "words")[1]
+    token = personaltokens.create(app.extensions["turnpost"], addr, "words")[1]
     r = app.test_client().post(f"/api/v1/games/{gid}/moves", json={"command": line},
                                headers={"Authorization": f"Bearer {token}"})
     assert r.status_code in (200, 409), r.json

@@ -20,8 +20,7 @@ from service.play.errors import PlayError
 from service.play.players import seats
 from service.play.repository import check_holder
 from service.play.services import Services
-from service.play.time import clocks
-from service.play.time import deadlines as timing
+from service.play.time import clocks, deadlines
 from service.store.models import EventRow, GameRow, OutboxRow
 
 ACT = "away"
@@ -149,7 +148,7 @@ def accept(svc: Services, game_id: int, seat: int, holder: int, move: dict) -> s
         if game is None:
             raise PlayError("This game no longer exists.")
         check_holder(game, seat, holder)
-        row = timing.seat_row(game, seat)
+        row = deadlines.seat_row(game, seat)
         player_id, zone = row.player_id, row.player.zone
         moved = _moved_since(session, game, seat, int(move["seq"]))
     today = clocks.local_today(svc.clock.now(), zone)

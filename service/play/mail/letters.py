@@ -14,8 +14,7 @@ from sqlalchemy.orm import Session
 from service.games import registry
 from service.mail.outbound.compose import Envelope, compose_letter
 from service.play.services import Services
-from service.play.time import clocks
-from service.play.time import deadlines as timing
+from service.play.time import clocks, deadlines
 from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, Player
 
 #: the letters about an account (service.play.players.readdress and .erasure queue them)
@@ -65,7 +64,7 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
            "accept": link("accept"), "decline": link("decline"), "never": link("never"),
            "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
            # the time each move may take: what a player agrees to by accepting
-           "clock": clocks.describe(timing.control(game))}
+           "clock": clocks.describe(deadlines.control(game))}
     return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
 
 

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.errors import PlayError, Refused
 from service.play.services import Services
 
@@ -98,14 +98,14 @@ def _batch(svc: Services, intent: Intent, words: list[str], before: Before | Non
             # its writes went round the ORM (service.store.records): read the game afresh
             session.expire_all()
         else:
-            positions.check_holder(positions.game_row(session, intent.game_id, lock=True),
+            repository.check_holder(repository.game_row(session, intent.game_id, lock=True),
                                    intent.seat, intent.holder)
         context = commands.Context(svc, intent.game_id, intent.seat, session, intent.holder,
                                    intent.source)
         answers = [_word(context, command, rest, line, index)
                    for index, (command, rest, line) in enumerate(_grouped(words),
                                                                  start=len(intent.lines))]
-        ran = Ran(applied, answers, positions.game_row(session, intent.game_id).seq)
+        ran = Ran(applied, answers, repository.game_row(session, intent.game_id).seq)
         if within is not None:
             within(session, ran)
     return ran

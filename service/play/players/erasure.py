@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 
 from service.play.errors import GameOver
 from service.play.services import Services
-from service.play.time import deadlines as timing
+from service.play.time import deadlines
 from service.store.models import (
     AccountChange,
     GameRow,
@@ -185,7 +185,7 @@ def _in_progress(session: Session, player_id: int) -> list[tuple[int, int]]:
     return [(g, s) for g, s in session.execute(
         select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id).where(
             Seat.player_id == player_id, GameRow.status == GameStatus.ACTIVE,
-            Seat.status.not_in(timing.OUT)).order_by(Seat.game_id))]
+            Seat.status.not_in(deadlines.OUT)).order_by(Seat.game_id))]
 
 
 def _forming(session: Session, person: Who, now: datetime) -> None:

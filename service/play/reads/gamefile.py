@@ -14,8 +14,7 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.games.contract import Event, replay
-from service.play import readpolicy
-from service.play import repository as positions
+from service.play import readpolicy, repository
 from service.play.errors import PlayError
 from service.play.readpolicy import Reader
 from service.play.services import Services
@@ -47,7 +46,7 @@ def views_digest(engine, state, seats: int) -> str:
 def export(svc: Services, game_id: int, reader: Reader) -> dict:
     """The game's file, for the reader readpolicy.sees_file admits (the operator)."""
     with svc.db.reading() as session:
-        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+        row = readpolicy.admit(lambda: repository.game_row(session, game_id), reader,
                                readpolicy.sees_file)
         recorded = event_store.load(session, row)
         engine = registry.get(row.kind)
@@ -115,8 +114,8 @@ def import_game(svc: Services, doc: Any) -> int:
                                now=datetime.fromisoformat(e["at"]))
         # whose move it is and how it ended, on the rows as every game has them
         engine = registry.get(game.kind)
-        state = positions.fold_log(engine, list(enumerate(events, start=1)))
-        positions.mark_turns(game, engine, state)
+        state = repository.fold_log(engine, list(enumerate(events, start=1)))
+        repository.mark_turns(game, engine, state)
         outcome = engine.outcome(state)
         if outcome is not None:
             game.outcome = outcome.to_json()
