@@ -100,7 +100,7 @@ def _resigned(entry: str, seats: int, options: dict, mid: int = 30) -> Sample:
 
 
 def _dressed(sample: Sample, seat: int):
-    """The page as service.play.time.deadlines.dress leaves it for a game the service ended."""
+    """The page as service.play.reads.seatpage.build leaves it for a game the service ended."""
     page = page_of(sample, seat)
     page.outcome = {"winners": [0], "last": [1], "how": "{p1} resigned", "scores": None}
     page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []

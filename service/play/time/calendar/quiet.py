@@ -1,7 +1,7 @@
 """Quiet hours in the outbox: an email that falls due inside a player's quiet hours is held
 (status `quiet`, `next_try` the end of those hours; the relay sends only `pending` rows), and
 released at the end as one email per game: the latest turn email with the news of all the held
-ones, as the daily digest merges them (service.play.digest). A held reminder goes only if no
+ones, as the daily digest merges them (service.play.mail.digest). A held reminder goes only if no
 turn email goes with it and the seat has not moved since."""
 from __future__ import annotations
 
