@@ -2,7 +2,7 @@
 
 Written as SQL text with typed parameters rather than `insert().values([...])`: SQLAlchemy
 never caches the compiled form of an INSERT with several VALUES rows (its cache key is None),
-and compiling it again cost a move a quarter of a millisecond. Callers build each shape once
+and compiling it again on every move is costly. Callers build each shape once
 (lru_cache). An executemany is no substitute: psycopg runs it as a pipeline, whose opening and
 closing cost more round trips than the rows themselves."""
 from __future__ import annotations

@@ -38,8 +38,8 @@ class Followed:
 
 #: a move's plans to follow or to tell of: those standing, and those dropped but not told yet
 WAITING = or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
-# built once: it runs on every move of a game that can hold plans, and building it cost as
-# much as running it (bench/move_cpu.py)
+# built once: it runs on every move of a game that can hold plans, and building it costs about
+# as much as running it (bench/move_cpu.py measures it)
 _WAITING = select(Plan).where(Plan.game_id == bindparam("game_id"), WAITING).order_by(Plan.id)
 
 
