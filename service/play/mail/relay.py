@@ -48,7 +48,6 @@ import contextvars
 import logging
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from datetime import datetime, timedelta
@@ -59,6 +58,7 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+from tenacity import RetryCallState
 
 from service.display import boardpicture
 from service.mail.outbound.compose import (
@@ -76,20 +76,17 @@ from service.mail.outbound.transports import (
     SendRefused,
     hand_over,
 )
-from service.play import aftercommit, notify
-from service.play import repository as positions
+from service.play import aftercommit, notify, repository
 from service.play.moves import plans
 from service.play.reads import forcedmoves, seatpage
 from service.play.services import Services
-from service.play.time import calendar
-from service.play.time import mailholds as mail_holds
-from service.store import events as event_store
-from service.store import records
+from service.play.time import calendar, mailholds
+from service.store import events, records
 from service.store.models import OutboxRow
 from service.store.statuses import OutboxStatus
-from service.telemetry import logcontext as logctx
+from service.telemetry import logcontext
 
-from . import bounces, letters, refusals
+from . import bounces, letters, refusals, retry
 
 log = logging.getLogger(__name__)
 CLAIM_TIMEOUT = timedelta(seconds=60)
@@ -323,7 +320,7 @@ class _Sending:
         return settling.result() if settling is not None else {}
 
     def _settle(self, row_id: int, handover: Handover) -> dict[int, str]:
-        with logctx.about(*self.about.get(row_id, (None, None))):
+        with logcontext.about(*self.about.get(row_id, (None, None))):
             try:
                 relay_id = handover.answer()
             except Exception as exc:   # noqa: BLE001 - as a failure to send it
@@ -338,7 +335,7 @@ class _Sending:
         relay_wide = not self.took_any and len({self.to.get(r) for r, _ in self.refused}) > 1
         results: dict[int, str] = {}
         for row_id, exc in self.refused:
-            with logctx.about(*self.about.get(row_id, (None, None))):
+            with logcontext.about(*self.about.get(row_id, (None, None))):
                 results[row_id] = _failed(self.svc, row_id, self.token, exc, self.probe,
                                           relay_wide=relay_wide)
         self.refused = []
@@ -348,20 +345,20 @@ class _Sending:
         """A database restart mid-batch: try again for a while (the heartbeat keeps the
         claims), saying once that the database is away and once that it is back, instead
         of a traceback per row and an email that waits for its claim to lapse."""
-        last: DBAPIError | None = None
-        for pause in (0, *LOAD_PAUSES):
-            time.sleep(pause)
-            try:
-                drafts = self._load(group)
-            except DBAPIError as exc:
-                self.svc.outages.failed("database", f"{type(exc).__name__} loading outbox "
-                                        f"rows {group}; trying again")
-                last = exc
-                continue
-            self.svc.outages.ok("database")
-            return drafts
-        log.warning("outbox rows %s wait for their claims to lapse: the database is away", group)
-        raise last
+        def away(state: RetryCallState) -> None:
+            self.svc.outages.failed("database", f"{type(state.outcome.exception()).__name__} "
+                                    f"loading outbox rows {group}; trying again")
+
+        try:
+            for attempt in retry.after_pauses(LOAD_PAUSES, _database_away, away):
+                with attempt:
+                    drafts = self._load(group)
+        except DBAPIError:
+            log.warning("outbox rows %s wait for their claims to lapse: the database is away",
+                        group)
+            raise
+        self.svc.outages.ok("database")
+        return drafts
 
     def _load(self, group: list[int]) -> dict[int, tuple | Exception | None]:
         """Each row's (compose, bounce address), None when its address bounced since it was
@@ -392,7 +389,7 @@ class _Sending:
                     told = news.get(row.game_id)
                     if told is not None:    # this row's own slice of its game's news
                         told = [r for r in told if after[row_id] < r.seq <= row.seq]
-                    with logctx.about(row.game_id, row.seat):
+                    with logcontext.about(row.game_id, row.seat):
                         draft = prepare(session, self.svc, row, games, after[row_id],
                                         news=told)
                     drafts[row_id] = draft, self.svc.urls.bounce_address(row.message_id)
@@ -405,7 +402,7 @@ class _Sending:
     def _send(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
         # the rows of a group are loaded together, then composed and sent one by one: each
         # row's lines name its own game and seat, not the group's last
-        with logctx.about(*self.about.get(row_id, (None, None))):
+        with logcontext.about(*self.about.get(row_id, (None, None))):
             return self._send_now(row_id, draft)
 
     def _send_now(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
@@ -453,7 +450,7 @@ class _Sending:
 
 
 def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]
-                    ) -> tuple[dict[int, Any], dict[int, list[event_store.Recorded]]]:
+                    ) -> tuple[dict[int, Any], dict[int, list[events.Recorded]]]:
     """The turn emails' games (with seats and players) and, per game, the events from the
     earliest news any of its rows tells to the latest position any shows: two statements."""
     turns = [r for r in rows if r.game_id is not None and r.kind not in letters.KINDS]
@@ -465,7 +462,7 @@ def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, in
             continue                # prepare says so, for this row alone
         _, low, high = spans.get(r.game_id, (game, after[r.id], r.seq))
         spans[r.game_id] = (game, min(low, after[r.id]), max(high, r.seq))
-    return games, event_store.load_ranges(session, spans)
+    return games, events.load_ranges(session, spans)
 
 
 # a group's rows, each with the seq its news start after (built once: per call, it cost more
@@ -488,33 +485,39 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False) -> 
     now = svc.clock.now()
     params = [{"row_id": row_id, "at": now, "answer": str(answer or "")[:200] or None}
               for row_id, answer in sent.items()]
-    for pause in (0, *MARK_SENT_PAUSES):
-        time.sleep(pause)
-        try:
-            with svc.db.transaction() as session:
-                if forget:
-                    session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
-                else:
-                    session.execute(_MARK_SENT, params)
-            svc.outages.ok("database")
-            mail_holds.delivered(svc, list(sent))   # a seat held for want of mail runs again
-            return
-        except DBAPIError as exc:
-            svc.outages.failed("database", f"{type(exc).__name__} marking outbox rows "
-                               f"{sorted(sent)} sent; retrying")
-    log.error("outbox rows %s were sent but could not be marked sent", sent)
+    def away(state: RetryCallState) -> None:
+        svc.outages.failed("database", f"{type(state.outcome.exception()).__name__} marking "
+                           f"outbox rows {sorted(sent)} sent; retrying")
+
+    try:
+        for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
+            with attempt:
+                with svc.db.transaction() as session:
+                    if forget:
+                        session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
+                    else:
+                        session.execute(_MARK_SENT, params)
+                svc.outages.ok("database")
+                mailholds.delivered(svc, list(sent))   # a seat held for want of mail runs again
+    except DBAPIError:
+        log.error("outbox rows %s were sent but could not be marked sent", sent)
+
+
+def _database_away(exc: BaseException) -> bool:
+    """The errors the relay waits out: the database's, through its driver."""
+    return isinstance(exc, DBAPIError)
 
 
 def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
-    with logctx.about(row.game_id, row.seat):
+    with logcontext.about(row.game_id, row.seat):
         return prepare(session, svc, row)()
 
 
 def prepare(session: Session, svc: Services, row: OutboxRow,
             games: dict[int, Any] | None = None, since: int | None = None,
-            news: list[event_store.Recorded] | None = None) -> Callable[[], EmailMessage]:
+            news: list[events.Recorded] | None = None) -> Callable[[], EmailMessage]:
     """Load what the email of one outbox row shows; the returned call composes it (without
     the database, so it may run after the transaction). `games`: the games read already
     in this transaction, by id (a group's rows share theirs); `since`: the row's
@@ -543,8 +546,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     if since is None:
         since = notify.since(session, row)
     if news is None:
-        news = event_store.load(session, game, after=since, upto=row.seq)
-    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
+        news = events.load(session, game, after=since, upto=row.seq)
+    pos = repository.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
     names = [s.player.name for s in game.seats]
