@@ -37,7 +37,7 @@ from service import play  # noqa: E402
 from service.linking import freshness  # noqa: E402
 from service.play import notify, repository  # noqa: E402
 from service.play.mail import relay  # noqa: E402
-from service.store import events  # noqa: E402
+from service.store import eventstore  # noqa: E402
 from service.store.db import Database  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -553,7 +553,7 @@ def long_game(svc, length: int, seed: int = 3) -> int:
                     new = engine.decide(state, seat, engine.bots["easy"](state, seat, rng), rng)
                     for ev in new:
                         state = engine.evolve(state, ev)
-                    events.append(s, row, new, seat=seat, source="bot", now=svc.clock.now())
+                    eventstore.append(s, row, new, seat=seat, source="bot", now=svc.clock.now())
             if engine.outcome(state) is None:
                 svc.states.clear()
                 return gid

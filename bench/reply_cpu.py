@@ -75,7 +75,7 @@ def instrument(parts: Parts, svc) -> None:
     from service.mail.inbound import parse
     from service.play.mail import intake, replies
     submit = importlib.import_module("service.play.moves.submit")
-    from service.store import moves
+    from service.store import movewrites
     for module, name, label in [
             (intake, "parse_message", "web: parse (stdlib email, policy.default)"),
             (intake, "is_for_us", "web: reply token checked"),
@@ -89,7 +89,7 @@ def instrument(parts: Parts, svc) -> None:
             (replies, "_run", "worker: the move's transaction, rest"),
             (submit, "_apply", "worker: the move: engine, repository load"),
             (submit, "record", "worker: the move: events, receipt, emails queued"),
-            (moves, "write", "worker: the move: its one write"),
+            (movewrites, "write", "worker: the move: its one write"),
     ]:
         if hasattr(module, name):
             parts.wrap(module, name, label)

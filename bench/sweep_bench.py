@@ -50,7 +50,7 @@ from service.linking.signer import Claims  # noqa: E402
 from service.play import repository  # noqa: E402
 from service.play.clock import ManualClock  # noqa: E402
 from service.play.time.sweep import timeouts  # noqa: E402
-from service.store import events, snapshots  # noqa: E402
+from service.store import eventstore, snapshots  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Base, GameRow, Player, Seat  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -161,7 +161,7 @@ def engines_alone(svc, now: datetime, rng: random.Random) -> float:
         far = {g.id: (repository.snapshot_format(g), 0, g.seq) for g in games.values()
                if g.seq > repository.SNAPSHOT_EVERY}
         based = snapshots.latest_many(s, far)
-        logs = events.load_many(s, {g.id: (g, based.get(g.id, (0, None))[0])
+        logs = eventstore.load_many(s, {g.id: (g, based.get(g.id, (0, None))[0])
                                          for g in games.values()})
     chance, svc.chance = svc.chance, rng
     spent = 0.0

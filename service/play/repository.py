@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session, joinedload
 from service import games
 from service.games import registry
 from service.games.contract import Event, Game
-from service.store import events, records, snapshots
+from service.store import eventstore, records, snapshots
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
@@ -141,7 +141,7 @@ def load_locked(session: Session, cache: StateCache, game_id: int,
 
 def load(session: Session, cache: StateCache, game_id: int, upto: int | None = None, *,
          lock: bool = False, row: GameRow | None = None,
-         known: Sequence[events.Recorded] = ()) -> Position:
+         known: Sequence[eventstore.Recorded] = ()) -> Position:
     """The game's state after event `upto` (default: the latest). `row`: the game's row if
     the caller has read it in this session already (a batch of emails reads them at once);
     `known`: consecutive events the caller has read already (an email's news), used instead
@@ -180,7 +180,7 @@ def load_many(session: Session, cache: StateCache,
     found.update(snapshots.latest_many(session, far))
     behind = {g.id: (g, found[g.id][0]) for g in rows
               if found[g.id][0] < g.seq or found[g.id][1] is None}
-    logs = events.load_many(session, behind)
+    logs = eventstore.load_many(session, behind)
     loaded: dict[int, Position] = {}
     due: list[Snapshot] = []
     for game in rows:
@@ -263,11 +263,11 @@ def snapshot_after_move(pos: Position, last: int, state: Any) -> Snapshot | None
 
 
 def _events(session: Session, row: GameRow, after: int, upto: int | None,
-            known: Sequence[events.Recorded]) -> Sequence[events.Recorded]:
+            known: Sequence[eventstore.Recorded]) -> Sequence[eventstore.Recorded]:
     last = row.seq if upto is None else upto
     if known and known[0].seq <= after + 1 and known[-1].seq >= last:
         return [r for r in known if after < r.seq <= last]
-    return events.load(session, row, after=after, upto=upto)
+    return eventstore.load(session, row, after=after, upto=upto)
 
 
 def moved(session: Session, cache: StateCache, pos: Position, last: int, state: Any) -> None:
@@ -282,9 +282,9 @@ def moved(session: Session, cache: StateCache, pos: Position, last: int, state: 
                     once=True)
 
 
-def batches(recorded: list[events.Recorded]) -> list[list[events.Recorded]]:
+def batches(recorded: list[eventstore.Recorded]) -> list[list[eventstore.Recorded]]:
     """The events in the commits that made them: one start, move, turn or take-back each."""
-    out: list[list[events.Recorded]] = []
+    out: list[list[eventstore.Recorded]] = []
     for r in recorded:
         if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
                                                                               r.at):

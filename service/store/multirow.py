@@ -1,4 +1,4 @@
-"""Several rows in one INSERT, for the hottest writes (a move's events, store.moves).
+"""Several rows in one INSERT, for the hottest writes (a move's events, store.movewrites).
 
 Written as SQL text with typed parameters rather than `insert().values([...])`: SQLAlchemy
 never caches the compiled form of an INSERT with several VALUES rows (its cache key is None),

@@ -14,7 +14,7 @@ from service.games.contract import replay
 from service.linking import freshness
 from service.play import Intent, repository
 from service.play.moves.submit import apply
-from service.store import events
+from service.store import eventstore
 from service.store.models import Snapshot
 
 PEOPLE = ["anna@example.org", "ben@example.org", "cleo@example.org"]
@@ -24,14 +24,14 @@ PEOPLE = ["anna@example.org", "ben@example.org", "cleo@example.org"]
 def replayed(monkeypatch):
     """How many events each load of the event store returned."""
     counts: list[int] = []
-    real = events.load
+    real = eventstore.load
 
     def load(*args, **kwargs):
         found = real(*args, **kwargs)
         counts.append(len(found))
         return found
 
-    monkeypatch.setattr(events, "load", load)
+    monkeypatch.setattr(eventstore, "load", load)
     return counts
 
 
@@ -50,7 +50,7 @@ def whole_log_state(svc, game_id: int):
     with svc.db.transaction() as s:
         row = repository.game_row(s, game_id)
         engine = repository.registry.get(row.kind)
-        return engine, replay(engine, [r.event for r in events.load(s, row)])
+        return engine, replay(engine, [r.event for r in eventstore.load(s, row)])
 
 
 def snapshot_seqs(svc, game_id: int) -> list[int]:
@@ -95,7 +95,7 @@ def test_an_older_position_is_rebuilt_from_the_snapshot_before_it(services, long
         then = repository.load(s, services.states, long_game, upto=first + 3)
         row = repository.game_row(s, long_game)
         engine = repository.registry.get(row.kind)
-        truth = replay(engine, [r.event for r in events.load(s, row, upto=first + 3)])
+        truth = replay(engine, [r.event for r in eventstore.load(s, row, upto=first + 3)])
     assert replayed[0] == 3 and then.seq == first + 3
     assert engine.view(then.state, 0) == engine.view(truth, 0)
 
@@ -145,9 +145,9 @@ def test_events_the_caller_has_read_are_folded_instead_of_read_again(services, l
         row = repository.game_row(s, long_game)
         engine = repository.registry.get(row.kind)
         upto = row.seq - 1
-        everything = events.load(s, row, upto=upto)
+        everything = eventstore.load(s, row, upto=upto)
         base = max(q for q in snapshots if q <= upto)
-        short = events.load(s, row, after=base + 1, upto=upto)     # one event short
+        short = eventstore.load(s, row, after=base + 1, upto=upto)     # one event short
     truth = replay(engine, [r.event for r in everything])
     for known, reads in ((everything, []), (short, [upto - base]), ((), [upto - base])):
         services.states.clear()                 # another process: nothing cached

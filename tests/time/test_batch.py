@@ -15,7 +15,7 @@ from service.games.contract import Event
 from service.play import repository
 from service.play.players import seats
 from service.play.time.sweep import timeoutbatch, timeouts
-from service.store import events
+from service.store import eventstore
 from service.store.models import (
     Base,
     EventRow,
@@ -158,12 +158,12 @@ def test_batched_sweep_of_a_long_game_reads_and_writes_snapshots_as_the_per_game
     services.clock.set(t0)
     monkeypatch.setattr(timeouts, "timeout", refuse)
     folded = []
-    real = events.load_many
+    real = eventstore.load_many
 
     def load_many(session, games):
         folded.extend(after for _, after in games.values())
         return real(session, games)
-    monkeypatch.setattr(events, "load_many", load_many)
+    monkeypatch.setattr(eventstore, "load_many", load_many)
     batched = long_scenario(services, bulk=True)
     got = dump(services) | {"snapshots": snapshot_rows(services)}
     assert batched == by_game
@@ -272,7 +272,7 @@ def test_a_batch_reads_a_game_with_a_move_taken_back_as_positions_load_does(serv
     move(services, g, to_act(services, g)[0])
     with services.db.transaction() as s:
         game = s.get(GameRow, g)
-        events.append(s, game, [Event(repository.TAKEN_BACK, {"to": before, "seat": 0})],
+        eventstore.append(s, game, [Event(repository.TAKEN_BACK, {"to": before, "seat": 0})],
                            seat=0, source="undo", now=services.clock.now())
     services.states.clear()
     expected = position(services, g)

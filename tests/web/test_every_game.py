@@ -14,7 +14,7 @@ from service.games import cards, registry
 from service.linking import freshness
 from service.linking.signer import Claims
 from service.play import repository
-from service.store import events as event_store
+from service.store import eventstore
 
 from .helpers import MailWatcher, html_of, mails, start_game, text_of
 
@@ -45,7 +45,7 @@ def _check_new_mail(watcher, svc, gid, addrs) -> None:
             row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
             pos = repository.load(s, svc.states, gid, upto=row.seq)
             seat = addrs.index(msg["To"])
-            events = [(r.seq, r.event) for r in event_store.load(s, pos.row, upto=row.seq)]
+            events = [(r.seq, r.event) for r in eventstore.load(s, pos.row, upto=row.seq)]
             seen = " ".join(h["text"] for h in history(pos.engine, events, seat, addrs))
             leaked = _leaks(pos.engine, pos.state, seat, text_of(msg) + html_of(msg), seen)
             assert not leaked, f"email to {msg['To']} at seq {row.seq} names {leaked}"
@@ -79,7 +79,7 @@ def test_a_game_played_to_the_end_through_links(client, app, kind, seats, option
     assert len(sent) >= seats
     with db.transaction() as s:
         final = repository.load(s, app.extensions["turnpost"].states, gid)
-        events = [(r.seq, r.event) for r in event_store.load(s, final.row)]
+        events = [(r.seq, r.event) for r in eventstore.load(s, final.row)]
     for seat, addr in enumerate(addrs):
         last = [m for m in sent if m["To"] == addr][-1]
         body = text_of(last) + html_of(last)

@@ -11,7 +11,7 @@ import pytest
 from service.linking import freshness
 from service.linking.signer import Claims
 from service.play import repository
-from service.store import events
+from service.store import eventstore
 
 from .helpers import form_client, sign_in, table_game
 from .test_every_game import _leaks
@@ -48,9 +48,9 @@ def test_the_history_is_paged_fifty_events_at_a_time_newest_first(client, app):
     with svc.db.transaction() as s:
         row = repository.game_row(s, gid)
         last = row.seq
-        page = events.newest(s, row, limit=50)
+        page = eventstore.newest(s, row, limit=50)
         assert [r.seq for r in page] == list(range(last - 49, last + 1))
-        older = events.newest(s, row, before=last - 49, limit=50)
+        older = eventstore.newest(s, row, before=last - 49, limit=50)
         assert older[-1].seq == last - 50
     assert last > 60
     html = client.get(svc.urls.game_path(gid, 0)).text
@@ -97,7 +97,7 @@ def test_a_seat_downloads_its_own_log_and_the_whole_log_only_after_the_end(clien
     assert data["seat"] == 0 and data["events"]
     with svc.db.transaction() as s:
         pos = repository.load(s, svc.states, gid)
-        recorded = events.load(s, pos.row)
+        recorded = eventstore.load(s, pos.row)
     assert [e["event"] for e in data["events"]] == [
         pos.engine.redact(r.event, 0) for r in recorded if pos.engine.redact(r.event, 0)]
     # no card hidden from seat 0 when the game started is in the start events it downloads

@@ -18,7 +18,7 @@ from service.linking.signer import TokenError
 from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
 from service.play import aftercommit, notify
 from service.play.services import Services
-from service.store import inbound
+from service.store import inboundrows
 from service.store.models import InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 
@@ -45,7 +45,7 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
         expires_at = now + UNKNOWN_KEPT
     try:
         with svc.db.transaction() as session:
-            row_id = inbound.insert(session.connection(), {
+            row_id = inboundrows.insert(session.connection(), {
                 "message_id": message_id, "raw": raw, "via": via,
                 "status": InboundStatus.RECEIVED, "parsed": mail.to_json(), "attempts": 0,
                 "received_at": now, "expires_at": expires_at})

@@ -81,7 +81,7 @@ from service.play.moves import plans
 from service.play.reads import forcedmoves, seatpage
 from service.play.services import Services
 from service.play.time import calendar, mailholds
-from service.store import events, records
+from service.store import eventstore, records
 from service.store.models import OutboxRow
 from service.store.statuses import OutboxStatus
 from service.telemetry import logcontext
@@ -450,7 +450,7 @@ class _Sending:
 
 
 def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]
-                    ) -> tuple[dict[int, Any], dict[int, list[events.Recorded]]]:
+                    ) -> tuple[dict[int, Any], dict[int, list[eventstore.Recorded]]]:
     """The turn emails' games (with seats and players) and, per game, the events from the
     earliest news any of its rows tells to the latest position any shows: two statements."""
     turns = [r for r in rows if r.game_id is not None and r.kind not in letters.KINDS]
@@ -462,7 +462,7 @@ def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, in
             continue                # prepare says so, for this row alone
         _, low, high = spans.get(r.game_id, (game, after[r.id], r.seq))
         spans[r.game_id] = (game, min(low, after[r.id]), max(high, r.seq))
-    return games, events.load_ranges(session, spans)
+    return games, eventstore.load_ranges(session, spans)
 
 
 # a group's rows, each with the seq its news start after (built once: per call, it cost more
@@ -517,7 +517,7 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
 
 def prepare(session: Session, svc: Services, row: OutboxRow,
             games: dict[int, Any] | None = None, since: int | None = None,
-            news: list[events.Recorded] | None = None) -> Callable[[], EmailMessage]:
+            news: list[eventstore.Recorded] | None = None) -> Callable[[], EmailMessage]:
     """Load what the email of one outbox row shows; the returned call composes it (without
     the database, so it may run after the transaction). `games`: the games read already
     in this transaction, by id (a group's rows share theirs); `since`: the row's
@@ -546,7 +546,7 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     if since is None:
         since = notify.since(session, row)
     if news is None:
-        news = events.load(session, game, after=since, upto=row.seq)
+        news = eventstore.load(session, game, after=since, upto=row.seq)
     pos = repository.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]

@@ -41,7 +41,7 @@ from service.play.errors import AlreadyDone, PlayError
 from service.play.moves import Intent, commands, runner
 from service.play.players import readdress
 from service.play.services import Services
-from service.store import inbound, records
+from service.store import inboundrows, records
 from service.store.models import GameRow, InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 from service.store.transient import DatabaseUnavailable, is_transient, why
@@ -103,7 +103,7 @@ def waiting(session: Session, now: datetime) -> list[int]:
     and their next attempt is due): the sweep takes them."""
     due = or_(InboundMessage.status != retry.RETRYING,
               InboundMessage.next_attempt_at <= now)
-    claimable = inbound.claimable(now - CLAIM_TIMEOUT)
+    claimable = inboundrows.claimable(now - CLAIM_TIMEOUT)
     return list(session.scalars(select(InboundMessage.id).where(claimable, due)
                                 .order_by(InboundMessage.id).limit(200)))
 
@@ -117,7 +117,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
     now = svc.clock.now()
     try:
         with svc.db.transaction() as session:
-            taken, parsed = inbound.claim(session.connection(), inbound_id, now,
+            taken, parsed = inboundrows.claim(session.connection(), inbound_id, now,
                                                 now - CLAIM_TIMEOUT, claimant)
             if not taken:
                 return Result("already processed")
@@ -159,7 +159,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
 
 def _write_outcome(session: Session, inbound_id: int, result: Result, now: datetime) -> None:
     """What became of the message, in the caller's transaction."""
-    inbound.write_outcome(
+    inboundrows.write_outcome(
         session.connection(), inbound_id, result.status, now,
         clean_text(result.detail)[:2000], result.game_id, result.seat,
         now + KEPT_FOR_DIAGNOSIS if result.status == STRANGER else None)

@@ -22,7 +22,7 @@ from tenacity import (
 )
 
 from service.play.services import Services
-from service.store.inbound import RETRYING
+from service.store.inboundrows import RETRYING
 from service.store.models import InboundMessage
 from service.store.statuses import InboundStatus
 from service.store.transient import is_transient, why

@@ -18,9 +18,7 @@ from service.play import aftercommit, notify, repository
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
 from service.play.time import deadlines, ending, mailholds
-from service.store import events as event_store
-from service.store import moves as move_store
-from service.store import records
+from service.store import eventstore, movewrites, records
 from service.store.models import Submission
 from service.store.statuses import GameStatus
 from service.telemetry import logcontext
@@ -191,7 +189,7 @@ def record(session: Session, svc: Services, pos: repository.Position, intent: In
            key: str | None, events: list[Event], moves: list[Move], new_state,
            tracked: records.Tracked | None = None) -> Applied:
     """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
-    in one write (service.store.moves), with the game's changed columns when `tracked` (the
+    in one write (service.store.movewrites), with the game's changed columns when `tracked` (the
     game read by records.Tracked) is given; without it (the clock's per-game timeouts,
     service.play.time.sweep.timeouts) the caller writes the game."""
     done = consequences(session, svc, pos, intent, key, events, moves, new_state)
@@ -216,14 +214,14 @@ def consequences(session: Session, svc: Services, pos: repository.Position, inte
         receipt = {"game_id": pos.row.id, "key": key, "seat": intent.seat,
                    "first_seq": pos.seq + 1, "last_seq": pos.seq + len(events),
                    "source": intent.source, "created_at": now}
-    event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
+    event_rows = eventstore.rows(pos.row, events, seat=intent.seat, source=intent.source,
                                   now=now)
     # the plans this move sets off, answered in the same write (service.play.moves.planplay)
     followed = planplay.follow(session, svc.chance, pos.row, pos.engine, pos.state,
                                intent.seat, moves, new_state, intent.source, rows=waiting)
     steps = followed.steps
     for step in steps:
-        event_rows += event_store.rows(pos.row, step.events, seat=step.seat,
+        event_rows += eventstore.rows(pos.row, step.events, seat=step.seat,
                                        source=planplay.SOURCE, now=now)
         new_state = step.state
     outcome = pos.engine.outcome(new_state)
@@ -258,9 +256,9 @@ def write_move(session: Session, svc: Services, pos: repository.Position, done: 
         # not mailed after them (notify.supersede), before this move's own go in
         notify.supersede(session, pos.row.id)
     try:
-        outbox_ids = move_store.write(session, tracked, done.event_rows, done.receipt,
+        outbox_ids = movewrites.write(session, tracked, done.event_rows, done.receipt,
                                       done.emails)
-    except event_store.Conflict:
+    except eventstore.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
         raise RaceLost("Someone else moved at the same moment; have a look at the "
                        "new position and try again.", pos.seq) from None

@@ -33,7 +33,7 @@ from service.play.errors import GameOver, PlayError
 from service.play.repository import TAKEN_BACK
 from service.play.services import Services
 from service.play.time import deadlines, who
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import UndoRequest
 from service.store.statuses import GameStatus
 
@@ -151,9 +151,9 @@ def _take_back(session: Session, svc: Services, pos: repository.Position,
     event = Event(TAKEN_BACK, {"to": request.back_to, "seat": request.seat,
                                "undone": [request.back_to + 1, pos.seq]})
     try:
-        event_store.append(session, pos.row, [event], seat=request.seat, source="undo",
+        eventstore.append(session, pos.row, [event], seat=request.seat, source="undo",
                            now=now)
-    except event_store.Conflict:
+    except eventstore.Conflict:
         raise UndoRefused("Someone moved at the same moment, which ends the request.") \
             from None
     request.status = "done"
@@ -175,7 +175,7 @@ def _take_back(session: Session, svc: Services, pos: repository.Position,
 
 def _takeable(session: Session, svc: Services, pos: repository.Position, seat: int) -> int:
     """The seq to go back to for `seat`'s last move, or UndoRefused saying why not."""
-    batches = repository.batches(event_store.newest(session, pos.row, limit=LOOK_BACK))
+    batches = repository.batches(eventstore.newest(session, pos.row, limit=LOOK_BACK))
     mine = None
     for index in range(len(batches) - 1, -1, -1):
         first = batches[index][0]

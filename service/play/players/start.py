@@ -23,7 +23,7 @@ from service.play import notify, repository
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError, calendar, deadlines, ending, extensions
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, Player, Seat
 from service.store.statuses import GameStatus
 
@@ -209,7 +209,7 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     now = svc.clock.now()
     game.status = GameStatus.ACTIVE
     events = engine.start(len(game.seats), game.options, svc.chance)
-    event_store.append(session, game, events, seat=None, source="start", now=now)
+    eventstore.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)
     outcome = engine.outcome(state)
     if outcome is not None:

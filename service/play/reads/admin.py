@@ -10,7 +10,7 @@ from sqlalchemy import func, select, text
 
 from service.play import aftercommit, repository
 from service.play.services import Services
-from service.store import events
+from service.store import eventstore
 from service.store.models import GameRow, InboundMessage, OutboxRow, Player, Seat
 from service.store.statuses import GameStatus, InboundStatus, OutboxStatus
 
@@ -152,7 +152,7 @@ def game_detail(svc: Services, game_id: int) -> GameDetail:
         seats = [f"{s.seat} {s.player.email} ({s.player.name})" + (" muted" if s.muted else "")
                  for s in row.seats]
         log = [f"{e.seq}\t{e.event.type}\tseat {e.seat}\t{e.source}\t{e.at:%Y-%m-%d %H:%M}"
-               for e in events.load(session, row)]
+               for e in eventstore.load(session, row)]
         rows = session.scalars(select(OutboxRow).where(OutboxRow.game_id == game_id)
                                .order_by(OutboxRow.id)).all()
         outbox_lines = [f"{r.id}\t{r.kind}\tseat {r.seat}\t{r.to_addr}\tseq {r.seq}\t{r.status}"

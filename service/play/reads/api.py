@@ -19,7 +19,7 @@ from service.mail.outbound.templating import game_partial
 from service.play import readpolicy, repository
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, Seat
 
 from . import listing, seatpage
@@ -124,7 +124,7 @@ def record(svc: Services, game_id: int, reader: Reader) -> Record:
                                readpolicy.sees_table)
         pos = repository.load(session, svc.states, game_id, row=row)
         names = [s.player.name for s in pos.row.seats]
-        events = [(r.seq, r.event) for r in event_store.load(session, pos.row)]
+        events = [(r.seq, r.event) for r in eventstore.load(session, pos.row)]
         outcome = pos.engine.outcome(pos.state)
         return Record(game_id, pos.row.kind, registry.title(pos.row.kind, pos.row.options),
                       pos.row.rules_version,

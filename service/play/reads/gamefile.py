@@ -18,7 +18,7 @@ from service.play import readpolicy, repository
 from service.play.errors import PlayError
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, Player, Seat
 
 FORMAT = "turnpost-game/1"
@@ -48,7 +48,7 @@ def export(svc: Services, game_id: int, reader: Reader) -> dict:
     with svc.db.reading() as session:
         row = readpolicy.admit(lambda: repository.game_row(session, game_id), reader,
                                readpolicy.sees_file)
-        recorded = event_store.load(session, row)
+        recorded = eventstore.load(session, row)
         engine = registry.get(row.kind)
         state = replay(engine, [r.event for r in recorded])
         doc = {
@@ -110,7 +110,7 @@ def import_game(svc: Services, doc: Any) -> int:
         session.flush()
         session.refresh(game)
         for e, event in zip(doc["events"], events):
-            event_store.append(session, game, [event], seat=e["seat"], source=e["source"],
+            eventstore.append(session, game, [event], seat=e["seat"], source=e["source"],
                                now=datetime.fromisoformat(e["at"]))
         # whose move it is and how it ended, on the rows as every game has them
         engine = registry.get(game.kind)

@@ -19,7 +19,7 @@ from service.play.errors import NoSuchGame
 from service.play.moves import bots, chat, plans, undo
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events
+from service.store import eventstore
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
 from service.store.statuses import GameStatus, InboundStatus
 
@@ -66,7 +66,7 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
         seat = readpolicy.seat_shown(row, reader)
         # the page of history, read first: its events are those a cold fold of the newest
         # position needs (after the newest snapshot, at most SNAPSHOT_EVERY back), one read
-        recent = events.newest(rows, row, before=before, limit=HISTORY_PAGE) \
+        recent = eventstore.newest(rows, row, before=before, limit=HISTORY_PAGE) \
             if with_history else []
         pos = repository.load(session, svc.states, game_id, row=row,
                              known=recent if before is None else ())
@@ -101,7 +101,7 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
 def history_page(session: Session | Connection, pos: repository.Position, seat: int | None,
                  names: list[str], before: int | None,
                  limit: int = HISTORY_PAGE,
-                 recorded: list[events.Recorded] | None = None
+                 recorded: list[eventstore.Recorded] | None = None
                  ) -> tuple[list[dict], int | None]:
     """One page of history, oldest first, each entry with its time (`at`, ISO 8601 UTC), and
     the `before` of the next older page (None when this page reaches the start). Moves the
@@ -109,7 +109,7 @@ def history_page(session: Session | Connection, pos: repository.Position, seat: 
     messages the seat may read stand among the events of their time. `recorded`: the page's
     events, when the caller has read them already."""
     if recorded is None:
-        recorded = events.newest(session, pos.row, before=before, limit=limit)
+        recorded = eventstore.newest(session, pos.row, before=before, limit=limit)
     if not recorded:
         return [], None
     first, last = recorded[0].seq, recorded[-1].seq

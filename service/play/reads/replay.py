@@ -21,7 +21,7 @@ from service.play.errors import PlayError
 from service.play.moves import chat
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
@@ -56,7 +56,7 @@ def replay_step(svc: Services, game_id: int, reader: Reader, at: int | None) -> 
                                readpolicy.sees_table)
         seat = readpolicy.seat_shown(row, reader)
         pos = repository.load(session, svc.states, game_id)
-        recorded = event_store.load(session, row)
+        recorded = eventstore.load(session, row)
         steps = repository.batches(recorded)
         names = [s.player.name for s in row.seats]
         seen = [b for b in steps if b is steps[0]
@@ -92,7 +92,7 @@ def seat_events(session, engine, row: GameRow, seat: int | None) -> list[dict[st
     """Every event of the game's log as `seat` may see it (the engine's `redact`), in the
     caller's session: the log download and a player's export (reads.mydata)."""
     events = []
-    for r in event_store.load(session, row):
+    for r in eventstore.load(session, row):
         seen = redact(engine, r.event, seat)
         if seen is not None:
             events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
@@ -121,7 +121,7 @@ def whole_log(svc: Services, reader: Reader, game_id: int | None = None) -> dict
                          "the game is over. Until then each player can download their own "
                          "view of it from their game page.")
         events = [{"seq": r.seq, "at": r.at.isoformat(), "by": r.seat, "source": r.source,
-                   "event": r.event.to_json()} for r in event_store.load(session, row)]
+                   "event": r.event.to_json()} for r in eventstore.load(session, row)]
         return {"game": game_id, "kind": row.kind, "options": row.options,
                 "rules_version": row.rules_version,
                 "players": [s.player.name for s in row.seats], "events": events,

@@ -21,7 +21,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import events, multirow
+from . import eventstore, multirow
 from .models import EventRow, OutboxRow, Submission
 from .records import GAMES, SEATS, Tracked, seat_shape
 
@@ -43,7 +43,7 @@ def write(session: Session, tracked: Tracked | None, event_rows: list[dict[str, 
     ids in the order given."""
     if (tracked is None or len(tracked.games) != 1
             or session.get_bind().dialect.name != "postgresql"):
-        events.insert(session, event_rows, receipt)
+        eventstore.insert(session, event_rows, receipt)
         ids = insert_outbox(session, outbox_rows)
         if tracked is not None:
             tracked.write()
@@ -68,7 +68,7 @@ def write(session: Session, tracked: Tracked | None, event_rows: list[dict[str, 
         table = getattr(getattr(exc.orig, "diag", None), "table_name", None)
         if table not in (EVENTS.name, SUBMISSIONS.name):
             raise                   # not a race: a bug, told as what it is
-        raise events.conflict(event_rows) from None
+        raise eventstore.conflict(event_rows) from None
     tracked.expire(changed_games, changed_seats)
     return [made[row["message_id"]] for row in outbox_rows]
 
