@@ -249,9 +249,9 @@ def test_the_api_is_rate_limited_per_token_with_a_problem_document(app_factory):
 def test_a_resigned_game_is_listed_as_ended_waiting_on_nobody(client, table, app):
     """The service ended it (a resignation): the engine, which knows nothing of that, still
     names a seat to act, and /api/v1/games said it was that seat's move."""
-    from service.play.players import seats
+    from service.play.players import seatchanges
     gid, auth = table
-    seats.resign(app.extensions["turnpost"], gid, 1)
+    seatchanges.resign(app.extensions["turnpost"], gid, 1)
     for h in auth.values():
         listed = client.get("/api/v1/games", headers=h).json
         (line,) = listed["finished"]

@@ -15,7 +15,7 @@ from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent, repository
 from service.play.errors import GameOver, PlayError
 from service.play.moves import plans, runner
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
 
@@ -185,7 +185,7 @@ def test_a_plan_in_aristocracy_is_refused_naming_why(svc):
 
 def test_no_plan_after_the_game_ended(svc):
     game = start(svc).game_id
-    seats.resign(svc, game, 0, None)      # two players: the other wins, the game ends
+    seatchanges.resign(svc, game, 0, None)      # two players: the other wins, the game ends
     assert position(svc, game).row.status == "ended"
     with pytest.raises(GameOver):
         runner.run_line(svc, game, 1, "next: take blind")

@@ -13,7 +13,7 @@ from sqlalchemy import func, select
 from service import play
 from service.games.contract import Outcome
 from service.play import community, repository
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.time import ending
 from service.play.time.sweep import timeouts
 from service.store.models import GameRow, Player, Rating, RatingChange
@@ -42,7 +42,7 @@ def changes(svc) -> list[tuple]:
 
 def _resigned(svc, players, seat):
     g = start(svc, players=players, seed=50 + len(changes(svc)))
-    seats.resign(svc, g.game_id, seat)
+    seatchanges.resign(svc, g.game_id, seat)
     return g
 
 
@@ -75,7 +75,7 @@ def test_a_two_player_win_raises_the_winner_and_lowers_the_loser(services):
 
 def test_resigning_rates_as_a_loss(services):
     g = start(services)
-    seats.resign(services, g.game_id, 0)          # Anna resigns: Ben wins
+    seatchanges.resign(services, g.game_id, 0)          # Anna resigns: Ben wins
     found = rating_table(services)
     anna, ben = found[rater(services, "anna@example.org")], found[rater(services, "ben@example.org")]
     assert ben[0] > community.MODEL.mu > anna[0]
@@ -99,7 +99,7 @@ def test_a_shared_first_place_at_a_table_of_three(services):
 
 def test_a_seat_that_resigned_ranks_last_whatever_its_score(services):
     g = start(services, kind="aristocracy", players=[ANNA, BEN, CARLA])
-    seats.resign(services, g.game_id, 0)
+    seatchanges.resign(services, g.game_id, 0)
     with services.db.transaction() as s:
         game = s.get(GameRow, g.game_id)
         assert community.places(game, Outcome((9.0, 5.0, 2.0), (0,), "test")) == \
@@ -108,9 +108,9 @@ def test_a_seat_that_resigned_ranks_last_whatever_its_score(services):
 
 def test_an_unrated_game_and_a_practice_game_change_no_rating(services):
     g = start(services, rated="off")
-    seats.resign(services, g.game_id, 0)
+    seatchanges.resign(services, g.game_id, 0)
     practice, _ = play.start_practice(services, "trees", 2, "normal", {})
-    seats.resign(services, practice.game_id, 0)
+    seatchanges.resign(services, practice.game_id, 0)
     assert rating_table(services) == {} and changes(services) == []
 
 
@@ -121,13 +121,13 @@ def test_a_bad_rated_option_is_refused(services):
 
 def test_a_bot_level_is_a_rated_player_of_its_own(services):
     g = start(services, players=[ANNA, "bot:normal"])
-    seats.resign(services, g.game_id, 0)
+    seatchanges.resign(services, g.game_id, 0)
     assert rating_table(services)["bot:normal"][0] > community.MODEL.mu
 
 
 def test_a_repeated_end_rates_the_game_once(services):
     g = start(services)
-    seats.resign(services, g.game_id, 1)
+    seatchanges.resign(services, g.game_id, 1)
     before, rows = rating_table(services), changes(services)
     with services.db.transaction() as s:         # a replay, an import, a second sweeper
         game = s.get(GameRow, g.game_id)
@@ -153,12 +153,12 @@ def test_a_rebuild_from_the_logs_gives_the_incremental_numbers(services):
     for n, players in enumerate([[ANNA, BEN], [BEN, CARLA], [ANNA, CARLA], [ANNA, "bot:easy"]]):
         g = start(services, players=players, seed=20 + n, turn_cap=2)
         if n % 2:
-            seats.resign(services, g.game_id, n % 2)
+            seatchanges.resign(services, g.game_id, n % 2)
         else:
             play_out(services, g.game_id)
     three = start(services, kind="aristocracy", players=[ANNA, BEN, CARLA])
-    seats.resign(services, three.game_id, 2)
-    seats.resign(services, three.game_id, 1)      # one left: the game ends
+    seatchanges.resign(services, three.game_id, 2)
+    seatchanges.resign(services, three.game_id, 1)      # one left: the game ends
     incremental, rows = rating_table(services), changes(services)
     three_players = rating_table(services, "aristocracy")
     assert len(incremental) == 4 and len(three_players) == 3
@@ -174,7 +174,7 @@ def test_a_rebuild_from_the_logs_gives_the_incremental_numbers(services):
 def test_provisional_until_ten_games(services):
     for n in range(10):
         g = start(services, seed=40 + n)
-        seats.resign(services, g.game_id, 1)
+        seatchanges.resign(services, g.game_id, 1)
         with services.db.transaction() as s:
             mine = community.standing(s, "trees", rater(services, "anna@example.org"))
         assert mine.provisional == (n < 9)
@@ -212,8 +212,8 @@ def test_games_ending_at_once_for_one_player_both_count_and_rebuild_alike(servic
     model = ratings.MODEL
     monkeypatch.setattr(ratings, "MODEL",
                         MeetingModel(model, threading.Barrier(2, timeout=1)))
-    results = run_together(lambda: seats.resign(services, one.game_id, 1),
-                           lambda: seats.resign(services, two.game_id, 1))
+    results = run_together(lambda: seatchanges.resign(services, one.game_id, 1),
+                           lambda: seatchanges.resign(services, two.game_id, 1))
     assert not any(isinstance(r, Exception) for r in results), results
     monkeypatch.setattr(ratings, "MODEL", model)
     found = rating_table(services)
@@ -249,7 +249,7 @@ def test_places_stored_at_the_end_equal_those_made_from_the_outcome(services):
     order."""
     four = [ANNA, BEN, CARLA, "Dora <dora@example.org>"]
     g = start(services, kind="aristocracy", players=four)
-    seats.resign(services, g.game_id, 3)
+    seatchanges.resign(services, g.game_id, 3)
     outcome = Outcome((5.0, 3.0, 4.0, 9.0), (3,), "test")
     with services.db.transaction() as s:
         game = s.get(GameRow, g.game_id)

@@ -16,7 +16,7 @@ from sqlalchemy import select
 from service import play
 from service.play import repository
 from service.play.moves import undo
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.reads import gamefile
 from service.store.models import GameRow
 from tests.time.helpers import move, position, start, to_act
@@ -92,7 +92,7 @@ def test_a_take_back_gives_the_mark_back(services):
 
 def test_a_resignation_that_ends_the_game_leaves_nobody_to_act(services):
     game_id = start(services).game_id
-    seats.resign(services, game_id, 0)
+    seatchanges.resign(services, game_id, 0)
     acting, outcome, status = rows_of(services, game_id)
     # the service's result is the game's; the engine, which knows nothing of it, has no
     # outcome, and nobody is to move in an ended game (positions.acting)
@@ -103,7 +103,7 @@ def test_a_resignation_that_ends_the_game_leaves_nobody_to_act(services):
 def test_a_seat_that_resigns_from_three_leaves_the_turns_as_they_were(services):
     game_id = start(services, players=THREE).game_id
     before = assert_rows_agree(services, game_id)
-    seats.resign(services, game_id, 2)
+    seatchanges.resign(services, game_id, 2)
     assert assert_rows_agree(services, game_id) == before != []
 
 

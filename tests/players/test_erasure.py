@@ -21,7 +21,7 @@ from service.play.players import (
     invitations,
     personaltokens,
     readdress,
-    seats,
+    seatchanges,
 )
 from service.play.time import calendar
 from service.store.models import (
@@ -84,8 +84,8 @@ def everything_names_anna(app, client) -> dict[str, int]:
     play_moves(svc, games["finished"], None)
     # a seat taken over: Carl resigns, Ben invites Anna (her address in the history's text)
     games["taken"] = start_game(app, "trees", [DORA, BEN, CARL]).game_id
-    seats.resign(svc, games["taken"], 2)
-    seats.invite_replacement(svc, games["taken"], 1, 2, OLD)
+    seatchanges.resign(svc, games["taken"], 2)
+    seatchanges.invite_replacement(svc, games["taken"], 1, 2, OLD)
     invite = latest_to(app, OLD)
     path = "/i/" + text_of(invite).split("/i/")[1].split()[0]
     assert client.post(path).status_code in (200, 302)
@@ -103,8 +103,8 @@ def everything_names_anna(app, client) -> dict[str, int]:
     personaltokens.create(svc, ANNA, "script")
     personaltokens.create(svc, ANNA, "calendar", scope="feed")
     calendar.save_preferences(svc, {"tz": "Europe/Paris", "rest_days": "sun"}, player_id=anna)
-    seats.take_vacation(svc, anna, "vacation 2")
-    seats.take_vacation(svc, anna, "back")
+    seatchanges.take_vacation(svc, anna, "vacation 2")
+    seatchanges.take_vacation(svc, anna, "back")
     blocks.block(svc, anna, player_id(svc, DORA))
     blocks.block(svc, player_id(svc, DORA), anna)
     with svc.db.transaction() as session:

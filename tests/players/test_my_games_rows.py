@@ -11,7 +11,7 @@ from sqlalchemy import func, select
 from service import play
 from service.display.seatpage import result_line
 from service.play import repository
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.reads import api, mygames, seatpage
 from service.store.models import EventRow, Player
 from service.store.statuses import GameStatus
@@ -80,9 +80,9 @@ def test_my_games_from_the_rows_are_the_folded_games_lines(services):
         play_randomly(services, game_id, None, rng)
         games.append(game_id)
     resigned = start(services, seed=9).game_id
-    seats.resign(services, resigned, 0)             # over by the service
+    seatchanges.resign(services, resigned, 0)             # over by the service
     left = start(services, players=THREE, seed=10).game_id
-    seats.resign(services, left, 2)                 # goes on without the seat
+    seatchanges.resign(services, left, 2)                 # goes on without the seat
     games += [resigned, left]
 
     with services.db.transaction() as s:

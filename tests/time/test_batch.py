@@ -13,7 +13,7 @@ from sqlalchemy.exc import IntegrityError
 from service import play
 from service.games.contract import Event
 from service.play import repository
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.time.sweep import timeoutbatch, timeouts
 from service.store import eventstore
 from service.store.models import (
@@ -48,7 +48,7 @@ def scenario(svc, bulk: bool) -> list[dict]:
     start(svc, kind="magnate", clock="1d", seed=8)
     start(svc, kind="suzerain", clock="1d", seed=9)
     left = start(svc, kind="trees", players=THREE, clock="2d", seed=10)
-    seats.resign(svc, left.game_id, 2)
+    seatchanges.resign(svc, left.game_id, 2)
     mover = start(svc, clock="1d", seed=11)
     reports = []
     for day in range(6):

@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 
 from service import play
 from service.play import community
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.store.models import GameRow, Player, Rating
 
 from .helpers import post_form, sign_in
@@ -26,7 +26,7 @@ def _handle(svc, email):
 
 def _resigned_game(svc, players, loser):
     g = play.start_game(svc, "trees", players, {})
-    seats.resign(svc, g.game_id, loser)
+    seatchanges.resign(svc, g.game_id, loser)
     return g
 
 
@@ -54,7 +54,7 @@ def test_a_game_its_player_resigned_counts_as_finished_once_it_ends(app, client)
     svc = app.extensions["turnpost"]
     _resigned_game(svc, [f"Ben <{BEN}>", ANNA], 0)              # two players: it ends
     three = play.start_game(svc, "trees", [f"Ben <{BEN}>", ANNA, CARLA], {})
-    seats.resign(svc, three.game_id, 0)                     # the other two play on
+    seatchanges.resign(svc, three.game_id, 0)                     # the other two play on
     page = client.get(f"/players/{_handle(svc, BEN)}").get_data(as_text=True)
     assert "2 games played, 1 finished" in page
 

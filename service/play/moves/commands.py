@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 
 from service.play import repository
 from service.play.errors import Refused
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.services import Services
 from service.play.time import extensions
 
@@ -169,20 +169,20 @@ def _answer_extension(word: str) -> Handler:
 
 
 def _resign(ctx: Context, rest: str) -> Done:
-    return Done(seats.resign_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
+    return Done(seatchanges.resign_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
 
 
 def _vacation(word: str) -> Handler:
     def handler(ctx: Context, rest: str) -> Done:
-        player = seats.player_of(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
-        return Done(seats.take_vacation(ctx.svc, player, f"{word} {rest}".strip()).text)
+        player = seatchanges.player_of(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
+        return Done(seatchanges.take_vacation(ctx.svc, player, f"{word} {rest}".strip()).text)
     return handler
 
 
 def _vacation_check(word: str) -> Handler:
     def check(ctx: Context, rest: str) -> Done:
-        player = seats.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
-        seats.check_vacation(ctx.session, ctx.svc, player, f"{word} {rest}".strip())
+        player = seatchanges.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
+        seatchanges.check_vacation(ctx.session, ctx.svc, player, f"{word} {rest}".strip())
         return Done("")
     return check
 

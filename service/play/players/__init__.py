@@ -11,7 +11,7 @@ from . import (
     personaldata,
     personaltokens,
     readdress,
-    seats,
+    seatchanges,
 )
 from .addresses import BadAddress, address, default_name
 from .blocks import BadBlock
@@ -64,7 +64,7 @@ __all__ = [
     "is_bot_entry",
     "open_game",
     "personaltokens",
-    "seats",
+    "seatchanges",
     "start_game",
     "take_open_seat",
     "start_practice",

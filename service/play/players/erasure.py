@@ -53,7 +53,7 @@ from .changes import LINK_LIFETIME, ChangeRefused, letter, open_change
 from .datarows import Who
 from .personaltokens import UnknownPlayer
 from .readdress import CONFIRM as READDRESS_CONFIRM
-from .seats import SeatRefused, resign
+from .seatchanges import SeatRefused, resign
 from .start import bot_level
 
 CONFIRM, GOODBYE = "erase_confirm", "goodbye"
@@ -220,7 +220,7 @@ def _unconfirmed(session: Session, player_id: int) -> None:
 
 def _unnamed(session: Session, person: Who, name: str, anonymous: str) -> None:
     """A take-over's history line names both players as they were then ("Carla took over
-    Ben's seat", service.play.players.seats): in the games the player sat in, their old
+    Ben's seat", service.play.players.seatchanges): in the games the player sat in, their old
     display name there becomes the anonymous one. Every other line names seats, not people."""
     if len(name) < 2:
         return                  # a one-letter name would be found inside other words

@@ -51,7 +51,7 @@ def release(row, game, now: datetime, *, away: bool = False) -> bool:
     if away:
         return True
     clock = deadlines.get_clock(row)
-    deadlines.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, now), now,
+    deadlines.set_clock(row, calendar.calendarrules.resume(clock, clocks.resume(clock, now), now,
                                                 calendar.of_seat(row, game)))
     return True
 

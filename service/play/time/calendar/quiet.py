@@ -14,9 +14,9 @@ from service.store.models import OutboxRow, Player, Seat
 
 from ... import notify
 from ...services import Services
-from . import rules
+from . import calendarrules
 from .holding import ALWAYS_SENT, HELD
-from .seats import of_player
+from .seatcalendar import of_player
 
 
 def release_due(svc: Services) -> list[int]:
@@ -36,7 +36,7 @@ def release_due(svc: Services) -> list[int]:
         for (addr, _, _), rows in groups.items():
             # a sweep that comes late may find the next night's quiet hours begun
             player = players.get(addr)
-            again = rules.quiet_until(now, of_player(player)) if player is not None else None
+            again = calendarrules.quiet_until(now, of_player(player)) if player is not None else None
             if again is not None:
                 for row in rows:
                     row.next_try = again
@@ -55,7 +55,7 @@ def hold_retry(session: Session, row: OutboxRow) -> bool:
     if row.kind in ALWAYS_SENT or row.seat is None:
         return False
     player = session.scalar(select(Player).where(Player.email == row.to_addr))
-    until = rules.quiet_until(row.next_try, of_player(player)) if player is not None else None
+    until = calendarrules.quiet_until(row.next_try, of_player(player)) if player is not None else None
     if until is None:
         return False
     row.status, row.next_try = HELD, until

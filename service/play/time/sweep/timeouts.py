@@ -25,7 +25,7 @@ from service.games.contract import Event, IllegalMove, Move, replay
 from service.play import aftercommit, notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.moves import write_move
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.services import Services
 from service.play.time import (
     BATCH,
@@ -110,7 +110,7 @@ def hand_out(svc: Services, of: int) -> Report:
 
 
 def _not_per_game(svc: Services, now: datetime, report: Report) -> None:
-    report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
+    report.resumed = seatchanges.resume_ended_vacations(svc, now, report.outbox_ids)
     mailholds.hold_undelivered(svc, now, report.outbox_ids)
 
 
@@ -241,12 +241,12 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
     row = seat_row(game, seat)
     clock = get_clock(row)
     own = calendar.of_seat(row)       # the player's own reminders (service.play.time.calendar)
-    if not calendar.rules.reminder_due(clock, own, now) or game.status == GameStatus.ENDED:
+    if not calendar.calendarrules.reminder_due(clock, own, now) or game.status == GameStatus.ENDED:
         # too late (the deadline passed first) or not to be sent: those due by now are done
         # with; one whose moment is still to come stays (a vacation moved the deadline)
-        set_clock(row, calendar.rules.mark_reminded(clock, own, now))
+        set_clock(row, calendar.calendarrules.mark_reminded(clock, own, now))
         return False
-    set_clock(row, calendar.rules.mark_reminded(clock, own, now))
+    set_clock(row, calendar.calendarrules.mark_reminded(clock, own, now))
     out.reminder(game, seat, {"reminder": {"deadline": clocks.deadline_iso(clock.deadline)}},
                  now)
     return True

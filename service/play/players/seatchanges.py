@@ -133,7 +133,7 @@ def _resume_all(session, player: Player, at: datetime, text: str, now: datetime,
         if row.mail_held_since is not None:
             continue     # stopped until an email reaches them (service.play.time.mailholds)
         clock = deadlines.get_clock(row)
-        deadlines.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, at), at,
+        deadlines.set_clock(row, calendar.calendarrules.resume(clock, clocks.resume(clock, at), at,
                                                     calendar.of_seat(row, game)))
         resumed.append((game, row))
     if quiet_when_due and any(row.deadline is not None and row.deadline <= now
@@ -303,7 +303,7 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         before = deadlines.get_clock(row)
         clock = clocks.SeatClock(bank=before.bank)
         if before.in_turn:   # a fresh turn for the new player, from where the turn began
-            clock = calendar.rules.start_turn(    # their rest days, not the old player's
+            clock = calendar.calendarrules.start_turn(    # their rest days, not the old player's
                 clocks.start_turn(deadlines.control(game), clock, now, before.turn_at),
                 calendar.of_seat(row, game, player=player))
         deadlines.set_clock(row, clock)
