@@ -488,7 +488,7 @@ def fanout_in_process(svc, port: int, slices: int = EMBEDDED_SLICES,
     """Emails/s of the relay (claim, render, send, mark) to the sink vs plain smtplib sending
     the same emails already rendered, taking turns slice by slice; and, per email, the render
     alone (load + compose) and the table picture's share of it."""
-    from service.mail.outbound.transports import SMTPTransport
+    from service.mailwire.outbound.transports import SMTPTransport
     from service.store.models import OutboxRow
     out = Fanout()
     for _ in range(slices):
@@ -518,7 +518,7 @@ def fanout_in_process(svc, port: int, slices: int = EMBEDDED_SLICES,
 @contextmanager
 def timed_pictures():
     """Seconds spent drawing each turn email's table picture (PNG) meanwhile."""
-    from service.mail.outbound import compose
+    from service.mailwire.outbound import compose
     spent: list[float] = []
     real = compose.picture
 

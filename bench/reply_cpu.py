@@ -72,7 +72,7 @@ class Parts:
 
 def instrument(parts: Parts, svc) -> None:
     """The parts of a reply's path, by the functions that do them."""
-    from service.mail.inbound import parse
+    from service.mailwire.inbound import parse
     from service.play.mail import intake, replies
     submit = importlib.import_module("service.play.moves.submit")
     from service.store import movewrites

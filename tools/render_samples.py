@@ -64,7 +64,7 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
     """Seat 0's view partial alone, inlined as in an email: quicker to look at."""
     import css_inline
 
-    from service.mail.outbound.templating import game_partial, make_env
+    from service.mailwire.outbound.templating import game_partial, make_env
     env = make_env()
     kind = pos.engine.id
     ctx = {"view": pos.engine.view(pos.state, 0), "names": NAMES[:seats], "me": 0}

@@ -14,7 +14,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from config import key_list, load
 from service import play
 from service.games import registry
-from service.mail.outbound.templating import (
+from service.mailwire.outbound.templating import (
     FILTERS,
     GLOBALS,
     TEMPLATES,

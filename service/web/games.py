@@ -19,7 +19,7 @@ from flask import (
 from service import play
 from service.display import rulebook
 from service.games import registry
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from service.play.players import TABLE_ONLY, invitations
 from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
 

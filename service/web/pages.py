@@ -10,7 +10,7 @@ from service import play
 from service.display.boardpicture import drawing
 from service.display.seatpage import result_line
 from service.games import cards
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from service.play.players import accounts
 
 from .ext import services

@@ -37,8 +37,8 @@ from service.games.suzerain.plans import possible_hand
 from service.linking.freshness import mark
 from service.linking.signer import Signer
 from service.linking.urls import Urls
-from service.mail.outbound.compose import Envelope, compose_turn
-from service.mail.outbound.templating import make_env
+from service.mailwire.outbound.compose import Envelope, compose_turn
+from service.mailwire.outbound.templating import make_env
 from service.play.errors import PlayError
 from service.play.moves import planplay, plans
 

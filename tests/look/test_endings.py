@@ -11,7 +11,7 @@ import pytest
 
 from service.display.seatpage import result_line
 from service.games.contract import replay
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 
 from .render import ENV, page_of, partials, readable, turn_email
 from .samples import CASES, Sample, _entry
@@ -109,7 +109,7 @@ def _dressed(sample: Sample, seat: int):
 
 @pytest.mark.parametrize("entry, seats, options", CASES, ids=[c[0] for c in CASES])
 def test_a_resigned_game_shows_nobodys_move_and_the_name_as_written(entry, seats, options):
-    from service.mail.outbound.compose import Envelope, compose_turn
+    from service.mailwire.outbound.compose import Envelope, compose_turn
 
     from .render import URLS, WHEN
     sample = _resigned(entry, seats, options)

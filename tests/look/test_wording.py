@@ -8,7 +8,7 @@ import re
 import pytest
 
 from service.display.seatpage import fill
-from service.mail.outbound.templating import reply_subject
+from service.mailwire.outbound.templating import reply_subject
 
 from .render import ENV, history_lines, partials, readable, turn_email
 from .samples import CASES, play

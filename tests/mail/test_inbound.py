@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.mail.inbound import parse
-from service.mail.inbound.body import unflow
-from service.mail.inbound.html import html_to_text
-from service.mail.inbound.parse import (
+from service.mailwire.inbound import parse
+from service.mailwire.inbound.body import unflow
+from service.mailwire.inbound.html import html_to_text
+from service.mailwire.inbound.parse import (
     Automated,
     NoCommands,
     NoGameAddress,

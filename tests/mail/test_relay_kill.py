@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 
 from .test_relay_fanout import Sink, message_ids, queued, relay_at, rows
 
@@ -30,7 +30,7 @@ WORKER = textwrap.dedent("""
     from pathlib import Path
     from config import Settings
     from service.play.clock import ManualClock
-    from service.mail.outbound.transports import SMTPTransport
+    from service.mailwire.outbound.transports import SMTPTransport
     from service.play import deliver, from_settings
     from tests.conftest import T0, test_settings
 

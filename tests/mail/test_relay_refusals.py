@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import func, select
 
 from service import play
-from service.mail.outbound.transports import SendRefused, SMTPTransport, enhanced_code
+from service.mailwire.outbound.transports import SendRefused, SMTPTransport, enhanced_code
 from service.play import repository
-from service.play.mail import refusals
+from service.play.mail import relayrefusals
 from service.store.models import AddressRefusal, OutboxRow, Player, Seat
 
 from .test_relay_fanout import PEOPLE, Sink, queued, relay_at, rows
@@ -222,13 +222,13 @@ def test_only_a_5_1_x_code_says_a_refusal_is_about_the_address(answer, code, abo
     assert SendRefused("x", recipient=True, answer=answer).about_address is about_address
     assert not SendRefused("x", answer=answer).about_address        # the data's refusal
     last_error = f"recipient refused: ben@example.org: 550 {answer}"
-    assert refusals.about_address(last_error) is about_address
+    assert relayrefusals.about_address(last_error) is about_address
 
 
 def test_the_evidence_counts_days_not_refusals(services):
     now = services.clock.now()
     with services.db.transaction() as s:
-        assert not refusals.record(s, CARL, "550 5.1.1", now)
-        assert not refusals.record(s, CARL.upper(), "550 5.1.1", now + timedelta(hours=3))
-        assert refusals.record(s, CARL, "550 5.1.1", now + timedelta(days=1))
+        assert not relayrefusals.record(s, CARL, "550 5.1.1", now)
+        assert not relayrefusals.record(s, CARL.upper(), "550 5.1.1", now + timedelta(hours=3))
+        assert relayrefusals.record(s, CARL, "550 5.1.1", now + timedelta(days=1))
     assert bounced(services, CARL)

@@ -32,7 +32,7 @@ from itsdangerous.timed import TimestampSigner
 
 from service.linking import freshness, signer
 from service.linking.signer import Claims
-from service.mail.outbound import compose
+from service.mailwire.outbound import compose
 from service.play import notify, repository
 from service.play.clock import ManualClock
 from service.play.moves import chat

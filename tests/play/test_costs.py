@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import event
 
 from service import play
-from service.mail.inbound import parse
+from service.mailwire.inbound import parse
 from service.play import Intent, repository
 from service.play.mail import intake, replies
 from service.store.models import Player

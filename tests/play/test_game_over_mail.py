@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from service import play
 from service.games.contract import replay
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from service.play import repository
 from service.play.players import seatchanges
 from service.play.time.sweep import timeouts

@@ -20,7 +20,7 @@ from service import play
 from service.display.seatpage import result_line
 from service.games import aristocracy, magnate, registry, trees
 from service.games.contract import Outcome, places_by, replay
-from service.mail.outbound.compose import Envelope, compose_turn
+from service.mailwire.outbound.compose import Envelope, compose_turn
 from service.play import community, ranking
 from service.play.community import ladders
 from service.play.players import seatchanges

@@ -14,7 +14,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from service import play
-from service.mail.inbound.smtp_receiver import server_options
+from service.mailwire.inbound.smtp_receiver import server_options
 from service.play import repository
 from service.store.models import InboundMessage, OutboxRow, Player
 from service.web.cli_inbound import handler

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from service import play
 from service.play import community
 from service.play.clock import ManualClock
-from service.play.mail import refusals
+from service.play.mail import relayrefusals
 from service.play.players import (
     blocks,
     erasure,
@@ -109,7 +109,7 @@ def everything_names_anna(app, client) -> dict[str, int]:
     blocks.block(svc, player_id(svc, DORA), anna)
     with svc.db.transaction() as session:
         line = session.scalar(select(ChatMessage.id).where(ChatMessage.id == said.message_id))
-        refusals.record(session, ANNA, f"recipient refused: {ANNA}: 550 5.1.1 no such user",
+        relayrefusals.record(session, ANNA, f"recipient refused: {ANNA}: 550 5.1.1 no such user",
                         svc.clock.now())
     community.reports.report(svc, anna, line, "spam")
     community.ladders.join(svc, player_id(svc, BEN), "trees")
@@ -256,7 +256,7 @@ def test_an_address_no_mail_reaches_is_told_to_ask_the_operator(app, client):
 def test_the_goodbye_refused_by_the_relay_leaves_no_trace(app, monkeypatch):
     """A goodbye the relay refuses for its address (550 5.1.1) is deleted, and the refusal is
     not kept as evidence about the address (which would keep the address)."""
-    from service.mail.outbound import transports
+    from service.mailwire.outbound import transports
     svc = app.extensions["turnpost"]
     start_game(app, "trees", [ANNA, BEN])
 

@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 from service.play.mail import relay
 from service.play.players import seatchanges
 from service.play.time import calendar, mailholds

@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.linking.signer import Claims
-from service.mail.inbound.parse import InboundMail
+from service.mailwire.inbound.parse import InboundMail
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.players import seatchanges

@@ -12,7 +12,7 @@ from collections.abc import Iterable
 from flufl.bounce import all_failures
 from sqlalchemy import bindparam, or_, select
 
-from service.mail.inbound.parse import InboundMail
+from service.mailwire.inbound.parse import InboundMail
 from service.play.players import default_name
 from service.play.services import Services
 from service.play.time import mailholds

@@ -12,7 +12,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.mail.outbound.compose import Envelope, compose_letter
+from service.mailwire.outbound.compose import Envelope, compose_letter
 from service.play.services import Services
 from service.play.time import clocks, deadlines
 from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, Player

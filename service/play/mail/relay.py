@@ -8,7 +8,7 @@ open for the next batch), and mark each one sent as soon as the relay has taken 
   keeps its rows, and the rows of a worker killed mid-batch are taken over within a minute.
 * Each row's failure is its own. A refusal of its address (5.1.x to its recipient, while the
   relay takes other mail) is parked at once with the relay's reason and noted as evidence
-  (play.refusals: two separate days mute the address). Any other refusal is the relay's
+  (play.mail.relayrefusals: two separate days mute the address). Any other refusal is the relay's
   trouble (a 5.7.x policy refusal, a 5xx without a code, every recipient of a batch refused):
   no seat is muted, an operator is told (a log line, /metrics), and the row, like any other
   failure, goes back to `pending` with the next delay of the retry schedule and is parked when
@@ -61,15 +61,15 @@ from sqlalchemy.orm import Session
 from tenacity import RetryCallState
 
 from service.display import boardpicture
-from service.mail.outbound.compose import (
+from service.mailwire.outbound.compose import (
     NOTE_KINDS,
     Envelope,
     compose_note,
     compose_notice,
     compose_turn,
 )
-from service.mail.outbound.templating import precompile
-from service.mail.outbound.transports import (
+from service.mailwire.outbound.templating import precompile
+from service.mailwire.outbound.transports import (
     Handover,
     RelayUnreachable,
     SendFailed,
@@ -86,7 +86,7 @@ from service.store.models import OutboxRow
 from service.store.statuses import OutboxStatus
 from service.telemetry import logcontext
 
-from . import bounces, letters, refusals, retry
+from . import bounces, letters, relayrefusals, retry
 
 log = logging.getLogger(__name__)
 CLAIM_TIMEOUT = timedelta(seconds=60)
@@ -630,7 +630,7 @@ def _refused(session: Session, svc: Services, row: OutboxRow, reason: str) -> st
         session.delete(row)
         return "parked"
     row.status = OutboxStatus.PARKED
-    muted = refusals.record(session, row.to_addr, reason, svc.clock.now())
+    muted = relayrefusals.record(session, row.to_addr, reason, svc.clock.now())
     log.warning("outbox row %s to %s refused by the relay, parked%s: %s", row.id, row.to_addr,
                 "; refused on two days, the address is muted" if muted else "", reason[:300])
     return "parked"
@@ -659,7 +659,7 @@ def probe(svc: Services) -> dict[int, str]:
 
 def requeue(svc: Services, row_ids: list[int]) -> list[int]:
     """An operator's retry of parked rows: back to pending, attempts reset, sent now (with,
-    for a row whose refusal muted its seat, that seat's latest turn email: refusals.unmute)."""
+    for a row whose refusal muted its seat, that seat's latest turn email: relayrefusals.unmute)."""
     done = []
     with svc.db.transaction() as session:
         for row_id in row_ids:
@@ -667,7 +667,7 @@ def requeue(svc: Services, row_ids: list[int]) -> list[int]:
             if row is not None and row.status == OutboxStatus.PARKED:
                 row.status, row.attempts, row.next_try = OutboxStatus.PENDING, 0, svc.clock.now()
                 done.append(row_id)
-                done += refusals.unmute(session, row, svc.clock.now())
+                done += relayrefusals.unmute(session, row, svc.clock.now())
         aftercommit.deliver(session, done)
     return done
 

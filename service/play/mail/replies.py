@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError
 from service.linking.signer import Signer, TokenError
-from service.mail.inbound.parse import (
+from service.mailwire.inbound.parse import (
     Automated,
     InboundMail,
     NoCommands,

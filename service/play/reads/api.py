@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from service.display.seatpage import SeatPage, history
 from service.games import registry
 from service.linking import freshness
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from service.play import readpolicy, repository
 from service.play.readpolicy import Reader
 from service.play.services import Services
