@@ -30,7 +30,7 @@ from typing import Any
 
 import pytest
 
-from service.display.seatpage import seat_page
+from service.display.seatview import seat_page
 from service.games import registry
 from service.games.contract import CommandError, IllegalMove, replay
 from service.games.suzerain.plans import possible_hand

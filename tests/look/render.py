@@ -6,7 +6,7 @@ import re
 from datetime import datetime, timezone
 from email.message import EmailMessage
 
-from service.display.seatpage import history, seat_page
+from service.display.seatview import history, seat_page
 from service.linking.signer import Signer
 from service.linking.urls import Urls
 from service.mailwire.outbound.compose import Envelope, compose_turn

@@ -9,7 +9,7 @@ import random
 
 import pytest
 
-from service.display.seatpage import result_line
+from service.display.seatview import result_line
 from service.games.contract import replay
 from service.mailwire.outbound.templating import game_partial
 

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from service.display.seatpage import result_text
+from service.display.seatview import result_text
 
 from .render import ENV, page_of, readable
 from .samples import CASES, play

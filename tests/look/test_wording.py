@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from service.display.seatpage import fill
+from service.display.seatview import fill
 from service.mailwire.outbound.templating import reply_subject
 
 from .render import ENV, history_lines, partials, readable, turn_email

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select, update
 
 from service import play
-from service.display.seatpage import result_line
+from service.display.seatview import result_line
 from service.games import aristocracy, magnate, registry, trees
 from service.games.contract import Outcome, places_by, replay
 from service.mailwire.outbound.compose import Envelope, compose_turn

@@ -9,7 +9,7 @@ import random
 from sqlalchemy import func, select
 
 from service import play
-from service.display.seatpage import result_line
+from service.display.seatview import result_line
 from service.play import repository
 from service.play.players import seatchanges
 from service.play.reads import api, mygames, seatpage

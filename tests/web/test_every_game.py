@@ -9,7 +9,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from service.display.seatpage import history
+from service.display.seatview import history
 from service.games import cards, registry
 from service.linking import freshness
 from service.linking.signer import Claims

@@ -333,7 +333,7 @@ def _phase_check(st: State, t: str) -> None:
 
 _CARD = {"card": string}
 _PAY = counts(SUITS)
-#: every move's keys (moves.py lists the moves): a payment names only the suits it pays
+#: every move's keys (legalmoves.py lists the moves): a payment names only the suits it pays
 SHAPES = Shapes("Magnate", {
     "buy": ({"card": string, "district": whole, "pay": _PAY}, {}),
     "deed": ({"card": string, "district": whole}, {"add": _PAY}),

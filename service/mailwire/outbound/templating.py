@@ -16,7 +16,7 @@ from jinja2 import (
 from jinja2.filters import do_wordwrap
 
 from service.display import decktetsuits, frenchsuits
-from service.display.seatpage import fill, game_over
+from service.display.seatview import fill, game_over
 from service.games import cards
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"

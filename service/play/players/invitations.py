@@ -14,7 +14,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import waiting_for
+from service.display.seatview import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError

@@ -12,7 +12,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import SeatPage, history
+from service.display.seatview import SeatPage, history
 from service.games import registry
 from service.linking import freshness
 from service.mailwire.outbound.templating import game_partial

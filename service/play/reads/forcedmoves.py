@@ -3,7 +3,7 @@ source 'forced'): in its next email, and marked in its own history. Nobody else 
 was forced, since that would say the seat had no other (one card of the led suit)."""
 from __future__ import annotations
 
-from service.display.seatpage import history
+from service.display.seatview import history
 from service.play.moves import bots
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import SeatPage, fill, history
+from service.display.seatview import SeatPage, fill, history
 from service.games import registry
 from service.play import readpolicy, repository
 from service.play.errors import NoSuchGame

@@ -14,7 +14,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import history, redact
+from service.display.seatview import history, redact
 from service.games import registry
 from service.play import readpolicy, repository
 from service.play.errors import PlayError

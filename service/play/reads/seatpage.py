@@ -1,12 +1,12 @@
 """The one builder of a seat's page, for the turn email, the game page, a player's games and
-the JSON API alike: the engine's side (service.display.seatpage: the view, whose move, the moves)
+the JSON API alike: the engine's side (service.display.seatview: the view, whose move, the moves)
 and the service's side (every seat's clock, the seat's holder, a result the service decided)
 from the game, the position and the time."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from service.display.seatpage import SeatPage, seat_page
+from service.display.seatview import SeatPage, seat_page
 from service.games import registry
 from service.games.contract import Event
 from service.play.repository import Position
