@@ -624,9 +624,9 @@ def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[f
 
 @contextmanager
 def replay_counter():
-    """Events read from the log to rebuild states (positions' loads only)."""
+    """Events read from the log to rebuild states (the repository's loads only)."""
     count = [0]
-    real = repository.events
+    real = repository.eventstore
 
     class Counting:
         def __getattr__(self, name):
@@ -637,11 +637,11 @@ def replay_counter():
             count[0] += len(found)
             return found
 
-    repository.events = Counting()
+    repository.eventstore = Counting()
     try:
         yield count
     finally:
-        repository.events = real
+        repository.eventstore = real
 
 
 # -- the embedded run --------------------------------------------------------------------------

@@ -31,7 +31,7 @@ from service import play  # noqa: E402
 from service.games.contract import IllegalMove, replay  # noqa: E402
 from service.play import Intent, repository  # noqa: E402
 from service.play.errors import PlayError  # noqa: E402
-from service.play.moves import bots, runner  # noqa: E402
+from service.play.moves import runner, tablebots  # noqa: E402
 from service.store import EventRow, OutboxRow  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Plan  # noqa: E402
@@ -51,7 +51,7 @@ def services(workdir: str):
 
     def run(job, *args):          # the bots' worker (forced moves) in process; mail counted
         if job == "bots":
-            bots.move_bots(svc, args[0])
+            tablebots.move_bots(svc, args[0])
     svc.enqueue = run
     return svc
 

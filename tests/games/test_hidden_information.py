@@ -7,7 +7,7 @@ in the real position and in each world alike, everything the service would tell 
 and the mark its links carry, whose turn it is, its legal moves and menu, the moves made in its
 name (the clock's, a turn's end, a forced move) and the bots' moves for it, the answer to its
 own move lines (read, refused and why), the answer to plan lines through the service's own
-check (service.play.moves.plans: kept, or refused and why), the plan world and
+check (service.play.moves.standingplans: kept, or refused and why), the plan world and
 `never_possible` it is judged against, the plan hints, and its turn email rendered from its
 view through the templates as the relay renders it. Any difference is a leak: the answer
 would tell the seat where a card it cannot see lies.
@@ -40,7 +40,7 @@ from service.linking.urls import Urls
 from service.mailwire.outbound.compose import Envelope, compose_turn
 from service.mailwire.outbound.templating import make_env
 from service.play.errors import PlayError
-from service.play.moves import planplay, plans
+from service.play.moves import planplay, standingplans
 
 from .positions import GAMES, Position, positions
 from .worlds import DEALS, deal_again
@@ -144,7 +144,7 @@ def _answer_to_line(game, state, seat, text) -> Any:
 
 def _plan_answer(game, state, seat, seats, kind, rest) -> str:
     try:
-        return "kept: " + plans.judge(game, state, seat, NAMES[:seats], kind, rest).shown
+        return "kept: " + standingplans.judge(game, state, seat, NAMES[:seats], kind, rest).shown
     except PlayError as exc:
         return "refused: " + exc.detail
 
@@ -167,7 +167,7 @@ def email(game, state, seat: int, seats: int) -> tuple:
     msg = compose_turn(ENV, page, links, Envelope("tp.invariance", "p@example.org", "Turnpost",
                                                   WHEN),
                        extra={"kind": "turn", "bounced": [], "forced": [],
-                              "plan_hints": plans.hints(game, state, seat, names)})
+                              "plan_hints": standingplans.hints(game, state, seat, names)})
     parts = tuple((part.get_content_type(), _signed(part.get_content()))
                   for part in msg.walk() if not part.is_multipart())
     return (msg["Subject"], *parts)
@@ -210,7 +210,7 @@ def told(game, state, seat: int, seats: int, asked: Questions, with_email: bool)
         for move in asked.others_moves:
             out[f"never possible {game.describe(move)!r}"] = \
                 game.never_possible(state, seat, move)
-    out["plan hints"] = plans.hints(game, state, seat, NAMES[:seats])
+    out["plan hints"] = standingplans.hints(game, state, seat, NAMES[:seats])
     if with_email:
         out["email"] = email(game, state, seat, seats)
     return out

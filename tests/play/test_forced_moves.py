@@ -12,7 +12,7 @@ from service import play
 from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent, repository
-from service.play.moves import bots
+from service.play.moves import tablebots
 from service.play.reads import pages
 from service.play.time.sweep import timeouts
 from service.store import EventRow, OutboxRow
@@ -32,7 +32,7 @@ def worker(svc):
         if job == "deliver":
             play.deliver(svc, args[0])
         elif job == "bots":
-            bots.move_bots(svc, args[0])
+            tablebots.move_bots(svc, args[0])
     svc.enqueue = run
     return kicked
 

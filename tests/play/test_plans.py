@@ -14,7 +14,7 @@ from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent, repository
 from service.play.errors import GameOver, PlayError
-from service.play.moves import plans, runner
+from service.play.moves import runner, standingplans
 from service.play.players import seatchanges
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
@@ -222,7 +222,7 @@ def answer_to(engine, state, writer: int, line: str) -> str:
     """What the writer is told of an `if` line in this state: the plan as kept, or the
     refusal."""
     try:
-        return plans.judge(engine, state, writer, ["a", "b"], "if", line).shown
+        return standingplans.judge(engine, state, writer, ["a", "b"], "if", line).shown
     except PlayError as exc:
         return exc.detail
 
@@ -246,7 +246,7 @@ def test_a_known_card_gets_the_same_answer_held_or_discarded(seed, pick):
 
     def answer(s):
         try:
-            return plans.judge(SUZERAIN, s, writer, ["a", "b"], "if", line).shown
+            return standingplans.judge(SUZERAIN, s, writer, ["a", "b"], "if", line).shown
         except PlayError as exc:
             return exc.detail
     assert answer(state) == answer(discarded)

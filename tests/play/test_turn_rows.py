@@ -38,7 +38,7 @@ def folded(svc, game_id: int) -> tuple[list[int], dict | None]:
     svc.states.clear()
     with svc.db.transaction() as s:
         game = repository.game_row(s, game_id)
-        recorded = [(r.seq, r.event) for r in repository.events.load(s, game)]
+        recorded = [(r.seq, r.event) for r in repository.eventstore.load(s, game)]
         engine = repository.registry.get(game.kind)
         state = repository.fold_log(engine, recorded)
         assert state == repository.load(s, svc.states, game_id).state   # the one fold agrees

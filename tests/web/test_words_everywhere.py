@@ -1,4 +1,4 @@
-"""A player's words (service/play/moves/commands.py) mean the same wherever they are written: the same
+"""A player's words (service/play/moves/wordregistry.py) mean the same wherever they are written: the same
 list of lines, one at a time, through a reply email, the game page's command box, the JSON API
 and `flask move`, leaves the game the same and answers the same. docs/commands.md is the
 registry's own table."""
@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.moves import commands
+from service.play.moves import wordregistry
 from service.play.players import personaltokens
 from service.store.models import ChatMessage, GameRow, UndoRequest
 
@@ -115,18 +115,18 @@ def test_a_word_the_registry_does_not_know_is_a_move_for_the_engine(app):
     with app.app_context():
         result = app.test_cli_runner().invoke(args=["move", str(gid), "0", "resignation"])
     assert result.exit_code != 0 and _state(svc, gid)["seats"][0] == (0, "active")
-    assert commands.find("resign.")[0].name == "resign" and commands.find("keep") is None
+    assert wordregistry.find("resign.")[0].name == "resign" and wordregistry.find("keep") is None
 
 
 def test_help_lists_every_registered_word():
-    text = commands.help_text(_NoMoves(), None, 0)
-    for command in commands.COMMANDS.values():
-        assert f"{commands.usage(command)}: {command.summary}" in text
+    text = wordregistry.help_text(_NoMoves(), None, 0)
+    for command in wordregistry.COMMANDS.values():
+        assert f"{wordregistry.usage(command)}: {command.summary}" in text
 
 
 def test_docs_commands_md_is_the_registrys_table():
     written = (Path(__file__).parents[2] / "docs" / "commands.md").read_text()
-    assert written == commands.markdown(), "run `make commands-doc` and commit docs/commands.md"
+    assert written == wordregistry.markdown(), "run `make commands-doc` and commit docs/commands.md"
 
 
 class _NoMoves:

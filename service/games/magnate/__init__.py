@@ -71,7 +71,7 @@ class Magnate:
     # turn, so neither reliability nor quickness counts them (RULINGS P2)
     standing_choices = plans.OUT_OF_TURN
 
-    # plans (service.play.moves.plans): the position as the writer may know it
+    # plans (service.play.moves.standingplans): the position as the writer may know it
     plan_out_of_turn = plans.OUT_OF_TURN
 
     def plan_world(self, state, writer) -> State:

@@ -113,7 +113,7 @@ class Suzerain:
     def describe(self, move: Move) -> str:
         return commands.describe(move)
 
-    # plans (service.play.moves.plans): the position as the writer may know it
+    # plans (service.play.moves.standingplans): the position as the writer may know it
     def plan_world(self, state: State, writer: int) -> State:
         return plans.plan_world(state, writer)
 

@@ -1,4 +1,4 @@
-"""What a seat may know when it writes a plan (service.play.moves.plans): the position as its
+"""What a seat may know when it writes a plan (service.play.moves.standingplans): the position as its
 opponent's hand could be, from the writer's own knowledge only, so that accepting or refusing
 a plan line never tells the writer where a hidden card is (issue: plans are private)."""
 from __future__ import annotations

@@ -77,7 +77,7 @@ from service.mailwire.outbound.transports import (
     hand_over,
 )
 from service.play import aftercommit, notify, repository
-from service.play.moves import plans
+from service.play.moves import standingplans
 from service.play.reads import forcedmoves, seatpage
 from service.play.services import Services
 from service.play.time import calendar, mailholds
@@ -552,7 +552,7 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
     names = [s.player.name for s in game.seats]
     forced = forcedmoves.told(pos.engine, news, row.seat, names)
-    hints = plans.hints(pos.engine, pos.state, row.seat, names)
+    hints = standingplans.hints(pos.engine, pos.state, row.seat, names)
     news = [(r.seq, r.event) for r in news]
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)

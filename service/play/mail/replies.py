@@ -38,7 +38,7 @@ from service.mailwire.inbound.parse import (
 )
 from service.play import notify, repository
 from service.play.errors import AlreadyDone, PlayError
-from service.play.moves import Intent, commands, runner
+from service.play.moves import Intent, runner, wordregistry
 from service.play.players import readdress
 from service.play.services import Services
 from service.store import inboundrows, records
@@ -249,7 +249,7 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
     pos = repository.load(session, svc.states, game.id)
 
     def is_command(line: str) -> bool:
-        if commands.is_word(line):
+        if wordregistry.is_word(line):
             return True
         try:
             pos.engine.parse(pos.state, seat, line)
@@ -290,7 +290,7 @@ def _like_a_word(line: str, engine, state, seat: int) -> bool:
     move or a command starts with, or one its refusal of the line names ("harvest <tree>"):
     then the line was meant as a move, and is refused with suggestions, not dropped as a
     name."""
-    known = {word.split(" ", 1)[0] for word in commands.COMMANDS}
+    known = {word.split(" ", 1)[0] for word in wordregistry.COMMANDS}
     if engine.outcome(state) is None:
         known |= {engine.describe(m).split(" ", 1)[0].lower()
                   for m in engine.legal_moves(state, seat)}
@@ -367,10 +367,10 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str],
         answer.note(f"Your email had {len(lines)} lines; I read only the first "
                     f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
         lines = lines[:MAX_COMMAND_LINES]
-    words, moves = commands.split(lines)
+    words, moves = wordregistry.split(lines)
     detail = f"{len(moves)} move lines, {len(words)} other"
     status = InboundStatus.APPLIED if moves else InboundStatus.ANSWERED
-    later = any(commands.find(w)[0].own_transaction for w in words)
+    later = any(wordregistry.find(w)[0].own_transaction for w in words)
     intent = Intent(target.game_id, answer.seat, lines=lines, expected_seq=target.seq,
                     source="email", key=f"mail:{answer.mail.message_id}"[:128], whole_turn=True)
     done: list[Result] = []

@@ -1,8 +1,17 @@
 """What a seat does at the table: moves, take-backs, chat, the table's words and the one runner
 of a player's lines, the API's writes, bots."""
 
-from . import apiwrites, bots, chat, commands, planplay, plans, runner, tablewords, undo
-from .bots import move_bots
+from . import (
+    apiwrites,
+    chat,
+    planplay,
+    runner,
+    standingplans,
+    tablebots,
+    tablewords,
+    undo,
+    wordregistry,
+)
 from .chat import ChatRefused, say
 from .submit import (
     Applied,
@@ -15,6 +24,7 @@ from .submit import (
     submit,
     write_move,
 )
+from .tablebots import move_bots
 from .tablewords import undo_command
 from .undo import UndoRefused
 
@@ -26,14 +36,14 @@ __all__ = [
     "UndoRefused",
     "apiwrites",
     "apply",
-    "bots",
+    "tablebots",
     "chat",
-    "commands",
+    "wordregistry",
     "consequences",
     "made_already",
     "move_bots",
     "planplay",
-    "plans",
+    "standingplans",
     "record",
     "runner",
     "say",

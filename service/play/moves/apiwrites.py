@@ -18,7 +18,7 @@ from service.play.services import Services
 from service.play.time import extensions
 from service.store.models import Seat, Submission
 
-from . import chat, commands, plans, runner
+from . import chat, runner, standingplans, wordregistry
 from .submit import Intent, seat_key
 
 MAX_LINES = 50
@@ -40,7 +40,7 @@ class MoveAnswer:
 class PlansAnswer:
     game_id: int
     answers: list[str]
-    plans: str
+    standingplans: str
 
 
 def acting_seat(session: Session, game_id: int, player_id: int,
@@ -145,22 +145,22 @@ def plan(svc: Services, game_id: int, player_id: int, lines: list[str],
     the seat's plans as they then stand."""
     lines = [ln.strip() for ln in lines if ln.strip()]
     if not lines:
-        raise plans.PlanRefused("Send plan lines, e.g. if they lead the Mill then play the "
+        raise standingplans.PlanRefused("Send plan lines, e.g. if they lead the Mill then play the "
                                 "Savage.")
-    if len(lines) > plans.MAX_PLANS:
-        raise plans.PlanRefused(f"That is {len(lines)} plan lines; at most {plans.MAX_PLANS} "
+    if len(lines) > standingplans.MAX_PLANS:
+        raise standingplans.PlanRefused(f"That is {len(lines)} plan lines; at most {standingplans.MAX_PLANS} "
                                 "may stand in one game.")
     for line in lines:
-        found = commands.find(line)
+        found = wordregistry.find(line)
         if found is None or found[0].name not in PLAN_WORDS:
-            raise plans.PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY "
+            raise standingplans.PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY "
                                     "MOVE, next: MY MOVE, or plans clear.")
     with svc.db.reading() as session:
         acting = acting_seat(session, game_id, player_id, seat).seat
     listed: list[str] = []
 
     def within(session: Session, ran: runner.Ran) -> None:
-        listed.append(plans.listing(session, svc, game_id, acting))
+        listed.append(standingplans.listing(session, svc, game_id, acting))
 
     ran = runner.run(svc, Intent(game_id, acting, lines=lines, source="api"), within=within)
     return PlansAnswer(game_id, ran.texts, listed[0])

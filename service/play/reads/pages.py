@@ -16,7 +16,7 @@ from service.display.seatview import SeatPage, fill, history
 from service.games import registry
 from service.play import readpolicy, repository
 from service.play.errors import NoSuchGame
-from service.play.moves import bots, chat, plans, undo
+from service.play.moves import chat, standingplans, tablebots, undo
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.store import eventstore
@@ -34,7 +34,7 @@ class GameRead:
     history: list[dict]          # the page of history as the seat may see it, oldest first
     bounced: tuple[str, ...] = ()   # players whose mail bounced: they are mailed nothing
     older: int | None = None     # `before` of the next older page, None at the start
-    bots: list[int] = field(default_factory=list)   # seats played by bots
+    tablebots: list[int] = field(default_factory=list)   # seats played by bots
     undo: dict | None = None     # the request to take back a move waiting for answers
     # mail for this seat from other addresses (when, from whom), newest first: nothing was
     # done with it, and the owner should know someone tried
@@ -42,7 +42,7 @@ class GameRead:
     rematch: int | None = None   # a finished game's rematch, once someone has offered it
     public_path: str = ""        # the game's public page, when its players keep one
     zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
-    plans: list[str] = field(default_factory=list)        # the seat's standing plans
+    standingplans: list[str] = field(default_factory=list)        # the seat's standing plans
     plan_hints: list[str] = field(default_factory=list)   # plans it might write now
     # the player whose seat it is now (None for a spectator): a page opened by someone
     # signed in as another player says whose seat its buttons act for
@@ -90,11 +90,11 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
             if pos.row.status == GameStatus.ENDED else None
         public_id = readpolicy.public_page(pos.row)
         public = svc.urls.public_game_path(public_id) if public_id else ""
-        mine = [] if seat is None else plans.mine(session, pos.engine, game_id, seat, names)
+        mine = [] if seat is None else standingplans.mine(session, pos.engine, game_id, seat, names)
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
                         public, _zone(pos.row, seat), mine,
-                        plans.hints(pos.engine, pos.state, seat, names), holder_id,
+                        standingplans.hints(pos.engine, pos.state, seat, names), holder_id,
                         pos.row.tournament_id)
 
 
@@ -117,7 +117,7 @@ def history_page(session: Session | Connection, pos: repository.Position, seat: 
     timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
     planned = {r.seq for r in recorded if r.source == "plan"}
     # a forced move is marked for its own seat alone (service.play.reads.forcedmoves)
-    forced = {r.seq for r in recorded if r.source == bots.FORCED and r.seat == seat}
+    forced = {r.seq for r in recorded if r.source == tablebots.FORCED and r.seat == seat}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:

@@ -1,5 +1,5 @@
 """A player's calendar preferences: `tz`, `rest_days`, `quiet_hours`, `reminders`,
-`auto_vacation`, and `forced_moves` (a seat's only move played for it, service.play.moves.bots),
+`auto_vacation`, and `forced_moves` (a seat's only move played for it, service.play.moves.tablebots),
 set together from /me or `flask players prefs EMAIL KEY=VALUE...`. Every value
 is checked before any is stored: one bad value changes nothing and says what would work."""
 from __future__ import annotations

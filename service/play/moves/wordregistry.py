@@ -19,7 +19,7 @@ from service.play.players import seatchanges
 from service.play.services import Services
 from service.play.time import extensions
 
-from . import chat, plans, tablewords
+from . import chat, standingplans, tablewords
 
 
 @dataclass(frozen=True)
@@ -119,7 +119,7 @@ def markdown() -> str:
     """docs/commands.md: the table of words, generated from the registry."""
     rows = "\n".join(f"| `{usage(c)}` | {c.summary} |" for c in COMMANDS.values())
     return ("# The words a player can write\n\n"
-            "<!-- generated from service/play/moves/commands.py by `make commands-doc`; a test "
+            "<!-- generated from service/play/moves/wordregistry.py by `make commands-doc`; a test "
             "checks it -->\n\n"
             "Besides the moves of each game (`help` lists them), these words work the same in "
             "a reply email, the game page's command box, the JSON API (`command`) and "
@@ -189,18 +189,18 @@ def _vacation_check(word: str) -> Handler:
 
 def _plan(kind: str) -> Handler:
     def handler(ctx: Context, rest: str) -> Done:
-        return Done(plans.write(ctx.session, ctx.svc, ctx.game_id, ctx.seat, kind, rest))
+        return Done(standingplans.write(ctx.session, ctx.svc, ctx.game_id, ctx.seat, kind, rest))
     return handler
 
 
 def _plans(ctx: Context, rest: str) -> Done:
     if rest.strip():
         raise Refused("Write plans to list your plans, or plans clear to drop them all.")
-    return Done(plans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
+    return Done(standingplans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
 
 
 def _plans_clear(ctx: Context, rest: str) -> Done:
-    return Done(plans.clear(ctx.session, ctx.game_id, ctx.seat))
+    return Done(standingplans.clear(ctx.session, ctx.game_id, ctx.seat))
 
 
 register(Command("help", "", "Lists every move you can make now, and these words.", _help))
