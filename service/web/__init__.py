@@ -25,7 +25,7 @@ from service.mailwire.outbound.templating import (
 from workers.celery_app import celery_init_app, enqueue_for
 
 from . import (
-    accounts,
+    accountpages,
     api,
     cards,
     cli,
@@ -38,7 +38,7 @@ from . import (
     contests,
     dev,
     dev_receiver,
-    errors,
+    errorpages,
     feeds,
     games,
     inbound,
@@ -52,7 +52,7 @@ from . import (
     safety,
     seats,
     tokens,
-    tournaments,
+    tournamentpages,
 )
 
 
@@ -105,11 +105,11 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.register_blueprint(api.bp)
     app.register_blueprint(tokens.bp)
     app.register_blueprint(feeds.bp)
-    app.register_blueprint(accounts.bp)
+    app.register_blueprint(accountpages.bp)
     app.register_blueprint(community.bp)
     app.register_blueprint(cards.bp)
     app.register_blueprint(contests.bp)
-    app.register_blueprint(tournaments.bp)
+    app.register_blueprint(tournamentpages.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
     init_csrf(app)
@@ -124,7 +124,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     cli_ratings.init_app(app)
     app.cli.add_command(cli_tournaments.tournaments)
     dev_receiver.init_app(app)
-    errors.init_app(app)
+    errorpages.init_app(app)
     safety.init_app(app)
     return app
 

@@ -13,7 +13,7 @@ from service.play.players import blocks, invitations, seatchanges
 from service.play.time import LOBBY_CHOICES
 
 from . import pages
-from .accounts import current_account, signed_in
+from .accountpages import current_account, signed_in
 from .ext import services
 from .refusals import on_refusal, problem_page
 

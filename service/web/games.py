@@ -24,7 +24,7 @@ from service.play.players import TABLE_ONLY, invitations
 from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
 
 from . import pages
-from .accounts import current_account
+from .accountpages import current_account
 from .ext import services
 from .refusals import on_refusal, problem_page
 

@@ -8,7 +8,7 @@ from flask import Blueprint, render_template, request
 from service.play.players import personaltokens
 
 from . import pages
-from .accounts import signed_in
+from .accountpages import signed_in
 from .ext import services
 
 bp = Blueprint("tokens", __name__)
