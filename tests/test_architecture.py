@@ -251,8 +251,8 @@ def test_families_reach_each_other_only_through_their_interface():
 
 @pytest.mark.parametrize("importer, imported", [
     ("service.web.games", "service.play.moves.submit.submit"),
-    ("service.play.moves.submit", "service.play.reads.pages"),
-    ("service.play.reads.pages", "service.play.mail.replies.process"),
+    ("service.play.moves.submit", "service.play.reads.pagereads"),
+    ("service.play.reads.pagereads", "service.play.mail.replies.process"),
     ("service.play.services", "service.play.time"),
 ])
 def test_the_family_check_finds_a_planted_breach(importer, imported):

@@ -15,7 +15,7 @@ from service import play
 from service.play import community
 from service.play.moves import apiwrites
 from service.play.players import personaltokens
-from service.play.reads import api
+from service.play.reads import apireads
 
 from . import api_challenges, api_community, api_tournaments, openapi, problems, safety
 from .ext import services
@@ -128,7 +128,7 @@ def my_games():
               "status": x.status, "seq": x.seq, "players": x.players, "toAct": x.to_act,
               "isMyTurn": x.your_turn, "deadline": _when(x.deadline),
               "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")}
-             for x in api.my_games(services(), g.api_player.player_id, status)]
+             for x in apireads.my_games(services(), g.api_player.player_id, status)]
     # an ended game is not being played: it is listed apart
     return {"nowPlaying": [x for x in lines if x["status"] != play.GameStatus.ENDED],
             "finished": [x for x in lines if x["status"] == play.GameStatus.ENDED]}
@@ -137,7 +137,7 @@ def my_games():
 @bp.get("/games/<int:game_id>")
 @described(openapi.ONE_GAME)
 def game(game_id: int):
-    read = api.read_seat(services(), game_id, g.api_player.player_id, _seat_arg())
+    read = apireads.read_seat(services(), game_id, g.api_player.player_id, _seat_arg())
     page = read.page
     return {"gameId": page.game_id, "kind": page.kind, "title": page.title, "seat": page.me,
             "seq": page.seq, "mark": page.mark, "players": page.names, "toAct": page.to_act,
@@ -150,7 +150,7 @@ def game(game_id: int):
 @bp.get("/games/<int:game_id>/moves")
 @described(openapi.LEGAL_MOVES)
 def legal_moves(game_id: int):
-    read = api.read_seat(services(), game_id, g.api_player.player_id, _seat_arg(),
+    read = apireads.read_seat(services(), game_id, g.api_player.player_id, _seat_arg(),
                           every_move=True)
     page = read.page
     return {"gameId": game_id, "seq": page.seq, "mark": page.mark, "isMyTurn": page.your_turn,
@@ -221,7 +221,7 @@ def record(game_id: int):
     """The game as spectators see it: for its players (their token), and for its public page's
     audience (?publicId=, the id the public page's address and a tournament carry)."""
     holder = g.api_player
-    r = api.record(services(), game_id, play.Reader.player(
+    r = apireads.record(services(), game_id, play.Reader.player(
         holder.player_id if holder else None, request.args.get("publicId")))
     return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
             "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,

@@ -11,7 +11,7 @@ from icalendar import Calendar, Event
 
 from service import play
 from service.play.players import accounts, personaltokens
-from service.play.reads import api
+from service.play.reads import apireads
 from service.play.time import clocks
 
 from .ext import services
@@ -19,14 +19,14 @@ from .ext import services
 bp = Blueprint("feeds", __name__, url_prefix="/feeds")
 
 
-def _games(token: str) -> tuple[personaltokens.Holder, list[api.GameLine]]:
+def _games(token: str) -> tuple[personaltokens.Holder, list[apireads.GameLine]]:
     holder = personaltokens.holder(services(), token, scope="feed")
     if holder is None:
         abort(404)
-    return holder, api.my_games(services(), holder.player_id, play.GameStatus.ACTIVE)
+    return holder, apireads.my_games(services(), holder.player_id, play.GameStatus.ACTIVE)
 
 
-def _page(line: api.GameLine) -> str:
+def _page(line: apireads.GameLine) -> str:
     urls = services().urls
     return urls.absolute(urls.game_path(line.game_id, line.seat))
 

@@ -11,7 +11,7 @@ from sqlalchemy.exc import OperationalError
 from service import play
 from service.play.moves import apiwrites
 from service.play.players import personaltokens
-from service.play.reads import api
+from service.play.reads import apireads
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 PROBLEM = "application/problem+json"
@@ -94,7 +94,7 @@ def test_a_bug_in_an_api_call_is_a_500_problem_with_the_logged_incident_id(
     svc = app.extensions["turnpost"]
     play.start_game(svc, "trees", [ANNA, BEN], {})
     h = {"Authorization": f"Bearer {personaltokens.create(svc, ANNA, 'test')[1]}"}
-    monkeypatch.setattr(api, "my_games", lambda *a, **k: 1 / 0)
+    monkeypatch.setattr(apireads, "my_games", lambda *a, **k: 1 / 0)
     problem = _is_problem(app.test_client().get("/api/v1/games", headers=h), 500)
     assert "ZeroDivisionError" not in str(problem)
     assert any(problem["incident"] in rec.getMessage() for rec in caplog.records)

@@ -13,7 +13,7 @@ from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent, repository
 from service.play.moves import tablebots
-from service.play.reads import pages
+from service.play.reads import pagereads
 from service.play.time.sweep import timeouts
 from service.store import EventRow, OutboxRow
 from service.store.models import Player
@@ -119,8 +119,8 @@ def test_only_the_follower_reads_that_its_move_was_forced(services):
     now = position(svc, game)
     names = [s.player.name for s in now.row.seats]
     with svc.db.transaction() as s:
-        mine, _ = pages.history_page(s, now, follower, names, None)
-        theirs, _ = pages.history_page(s, now, leader, names, None)
+        mine, _ = pagereads.history_page(s, now, follower, names, None)
+        theirs, _ = pagereads.history_page(s, now, leader, names, None)
     assert any("your only move, played for you" in e["text"] for e in mine)
     assert not any("only move" in e["text"] for e in theirs)
 

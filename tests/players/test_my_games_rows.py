@@ -12,7 +12,7 @@ from service import play
 from service.display.seatview import result_line
 from service.play import repository
 from service.play.players import seatchanges
-from service.play.reads import api, mygames, seatpage
+from service.play.reads import apireads, mygames, seatpage
 from service.store.models import EventRow, Player
 from service.store.statuses import GameStatus
 from tests.play.test_turn_rows import _take_back
@@ -94,7 +94,7 @@ def test_my_games_from_the_rows_are_the_folded_games_lines(services):
         assert got[game_id] == folded_line(services, game_id, 0), game_id
 
     # the API's list: whose move it is, as the fold says, for each seat of Anna's
-    for line in api.my_games(services, anna):
+    for line in apireads.my_games(services, anna):
         pos = position(services, line.game_id)
         over = pos.row.status == GameStatus.ENDED
         assert line.to_act == ([] if over else sorted(pos.engine.to_act(pos.state)))

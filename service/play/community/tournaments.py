@@ -32,7 +32,7 @@ from service.play.time import ClockError, deadlines
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
 
 from . import pairing, standings, strength
-from .letters import tell_entrants
+from .tournamentletters import tell_entrants
 
 FORMATS = ("swiss", "round-robin")
 MAX_ROUNDS = 30

@@ -47,7 +47,7 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
                "never": answer("never"), "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     if row.kind.startswith("tournament_") or row.kind == "ladder_challenge":
-        # the payload says it all (service.play.community.letters, .ladders)
+        # the payload says it all (service.play.community.tournamentletters, .ladders)
         ctx = {**payload, "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     inv = session.get(Invitation, payload["invitation"])

@@ -25,7 +25,7 @@ from service.store import eventstore
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
-from .pages import by_public_id
+from .pagereads import by_public_id
 
 
 class NotYet(PlayError):
