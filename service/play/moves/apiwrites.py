@@ -40,7 +40,7 @@ class MoveAnswer:
 class PlansAnswer:
     game_id: int
     answers: list[str]
-    standingplans: str
+    plans: str
 
 
 def acting_seat(session: Session, game_id: int, player_id: int,

@@ -34,7 +34,7 @@ class GameRead:
     history: list[dict]          # the page of history as the seat may see it, oldest first
     bounced: tuple[str, ...] = ()   # players whose mail bounced: they are mailed nothing
     older: int | None = None     # `before` of the next older page, None at the start
-    tablebots: list[int] = field(default_factory=list)   # seats played by bots
+    bots: list[int] = field(default_factory=list)   # seats played by bots
     undo: dict | None = None     # the request to take back a move waiting for answers
     # mail for this seat from other addresses (when, from whom), newest first: nothing was
     # done with it, and the owner should know someone tried
@@ -42,7 +42,7 @@ class GameRead:
     rematch: int | None = None   # a finished game's rematch, once someone has offered it
     public_path: str = ""        # the game's public page, when its players keep one
     zone: str = ""               # the reader's chosen time zone ("": none chosen, or nobody's)
-    standingplans: list[str] = field(default_factory=list)        # the seat's standing plans
+    plans: list[str] = field(default_factory=list)        # the seat's standing plans
     plan_hints: list[str] = field(default_factory=list)   # plans it might write now
     # the player whose seat it is now (None for a spectator): a page opened by someone
     # signed in as another player says whose seat its buttons act for
