@@ -118,7 +118,7 @@ settings-doc: install
 
 ## make commands-doc: write docs/commands.md from the word registry (a test checks they agree)
 commands-doc: install
-	$(BIN)/python -c "from service.play.moves.commands import markdown; print(markdown(), end='')" > docs/commands.md
+	$(BIN)/python -c "from service.play.moves.wordregistry import markdown; print(markdown(), end='')" > docs/commands.md
 
 lint: install
 	$(BIN)/ruff check .

@@ -34,11 +34,10 @@ from flask import Flask  # noqa: E402
 from sqlalchemy import Column, DateTime, Integer, MetaData, Table, event, insert  # noqa: E402
 
 from service import play  # noqa: E402
-from service.linking import freshness as marks  # noqa: E402
-from service.play import notify  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.linking import freshness  # noqa: E402
+from service.play import notify, repository  # noqa: E402
 from service.play.mail import relay  # noqa: E402
-from service.store import events as event_store  # noqa: E402
+from service.store import eventstore  # noqa: E402
 from service.store.db import Database  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -180,13 +179,13 @@ class BareRoute:
 
 def bot_move(svc, game_id: int, rng: random.Random):
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, game_id)
+        pos = repository.load(s, svc.states, game_id)
     if pos.engine.outcome(pos.state) is not None:
         return None
     seat = min(pos.engine.to_act(pos.state))
     move = pos.engine.bots["easy"](pos.state, seat, rng)
     token = svc.urls.signer.dumps("move", play_claims(game_id, seat,
-                                                     marks.mark(pos.engine, pos.state, seat), move))
+                                                     freshness.mark(pos.engine, pos.state, seat), move))
     return token
 
 
@@ -251,7 +250,7 @@ class LinkMoves:
 def game_over(svc, game_id: int) -> bool:
     from service.store.statuses import GameStatus
     with svc.db.transaction() as s:
-        return positions.game_row(s, game_id).status != GameStatus.ACTIVE
+        return repository.game_row(s, game_id).status != GameStatus.ACTIVE
 
 
 def interleaved(floor: BareRoute, moves: LinkMoves, n: int, per_move: int = 2,
@@ -369,7 +368,7 @@ def reply_round_trips(app, counter: StatementCounter, n: int = 20) -> tuple[floa
         gid = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
         for i in range(n):
             with svc.db.transaction() as s:
-                pos = positions.load(s, svc.states, gid)
+                pos = repository.load(s, svc.states, gid)
             if pos.engine.outcome(pos.state) is not None:
                 gid = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
                 continue
@@ -489,7 +488,7 @@ def fanout_in_process(svc, port: int, slices: int = EMBEDDED_SLICES,
     """Emails/s of the relay (claim, render, send, mark) to the sink vs plain smtplib sending
     the same emails already rendered, taking turns slice by slice; and, per email, the render
     alone (load + compose) and the table picture's share of it."""
-    from service.mail.outbound.transports import SMTPTransport
+    from service.mailwire.outbound.transports import SMTPTransport
     from service.store.models import OutboxRow
     out = Fanout()
     for _ in range(slices):
@@ -519,7 +518,7 @@ def fanout_in_process(svc, port: int, slices: int = EMBEDDED_SLICES,
 @contextmanager
 def timed_pictures():
     """Seconds spent drawing each turn email's table picture (PNG) meanwhile."""
-    from service.mail.outbound import compose
+    from service.mailwire.outbound import compose
     spent: list[float] = []
     real = compose.picture
 
@@ -547,14 +546,14 @@ def long_game(svc, length: int, seed: int = 3) -> int:
             rng = random.Random(seed)
             gid = play.start_game(svc, "aristocracy", PEOPLE, {}).game_id
             with svc.db.transaction() as s:
-                pos = positions.load(s, svc.states, gid)
+                pos = repository.load(s, svc.states, gid)
                 engine, state, row = pos.engine, pos.state, pos.row
                 while row.seq < length and engine.outcome(state) is None:
                     seat = min(engine.to_act(state))
                     new = engine.decide(state, seat, engine.bots["easy"](state, seat, rng), rng)
                     for ev in new:
                         state = engine.evolve(state, ev)
-                    event_store.append(s, row, new, seat=seat, source="bot", now=svc.clock.now())
+                    eventstore.append(s, row, new, seat=seat, source="bot", now=svc.clock.now())
             if engine.outcome(state) is None:
                 svc.states.clear()
                 return gid
@@ -603,7 +602,7 @@ def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[f
     assert r.status_code == 200, r.text
     settle(app)
     with svc.db.transaction() as s:
-        game = positions.game_row(s, gid)
+        game = repository.game_row(s, gid)
         row = notify.queue(s, game, 0, "turn", game.seq, svc.clock.now())
         row.status, row.since_seq = "held", max(0, game.seq - 5)
         s.flush()
@@ -618,16 +617,16 @@ def _sample(app, gid: int, rng: random.Random, cold: bool, out: dict[str, list[f
         out["render: compose"].append(t2 - t1)
         svc.states.clear()
         with replay_counter() as replayed:
-            positions.load(s, svc.states, gid)
+            repository.load(s, svc.states, gid)
         out["replayed"].append(replayed[0] / 1000)      # p50() reports in thousandths
     return True
 
 
 @contextmanager
 def replay_counter():
-    """Events read from the log to rebuild states (positions' loads only)."""
+    """Events read from the log to rebuild states (the repository's loads only)."""
     count = [0]
-    real = positions.event_store
+    real = repository.eventstore
 
     class Counting:
         def __getattr__(self, name):
@@ -638,11 +637,11 @@ def replay_counter():
             count[0] += len(found)
             return found
 
-    positions.event_store = Counting()
+    repository.eventstore = Counting()
     try:
         yield count
     finally:
-        positions.event_store = real
+        repository.eventstore = real
 
 
 # -- the embedded run --------------------------------------------------------------------------

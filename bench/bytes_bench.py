@@ -49,9 +49,9 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from sqlalchemy.engine import make_url  # noqa: E402
 
 from service import play  # noqa: E402
-from service.linking import freshness as marks  # noqa: E402
+from service.linking import freshness  # noqa: E402
 from service.linking.signer import Claims  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.play import repository  # noqa: E402
 from service.play.clock import ManualClock  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -148,12 +148,12 @@ class Players:
 
     def move(self, game_id: int) -> bool:
         with self.svc.db.transaction() as s:
-            pos = positions.load(s, self.svc.states, game_id)
+            pos = repository.load(s, self.svc.states, game_id)
             if pos.engine.outcome(pos.state) is not None or not pos.engine.to_act(pos.state):
                 return False
             seat = min(pos.engine.to_act(pos.state))
             move = pos.engine.bots["easy"](pos.state, seat, self.rng)
-            mark = marks.mark(pos.engine, pos.state, seat)
+            mark = freshness.mark(pos.engine, pos.state, seat)
         if self.rng.random() < 0.25:
             self.reply(game_id, seat, pos.engine.describe(move))
             return True

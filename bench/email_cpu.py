@@ -28,7 +28,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import queue_turn_emails  # noqa: E402
-from service.mail.outbound import compose  # noqa: E402
+from service.mailwire.outbound import compose  # noqa: E402
 from service.play.mail import relay  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402

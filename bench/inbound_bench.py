@@ -9,7 +9,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from service.mail.inbound.parse import parse_message  # noqa: E402
+from service.mailwire.inbound.parse import parse_message  # noqa: E402
 
 FIXTURES = Path(__file__).resolve().parent.parent / "tests" / "mail" / "fixtures"
 

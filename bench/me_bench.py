@@ -12,7 +12,7 @@ import time
 from sqlalchemy import func, insert, select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import EventRow, GameRow, Player, Seat, Snapshot
 
 ME = "Mia Player <mia@example.org>"
@@ -41,7 +41,7 @@ def _played(svc, opponent: str, rng: random.Random, moves: int | None) -> int:
     made = 0
     while moves is None or made < moves:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
         if pos.engine.outcome(pos.state) is not None:
             break
         seat = min(pos.engine.to_act(pos.state))

@@ -29,10 +29,9 @@ from sqlalchemy import func, select  # noqa: E402
 
 from service import play  # noqa: E402
 from service.games.contract import IllegalMove, replay  # noqa: E402
-from service.play import Intent  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.play import Intent, repository  # noqa: E402
 from service.play.errors import PlayError  # noqa: E402
-from service.play.moves import bots, runner  # noqa: E402
+from service.play.moves import runner, tablebots  # noqa: E402
 from service.store import EventRow, OutboxRow  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Plan  # noqa: E402
@@ -52,14 +51,14 @@ def services(workdir: str):
 
     def run(job, *args):          # the bots' worker (forced moves) in process; mail counted
         if job == "bots":
-            bots.move_bots(svc, args[0])
+            tablebots.move_bots(svc, args[0])
     svc.enqueue = run
     return svc
 
 
 def position(svc, game_id):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)
 
 
 def write_plans(svc, game_id: int, rng: random.Random, max_plans: int) -> int:

@@ -22,7 +22,7 @@ from sqlalchemy import func, select  # noqa: E402
 
 from config import Settings  # noqa: E402
 from service import play  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.play import repository  # noqa: E402
 from service.play.players import erasure  # noqa: E402
 from service.play.reads import mydata  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
@@ -35,7 +35,7 @@ def play_moves(svc, game_id: int, moves: int | None, rng: random.Random) -> None
     made = 0
     while moves is None or made < moves:
         with svc.db.transaction() as session:
-            pos = positions.load(session, svc.states, game_id)
+            pos = repository.load(session, svc.states, game_id)
         if pos.engine.outcome(pos.state) is not None:
             return
         seat = rng.choice(sorted(pos.engine.to_act(pos.state)))

@@ -38,7 +38,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from pg_bench import PEOPLE, fresh_database, service_env  # noqa: E402
 
 from service import play  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.play import repository  # noqa: E402
 from service.play.mail import replies  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -72,10 +72,10 @@ class Parts:
 
 def instrument(parts: Parts, svc) -> None:
     """The parts of a reply's path, by the functions that do them."""
-    from service.mail.inbound import parse
+    from service.mailwire.inbound import parse
     from service.play.mail import intake, replies
     submit = importlib.import_module("service.play.moves.submit")
-    from service.store import moves as move_store
+    from service.store import movewrites
     for module, name, label in [
             (intake, "parse_message", "web: parse (stdlib email, policy.default)"),
             (intake, "is_for_us", "web: reply token checked"),
@@ -89,7 +89,7 @@ def instrument(parts: Parts, svc) -> None:
             (replies, "_run", "worker: the move's transaction, rest"),
             (submit, "_apply", "worker: the move: engine, repository load"),
             (submit, "record", "worker: the move: events, receipt, emails queued"),
-            (move_store, "write", "worker: the move: its one write"),
+            (movewrites, "write", "worker: the move: its one write"),
     ]:
         if hasattr(module, name):
             parts.wrap(module, name, label)
@@ -112,7 +112,7 @@ def replies_to_post(svc, n: int) -> list[bytes]:
     for i in range(n):
         gid = play.start_game(svc, "trees", PEOPLE[:2], {}).game_id
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         seat = min(pos.engine.to_act(pos.state))
         move = pos.engine.bots["easy"](pos.state, seat, rng)
         reply = EmailMessage()

@@ -26,9 +26,9 @@ from sqlalchemy import create_engine, text  # noqa: E402
 from service import play  # noqa: E402
 from service.games import registry  # noqa: E402
 from service.games.contract import replay  # noqa: E402
-from service.linking import freshness as marks  # noqa: E402
+from service.linking import freshness  # noqa: E402
 from service.linking.signer import Claims  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.play import repository  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Base  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -52,12 +52,12 @@ def time_moves(url: str, moves: int = 200) -> list[float]:
         started = play.start_game(svc, "trees", ["a@example.org", "b@example.org"], {})
         while len(times) < moves:
             with svc.db.transaction() as s:
-                pos = positions.load(s, svc.states, started.game_id)
+                pos = repository.load(s, svc.states, started.game_id)
             if pos.engine.outcome(pos.state) is not None:
                 break
             seat = min(pos.engine.to_act(pos.state))
             move = pos.engine.bots["easy"](pos.state, seat, rng)
-            token = signer.dumps("move", Claims(started.game_id, seat, marks.mark(pos.engine, pos.state, seat), move))
+            token = signer.dumps("move", Claims(started.game_id, seat, freshness.mark(pos.engine, pos.state, seat), move))
             t0 = time.perf_counter()
             r = client.post(f"/m/{token}")
             times.append(time.perf_counter() - t0)
@@ -85,7 +85,7 @@ def reply_pipeline(url: str, replies: int = 100) -> tuple[float, int]:
         gid = play.start_game(svc, "trees", ["a@example.org", "b@example.org"], {}).game_id
         while done < replies:
             with svc.db.transaction() as s:
-                pos = positions.load(s, svc.states, gid)
+                pos = repository.load(s, svc.states, gid)
             if pos.engine.outcome(pos.state) is not None:
                 break
             seat = min(pos.engine.to_act(pos.state))

@@ -45,13 +45,12 @@ from sqlalchemy import create_engine, event, func, insert, select, text  # noqa:
 
 from service import play  # noqa: E402
 from service.games import registry  # noqa: E402
-from service.linking import freshness as marks  # noqa: E402
+from service.linking import freshness  # noqa: E402
 from service.linking.signer import Claims  # noqa: E402
-from service.play import repository as positions  # noqa: E402
+from service.play import repository  # noqa: E402
 from service.play.clock import ManualClock  # noqa: E402
 from service.play.time.sweep import timeouts  # noqa: E402
-from service.store import events as event_store  # noqa: E402
-from service.store import snapshots  # noqa: E402
+from service.store import eventstore, snapshots  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.store.models import Base, GameRow, Player, Seat  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -159,10 +158,10 @@ def engines_alone(svc, now: datetime, rng: random.Random) -> float:
         due = s.execute(select(Seat.game_id, Seat.seat).where(Seat.deadline <= now)).all()
         games = {g.id: g for g in s.scalars(select(GameRow).where(
             GameRow.id.in_({game_id for game_id, _ in due})))}
-        far = {g.id: (positions.snapshot_format(g), 0, g.seq) for g in games.values()
-               if g.seq > positions.SNAPSHOT_EVERY}
+        far = {g.id: (repository.snapshot_format(g), 0, g.seq) for g in games.values()
+               if g.seq > repository.SNAPSHOT_EVERY}
         based = snapshots.latest_many(s, far)
-        logs = event_store.load_many(s, {g.id: (g, based.get(g.id, (0, None))[0])
+        logs = eventstore.load_many(s, {g.id: (g, based.get(g.id, (0, None))[0])
                                          for g in games.values()})
     chance, svc.chance = svc.chance, rng
     spent = 0.0
@@ -176,7 +175,7 @@ def engines_alone(svc, now: datetime, rng: random.Random) -> float:
             for _, ev in recorded:
                 state = engine.evolve(state, ev)
             seq = recorded[-1][0] if recorded else seq
-            timeouts.play_timeout_moves(Nowhere(), svc, positions.Position(game, engine, state,
+            timeouts.play_timeout_moves(Nowhere(), svc, repository.Position(game, engine, state,
                                                                            seq),
                                         seat, "bench", now, why="bot")
             spent += clock_now() - t
@@ -298,13 +297,13 @@ def time_moves(app, svc, counter: Counter, games: list[int], rng) -> tuple[float
     client, posted, spent, done = app.test_client(), 0, 0.0, 0
     for game_id in games:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
         if pos.engine.outcome(pos.state) is not None:
             continue
         seat = min(pos.engine.to_act(pos.state))
         move = pos.engine.bots["easy"](pos.state, seat, rng)
         token = svc.urls.signer.dumps("move", Claims(game_id, seat,
-                                                     marks.mark(pos.engine, pos.state, seat),
+                                                     freshness.mark(pos.engine, pos.state, seat),
                                                      move))
         before = counter.n
         t = clock_now()

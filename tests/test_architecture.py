@@ -16,30 +16,30 @@ PACKAGES = ("service", "workers", "config")
 # (importer prefix, imported prefix): an edge from the first to the second is forbidden
 FORBIDDEN = [
     # adapters sit on top: nothing below may import them
-    *[(low, "service.web") for low in ("service.play", "service.store", "service.mail",
+    *[(low, "service.web") for low in ("service.play", "service.store", "service.mailwire",
                                        "service.games", "service.play.time.clocks", "workers.tasks",
                                        "workers.imap_tasks", "workers.celery_app")],
-    *[(low, "workers") for low in ("service.play", "service.store", "service.mail",
+    *[(low, "workers") for low in ("service.play", "service.store", "service.mailwire",
                                    "service.games", "service.play.time.clocks")],
     # the use cases know no web framework and no task queue
     ("service.play", "flask"), ("service.play", "celery"), ("service.play", "werkzeug"),
     # metrics and the API description are the adapters' business (Services.observe)
     ("service.play", "prometheus_client"), ("service.play", "apispec"),
     # the store knows only itself and the engines' Event type
-    ("service.store", "service.play"), ("service.store", "service.mail"),
+    ("service.store", "service.play"), ("service.store", "service.mailwire"),
     # mail in two directions that never call back into each other, nor into the use cases
-    ("service.mail.inbound", "service.mail.outbound"),
-    ("service.mail.outbound", "service.mail.inbound"),
-    ("service.mail", "service.play"), ("service.mail", "service.store"),
+    ("service.mailwire.inbound", "service.mailwire.outbound"),
+    ("service.mailwire.outbound", "service.mailwire.inbound"),
+    ("service.mailwire", "service.play"), ("service.mailwire", "service.store"),
     # outgoing webhooks are a transport, like mail out: they know no use case and no store
     ("service.hooks", "service.play"), ("service.hooks", "service.store"),
-    ("service.hooks", "service.mail"), ("service.hooks", "service.web"),
+    ("service.hooks", "service.mailwire"), ("service.hooks", "service.web"),
     ("service.hooks", "workers"),
     # the pure time-control module
     ("service.play.time.clocks", "service.play"), ("service.play.time.clocks", "service.store"),
 ]
 # engines: nothing of ours outside service.games, no framework
-ENGINE_MAY_NOT = ("service.web", "service.play", "service.store", "service.mail", "workers",
+ENGINE_MAY_NOT = ("service.web", "service.play", "service.store", "service.mailwire", "workers",
                   "config", "flask", "sqlalchemy", "celery", "jinja2")
 
 # the only composition root allowed to import the app factory (Flask's Celery pattern)
@@ -195,7 +195,7 @@ def test_the_circle_check_finds_a_planted_circle():
 @pytest.mark.parametrize("importer, imported", [
     ("service.play.moves.submit", "service.web.ext"),
     ("service.play.mail.relay", "flask"),
-    ("service.mail.outbound.compose", "service.mail.inbound.parse"),
+    ("service.mailwire.outbound.compose", "service.mailwire.inbound.parse"),
     ("service.games.trees.rules", "service.store.models"),
     ("workers.tasks", "service.web"),
 ])
@@ -255,8 +255,8 @@ def test_families_reach_each_other_only_through_their_interface():
 
 @pytest.mark.parametrize("importer, imported", [
     ("service.web.games", "service.play.moves.submit.submit"),
-    ("service.play.moves.submit", "service.play.reads.pages"),
-    ("service.play.reads.pages", "service.play.mail.replies.process"),
+    ("service.play.moves.submit", "service.play.reads.pagereads"),
+    ("service.play.reads.pagereads", "service.play.mail.replies.process"),
     ("service.play.services", "service.play.time"),
 ])
 def test_the_family_check_finds_a_planted_breach(importer, imported):

@@ -116,7 +116,7 @@ class Sink:
 
     async def handle_EHLO(self, server, session, envelope, hostname, responses):
         # PIPELINING, as the relays it stands for offer it: the service then sends each
-        # message's commands together (mail.outbound.pipelining), and the faults break that
+        # message's commands together (mailwire.outbound.pipelining), and the faults break that
         session.host_name = hostname
         return [*responses[:-1], "250-PIPELINING", responses[-1]]
 

@@ -64,7 +64,7 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
     """Seat 0's view partial alone, inlined as in an email: quicker to look at."""
     import css_inline
 
-    from service.mail.outbound.templating import game_partial, make_env
+    from service.mailwire.outbound.templating import game_partial, make_env
     env = make_env()
     kind = pos.engine.id
     ctx = {"view": pos.engine.view(pos.state, 0), "names": NAMES[:seats], "me": 0}
@@ -77,12 +77,12 @@ def _write_board(pos, seats: int, out: Path, stem: str) -> None:
     (out / f"{stem}.board.html").write_text(inliner.inline(page))
 
 
-def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
-    from service import play as use_cases
+def render_game(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
+    from service import play
     from service.games import registry
-    from service.linking import freshness as marks
+    from service.linking import freshness
     from service.linking.signer import Claims
-    from service.play import repository as positions
+    from service.play import repository
     from service.store.migrate import upgrade
     from service.store.models import Player
     from service.web import create_app
@@ -103,13 +103,13 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
             s.add(Player(email=a, name=NAMES[n], mail_mode="every", created_at=svc.clock.now()))
     _, _, game, preset = next(e for e in registry.lobby() if e[0] == entry)
     # the operator's start (the lobby now invites, and waits for every seat to accept)
-    gid = use_cases.start_game(svc, game.id, addrs, {**options, **preset}).game_id
+    gid = play.start_game(svc, game.id, addrs, {**options, **preset}).game_id
     signer, store = app.extensions["turnpost"].urls.signer, app.extensions["turnpost"].db
     _write_latest(app, addrs[0], out, f"{name}.start")
     rng = random.Random(seed)
     for step in range(5000):
         with store.transaction() as s:
-            pos = positions.load(s, app.extensions["turnpost"].states, gid)
+            pos = repository.load(s, app.extensions["turnpost"].states, gid)
         engine = pos.engine
         if engine.outcome(pos.state) is not None:
             break
@@ -122,7 +122,7 @@ def play(name, entry, seats, options, mid, out: Path, seed: int = 7) -> None:
             (out / f"{name}.page.html").write_text(page.text)
         seat = rng.choice(sorted(engine.to_act(pos.state)))
         move = engine.bots["easy"](pos.state, seat, rng)
-        token = signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine, pos.state, seat), move))
+        token = signer.dumps("move", Claims(gid, seat, freshness.mark(pos.engine, pos.state, seat), move))
         resp = client.post(f"/m/{token}")
         assert resp.status_code == 200, f"{name} step {step}: {resp.text[:500]}"
     _write_latest(app, addrs[0], out, f"{name}.end")
@@ -186,7 +186,7 @@ def main(argv=None) -> None:
     for name, entry, seats, options, mid in SAMPLES:
         if only and name not in only:
             continue
-        play(name, entry, seats, options, mid, out)
+        render_game(name, entry, seats, options, mid, out)
         print(f"rendered {name}")
         if args.shots:
             for html in sorted(out.glob(f"{name}.*.html")):

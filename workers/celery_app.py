@@ -13,7 +13,7 @@ from typing import Any
 from celery import Celery, Task
 from flask import appcontext_popped, request_started
 
-from service.telemetry import logcontext as logctx
+from service.telemetry import logcontext
 
 # the task modules register their shared tasks with every Celery app made after this import
 from . import imap_tasks, tasks  # noqa: F401
@@ -40,16 +40,16 @@ def celery_init_app(app) -> Celery:
             if self.request.is_eager:
                 with app.app_context():
                     return self.run(*args, **kwargs)
-            logctx.clear()
-            logctx.request_id.set(self.request.id)
+            logcontext.clear()
+            logcontext.request_id.set(self.request.id)
             try:
                 with app.app_context():
                     return self.run(*args, **kwargs)
             finally:
                 # Celery's own line about the task's end follows: the task, not the last
                 # game one of its use cases worked on
-                logctx.game_id.set(None)
-                logctx.seat.set(None)
+                logcontext.game_id.set(None)
+                logcontext.seat.set(None)
 
     broker = app.config["TURNPOST_BROKER_URL"]
     celery_app = Celery(app.name, task_cls=FlaskTask)

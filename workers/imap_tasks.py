@@ -9,7 +9,7 @@ from celery import shared_task
 from flask import current_app
 
 from service import play
-from service.mail.inbound import imap_poll
+from service.mailwire.inbound import imap_poll
 
 log = logging.getLogger(__name__)
 

@@ -115,5 +115,5 @@ def advance_tournament(self, tournament_id: int) -> str:
 
 @shared_task(bind=True, ignore_result=True, **RETRIED)
 def move_bots(self, game_id: int) -> int:
-    """Bot seats of one game make the moves that are due (play.bots)."""
+    """Bot seats of one game make the moves that are due (service.play.moves.tablebots)."""
     return _through_outages(self, lambda: play.move_bots(_services(), game_id))

@@ -18,8 +18,8 @@ celery_app = _flask_app.extensions["celery"]
 play.prepare_to_render(_flask_app.extensions["turnpost"])
 
 # what is built so far lives as long as the process: frozen, the collector no longer scans it
-# in every full collection (a clock sweep's batch allocates enough to run one or two, which
-# took a quarter of its time: bench/sweep_bench.py), and a prefork child shares these pages
+# in every full collection (a clock sweep's batch allocates enough to run one or two, each
+# scanning all of it: bench/sweep_bench.py measures it), and a prefork child shares these pages
 # with its parent instead of copying them (the gc module's docs, gc.freeze)
 gc.freeze()
 

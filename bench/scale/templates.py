@@ -19,7 +19,7 @@ from pathlib import Path
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.clock import ManualClock
 from service.store.migrate import upgrade
 from service.store.models import EventRow, GameRow, OutboxRow, Seat, Snapshot, Submission
@@ -101,7 +101,7 @@ def play_one(svc, clock: ManualClock, kind: str, rng: random.Random, stop: int |
     game_id = play.start_game(svc, kind, PEOPLE, {"clock": "3d"}).game_id
     for n in range(stop if stop is not None else 10**6):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
         if pos.engine.outcome(pos.state) is not None:
             break
         seat = min(pos.engine.to_act(pos.state))
@@ -178,12 +178,12 @@ def load_or_build(cache: Path, say=print) -> list[Template]:
     if cache.exists():
         try:
             version, templates = pickle.loads(cache.read_bytes())  # noqa: S301 - our own file
-            if version == (VERSION, positions._engine_code()):
+            if version == (VERSION, repository._engine_code()):
                 return templates
         except Exception:  # noqa: BLE001 - an unreadable cache is rebuilt
             pass
     templates = build(say=say)
     cache.parent.mkdir(parents=True, exist_ok=True)
     # the snapshots' format names the engines' code: another code's are useless
-    cache.write_bytes(pickle.dumps(((VERSION, positions._engine_code()), templates)))
+    cache.write_bytes(pickle.dumps(((VERSION, repository._engine_code()), templates)))
     return templates

@@ -14,7 +14,7 @@ from email.message import EmailMessage
 from sqlalchemy import text
 
 from bench import bot_move
-from service.play import repository as positions
+from service.play import repository
 
 from .stack import INBOUND_SECRET
 
@@ -98,7 +98,7 @@ def replies(svc, game_ids: list[int], rng: random.Random, tag: str) -> list[tupl
     out = []
     for game_id in game_ids:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
             if pos.engine.outcome(pos.state) is not None or not pos.engine.to_act(pos.state):
                 continue
             seat = min(pos.engine.to_act(pos.state))

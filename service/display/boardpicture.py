@@ -24,12 +24,11 @@ from .cardfaces import H, UnknownCard, W, svg
 #: Freed image memory Pillow keeps for the next image (its block allocator, PILLOW_BLOCKS_MAX;
 #: Pillow's default, 0, hands each block back to the system at once). A table picture's
 #: canvas is 0.1-2.5 MB: given back after each email and asked for again for the next, its
-#: pages were fresh each time, and the faults and the zeroing were half of drawing it and
+#: pages were fresh each time, and the page faults and the zeroing dominated drawing it and
 #: slowed the rest of composing the email. Two blocks kept (the canvas and a tile being
 #: blended) hold at most two images' worth, at most 2 x 16 MB (Pillow's block size) should
 #: something draw a larger image. An operator's PILLOW_BLOCKS_MAX is left as set.
-#: (bench/email_cpu.py, the relay's CPU time per turn email: the picture 1.1-1.35 ms -> 0.4,
-#: the email's load, compose and flatten 3.6-4.5 -> 2.85-3.0; docs/performance.md.)
+#: (The figures: docs/performance.md, "Figures behind the code's choices".)
 KEPT_BLOCKS = 2
 
 
@@ -185,8 +184,8 @@ def board_svg(laid: list[tuple[str, list[str]]],
 
 
 # -- as PNG (the email): tiles drawn once per process, put together with Pillow -----------------
-# Drawing the whole table as one SVG cost ~25 ms an email, most of it shaping the same card
-# faces' text again; a tile per card and per label is drawn the first time it is needed.
+# Drawing the whole table as one SVG shapes the same card faces' text again for every email;
+# a tile per card and per label is drawn the first time it is needed, then reused.
 
 def _png(svg_text: str) -> Image.Image:
     return Image.open(io.BytesIO(bytes(resvg_py.svg_to_bytes(svg_string=svg_text)))).convert("RGBA")
@@ -261,13 +260,13 @@ def _touches(branch: Branch, face: Face, ink: int = 2) -> bool:
             and max(branch.y1, branch.y2) + ink > face.y)
 
 
-# Pillow's PNG encoder tries every row filter on every row and keeps the best: 2.3 ms of an
-# email's ~10 for this picture. Flat colours compress as well unfiltered
-# (smaller, even). The deflate stream is ISA-L's (isal), not the standard library's zlib: for a
-# 534x348 table 0.09 ms against 0.73, 14.7 KB against 13.1 (any zlib reads it). Lossless
-# either way: the same pixels.
+# Pillow's PNG encoder tries every row filter on every row and keeps the best, a large share
+# of an email's time for this picture. Flat colours compress as well unfiltered
+# (smaller, even). The deflate stream is ISA-L's (isal), not the standard library's zlib: much
+# faster for a slightly larger picture (any zlib reads it). Lossless either way: the same
+# pixels. (The figures: docs/performance.md, "Figures behind the code's choices".)
 PNG_SIGNATURE = b"\x89PNG\r\n\x1a\n"
-DEFLATE_LEVEL = 1       # isal's 0-3; 3 compresses 1% smaller at seven times the time
+DEFLATE_LEVEL = 1       # isal's 0-3; 3 compresses barely smaller for many times the time
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:

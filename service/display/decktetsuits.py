@@ -5,7 +5,7 @@ Colour is never the only difference.
 
 Python rather than a Jinja macro: a table of Decktet cards calls these dozens of times a
 page, a macro call costs several microseconds each, and the answer for a suit is always the
-same (a third of rendering a Trees email's partial)."""
+same."""
 from __future__ import annotations
 
 from functools import cache

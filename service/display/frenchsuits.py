@@ -5,7 +5,7 @@ them (templates/games/_dark.html). Colour is never the only difference: the symb
 
 Python rather than a Jinja macro, as service.display.decktetsuits and for the same reason: a late table
 shows a hundred cards, a macro call costs several microseconds each, and a card's chip is
-always the same (the macro was a fifth of composing a late Aristocracy email)."""
+always the same."""
 from __future__ import annotations
 
 from functools import lru_cache

@@ -211,7 +211,7 @@ class Hooks(Protocol):
         """`seat`'s one legal move when making it shows the seat nothing it did not know (a
         follow forced by holding one card of the led suit), else None; played for the seat
         after the bots' delay when its `forced_moves` preference is on (service.play.notify,
-        service.play.moves.bots). Never a move that draws or turns up a card, nor one whose
+        service.play.moves.tablebots). Never a move that draws or turns up a card, nor one whose
         haste would tell the others what the rules keep from them. When not None: `seat` is to
         act, `legal_moves` is exactly [this move], and deciding it shrinks none of `seat`'s
         secrets; from `seat`'s knowledge alone."""
@@ -241,7 +241,7 @@ class Hooks(Protocol):
         these n."""
         ...
 
-    # ---- plans (service.play.moves.plans and planplay; docs/architecture.md, "Plans")
+    # ---- plans (service.play.moves.standingplans and planplay; docs/architecture.md, "Plans")
 
     def plan_world(self, state: State, writer: int) -> State:
         """The position as `writer` may know it, against which a plan's condition (another
@@ -260,7 +260,7 @@ class Hooks(Protocol):
 
     def plan_hints(self, state: State, seat: int) -> Sequence[tuple[Move, Sequence[Move]]]:
         """Likely plans for `seat` (another seat's move, `seat`'s answers to it), offered in
-        its emails and on its page (service.play.moves.plans.hints): from `seat`'s knowledge
+        its emails and on its page (service.play.moves.standingplans.hints): from `seat`'s knowledge
         alone, and each one, written as a plan, a line the service keeps."""
         ...
 

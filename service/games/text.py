@@ -23,7 +23,7 @@ def unquote(text: str) -> str:
 
 
 # a game's names are normalised again on every match (a Trees line looks at every card's
-# spellings): remembered, they cost a reply's parse a tenth of what it did (bench/reply_cpu.py)
+# spellings): remembered, a reply's parse does not redo them (bench/reply_cpu.py measures it)
 @functools.lru_cache(maxsize=8192)
 def norm(text: str) -> str:
     # the quotes go first: a name in quotes ('the Castle') would keep its marks, and "the"

@@ -88,8 +88,8 @@ class Claims:
 class _LinkSerializer(URLSafeTimedSerializer):
     """itsdangerous's URL-safe timed serializer, minus the zlib attempt on every token: it
     keeps the compressed payload only when shorter, which for a link's hundred-odd bytes of
-    claims saved six bytes on average (of some 180), while a fresh compressor per token was
-    half the cost of signing one (a turn email signs a link per move it offers, a game page
+    claims saves next to nothing, while a fresh compressor per token costs as much as the
+    signing itself (a turn email signs a link per move it offers, a game page
     one per button). A token made either way loads the same, so links already sent work."""
 
     def dump_payload(self, obj: Any) -> bytes:

@@ -23,13 +23,13 @@ from .moves import (
     ChatRefused,
     Intent,
     UndoRefused,
-    commands,
     made_already,
     move_bots,
     runner,
     say,
     submit,
     undo_command,
+    wordregistry,
 )
 from .players import BadStart, Started, is_bot_entry, start_game, start_practice
 from .readpolicy import OPERATOR, Reader
@@ -51,7 +51,7 @@ from .time.sweep import Pruned, prune, sweep, timers, timers_shard
 __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "NoSuchGame", "OPERATOR", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Pruned", "Reader", "Refused", "Services", "Started", "Step", "UndoRefused",
-           "accept_mail", "commands", "deliver", "from_settings",
+           "accept_mail", "wordregistry", "deliver", "from_settings",
            "is_bot_entry", "made_already", "move_bots", "next_game", "prepare_to_render",
            "process_inbound", "prune", "runner",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",

@@ -10,9 +10,9 @@ from sqlalchemy import func, select, update
 from sqlalchemy.orm import Session, aliased
 
 from service.games.contract import Game
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.store.models import GameRow, OutboxRow
-from service.store.moves import insert_outbox
+from service.store.movewrites import insert_outbox
 from service.store.statuses import OutboxStatus
 
 from . import aftercommit
@@ -40,7 +40,7 @@ def changed_views(game: GameRow, engine: Game, before: Any, after: Any, seq: int
                   now: datetime, mover: int | None = None,
                   forced: dict[int, dict] | None = None) -> list[dict[str, Any]]:
     """The outbox rows' values (`values`) queue_changed_views inserts, for a caller that
-    writes them with the rest of a move (service.store.moves)."""
+    writes them with the rest of a move (service.store.movewrites)."""
     return [values(game, seat, "turn", seq, now)
             for seat in changed_seats(game, engine, before, after, mover, forced)]
 
@@ -85,7 +85,7 @@ def _changed_seats(game: GameRow, engine: Game, before: Any, after: Any,
         if ended:
             wanted = True
         elif now_acts:                         # still acting: new links if its position moved
-            wanted = marks.mark(engine, before, seat) != marks.mark(engine, after, seat)
+            wanted = freshness.mark(engine, before, seat) != freshness.mark(engine, after, seat)
         else:
             wanted = new_actors                # watching: once, when the turn passes
         if wanted and engine.view(before, seat) != engine.view(after, seat):

@@ -25,8 +25,7 @@ from sqlalchemy.orm import Session, joinedload
 from service import games
 from service.games import registry
 from service.games.contract import Event, Game
-from service.store import events as event_store
-from service.store import records, snapshots
+from service.store import eventstore, records, snapshots
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
@@ -120,8 +119,8 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
 
 def game_record(session: Session | Connection, game_id: int):
     """The game with its seats and their players as plain records (read only), in one
-    prebuilt statement: as ORM objects (three statements) they were a fifth of a cold game
-    page (docs/performance.md)."""
+    prebuilt statement: as ORM objects they took three statements and a large share of a cold
+    game page (docs/performance.md)."""
     row = records.read_one(session, game_id) if 0 < game_id <= MAX_GAME_ID else None
     if row is None:
         raise NoSuchGame(f"There is no game number {game_id}.")
@@ -142,7 +141,7 @@ def load_locked(session: Session, cache: StateCache, game_id: int,
 
 def load(session: Session, cache: StateCache, game_id: int, upto: int | None = None, *,
          lock: bool = False, row: GameRow | None = None,
-         known: Sequence[event_store.Recorded] = ()) -> Position:
+         known: Sequence[eventstore.Recorded] = ()) -> Position:
     """The game's state after event `upto` (default: the latest). `row`: the game's row if
     the caller has read it in this session already (a batch of emails reads them at once);
     `known`: consecutive events the caller has read already (an email's news), used instead
@@ -181,7 +180,7 @@ def load_many(session: Session, cache: StateCache,
     found.update(snapshots.latest_many(session, far))
     behind = {g.id: (g, found[g.id][0]) for g in rows
               if found[g.id][0] < g.seq or found[g.id][1] is None}
-    logs = event_store.load_many(session, behind)
+    logs = eventstore.load_many(session, behind)
     loaded: dict[int, Position] = {}
     due: list[Snapshot] = []
     for game in rows:
@@ -264,11 +263,11 @@ def snapshot_after_move(pos: Position, last: int, state: Any) -> Snapshot | None
 
 
 def _events(session: Session, row: GameRow, after: int, upto: int | None,
-            known: Sequence[event_store.Recorded]) -> Sequence[event_store.Recorded]:
+            known: Sequence[eventstore.Recorded]) -> Sequence[eventstore.Recorded]:
     last = row.seq if upto is None else upto
     if known and known[0].seq <= after + 1 and known[-1].seq >= last:
         return [r for r in known if after < r.seq <= last]
-    return event_store.load(session, row, after=after, upto=upto)
+    return eventstore.load(session, row, after=after, upto=upto)
 
 
 def moved(session: Session, cache: StateCache, pos: Position, last: int, state: Any) -> None:
@@ -283,9 +282,9 @@ def moved(session: Session, cache: StateCache, pos: Position, last: int, state: 
                     once=True)
 
 
-def batches(recorded: list[event_store.Recorded]) -> list[list[event_store.Recorded]]:
+def batches(recorded: list[eventstore.Recorded]) -> list[list[eventstore.Recorded]]:
     """The events in the commits that made them: one start, move, turn or take-back each."""
-    out: list[list[event_store.Recorded]] = []
+    out: list[list[eventstore.Recorded]] = []
     for r in recorded:
         if out and (out[-1][-1].seat, out[-1][-1].source, out[-1][-1].at) == (r.seat, r.source,
                                                                               r.at):

@@ -20,8 +20,8 @@ from config import Settings, key_list, variable
 from service.games.contract import Chance
 from service.linking.signer import Signer
 from service.linking.urls import Urls
-from service.mail.outbound import transports
-from service.mail.outbound.templating import make_env
+from service.mailwire.outbound import transports
+from service.mailwire.outbound.templating import make_env
 from service.store.db import Database
 
 from . import aftercommit

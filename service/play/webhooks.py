@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import Game
-from service.hooks import sending, shapes
+from service.hooks import bodies, sending
 from service.store.models import GameRow, OutboxRow, Player, Seat, Webhook
 from service.store.statuses import OutboxStatus
 
@@ -202,9 +202,9 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Del
         url = urls.absolute(urls.game_path(row.game_id, row.seat, seat.holder))
     else:
         url = urls.absolute("/me")      # an invitation is answered there, or by its email
-    raw = shapes.body(hook.kind, payload.get("event", TURN), row.game_id, title, url)
+    raw = bodies.body(hook.kind, payload.get("event", TURN), row.game_id, title, url)
     delivery = Delivery(hook.id, hook.url, raw, {
-        "X-Turnpost-Signature": shapes.signature(hook.secret, raw),
+        "X-Turnpost-Signature": bodies.signature(hook.secret, raw),
         "X-Turnpost-Delivery": row.message_id,
         "X-Turnpost-Event": payload.get("event", TURN)})
     return lambda: delivery

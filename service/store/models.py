@@ -79,7 +79,7 @@ class Player(Base):
     reminders: Mapped[str | None] = mapped_column(String(80), nullable=True)
     # a clock that runs out takes one of the player's vacation days instead, while any is left
     auto_vacation: Mapped[bool] = mapped_column(default=True, server_default=true())
-    # a seat's one legal move that shows it nothing new is played for it (service.play.moves.bots)
+    # a seat's one legal move that shows it nothing new is played for it (service.play.moves.tablebots)
     forced_moves: Mapped[bool] = mapped_column(default=True, server_default=true())
     # the last out-of-office reply answered with a vacation offer (at most one a week)
     away_offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
@@ -278,7 +278,7 @@ class UndoRequest(Base):
 
     __table_args__ = (Index("ix_undo_game", "game_id", "status"),)
 class Plan(Base):
-    """A seat's move written ahead, private to it until played (service.play.moves.plans):
+    """A seat's move written ahead, private to it until played (service.play.moves.standingplans):
     `if` answers the named seat's next move when it is exactly `condition`; `next` plays when
     the seat's turn comes. A dropped plan waits (`status` dropped, `told` false) until the
     writer's next turn email says why."""

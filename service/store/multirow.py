@@ -1,8 +1,8 @@
-"""Several rows in one INSERT, for the hottest writes (a move's events, store.moves).
+"""Several rows in one INSERT, for the hottest writes (a move's events, store.movewrites).
 
 Written as SQL text with typed parameters rather than `insert().values([...])`: SQLAlchemy
 never caches the compiled form of an INSERT with several VALUES rows (its cache key is None),
-and compiling it again cost a move a quarter of a millisecond. Callers build each shape once
+and compiling it again on every move is costly. Callers build each shape once
 (lru_cache). An executemany is no substitute: psycopg runs it as a pipeline, whose opening and
 closing cost more round trips than the rows themselves."""
 from __future__ import annotations

@@ -134,7 +134,7 @@ class Tracked:
 
     def changes(self) -> tuple[list[tuple[tuple, dict]], list[tuple[tuple, dict]]]:
         """(changed games, changed seats), each ((key...), {column: new value}), for a caller
-        that writes them itself (service.store.moves); from now on they count as written."""
+        that writes them itself (service.store.movewrites); from now on they count as written."""
         games = list(self.games.values())
         found = (self._changes(GAME_COLUMNS, "g", ("id",), games),
                  self._changes(SEAT_COLUMNS, "s", ("game_id", "seat"),

@@ -14,7 +14,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 from config import key_list, load
 from service import play
 from service.games import registry
-from service.mail.outbound.templating import (
+from service.mailwire.outbound.templating import (
     FILTERS,
     GLOBALS,
     TEMPLATES,
@@ -25,7 +25,7 @@ from service.mail.outbound.templating import (
 from workers.celery_app import celery_init_app, enqueue_for
 
 from . import (
-    accounts,
+    accountpages,
     api,
     cards,
     cli,
@@ -39,13 +39,13 @@ from . import (
     contests,
     dev,
     dev_receiver,
-    errors,
+    errorpages,
     feeds,
-    follows,
+    followpages,
     games,
     inbound,
     kicks,
-    leagues,
+    leaguepages,
     limits,
     links,
     logs,
@@ -55,7 +55,7 @@ from . import (
     safety,
     seats,
     tokens,
-    tournaments,
+    tournamentpages,
     webhookforms,
 )
 
@@ -101,8 +101,9 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
 
-    for blueprint in (links, inbound, games, players, seats, api, tokens, feeds, accounts,
-                      webhookforms, community, cards, contests, tournaments, leagues, follows):
+    for blueprint in (links, inbound, games, players, seats, api, tokens, feeds, accountpages,
+                      webhookforms, community, cards, contests, tournamentpages, leaguepages,
+                      followpages):
         app.register_blueprint(blueprint.bp)
     if safety.dev_outbox_wanted(app.config):
         app.register_blueprint(dev.bp)
@@ -119,7 +120,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.cli.add_command(cli_tournaments.tournaments)
     app.cli.add_command(cli_leagues.leagues)
     dev_receiver.init_app(app)
-    errors.init_app(app)
+    errorpages.init_app(app)
     safety.init_app(app)
     return app
 
@@ -131,7 +132,7 @@ def init_csrf(app: Flask) -> None:
     app.config.setdefault("WTF_CSRF_TIME_LIMIT", None)   # as long as the session: slow games
     csrf = CSRFProtect(app)
     # the emailed links' one button: a move, unsubscribing, a follow digest's unfollow
-    for one_click in (links.act, players.unsubscribe, follows.unfollow):
+    for one_click in (links.act, players.unsubscribe, followpages.unfollow):
         csrf.exempt(one_click)
     csrf.exempt(inbound.bp)
     csrf.exempt(api.bp)                  # bearer tokens, no cookies: nothing to forge

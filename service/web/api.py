@@ -14,8 +14,8 @@ from werkzeug.exceptions import HTTPException
 from service import play
 from service.play import community
 from service.play.moves import apiwrites
-from service.play.players import personaltokens as tokens
-from service.play.reads import api as uses
+from service.play.players import personaltokens
+from service.play.reads import apireads
 
 from . import (
     api_challenges,
@@ -70,7 +70,7 @@ def authenticate():
     if scheme.lower() != "bearer" or not token.strip():
         raise Problem(401, "Token needed", "Send a personal API token: "
                       "Authorization: Bearer tp_...")
-    holder = tokens.holder(services(), token.strip())
+    holder = personaltokens.holder(services(), token.strip())
     if holder is None:
         raise Problem(401, "Token not accepted", "This token is unknown or was revoked.")
     g.api_player = holder
@@ -137,7 +137,7 @@ def my_games():
               "status": x.status, "seq": x.seq, "players": x.players, "toAct": x.to_act,
               "isMyTurn": x.your_turn, "deadline": _when(x.deadline),
               "url": services().urls.absolute(f"/api/v1/games/{x.game_id}")}
-             for x in uses.my_games(services(), g.api_player.player_id, status)]
+             for x in apireads.my_games(services(), g.api_player.player_id, status)]
     # an ended game is not being played: it is listed apart
     return {"nowPlaying": [x for x in lines if x["status"] != play.GameStatus.ENDED],
             "finished": [x for x in lines if x["status"] == play.GameStatus.ENDED]}
@@ -146,7 +146,7 @@ def my_games():
 @bp.get("/games/<int:game_id>")
 @described(openapi.ONE_GAME)
 def game(game_id: int):
-    read = uses.read_seat(services(), game_id, g.api_player.player_id, _seat_arg())
+    read = apireads.read_seat(services(), game_id, g.api_player.player_id, _seat_arg())
     page = read.page
     return {"gameId": page.game_id, "kind": page.kind, "title": page.title, "seat": page.me,
             "seq": page.seq, "mark": page.mark, "players": page.names, "toAct": page.to_act,
@@ -159,7 +159,7 @@ def game(game_id: int):
 @bp.get("/games/<int:game_id>/moves")
 @described(openapi.LEGAL_MOVES)
 def legal_moves(game_id: int):
-    read = uses.read_seat(services(), game_id, g.api_player.player_id, _seat_arg(),
+    read = apireads.read_seat(services(), game_id, g.api_player.player_id, _seat_arg(),
                           every_move=True)
     page = read.page
     return {"gameId": game_id, "seq": page.seq, "mark": page.mark, "isMyTurn": page.your_turn,
@@ -206,7 +206,7 @@ def try_moves(game_id: int):
     if not isinstance(command, str) or not command.strip():
         raise Problem(400, "Malformed try", "Send the moves to try as a command, one or "
                       "several lines: {\"command\": \"play the Mill under the Sea\"}.")
-    tried = uses.try_moves(services(), game_id, g.api_player.player_id, command, _seat_arg())
+    tried = apireads.try_moves(services(), game_id, g.api_player.player_id, command, _seat_arg())
     return {"gameId": game_id, "view": tried.view, "text": tried.text, "moves": tried.moves,
             "legal": tried.legal}
 
@@ -248,7 +248,7 @@ def record(game_id: int):
     """The game as spectators see it: for its players (their token), and for its public page's
     audience (?publicId=, the id the public page's address and a tournament carry)."""
     holder = g.api_player
-    r = uses.record(services(), game_id, play.Reader.player(
+    r = apireads.record(services(), game_id, play.Reader.player(
         holder.player_id if holder else None, request.args.get("publicId")))
     return {"gameId": r.game_id, "kind": r.kind, "title": r.title,
             "rulesVersion": r.rules_version, "status": r.status, "seq": r.seq,

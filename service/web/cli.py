@@ -7,8 +7,8 @@ import click
 from flask.cli import AppGroup, with_appcontext
 
 from service import play
-from service.play.mail import rerun as inbound_rerun
-from service.play.players import personaltokens as tokens
+from service.play.mail import rerun
+from service.play.players import personaltokens
 from service.play.reads import admin
 from service.store.migrate import upgrade
 
@@ -123,7 +123,7 @@ def inbound(ctx, status):
 def inbound_retry(inbound_ids):
     """Process failed inbound messages INBOUND_IDS again (after the bug that failed them is
     fixed) and say what became of each. Messages that did not fail are left alone."""
-    for inbound_id, said in inbound_rerun.retry_failed(services(), list(inbound_ids)):
+    for inbound_id, said in rerun.retry_failed(services(), list(inbound_ids)):
         click.echo(f"{inbound_id}\t{said}")
 
 
@@ -139,7 +139,7 @@ def api_token():
 def api_token_create(address, label, feed):
     """Make a token for the player of ADDRESS and print it (shown this once)."""
     try:
-        token_id, token = tokens.create(services(), address, label, "feed" if feed else "api")
+        token_id, token = personaltokens.create(services(), address, label, "feed" if feed else "api")
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(f"token {token_id} for {address}: {token}")
@@ -151,7 +151,7 @@ def api_token_create(address, label, feed):
 def api_token_revoke(address, token_id):
     """Revoke token TOKEN_ID of the player of ADDRESS."""
     try:
-        done = tokens.revoke(services(), address, token_id)
+        done = personaltokens.revoke(services(), address, token_id)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     if not done:
@@ -164,7 +164,7 @@ def api_token_revoke(address, token_id):
 def api_token_list(address):
     """List the tokens of the player of ADDRESS (never the tokens themselves)."""
     try:
-        rows = tokens.listed(services(), address)
+        rows = personaltokens.listed(services(), address)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     for r in rows:

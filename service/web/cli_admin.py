@@ -23,8 +23,7 @@ from flask.cli import AppGroup
 from service import play
 from service.play.errors import PlayError
 from service.play.players import erasure, hooks, readdress
-from service.play.reads import admin, mydata
-from service.play.reads import gamefile as archive
+from service.play.reads import admin, gamefile, mydata
 from service.play.time import calendar
 
 from .ext import services
@@ -76,7 +75,7 @@ def games_show(game_id):
 def games_export(game_id):
     """Print GAME_ID as a verifiable JSON document (redirect it to a file)."""
     try:
-        doc = archive.export(services(), game_id, play.OPERATOR)
+        doc = gamefile.export(services(), game_id, play.OPERATOR)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(json.dumps(doc, indent=1, ensure_ascii=False))
@@ -91,7 +90,7 @@ def games_import(file):
     except ValueError as exc:
         raise click.ClickException(f"not JSON: {exc}") from None
     try:
-        game_id = archive.import_game(services(), doc)
+        game_id = gamefile.import_game(services(), doc)
     except play.PlayError as exc:
         raise click.ClickException(exc.detail) from None
     click.echo(f"imported as game {game_id}")

@@ -6,7 +6,7 @@ import logging
 import click
 
 from service import play
-from service.mail.inbound import smtp_receiver
+from service.mailwire.inbound import smtp_receiver
 
 from .ext import services
 

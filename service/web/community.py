@@ -12,7 +12,7 @@ from service.play.errors import PlayError
 from service.play.players import accounts
 
 from . import pages
-from .accounts import signed_in
+from .accountpages import signed_in
 from .ext import services
 from .rating_chart import chart
 

@@ -9,11 +9,11 @@ from service.games import registry
 from service.play import community
 from service.play.community import challenges, ladders, reports
 from service.play.errors import NoSuchGame, PlayError
-from service.play.players import blocks, invitations, seats
+from service.play.players import blocks, invitations, seatchanges
 from service.play.time import LOBBY_CHOICES
 
 from . import pages
-from .accounts import current_account, signed_in
+from .accountpages import current_account, signed_in
 from .ext import services
 from .refusals import on_refusal, problem_page
 
@@ -194,7 +194,7 @@ def report_from_seat(token: str):
     """A chat line (form field `line`) reported from the game page by the seat's holder."""
     claims = services().urls.signer.loads("view", token)
     try:
-        me = seats.player_of(services(), claims.game, claims.seat, claims.holder)
+        me = seatchanges.player_of(services(), claims.game, claims.seat, claims.holder)
         reports.report(services(), me, _whole(request.form.get("line")) or 0,
                        request.form.get("reason", "")[:2000])
     except PlayError as exc:

@@ -12,7 +12,7 @@ from email.utils import parseaddr
 from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from service import play
-from service.mail.inbound import smtp_receiver
+from service.mailwire.inbound import smtp_receiver
 from service.play.reads import admin
 
 from . import dev_reply, pages

@@ -15,7 +15,7 @@ import threading
 from aiosmtpd.controller import Controller
 from flask import Flask, request_started
 
-from service.mail.inbound import smtp_receiver
+from service.mailwire.inbound import smtp_receiver
 
 from . import cli_inbound
 

@@ -10,9 +10,8 @@ from flask import Blueprint, Response, abort, render_template
 from icalendar import Calendar, Event
 
 from service import play
-from service.play.players import accounts
-from service.play.players import personaltokens as tokens
-from service.play.reads import api as uses
+from service.play.players import accounts, personaltokens
+from service.play.reads import apireads
 from service.play.time import clocks
 
 from .ext import services
@@ -20,14 +19,14 @@ from .ext import services
 bp = Blueprint("feeds", __name__, url_prefix="/feeds")
 
 
-def _games(token: str) -> tuple[tokens.Holder, list[uses.GameLine]]:
-    holder = tokens.holder(services(), token, scope="feed")
+def _games(token: str) -> tuple[personaltokens.Holder, list[apireads.GameLine]]:
+    holder = personaltokens.holder(services(), token, scope="feed")
     if holder is None:
         abort(404)
-    return holder, uses.my_games(services(), holder.player_id, play.GameStatus.ACTIVE)
+    return holder, apireads.my_games(services(), holder.player_id, play.GameStatus.ACTIVE)
 
 
-def _page(line: uses.GameLine) -> str:
+def _page(line: apireads.GameLine) -> str:
     urls = services().urls
     return urls.absolute(urls.game_path(line.game_id, line.seat))
 

@@ -19,12 +19,12 @@ from flask import (
 from service import play
 from service.display import rulebook
 from service.games import registry
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from service.play.players import TABLE_ONLY, invitations
 from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
 
 from . import pages
-from .accounts import current_account
+from .accountpages import current_account
 from .ext import services
 from .refusals import on_refusal, problem_page
 

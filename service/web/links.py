@@ -8,10 +8,10 @@ import secrets
 from flask import Blueprint, current_app, flash, redirect, render_template, request
 
 from service import play
-from service.display.seatpage import waiting_for
+from service.display.seatview import waiting_for
 from service.games import registry
 from service.linking.signer import Claims
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 
 from . import pages
 from .ext import services

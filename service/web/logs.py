@@ -10,7 +10,7 @@ import sys
 
 from flask import g, request
 
-from service.telemetry import logcontext as logctx
+from service.telemetry import logcontext
 
 log = logging.getLogger(__name__)
 
@@ -22,8 +22,8 @@ def configure_logging(fmt: str) -> None:
         return
     handler = logging.StreamHandler(sys.stderr)
     handler.turnpost = True
-    handler.addFilter(logctx.ContextFilter())
-    handler.setFormatter(logctx.JsonFormatter() if fmt == "json" else logging.Formatter(
+    handler.addFilter(logcontext.ContextFilter())
+    handler.setFormatter(logcontext.JsonFormatter() if fmt == "json" else logging.Formatter(
         "%(asctime)s %(levelname)s %(name)s [req %(request_id)s game %(game_id)s "
         "seat %(seat)s] %(message)s"))
     root.addHandler(handler)
@@ -51,13 +51,13 @@ def init_app(app) -> None:
 
     @app.before_request
     def bind_request():
-        logctx.clear()
+        logcontext.clear()
         rid = request.headers.get("X-Request-ID", "")[:64] or secrets.token_hex(8)
         g.request_id = rid
-        logctx.request_id.set(rid)
+        logcontext.request_id.set(rid)
         game = (request.view_args or {}).get("game_id")
         if isinstance(game, int):
-            logctx.bind(game=game)
+            logcontext.bind(game=game)
 
     @app.after_request
     def echo_request_id(response):

@@ -1,6 +1,6 @@
 """The API's OpenAPI 3.1 description, built from the code: each view of service/web/api.py
 carries its operation (`@described`), and `build` walks the app's URL map with apispec, so a
-route cannot exist undescribed (tests/web/test_api_openapi.py checks both ways and plays every
+route cannot exist undescribed (tests/api/test_openapi.py checks both ways and plays every
 example against the server)."""
 from __future__ import annotations
 

@@ -8,9 +8,9 @@ from flask import current_app, render_template, request, session
 
 from service import play
 from service.display.boardpicture import drawing
-from service.display.seatpage import result_line
+from service.display.seatview import result_line
 from service.games import cards
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from service.play.players import accounts
 
 from .ext import services

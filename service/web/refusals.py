@@ -9,7 +9,7 @@ from collections.abc import Callable
 from flask import current_app, g, request
 
 from service import play
-from service.play.reads import api as uses
+from service.play.reads import apireads
 
 from . import openapi, pages, problems
 from .ext import services
@@ -60,7 +60,7 @@ def problem_document(exc: play.PlayError) -> Problem:
     if isinstance(exc, play.NoSuchGame):
         return Problem(404, exc.title, exc.detail)
     if isinstance(exc, play.PositionChanged):
-        now = uses.current(services(), request.view_args["game_id"], g.api_player.player_id)
+        now = apireads.current(services(), request.view_args["game_id"], g.api_player.player_id)
         return Problem(409, exc.title, exc.detail, openapi.STALE, **now)
     if isinstance(exc, play.Refused):
         return Problem(422, exc.title, exc.detail, openapi.REFUSED, line=exc.text,

@@ -8,8 +8,8 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
-from service.play.mail import awayoffers as away_offers
-from service.play.players import seats
+from service.play.mail import awayoffers
+from service.play.players import seatchanges
 from service.play.time import extensions
 from service.play.time.sweep import timeouts
 
@@ -50,7 +50,7 @@ def resign(token: str):
     claims = _view_claims(token)
     if request.form.get("confirm") != "yes":
         return redirect(url_for("seats.confirm_resign", token=token, _anchor="seat"))
-    flash(seats.resign(services(), claims.game, claims.seat, claims.holder).words)
+    flash(seatchanges.resign(services(), claims.game, claims.seat, claims.holder).words)
     return redirect(url_for("games.game_page", token=token))
 
 
@@ -58,10 +58,10 @@ def resign(token: str):
 @on_refusal(_back_to_game, unless=(play.NotYourSeat,))
 def vacation(token: str):
     claims = _view_claims(token)
-    player = seats.player_of(services(), claims.game, claims.seat, claims.holder)
+    player = seatchanges.player_of(services(), claims.game, claims.seat, claims.holder)
     text = request.form.get("request", "").strip()
     text = text if text.lower().startswith(("vacation", "back")) else f"vacation {text}"
-    done = seats.take_vacation(services(), player, text)
+    done = seatchanges.take_vacation(services(), player, text)
     flash(done.text)
     return redirect(url_for("games.game_page", token=token))
 
@@ -72,7 +72,7 @@ def replace(token: str):
     try:
         claims = _view_claims(token)
         target = int(request.form.get("target", "-1"))
-        done = seats.invite_replacement(services(), claims.game, claims.seat, target,
+        done = seatchanges.invite_replacement(services(), claims.game, claims.seat, target,
                                         request.form.get("address", ""), claims.holder)
     except ValueError:
         return pages.problem("Nothing was changed", "Choose the seat to take over.", 400)
@@ -102,8 +102,8 @@ def seat_action(token: str):
     if claims.move["act"] == "agree":     # an extension asked by `extend 2d`
         done = extensions.agree(services(), claims.game, claims.seat, claims.holder,
                                 int(claims.move["target"]))
-    elif claims.move["act"] == away_offers.ACT:    # the offer answering an auto-reply
-        done = away_offers.accept(services(), claims.game, claims.seat, claims.holder,
+    elif claims.move["act"] == awayoffers.ACT:    # the offer answering an auto-reply
+        done = awayoffers.accept(services(), claims.game, claims.seat, claims.holder,
                                   claims.move)
     else:
         done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
@@ -123,7 +123,7 @@ def confirm_invitation(token: str):
 @bp.post("/i/<token>")
 @on_refusal(problem_page(409))
 def accept_invitation(token: str):
-    game_id, seat = seats.accept_replacement(services(), token)
+    game_id, seat = seatchanges.accept_replacement(services(), token)
     with_holder = play.read_game(services(), game_id, play.Reader.at(game_id, seat),
                                  with_history=False).page.holder
     return redirect(services().urls.game_path(game_id, seat, with_holder))

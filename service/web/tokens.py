@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from flask import Blueprint, render_template, request
 
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 
 from . import pages
-from .accounts import signed_in
+from .accountpages import signed_in
 from .ext import services
 
 bp = Blueprint("tokens", __name__)
@@ -16,14 +16,14 @@ bp = Blueprint("tokens", __name__)
 
 def _email(view_token: str) -> str:
     claims = services().urls.signer.loads("view", view_token)
-    return tokens.seat_email(services(), claims.game, claims.seat)
+    return personaltokens.seat_email(services(), claims.game, claims.seat)
 
 
 @bp.route("/g/<token>/tokens", methods=["GET", "POST"])
 def seat_tokens(token: str):
     try:
         email = _email(token)
-    except tokens.UnknownPlayer as exc:
+    except personaltokens.UnknownPlayer as exc:
         return pages.problem(exc.title, exc.detail, 400)
     return _change(token, email) if request.method == "POST" else _page(token, email)
 
@@ -37,10 +37,10 @@ def my_tokens(me):
 def _change(token: str, email: str):
     created = scope = None
     if request.form.get("revoke"):
-        tokens.revoke(services(), email, request.form.get("revoke", type=int) or 0)
+        personaltokens.revoke(services(), email, request.form.get("revoke", type=int) or 0)
     else:
         scope = "feed" if request.form.get("scope") == "feed" else "api"
-        _, created = tokens.create(services(), email, request.form.get("label", ""), scope)
+        _, created = personaltokens.create(services(), email, request.form.get("label", ""), scope)
     return _page(token, email, created, scope)
 
 
@@ -49,5 +49,5 @@ def _page(token: str, email: str, created: str | None = None, scope: str | None 
     feeds = [urls.absolute(f"/feeds/{created}/deadlines.ics"),
              urls.absolute(f"/feeds/{created}/moves.atom")] if scope == "feed" else []
     return render_template("web/tokens.html", token=token, email=email, created=created,
-                           feeds=feeds, rows=tokens.listed(services(), email),
+                           feeds=feeds, rows=personaltokens.listed(services(), email),
                            api=urls.absolute("/api/v1"))

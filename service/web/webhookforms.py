@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, request, url_for
 from service.play.errors import PlayError
 from service.play.players import accounts, hooks
 
-from .accounts import current_account, my_page, signed_in
+from .accountpages import current_account, my_page, signed_in
 from .ext import services
 from .refusals import on_refusal
 

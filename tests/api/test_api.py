@@ -7,7 +7,7 @@ import random
 import pytest
 
 from service import play
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -16,7 +16,7 @@ ANNA, BEN = "anna@example.org", "ben@example.org"
 def table(app, client):
     svc = app.extensions["turnpost"]
     started = play.start_game(svc, "trees", [ANNA, BEN], {})
-    keys = {addr: tokens.create(svc, addr, "test")[1] for addr in (ANNA, BEN)}
+    keys = {addr: personaltokens.create(svc, addr, "test")[1] for addr in (ANNA, BEN)}
     return started.game_id, {a: {"Authorization": f"Bearer {t}"} for a, t in keys.items()}
 
 
@@ -79,12 +79,12 @@ def test_missing_or_malformed_tokens_are_401_problems(client, table, header):
 
 def test_a_revoked_token_stops_working(app, client, table):
     svc = app.extensions["turnpost"]
-    token_id, token = tokens.create(svc, ANNA)
+    token_id, token = personaltokens.create(svc, ANNA)
     h = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/v1/games", headers=h).status_code == 200
-    assert tokens.revoke(svc, ANNA, token_id)
+    assert personaltokens.revoke(svc, ANNA, token_id)
     assert client.get("/api/v1/games", headers=h).status_code == 401
-    assert not tokens.revoke(svc, BEN, token_id)       # not Ben's to revoke
+    assert not personaltokens.revoke(svc, BEN, token_id)       # not Ben's to revoke
 
 
 def test_another_players_game_is_404_not_403(app, client, table):
@@ -199,7 +199,7 @@ def test_tokens_page_from_the_game_page_makes_and_revokes_tokens(app, client, ta
     h = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/v1/games", headers=h).json["nowPlaying"][0]["gameId"] == gid
     svc = app.extensions["turnpost"]
-    token_id = tokens.listed(svc, ANNA)[-1].id
+    token_id = personaltokens.listed(svc, ANNA)[-1].id
     post_form(client, f"{page}/tokens", {"revoke": str(token_id)}, page=page)
     assert client.get("/api/v1/games", headers=h).status_code == 401
     assert client.get("/g/forged/tokens").status_code == 400
@@ -227,7 +227,7 @@ def test_a_signed_in_player_makes_and_revokes_tokens_on_me(app, table):
     token = made.split('class="token">')[1].split("<")[0]
     h = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/v1/games", headers=h).status_code == 200
-    token_id = tokens.listed(app.extensions["turnpost"], ANNA)[-1].id
+    token_id = personaltokens.listed(app.extensions["turnpost"], ANNA)[-1].id
     post_form(client, "/me/tokens", {"revoke": str(token_id)}, page="/me/tokens")
     assert client.get("/api/v1/games", headers=h).status_code == 401
 
@@ -237,21 +237,21 @@ def test_the_api_is_rate_limited_per_token_with_a_problem_document(app_factory):
     svc = app.extensions["turnpost"]
     client = app.test_client()
     play.start_game(svc, "trees", [ANNA, BEN], {})
-    h = {"Authorization": f"Bearer {tokens.create(svc, ANNA, 'x')[1]}"}
+    h = {"Authorization": f"Bearer {personaltokens.create(svc, ANNA, 'x')[1]}"}
     assert [client.get("/api/v1/games", headers=h).status_code for _ in range(2)] == [200, 200]
     r = client.get("/api/v1/games", headers=h)
     assert r.status_code == 429 and r.mimetype == "application/problem+json"
     assert int(r.headers["Retry-After"]) > 0 and r.json["status"] == 429
-    other = {"Authorization": f"Bearer {tokens.create(svc, BEN, 'y')[1]}"}
+    other = {"Authorization": f"Bearer {personaltokens.create(svc, BEN, 'y')[1]}"}
     assert client.get("/api/v1/games", headers=other).status_code == 200   # its own count
 
 
 def test_a_resigned_game_is_listed_as_ended_waiting_on_nobody(client, table, app):
     """The service ended it (a resignation): the engine, which knows nothing of that, still
     names a seat to act, and /api/v1/games said it was that seat's move."""
-    from service.play.players import seats as seat_cases
+    from service.play.players import seatchanges
     gid, auth = table
-    seat_cases.resign(app.extensions["turnpost"], gid, 1)
+    seatchanges.resign(app.extensions["turnpost"], gid, 1)
     for h in auth.values():
         listed = client.get("/api/v1/games", headers=h).json
         (line,) = listed["finished"]

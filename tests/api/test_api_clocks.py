@@ -6,7 +6,7 @@ from datetime import datetime, timezone
 
 from service import play
 from service.play.clock import ManualClock
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 T0 = datetime(2026, 11, 24, 9, 0, tzinfo=timezone.utc)
@@ -18,7 +18,7 @@ def test_the_seat_view_has_every_seats_clock_as_the_page_shows_them(app_factory)
     gid = play.start_game(svc, "trees", [ANNA, BEN], {"clock": "3d"}).game_id
     mover = play.read_game(svc, gid, play.Reader.at(gid, None)).page.to_act[0]
     for seat, addr in enumerate((ANNA, BEN)):
-        auth = {"Authorization": f"Bearer {tokens.create(svc, addr, 'clocks')[1]}"}
+        auth = {"Authorization": f"Bearer {personaltokens.create(svc, addr, 'clocks')[1]}"}
         clocks = app.test_client().get(f"/api/v1/games/{gid}", headers=auth).json["clocks"]
         assert [(c["seat"], c["name"], c["status"]) for c in clocks] == \
             [(0, "anna", "active"), (1, "ben", "active")]

@@ -10,8 +10,8 @@ from sqlalchemy.exc import OperationalError
 
 from service import play
 from service.play.moves import apiwrites
-from service.play.players import personaltokens as tokens
-from service.play.reads import api as uses
+from service.play.players import personaltokens
+from service.play.reads import apireads
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 PROBLEM = "application/problem+json"
@@ -21,7 +21,7 @@ PROBLEM = "application/problem+json"
 def table(app):
     svc = app.extensions["turnpost"]
     gid = play.start_game(svc, "trees", [ANNA, BEN], {}).game_id
-    return gid, {"Authorization": f"Bearer {tokens.create(svc, ANNA, 'test')[1]}"}
+    return gid, {"Authorization": f"Bearer {personaltokens.create(svc, ANNA, 'test')[1]}"}
 
 
 def _is_problem(r, status: int) -> dict:
@@ -93,8 +93,8 @@ def test_a_bug_in_an_api_call_is_a_500_problem_with_the_logged_incident_id(
     app = app_factory(PROPAGATE_EXCEPTIONS=False)
     svc = app.extensions["turnpost"]
     play.start_game(svc, "trees", [ANNA, BEN], {})
-    h = {"Authorization": f"Bearer {tokens.create(svc, ANNA, 'test')[1]}"}
-    monkeypatch.setattr(uses, "my_games", lambda *a, **k: 1 / 0)
+    h = {"Authorization": f"Bearer {personaltokens.create(svc, ANNA, 'test')[1]}"}
+    monkeypatch.setattr(apireads, "my_games", lambda *a, **k: 1 / 0)
     problem = _is_problem(app.test_client().get("/api/v1/games", headers=h), 500)
     assert "ZeroDivisionError" not in str(problem)
     assert any(problem["incident"] in rec.getMessage() for rec in caplog.records)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from service import play
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -11,7 +11,7 @@ def test_extend_through_the_api_and_agreed_by_link(app, client):
     from tests.web.helpers import latest_to, text_of
     svc = app.extensions["turnpost"]
     gid = play.start_game(svc, "trees", [ANNA, BEN], {"clock": "2d"}).game_id
-    auth = {a: {"Authorization": f"Bearer {tokens.create(svc, a, 'test')[1]}"}
+    auth = {a: {"Authorization": f"Bearer {personaltokens.create(svc, a, 'test')[1]}"}
             for a in (ANNA, BEN)}
     mine = client.get("/api/v1/games", headers=auth[ANNA]).json["nowPlaying"][0]
     asker, other = (ANNA, BEN) if mine["isMyTurn"] else (BEN, ANNA)

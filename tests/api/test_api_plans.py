@@ -7,8 +7,8 @@ import pytest
 
 from service import play
 from service.games.suzerain.rules import playable
-from service.play import repository as positions
-from service.play.players import personaltokens as tokens
+from service.play import repository
+from service.play.players import personaltokens
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -18,9 +18,9 @@ def table(app):
     svc = app.extensions["turnpost"]
     svc.chance = random.Random(5)
     started = play.start_game(svc, "suzerain", [ANNA, BEN], {})
-    keys = {addr: tokens.create(svc, addr, "test")[1] for addr in (ANNA, BEN)}
+    keys = {addr: personaltokens.create(svc, addr, "test")[1] for addr in (ANNA, BEN)}
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, started.game_id)
+        pos = repository.load(s, svc.states, started.game_id)
     follower = [ANNA, BEN][1 - pos.state.leader]
     return started.game_id, {"Authorization": f"Bearer {keys[follower]}"}, pos
 

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from service.play.players import personaltokens as tokens
-from service.play.players import start
+from service.play.players import personaltokens, start
 from service.store.models import OutboxRow
 
 ANNA, BEN, CY = "anna@example.org", "ben@example.org", "cy@example.org"
@@ -15,7 +14,7 @@ ANNA, BEN, CY = "anna@example.org", "ben@example.org", "cy@example.org"
 def auth(svc, addr):
     with svc.db.transaction() as s:      # a player as an account makes one
         start.find_player(s, addr, addr.split("@")[0].title(), svc.clock.now())
-    return {"Authorization": f"Bearer {tokens.create(svc, addr, 'test')[1]}"}
+    return {"Authorization": f"Bearer {personaltokens.create(svc, addr, 'test')[1]}"}
 
 
 def invitations(svc):

@@ -8,8 +8,7 @@ from sqlalchemy import select
 
 from service import play
 from service.play import community
-from service.play.players import personaltokens as tokens
-from service.play.players import start
+from service.play.players import personaltokens, start
 from service.store.models import EventRow, GameRow
 from tests.web.helpers import start_game
 
@@ -19,7 +18,7 @@ ANNA, BEN = "anna@example.org", "ben@example.org"
 def auth(svc, addr):
     with svc.db.transaction() as s:
         start.find_player(s, addr, addr.split("@")[0].title(), svc.clock.now())
-    return {"Authorization": f"Bearer {tokens.create(svc, addr, 'test')[1]}"}
+    return {"Authorization": f"Bearer {personaltokens.create(svc, addr, 'test')[1]}"}
 
 
 def no_sweep(monkeypatch):

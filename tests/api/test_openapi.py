@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from service import play
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 from service.web.openapi import openapi_path
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
@@ -50,7 +50,7 @@ def test_every_example_is_answered_with_its_documented_status(app, client, spec)
     started = play.start_game(svc, "trees", [ANNA, BEN], {})
     assert started.game_id == 1        # the examples name game 1
     # the example move is for whoever is to move: both players answer it, as documented
-    auth = {a: {"Authorization": f"Bearer {tokens.create(svc, a)[1]}"} for a in (ANNA, BEN)}
+    auth = {a: {"Authorization": f"Bearer {personaltokens.create(svc, a)[1]}"} for a in (ANNA, BEN)}
     for path, ops in spec["paths"].items():
         for method, op in ops.items():
             url, query, example = _example_request(op, path)

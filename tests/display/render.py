@@ -1,16 +1,16 @@
 """Rendering a sample the way the service does: the turn email trio through the email
-templates (service.mail.outbound), the page partials, and the history as each seat reads it."""
+templates (service.mailwire.outbound), the page partials, and the history as each seat reads it."""
 from __future__ import annotations
 
 import re
 from datetime import datetime, timezone
 from email.message import EmailMessage
 
-from service.display.seatpage import history, seat_page
+from service.display.seatview import history, seat_page
 from service.linking.signer import Signer
 from service.linking.urls import Urls
-from service.mail.outbound.compose import Envelope, compose_turn
-from service.mail.outbound.templating import game_partial, make_env
+from service.mailwire.outbound.compose import Envelope, compose_turn
+from service.mailwire.outbound.templating import game_partial, make_env
 from tests.display.samples import Sample
 
 URLS = Urls(Signer("look-secret"), "https://turnpost.test", "turnpost.test")

@@ -9,9 +9,9 @@ import random
 
 import pytest
 
-from service.display.seatpage import result_line
+from service.display.seatview import result_line
 from service.games.contract import replay
-from service.mail.outbound.templating import game_partial
+from service.mailwire.outbound.templating import game_partial
 from tests.display.render import ENV, page_of, partials, readable, turn_email
 from tests.display.samples import CASES, Sample, _entry
 
@@ -99,7 +99,7 @@ def _resigned(entry: str, seats: int, options: dict, mid: int = 30) -> Sample:
 
 
 def _dressed(sample: Sample, seat: int):
-    """The page as service.play.time.deadlines.dress leaves it for a game the service ended."""
+    """The page as service.play.reads.seatpage.build leaves it for a game the service ended."""
     page = page_of(sample, seat)
     page.outcome = {"winners": [0], "last": [1], "how": "{p1} resigned", "scores": None}
     page.your_turn, page.menu, page.all_moves, page.to_act = False, [], [], []
@@ -108,7 +108,7 @@ def _dressed(sample: Sample, seat: int):
 
 @pytest.mark.parametrize("entry, seats, options", CASES, ids=[c[0] for c in CASES])
 def test_a_resigned_game_shows_nobodys_move_and_the_name_as_written(entry, seats, options):
-    from service.mail.outbound.compose import Envelope, compose_turn
+    from service.mailwire.outbound.compose import Envelope, compose_turn
     from tests.display.render import URLS, WHEN
     sample = _resigned(entry, seats, options)
     for seat in range(seats):

@@ -7,7 +7,7 @@ import copy
 
 import pytest
 
-from service.display.seatpage import result_text
+from service.display.seatview import result_text
 from tests.display.render import ENV, page_of, readable
 from tests.display.samples import CASES, play
 

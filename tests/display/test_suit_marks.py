@@ -5,8 +5,7 @@ from __future__ import annotations
 
 import re
 
-from service.display import decktetsuits as suitmarks
-from service.display import frenchsuits as frenchcards
+from service.display import decktetsuits, frenchsuits
 from service.games.cards import decktet, french
 from tests.display.render import partials
 from tests.display.samples import CASES, play
@@ -14,22 +13,22 @@ from tests.display.samples import CASES, play
 
 def test_a_suit_is_its_symbol_named_for_screen_readers_and_on_hover():
     for letter, name in decktet.SUIT_NAMES.items():
-        mark = str(suitmarks.suit(letter))
+        mark = str(decktetsuits.suit(letter))
         assert mark == (f'<span class="suit s-{letter}" role="img" aria-label="{name}" '
                         f'title="{name}">{decktet.SUIT_SYMBOLS[letter]}</span>')
 
 
 def test_a_faint_suit_keeps_its_name_and_symbol():
-    mark = str(suitmarks.suit("K", faint=True))
+    mark = str(decktetsuits.suit("K", faint=True))
     assert 'class="suit s-K faint"' in mark and 'aria-label="Knots"' in mark and "⌘" in mark
 
 
 def test_a_card_names_its_suits_and_an_ace_names_none():
-    assert suitmarks.suit_names("3MV") == "Moons/Waves"
-    assert suitmarks.suit_names("2SY") == "Suns/Wyrms"
-    assert suitmarks.suit_names("1L") == ""
-    assert suitmarks.suit_names("PMSL") == "Moons/Suns/Leaves"
-    assert suitmarks.suit_names("8VL.2") == "Waves/Leaves"     # a double deck's second copy
+    assert decktetsuits.suit_names("3MV") == "Moons/Waves"
+    assert decktetsuits.suit_names("2SY") == "Suns/Wyrms"
+    assert decktetsuits.suit_names("1L") == ""
+    assert decktetsuits.suit_names("PMSL") == "Moons/Suns/Leaves"
+    assert decktetsuits.suit_names("8VL.2") == "Waves/Leaves"     # a double deck's second copy
 
 
 def test_every_decktet_partial_names_each_suit_symbol_it_shows():
@@ -53,14 +52,14 @@ def test_every_decktet_partial_names_each_suit_symbol_it_shows():
 # -- Aristocracy's French cards (service.display.frenchsuits) -------------------------------------------
 
 def test_a_french_card_is_its_label_named_in_full_red_suits_marked_by_class():
-    assert str(frenchcards.chip("10H.2")) == (
+    assert str(frenchsuits.chip("10H.2")) == (
         '<span class="c red" role="img" aria-label="10 of Hearts" title="10 of Hearts">'
         '10♥</span>')
-    assert str(frenchcards.chip("KD")) == (
+    assert str(frenchsuits.chip("KD")) == (
         '<span class="c red" role="img" aria-label="King of Diamonds" '
         'title="King of Diamonds">K♦</span>')
-    assert 'class="c"' in frenchcards.chip("AS.1") and "Ace of Spades" in frenchcards.chip("AS")
-    assert 'class="c"' in frenchcards.chip("QC") and "Q♣" in frenchcards.chip("QC")
+    assert 'class="c"' in frenchsuits.chip("AS.1") and "Ace of Spades" in frenchsuits.chip("AS")
+    assert 'class="c"' in frenchsuits.chip("QC") and "Q♣" in frenchsuits.chip("QC")
 
 
 def test_every_french_card_the_aristocracy_partial_shows_is_a_named_chip():

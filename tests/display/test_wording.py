@@ -7,8 +7,8 @@ import re
 
 import pytest
 
-from service.display.seatpage import fill
-from service.mail.outbound.templating import reply_subject
+from service.display.seatview import fill
+from service.mailwire.outbound.templating import reply_subject
 from tests.display.render import ENV, history_lines, partials, readable, turn_email
 from tests.display.samples import CASES, play
 

@@ -21,7 +21,7 @@ import pytest
 from service.games import registry
 from service.games.contract import OPTIONAL_HOOKS, REQUIRED, IllegalMove, Option, replay
 from service.play.errors import PlayError
-from service.play.moves import planplay, plans
+from service.play.moves import planplay, standingplans
 from tests.games.positions import GAMES, configurations, positions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -283,10 +283,10 @@ def test_each_plan_hint_is_a_plan_the_service_keeps(game_id):
         if pos.seats != 2:
             continue
         for seat in range(2):
-            for line in plans.hints(game, pos.state, seat, NAMES[:2]):
+            for line in standingplans.hints(game, pos.state, seat, NAMES[:2]):
                 offered += 1
                 rest = line.removeprefix("if ")
-                kept = plans.judge(game, pos.state, seat, NAMES[:2], "if", rest)
+                kept = standingplans.judge(game, pos.state, seat, NAMES[:2], "if", rest)
                 assert kept.shown == line, (kept.shown, line)
     assert offered, "no plan hint came up: the check compared nothing"
 
@@ -335,5 +335,5 @@ def test_sealed_choices_refuse_every_plan_with_their_reason(game_id):
     for kind, rest in (("next", game.describe(game.legal_moves(
             pos.state, sorted(game.to_act(pos.state))[0])[0])), ("if", "they pass then pass")):
         with pytest.raises(PlayError) as refused:
-            plans.judge(game, pos.state, 0, names, kind, rest)
+            standingplans.judge(game, pos.state, 0, names, kind, rest)
         assert why in refused.value.detail

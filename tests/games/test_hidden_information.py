@@ -7,7 +7,7 @@ in the real position and in each world alike, everything the service would tell 
 and the mark its links carry, whose turn it is, its legal moves and menu, the moves made in its
 name (the clock's, a turn's end, a forced move) and the bots' moves for it, the answer to its
 own move lines (read, refused and why), what `try` answers (issue 50), the answer to plan lines through the service's own
-check (service.play.moves.plans: kept, or refused and why), the plan world and
+check (service.play.moves.standingplans: kept, or refused and why), the plan world and
 `never_possible` it is judged against, the plan hints, and its turn email rendered from its
 view through the templates as the relay renders it. Any difference is a leak: the answer
 would tell the seat where a card it cannot see lies.
@@ -30,17 +30,17 @@ from typing import Any
 
 import pytest
 
-from service.display.seatpage import seat_page
+from service.display.seatview import seat_page
 from service.games import registry
 from service.games.contract import CommandError, IllegalMove, replay
 from service.games.suzerain.plans import possible_hand
 from service.linking.freshness import mark
 from service.linking.signer import Signer
 from service.linking.urls import Urls
-from service.mail.outbound.compose import Envelope, compose_turn
-from service.mail.outbound.templating import make_env
+from service.mailwire.outbound.compose import Envelope, compose_turn
+from service.mailwire.outbound.templating import make_env
 from service.play.errors import PlayError
-from service.play.moves import planplay, plans, trying
+from service.play.moves import planplay, standingplans, trying
 from tests.games.positions import GAMES, Position, positions
 from tests.games.worlds import DEALS, deal_again
 
@@ -154,7 +154,7 @@ def _try_answer(game, state, seat, lines) -> Any:
 
 def _plan_answer(game, state, seat, seats, kind, rest) -> str:
     try:
-        return "kept: " + plans.judge(game, state, seat, NAMES[:seats], kind, rest).shown
+        return "kept: " + standingplans.judge(game, state, seat, NAMES[:seats], kind, rest).shown
     except PlayError as exc:
         return "refused: " + exc.detail
 
@@ -177,7 +177,7 @@ def email(game, state, seat: int, seats: int) -> tuple:
     msg = compose_turn(ENV, page, links, Envelope("tp.invariance", "p@example.org", "Turnpost",
                                                   WHEN),
                        extra={"kind": "turn", "bounced": [], "forced": [],
-                              "plan_hints": plans.hints(game, state, seat, names)})
+                              "plan_hints": standingplans.hints(game, state, seat, names)})
     parts = tuple((part.get_content_type(), _signed(part.get_content()))
                   for part in msg.walk() if not part.is_multipart())
     return (msg["Subject"], *parts)
@@ -224,7 +224,7 @@ def told(game, state, seat: int, seats: int, asked: Questions, with_email: bool)
         for move in asked.others_moves:
             out[f"never possible {game.describe(move)!r}"] = \
                 game.never_possible(state, seat, move)
-    out["plan hints"] = plans.hints(game, state, seat, NAMES[:seats])
+    out["plan hints"] = standingplans.hints(game, state, seat, NAMES[:seats])
     if with_email:
         out["email"] = email(game, state, seat, seats)
     return out

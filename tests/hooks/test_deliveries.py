@@ -15,8 +15,8 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.hooks import shapes
-from service.mail.outbound.transports import RelayUnreachable
+from service.hooks import bodies
+from service.mailwire.outbound.transports import RelayUnreachable
 from service.play import webhooks
 from service.play.players import hooks
 from service.store.models import OutboxRow, Webhook
@@ -111,12 +111,12 @@ def test_a_private_address_is_refused_again_when_sent(app):
 
 
 def test_discord_and_slack_get_their_message_shapes():
-    discord = json.loads(shapes.body("discord", "turn", 12, "Trees game 12", "https://t/g/x"))
+    discord = json.loads(bodies.body("discord", "turn", 12, "Trees game 12", "https://t/g/x"))
     assert discord["content"] == "Your turn: Trees game 12 — https://t/g/x"
     assert discord["allowed_mentions"] == {"parse": []}
-    slack = json.loads(shapes.body("slack", "game_over", 12, "A <b> & c", "https://t/g/x"))
+    slack = json.loads(bodies.body("slack", "game_over", 12, "A <b> & c", "https://t/g/x"))
     assert slack == {"text": "Game over: <https://t/g/x|A &lt;b&gt; &amp; c>"}
-    plain = json.loads(shapes.body("json", "turn", 12, "Trees game 12", "https://t/g/x"))
+    plain = json.loads(bodies.body("json", "turn", 12, "Trees game 12", "https://t/g/x"))
     assert plain == {"event": "turn", "gameId": 12, "title": "Trees game 12",
                      "url": "https://t/g/x"}
 

@@ -12,7 +12,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.players import erasure, hooks, personaltokens, seats
+from service.play.players import erasure, hooks, personaltokens, seatchanges
 from service.play.reads import mydata
 from service.play.time import calendar
 from service.play.time.calendar import quiet
@@ -176,8 +176,8 @@ def test_an_invitation_to_take_over_a_seat_reaches_a_hook_that_asked_for_invitat
     play.start_game(svc, "trees", ["dora@example.org", ANNA], {})     # Dora is a player
     hooks.register(svc, "https://example.org/dora", events="invitation",
                    email="dora@example.org")
-    seats.resign(svc, game, 1)
-    seats.invite_replacement(svc, game, 0, 1, "dora@example.org")
+    seatchanges.resign(svc, game, 1)
+    seatchanges.invite_replacement(svc, game, 0, 1, "dora@example.org")
     with svc.db.transaction() as session:
         told = session.scalars(select(OutboxRow).where(OutboxRow.kind == "webhook")).all()
         assert [(r.to_addr, r.payload["event"], r.game_id) for r in told] == [

@@ -14,7 +14,7 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from service import play
-from service.mail.outbound import htmllines
+from service.mailwire.outbound import htmllines
 from service.play.mail import relay
 from service.store.models import OutboxRow, Player
 from tests.play.moves.test_costs import next_move
@@ -124,7 +124,7 @@ def test_folding_never_changes_what_a_browser_reads(elements, limit):
 
 def test_the_inliner_serialises_as_the_folding_expects():
     """Values in double quotes with a double quote inside escaped, a "<" in text escaped: what
-    lets a tag be told from text (service.mail.outbound.htmllines)."""
+    lets a tag be told from text (service.mailwire.outbound.htmllines)."""
     out = css_inline.CSSInliner().inline(
         '<html><head><style>b{color:red}</style></head><body><b title=\'say "a<b"\'>'
         'x < y "quoted"</b></body></html>')

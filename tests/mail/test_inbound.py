@@ -7,10 +7,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from service.mail.inbound import parse as inbound
-from service.mail.inbound.body import unflow
-from service.mail.inbound.html import html_to_text
-from service.mail.inbound.parse import (
+from service.mailwire.inbound import parse
+from service.mailwire.inbound.body import unflow
+from service.mailwire.inbound.html import html_to_text
+from service.mailwire.inbound.parse import (
     Automated,
     NoCommands,
     NoGameAddress,
@@ -255,12 +255,12 @@ def test_huge_message_is_capped_and_fast():
     body = "sell sailor\n" + ("# filler line to make the message big\n" * 200_000)
     m = parse_message(mail("", body))
     assert m.command_lines == ["sell sailor"]
-    assert len(m.body_text) <= inbound.MAX_TEXT_CHARS
+    assert len(m.body_text) <= parse.MAX_TEXT_CHARS
     assert any("truncated" in p for p in m.problems)
 
 
 def test_huge_attachment_beyond_the_raw_cap():
-    attachment = "QUFB" * (inbound.MAX_RAW_BYTES // 3)
+    attachment = "QUFB" * (parse.MAX_RAW_BYTES // 3)
     body = (
         "--b\nContent-Type: text/plain\n\nsell sailor\n--b\nContent-Type: application/zip\n"
         f"Content-Transfer-Encoding: base64\n\n{attachment}\n--b--\n"
@@ -333,7 +333,7 @@ def test_rejection_order_and_explanations():
 @settings(max_examples=examples(300), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.binary(max_size=2000))
 def test_never_raises_on_random_bytes(raw):
-    assert isinstance(parse_message(raw), inbound.InboundMail)
+    assert isinstance(parse_message(raw), parse.InboundMail)
 
 
 def _fixture_bytes():
@@ -384,7 +384,7 @@ def test_thousands_of_parts_are_cut_short():
 def test_deep_nesting_is_survived():
     level = b"--a\r\nContent-Type: multipart/mixed; boundary=a\r\n\r\n"
     raw = b"Content-Type: multipart/mixed; boundary=a\r\n\r\n" + level * 1000 + b"sell\r\n"
-    assert isinstance(parse_message(raw), inbound.InboundMail)
+    assert isinstance(parse_message(raw), parse.InboundMail)
 
 
 def test_mbox_from_line_and_header_junk_are_dropped():

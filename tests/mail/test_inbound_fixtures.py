@@ -8,9 +8,9 @@ from pathlib import Path
 
 import pytest
 
-from service.mail.inbound.html import html_to_text
-from service.mail.inbound.parse import parse_message, rejection, reply_tokens
-from service.mail.inbound.quotes import command_lines, extract_command_text
+from service.mailwire.inbound.html import html_to_text
+from service.mailwire.inbound.parse import parse_message, rejection, reply_tokens
+from service.mailwire.inbound.quotes import command_lines, extract_command_text
 
 FIXTURES = Path(__file__).parent / "fixtures"
 EXPECTED = json.loads((FIXTURES / "expected.json").read_text(encoding="utf-8"))

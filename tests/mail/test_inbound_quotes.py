@@ -2,8 +2,8 @@
 
 import pytest
 
-from service.mail import REPLY_MARKER
-from service.mail.inbound.quotes import command_lines, extract_command_text
+from service.mailwire import REPLY_MARKER
+from service.mailwire.inbound.quotes import command_lines, extract_command_text
 
 QUOTE = "> Your turn in game 42\n> Your hand: the Sailor\n>\n>   sell sailor"
 

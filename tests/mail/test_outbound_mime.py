@@ -12,9 +12,9 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from service.mail.outbound import compose
-from service.mail.outbound.compose import POLICY, bound
-from service.mail.outbound.headers import CachedHeaderRegistry
+from service.mailwire.outbound import compose
+from service.mailwire.outbound.compose import POLICY, bound
+from service.mailwire.outbound.headers import CachedHeaderRegistry
 
 STOCK = policy.SMTP.clone(max_line_length=998)
 

@@ -6,7 +6,7 @@ import re
 
 from sqlalchemy import select
 
-from service.play import repository as positions
+from service.play import repository
 from tests.web.helpers import html_of, latest_to, mails, move_links, start_game, text_of
 
 ADDRS = ["anna@example.org", "ben@example.org"]
@@ -112,7 +112,7 @@ def test_no_email_shows_a_card_its_reader_may_not_know(client, app):
             msg = latest_to(app, addr)
             local = msg["Message-ID"].strip("<>").split("@")[0]
             row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
-            pos = positions.load(s, app.extensions["turnpost"].states, gid, upto=row.seq)  # as the mail shows it
+            pos = repository.load(s, app.extensions["turnpost"].states, gid, upto=row.seq)  # as the mail shows it
             secret = pos.engine.secrets(pos.state, seat)
             body = text_of(msg) + html_of(msg)
             for card in secret:

@@ -1,4 +1,4 @@
-"""SMTP PIPELINING (RFC 2920, mail.outbound.pipelining): to a relay that offers it, a message's
+"""SMTP PIPELINING (RFC 2920, mailwire.outbound.pipelining): to a relay that offers it, a message's
 MAIL FROM, RCPT TO and DATA go in one write and its data in a second, two round trips instead
 of smtplib's four; the relay receives the same bytes either way; each refusal means what it
 means without pipelining, and the line stays usable (or is dropped) as it would. A message
@@ -15,7 +15,7 @@ from email.message import EmailMessage
 import pytest
 from aiosmtpd.controller import Controller
 
-from service.mail.outbound.transports import SendFailed, SendRefused, SMTPTransport
+from service.mailwire.outbound.transports import SendFailed, SendRefused, SMTPTransport
 from tests.mail.test_relay import free_port
 from tests.mail.test_relay_fanout import Holding, Sink, relay_at
 

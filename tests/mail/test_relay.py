@@ -11,7 +11,7 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 from service.play import notify
 from service.play.clock import ManualClock
 from service.play.mail import relay
@@ -138,7 +138,7 @@ def test_tests_cannot_reach_a_real_mail_server():
 def test_maildir_transport_writes_into_an_existing_empty_folder(tmp_path):
     from email.message import EmailMessage
 
-    from service.mail.outbound.transports import MaildirTransport
+    from service.mailwire.outbound.transports import MaildirTransport
     folder = tmp_path / "outbox"
     folder.mkdir()                      # exists, but without cur/new/tmp
     transport = MaildirTransport(folder)

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select, update
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 from service.store.models import OutboxRow, Player
 from tests.mail.test_relay_fanout import Sink, queued, relay_at
 

@@ -3,7 +3,7 @@ thread's deliveries go out over one kept SMTP connection (closed when idle and w
 stops), a refused recipient parks only its row, a line that drops mid-batch sends nothing
 twice and leaves nothing stuck, and each sent row is marked as its answer comes. Every test with the `sink`
 fixture runs twice: against a relay that offers PIPELINING (each message's commands then go
-together, mail.outbound.pipelining) and one that does not (smtplib's own way)."""
+together, mailwire.outbound.pipelining) and one that does not (smtplib's own way)."""
 from __future__ import annotations
 
 import asyncio
@@ -21,7 +21,7 @@ from sqlalchemy import event, select
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.mail.outbound.transports import SendFailed, SMTPTransport
+from service.mailwire.outbound.transports import SendFailed, SMTPTransport
 from service.play import notify
 from service.play.mail import relay
 from service.store.models import OutboxRow, Player, Seat
@@ -184,7 +184,7 @@ def _through_the_relay(svc, sink):
 
 
 def test_eight_bit_parts_are_declared_to_a_relay_that_takes_them(smtp):
-    """The HTML part goes as 8bit (mail.outbound.htmllines): the relay is told, with
+    """The HTML part goes as 8bit (mailwire.outbound.htmllines): the relay is told, with
     BODY=8BITMIME (RFC 6152)."""
     html, envelope = _through_the_relay(*smtp)
     assert html["Content-Transfer-Encoding"] == "8bit"

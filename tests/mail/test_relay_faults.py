@@ -14,7 +14,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import OperationalError
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 from service.play.clock import ManualClock
 from service.play.mail import relay
 from service.store.models import OutboxRow, Seat

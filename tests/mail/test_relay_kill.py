@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 from tests.mail.test_relay_fanout import Sink, message_ids, queued, relay_at, rows
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -29,7 +29,7 @@ WORKER = textwrap.dedent("""
     from pathlib import Path
     from config import Settings
     from service.play.clock import ManualClock
-    from service.mail.outbound.transports import SMTPTransport
+    from service.mailwire.outbound.transports import SMTPTransport
     from service.play import deliver, from_settings
     from tests.conftest import T0, test_settings
 

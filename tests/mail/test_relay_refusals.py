@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import func, select
 
 from service import play
-from service.mail.outbound.transports import SendRefused, SMTPTransport, enhanced_code
-from service.play import repository as positions
-from service.play.mail import refusals
+from service.mailwire.outbound.transports import SendRefused, SMTPTransport, enhanced_code
+from service.play import repository
+from service.play.mail import relayrefusals
 from service.store.models import AddressRefusal, OutboxRow, Player, Seat
 from tests.mail.test_relay_fanout import PEOPLE, Sink, queued, relay_at, rows
 
@@ -69,7 +69,7 @@ def move_everyone_due(svc, game_ids: list[int]) -> list[int]:
     made = []
     for gid in game_ids:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         seat = min(pos.engine.to_act(pos.state))
         move = pos.engine.legal_moves(pos.state, seat)[0]
         made += play.submit(svc, play.Intent(gid, seat, moves=[move], whole_turn=True)).outbox_ids
@@ -221,13 +221,13 @@ def test_only_a_5_1_x_code_says_a_refusal_is_about_the_address(answer, code, abo
     assert SendRefused("x", recipient=True, answer=answer).about_address is about_address
     assert not SendRefused("x", answer=answer).about_address        # the data's refusal
     last_error = f"recipient refused: ben@example.org: 550 {answer}"
-    assert refusals.about_address(last_error) is about_address
+    assert relayrefusals.about_address(last_error) is about_address
 
 
 def test_the_evidence_counts_days_not_refusals(services):
     now = services.clock.now()
     with services.db.transaction() as s:
-        assert not refusals.record(s, CARL, "550 5.1.1", now)
-        assert not refusals.record(s, CARL.upper(), "550 5.1.1", now + timedelta(hours=3))
-        assert refusals.record(s, CARL, "550 5.1.1", now + timedelta(days=1))
+        assert not relayrefusals.record(s, CARL, "550 5.1.1", now)
+        assert not relayrefusals.record(s, CARL.upper(), "550 5.1.1", now + timedelta(hours=3))
+        assert relayrefusals.record(s, CARL, "550 5.1.1", now + timedelta(days=1))
     assert bounced(services, CARL)

@@ -14,8 +14,8 @@ from types import SimpleNamespace
 import pytest
 from aiosmtpd.controller import Controller
 
-from service.mail.outbound import transports
-from service.mail.outbound.transports import RelayUnreachable, SMTPTransport
+from service.mailwire.outbound import transports
+from service.mailwire.outbound.transports import RelayUnreachable, SMTPTransport
 from tests.mail.test_pipelining import message
 from tests.mail.test_relay import free_port
 from tests.mail.test_relay_fanout import Sink

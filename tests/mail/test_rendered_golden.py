@@ -30,12 +30,10 @@ from types import SimpleNamespace
 
 from itsdangerous.timed import TimestampSigner
 
-from service.linking import freshness as marks
-from service.linking import signer
+from service.linking import freshness, signer
 from service.linking.signer import Claims
-from service.mail.outbound import compose
-from service.play import notify
-from service.play import repository as positions
+from service.mailwire.outbound import compose
+from service.play import notify, repository
 from service.play.clock import ManualClock
 from service.play.moves import chat
 from tests.web.helpers import post_form, start_game
@@ -64,13 +62,13 @@ def pinned(monkeypatch) -> None:
 def bot_move(client, svc, game_id: int, rng: random.Random) -> bool:
     """The easy bot's move for the lowest seat to act, by its link; False when the game is over."""
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, game_id)
+        pos = repository.load(s, svc.states, game_id)
     if pos.engine.outcome(pos.state) is not None:
         return False
     seat = min(pos.engine.to_act(pos.state))
     move = pos.engine.bots["easy"](pos.state, seat, rng)
     token = svc.urls.signer.dumps("move", Claims(game_id, seat,
-                                                 marks.mark(pos.engine, pos.state, seat), move))
+                                                 freshness.mark(pos.engine, pos.state, seat), move))
     assert client.post(f"/m/{token}").status_code == 200
     return True
 

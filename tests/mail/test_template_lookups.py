@@ -10,7 +10,7 @@ from types import SimpleNamespace
 import pytest
 from jinja2 import Environment
 
-from service.mail.outbound.templating import make_env
+from service.mailwire.outbound.templating import make_env
 from service.web import create_app
 
 

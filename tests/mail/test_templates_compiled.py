@@ -6,7 +6,7 @@ import os
 
 import pytest
 
-from service.mail.outbound.templating import TEMPLATES, make_env, precompile
+from service.mailwire.outbound.templating import TEMPLATES, make_env, precompile
 
 
 def test_precompile_compiles_every_email_template_and_game_partial(monkeypatch):

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from jinja2 import Environment
 from jinja2.filters import do_wordwrap
 
-from service.mail.outbound.templating import make_env, wordwrap
+from service.mailwire.outbound.templating import make_env, wordwrap
 from service.web import create_app
 
 STOCK = Environment()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 
 PLAYERS = ["Anna <anna@example.org>", "ben@example.org"]
 
@@ -20,4 +20,4 @@ def start(svc, kind="trees", players=PLAYERS, seed=3, **options):
 def position(svc, game_id):
     """The game as the use cases see it: its engine and state, folded from the log."""
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, game_id)
+        return repository.load(s, svc.states, game_id)

@@ -11,11 +11,10 @@ from sqlalchemy import select, update
 
 from service import play
 from service.games.contract import replay
-from service.linking import freshness as marks
-from service.play import Intent
-from service.play import repository as positions
+from service.linking import freshness
+from service.play import Intent, repository
 from service.play.moves.submit import apply
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import Snapshot
 
 PEOPLE = ["anna@example.org", "ben@example.org", "cleo@example.org"]
@@ -25,14 +24,14 @@ PEOPLE = ["anna@example.org", "ben@example.org", "cleo@example.org"]
 def replayed(monkeypatch):
     """How many events each load of the event store returned."""
     counts: list[int] = []
-    real = event_store.load
+    real = eventstore.load
 
     def load(*args, **kwargs):
         found = real(*args, **kwargs)
         counts.append(len(found))
         return found
 
-    monkeypatch.setattr(event_store, "load", load)
+    monkeypatch.setattr(eventstore, "load", load)
     return counts
 
 
@@ -41,7 +40,7 @@ def play_by_bots(svc, game_id: int, moves: int, seed: int = 4) -> None:
     rng = random.Random(seed)
     for _ in range(moves):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
         seat = min(pos.engine.to_act(pos.state))
         move = pos.engine.bots["easy"](pos.state, seat, rng)
         play.submit(svc, Intent(game_id, seat, moves=[move], source="bot"))
@@ -49,9 +48,9 @@ def play_by_bots(svc, game_id: int, moves: int, seed: int = 4) -> None:
 
 def whole_log_state(svc, game_id: int):
     with svc.db.transaction() as s:
-        row = positions.game_row(s, game_id)
-        engine = positions.registry.get(row.kind)
-        return engine, replay(engine, [r.event for r in event_store.load(s, row)])
+        row = repository.game_row(s, game_id)
+        engine = repository.registry.get(row.kind)
+        return engine, replay(engine, [r.event for r in eventstore.load(s, row)])
 
 
 def snapshot_seqs(svc, game_id: int) -> list[int]:
@@ -71,21 +70,21 @@ def long_game(services):
 def test_moves_write_a_snapshot_each_time_the_log_passes_a_multiple(services, long_game):
     seqs = snapshot_seqs(services, long_game)
     with services.db.transaction() as s:
-        last = positions.game_row(s, long_game).seq
-    assert len(seqs) == last // positions.SNAPSHOT_EVERY >= 2
-    assert all(0 < b - a <= positions.SNAPSHOT_EVERY + 10 for a, b in zip([0, *seqs], seqs))
+        last = repository.game_row(s, long_game).seq
+    assert len(seqs) == last // repository.SNAPSHOT_EVERY >= 2
+    assert all(0 < b - a <= repository.SNAPSHOT_EVERY + 10 for a, b in zip([0, *seqs], seqs))
 
 
 def test_a_cold_load_replays_only_the_events_after_the_newest_snapshot(services, long_game,
                                                                       replayed):
     services.states.clear()                     # another process: nothing cached
     with services.db.transaction() as s:
-        pos = positions.load(s, services.states, long_game)
+        pos = repository.load(s, services.states, long_game)
     assert replayed == [pos.seq - snapshot_seqs(services, long_game)[-1]]
     engine, truth = whole_log_state(services, long_game)
     for seat in (None, 0, 1, 2):
         assert engine.view(pos.state, seat) == engine.view(truth, seat)
-    assert marks.mark(engine, pos.state, 1) == marks.mark(engine, truth, 1)
+    assert freshness.mark(engine, pos.state, 1) == freshness.mark(engine, truth, 1)
 
 
 def test_an_older_position_is_rebuilt_from_the_snapshot_before_it(services, long_game,
@@ -93,10 +92,10 @@ def test_an_older_position_is_rebuilt_from_the_snapshot_before_it(services, long
     first = snapshot_seqs(services, long_game)[0]
     services.states.clear()
     with services.db.transaction() as s:
-        then = positions.load(s, services.states, long_game, upto=first + 3)
-        row = positions.game_row(s, long_game)
-        engine = positions.registry.get(row.kind)
-        truth = replay(engine, [r.event for r in event_store.load(s, row, upto=first + 3)])
+        then = repository.load(s, services.states, long_game, upto=first + 3)
+        row = repository.game_row(s, long_game)
+        engine = repository.registry.get(row.kind)
+        truth = replay(engine, [r.event for r in eventstore.load(s, row, upto=first + 3)])
     assert replayed[0] == 3 and then.seq == first + 3
     assert engine.view(then.state, 0) == engine.view(truth, 0)
 
@@ -108,7 +107,7 @@ def test_a_snapshot_of_other_rules_or_code_or_unreadable_is_ignored(services, lo
         s.execute(update(Snapshot).where(Snapshot.game_id == long_game).values(**spoil))
     services.states.clear()
     with services.db.transaction() as s:
-        pos = positions.load(s, services.states, long_game)
+        pos = repository.load(s, services.states, long_game)
     assert replayed == [pos.seq]                  # the whole log, as before snapshots
     engine, truth = whole_log_state(services, long_game)
     assert engine.view(pos.state, 2) == engine.view(truth, 2)
@@ -116,13 +115,13 @@ def test_a_snapshot_of_other_rules_or_code_or_unreadable_is_ignored(services, lo
     services.states.clear()
     replayed.clear()
     with services.db.transaction() as s:
-        positions.load(s, services.states, long_game)
+        repository.load(s, services.states, long_game)
     assert replayed == []                         # the snapshot is the state: no event read
 
 
 def test_a_move_rolled_back_leaves_no_state_in_the_cache(services, long_game):
     with services.db.transaction() as s:
-        before = positions.load(s, services.states, long_game)
+        before = repository.load(s, services.states, long_game)
     seat = min(before.engine.to_act(before.state))
     move = before.engine.legal_moves(before.state, seat)[0]
 
@@ -143,18 +142,18 @@ def test_events_the_caller_has_read_are_folded_instead_of_read_again(services, l
     when they do not; the state is the one a replay of the log gives either way."""
     snapshots = snapshot_seqs(services, long_game)
     with services.db.transaction() as s:
-        row = positions.game_row(s, long_game)
-        engine = positions.registry.get(row.kind)
+        row = repository.game_row(s, long_game)
+        engine = repository.registry.get(row.kind)
         upto = row.seq - 1
-        everything = event_store.load(s, row, upto=upto)
+        everything = eventstore.load(s, row, upto=upto)
         base = max(q for q in snapshots if q <= upto)
-        short = event_store.load(s, row, after=base + 1, upto=upto)     # one event short
+        short = eventstore.load(s, row, after=base + 1, upto=upto)     # one event short
     truth = replay(engine, [r.event for r in everything])
     for known, reads in ((everything, []), (short, [upto - base]), ((), [upto - base])):
         services.states.clear()                 # another process: nothing cached
         replayed.clear()
         with services.db.transaction() as s:
-            pos = positions.load(s, services.states, long_game, upto=upto, known=known)
+            pos = repository.load(s, services.states, long_game, upto=upto, known=known)
         assert replayed == reads, len(known)
         assert pos.seq == upto
         for seat in (None, 0, 1, 2):

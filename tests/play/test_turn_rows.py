@@ -14,10 +14,10 @@ from hypothesis import strategies as st
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.moves import undo
-from service.play.players import seats as seat_cases
-from service.play.reads import gamefile as archive
+from service.play.players import seatchanges
+from service.play.reads import gamefile
 from service.store.models import GameRow
 from tests.budgets import examples
 from tests.play.time.helpers import move, position, start, to_act
@@ -36,13 +36,13 @@ def folded(svc, game_id: int) -> tuple[list[int], dict | None]:
     """The same from the game's whole log, folded afresh (no cache, no snapshot)."""
     svc.states.clear()
     with svc.db.transaction() as s:
-        game = positions.game_row(s, game_id)
-        recorded = [(r.seq, r.event) for r in positions.event_store.load(s, game)]
-        engine = positions.registry.get(game.kind)
-        state = positions.fold_log(engine, recorded)
-        assert state == positions.load(s, svc.states, game_id).state   # the one fold agrees
+        game = repository.game_row(s, game_id)
+        recorded = [(r.seq, r.event) for r in repository.eventstore.load(s, game)]
+        engine = repository.registry.get(game.kind)
+        state = repository.fold_log(engine, recorded)
+        assert state == repository.load(s, svc.states, game_id).state   # the one fold agrees
         outcome = engine.outcome(state)
-        return sorted(positions.acting(game, engine, state)), \
+        return sorted(repository.acting(game, engine, state)), \
             outcome.to_json() if outcome else None
 
 
@@ -91,7 +91,7 @@ def test_a_take_back_gives_the_mark_back(services):
 
 def test_a_resignation_that_ends_the_game_leaves_nobody_to_act(services):
     game_id = start(services).game_id
-    seat_cases.resign(services, game_id, 0)
+    seatchanges.resign(services, game_id, 0)
     acting, outcome, status = rows_of(services, game_id)
     # the service's result is the game's; the engine, which knows nothing of it, has no
     # outcome, and nobody is to move in an ended game (positions.acting)
@@ -102,7 +102,7 @@ def test_a_resignation_that_ends_the_game_leaves_nobody_to_act(services):
 def test_a_seat_that_resigns_from_three_leaves_the_turns_as_they_were(services):
     game_id = start(services, players=THREE).game_id
     before = assert_rows_agree(services, game_id)
-    seat_cases.resign(services, game_id, 2)
+    seatchanges.resign(services, game_id, 2)
     assert assert_rows_agree(services, game_id) == before != []
 
 
@@ -141,7 +141,7 @@ def test_an_imported_game_has_its_rows(services):
     game_id = start(services).game_id
     for _ in range(4):
         move(services, game_id)
-    copy = archive.import_game(services, archive.export(services, game_id, play.OPERATOR))
+    copy = gamefile.import_game(services, gamefile.export(services, game_id, play.OPERATOR))
     assert assert_rows_agree(services, copy) == to_act(services, game_id)
 
 

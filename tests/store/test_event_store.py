@@ -10,7 +10,7 @@ from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
 from service.games.contract import Event
-from service.store import EventRow, GameRow, InboundMessage, Submission, events
+from service.store import EventRow, GameRow, InboundMessage, Submission, eventstore
 
 NOW = datetime(2026, 11, 22, 15, 14, tzinfo=timezone.utc)
 
@@ -103,13 +103,13 @@ def test_a_move_appends_its_events_in_one_go_and_reads_them_back(db, count):
     with db.transaction() as s:
         game = s.get(GameRow, gid)
         game.seq = 1                    # _game wrote the first event by hand
-        first, last = events.append(s, game, evs, seat=1, source="link", now=NOW,
+        first, last = eventstore.append(s, game, evs, seat=1, source="link", now=NOW,
                                     receipt={"game_id": gid, "key": f"k{count}", "seat": 1,
                                              "first_seq": 2, "last_seq": 1 + count,
                                              "source": "link", "created_at": NOW})
     assert (first, last) == (2, 1 + count)
     with db.transaction() as s:
-        back = events.load(s, s.get(GameRow, gid), after=1)
+        back = eventstore.load(s, s.get(GameRow, gid), after=1)
         assert s.get(Submission, (gid, f"k{count}")).last_seq == 1 + count
     assert [(r.seq, r.event.type, dict(r.event.data), r.seat, r.source, r.at) for r in back] == [
         (2 + n, f"E{n}", {"n": n, "cards": ["8VL", None]}, 1, "link", NOW) for n in range(count)]
@@ -120,11 +120,11 @@ def test_appending_several_events_at_a_taken_seq_conflicts_and_writes_none(db):
     with db.transaction() as s:
         s.add(EventRow(game_id=gid, seq=3, type="Theirs", data={}, seat=0, source="web",
                        created_at=NOW))
-    with pytest.raises(events.Conflict):
+    with pytest.raises(eventstore.Conflict):
         with db.transaction() as s:
             game = s.get(GameRow, gid)
             game.seq = 1                # it has not seen seq 3: its second event takes it
-            events.append(s, game, [Event("Mine", {}), Event("Mine", {})], seat=1,
+            eventstore.append(s, game, [Event("Mine", {}), Event("Mine", {})], seat=1,
                           source="link", now=NOW)
     with db.transaction() as s:
         assert s.scalars(select(EventRow.type).where(EventRow.game_id == gid)

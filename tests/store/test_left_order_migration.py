@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from sqlalchemy import select
 
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.store.migrate import upgrade
 from service.store.models import Seat
 from tests.play.time.helpers import start
@@ -24,11 +24,11 @@ def numbered(svc) -> list[tuple[int, int, int | None]]:
 
 def test_seats_that_left_are_numbered_in_the_order_they_left(services, db_url):
     under_way = start(services, kind="aristocracy", players=FOUR, seed=1).game_id
-    seats.resign(services, under_way, 2)          # first
-    seats.resign(services, under_way, 0)          # then
+    seatchanges.resign(services, under_way, 2)          # first
+    seatchanges.resign(services, under_way, 0)          # then
     ended = start(services, kind="aristocracy", players=THREE, seed=2).game_id
-    seats.resign(services, ended, 1)
-    seats.resign(services, ended, 2)              # the game ends
+    seatchanges.resign(services, ended, 1)
+    seatchanges.resign(services, ended, 2)              # the game ends
     before = numbered(services)
     assert [n for g, _, n in before if g == under_way] == [2, None, 1, None]
     assert [n for g, _, n in before if g == ended] == [None, 1, 2]

@@ -1,4 +1,4 @@
-"""Contract tests of a move's writes together (service.store.moves), on every back end: one
+"""Contract tests of a move's writes together (service.store.movewrites), on every back end: one
 statement on PostgreSQL, several elsewhere, the same rows either way; a writer that lost the
 race for the sequence numbers (or the receipt's key) gets events.Conflict and nothing of the
 move is written; any other refusal is told as what it is."""
@@ -11,8 +11,7 @@ from sqlalchemy import event, select
 from sqlalchemy.exc import IntegrityError
 
 from service.games.contract import Event
-from service.store import EventRow, GameRow, OutboxRow, Seat, Submission, moves
-from service.store import events as event_store
+from service.store import EventRow, GameRow, OutboxRow, Seat, Submission, eventstore, movewrites
 from service.store.records import Tracked
 from tests.store.test_records import NOW, _game
 
@@ -32,7 +31,7 @@ def _move(s, gid: int, *, key: str = "0:link:k", message_ids=("m-a", "m-b"), at_
     game = tracked.lock_one(gid)
     if at_seq is not None:
         game.seq = at_seq                   # as a writer that read an older position
-    rows = event_store.rows(game, [Event("Played", {"card": "8VL"}), Event("Drew", {"n": 1})],
+    rows = eventstore.rows(game, [Event("Played", {"card": "8VL"}), Event("Drew", {"n": 1})],
                             seat=1, source="link", now=LATER)
     receipt = {"game_id": gid, "key": key, "seat": 1, "first_seq": rows[0]["seq"],
                "last_seq": rows[-1]["seq"], "source": "link", "created_at": LATER}
@@ -40,7 +39,7 @@ def _move(s, gid: int, *, key: str = "0:link:k", message_ids=("m-a", "m-b"), at_
     game.seats[0].clock, game.seats[0].deadline = {"left": 9}, None
     game.seats[1].clock = {"left": 7}
     emails = [_email(gid, 1, message_ids[1]), _email(gid, 0, message_ids[0])]
-    return moves.write(s, tracked, rows, receipt, emails)
+    return movewrites.write(s, tracked, rows, receipt, emails)
 
 
 def test_a_move_writes_its_events_receipt_emails_game_and_seats(db):
@@ -71,9 +70,9 @@ def test_a_move_with_no_email_and_no_receipt(db):
     with db.transaction() as s:
         tracked = Tracked(s)
         game = tracked.lock_one(gid)
-        rows = event_store.rows(game, [Event("Passed", {})], seat=0, source="timer",
+        rows = eventstore.rows(game, [Event("Passed", {})], seat=0, source="timer",
                                 now=LATER)
-        assert moves.write(s, tracked, rows, None, []) == []
+        assert movewrites.write(s, tracked, rows, None, []) == []
     with db.transaction() as s:
         assert s.get(GameRow, gid).seq == 5
         assert s.get(EventRow, (gid, 5)).type == "Passed"
@@ -87,7 +86,7 @@ def test_a_move_that_lost_the_race_writes_nothing(db, second):
     gid = _game(db)
     with db.transaction() as s:
         _move(s, gid)
-    with pytest.raises(event_store.Conflict):
+    with pytest.raises(eventstore.Conflict):
         with db.transaction() as s:
             _move(s, gid, message_ids=("m-c", "m-d"), **second)
     with db.transaction() as s:
@@ -120,8 +119,8 @@ def test_on_postgresql_a_move_is_one_statement(db):
         tracked.lock_one(gid)
         seen.clear()
         game = tracked.games[gid]
-        rows = event_store.rows(game, [Event("Played", {})], seat=1, source="link", now=LATER)
+        rows = eventstore.rows(game, [Event("Played", {})], seat=1, source="link", now=LATER)
         game.seats[1].clock = {"left": 3}
-        moves.write(s, tracked, rows, None, [_email(gid, 0, "m-x")])
+        movewrites.write(s, tracked, rows, None, [_email(gid, 0, "m-x")])
     one_by_one = ["INSERT", "INSERT", "UPDATE", "UPDATE"]   # event, email, game, seat
     assert seen == (["WITH"] if db.engine.dialect.name == "postgresql" else one_by_one)

@@ -17,8 +17,8 @@ from sqlalchemy import select
 from service import play
 from service.games import registry
 from service.games.contract import Event, replay
-from service.play import repository as positions
-from service.store import events as event_store
+from service.play import repository
+from service.store import eventstore
 from service.store.models import EventRow, GameRow, Player, Seat
 
 GOLDEN = Path(__file__).resolve().parent.parent / "games" / "suzerain" / "golden"
@@ -45,7 +45,7 @@ def store_old_game(svc, kind: str, options: dict, events: list[Event]) -> int:
             s.flush()
             s.add(Seat(game_id=game.id, seat=seat, player_id=player.id, muted=False))
         s.flush()
-        event_store.append(s, game, events, seat=None, source="start", now=now)
+        eventstore.append(s, game, events, seat=None, source="start", now=now)
         return game.id
 
 
@@ -64,7 +64,7 @@ def test_a_version_1_log_replays_and_plays_on_under_version_1(services):
     bot = engine.bots[header["bot"]]
     for step in steps:
         with services.db.transaction() as s:
-            pos = positions.load(s, services.states, gid)
+            pos = repository.load(s, services.states, gid)
         assert pos.state.rules == 1                  # the upcaster read the row's version
         views = {str(seat): engine.view(pos.state, seat) for seat in (0, 1, None)}
         assert json.loads(json.dumps(views)) == step["views"], f"step {step['step']}"
@@ -93,9 +93,9 @@ def test_a_new_game_records_the_engines_current_version(services):
 
 def test_the_upcaster_names_the_version_only_where_the_log_does_not():
     old = Event("Started", {"dealer": 0})
-    assert event_store.upcast(old, 1, 1).data == {"dealer": 0, "rules": 1}
-    assert event_store.upcast(Event("Started", {"rules": 2}), 1, 1).data == {"rules": 2}
-    assert event_store.upcast(Event("Led", {"card": "1M"}), 2, 1).data == {"card": "1M"}
+    assert eventstore.upcast(old, 1, 1).data == {"dealer": 0, "rules": 1}
+    assert eventstore.upcast(Event("Started", {"rules": 2}), 1, 1).data == {"rules": 2}
+    assert eventstore.upcast(Event("Led", {"card": "1M"}), 2, 1).data == {"card": "1M"}
 
 
 def test_the_state_takes_its_version_from_the_upcast_first_event():
@@ -106,6 +106,6 @@ def test_the_state_takes_its_version_from_the_upcast_first_event():
     rng = random.Random(lines[0]["seed"])
     options = engine.validate_options(2, lines[0]["options"])
     events = without_version(engine.start(2, options, rng))
-    as_v1 = replay(engine, [event_store.upcast(events[0], 1, 1), *events[1:]])
-    as_v2 = replay(engine, [event_store.upcast(events[0], 1, 2), *events[1:]])
+    as_v1 = replay(engine, [eventstore.upcast(events[0], 1, 1), *events[1:]])
+    as_v2 = replay(engine, [eventstore.upcast(events[0], 1, 2), *events[1:]])
     assert (as_v1.rules, as_v2.rules) == (1, 2)

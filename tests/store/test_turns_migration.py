@@ -9,7 +9,7 @@ from alembic import command
 from sqlalchemy import create_engine, select
 
 from service import play
-from service.play.players import seats as seat_cases
+from service.play.players import seatchanges
 from service.play.repository import SNAPSHOT_EVERY
 from service.store.migrate import alembic_config, upgrade
 from service.store.models import GameRow, Seat
@@ -79,7 +79,7 @@ def test_existing_games_get_their_turns_and_outcomes_from_their_logs(services, d
     played(services, start(services, seed=20).game_id, None, 20)          # to its end
     taken_back_behind_a_snapshot(services)
     resigned = start(services, seed=21).game_id
-    seat_cases.resign(services, resigned, 1)                             # the service's end
+    seatchanges.resign(services, resigned, 1)                             # the service's end
     before = stored(services)
     assert any(yes for *_, yes in before["to_act"])
     assert any(outcome for _, outcome in before["outcome"])

@@ -12,9 +12,9 @@ from sqlalchemy import func, select
 
 from service import play
 from service.games import registry
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.linking.signer import Claims
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import EventRow, GameRow, OutboxRow
 from tests.web.helpers import form_client, mails, table_game
 
@@ -47,14 +47,14 @@ def test_one_person_plays_bots_to_the_end_by_links(client, app, entry, seats):
     svc = app.extensions["turnpost"]
     for step in range(2000):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.engine.outcome(pos.state) is not None:
             break
         # the bots have moved already: whoever is to act now is the person
         assert pos.engine.to_act(pos.state) <= {human}, f"step {step}: a bot did not move"
         move = pos.engine.bots["easy"](pos.state, human, rng)
         token = svc.urls.signer.dumps("move", Claims(gid, human,
-                                                     marks.mark(pos.engine, pos.state, human),
+                                                     freshness.mark(pos.engine, pos.state, human),
                                                      move))
         resp = client.post(f"/m/{token}", data={"then": "game"})
         assert resp.status_code == 302, f"step {step}: {resp.text}"

@@ -12,9 +12,9 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 from sqlalchemy import func, select
 
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.linking.signer import Claims
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import ChatMessage, EventRow, OutboxRow
 from tests.budgets import examples
 from tests.web.helpers import form_client, mails, table_game, text_of
@@ -146,7 +146,7 @@ def test_private_messages_never_reach_a_third_seat(app_factory, data):
     secrets_of: list[tuple[int, int, str]] = []       # (from, to, text)
     for step in range(data.draw(st.integers(5, 60))):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.engine.outcome(pos.state) is not None:
             break
         if rng.random() < 0.3:
@@ -158,12 +158,12 @@ def test_private_messages_never_reach_a_third_seat(app_factory, data):
             continue
         seat = rng.choice(sorted(pos.engine.to_act(pos.state)))
         move = pos.engine.bots["easy"](pos.state, seat, rng)
-        token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine,
+        token = svc.urls.signer.dumps("move", Claims(gid, seat, freshness.mark(pos.engine,
                                                                           pos.state, seat), move))
         resp = client.post(f"/m/{token}", data={"then": "game"})
         assert resp.status_code == 302, resp.text
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
+        pos = repository.load(s, svc.states, gid)
     for seat in range(seats):
         page = _every_page(client, svc.urls.game_path(gid, seat))
         page += client.get(svc.urls.game_path(gid, seat) + "/log.json").text

@@ -8,7 +8,7 @@ import pytest
 from sqlalchemy import update
 
 from service import play
-from service.play.reads import gamefile as archive
+from service.play.reads import gamefile
 from service.store.models import OutboxRow, Seat
 from tests.web.helpers import mails, start_game
 
@@ -90,13 +90,13 @@ def test_export_then_import_replays_to_the_same_game(app, game, tmp_path):
     for seat in (None, 0, 1):
         assert play.read_game(svc, new_id, play.Reader.at(new_id, seat)).page.view == \
             play.read_game(svc, game, play.Reader.at(game, seat)).page.view
-    again = archive.export(svc, new_id, play.OPERATOR)
+    again = gamefile.export(svc, new_id, play.OPERATOR)
     assert again["views_sha256"] == doc["views_sha256"]
 
 
 def test_an_edited_export_is_refused_and_nothing_is_imported(app, game, tmp_path):
     svc = app.extensions["turnpost"]
-    doc = archive.export(svc, game, play.OPERATOR)
+    doc = gamefile.export(svc, game, play.OPERATOR)
     edited = json.loads(json.dumps(doc))
     edited["seats"][0]["email"] = "mallory@example.org"
     path = tmp_path / "edited.json"
@@ -106,7 +106,7 @@ def test_an_edited_export_is_refused_and_nothing_is_imported(app, game, tmp_path
     # edited and re-hashed: the log no longer replays to the position exported
     forged = json.loads(json.dumps(doc))
     forged["events"] = forged["events"][:-1]
-    forged["sha256"] = archive.content_hash(forged)
-    with pytest.raises(archive.BadArchive, match="different position"):
-        archive.import_game(svc, forged)
+    forged["sha256"] = gamefile.content_hash(forged)
+    with pytest.raises(gamefile.BadArchive, match="different position"):
+        gamefile.import_game(svc, forged)
     assert "1 games" in run(app, "games", "list").output

@@ -11,7 +11,7 @@ from sqlalchemy import select, update
 
 from service import play
 from service.play import community
-from service.play.players import seats as seat_cases
+from service.play.players import seatchanges
 from service.store.models import GameRow, Player, Rating
 from tests.web.helpers import post_form, sign_in
 
@@ -25,7 +25,7 @@ def _handle(svc, email):
 
 def _resigned_game(svc, players, loser):
     g = play.start_game(svc, "trees", players, {})
-    seat_cases.resign(svc, g.game_id, loser)
+    seatchanges.resign(svc, g.game_id, loser)
     return g
 
 
@@ -53,7 +53,7 @@ def test_a_game_its_player_resigned_counts_as_finished_once_it_ends(app, client)
     svc = app.extensions["turnpost"]
     _resigned_game(svc, [f"Ben <{BEN}>", ANNA], 0)              # two players: it ends
     three = play.start_game(svc, "trees", [f"Ben <{BEN}>", ANNA, CARLA], {})
-    seat_cases.resign(svc, three.game_id, 0)                     # the other two play on
+    seatchanges.resign(svc, three.game_id, 0)                     # the other two play on
     page = client.get(f"/players/{_handle(svc, BEN)}").get_data(as_text=True)
     assert "2 games played, 1 finished" in page
 
@@ -127,7 +127,7 @@ def test_start_game_rated_off_and_the_lobby_box(app, client):
 
 
 def test_an_imported_finished_game_is_not_rated_again_even_by_a_rebuild(app):
-    from service.play.reads import gamefile as archive
+    from service.play.reads import gamefile
     svc = app.extensions["turnpost"]
     from tests.play.time.helpers import move, to_act
     g = play.start_game(svc, "trees", [ANNA, BEN], {"turn_cap": "2"})
@@ -135,7 +135,7 @@ def test_an_imported_finished_game_is_not_rated_again_even_by_a_rebuild(app):
         move(svc, g.game_id)
     before = community.board(svc, "trees").lines
     assert [x.games for x in before] == [1, 1]
-    copy = archive.import_game(svc, archive.export(svc, g.game_id, play.OPERATOR))
+    copy = gamefile.import_game(svc, gamefile.export(svc, g.game_id, play.OPERATOR))
     with svc.db.transaction() as s:
         assert s.get(GameRow, copy).status == "ended"
     assert community.rebuild(svc) == 1

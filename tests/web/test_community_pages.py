@@ -9,7 +9,7 @@ import re
 from sqlalchemy import func, select
 
 from service.play.moves import chat
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 from service.store.models import Challenge, GameRow, Player
 from tests.web.helpers import form_client, mails, sign_in, table_game, text_of
 
@@ -153,7 +153,7 @@ def test_the_api_posts_and_lists_challenges(app, client):
     svc = app.extensions["turnpost"]
     person(app, ANNA)
     person(app, BEN)
-    auth = {a: {"Authorization": f"Bearer {tokens.create(svc, a)[1]}"} for a in (ANNA, BEN)}
+    auth = {a: {"Authorization": f"Bearer {personaltokens.create(svc, a)[1]}"} for a in (ANNA, BEN)}
     r = client.post("/api/v1/challenges", headers=auth[ANNA],
                     json={"game": "trees", "clock": "3d", "minRating": 1700, "maxRating": 1400})
     assert r.status_code == 409 and "empty" in r.json["detail"]

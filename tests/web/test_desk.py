@@ -9,9 +9,9 @@ import json
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.moves import notes
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 from service.play.reads import mydata, waiting
 from service.store.models import GameRow, Note, Player
 from tests.play.mail.test_replies import reply_to
@@ -32,7 +32,7 @@ SECRET = "keep the Mill for the Knots district!"
 def _seats(app, gid):
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
+        pos = repository.load(s, svc.states, gid)
         mine = next(r.seat for r in pos.row.seats if r.player.email == ME)
         return pos, mine
 
@@ -61,7 +61,7 @@ def _three_games(app) -> list[int]:
 
 
 def _api(app, addr):
-    token = tokens.create(app.extensions["turnpost"], addr, "desk")[1]
+    token = personaltokens.create(app.extensions["turnpost"], addr, "desk")[1]
     return {"Authorization": f"Bearer {token}"}
 
 

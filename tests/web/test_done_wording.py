@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import Player
 from tests.web.helpers import form_client, latest_to, move_links, start_game
 
@@ -20,7 +20,7 @@ ME = "me@example.org"
 def _position(app, gid):
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, gid)
+        return repository.load(s, svc.states, gid)
 
 
 def test_the_done_page_promises_a_bot_no_email(app):

@@ -9,12 +9,12 @@ import re
 import pytest
 from sqlalchemy import select
 
-from service.display.seatpage import history
+from service.display.seatview import history
 from service.games import cards, registry
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.linking.signer import Claims
-from service.play import repository as positions
-from service.store import events as event_store
+from service.play import repository
+from service.store import eventstore
 from tests.web.helpers import MailWatcher, html_of, mails, start_game, text_of
 
 CASES = [("trees", 3, {}), ("suzerain", 2, {}), ("aristocracy", 3, {"round_cap": 2}),
@@ -42,9 +42,9 @@ def _check_new_mail(watcher, svc, gid, addrs) -> None:
         for msg in watcher.new():
             local = msg["Message-ID"].strip("<>").split("@")[0]
             row = s.scalar(select(OutboxRow).where(OutboxRow.message_id == local))
-            pos = positions.load(s, svc.states, gid, upto=row.seq)
+            pos = repository.load(s, svc.states, gid, upto=row.seq)
             seat = addrs.index(msg["To"])
-            events = [(r.seq, r.event) for r in event_store.load(s, pos.row, upto=row.seq)]
+            events = [(r.seq, r.event) for r in eventstore.load(s, pos.row, upto=row.seq)]
             seen = " ".join(h["text"] for h in history(pos.engine, events, seat, addrs))
             leaked = _leaks(pos.engine, pos.state, seat, text_of(msg) + html_of(msg), seen)
             assert not leaked, f"email to {msg['To']} at seq {row.seq} names {leaked}"
@@ -62,13 +62,13 @@ def test_a_game_played_to_the_end_through_links(client, app, kind, seats, option
     for step in range(3000):
         _check_new_mail(watcher, app.extensions["turnpost"], gid, addrs)
         with db.transaction() as s:
-            pos = positions.load(s, app.extensions["turnpost"].states, gid)
+            pos = repository.load(s, app.extensions["turnpost"].states, gid)
         engine = pos.engine
         if engine.outcome(pos.state) is not None:
             break
         seat = rng.choice(sorted(engine.to_act(pos.state)))
         move = engine.bots["random"](pos.state, seat, rng)
-        token = signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine, pos.state, seat), move))
+        token = signer.dumps("move", Claims(gid, seat, freshness.mark(pos.engine, pos.state, seat), move))
         resp = client.post(f"/m/{token}")
         assert resp.status_code == 200, f"step {step}: {resp.text}"
     else:
@@ -77,8 +77,8 @@ def test_a_game_played_to_the_end_through_links(client, app, kind, seats, option
     sent = mails(app)
     assert len(sent) >= seats
     with db.transaction() as s:
-        final = positions.load(s, app.extensions["turnpost"].states, gid)
-        events = [(r.seq, r.event) for r in event_store.load(s, final.row)]
+        final = repository.load(s, app.extensions["turnpost"].states, gid)
+        events = [(r.seq, r.event) for r in eventstore.load(s, final.row)]
     for seat, addr in enumerate(addrs):
         last = [m for m in sent if m["To"] == addr][-1]
         body = text_of(last) + html_of(last)

@@ -9,7 +9,7 @@ from icalendar import Calendar
 
 from service import play
 from service.play.clock import ManualClock
-from service.play.players import personaltokens as tokens
+from service.play.players import personaltokens
 from tests.conftest import T0
 from tests.web.helpers import game_link, latest_to, post_form
 
@@ -21,7 +21,7 @@ ATOM = "{http://www.w3.org/2005/Atom}"
 def feeds(app):
     svc = app.extensions["turnpost"]
     gid = play.start_game(svc, "trees", ["Anna <anna@example.org>", BEN], {}).game_id
-    made = {a: tokens.create(svc, a, "feeds", "feed") for a in (ANNA, BEN)}
+    made = {a: personaltokens.create(svc, a, "feeds", "feed") for a in (ANNA, BEN)}
     return gid, made
 
 
@@ -62,14 +62,14 @@ def test_the_calendar_is_empty_without_clocks_and_lists_deadlines_with_them(
     (mover,) = play.read_game(svc, gid, play.Reader.at(gid, 0)).page.to_act
     due = T0 + timedelta(days=3)
     for seat, addr in enumerate([ANNA, BEN]):
-        token = tokens.create(svc, addr, "feeds", "feed")[1]
+        token = personaltokens.create(svc, addr, "feeds", "feed")[1]
         ics = Calendar.from_ical(app.test_client().get(f"/feeds/{token}/deadlines.ics").data)
         assert "@" not in str(ics["x-wr-calname"]), "a calendar named after no address"
         # each event ends at the deadline and lasts an hour: none of no length (item 20)
         spans = [(e.decoded("dtstart"), e.decoded("dtend")) for e in ics.walk("VEVENT")]
         assert spans == ([(due - timedelta(hours=1), due)] if seat == mover else []), addr
     # the feed says when the move is due in words, in the player's zone: no ISO instant
-    mover_token = tokens.create(svc, [ANNA, BEN][mover], "feeds", "feed")[1]
+    mover_token = personaltokens.create(svc, [ANNA, BEN][mover], "feeds", "feed")[1]
     atom = ElementTree.fromstring(
         app.test_client().get(f"/feeds/{mover_token}/moves.atom").data)
     summaries = [e.find(f"{ATOM}summary").text for e in atom.findall(f"{ATOM}entry")]
@@ -82,10 +82,10 @@ def test_a_revoked_or_unknown_or_api_token_is_404(app, client, feeds):
     svc = app.extensions["turnpost"]
     _, made = feeds
     token_id, token = made[ANNA]
-    api_token = tokens.create(svc, ANNA)[1]
+    api_token = personaltokens.create(svc, ANNA)[1]
     for bad in ("nonsense", api_token):
         assert client.get(f"/feeds/{bad}/moves.atom").status_code == 404
-    tokens.revoke(svc, ANNA, token_id)
+    personaltokens.revoke(svc, ANNA, token_id)
     assert client.get(f"/feeds/{token}/moves.atom").status_code == 404
     assert client.get(f"/feeds/{token}/deadlines.ics").status_code == 404
 

@@ -9,7 +9,7 @@ import time
 from sqlalchemy import func, select
 
 from service.play import community
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.store.models import League, LeagueMember, Player, Seat
 from tests.web.helpers import form_client, html_of, mails, sign_in, text_of
 
@@ -115,7 +115,7 @@ def test_the_season_end_letter_says_the_place_and_what_follows(app):
     with svc.db.transaction() as s:
         seat = s.scalars(select(Seat).join(Seat.player).where(Player.email == CY)).one()
         game_id, number = seat.game_id, seat.seat
-    seats.resign(svc, game_id, number)
+    seatchanges.resign(svc, game_id, number)
     for _ in range(200):            # the bots' division, played by the background work
         if community.leagueshow.show(svc, 1).season == 2:
             break
@@ -146,7 +146,7 @@ def test_closing_a_league_ends_it_after_its_season_and_takes_nobody_new(app):
     with svc.db.transaction() as s:
         seat = s.scalars(select(Seat).join(Seat.player).where(Player.email == CY)).one()
         game_id, number = seat.game_id, seat.seat
-    seats.resign(svc, game_id, number)
+    seatchanges.resign(svc, game_id, number)
     for _ in range(200):
         if community.leagueshow.show(svc, 1).status == "closed":
             break

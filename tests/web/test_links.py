@@ -143,11 +143,11 @@ def test_a_move_out_of_turn_is_refused(client, app):
     signer = app.extensions["turnpost"].urls.signer
     seat = 0 if addr == "anna@example.org" else 1
     claims = signer.loads("move", links[0][1].split("/")[-1])
-    from service.linking import freshness as marks
-    from service.play import repository as positions
+    from service.linking import freshness
+    from service.play import repository
     with app.extensions["turnpost"].db.transaction() as s:
-        pos = positions.load(s, app.extensions["turnpost"].states, gid)
-        their_mark = marks.mark(pos.engine, pos.state, 1 - seat)   # fresh for the other seat
+        pos = repository.load(s, app.extensions["turnpost"].states, gid)
+        their_mark = freshness.mark(pos.engine, pos.state, 1 - seat)   # fresh for the other seat
     forged_for_other = signer.dumps("move", Claims(gid, 1 - seat, their_mark, claims.move))
     before = event_count(app)
     r = client.post(f"/m/{forged_for_other}")

@@ -10,8 +10,8 @@ import logging
 from prometheus_client.parser import text_string_to_metric_families
 
 from service import play
-from service.play.players import personaltokens as tokens
-from service.telemetry import logcontext as logctx
+from service.play.players import personaltokens
+from service.telemetry import logcontext
 from service.web import logs
 from tests.web.helpers import start_game
 
@@ -45,7 +45,7 @@ def test_counters_move_during_a_game(app, client):
     svc = app.extensions["turnpost"]
     before = scrape(client)
     gid = start_game(app, "trees", [ANNA, BEN]).game_id      # players mailed every move
-    auth = [{"Authorization": f"Bearer {tokens.create(svc, a)[1]}"} for a in (ANNA, BEN)]
+    auth = [{"Authorization": f"Bearer {personaltokens.create(svc, a)[1]}"} for a in (ANNA, BEN)]
     for _ in range(3):
         assert _api_move(client, gid, auth).status_code == 200
     assert _api_move(client, gid, auth, "fly to the moon").status_code == 422
@@ -103,11 +103,11 @@ def test_metrics_are_only_for_the_allowed_networks(app_factory):
 def test_json_log_lines_parse_and_name_request_game_and_seat(app, client):
     svc = app.extensions["turnpost"]
     gid = play.start_game(svc, "trees", [ANNA, BEN], {}).game_id
-    auth = [{"Authorization": f"Bearer {tokens.create(svc, a)[1]}"} for a in (ANNA, BEN)]
+    auth = [{"Authorization": f"Bearer {personaltokens.create(svc, a)[1]}"} for a in (ANNA, BEN)]
     stream = io.StringIO()
     handler = logging.StreamHandler(stream)
-    handler.addFilter(logctx.ContextFilter())
-    handler.setFormatter(logctx.JsonFormatter())
+    handler.addFilter(logcontext.ContextFilter())
+    handler.setFormatter(logcontext.JsonFormatter())
     root = logging.getLogger()
     old_level = root.level
     root.addHandler(handler)

@@ -12,8 +12,8 @@ from sqlalchemy import func, select
 
 from service import play
 from service.games.trees import GAME as TREES
-from service.play import repository as positions
-from service.play.players import personaltokens as tokens
+from service.play import repository
+from service.play.players import personaltokens
 from service.store.models import ChatMessage, EventRow, ExtensionRequest, Plan
 from tests.play.mail.test_replies import reply_to
 from tests.play.moves.test_plans_trees_magnate import trees_exchange
@@ -42,7 +42,7 @@ def _reply(app, gid, text, path):
 
 
 def _api(app, gid, text, path):
-    token = tokens.create(app.extensions["turnpost"], ANNA, "runner")[1]
+    token = personaltokens.create(app.extensions["turnpost"], ANNA, "runner")[1]
     return app.test_client().post(f"/api/v1/games/{gid}/moves", json={"command": text},
                                   headers={"Authorization": f"Bearer {token}"}).status_code
 
@@ -118,7 +118,7 @@ def test_a_page_batch_of_a_good_plan_and_a_refused_one_keeps_neither(app):
     svc = app.extensions["turnpost"]
     gid = start_game(app, "trees", [ANNA, BEN]).game_id
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
+        pos = repository.load(s, svc.states, gid)
     mover, theirs, mine = trees_exchange(pos.state)
     waiting = 1 - mover
     good = f"if they {TREES.describe(theirs)} then {TREES.describe(mine)}"
@@ -145,7 +145,7 @@ def _batch_by_page(app, gid, seat, addr, lines):
 
 
 def _batch_by_api(app, gid, seat, addr, lines):
-    token = tokens.create(app.extensions["turnpost"], addr, "batch")[1]
+    token = personaltokens.create(app.extensions["turnpost"], addr, "batch")[1]
     r = app.test_client().post(f"/api/v1/games/{gid}/moves",
                                json={"commands": lines.splitlines()},
                                headers={"Authorization": f"Bearer {token}"})

@@ -8,7 +8,7 @@ import re
 
 from service import play
 from service.games import cards
-from service.play import repository as positions
+from service.play import repository
 from tests.web.helpers import form_client, sign_in, start_game
 
 ANNA = "anna@example.org"
@@ -45,7 +45,7 @@ def test_an_older_history_page_links_back_to_the_newest(app, client):
     gid = start_game(app, "trees", [ANNA, "bot:easy"], {"turn_cap": "40"}).game_id
     for _ in range(60):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.seq > 60 or pos.engine.outcome(pos.state) is not None:
             break
         move = pos.engine.legal_moves(pos.state, 0)[0]
@@ -85,7 +85,7 @@ def test_the_game_page_shows_the_position_before_the_moves_box_plans_and_chat(ap
     every move."""
     gid = start_game(app, "suzerain", [ANNA, "ben@example.org"]).game_id
     with app.extensions["turnpost"].db.transaction() as s:
-        pos = positions.load(s, app.extensions["turnpost"].states, gid)
+        pos = repository.load(s, app.extensions["turnpost"].states, gid)
         seat = min(pos.engine.to_act(pos.state))
     page = client.get(app.extensions["turnpost"].urls.game_path(gid, seat)).text
     hand = page.index("Your hand (")                  # the partial's own hand, as text

@@ -17,7 +17,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.players import personaltokens, seats
+from service.play.players import personaltokens, seatchanges
 from service.play.reads import gamefile
 from service.store.models import ChatMessage, GameRow
 from tests.web.helpers import csrf, lobby_game, mails, sign_in, start_game, text_of
@@ -340,11 +340,11 @@ def _three_with_a_handover(app):
     svc = app.extensions["turnpost"]
     gid = start_game(app, "aristocracy", [ANNA, BEN, "carla@example.org"]).game_id
     old_link = svc.urls.game_path(gid, 1, 0)
-    seats.resign(svc, gid, 1)
-    seats.invite_replacement(svc, gid, 0, 1, "dora@example.org")
+    seatchanges.resign(svc, gid, 1)
+    seatchanges.invite_replacement(svc, gid, 0, 1, "dora@example.org")
     invite = next(m for m in mails(app) if m["To"] == "dora@example.org")
     token = re.search(r"/i/([A-Za-z0-9_.\-]+)", text_of(invite)).group(1)
-    seats.accept_replacement(svc, token)
+    seatchanges.accept_replacement(svc, token)
     return gid, old_link
 
 

@@ -8,10 +8,10 @@ import re
 
 import pytest
 
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.linking.signer import Claims
-from service.play import repository as positions
-from service.store import events as event_store
+from service.play import repository
+from service.store import eventstore
 from tests.web.helpers import form_client, sign_in, table_game
 from tests.web.test_every_game import _leaks
 
@@ -30,12 +30,12 @@ def _play(client, app, kind="trees", seats=2, moves=None, seed=3):
     made = 0
     while moves is None or made < moves:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.engine.outcome(pos.state) is not None:
             break
         seat = rng.choice(sorted(pos.engine.to_act(pos.state)))
         move = pos.engine.bots["easy"](pos.state, seat, rng)
-        token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine,
+        token = svc.urls.signer.dumps("move", Claims(gid, seat, freshness.mark(pos.engine,
                                                                           pos.state, seat), move))
         assert client.post(f"/m/{token}", data={"then": "game"}).status_code == 302
         made += 1
@@ -45,11 +45,11 @@ def _play(client, app, kind="trees", seats=2, moves=None, seed=3):
 def test_the_history_is_paged_fifty_events_at_a_time_newest_first(client, app):
     gid, svc = _play(client, app)
     with svc.db.transaction() as s:
-        row = positions.game_row(s, gid)
+        row = repository.game_row(s, gid)
         last = row.seq
-        page = event_store.newest(s, row, limit=50)
+        page = eventstore.newest(s, row, limit=50)
         assert [r.seq for r in page] == list(range(last - 49, last + 1))
-        older = event_store.newest(s, row, before=last - 49, limit=50)
+        older = eventstore.newest(s, row, before=last - 49, limit=50)
         assert older[-1].seq == last - 50
     assert last > 60
     html = client.get(svc.urls.game_path(gid, 0)).text
@@ -73,7 +73,7 @@ def test_replay_steps_through_what_the_seat_saw_and_never_more(client, app):
         here = int(re.search(r"\?at=(\d+)", url).group(1)) if "?at=" in url else None
         if here is not None:
             with svc.db.transaction() as s:
-                then = positions.load(s, svc.states, gid, upto=here)
+                then = repository.load(s, svc.states, gid, upto=here)
             assert not _leaks(then.engine, then.state, 0, html), f"step {at} leaks"
         seen.append(html)
         if seq is None:
@@ -95,14 +95,14 @@ def test_a_seat_downloads_its_own_log_and_the_whole_log_only_after_the_end(clien
     data = mine.get_json()
     assert data["seat"] == 0 and data["events"]
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
-        recorded = event_store.load(s, pos.row)
+        pos = repository.load(s, svc.states, gid)
+        recorded = eventstore.load(s, pos.row)
     assert [e["event"] for e in data["events"]] == [
         pos.engine.redact(r.event, 0) for r in recorded if pos.engine.redact(r.event, 0)]
     # no card hidden from seat 0 when the game started is in the start events it downloads
     with svc.db.transaction() as s:
         opening = [r.seq for r in recorded if r.source == "start"]
-        start = positions.load(s, svc.states, gid, upto=max(opening))
+        start = repository.load(s, svc.states, gid, upto=max(opening))
     hidden = start.engine.secrets(start.state, 0)
     assert hidden
     shown = _strings([e["event"] for e in data["events"] if e["seq"] in opening])
@@ -115,7 +115,7 @@ def test_a_seat_downloads_its_own_log_and_the_whole_log_only_after_the_end(clien
     assert whole.status_code == 200
     with svc.db.transaction() as s:
         assert [e["seq"] for e in whole.get_json()["events"]] == list(
-            range(1, positions.game_row(s, gid).seq + 1))
+            range(1, repository.game_row(s, gid).seq + 1))
     assert hidden <= _strings(whole.get_json()["events"])
 
 
@@ -133,12 +133,12 @@ def _play_on(client, svc, gid):
     rng = random.Random(9)
     while True:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.engine.outcome(pos.state) is not None:
             return
         seat = rng.choice(sorted(pos.engine.to_act(pos.state)))
         move = pos.engine.bots["easy"](pos.state, seat, rng)
-        token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine,
+        token = svc.urls.signer.dumps("move", Claims(gid, seat, freshness.mark(pos.engine,
                                                                           pos.state, seat), move))
         client.post(f"/m/{token}", data={"then": "game"})
 
@@ -149,7 +149,7 @@ def test_the_whole_log_is_for_the_players_and_a_public_pages_audience_only(clien
     game's page audience reads it by the page's unguessable id, never by the game's number."""
     gid, svc = _play(client, app, moves=2)
     with svc.db.transaction() as s:
-        row = positions.game_row(s, gid)
+        row = repository.game_row(s, gid)
         row.public = False
         public_id = row.public_id
     nothing = app.test_client().get("/games/999999/log.json")
@@ -171,7 +171,7 @@ def test_the_whole_log_is_for_the_players_and_a_public_pages_audience_only(clien
     sign_in(outsider, app, "outsider@example.org")
     assert outsider.get(f"/games/{gid}/log.json").status_code == 404
     with svc.db.transaction() as s:
-        positions.game_row(s, gid).public = True
+        repository.game_row(s, gid).public = True
     assert app.test_client().get(f"/games/{public_id}/log.json").get_json()["game"] == gid
     assert app.test_client().get(f"/games/{gid}/log.json").status_code == 404
     page = app.test_client().get(f"/games/{public_id}").text

@@ -9,8 +9,7 @@ from urllib.parse import urlsplit
 
 import pytest
 
-from config import DEV_SECRET
-from config import gunicorn as gunicorn_settings
+from config import DEV_SECRET, gunicorn
 from config.production import SECRET_MIN_LENGTH
 from service.web import create_app
 from service.web.safety import MAX_URL_BYTES, UnsafeSettings
@@ -170,4 +169,4 @@ def test_gunicorn_lets_every_url_the_app_refuses_itself_reach_it():
     through every URL up to MAX_URL_BYTES and beyond, so the app's 414 (with headers) comes
     first. 8190 is gunicorn's most: a larger value is cut to it."""
     longest_line = len("OPTIONS ") + MAX_URL_BYTES + len(" HTTP/1.1")
-    assert longest_line < gunicorn_settings.limit_request_line <= 8190
+    assert longest_line < gunicorn.limit_request_line <= 8190

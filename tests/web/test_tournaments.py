@@ -6,10 +6,9 @@ import random
 
 from sqlalchemy import select
 
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.linking.signer import Claims
-from service.play import community
-from service.play import repository as positions
+from service.play import community, repository
 from service.store.models import GameRow, Seat
 from tests.web.helpers import form_client, mails, sign_in
 
@@ -24,7 +23,7 @@ def my_turns(svc, tournament_id):
                                 GameRow.status == "active", Seat.bot.is_(None))).all()
         out = []
         for game_id, seat in rows:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
             if seat in pos.engine.to_act(pos.state):
                 out.append((game_id, seat, pos))
     return out
@@ -48,7 +47,7 @@ def test_two_people_and_two_bots_play_a_tournament_to_its_end_by_links(app):
         game_id, seat, pos = turns[0]
         move = pos.engine.bots["easy"](pos.state, seat, rng)
         token = svc.urls.signer.dumps("move", Claims(game_id, seat,
-                                                     marks.mark(pos.engine, pos.state, seat),
+                                                     freshness.mark(pos.engine, pos.state, seat),
                                                      move))
         assert client.post(f"/m/{token}", data={"then": "game"}).status_code == 302
     view = community.show(svc, 1)

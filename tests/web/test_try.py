@@ -7,8 +7,8 @@ from __future__ import annotations
 from sqlalchemy import func, select
 
 from service import play
-from service.play import repository as positions
-from service.play.players import personaltokens as tokens
+from service.play import repository
+from service.play.players import personaltokens
 from service.store.models import EventRow, GameRow, OutboxRow, Seat
 from tests.play.mail.test_replies import reply_to
 from tests.web.helpers import form_client, latest_to, start_game, text_of
@@ -21,7 +21,7 @@ def _game(app):
     svc = app.extensions["turnpost"]
     gid = start_game(app, "trees", [ME, BEN]).game_id
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
+        pos = repository.load(s, svc.states, gid)
         (seat,) = pos.engine.to_act(pos.state)
         move = next(m for m in pos.engine.legal_moves(pos.state, seat) if m["type"] == "play")
         return gid, seat, pos.engine.describe(move), (ME, BEN)[seat]
@@ -38,7 +38,7 @@ def _written(app, gid) -> tuple:
 
 
 def _api(app, addr):
-    return {"Authorization": "Bearer " + tokens.create(app.extensions["turnpost"], addr,
+    return {"Authorization": "Bearer " + personaltokens.create(app.extensions["turnpost"], addr,
                                                        "try")[1]}
 
 

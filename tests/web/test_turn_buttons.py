@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 import re
 
-from service.play import repository as positions
+from service.play import repository
 from tests.web.helpers import form_client, game_link, latest_to, move_links, start_game
 
 PLAYERS = ["anna@example.org", "ben@example.org"]
@@ -23,7 +23,7 @@ def _magnate(app):
 def _acts(app, gid, seat) -> bool:
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
+        pos = repository.load(s, svc.states, gid)
     return seat in pos.engine.to_act(pos.state)
 
 

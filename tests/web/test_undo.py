@@ -10,9 +10,9 @@ import random
 import pytest
 from sqlalchemy import func, select
 
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.linking.signer import Claims
-from service.play import repository as positions
+from service.play import repository
 from service.store.models import EventRow, UndoRequest
 from tests.web.helpers import form_client, table_game
 
@@ -37,12 +37,12 @@ def _start(client, app, entry, seats, extra):
 
 def _pos(svc, gid):
     with svc.db.transaction() as s:
-        return positions.load(s, svc.states, gid)
+        return repository.load(s, svc.states, gid)
 
 
 def _move(client, svc, gid, seat, move):
     pos = _pos(svc, gid)
-    token = svc.urls.signer.dumps("move", Claims(gid, seat, marks.mark(pos.engine, pos.state,
+    token = svc.urls.signer.dumps("move", Claims(gid, seat, freshness.mark(pos.engine, pos.state,
                                                                         seat), move))
     r = client.post(f"/m/{token}", data={"then": "game"})
     assert r.status_code == 302, r.text

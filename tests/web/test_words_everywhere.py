@@ -1,4 +1,4 @@
-"""A player's words (service/play/moves/commands.py) mean the same wherever they are written: the same
+"""A player's words (service/play/moves/wordregistry.py) mean the same wherever they are written: the same
 list of lines, one at a time, through a reply email, the game page's command box, the JSON API
 and `flask move`, leaves the game the same and answers the same. docs/commands.md is the
 registry's own table."""
@@ -10,8 +10,8 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.play.moves import commands
-from service.play.players import personaltokens as tokens
+from service.play.moves import wordregistry
+from service.play.players import personaltokens
 from service.store.models import ChatMessage, GameRow, UndoRequest
 from tests.play.mail.test_replies import reply_to
 from tests.web.helpers import form_client, mails, start_game, text_of
@@ -39,7 +39,7 @@ def _page(app, gid, seat, addr, line):
 
 
 def _api(app, gid, seat, addr, line):
-    token = tokens.create(app.extensions["turnpost"], addr, "words")[1]
+    token = personaltokens.create(app.extensions["turnpost"], addr, "words")[1]
     r = app.test_client().post(f"/api/v1/games/{gid}/moves", json={"command": line},
                                headers={"Authorization": f"Bearer {token}"})
     assert r.status_code in (200, 409), r.json
@@ -114,18 +114,18 @@ def test_a_word_the_registry_does_not_know_is_a_move_for_the_engine(app):
     with app.app_context():
         result = app.test_cli_runner().invoke(args=["move", str(gid), "0", "resignation"])
     assert result.exit_code != 0 and _state(svc, gid)["seats"][0] == (0, "active")
-    assert commands.find("resign.")[0].name == "resign" and commands.find("keep") is None
+    assert wordregistry.find("resign.")[0].name == "resign" and wordregistry.find("keep") is None
 
 
 def test_help_lists_every_registered_word():
-    text = commands.help_text(_NoMoves(), None, 0)
-    for command in commands.COMMANDS.values():
-        assert f"{commands.usage(command)}: {command.summary}" in text
+    text = wordregistry.help_text(_NoMoves(), None, 0)
+    for command in wordregistry.COMMANDS.values():
+        assert f"{wordregistry.usage(command)}: {command.summary}" in text
 
 
 def test_docs_commands_md_is_the_registrys_table():
     written = (Path(__file__).parents[2] / "docs" / "commands.md").read_text()
-    assert written == commands.markdown(), "run `make commands-doc` and commit docs/commands.md"
+    assert written == wordregistry.markdown(), "run `make commands-doc` and commit docs/commands.md"
 
 
 class _NoMoves:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from service import play
-from service.telemetry import logcontext as logctx
+from service.telemetry import logcontext
 from workers.inprocess import InProcessWorker
 
 TABLES = (["anna@example.org", "ben@example.org"], ["cara@example.org", "dan@example.org"])
@@ -22,8 +22,8 @@ class LabelTakingTransport:
         self.real, self.broken, self.labels = real, broken, {}
 
     def send(self, msg):
-        self.labels[msg["To"].addresses[0].addr_spec] = (logctx.game_id.get(),
-                                                          logctx.seat.get())
+        self.labels[msg["To"].addresses[0].addr_spec] = (logcontext.game_id.get(),
+                                                          logcontext.seat.get())
         if msg["To"].addresses[0].addr_spec == self.broken:
             raise OSError("the relay hung up")
         return self.real.send(msg)
@@ -48,20 +48,20 @@ def queued(services):
 def test_each_row_is_sent_under_its_own_game_and_seat(services, queued, broken):
     ids, seats = queued
     services.transport = LabelTakingTransport(services.transport, broken)
-    logctx.bind(game=99, seat_=3)                # what the caller was about
+    logcontext.bind(game=99, seat_=3)                # what the caller was about
     play.deliver(services, ids)
     labels = services.transport.labels          # the group's last row is the second game's
     assert len(labels) == len(ids) >= 2 and labels == {a: seats[a] for a in labels}
     assert len({game for game, _ in labels.values()}) == 2
-    assert (logctx.game_id.get(), logctx.seat.get()) == (99, 3)   # and after: as before
-    logctx.clear()
+    assert (logcontext.game_id.get(), logcontext.seat.get()) == (99, 3)   # and after: as before
+    logcontext.clear()
 
 
 def test_a_failed_email_is_logged_under_its_own_game(services, queued, caplog):
     ids, seats = queued
     services.transport = LabelTakingTransport(services.transport, "anna@example.org")
     seen = []
-    handler_filter = logctx.ContextFilter()
+    handler_filter = logcontext.ContextFilter()
 
     class Keep:
         def filter(self, record):
@@ -77,23 +77,23 @@ def test_a_failed_email_is_logged_under_its_own_game(services, queued, caplog):
 
 def test_a_celery_task_leaves_no_game_behind_for_the_line_about_its_end(app, monkeypatch):
     task = app.extensions["celery"].tasks["workers.tasks.sweep_timers"]
-    monkeypatch.setattr(task, "run", lambda: logctx.bind(game=7, seat_=1))
+    monkeypatch.setattr(task, "run", lambda: logcontext.bind(game=7, seat_=1))
     task.push_request(id="task-1", is_eager=False)
     try:
         task()
     finally:
         task.pop_request()
-    assert (logctx.request_id.get(), logctx.game_id.get(), logctx.seat.get()) == \
+    assert (logcontext.request_id.get(), logcontext.game_id.get(), logcontext.seat.get()) == \
         ("task-1", None, None)
-    logctx.clear()
+    logcontext.clear()
 
 
 def test_each_job_of_the_embedded_thread_starts_about_nothing():
     seen: list[tuple] = []
 
     def run(job, *args):
-        seen.append((job, logctx.game_id.get(), logctx.seat.get()))
-        logctx.bind(game=5, seat_=0)             # what a use case does (play.submit)
+        seen.append((job, logcontext.game_id.get(), logcontext.seat.get()))
+        logcontext.bind(game=5, seat_=0)             # what a use case does (play.submit)
 
     worker = InProcessWorker(run, sweep_seconds=60)
     worker.enqueue("bots", 5)

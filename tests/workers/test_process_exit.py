@@ -18,7 +18,7 @@ from sqlalchemy import select
 
 from config import Settings
 from service import play
-from service.mail.outbound.transports import MaildirTransport
+from service.mailwire.outbound.transports import MaildirTransport
 from service.play import from_settings, notify
 from service.play.clock import ManualClock
 from service.store.models import OutboxRow

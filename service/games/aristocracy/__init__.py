@@ -34,7 +34,7 @@ class Aristocracy:
     # bids tie) as amended. 3: a sealed choice made in Herald order (A3's option) is final.
     # Games begun under an older version keep its rules (state.py).
     rules_version = RULES_VERSION
-    # why plans are refused (service.play.moves.plans): a plan would answer a sealed choice
+    # why plans are refused (service.play.moves.standingplans): a plan would answer a sealed choice
     sealed_choices = ("its choices are sealed and revealed together, so there is no move of "
                       "another player to answer")
     # the choice to end the game when able, made at any time and seen by nobody (A19): no

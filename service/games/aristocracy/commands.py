@@ -187,19 +187,6 @@ def read_card(tok: str) -> tuple[str, str | None, str | None] | None:
     return None
 
 
-def match_card(tok: str, pool) -> str | None:
-    """The first card of `pool` that `tok` names (lowest copy of the first fitting card)."""
-    found = read_card(tok)
-    if found is None:
-        return None
-    r, su, copy = found
-    pool = list(pool)
-    if su and copy and f"{r}{su}.{copy}" in pool:
-        return f"{r}{su}.{copy}"
-    hits = [c for c in pool if rank(c) == r and (su is None or french.suit(c) == su)]
-    return lowest(pool, base(hits[0]), ()) if hits else None
-
-
 def _find(parsed, zones, kind) -> str | None:
     """The card a parsed name picks from `zones`: an exact copy named (``7H.2``) picks its
     zone, and under EXACT that very copy; otherwise the lowest copy of the first fitting

@@ -56,7 +56,7 @@ def _building_view(s: State, b, show: bool) -> dict:
 
 
 def freshness(s: State, seat: int | None) -> dict:
-    """What a seat's links depend on (service.play.marks): its view, less the progress of a
+    """What a seat's links depend on (service.linking.freshness): its view, less the progress of a
     sealed round — who has chosen so far changes nothing a seat may decide (A3), so another
     seat's choice neither makes this seat's links stale nor sends it an email."""
     v = view(s, seat)

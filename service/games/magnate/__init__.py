@@ -3,7 +3,7 @@
 Modules (docs/engines.md, imports run down this list): `state` (state and `evolve`, one
 handler per event), then the rules helpers `costs` (costs, placement, payments), `scoring`
 (district totals, the result), `setup` (options, the deal), `flow` (decide and everything
-automatic), `moves` (legal moves, menu, finish_turn, timeout_move); `rules` (the entry points);
+automatic), `legalmoves` (legal moves, menu, finish_turn, timeout_move); `rules` (the entry points);
 `commands` (parse/describe); `plans` (what a seat may know when it writes a plan); `views`
 (view, redact, zones, secrets); `bots`.
 
@@ -71,7 +71,7 @@ class Magnate:
     # turn, so neither reliability nor quickness counts them (RULINGS P2)
     standing_choices = plans.OUT_OF_TURN
 
-    # plans (service.play.moves.plans): the position as the writer may know it
+    # plans (service.play.moves.standingplans): the position as the writer may know it
     plan_out_of_turn = plans.OUT_OF_TURN
 
     def plan_world(self, state, writer) -> State:

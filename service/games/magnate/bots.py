@@ -2,7 +2,7 @@
 where it counts, then ends its turn (M9 amended). "random" and "greedy" are the older names."""
 from __future__ import annotations
 
-from . import costs as R
+from . import costs
 from .rules import legal_moves
 from .scoring import column_total
 from .state import SI, SUITS, Prop, State, info, unvec
@@ -31,8 +31,8 @@ def _buy_score(st: State, seat: int, card: str, d: int) -> float:
 def _complete_a_deed(st: State, seat: int) -> dict | None:
     """Finish what is started: a deed completed with the default payment (M7)."""
     p = st.players[seat]
-    for _d, deed in R.deeds(p):
-        pay = R.default_completion(p.tokens, deed.on, deed.card, st.modern)
+    for _d, deed in costs.deeds(p):
+        pay = costs.default_completion(p.tokens, deed.on, deed.card, st.modern)
         if pay is not None:
             return {"type": "add", "card": deed.card, "pay": unvec(pay)}
     return None
@@ -42,10 +42,10 @@ def _best_buy(st: State, seat: int, rng) -> dict | None:
     p = st.players[seat]
     best, best_score = None, -1e9
     for card in p.hand:
-        pay = R.default_outright(p.tokens, card, st.modern)
+        pay = costs.default_outright(p.tokens, card, st.modern)
         if pay is None:
             continue
-        for d in R.places(st, seat, card):
+        for d in costs.places(st, seat, card):
             score = _buy_score(st, seat, card, d) + rng.random() * 0.01
             if score > best_score:
                 best, best_score = {"type": "buy", "card": card, "district": d + 1,
@@ -56,8 +56,8 @@ def _best_buy(st: State, seat: int, rng) -> dict | None:
 def _park(st: State, seat: int) -> dict | None:
     """Park tokens on a deed, safe from tax (M7)."""
     p = st.players[seat]
-    for _d, deed in R.deeds(p):
-        pays = R.add_payments(p.tokens, deed.on, deed.card, st.modern)
+    for _d, deed in costs.deeds(p):
+        pays = costs.add_payments(p.tokens, deed.on, deed.card, st.modern)
         if pays:
             return {"type": "add", "card": deed.card, "pay": unvec(max(pays, key=sum))}
     return None
@@ -68,12 +68,12 @@ def _good_deed(st: State, seat: int) -> dict | None:
     p = st.players[seat]
     modern = st.modern
     deeds = [(int(info(c)[0]) if info(c)[0].isdigit() else 10, c) for c in p.hand
-             if R.deed_allowed(c, modern) and R.can_afford(p.tokens, R.deed_cost(c))
+             if costs.deed_allowed(c, modern) and costs.can_afford(p.tokens, costs.deed_cost(c))
              and info(c)[0] not in "1"]
     for _rank, card in sorted(deeds, reverse=True):
         if _rank < 5 or st.final_left is not None:   # too late to finish a deed (M7, M12)
             break
-        where = R.places(st, seat, card)
+        where = costs.places(st, seat, card)
         if where:
             d = max(where, key=lambda x: _buy_score(st, seat, card, x))
             return {"type": "deed", "card": card, "district": d + 1}
@@ -103,17 +103,17 @@ def greedy_bot(st: State, seat: int, rng) -> dict:
 
 
 def _keep_value(st: State, seat: int, card: str) -> float:
-    where = R.places(st, seat, card)
+    where = costs.places(st, seat, card)
     if not where:
         return -1
-    return max(_buy_score(st, seat, card, d) for d in where) - R.cost(card, st.modern) * 0.2
+    return max(_buy_score(st, seat, card, d) for d in where) - costs.cost(card, st.modern) * 0.2
 
 
 def _enabling_trade(st: State, seat: int) -> dict | None:
     """One 3-for-1 trade (M10) that makes a hand card affordable right now."""
     p = st.players[seat]
-    for card in sorted(p.hand, key=lambda c: -R.cost(c, st.modern)):
-        if not R.places(st, seat, card):
+    for card in sorted(p.hand, key=lambda c: -costs.cost(c, st.modern)):
+        if not costs.places(st, seat, card):
             continue
         suits = info(card)[1]
         for give in SUITS:
@@ -123,7 +123,7 @@ def _enabling_trade(st: State, seat: int) -> dict | None:
                 tok = list(p.tokens)
                 tok[SI[give]] -= 3
                 tok[SI[get]] += 1
-                if R.default_outright(tuple(tok), card, st.modern) is not None:
+                if costs.default_outright(tuple(tok), card, st.modern) is not None:
                     return {"type": "trade", "give": give, "get": get}
     return None
 

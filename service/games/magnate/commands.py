@@ -27,7 +27,7 @@ import re
 from ..cards import decktet
 from ..contract import CommandError, IllegalMove
 from ..text import match, norm, unquote
-from . import costs as R
+from . import costs
 from .rules import decide, menu
 from .state import SUITS, State, evolve, unvec, vec
 
@@ -257,13 +257,13 @@ def _hand(st: State, seat: int, q: str) -> str:
 
 
 def _deed(st: State, seat: int, q: str, pending: str | None = None) -> str:
-    cards = [x.card for _d, x in R.deeds(st.players[seat])]
+    cards = [x.card for _d, x in costs.deeds(st.players[seat])]
     return _resolve(q, cards + ([pending] if pending and pending not in cards else []), "deed",
                     "you hold no incomplete deed to that card")
 
 
 def _where(st: State, seat: int, card: str, q: str | None, verb: str) -> int:
-    fits = [d + 1 for d in R.places(st, seat, card)]
+    fits = [d + 1 for d in costs.places(st, seat, card)]
     if q is None:
         if len(fits) == 1:
             return fits[0]
@@ -302,11 +302,11 @@ def _buy(st: State, seat: int, rest: str) -> dict:
         pay = _payment(pm.group(1))
     else:
         p = st.players[seat]
-        options = R.outright_payments(p.tokens, card, st.modern)
-        best = options[0] if len(options) == 1 else R.default_outright(p.tokens, card, st.modern)
+        options = costs.outright_payments(p.tokens, card, st.modern)
+        best = options[0] if len(options) == 1 else costs.default_outright(p.tokens, card, st.modern)
         if best is None:
             raise CommandError(f"you cannot afford {decktet.name(card)} "
-                               f"({R.cost(card, st.modern)} tokens of its suits)")
+                               f"({costs.cost(card, st.modern)} tokens of its suits)")
         pay = unvec(best)
     return {"type": "buy", "card": card, "district": district, "pay": pay}
 
@@ -316,14 +316,14 @@ def _add(st: State, seat: int, pay_q: str, card_q: str, pending: dict | None) ->
     if pay_q.strip():
         return {"type": "add", "card": card, "pay": _payment(pay_q)}
     p = st.players[seat]
-    held = [x for _d, x in R.deeds(p) if x.card == card]
+    held = [x for _d, x in costs.deeds(p) if x.card == card]
     if held:
         tokens, on = p.tokens, held[0].on
     else:   # the deed being bought in this same message
         tokens = tuple(t - c - pending.get("add", {}).get(s, 0) for t, c, s in
-                       zip(p.tokens, R.deed_cost(card), SUITS, strict=True))
+                       zip(p.tokens, costs.deed_cost(card), SUITS, strict=True))
         on = vec(pending.get("add", {}))
-    pay = R.default_completion(tokens, on, card, st.modern)
+    pay = costs.default_completion(tokens, on, card, st.modern)
     if pay is None:
         raise CommandError("you cannot complete it now: say how many tokens to add",
                            [f"add 1 {decktet.SUIT_SINGULAR[s]} to {card_text(card)}"

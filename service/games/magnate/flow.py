@@ -15,7 +15,7 @@ from ..cards import decktet
 from ..contract import Event, IllegalMove
 from ..folding import Recorder
 from ..shapes import Shapes, counts, one_of, string, whole
-from . import costs as R
+from . import costs
 from .scoring import final
 from .state import MODES, SI, SUITS, ZERO, Player, State, add, evolve, info, unvec, vec
 
@@ -55,7 +55,7 @@ def _sources(p: Player, high: int) -> list[tuple[str, str]]:
             if r != str(high):
                 continue
             # M1/M19: a deed pays one of its suits
-            out.append((x.card, suits if x.developed else R.income_suit(p, x.card)))
+            out.append((x.card, suits if x.developed else costs.income_suit(p, x.card)))
     return out
 
 
@@ -105,7 +105,7 @@ def _draw_one(rec: Recorder) -> None:
     st = rec.state
     card = st.draw[0]
     p = st.players[st.turn]
-    ace = R.is_ace(card) and st.options["replace_ace"]
+    ace = costs.is_ace(card) and st.options["replace_ace"]
     if ace and st.rules >= 2 and len(st.draw) == 1 and st.pile == st.piles:
         ace = False     # M16 (rules 2): no card is left to replace it: the drawer keeps it
     rec.emit("Drew", seat=st.turn, card=card, ask=bool(ace and p.aces == "ask"))
@@ -120,7 +120,7 @@ def advance(rec: Recorder, chance) -> None:
     while True:
         st = rec.state
         if st.phase == "open":
-            if R.more_possible(st, st.turn):
+            if costs.more_possible(st, st.turn):
                 return
             rec.emit("TurnEnded", seat=st.turn, auto=True)   # M9: nothing left to do
             continue
@@ -166,12 +166,12 @@ def _hand_card(st: State, seat: int, move) -> str:
 
 
 def _afford(p, pay) -> None:
-    if not R.can_afford(p.tokens, pay):
+    if not costs.can_afford(p.tokens, pay):
         raise IllegalMove("you do not have those tokens")
 
 
 def _own_deed(st: State, seat: int, card) -> int:
-    for d, x in R.deeds(st.players[seat]):
+    for d, x in costs.deeds(st.players[seat]):
         if x.card == card:
             return d
     raise IllegalMove("you hold no incomplete deed to that card")
@@ -190,7 +190,7 @@ def _prefer(rec: Recorder, seat: int, move) -> None:
     d = _own_deed(st, seat, move.get("card"))
     card = st.players[seat].columns[d][-1].card
     suit = move.get("suit")
-    if suit not in tuple(R.pref_choices(card)):     # one suit letter, never a fragment
+    if suit not in tuple(costs.pref_choices(card)):     # one suit letter, never a fragment
         raise IllegalMove("that deed cannot pay that suit, or has no choice to make")
     if st.players[seat].pref(card) == suit:
         raise IllegalMove("that is already your preference")
@@ -241,23 +241,23 @@ def _add(rec: Recorder, seat: int, move) -> None:
     deed = p.columns[d][-1]
     pay = _pay(move)
     _afford(p, pay)
-    why = R.add_ok(deed.on, pay, deed.card, st.modern)
+    why = costs.add_ok(deed.on, pay, deed.card, st.modern)
     if why:
         raise IllegalMove(why)
-    done = sum(deed.on) + sum(pay) == R.cost(deed.card, st.modern)
+    done = sum(deed.on) + sum(pay) == costs.cost(deed.card, st.modern)
     rec.emit("DeedAdded", seat=seat, card=deed.card, district=d + 1, pay=unvec(pay),
              completed=done)
 
 
 def _sell(rec: Recorder, seat: int, move) -> None:
     card = _hand_card(rec.state, seat, move)
-    rec.emit("Sold", seat=seat, card=card, gain=unvec(R.sell_gain(card)))
+    rec.emit("Sold", seat=seat, card=card, gain=unvec(costs.sell_gain(card)))
 
 
 def _placed_in(st: State, seat: int, move) -> tuple[str, int]:
     card = _hand_card(st, seat, move)
     d = _district(st, move)
-    why = R.can_place(st, seat, card, d)
+    why = costs.can_place(st, seat, card, d)
     if why:
         raise IllegalMove(f"cannot place {_name(card)} there: {why}")
     return card, d
@@ -269,8 +269,8 @@ def _buy(rec: Recorder, seat: int, move) -> None:
     p = st.players[seat]
     pay = _pay(move)
     _afford(p, pay)
-    if pay not in R.outright_payments(p.tokens, card, st.modern):
-        c = R.cost(card, st.modern)
+    if pay not in costs.outright_payments(p.tokens, card, st.modern):
+        c = costs.cost(card, st.modern)
         raise IllegalMove(f"{_name(card)} costs {c} tokens of its suits, at least one of each")
     rec.emit("Bought", seat=seat, card=card, district=d + 1, pay=unvec(pay))
 
@@ -280,9 +280,9 @@ def _deed_extra(p: Player, card: str, pay, move, modern: bool):
     if "add" not in move:
         return None
     extra = _pay(move, "add")
-    if not R.can_afford(add(p.tokens, pay, -1), extra):
+    if not costs.can_afford(add(p.tokens, pay, -1), extra):
         raise IllegalMove("you do not have those tokens besides the deed's price")
-    why = R.add_ok(ZERO, extra, card, modern)
+    why = costs.add_ok(ZERO, extra, card, modern)
     if why:
         raise IllegalMove(why)
     return extra
@@ -291,17 +291,17 @@ def _deed_extra(p: Player, card: str, pay, move, modern: bool):
 def _deed(rec: Recorder, seat: int, move) -> None:
     st = rec.state
     card, d = _placed_in(st, seat, move)
-    if not R.deed_allowed(card, st.modern):
+    if not costs.deed_allowed(card, st.modern):
         raise IllegalMove("no deed may be bought for a 2" if info(card)[0] == "2"
                           else "in the classic rules an Ace has no deed")
     p = st.players[seat]
-    pay = R.deed_cost(card)
+    pay = costs.deed_cost(card)
     _afford(p, pay)
     extra = _deed_extra(p, card, pay, move, st.modern)
     rec.emit("DeedBought", seat=seat, card=card, district=d + 1, pay=unvec(pay))
     if extra is not None:
         rec.emit("DeedAdded", seat=seat, card=card, district=d + 1, pay=unvec(extra),
-                 completed=sum(extra) == R.cost(card, st.modern))
+                 completed=sum(extra) == costs.cost(card, st.modern))
 
 
 def _end(rec: Recorder, seat: int, _move) -> None:
@@ -333,7 +333,7 @@ def _phase_check(st: State, t: str) -> None:
 
 _CARD = {"card": string}
 _PAY = counts(SUITS)
-#: every move's keys (moves.py lists the moves): a payment names only the suits it pays
+#: every move's keys (legalmoves.py lists the moves): a payment names only the suits it pays
 SHAPES = Shapes("Magnate", {
     "buy": ({"card": string, "district": whole, "pay": _PAY}, {}),
     "deed": ({"card": string, "district": whole}, {"add": _PAY}),

@@ -1,4 +1,4 @@
-"""What a seat may know when it writes a plan (service.play.moves.plans): the position with
+"""What a seat may know when it writes a plan (service.play.moves.standingplans): the position with
 every other seat holding any card it might hold, its hidden standing choices (income
 preferences, M19; the Ace setting, M16) at their plainest, so that accepting or refusing a plan
 line never tells the writer where a hidden card is or what another chose (plans are private).

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 from ..contract import Event, OptionError
 from ..contract import validate_options as shared_options
-from . import flow, moves, setup
+from . import flow, legalmoves, setup
 from .state import State
 
 # 1: the card play ends the turn; an Ace drawn as the last card may be replaced by nothing;
@@ -46,11 +46,11 @@ def start(game, seats: int, options: Mapping, chance) -> list[Event]:
 
 
 def legal_moves(st: State, seat: int) -> list[dict]:
-    return moves.legal_moves(st, seat)
+    return legalmoves.legal_moves(st, seat)
 
 
 def menu(st: State, seat: int) -> list[dict]:
-    return moves.menu(st, seat)
+    return legalmoves.menu(st, seat)
 
 
 def decide(st: State, seat: int, move, chance) -> list[Event]:
@@ -58,11 +58,11 @@ def decide(st: State, seat: int, move, chance) -> list[Event]:
 
 
 def finish_turn(st: State, seat: int) -> dict | None:
-    return moves.finish_turn(st, seat)
+    return legalmoves.finish_turn(st, seat)
 
 
 def timeout_move(st: State, seat: int) -> dict | None:
-    return moves.timeout_move(st, seat)
+    return legalmoves.timeout_move(st, seat)
 
 
 #: events that draw chance or turn up hidden cards (the dice, a card drawn, a reshuffle): a move whose events

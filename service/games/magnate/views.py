@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..cards import decktet
 from ..contract import Event, Outcome, places_by
-from . import costs as R
+from . import costs
 from .commands import pay_text
 from .scoring import standings
 from .state import SUITS, State, unvec
@@ -49,12 +49,12 @@ def view(st: State, seat: int | None) -> dict:
             cols.append({"seat": s, "total": sd["totals"][d][s], "cards": [
                 {"card": x.card} if x.developed else
                 {"card": x.card, "deed": True, "tokens": unvec(x.on),
-                 "needs": R.cost(x.card, st.modern) - sum(x.on)}
+                 "needs": costs.cost(x.card, st.modern) - sum(x.on)}
                 for x in st.players[s].columns[d]]})
         districts.append({"number": d + 1, "card": dist or None,
                           "name": _district_name(st, d),
                           "suits": decktet.suits(dist) if dist else "",
-                          "open": R.district_open(st, d), "contestants": list(st.contest[d]),
+                          "open": costs.district_open(st, d), "contestants": list(st.contest[d]),
                           "columns": cols, "leader": sd["leaders"][d]})
     players = [{"seat": s, "tokens": _tokens(p.tokens), "token_total": sum(p.tokens),
                 "crowns": list(p.crowns), "hand_size": len(p.hand),
@@ -93,9 +93,9 @@ def view(st: State, seat: int | None) -> dict:
         p = st.players[seat]
         out["hand"] = list(p.hand)
         # M19/M16: own standing choices only; the effective income suit of every deed
-        out["deed_income"] = [{"card": x.card, "suit": R.income_suit(p, x.card),
+        out["deed_income"] = [{"card": x.card, "suit": costs.income_suit(p, x.card),
                                "chosen": p.pref(x.card) is not None}
-                              for _d, x in R.deeds(p) if R.pref_choices(x.card)]
+                              for _d, x in costs.deeds(p) if costs.pref_choices(x.card)]
         out["replace_aces"] = p.aces if st.options["replace_ace"] else None
         out["asked"] = st.asked if st.phase == "ask" and st.turn == seat else None
         if st.rules >= 3 and st.options["replace_ace"]:

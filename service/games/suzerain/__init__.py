@@ -66,8 +66,7 @@ from typing import Any
 from ..contract import Chance, Event, Move, Outcome
 from ..contract import validate_options as _validate_options
 from . import bots, commands, plans, rules, views
-from . import state as st
-from .state import State
+from .state import State, evolve, to_act
 
 
 class Suzerain:
@@ -85,10 +84,10 @@ class Suzerain:
         return rules.start(self.validate_options(seats, options), chance)
 
     def evolve(self, state: State | None, event: Event) -> State:
-        return st.evolve(state, event)
+        return evolve(state, event)
 
     def to_act(self, state: State) -> frozenset[int]:
-        return st.to_act(state)
+        return to_act(state)
 
     def legal_moves(self, state: State, seat: int) -> list[Move]:
         return rules.legal_moves(state, seat)
@@ -114,7 +113,7 @@ class Suzerain:
     def describe(self, move: Move) -> str:
         return commands.describe(move)
 
-    # plans (service.play.moves.plans): the position as the writer may know it
+    # plans (service.play.moves.standingplans): the position as the writer may know it
     def plan_world(self, state: State, writer: int) -> State:
         return plans.plan_world(state, writer)
 

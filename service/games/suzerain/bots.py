@@ -14,7 +14,7 @@ from __future__ import annotations
 from functools import cache
 from math import comb
 
-from ..cards import decktet as dk
+from ..cards import decktet
 from .rules import legal_moves, playable
 from .scoring import MAJORITY_RANKS, RANK_SIZE, shared
 from .state import CARDS, CLAIM, DISCARD, LEAD, LOSER, RIGHT, ordered, value
@@ -43,7 +43,7 @@ def _seat_points(cards) -> tuple[dict, float]:
     ranks = {r: 0 for r in MAJORITY_RANKS}
     aces, pawns, courts, low = [], [], [], []
     for c in cards:
-        r = dk.rank(c)
+        r = decktet.rank(c)
         if r in ranks:
             ranks[r] += 1
         elif r == "1":
@@ -75,7 +75,7 @@ class Knowledge:
         self.mine = list(state.owned(seat))
         mine = set(self.mine)
         theirs = {c for c in state.owned(self.opp) if c in state.public}
-        theirs |= {a for a in dk.ACES if a not in mine}
+        theirs |= {a for a in decktet.ACES if a not in mine}
         self.theirs = list(theirs)
         seen = mine | theirs | set(state.display) | set(state.table)
         self.unseen = [c for c in CARDS if c not in seen]
@@ -128,10 +128,10 @@ class Knowledge:
         p_unseen = p_known * blind / len(self.unseen) if self.unseen else 0.0
         p = 1.0
         for c in self.theirs:
-            if dk.rank(c) not in "PT" and dk.shares_suit(c, card) and value(c) > value(card):
+            if decktet.rank(c) not in "PT" and decktet.shares_suit(c, card) and value(c) > value(card):
                 p *= 1 - p_known
         for c in self.unseen:
-            if dk.rank(c) not in "PT" and dk.shares_suit(c, card) and value(c) > value(card):
+            if decktet.rank(c) not in "PT" and decktet.shares_suit(c, card) and value(c) > value(card):
                 p *= 1 - p_unseen
         return p
 
@@ -168,7 +168,7 @@ def greedy_bot(state, seat: int, chance):
                                                                      -value(c)))}
         return {"type": "lead", "card": min(hand, key=value)}
     led = state.table[0]
-    winning = [c for c in hand if dk.shares_suit(c, led) and value(c) > value(led)]
+    winning = [c for c in hand if decktet.shares_suit(c, led) and value(c) > value(led)]
     if winning and worth > 0.05:
         return {"type": "play", "card": min(winning, key=value)}
     legal = playable(state.hands[seat], led)

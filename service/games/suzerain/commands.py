@@ -18,9 +18,9 @@ from __future__ import annotations
 import re
 from functools import cache
 
-from .. import text as names
-from ..cards import decktet as dk
+from ..cards import decktet
 from ..contract import CommandError, Move
+from ..text import match
 from .rules import legal_moves
 from .state import CARDS, CLAIM, DISCARD, FOLLOW, LEAD, LOSER, OVER, RIGHT, ordered, sort_key
 
@@ -42,14 +42,14 @@ PHASE_VERB = {LEAD: "lead", FOLLOW: "play", CLAIM: "take", LOSER: "take", DISCAR
 def describe(move: Move) -> str:
     kind = move.get("type")
     if kind in ("lead", "play", "take"):
-        return f"{kind} {dk.name(move['card'])}"
+        return f"{kind} {decktet.name(move['card'])}"
     if kind == "take_blind":
         return "take blind"
     if kind == "discard":
         cards = move.get("cards") or []
-        return "discard " + (" and ".join(dk.name(c) for c in cards) if cards else "none")
+        return "discard " + (" and ".join(decktet.name(c) for c in cards) if cards else "none")
     if kind == "remove":
-        return f"remove {dk.name(move['card'])} with {dk.name(move['with'])}"
+        return f"remove {decktet.name(move['card'])} with {decktet.name(move['with'])}"
     if kind == "decline":
         return "remove nothing"
     raise ValueError(f"not a Suzerain move: {move!r}")
@@ -143,12 +143,12 @@ def _remove_parts(state, seat: int, verb: str, rest: str) -> tuple[str, str]:
 def _only_right(state, seat: int, card: str) -> str:
     """The one unused right that fits `card` (the fresh one first, when one is offered)."""
     fits = [k for k in state.kept[seat]
-            if k not in state.used[seat] and dk.shares_suit(k, card)]
+            if k not in state.used[seat] and decktet.shares_suit(k, card)]
     if state.phase == RIGHT and state.offer in fits:
         return state.offer
     if len(fits) != 1:
-        why = (f"none of your unused Pawns and Courts shares a suit with {dk.name(card)}"
-               if not fits else f"which right removes {dk.name(card)}?")
+        why = (f"none of your unused Pawns and Courts shares a suit with {decktet.name(card)}"
+               if not fits else f"which right removes {decktet.name(card)}?")
         # with no right to use, what may be done instead ('remove nothing' to a fresh right
         # that no hand card fits, rules 3)
         raise CommandError(why, [describe({"type": "remove", "card": card, "with": k})
@@ -162,11 +162,11 @@ _GRAMMAR = {"lead": _play, "play": _play, "take": _take, "discard": _discard,
 
 @cache
 def _spellings(cards: tuple[str, ...]) -> dict[str, list[str]]:
-    return {c: dk.aliases(c) for c in cards}
+    return {c: decktet.aliases(c) for c in cards}
 
 
 def _strict(query: str, candidates) -> str:
-    return names.match(query, _spellings(ordered(candidates)))
+    return match(query, _spellings(ordered(candidates)))
 
 
 def _resolve(query: str, candidates, where: str) -> str:
@@ -178,9 +178,9 @@ def _resolve(query: str, candidates, where: str) -> str:
         if "could be several" in err.why:
             raise
         try:
-            return names.match(query, _spellings(CARDS))
+            return match(query, _spellings(CARDS))
         except CommandError:
-            hint = err.suggestions or [dk.name(c) for c in ordered(candidates)][:8]
+            hint = err.suggestions or [decktet.name(c) for c in ordered(candidates)][:8]
             raise CommandError(f"there is no {where} {query!r}", hint) from None
 
 

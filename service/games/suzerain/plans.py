@@ -1,11 +1,11 @@
-"""What a seat may know when it writes a plan (service.play.moves.plans): the position as its
+"""What a seat may know when it writes a plan (service.play.moves.standingplans): the position as its
 opponent's hand could be, from the writer's own knowledge only, so that accepting or refusing
 a plan line never tells the writer where a hidden card is (issue: plans are private)."""
 from __future__ import annotations
 
 from dataclasses import replace
 
-from ..cards import decktet as dk
+from ..cards import decktet
 from ..contract import Move
 from .rules import playable
 from .state import DISCARD, LEAD, LOSER, RIGHT, State, ordered
@@ -59,9 +59,9 @@ def stand_in_deck(state: State, writer: int) -> tuple[str, ...]:
     be after most blind takes; after a Pawn or Court the winner's right comes first (S7) and
     the answer is checked when played."""
     hidden = [c for c in possible_hand(state, writer)
-              if c not in state.public and dk.rank(c) != "1"]
-    plain = [c for c in hidden if dk.rank(c) not in "PT"]
-    courts = [c for c in hidden if dk.rank(c) in "PT"]
+              if c not in state.public and decktet.rank(c) != "1"]
+    plain = [c for c in hidden if decktet.rank(c) not in "PT"]
+    courts = [c for c in hidden if decktet.rank(c) in "PT"]
     return tuple(plain + courts)[:len(state.deck)]
 
 
@@ -76,7 +76,7 @@ def never_possible(state: State, writer: int, move: Move) -> str | None:
         if card not in pool:
             where = "is in your own hand" if card in state.hands[writer] else \
                 "has already been played or is out of reach"
-            return f"{dk.name(card)} {where}"
+            return f"{decktet.name(card)} {where}"
     return None
 
 

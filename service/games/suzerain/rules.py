@@ -24,11 +24,11 @@ import re
 from collections.abc import Mapping
 from itertools import combinations
 
-from .. import text as names
-from ..cards import decktet as dk
+from ..cards import decktet
 from ..contract import Chance, CommandError, Event, IllegalMove, Move, Option, OptionError
 from ..folding import Recorder
 from ..shapes import Shapes, string, strings
+from ..text import match
 from . import scoring
 from .state import (
     CARDS,
@@ -87,7 +87,7 @@ SHAPES = Shapes("Suzerain", {
 def validate(opts: dict) -> dict:
     """Options already checked one by one (contract.validate_options): the card orders."""
     opts["deck"] = ", ".join(_option_cards(opts["deck"], POOL, "deck"))
-    opts["aces"] = ", ".join(_option_cards(opts["aces"], dk.ACES, "aces"))
+    opts["aces"] = ", ".join(_option_cards(opts["aces"], decktet.ACES, "aces"))
     return opts
 
 
@@ -98,7 +98,7 @@ def start(opts: Mapping, chance: Chance) -> list[Event]:
     moon = _seat(opts["moon_set"], chance)
     aces = opts["aces"].split(", ") if opts["aces"] else []
     if not aces:
-        aces = list(dk.ACES)
+        aces = list(decktet.ACES)
         chance.shuffle(aces)
     pool = opts["deck"].split(", ") if opts["deck"] else list(POOL)
     if not opts["deck"]:
@@ -121,16 +121,16 @@ def _option_cards(text: str, allowed, option: str) -> list[str]:
     if not text:
         return []
     parts = re.split(r"\s*,\s*", text) if "," in text else text.split()
-    spell = {c: dk.aliases(c) for c in allowed}
+    spell = {c: decktet.aliases(c) for c in allowed}
     out: list[str] = []
     for part in parts:
         try:
-            card = names.match(part, spell)
+            card = match(part, spell)
         except CommandError as err:
             hint = f" (did you mean {', '.join(err.suggestions)}?)" if err.suggestions else ""
             raise OptionError(f"option {option!r}: {err.why}{hint}") from None
         if card in out:
-            raise OptionError(f"option {option!r} lists {dk.name(card)} twice")
+            raise OptionError(f"option {option!r} lists {decktet.name(card)} twice")
         out.append(card)
     if len(out) != len(allowed):
         missing = listing(c for c in allowed if c not in out)
@@ -208,7 +208,7 @@ def rights(state: State, seat: int) -> list[Move]:
     hand = state.hands[seat]
     return [{"type": "remove", "card": c, "with": k}
             for k in state.kept[seat] if k not in state.used[seat]
-            for c in hand if dk.shares_suit(c, k)]
+            for c in hand if decktet.shares_suit(c, k)]
 
 
 def _last_card_refusal(state: State, seat: int, card: str) -> str | None:
@@ -217,7 +217,7 @@ def _last_card_refusal(state: State, seat: int, card: str) -> str | None:
     amended): whenever the pile holds a card, as the pile refills the hand (S8)."""
     if len(state.hands[seat]) > 1:
         return None
-    name = dk.name(card) if card else "your last card"
+    name = decktet.name(card) if card else "your last card"
     if state.rules < 2:
         if state.phase in (LEAD, FOLLOW):
             return f"{name} is your last card and you must still play it"
@@ -230,7 +230,7 @@ def _last_card_refusal(state: State, seat: int, card: str) -> str | None:
 
 def playable(hand, led: str) -> list[str]:
     """S3: the cards sharing a suit with the led card, or the whole hand if none does."""
-    follow = [c for c in hand if dk.shares_suit(c, led)]
+    follow = [c for c in hand if decktet.shares_suit(c, led)]
     return follow or list(hand)
 
 
@@ -265,7 +265,7 @@ def _follow(rec: Recorder, seat: int, move: Move) -> None:
     card = _held(state, seat, move)
     led = state.table[0]
     followers = playable(state.hands[seat], led)
-    followed = dk.shares_suit(card, led)
+    followed = decktet.shares_suit(card, led)
     if not followed and len(followers) < len(state.hands[seat]):
         raise IllegalMove(f"you must follow {suit_words(led)}: you hold {listing(followers)}")
     leader = state.leader
@@ -281,7 +281,7 @@ def _claim(rec: Recorder, seat: int, move: Move) -> None:
     refill and what follows it."""
     state = rec.state
     card, blind = _claimed_card(state, move)
-    kept = dk.rank(card) in "PT"
+    kept = decktet.rank(card) in "PT"
     rec.emit("Claimed", seat=seat, card=card, blind=blind, kept=kept, trick=state.trick)
     if state.phase == LOSER:
         _after_losers_claim(rec, seat)
@@ -377,8 +377,8 @@ def _remove(rec: Recorder, seat: int, move: Move) -> None:
     card, by = _card_of(move), move.get("with")
     _check_right(state, seat, by)
     card = _held(state, seat, move)
-    if not dk.shares_suit(card, by):
-        raise IllegalMove(f"{dk.name(card)} shares no suit with {dk.name(by)} "
+    if not decktet.shares_suit(card, by):
+        raise IllegalMove(f"{decktet.name(card)} shares no suit with {decktet.name(by)} "
                           f"({suit_words(by)})")
     refusal = _last_card_refusal(state, seat, card)
     if refusal:
@@ -394,7 +394,7 @@ def _check_right(state: State, seat: int, by) -> None:
                           f"{listing(mine)}" if mine else
                           "you have no Pawn or Court with an unused right")
     if by in state.used[seat]:
-        raise IllegalMove(f"you have already used {dk.name(by)}")
+        raise IllegalMove(f"you have already used {decktet.name(by)}")
 
 
 def _after_removal(rec: Recorder, seat: int) -> None:
@@ -492,11 +492,11 @@ _TIMEOUT = {
 
 
 def _task(state: State) -> str:
-    return {LEAD: "lead a card", FOLLOW: f"play a card to {dk.name(state.table[0])}"
+    return {LEAD: "lead a card", FOLLOW: f"play a card to {decktet.name(state.table[0])}"
             if state.table else "play a card",
             CLAIM: "take a face-up card or take blind", LOSER: "take a face-up card",
             DISCARD: "discard 0, 1 or 2 cards ('discard none' for none)",
-            RIGHT: f"use the right of {dk.name(state.offer)} or keep it for later "
+            RIGHT: f"use the right of {decktet.name(state.offer)} or keep it for later "
                    "('remove nothing')" if state.offer else "decide on a right",
             }.get(state.phase, "wait")
 
@@ -516,7 +516,7 @@ def _card_of(move: Move) -> str:
 
 
 def _called(card) -> str:
-    return dk.name(card) if isinstance(card, str) and card in CARDS else repr(card)
+    return decktet.name(card) if isinstance(card, str) and card in CARDS else repr(card)
 
 
 #: events that draw chance or turn up hidden cards (the display refilled from the deck, a pile taken up): a move whose events

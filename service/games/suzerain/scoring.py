@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from ..cards import decktet as dk
+from ..cards import decktet
 from .state import sort_key
 
 MAJORITY_RANKS = ("5", "6", "7", "8", "9", "N")
 RANK_WORD = {"5": "5s", "6": "6s", "7": "7s", "8": "8s", "9": "9s", "N": "Crowns"}
 # how many cards of each majority rank the deck holds (3, but 6 Crowns)
-RANK_SIZE = {r: sum(1 for c in dk.ALL if dk.rank(c) == r) for r in MAJORITY_RANKS}
+RANK_SIZE = {r: sum(1 for c in decktet.ALL if decktet.rank(c) == r) for r in MAJORITY_RANKS}
 
 
 def shared(a: str, b: str) -> int:
     """How many suits two cards share."""
-    return len(set(dk.suits(a)) & set(dk.suits(b)))
+    return len(set(decktet.suits(a)) & set(decktet.suits(b)))
 
 
 def majority_points(mine: int, theirs: int, size: int) -> int:
@@ -32,7 +32,7 @@ def majority_points(mine: int, theirs: int, size: int) -> int:
 def breakdown(owned: Sequence[Iterable[str]]) -> list[dict]:
     """Per seat: points by rule and the total. `owned[s]` = every card seat s owns."""
     owned = [list(cards) for cards in owned]
-    counts = [{r: sum(1 for c in cards if dk.rank(c) == r) for r in MAJORITY_RANKS}
+    counts = [{r: sum(1 for c in cards if decktet.rank(c) == r) for r in MAJORITY_RANKS}
               for cards in owned]
     out = []
     for seat, cards in enumerate(owned):
@@ -41,14 +41,14 @@ def breakdown(owned: Sequence[Iterable[str]]) -> list[dict]:
         for r in MAJORITY_RANKS:
             majorities[r] = {"cards": counts[seat][r], "of": RANK_SIZE[r],
                              "points": majority_points(counts[seat][r], other[r], RANK_SIZE[r])}
-        pawns = [c for c in cards if dk.rank(c) == "P"]
-        courts = [c for c in cards if dk.rank(c) == "T"]
+        pawns = [c for c in cards if decktet.rank(c) == "P"]
+        courts = [c for c in cards if decktet.rank(c) == "T"]
         aces = []
-        for ace in sorted(c for c in cards if dk.rank(c) == "1"):
+        for ace in sorted(c for c in cards if decktet.rank(c) == "1"):
             with_ = [p for p in pawns if shared(ace, p)]
             aces.append({"card": ace, "pawns": with_, "points": len(with_)})
         low = []
-        for card in sorted((c for c in cards if dk.rank(c) in "234"), key=sort_key):
+        for card in sorted((c for c in cards if decktet.rank(c) in "234"), key=sort_key):
             per = {t: shared(card, t) for t in courts if shared(card, t)}
             low.append({"card": card, "courts": per, "points": sum(per.values())})
         s10 = sum(m["points"] for m in majorities.values())

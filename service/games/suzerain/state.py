@@ -10,14 +10,14 @@ from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from typing import Any
 
-from ..cards import decktet as dk
+from ..cards import decktet
 from ..folding import Fold, started_version
 
 MOON_SET = ("2MK", "3MV", "4MS")
 WYRM_SET = ("2SY", "3LY", "4YK")
 STARTING = MOON_SET + WYRM_SET
-POOL = tuple(c for c in dk.ALL if c != dk.EXCUSE and dk.rank(c) != "1" and c not in STARTING)
-CARDS = POOL + STARTING + dk.ACES          # the 44 cards in play (S1)
+POOL = tuple(c for c in decktet.ALL if c != decktet.EXCUSE and decktet.rank(c) != "1" and c not in STARTING)
+CARDS = POOL + STARTING + decktet.ACES          # the 44 cards in play (S1)
 assert len(POOL) == 32 and len(CARDS) == 44
 
 LEAD, FOLLOW, CLAIM, LOSER, DISCARD, OVER = "lead", "follow", "claim", "loser", "discard", "over"
@@ -26,8 +26,8 @@ LEAD, FOLLOW, CLAIM, LOSER, DISCARD, OVER = "lead", "follow", "claim", "loser", 
 RIGHT = "right"
 SEAT_CHOICES = ("random", "first", "second")
 
-_ORDER = {c: i for i, c in enumerate(sorted(dk.ALL, key=lambda c: (dk.RANK_VALUE[dk.rank(c)],
-                                                                   dk.ALL.index(c))))}
+_ORDER = {c: i for i, c in enumerate(sorted(decktet.ALL, key=lambda c: (decktet.RANK_VALUE[decktet.rank(c)],
+                                                                   decktet.ALL.index(c))))}
 
 
 def sort_key(card: str) -> int:
@@ -36,15 +36,15 @@ def sort_key(card: str) -> int:
 
 
 def value(card: str) -> int:
-    return dk.RANK_VALUE[dk.rank(card)]
+    return decktet.RANK_VALUE[decktet.rank(card)]
 
 
 def suit_words(card: str) -> str:
-    return " or ".join(dk.SUIT_NAMES[s] for s in dk.suits(card))
+    return " or ".join(decktet.SUIT_NAMES[s] for s in decktet.suits(card))
 
 
 def listing(cards) -> str:
-    cards = [dk.name(c) for c in cards]
+    cards = [decktet.name(c) for c in cards]
     if len(cards) <= 1:
         return "".join(cards) or "nothing"
     return ", ".join(cards[:-1]) + " and " + cards[-1]

@@ -9,7 +9,7 @@ score broken down by rule.
 """
 from __future__ import annotations
 
-from ..cards import decktet as dk
+from ..cards import decktet
 from ..contract import Event, Outcome
 from . import scoring
 from .rules import offer_usable
@@ -93,10 +93,10 @@ def tally(state, seat: int | None) -> list[dict]:
     rows = []
     for r in MAJORITY_RANKS:
         size = RANK_SIZE[r]
-        counts = [sum(1 for c in known[s] if dk.rank(c) == r) for s in (0, 1)]
+        counts = [sum(1 for c in known[s] if decktet.rank(c) == r) for s in (0, 1)]
         row = {"rank": r, "name": RANK_WORD[r], "of": size, "counts": counts,
                "unseen": size - sum(counts),
-               "cards": [list(ordered(c for c in known[s] if dk.rank(c) == r)) for s in (0, 1)],
+               "cards": [list(ordered(c for c in known[s] if decktet.rank(c) == r)) for s in (0, 1)],
                "sure": None, "points": None}
         for s in (0, 1):
             if counts[s] * 2 > size:   # a majority nobody can take away
@@ -128,7 +128,7 @@ _WAITING = {LEAD: "lead", FOLLOW: "follow", CLAIM: "claim a card as the winner",
 def _right_prompt(state: State) -> str:
     """The fresh right's owner alone reads this, so it may say what their hand holds; the
     other seat's prompt is the same whatever it holds (rules 3: the offer is made either way)."""
-    seat, offer = acting(state), dk.name(state.offer)
+    seat, offer = acting(state), decktet.name(state.offer)
     if offer_usable(state, seat):
         return (f"You may use the right of {offer} now: remove a hand card sharing a suit "
                 "with it, or say 'remove nothing' to keep the right for later (S7).")
@@ -138,8 +138,8 @@ def _right_prompt(state: State) -> str:
 
 def _follow_prompt(state: State) -> str:
     led = state.table[0]
-    return (f"Follow {dk.name(led)}: play a card with "
-            f"{' or '.join(dk.SUIT_NAMES[s] for s in dk.suits(led))} if you can.")
+    return (f"Follow {decktet.name(led)}: play a card with "
+            f"{' or '.join(decktet.SUIT_NAMES[s] for s in decktet.suits(led))} if you can.")
 
 
 _ASKING = {
@@ -191,7 +191,7 @@ def _public(sentence):
 
 def _followed_text(d) -> str:
     verb = "played" if d["followed"] else "could not follow and played"
-    return f"{{p{d['seat']}}} {verb} {dk.name(d['card'])}."
+    return f"{{p{d['seat']}}} {verb} {decktet.name(d['card'])}."
 
 
 def _claimed(d, seat, mine) -> dict:
@@ -200,7 +200,7 @@ def _claimed(d, seat, mine) -> dict:
         return {"seat": s, "blind": True, "kept": False, "trick": d["trick"],
                 "text": f"{{p{s}}} took the top card of the deck blind."}
     how = "took the top card of the deck blind: " if d["blind"] else "took "
-    text = f"{{p{s}}} {how}{dk.name(d['card'])}"
+    text = f"{{p{s}}} {how}{decktet.name(d['card'])}"
     return {**d, "text": text + (" and set it aside face up." if d["kept"] else ".")}
 
 
@@ -220,18 +220,18 @@ def _discarded(d, seat, mine) -> dict:
 def _removed(d, seat, mine) -> dict:
     s = d["seat"]
     out = {"seat": s, "with": d["with"]}
-    what = dk.name(d["card"]) if mine else "a card"
+    what = decktet.name(d["card"]) if mine else "a card"
     if mine:
         out["card"] = d["card"]
-    out["text"] = (f"{{p{s}}} used the right of {dk.name(d['with'])} to set aside {what} "
+    out["text"] = (f"{{p{s}}} used the right of {decktet.name(d['with'])} to set aside {what} "
                    "from hand.")
     return out
 
 
 def _offer_closed_text(d) -> str:
     if d["used"]:
-        return f"{{p{d['seat']}}} is done with the right of {dk.name(d['with'])}."
-    return f"{{p{d['seat']}}} kept the right of {dk.name(d['with'])} for later."
+        return f"{{p{d['seat']}}} is done with the right of {decktet.name(d['with'])}."
+    return f"{{p{d['seat']}}} kept the right of {decktet.name(d['with'])} for later."
 
 
 def _ended_text(d) -> str:
@@ -247,14 +247,14 @@ def _ended_text(d) -> str:
 
 _REDACT = {
     "Started": _started,
-    "Led": _public(lambda d: f"{{p{d['seat']}}} led {dk.name(d['card'])} to trick "
+    "Led": _public(lambda d: f"{{p{d['seat']}}} led {decktet.name(d['card'])} to trick "
                              f"{d['trick']}."),
     "Followed": _public(_followed_text),
     "TrickWon": _public(lambda d: f"{{p{d['winner']}}} won trick {d['trick']}; "
                                   f"{{p{d['next_leader']}}} will lead the next."),
     "Claimed": _claimed,
     "RightOffered": _public(lambda d: f"{{p{d['seat']}}} may use the right of "
-                                      f"{dk.name(d['with'])} at once."),
+                                      f"{decktet.name(d['with'])} at once."),
     "OfferClosed": _public(_offer_closed_text),
     "DisplayRefilled": _public(lambda d: f"Turned face up: {listing(d['cards'])}."),
     "Discarded": _discarded,

@@ -70,7 +70,7 @@ class Trees:
     def describe(self, move) -> str:
         return commands.describe(move)
 
-    # plans (service.play.moves.plans): the position as the writer may know it
+    # plans (service.play.moves.standingplans): the position as the writer may know it
     def plan_world(self, state, writer: int) -> dict:
         return plans.plan_world(state, writer)
 

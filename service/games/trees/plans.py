@@ -1,4 +1,4 @@
-"""What a seat may know when it writes a plan (service.play.moves.plans): the position with
+"""What a seat may know when it writes a plan (service.play.moves.standingplans): the position with
 every other seat holding any card it might hold, so that accepting or refusing a plan line
 never tells the writer where a hidden card is (plans are private).
 

@@ -27,8 +27,7 @@ from service.play.players import (
     take_open_seat,
 )
 from service.play.services import Services
-from service.play.time import ClockError, clocks
-from service.play.time import deadlines as timing
+from service.play.time import ClockError, clocks, deadlines
 from service.store.models import Challenge, GameRow, Invitation, Player
 
 from . import strength
@@ -82,7 +81,7 @@ def read_terms(kind: str, clock: str, rated: bool = True, min_rating=None, max_r
     except registry.UnknownGame:
         raise BadChallenge(f"There is no game called {kind!r}.") from None
     try:
-        _, option, _ = timing.read_options({"clock": clock or ""})
+        _, option, _ = deadlines.read_options({"clock": clock or ""})
     except ClockError as exc:
         raise BadChallenge(str(exc)) from None
     if option is None:

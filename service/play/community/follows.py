@@ -15,14 +15,13 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import history
+from service.display.seatview import history
 from service.games import registry
-from service.play import notify, readpolicy
-from service.play import repository as positions
+from service.play import notify, readpolicy, repository
 from service.play.errors import Refused
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import Follow, GameRow, Player, Tournament
 
 #: a follower hears at most once in this long
@@ -50,7 +49,7 @@ def follow_game(svc: Services, player_id: int, game_id: int,
     game); a game they may not read is "no such game", as reading it would be."""
     now = svc.clock.now()
     with svc.db.transaction() as session:
-        readpolicy.admit(lambda: positions.game_row(session, game_id),
+        readpolicy.admit(lambda: repository.game_row(session, game_id),
                          Reader.player(player_id, public_id), readpolicy.sees_table)
         return _follow(session, player_id, now, game_id=game_id)
 
@@ -138,7 +137,7 @@ def _games(session: Session, row: Follow) -> list[GameRow]:
 def _told(session: Session, svc: Services, game: GameRow, since: datetime,
           now: datetime) -> dict:
     """The game's moves between `since` and `now`, as spectators see them."""
-    recorded = [r for r in event_store.load(session, game) if since < r.at <= now]
+    recorded = [r for r in eventstore.load(session, game) if since < r.at <= now]
     engine = registry.get(game.kind)
     names = [s.player.name for s in game.seats]
     lines = [h["text"] for h in history(engine, [(r.seq, r.event) for r in recorded], None,

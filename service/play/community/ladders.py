@@ -20,8 +20,7 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.play import notify, ranking
-from service.play import repository as positions
+from service.play import notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, open_game
 from service.play.services import Services
@@ -407,7 +406,7 @@ def catch_up(session: Session, svc: Services, kind: str) -> int:
     for row, game in ended:
         outcome = None
         if not (game.result or {}).get("places"):   # ended before places were stored
-            pos = positions.load(session, svc.states, game.id)
+            pos = repository.load(session, svc.states, game.id)
             outcome = pos.engine.outcome(pos.state)
         ranked = ranking.of_game(game, outcome)
         _settle(session, row, list(ranked.winners) if ranked is not None else [])

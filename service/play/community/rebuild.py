@@ -11,8 +11,7 @@ from sqlalchemy import func, select
 
 from service.store.models import EventRow, GameRow, RatingChange
 
-from .. import ranking
-from .. import repository as positions
+from .. import ranking, repository
 from ..services import Services
 from . import ratings
 
@@ -44,7 +43,7 @@ def rebuild(svc: Services, kind: str | None = None) -> int:
         rated = 0
         for game in sorted(games, key=order):
             if not (game.result or {}).get("places"):
-                pos = positions.load(session, svc.states, game.id)
+                pos = repository.load(session, svc.states, game.id)
                 game.result = ranking.result_of(game, pos.engine.outcome(pos.state))
             now = when.get(game.id) or last.get(game.id) or game.created_at
             rated += ratings.rate_end(session, game, now)

@@ -16,8 +16,7 @@ from itertools import combinations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.play import ranking
-from service.play import repository as positions
+from service.play import ranking, repository
 from service.play.services import Services
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
 
@@ -58,7 +57,7 @@ def finished_games(session: Session, svc: Services, t: Tournament) -> list[Finis
     for game in games:
         outcome = None
         if not (game.result or {}).get("places"):   # ended before places were stored
-            pos = positions.load(session, svc.states, game.id)
+            pos = repository.load(session, svc.states, game.id)
             outcome = pos.engine.outcome(pos.state)
         ranked = ranking.of_game(game, outcome)
         if ranked is None:

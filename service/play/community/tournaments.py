@@ -31,12 +31,11 @@ from service.play.players import (
     parse_entry,
 )
 from service.play.services import Services
-from service.play.time import ClockError
-from service.play.time import deadlines as timing
+from service.play.time import ClockError, deadlines
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
 
 from . import pairing, standings, strength
-from .letters import tell_entrants
+from .tournamentletters import tell_entrants
 
 FORMATS = ("swiss", "round-robin")
 MAX_ROUNDS = 30
@@ -131,7 +130,7 @@ def check(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list
     options: dict[str, Any] = {"clock": clock} if clock else {}
     options["seats"] = table        # the service's; taken out before each game starts
     try:
-        timing.read_options(dict(options))
+        deadlines.read_options(dict(options))
         fit_seats(engine, table, {})
     except (ClockError, BadStart) as exc:
         raise BadTournament(getattr(exc, "detail", str(exc))) from None

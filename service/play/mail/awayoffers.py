@@ -14,14 +14,13 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.linking.signer import Claims
-from service.mail.inbound.parse import InboundMail
+from service.mailwire.inbound.parse import InboundMail
 from service.play import notify
 from service.play.errors import PlayError
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.repository import check_holder
 from service.play.services import Services
-from service.play.time import clocks
-from service.play.time import deadlines as timing
+from service.play.time import clocks, deadlines
 from service.store.models import EventRow, GameRow, OutboxRow
 
 ACT = "away"
@@ -149,19 +148,19 @@ def accept(svc: Services, game_id: int, seat: int, holder: int, move: dict) -> s
         if game is None:
             raise PlayError("This game no longer exists.")
         check_holder(game, seat, holder)
-        row = timing.seat_row(game, seat)
+        row = deadlines.seat_row(game, seat)
         player_id, zone = row.player_id, row.player.zone
         moved = _moved_since(session, game, seat, int(move["seq"]))
     today = clocks.local_today(svc.clock.now(), zone)
     if moved:
-        raise seats.SeatRefused("You have moved since your automatic reply, so no vacation was "
+        raise seatchanges.SeatRefused("You have moved since your automatic reply, so no vacation was "
                                 f"taken. To take one anyway, write `vacation until "
                                 f"{max(last, today).isoformat()}` on the game page or in a reply.")
     if last < today:
-        raise seats.SeatRefused(f"This offer was for a vacation until {last.isoformat()}, which "
+        raise seatchanges.SeatRefused(f"This offer was for a vacation until {last.isoformat()}, which "
                                 "has passed; nothing was changed. Write `vacation 5` or `vacation "
                                 "until YYYY-MM-DD` for a new one.")
-    return seats.take_vacation(svc, player_id, f"vacation until {last.isoformat()}").text
+    return seatchanges.take_vacation(svc, player_id, f"vacation until {last.isoformat()}").text
 
 
 def _moved_since(session: Session, game, seat: int, seq: int) -> bool:

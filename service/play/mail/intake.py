@@ -3,7 +3,7 @@ IMAP): store the raw bytes with what they parse into, de-duplicated by Message-I
 anything else can go wrong; then have a worker act on it (`service.play.mail.replies.process`).
 
 Whatever its bytes, a message is stored: the parser never raises and cleans what it hands on
-(service.mail.inbound.parse: Message-IDs that are not plain ASCII become a hash of their
+(service.mailwire.inbound.parse: Message-IDs that are not plain ASCII become a hash of their
 bytes, NULs and undecodable bytes are replaced). Mail for no reply address of ours (a guessed
 or broken play+ token) is kept only for diagnosis: cut to TURNPOST_INBOUND_UNKNOWN_MAX_BYTES
 and deleted UNKNOWN_KEPT after by the sweep."""
@@ -15,10 +15,10 @@ from sqlalchemy import delete, select
 from sqlalchemy.exc import IntegrityError
 
 from service.linking.signer import TokenError
-from service.mail.inbound.parse import InboundMail, parse_message, reply_tokens
+from service.mailwire.inbound.parse import InboundMail, parse_message, reply_tokens
 from service.play import aftercommit, notify
 from service.play.services import Services
-from service.store import inbound as inbound_store
+from service.store import inboundrows
 from service.store.models import InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 
@@ -45,7 +45,7 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
         expires_at = now + UNKNOWN_KEPT
     try:
         with svc.db.transaction() as session:
-            row_id = inbound_store.insert(session.connection(), {
+            row_id = inboundrows.insert(session.connection(), {
                 "message_id": message_id, "raw": raw, "via": via,
                 "status": InboundStatus.RECEIVED, "parsed": mail.to_json(), "attempts": 0,
                 "received_at": now, "expires_at": expires_at})

@@ -12,10 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.mail.outbound.compose import Envelope, compose_letter
+from service.mailwire.outbound.compose import Envelope, compose_letter
 from service.play.services import Services
-from service.play.time import clocks
-from service.play.time import deadlines as timing
+from service.play.time import clocks, deadlines
 from service.store.models import AccountChange, GameRow, Invitation, OutboxRow, Player
 
 #: the letters about an account (service.play.players.readdress and .erasure queue them)
@@ -60,7 +59,8 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
                "never": answer("never"), "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     if row.kind.startswith(("tournament_", "league_")) or row.kind == "ladder_challenge":
-        # the payload says it all (service.play.community.letters, .leagueletters, .ladders)
+        # the payload says it all (service.play.community.tournamentletters, .leagueletters,
+        # .ladders)
         ctx = {**payload, "link": urls.absolute(payload["path"])}
         return compose_letter(svc.templates, urls, envelope, row.kind, ctx)
     inv = session.get(Invitation, payload["invitation"])
@@ -77,7 +77,7 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
            "accept": link("accept"), "decline": link("decline"), "never": link("never"),
            "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
            # the time each move may take: what a player agrees to by accepting
-           "clock": clocks.describe(timing.control(game))}
+           "clock": clocks.describe(deadlines.control(game))}
     return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
 
 

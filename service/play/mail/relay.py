@@ -8,7 +8,7 @@ open for the next batch), and mark each one sent as soon as the relay has taken 
   keeps its rows, and the rows of a worker killed mid-batch are taken over within a minute.
 * Each row's failure is its own. A refusal of its address (5.1.x to its recipient, while the
   relay takes other mail) is parked at once with the relay's reason and noted as evidence
-  (play.refusals: two separate days mute the address). Any other refusal is the relay's
+  (play.mail.relayrefusals: two separate days mute the address). Any other refusal is the relay's
   trouble (a 5.7.x policy refusal, a 5xx without a code, every recipient of a batch refused):
   no seat is muted, an operator is told (a log line, /metrics), and the row, like any other
   failure, goes back to `pending` with the next delay of the retry schedule and is parked when
@@ -52,7 +52,6 @@ import contextvars
 import logging
 import secrets
 import threading
-import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
@@ -64,38 +63,36 @@ from typing import Any
 from sqlalchemy import and_, bindparam, delete, or_, select, update
 from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
+from tenacity import RetryCallState
 
 from service.display import boardpicture
 from service.hooks import HookFailed
-from service.mail.outbound.compose import (
+from service.mailwire.outbound.compose import (
     NOTE_KINDS,
     Envelope,
     compose_note,
     compose_notice,
     compose_turn,
 )
-from service.mail.outbound.templating import precompile
-from service.mail.outbound.transports import (
+from service.mailwire.outbound.templating import precompile
+from service.mailwire.outbound.transports import (
     Handover,
     RelayUnreachable,
     SendFailed,
     SendRefused,
     hand_over,
 )
-from service.play import aftercommit, notify, webhooks
-from service.play import repository as positions
-from service.play.moves import notes, plans
+from service.play import aftercommit, notify, repository, webhooks
+from service.play.moves import notes, standingplans
 from service.play.reads import forcedmoves, seatpage, waiting
 from service.play.services import Services
-from service.play.time import calendar
-from service.play.time import mailholds as mail_holds
-from service.store import events as event_store
-from service.store import records
+from service.play.time import calendar, mailholds
+from service.store import eventstore, records
 from service.store.models import OutboxRow
 from service.store.statuses import OutboxStatus
-from service.telemetry import logcontext as logctx
+from service.telemetry import logcontext
 
-from . import bounces, letters, refusals
+from . import bounces, letters, relayrefusals, retry
 
 log = logging.getLogger(__name__)
 CLAIM_TIMEOUT = timedelta(seconds=60)
@@ -331,7 +328,7 @@ class _Sending:
         return settling.result() if settling is not None else {}
 
     def _settle(self, row_id: int, handover: Handover) -> dict[int, str]:
-        with logctx.about(*self.about.get(row_id, (None, None))):
+        with logcontext.about(*self.about.get(row_id, (None, None))):
             try:
                 relay_id = handover.answer()
             except Exception as exc:   # noqa: BLE001 - as a failure to send it
@@ -346,7 +343,7 @@ class _Sending:
         relay_wide = not self.took_any and len({self.to.get(r) for r, _ in self.refused}) > 1
         results: dict[int, str] = {}
         for row_id, exc in self.refused:
-            with logctx.about(*self.about.get(row_id, (None, None))):
+            with logcontext.about(*self.about.get(row_id, (None, None))):
                 results[row_id] = _failed(self.svc, row_id, self.token, exc, self.probe,
                                           relay_wide=relay_wide)
         self.refused = []
@@ -356,20 +353,20 @@ class _Sending:
         """A database restart mid-batch: try again for a while (the heartbeat keeps the
         claims), saying once that the database is away and once that it is back, instead
         of a traceback per row and an email that waits for its claim to lapse."""
-        last: DBAPIError | None = None
-        for pause in (0, *LOAD_PAUSES):
-            time.sleep(pause)
-            try:
-                drafts = self._load(group)
-            except DBAPIError as exc:
-                self.svc.outages.failed("database", f"{type(exc).__name__} loading outbox "
-                                        f"rows {group}; trying again")
-                last = exc
-                continue
-            self.svc.outages.ok("database")
-            return drafts
-        log.warning("outbox rows %s wait for their claims to lapse: the database is away", group)
-        raise last
+        def away(state: RetryCallState) -> None:
+            self.svc.outages.failed("database", f"{type(state.outcome.exception()).__name__} "
+                                    f"loading outbox rows {group}; trying again")
+
+        try:
+            for attempt in retry.after_pauses(LOAD_PAUSES, _database_away, away):
+                with attempt:
+                    drafts = self._load(group)
+        except DBAPIError:
+            log.warning("outbox rows %s wait for their claims to lapse: the database is away",
+                        group)
+            raise
+        self.svc.outages.ok("database")
+        return drafts
 
     def _load(self, group: list[int]) -> dict[int, tuple | Exception | None]:
         """Each row's (compose, bounce address), None when its address bounced since it was
@@ -404,7 +401,7 @@ class _Sending:
                     told = news.get(row.game_id)
                     if told is not None:    # this row's own slice of its game's news
                         told = [r for r in told if after[row_id] < r.seq <= row.seq]
-                    with logctx.about(row.game_id, row.seat):
+                    with logcontext.about(row.game_id, row.seat):
                         draft = prepare(session, self.svc, row, games, after[row_id],
                                         news=told, desk=desk)
                     drafts[row_id] = draft, self.svc.urls.bounce_address(row.message_id)
@@ -417,7 +414,7 @@ class _Sending:
     def _send(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
         # the rows of a group are loaded together, then composed and sent one by one: each
         # row's lines name its own game and seat, not the group's last
-        with logctx.about(*self.about.get(row_id, (None, None))):
+        with logcontext.about(*self.about.get(row_id, (None, None))):
             return self._send_now(row_id, draft)
 
     def _send_now(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
@@ -478,7 +475,7 @@ class _Sending:
 
 
 def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]
-                    ) -> tuple[dict[int, Any], dict[int, list[event_store.Recorded]]]:
+                    ) -> tuple[dict[int, Any], dict[int, list[eventstore.Recorded]]]:
     """The turn emails' games (with seats and players) and, per game, the events from the
     earliest news any of its rows tells to the latest position any shows: two statements."""
     turns = [r for r in rows if r.game_id is not None and r.kind not in letters.KINDS
@@ -491,7 +488,7 @@ def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, in
             continue                # prepare says so, for this row alone
         _, low, high = spans.get(r.game_id, (game, after[r.id], r.seq))
         spans[r.game_id] = (game, min(low, after[r.id]), max(high, r.seq))
-    return games, event_store.load_ranges(session, spans)
+    return games, eventstore.load_ranges(session, spans)
 
 
 # a group's rows, each with the seq its news start after (built once: per call, it cost more
@@ -516,28 +513,34 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
     now = svc.clock.now()
     params = [{"row_id": row_id, "at": now, "answer": str(answer or "")[:200] or None}
               for row_id, answer in sent.items()]
-    for pause in (0, *MARK_SENT_PAUSES):
-        time.sleep(pause)
-        try:
-            with svc.db.transaction() as session:
-                if forget:
-                    session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
-                else:
-                    session.execute(_MARK_SENT, params)
-            svc.outages.ok("database")
-            if release_holds:   # a seat held for want of mail runs again
-                mail_holds.delivered(svc, list(sent))
-            return
-        except DBAPIError as exc:
-            svc.outages.failed("database", f"{type(exc).__name__} marking outbox rows "
-                               f"{sorted(sent)} sent; retrying")
-    log.error("outbox rows %s were sent but could not be marked sent", sent)
+    def away(state: RetryCallState) -> None:
+        svc.outages.failed("database", f"{type(state.outcome.exception()).__name__} marking "
+                           f"outbox rows {sorted(sent)} sent; retrying")
+
+    try:
+        for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
+            with attempt:
+                with svc.db.transaction() as session:
+                    if forget:
+                        session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
+                    else:
+                        session.execute(_MARK_SENT, params)
+                svc.outages.ok("database")
+                if release_holds:   # a seat held for want of mail runs again
+                    mailholds.delivered(svc, list(sent))
+    except DBAPIError:
+        log.error("outbox rows %s were sent but could not be marked sent", sent)
+
+
+def _database_away(exc: BaseException) -> bool:
+    """The errors the relay waits out: the database's, through its driver."""
+    return isinstance(exc, DBAPIError)
 
 
 def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
     """The email of one outbox row: the seat's position at the row's `seq`, with the news
     since the seat's previous turn email."""
-    with logctx.about(row.game_id, row.seat):
+    with logcontext.about(row.game_id, row.seat):
         return prepare(session, svc, row)()
 
 
@@ -558,7 +561,7 @@ def _desk(session: Session, rows: list[OutboxRow], games: dict[int, Any]) -> Des
 
 def prepare(session: Session, svc: Services, row: OutboxRow,
             games: dict[int, Any] | None = None, since: int | None = None,
-            news: list[event_store.Recorded] | None = None,
+            news: list[eventstore.Recorded] | None = None,
             desk: Desk | None = None) -> Callable[[], EmailMessage]:
     """Load what the email of one outbox row shows; the returned call composes it (without
     the database, so it may run after the transaction). `games`: the games read already
@@ -590,13 +593,13 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     if since is None:
         since = notify.since(session, row)
     if news is None:
-        news = event_store.load(session, game, after=since, upto=row.seq)
-    pos = positions.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
+        news = eventstore.load(session, game, after=since, upto=row.seq)
+    pos = repository.load(session, svc.states, row.game_id, upto=row.seq, row=game, known=news)
     # the table is told when mail to one of them bounced (they get nothing any more)
     bounced = [s.player.name for s in game.seats if s.player.bounced_at is not None]
     names = [s.player.name for s in game.seats]
     forced = forcedmoves.told(pos.engine, news, row.seat, names)
-    hints = plans.hints(pos.engine, pos.state, row.seat, names)
+    hints = standingplans.hints(pos.engine, pos.state, row.seat, names)
     news = [(r.seq, r.event) for r in news]
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
@@ -695,7 +698,7 @@ def _refused(session: Session, svc: Services, row: OutboxRow, reason: str) -> st
         session.delete(row)
         return "parked"
     row.status = OutboxStatus.PARKED
-    muted = refusals.record(session, row.to_addr, reason, svc.clock.now())
+    muted = relayrefusals.record(session, row.to_addr, reason, svc.clock.now())
     log.warning("outbox row %s to %s refused by the relay, parked%s: %s", row.id, row.to_addr,
                 "; refused on two days, the address is muted" if muted else "", reason[:300])
     return "parked"
@@ -726,7 +729,7 @@ def probe(svc: Services) -> dict[int, str]:
 
 def requeue(svc: Services, row_ids: list[int]) -> list[int]:
     """An operator's retry of parked rows: back to pending, attempts reset, sent now (with,
-    for a row whose refusal muted its seat, that seat's latest turn email: refusals.unmute)."""
+    for a row whose refusal muted its seat, that seat's latest turn email: relayrefusals.unmute)."""
     done = []
     with svc.db.transaction() as session:
         for row_id in row_ids:
@@ -734,7 +737,7 @@ def requeue(svc: Services, row_ids: list[int]) -> list[int]:
             if row is not None and row.status == OutboxStatus.PARKED:
                 row.status, row.attempts, row.next_try = OutboxStatus.PENDING, 0, svc.clock.now()
                 done.append(row_id)
-                done += refusals.unmute(session, row, svc.clock.now())
+                done += relayrefusals.unmute(session, row, svc.clock.now())
         aftercommit.deliver(session, done)
     return done
 

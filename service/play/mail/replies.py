@@ -26,7 +26,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError
 from service.linking.signer import Signer, TokenError
-from service.mail.inbound.parse import (
+from service.mailwire.inbound.parse import (
     Automated,
     InboundMail,
     NoCommands,
@@ -36,22 +36,17 @@ from service.mail.inbound.parse import (
     rejection,
     reply_tokens,
 )
-from service.play import notify
-from service.play import repository as positions
+from service.play import notify, repository
 from service.play.errors import AlreadyDone, PlayError
-from service.play.moves import Intent, commands, runner
+from service.play.moves import Intent, runner, wordregistry
 from service.play.players import readdress
 from service.play.services import Services
-from service.store import inbound as inbound_store
-from service.store import records
+from service.store import inboundrows, records
 from service.store.models import GameRow, InboundMessage, OutboxRow
 from service.store.statuses import InboundStatus
 from service.store.transient import DatabaseUnavailable, is_transient, why
 
-from . import answercap as answer_cap
-from . import awayoffers as away_offers
-from . import bounces
-from . import retry as inbound_retry
+from . import answercap, awayoffers, bounces, retry
 
 log = logging.getLogger(__name__)
 #: Command lines read per email; the answer says when there were more.
@@ -106,9 +101,9 @@ CLAIM_TIMEOUT = timedelta(minutes=2)
 def waiting(session: Session, now: datetime) -> list[int]:
     """Stored messages still unprocessed (their kick was lost, or the database stopped them
     and their next attempt is due): the sweep takes them."""
-    due = or_(InboundMessage.status != inbound_retry.RETRYING,
+    due = or_(InboundMessage.status != retry.RETRYING,
               InboundMessage.next_attempt_at <= now)
-    claimable = inbound_store.claimable(now - CLAIM_TIMEOUT)
+    claimable = inboundrows.claimable(now - CLAIM_TIMEOUT)
     return list(session.scalars(select(InboundMessage.id).where(claimable, due)
                                 .order_by(InboundMessage.id).limit(200)))
 
@@ -122,7 +117,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
     now = svc.clock.now()
     try:
         with svc.db.transaction() as session:
-            taken, parsed = inbound_store.claim(session.connection(), inbound_id, now,
+            taken, parsed = inboundrows.claim(session.connection(), inbound_id, now,
                                                 now - CLAIM_TIMEOUT, claimant)
             if not taken:
                 return Result("already processed")
@@ -141,8 +136,8 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
         if bounce:
             status, detail = bounces.handle(svc, _raw(svc, inbound_id), bounce)
             if status == "ignored":   # an out-of-office reply to the return path (RFC 3834)
-                status, detail = away_offers.consider(
-                    svc, mail, *away_offers.seat_of_bounce_token(svc, bounce)) or (status, detail)
+                status, detail = awayoffers.consider(
+                    svc, mail, *awayoffers.seat_of_bounce_token(svc, bounce)) or (status, detail)
             result = Result(status, detail=detail)
         else:
             result = _decide(svc, mail, now, inbound_id)
@@ -152,7 +147,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
         log.exception("processing inbound message %s failed", inbound_id)
         result = Result(InboundStatus.FAILED, detail=f"{type(exc).__name__}: {exc}")
 
-    recorded = result.recorded or inbound_retry.through_blips(
+    recorded = result.recorded or retry.through_blips(
         svc, lambda session: _write_outcome(session, inbound_id, result, now))
     svc.note("inbound", event=result.status)
     if not recorded:
@@ -164,7 +159,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
 
 def _write_outcome(session: Session, inbound_id: int, result: Result, now: datetime) -> None:
     """What became of the message, in the caller's transaction."""
-    inbound_store.write_outcome(
+    inboundrows.write_outcome(
         session.connection(), inbound_id, result.status, now,
         clean_text(result.detail)[:2000], result.game_id, result.seat,
         now + KEPT_FOR_DIAGNOSIS if result.status == STRANGER else None)
@@ -176,8 +171,8 @@ def _stopped_by_database(svc: Services, inbound_id: int, claimed_at: datetime,
     sweep. Its moves are one transaction: a run after they committed finds them made (their
     idempotency key), never makes them twice."""
     svc.outages.failed("database", why(exc))
-    svc.note("inbound", event=inbound_retry.RETRYING)
-    if inbound_retry.release(svc, inbound_id, claimed_at, exc):
+    svc.note("inbound", event=retry.RETRYING)
+    if retry.release(svc, inbound_id, claimed_at, exc):
         raise DatabaseUnavailable(f"inbound message {inbound_id} waits to be tried again: "
                                   f"{why(exc)}") from exc
     raise DatabaseUnavailable(f"inbound message {inbound_id} keeps its claim for its "
@@ -197,7 +192,7 @@ def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) ->
         # never answered as a move; an out-of-office reply may bring its player an offer
         with db.transaction() as session:
             target = find_target(session, svc.urls.signer, mail, domain)
-        offered = away_offers.consider(svc, mail, target.game_id, target.seat) if target \
+        offered = awayoffers.consider(svc, mail, target.game_id, target.seat) if target \
             else None
         status, detail = offered or (InboundStatus.IGNORED, why.explain())
         return Result(status, detail=detail)   # never answer a robot: no mail loops
@@ -231,7 +226,7 @@ def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) ->
 
 def _example(session: Session, svc: Services, game_id: int, seat: int) -> str:
     """A line that would work for this seat now: its first legal move, else `help`."""
-    pos = positions.load(session, svc.states, game_id)
+    pos = repository.load(session, svc.states, game_id)
     if pos.engine.outcome(pos.state) is None:
         for move in pos.engine.legal_moves(pos.state, seat)[:1]:
             return pos.engine.describe(move)
@@ -251,10 +246,10 @@ def _command_lines(session: Session, svc: Services, game: GameRow, seat: int,
     apart = _signed_apart(mail.command_text, lines)
     if not closing and not (lines and (_plain(lines[-1]) in names or apart)):
         return lines                                # the usual reply: no need of the game
-    pos = positions.load(session, svc.states, game.id)
+    pos = repository.load(session, svc.states, game.id)
 
     def is_command(line: str) -> bool:
-        if commands.is_word(line):
+        if wordregistry.is_word(line):
             return True
         try:
             pos.engine.parse(pos.state, seat, line)
@@ -295,7 +290,7 @@ def _like_a_word(line: str, engine, state, seat: int) -> bool:
     move or a command starts with, or one its refusal of the line names ("harvest <tree>"):
     then the line was meant as a move, and is refused with suggestions, not dropped as a
     name."""
-    known = {word.split(" ", 1)[0] for word in commands.COMMANDS}
+    known = {word.split(" ", 1)[0] for word in wordregistry.COMMANDS}
     if engine.outcome(state) is None:
         known |= {engine.describe(m).split(" ", 1)[0].lower()
                   for m in engine.legal_moves(state, seat)}
@@ -346,7 +341,7 @@ def _stranger(session: Session, svc: Services, game: GameRow, target: Target,
                       game_id=game.id, seat=target.seat)
     if not seat_row.muted and not _recent(session, game.id, target.seat, "warning",
                                           now - WARN_EVERY):
-        pos = positions.load(session, svc.states, game.id)
+        pos = repository.load(session, svc.states, game.id)
         row = notify.queue(session, game, target.seat, "warning", pos.seq, now,
                            {"answer": f"Someone wrote to your reply address for this game from "
                             f"{mail.sender}, which is not your address, so nothing was done. "
@@ -372,10 +367,10 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str],
         answer.note(f"Your email had {len(lines)} lines; I read only the first "
                     f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
         lines = lines[:MAX_COMMAND_LINES]
-    words, moves = commands.split(lines)
+    words, moves = wordregistry.split(lines)
     detail = f"{len(moves)} move lines, {len(words)} other"
     status = InboundStatus.APPLIED if moves else InboundStatus.ANSWERED
-    later = any(commands.find(w)[0].own_transaction for w in words)
+    later = any(wordregistry.find(w)[0].own_transaction for w in words)
     intent = Intent(target.game_id, answer.seat, lines=lines, expected_seq=target.seq,
                     source="email", key=f"mail:{answer.mail.message_id}"[:128], whole_turn=True)
     done: list[Result] = []
@@ -444,12 +439,12 @@ class Answer:
     def send(self, session: Session) -> list[int]:
         if self.refusal is None and not self.notes:
             return []
-        answered = answer_cap.answers_in_the_last_hour(session, self.game_id, self.seat,
+        answered = answercap.answers_in_the_last_hour(session, self.game_id, self.seat,
                                                        self.now)
         if answered > ANSWERS_PER_HOUR:
             return []          # the seat was told we stopped; its moves still count
         game = session.get(GameRow, self.game_id)
-        pos = positions.load(session, self.svc.states, game.id)
+        pos = repository.load(session, self.svc.states, game.id)
         notes = list(self.notes)
         if answered == ANSWERS_PER_HOUR:
             # the last answer for a while still says what it was asked (a refusal above
@@ -493,9 +488,9 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
             game_id, seat = signer.read_reply_token(token)
         except TokenError:
             continue
-        # plain records, one prebuilt statement (the ORM's objects cost a tenth of a reply)
+        # plain records, one prebuilt statement (the ORM's objects are costly on every reply)
         game = records.read_one(session.connection(), game_id) \
-            if 0 < game_id <= positions.MAX_GAME_ID else None
+            if 0 < game_id <= repository.MAX_GAME_ID else None
         if game is None:
             continue
         seq = replied.seq if replied and (replied.game_id, replied.seat) == (game_id, seat) else None
@@ -504,7 +499,7 @@ def find_target(session: Session, signer: Signer, mail: InboundMail, domain: str
         return Target(replied.game_id, replied.seat, replied.seq)
     for ref in [*mail.in_reply_to, *mail.references]:
         m = _ROOT_ID.match(ref)
-        if m and ref.endswith("@" + domain) and 0 < int(m.group(1)) <= positions.MAX_GAME_ID \
+        if m and ref.endswith("@" + domain) and 0 < int(m.group(1)) <= repository.MAX_GAME_ID \
                 and session.get(GameRow, int(m.group(1))):
             # the thread root is guessable: it names the game but proves nothing
             return Target(int(m.group(1)), None, None, proven=False)

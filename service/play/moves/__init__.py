@@ -3,18 +3,17 @@ of a player's lines, the API's writes, bots."""
 
 from . import (
     apiwrites,
-    bots,
     chat,
-    commands,
     notes,
     planplay,
-    plans,
     runner,
+    standingplans,
+    tablebots,
     tablewords,
     trying,
     undo,
+    wordregistry,
 )
-from .bots import move_bots
 from .chat import ChatRefused, say
 from .submit import (
     Applied,
@@ -27,6 +26,7 @@ from .submit import (
     submit,
     write_move,
 )
+from .tablebots import move_bots
 from .tablewords import undo_command
 from .undo import UndoRefused
 
@@ -38,15 +38,15 @@ __all__ = [
     "UndoRefused",
     "apiwrites",
     "apply",
-    "bots",
+    "tablebots",
     "chat",
-    "commands",
+    "wordregistry",
     "consequences",
     "made_already",
     "move_bots",
     "notes",
     "planplay",
-    "plans",
+    "standingplans",
     "record",
     "runner",
     "say",

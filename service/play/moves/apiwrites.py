@@ -10,16 +10,15 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from service.games import registry
-from service.linking import freshness as marks
-from service.play import readpolicy
-from service.play import repository as positions
+from service.linking import freshness
+from service.play import readpolicy, repository
 from service.play.errors import AlreadyDone, PositionChanged, Refused
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import extensions
 from service.store.models import Seat, Submission
 
-from . import chat, commands, plans, runner
+from . import chat, runner, standingplans, wordregistry
 from .submit import Intent, seat_key
 
 MAX_LINES = 50
@@ -50,7 +49,7 @@ def acting_seat(session: Session, game_id: int, player_id: int,
                 seat: int | None = None) -> Seat:
     """The seat the token's player acts for, by the read policy (readpolicy.own_seat): a game
     they do not play is "no such game" (404), word for word as a missing one."""
-    return readpolicy.own_seat(lambda: positions.game_row(session, game_id),
+    return readpolicy.own_seat(lambda: repository.game_row(session, game_id),
                                Reader.player(player_id), seat)
 
 
@@ -76,7 +75,7 @@ def move(svc: Services, game_id: int, player_id: int, *, lines: list[str] | None
     def before(session: Session) -> None:
         if seq is not None and seq < 1:
             raise PositionChanged("No position of this game has that number.",
-                                  positions.game_row(session, game_id).seq)
+                                  repository.game_row(session, game_id).seq)
         if move_object is not None:
             _check_listed(session, svc, intent, move_object)
 
@@ -104,15 +103,15 @@ def _first_answer(session: Session, intent: Intent) -> MoveAnswer | None:
 def _check_listed(session: Session, svc: Services, intent: Intent, move_object: dict) -> None:
     """A move object must be one of the seat's legal moves exactly as listed: the engines trust
     the shape of what they are handed."""
-    pos = positions.load(session, svc.states, intent.game_id)
+    pos = repository.load(session, svc.states, intent.game_id)
     if pos.engine.outcome(pos.state) is None and \
             move_object in pos.engine.legal_moves(pos.state, intent.seat):
         return
     if intent.expected_seq is not None and intent.expected_seq != pos.seq:
-        then = positions.load(session, svc.states, intent.game_id, upto=intent.expected_seq) \
+        then = repository.load(session, svc.states, intent.game_id, upto=intent.expected_seq) \
             if intent.expected_seq < pos.seq else None
-        if then is None or marks.mark(pos.engine, then.state, intent.seat) != \
-                marks.mark(pos.engine, pos.state, intent.seat):
+        if then is None or freshness.mark(pos.engine, then.state, intent.seat) != \
+                freshness.mark(pos.engine, pos.state, intent.seat):
             raise PositionChanged("The game has moved on; here is the position as it is now.",
                                   pos.seq)
     raise Refused("That move object is not one of your legal moves now; "
@@ -125,7 +124,7 @@ def say(svc: Services, game_id: int, player_id: int, text: str,
         raise Refused("Write something to say.")
     with svc.db.transaction() as session:
         seat_row = acting_seat(session, game_id, player_id, seat)
-        game = positions.game_row(session, game_id)
+        game = repository.game_row(session, game_id)
         try:
             return chat.post(session, svc, game, seat_row.seat, text).outbox_ids
         except chat.ChatRefused as exc:
@@ -149,22 +148,22 @@ def plan(svc: Services, game_id: int, player_id: int, lines: list[str],
     the seat's plans as they then stand."""
     lines = [ln.strip() for ln in lines if ln.strip()]
     if not lines:
-        raise plans.PlanRefused("Send plan lines, e.g. if they lead the Mill then play the "
+        raise standingplans.PlanRefused("Send plan lines, e.g. if they lead the Mill then play the "
                                 "Savage.")
-    if len(lines) > plans.MAX_PLANS:
-        raise plans.PlanRefused(f"That is {len(lines)} plan lines; at most {plans.MAX_PLANS} "
+    if len(lines) > standingplans.MAX_PLANS:
+        raise standingplans.PlanRefused(f"That is {len(lines)} plan lines; at most {standingplans.MAX_PLANS} "
                                 "may stand in one game.")
     for line in lines:
-        found = commands.find(line)
+        found = wordregistry.find(line)
         if found is None or found[0].name not in PLAN_WORDS:
-            raise plans.PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY "
+            raise standingplans.PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY "
                                     "MOVE, next: MY MOVE, or plans clear.")
     with svc.db.reading() as session:
         acting = acting_seat(session, game_id, player_id, seat).seat
     listed: list[str] = []
 
     def within(session: Session, ran: runner.Ran) -> None:
-        listed.append(plans.listing(session, svc, game_id, acting))
+        listed.append(standingplans.listing(session, svc, game_id, acting))
 
     ran = runner.run(svc, Intent(game_id, acting, lines=lines, source="api"), within=within)
     return PlansAnswer(game_id, ran.texts, listed[0])

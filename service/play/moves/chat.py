@@ -14,8 +14,7 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.play import notify
-from service.play import repository as positions
+from service.play import notify, repository
 from service.play.errors import PlayError
 from service.play.players import blocks
 from service.play.services import Services
@@ -40,7 +39,7 @@ class Said:
 def say(svc: Services, game_id: int, seat: int, text: str, to_seat: int | None = None) -> Said:
     """Store the message and queue its emails in one transaction; they are sent after it."""
     with svc.db.transaction() as session:
-        return post(session, svc, positions.game_row(session, game_id), seat, text, to_seat)
+        return post(session, svc, repository.game_row(session, game_id), seat, text, to_seat)
 
 
 def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,

@@ -6,7 +6,7 @@ and is shown only while that player holds that seat (a seat taken over does not 
 to the next holder). It is shown on their seat page, in their own turn emails ("Your notes"),
 in their API view of the game (`notes`) and in their export; never to another seat, a
 spectator, a public page, the game's record or another player's export
-(tests/play/test_notes.py). A note changes nothing in the game: it is no move (RULINGS P2)."""
+(tests/web/test_desk.py). A note changes nothing in the game: it is no move (RULINGS P2)."""
 from __future__ import annotations
 
 from sqlalchemy import delete, func, select

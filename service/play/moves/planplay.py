@@ -13,7 +13,7 @@ from sqlalchemy.orm import Session
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.store.models import EventRow, Plan
 
-from .plans import shown
+from .standingplans import shown
 
 SOURCE = "plan"
 #: plans answering plans, at most this many in one move (a loop guard, never a rule)
@@ -38,8 +38,8 @@ class Followed:
 
 #: a move's plans to follow or to tell of: those standing, and those dropped but not told yet
 WAITING = or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
-# built once: it runs on every move of a game that can hold plans, and building it cost as
-# much as running it (bench/move_cpu.py)
+# built once: it runs on every move of a game that can hold plans, and building it costs about
+# as much as running it (bench/move_cpu.py measures it)
 _WAITING = select(Plan).where(Plan.game_id == bindparam("game_id"), WAITING).order_by(Plan.id)
 
 
@@ -60,7 +60,7 @@ def follow(session: Session, chance, game, engine, before: Any, mover: int,
 
 
 def takes_plans(engine) -> bool:
-    """Whether a game of this engine can hold plans at all (service.play.moves.plans.judge
+    """Whether a game of this engine can hold plans at all (service.play.moves.standingplans.judge
     refuses them where the engine cannot say what a writer may know)."""
     return getattr(engine, "plan_world", None) is not None and \
         not getattr(engine, "sealed_choices", None)

@@ -22,11 +22,11 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.errors import PlayError, Refused
 from service.play.services import Services
 
-from . import commands
+from . import wordregistry
 from .submit import Applied, Intent, RaceLost, apply
 
 
@@ -66,7 +66,7 @@ def run(svc: Services, intent: Intent, *, before: Before | None = None,
     PlayError, with the refused line's index and text, and nothing was stored. A move that
     loses a race with another writer is tried once more, its idempotency key looked up
     first (a double submission answers AlreadyDone)."""
-    words, moves = commands.split(intent.lines)
+    words, moves = wordregistry.split(intent.lines)
     intent = replace(intent, lines=moves)
     if not words and not moves and not intent.moves:
         raise Refused("Type a command first, one per line.")
@@ -78,13 +78,13 @@ def run(svc: Services, intent: Intent, *, before: Before | None = None,
 
 
 def run_line(svc: Services, game_id: int, seat: int, line: str, *,
-             holder: int | None = None, source: str = "web") -> commands.Done:
+             holder: int | None = None, source: str = "web") -> wordregistry.Done:
     """One word on its own (a test, a benchmark, a button that is a word): its answer."""
-    if not commands.is_word(line):
-        raise Refused(f"{commands.table.command_word(line)!r} is not one of the words "
-                      f"{commands.words_list()}.")
+    if not wordregistry.is_word(line):
+        raise Refused(f"{wordregistry.table.command_word(line)!r} is not one of the words "
+                      f"{wordregistry.words_list()}.")
     ran = run(svc, Intent(game_id, seat, lines=[line], source=source, holder=holder))
-    return commands.Done(" ".join(ran.texts))
+    return wordregistry.Done(" ".join(ran.texts))
 
 
 def _batch(svc: Services, intent: Intent, words: list[str], before: Before | None,
@@ -98,26 +98,26 @@ def _batch(svc: Services, intent: Intent, words: list[str], before: Before | Non
             # its writes went round the ORM (service.store.records): read the game afresh
             session.expire_all()
         else:
-            positions.check_holder(positions.game_row(session, intent.game_id, lock=True),
+            repository.check_holder(repository.game_row(session, intent.game_id, lock=True),
                                    intent.seat, intent.holder)
-        context = commands.Context(svc, intent.game_id, intent.seat, session, intent.holder,
+        context = wordregistry.Context(svc, intent.game_id, intent.seat, session, intent.holder,
                                    intent.source)
         answers = [_word(context, command, rest, line, index)
                    for index, (command, rest, line) in enumerate(_grouped(words),
                                                                  start=len(intent.lines))]
-        ran = Ran(applied, answers, positions.game_row(session, intent.game_id).seq)
+        ran = Ran(applied, answers, repository.game_row(session, intent.game_id).seq)
         if within is not None:
             within(session, ran)
     return ran
 
 
-def _grouped(words: list[str]) -> list[tuple[commands.Command, str, str]]:
+def _grouped(words: list[str]) -> list[tuple[wordregistry.Command, str, str]]:
     """(command, what follows it, the line) for each word in order; the lines of a `joined`
     word (say) are one, at the place of its first line."""
-    out: list[tuple[commands.Command, str, str]] = []
+    out: list[tuple[wordregistry.Command, str, str]] = []
     joined: dict[str, int] = {}
     for line in words:
-        command, rest = commands.find(line)
+        command, rest = wordregistry.find(line)
         if command.joined and rest.strip():
             if command.name in joined:
                 at = joined[command.name]
@@ -130,7 +130,7 @@ def _grouped(words: list[str]) -> list[tuple[commands.Command, str, str]]:
     return out
 
 
-def _word(context: commands.Context, command: commands.Command, rest: str, line: str,
+def _word(context: wordregistry.Context, command: wordregistry.Command, rest: str, line: str,
           index: int) -> Answer:
     """The word in the batch's transaction (a word of its own transactions: its check)."""
     try:
@@ -149,10 +149,10 @@ def _own_transactions(svc: Services, intent: Intent, ran: Ran) -> Ran:
     back), in order."""
     answers = list(ran.answers)
     for n, answer in enumerate(answers):
-        command, rest = commands.find(answer.line)
+        command, rest = wordregistry.find(answer.line)
         if not command.own_transaction:
             continue
-        context = commands.Context(svc, intent.game_id, intent.seat, None, intent.holder,
+        context = wordregistry.Context(svc, intent.game_id, intent.seat, None, intent.holder,
                                    intent.source)
         try:
             text = command.handler(context, rest).text

@@ -13,20 +13,15 @@ from sqlalchemy import event as sa_event
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
-from service.linking import freshness as marks
-from service.play import aftercommit, notify, webhooks
-from service.play import repository as positions
+from service.linking import freshness
+from service.play import aftercommit, notify, repository, webhooks
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
 from service.play.services import Services
-from service.play.time import deadlines as timing
-from service.play.time import ending
-from service.play.time import mailholds as mail_holds
-from service.store import events as event_store
-from service.store import moves as move_store
-from service.store import records
+from service.play.time import deadlines, ending, mailholds
+from service.store import eventstore, movewrites, records
 from service.store.models import Submission
 from service.store.statuses import GameStatus
-from service.telemetry import logcontext as logctx
+from service.telemetry import logcontext
 
 from . import planplay
 
@@ -111,12 +106,12 @@ def apply(session: Session, svc: Services, intent: Intent, *, key_first: bool = 
 
 
 def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> Applied:
-    logctx.bind(game=intent.game_id, seat_=intent.seat)
+    logcontext.bind(game=intent.game_id, seat_=intent.seat)
     key = seat_key(intent.seat, intent.key) if intent.key is not None else None
     # the game as plain records, written back after the move (cheaper than ORM objects)
     tracked = records.Tracked(session)
-    pos = positions.load_locked(session, svc.states, intent.game_id, tracked)
-    positions.check_holder(pos.row, intent.seat, intent.holder)
+    pos = repository.load_locked(session, svc.states, intent.game_id, tracked)
+    repository.check_holder(pos.row, intent.seat, intent.holder)
     if key is not None and key_first:
         _unless_done(session, svc, pos, intent.seat, key)
     try:
@@ -137,7 +132,7 @@ def seat_key(seat: int, key: str) -> str:
     return f"{seat}:{key}"[:128]
 
 
-def _unless_done(session: Session, svc: Services, pos: positions.Position, seat: int,
+def _unless_done(session: Session, svc: Services, pos: repository.Position, seat: int,
                  key: str) -> None:
     done = session.get(Submission, (pos.row.id, key))
     if done is not None:
@@ -145,7 +140,7 @@ def _unless_done(session: Session, svc: Services, pos: positions.Position, seat:
 
 
 
-def decide_all(pos: positions.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:
+def decide_all(pos: repository.Position, intent: Intent, chance) -> tuple[list[Event], list[Move], Any]:
     engine, events, applied = pos.engine, [], []
     lines, keep = _without_keep(engine, pos.state, intent.seat, intent.lines)
     new_state = pos.state
@@ -190,11 +185,11 @@ class Recorded:
     ended: bool
 
 
-def record(session: Session, svc: Services, pos: positions.Position, intent: Intent,
+def record(session: Session, svc: Services, pos: repository.Position, intent: Intent,
            key: str | None, events: list[Event], moves: list[Move], new_state,
            tracked: records.Tracked | None = None) -> Applied:
     """Write the move: its events (with the receipt of `key`), the seats' clocks, its emails,
-    in one write (service.store.moves), with the game's changed columns when `tracked` (the
+    in one write (service.store.movewrites), with the game's changed columns when `tracked` (the
     game read by records.Tracked) is given; without it (the clock's per-game timeouts,
     service.play.time.sweep.timeouts) the caller writes the game."""
     done = consequences(session, svc, pos, intent, key, events, moves, new_state)
@@ -205,7 +200,7 @@ def record(session: Session, svc: Services, pos: positions.Position, intent: Int
                    tuple(s.seat for s in pos.row.seats if s.bot is not None))
 
 
-def consequences(session: Session, svc: Services, pos: positions.Position, intent: Intent,
+def consequences(session: Session, svc: Services, pos: repository.Position, intent: Intent,
                  key: str | None, events: list[Event], moves: list[Move], new_state, *,
                  waiting: list | None = None, hooks: dict | None = None) -> Recorded:
     """Everything a move calls for, decided in its unit of work and written by the caller
@@ -220,14 +215,14 @@ def consequences(session: Session, svc: Services, pos: positions.Position, inten
         receipt = {"game_id": pos.row.id, "key": key, "seat": intent.seat,
                    "first_seq": pos.seq + 1, "last_seq": pos.seq + len(events),
                    "source": intent.source, "created_at": now}
-    event_rows = event_store.rows(pos.row, events, seat=intent.seat, source=intent.source,
+    event_rows = eventstore.rows(pos.row, events, seat=intent.seat, source=intent.source,
                                   now=now)
     # the plans this move sets off, answered in the same write (service.play.moves.planplay)
     followed = planplay.follow(session, svc.chance, pos.row, pos.engine, pos.state,
                                intent.seat, moves, new_state, intent.source, rows=waiting)
     steps = followed.steps
     for step in steps:
-        event_rows += event_store.rows(pos.row, step.events, seat=step.seat,
+        event_rows += eventstore.rows(pos.row, step.events, seat=step.seat,
                                        source=planplay.SOURCE, now=now)
         new_state = step.state
     outcome = pos.engine.outcome(new_state)
@@ -235,10 +230,10 @@ def consequences(session: Session, svc: Services, pos: positions.Position, inten
         # recorded and rated with the move that ended it
         ending.finish(session, pos.row, now, outcome=outcome)
     if intent.source != "timer":   # they acted: a clock held for want of mail runs again
-        mail_holds.release_mover(pos.row, intent.seat, now)
+        mailholds.release_mover(pos.row, intent.seat, now)
     # the seats' clocks change in the same transaction as the move
-    timing.track(session, pos.row, pos.engine, new_state, now)
-    positions.mark_turns(pos.row, pos.engine, new_state)
+    deadlines.track(session, pos.row, pos.engine, new_state, now)
+    repository.mark_turns(pos.row, pos.engine, new_state)
     forced = notify.forced_seats(pos.row, pos.engine, new_state)
     notify.turns_changed(session, pos.row, pos.engine, new_state, forced, intent.source)
     last = event_rows[-1]["seq"]
@@ -256,7 +251,7 @@ def consequences(session: Session, svc: Services, pos: positions.Position, inten
                     outcome is not None)
 
 
-def write_move(session: Session, svc: Services, pos: positions.Position, done: Recorded,
+def write_move(session: Session, svc: Services, pos: repository.Position, done: Recorded,
           tracked: records.Tracked | None = None) -> list[int]:
     """Write one game's move as `consequences` worked it out; its emails are sent, and its
     state cached, once the unit of work commits. Returns the emails' outbox ids."""
@@ -265,14 +260,14 @@ def write_move(session: Session, svc: Services, pos: positions.Position, done: R
         # not mailed after them (notify.supersede), before this move's own go in
         notify.supersede(session, pos.row.id)
     try:
-        outbox_ids = move_store.write(session, tracked, done.event_rows, done.receipt,
+        outbox_ids = movewrites.write(session, tracked, done.event_rows, done.receipt,
                                       done.emails)
-    except event_store.Conflict:
+    except eventstore.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
         raise RaceLost("Someone else moved at the same moment; have a look at the "
                        "new position and try again.", pos.seq) from None
     aftercommit.deliver(session, outbox_ids)
-    positions.moved(session, svc.states, pos, done.last, done.state)
+    repository.moved(session, svc.states, pos, done.last, done.state)
     return outbox_ids
 
 
@@ -295,14 +290,14 @@ def _mover(intent: Intent, engine, new_state, planned: bool = False) -> int | No
     return intent.seat
 
 
-def already_done(session: Session, svc: Services, pos: positions.Position, seat: int,
+def already_done(session: Session, svc: Services, pos: repository.Position, seat: int,
                  done: Submission):
     """The same submission again: "already done" while the seat's position is still the one
     it produced (a double click, a redelivered email); once the seat's position has changed
     since (say it replaced a sealed choice), the old link is simply stale."""
     if done.last_seq != pos.seq:
-        then = positions.load(session, svc.states, pos.row.id, upto=done.last_seq)
-        if marks.mark(pos.engine, then.state, seat) != marks.mark(pos.engine, pos.state, seat):
+        then = repository.load(session, svc.states, pos.row.id, upto=done.last_seq)
+        if freshness.mark(pos.engine, then.state, seat) != freshness.mark(pos.engine, pos.state, seat):
             raise PositionChanged("That move was made before, and the game has moved on since; "
                                   "here is the position as it is now.", pos.seq)
     raise AlreadyDone("That move was already made; nothing more to do.",
@@ -318,7 +313,7 @@ def made_already(svc: Services, game_id: int, seat: int, key: str) -> str | None
         done = session.get(Submission, (game_id, seat_key(seat, key)))
         if done is None:
             return None
-        pos = positions.load(session, svc.states, game_id)
+        pos = repository.load(session, svc.states, game_id)
         try:
             already_done(session, svc, pos, seat, done)
         except PositionChanged:
@@ -328,7 +323,7 @@ def made_already(svc: Services, game_id: int, seat: int, key: str) -> str | None
     return "done"
 
 
-def check_fresh(session: Session, svc: Services, pos: positions.Position,
+def check_fresh(session: Session, svc: Services, pos: repository.Position,
                 intent: Intent) -> None:
     """A link or email made for an older position is refused only if the change is one this
     seat can see (its freshness view, service.linking.freshness): other seats' hidden choices move the
@@ -338,16 +333,16 @@ def check_fresh(session: Session, svc: Services, pos: positions.Position,
         if intent.expected_seq > pos.seq:
             raise PositionChanged("That email is for a position this game never reached.",
                                   pos.seq)
-        then = positions.load(session, svc.states, pos.row.id, upto=intent.expected_seq)
-        expected = marks.mark(pos.engine, then.state, intent.seat)
-    if expected is None or expected == marks.mark(pos.engine, pos.state, intent.seat):
+        then = repository.load(session, svc.states, pos.row.id, upto=intent.expected_seq)
+        expected = freshness.mark(pos.engine, then.state, intent.seat)
+    if expected is None or expected == freshness.mark(pos.engine, pos.state, intent.seat):
         return
     raise PositionChanged("The game has moved on since that email was sent, so the move "
                           f"you chose no longer applies: {_whose_move(pos, intent.seat)} "
                           "Here is the position as it is now.", pos.seq)
 
 
-def _whose_move(pos: positions.Position, seat: int) -> str:
+def _whose_move(pos: repository.Position, seat: int) -> str:
     """Whose move it is now, in words for `seat`'s player."""
     if pos.engine.outcome(pos.state) is not None or pos.row.status == GameStatus.ENDED:
         return "the game is over."

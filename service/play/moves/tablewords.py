@@ -1,4 +1,4 @@
-"""The text side of a player's words (their registry is service.play.moves.commands): how a line's
+"""The text side of a player's words (their registry is service.play.moves.wordregistry): how a line's
 word is read, the moves `help` lists, and `undo`'s answers."""
 from __future__ import annotations
 

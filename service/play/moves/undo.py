@@ -28,14 +28,12 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event
-from service.play import notify, webhooks
-from service.play import repository as positions
+from service.play import notify, repository, webhooks
 from service.play.errors import GameOver, PlayError
 from service.play.repository import TAKEN_BACK
 from service.play.services import Services
-from service.play.time import deadlines as timing
-from service.play.time import who
-from service.store import events as event_store
+from service.play.time import deadlines, who
+from service.store import eventstore
 from service.store.models import UndoRequest
 from service.store.statuses import GameStatus
 
@@ -97,7 +95,7 @@ def asked(session: Session, game_id: int, seq: int) -> UndoRequest | None:
 
 
 def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResult:
-    pos = positions.load(session, svc.states, game_id, lock=True)
+    pos = repository.load(session, svc.states, game_id, lock=True)
     if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
         raise GameOver("This game has finished; no move can be taken back.")
     if waiting(session, game_id, pos.seq) is not None:
@@ -122,7 +120,7 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResu
 
 def answer_in(session: Session, svc: Services, game_id: int, seat: int,
             accept: bool) -> UndoResult:
-    pos = positions.load(session, svc.states, game_id, lock=True)
+    pos = repository.load(session, svc.states, game_id, lock=True)
     request = waiting(session, game_id, pos.seq)
     if request is None:
         raise UndoRefused("There is no request to take back a move waiting for an answer "
@@ -147,25 +145,25 @@ def answer_in(session: Session, svc: Services, game_id: int, seat: int,
     return UndoResult("accepted", "You agreed; the others have yet to answer.", [])
 
 
-def _take_back(session: Session, svc: Services, pos: positions.Position,
+def _take_back(session: Session, svc: Services, pos: repository.Position,
                request: UndoRequest) -> UndoResult:
     now = svc.clock.now()
     event = Event(TAKEN_BACK, {"to": request.back_to, "seat": request.seat,
                                "undone": [request.back_to + 1, pos.seq]})
     try:
-        event_store.append(session, pos.row, [event], seat=request.seat, source="undo",
+        eventstore.append(session, pos.row, [event], seat=request.seat, source="undo",
                            now=now)
-    except event_store.Conflict:
+    except eventstore.Conflict:
         raise UndoRefused("Someone moved at the same moment, which ends the request.") \
             from None
     request.status = "done"
     # the moves the plans waited on are taken back with the position
     planplay.drop_all(session, pos.row.id, "a move was taken back")
-    before = positions.load(session, svc.states, pos.row.id, upto=request.back_to).state
+    before = repository.load(session, svc.states, pos.row.id, upto=request.back_to).state
     # the clocks go back with the position: whoever is to act there has their turn running
     # again, with the time it had left (timing.take_back, service.play.time.clocks.reopen_turn)
-    timing.take_back(pos.row, pos.engine, before, request.back_to, now)
-    positions.mark_turns(pos.row, pos.engine, before)
+    deadlines.take_back(pos.row, pos.engine, before, request.back_to, now)
+    repository.mark_turns(pos.row, pos.engine, before)
     forced = notify.forced_seats(pos.row, pos.engine, before)
     notify.turns_changed(session, pos.row, pos.engine, before, forced, "undo")
     # the seats' emails and their players' webhooks (service.play.webhooks)
@@ -178,9 +176,9 @@ def _take_back(session: Session, svc: Services, pos: positions.Position,
                       pos.row.bots_due)
 
 
-def _takeable(session: Session, svc: Services, pos: positions.Position, seat: int) -> int:
+def _takeable(session: Session, svc: Services, pos: repository.Position, seat: int) -> int:
     """The seq to go back to for `seat`'s last move, or UndoRefused saying why not."""
-    batches = positions.batches(event_store.newest(session, pos.row, limit=LOOK_BACK))
+    batches = repository.batches(eventstore.newest(session, pos.row, limit=LOOK_BACK))
     mine = None
     for index in range(len(batches) - 1, -1, -1):
         first = batches[index][0]
@@ -194,11 +192,11 @@ def _takeable(session: Session, svc: Services, pos: positions.Position, seat: in
     if mine is None:
         raise UndoRefused("You have no move to take back: the last move is not yours.")
     back_to = batches[mine][0].seq - 1
-    state = positions.load(session, svc.states, pos.row.id, upto=back_to).state
+    state = repository.load(session, svc.states, pos.row.id, upto=back_to).state
     can = getattr(pos.engine, "can_take_back", None)
     for batch in batches[mine:]:
         events = [r.event for r in batch]
-        after = positions.load(session, svc.states, pos.row.id, upto=batch[-1].seq).state
+        after = repository.load(session, svc.states, pos.row.id, upto=batch[-1].seq).state
         if can is None or not can(state, events) or _revealed(pos, state, after):
             raise UndoRefused("That move drew a card, rolled the dice or turned up something "
                               "hidden, so it cannot be taken back.")
@@ -206,7 +204,7 @@ def _takeable(session: Session, svc: Services, pos: positions.Position, seat: in
     return back_to
 
 
-def _revealed(pos: positions.Position, before, after) -> bool:
+def _revealed(pos: repository.Position, before, after) -> bool:
     """Whether any seat (or the table) came to know a card it did not know before."""
     for seat in [None, *(s.seat for s in pos.row.seats)]:
         if pos.engine.secrets(before, seat) - pos.engine.secrets(after, seat):
@@ -214,7 +212,7 @@ def _revealed(pos: positions.Position, before, after) -> bool:
     return False
 
 
-def _notice(session: Session, pos: positions.Position, to: int, now, subject: str, text: str):
+def _notice(session: Session, pos: repository.Position, to: int, now, subject: str, text: str):
     """A notice from the game about a take-back (not a chat line: nobody wrote it), to one seat:
     the email says what it is about and carries no news (`since`: the position as it stands)."""
     return notify.queue(session, pos.row, to, "undo", pos.seq, now,

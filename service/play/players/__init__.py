@@ -13,7 +13,7 @@ from . import (
     personaldata,
     personaltokens,
     readdress,
-    seats,
+    seatchanges,
 )
 from .addresses import BadAddress, address, default_name
 from .blocks import BadBlock
@@ -70,7 +70,7 @@ __all__ = [
     "is_bot_entry",
     "open_game",
     "personaltokens",
-    "seats",
+    "seatchanges",
     "start_game",
     "take_open_seat",
     "start_practice",

@@ -8,7 +8,7 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.errors import PlayError
 from service.play.repository import check_holder
 from service.play.services import Services
@@ -37,7 +37,7 @@ def block_seat(svc: Services, game_id: int, by_seat: int, holder: int | None,
                seat: int | None) -> bool:
     """From a game's page: the holder of `by_seat` blocks whoever holds `seat`."""
     with svc.db.transaction() as session:
-        game = positions.game_row(session, game_id)
+        game = repository.game_row(session, game_id)
         check_holder(game, by_seat, holder)
         rows = {r.seat: r.player_id for r in game.seats}
         if seat not in rows or seat == by_seat:

@@ -35,7 +35,7 @@ from sqlalchemy.orm import Session
 
 from service.play.errors import GameOver
 from service.play.services import Services
-from service.play.time import deadlines as timing
+from service.play.time import deadlines
 from service.store.models import (
     AccountChange,
     GameRow,
@@ -53,7 +53,7 @@ from .changes import LINK_LIFETIME, ChangeRefused, letter, open_change
 from .datarows import Who
 from .personaltokens import UnknownPlayer
 from .readdress import CONFIRM as READDRESS_CONFIRM
-from .seats import SeatRefused, resign
+from .seatchanges import SeatRefused, resign
 from .start import bot_level
 
 CONFIRM, GOODBYE = "erase_confirm", "goodbye"
@@ -185,7 +185,7 @@ def _in_progress(session: Session, player_id: int) -> list[tuple[int, int]]:
     return [(g, s) for g, s in session.execute(
         select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id).where(
             Seat.player_id == player_id, GameRow.status == GameStatus.ACTIVE,
-            Seat.status.not_in(timing.OUT)).order_by(Seat.game_id))]
+            Seat.status.not_in(deadlines.OUT)).order_by(Seat.game_id))]
 
 
 def _forming(session: Session, person: Who, now: datetime) -> None:
@@ -220,7 +220,7 @@ def _unconfirmed(session: Session, player_id: int) -> None:
 
 def _unnamed(session: Session, person: Who, name: str, anonymous: str) -> None:
     """A take-over's history line names both players as they were then ("Carla took over
-    Ben's seat", service.play.players.seats): in the games the player sat in, their old
+    Ben's seat", service.play.players.seatchanges): in the games the player sat in, their old
     display name there becomes the anonymous one. Every other line names seats, not people."""
     if len(name) < 2:
         return                  # a one-letter name would be found inside other words

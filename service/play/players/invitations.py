@@ -14,17 +14,15 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import waiting_for
+from service.display.seatview import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
-from service.play import notify, readpolicy, webhooks
-from service.play import repository as positions
+from service.play import notify, readpolicy, repository, webhooks
 from service.play.errors import PlayError
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.play.time import ClockError, calendar, extensions
-from service.play.time import deadlines as timing
+from service.play.time import ClockError, calendar, deadlines, extensions
 from service.store.models import GameRow, Invitation, OutboxRow, Player, Seat
 from service.store.statuses import GameStatus
 
@@ -94,7 +92,7 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         # clock=, on_timeout=, rest_days= and extensions= are the service's options, not the engine's
         rest_days = calendar.game_rest_days(dict(options or {}))
         options, allowed_extensions = extensions.read_option(dict(options or {}))
-        options, clock, on_timeout = timing.read_options(options)
+        options, clock, on_timeout = deadlines.read_options(options)
         options, rated = start.read_rated(options)     # the service's option too
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
@@ -164,7 +162,7 @@ def answer(svc: Services, token: str, choice: str) -> Answered:
     ids: list[int] = []
     answered = None
     with svc.db.transaction() as session:
-        game = positions.game_row(session, game_id, lock=True)
+        game = repository.game_row(session, game_id, lock=True)
         inv = _open_invitation(session, invitation_id, game_id, now)
         player = session.scalars(select(Player).where(Player.email == inv.email)).first()
         if player is None:
@@ -198,7 +196,7 @@ def never_mail(session: Session, player: Player, now) -> None:
 
 def _seat_news(session: Session, svc: Services, game: GameRow, seat: int) -> Answered:
     """A dealt game as one seat sees it: its page, and whose move it is."""
-    pos = positions.load(session, svc.states, game.id)
+    pos = repository.load(session, svc.states, game.id)
     acting = sorted(pos.engine.to_act(pos.state)) if game.status != GameStatus.ENDED else []
     row = next(s for s in game.seats if s.seat == seat)
     return Answered("started", svc.urls.game_path(game.id, seat, row.holder),
@@ -249,7 +247,7 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
     now = svc.clock.now()
     with svc.db.transaction() as session:
         # its maker learns why not (the game has started); to anyone else it does not exist
-        game = readpolicy.admit(lambda: positions.game_row(session, game_id, lock=True),
+        game = readpolicy.admit(lambda: repository.game_row(session, game_id, lock=True),
                                 Reader.player(creator_id), readpolicy.fills_seats)
         if game.status != GameStatus.FORMING:
             raise BadInvitation("This game has started: its seats can be given to someone "
@@ -303,7 +301,7 @@ def take_open_seat(session: Session, svc: Services, player_id: int,
     queued). The game row is locked, so one seat is taken once. A game with no open seat is
     shown only to those at its table (readpolicy.sees_open_seat): to anyone else it answers as
     a number that is no game."""
-    game = readpolicy.found(lambda: positions.game_row(session, game_id, lock=True),
+    game = readpolicy.found(lambda: repository.game_row(session, game_id, lock=True),
                             NO_OPEN_SEAT)
     seats = _seats(session, game_id)
     free = next((i for i in seats if i.status == "open"), None)
@@ -375,7 +373,7 @@ def rematch(svc: Services, game_id: int, seat: int) -> Rematch:
     sends nothing."""
     with svc.db.transaction() as session:
         # under the finished game's lock, so two presses at once cannot both make one
-        game = positions.game_row(session, game_id, lock=True)
+        game = repository.game_row(session, game_id, lock=True)
         if game.status != GameStatus.ENDED:
             raise BadInvitation("A rematch is offered once a game has ended.")
         me = next((s for s in game.seats if s.seat == seat), None)

@@ -16,8 +16,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
-from service.play import notify
-from service.play import repository as positions
+from service.play import notify, repository
 from service.play.services import Services
 from service.store.models import AccountChange, GameRow, OutboxRow, Player, Seat
 from service.store.statuses import GameStatus, OutboxStatus
@@ -148,7 +147,7 @@ def _move(session: Session, player: Player, new: str, now: datetime) -> list[int
         GameRow.status == GameStatus.ACTIVE)).all()
     rows = []
     for game_id in games:
-        game = positions.game_row(session, game_id)
+        game = repository.game_row(session, game_id)
         for seat in game.seats:
             if seat.player_id == player.id:
                 rows.append(notify.queue(session, game, seat.seat, "turn", game.seq, now))

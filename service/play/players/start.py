@@ -19,13 +19,11 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import notify, webhooks
-from service.play import repository as positions
+from service.play import notify, repository, webhooks
 from service.play.errors import PlayError
 from service.play.services import Services
-from service.play.time import ClockError, calendar, ending, extensions
-from service.play.time import deadlines as timing
-from service.store import events as event_store
+from service.play.time import ClockError, calendar, deadlines, ending, extensions
+from service.store import eventstore
 from service.store.models import GameRow, Player, Seat
 from service.store.statuses import GameStatus
 
@@ -132,7 +130,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     try:
         rest_days = calendar.game_rest_days(options)
         options, allowed_extensions = extensions.read_option(options)
-        options, clock, on_timeout = timing.read_options(options)
+        options, clock, on_timeout = deadlines.read_options(options)
     except ClockError as exc:
         raise BadStart(str(exc)) from None
     try:
@@ -211,14 +209,14 @@ def deal(session: Session, svc: Services, game: GameRow) -> Started:
     now = svc.clock.now()
     game.status = GameStatus.ACTIVE
     events = engine.start(len(game.seats), game.options, svc.chance)
-    event_store.append(session, game, events, seat=None, source="start", now=now)
+    eventstore.append(session, game, events, seat=None, source="start", now=now)
     state = replay(engine, events)
     outcome = engine.outcome(state)
     if outcome is not None:
         ending.finish(session, game, now, outcome=outcome)   # over as dealt: rated too
-    timing.open_clocks(session, game, now)
-    timing.track(session, game, engine, state, now)
-    positions.mark_turns(game, engine, state)
+    deadlines.open_clocks(session, game, now)
+    deadlines.track(session, game, engine, state, now)
+    repository.mark_turns(game, engine, state)
     forced = notify.forced_seats(game, engine, state)
     # the seats' emails and their players' webhooks (service.play.webhooks)
     outbox_ids = notify.queue_many(session, webhooks.along(

@@ -1,8 +1,8 @@
 """What pages and the API read: game pages, history, replay, a game's file, a player's games
 and all of their data (mydata), bookkeeping lists."""
 
-from . import admin, api, forcedmoves, gamefile, mydata, mygames, seatpage, waiting
-from .pages import GameRead, PublicGame, public_game, read_game
+from . import admin, apireads, forcedmoves, gamefile, mydata, mygames, seatpage, waiting
+from .pagereads import GameRead, PublicGame, public_game, read_game
 from .replay import NotYet, Step, replay_step, seat_log, whole_log
 from .waiting import next_game
 
@@ -12,7 +12,7 @@ __all__ = [
     "PublicGame",
     "Step",
     "admin",
-    "api",
+    "apireads",
     "forcedmoves",
     "gamefile",
     "mydata",

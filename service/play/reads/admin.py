@@ -8,10 +8,9 @@ from email.parser import BytesHeaderParser
 
 from sqlalchemy import func, select, text
 
-from service.play import aftercommit
-from service.play import repository as positions
+from service.play import aftercommit, repository
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, InboundMessage, OutboxRow, Player, Seat
 from service.store.statuses import GameStatus, InboundStatus, OutboxStatus
 
@@ -139,7 +138,7 @@ def games(svc: Services, status: str | None = None,
 
 
 def _summary(session, svc: Services, row: GameRow) -> GameSummary:
-    pos = positions.load(session, svc.states, row.id)
+    pos = repository.load(session, svc.states, row.id)
     emails = [s.player.email for s in row.seats]
     acting = [] if row.status == GameStatus.ENDED else sorted(pos.engine.to_act(pos.state))
     return GameSummary(row.id, row.kind, row.status, pos.seq, emails,
@@ -148,12 +147,12 @@ def _summary(session, svc: Services, row: GameRow) -> GameSummary:
 
 def game_detail(svc: Services, game_id: int) -> GameDetail:
     with svc.db.transaction() as session:
-        row = positions.game_row(session, game_id)
+        row = repository.game_row(session, game_id)
         summary = _summary(session, svc, row)
         seats = [f"{s.seat} {s.player.email} ({s.player.name})" + (" muted" if s.muted else "")
                  for s in row.seats]
         log = [f"{e.seq}\t{e.event.type}\tseat {e.seat}\t{e.source}\t{e.at:%Y-%m-%d %H:%M}"
-               for e in event_store.load(session, row)]
+               for e in eventstore.load(session, row)]
         rows = session.scalars(select(OutboxRow).where(OutboxRow.game_id == game_id)
                                .order_by(OutboxRow.id)).all()
         outbox_lines = [f"{r.id}\t{r.kind}\tseat {r.seat}\t{r.to_addr}\tseq {r.seq}\t{r.status}"

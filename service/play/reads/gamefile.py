@@ -14,12 +14,11 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.games.contract import Event, replay
-from service.play import readpolicy
-from service.play import repository as positions
+from service.play import readpolicy, repository
 from service.play.errors import PlayError
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, Player, Seat
 
 FORMAT = "turnpost-game/1"
@@ -47,9 +46,9 @@ def views_digest(engine, state, seats: int) -> str:
 def export(svc: Services, game_id: int, reader: Reader) -> dict:
     """The game's file, for the reader readpolicy.sees_file admits (the operator)."""
     with svc.db.reading() as session:
-        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+        row = readpolicy.admit(lambda: repository.game_row(session, game_id), reader,
                                readpolicy.sees_file)
-        recorded = event_store.load(session, row)
+        recorded = eventstore.load(session, row)
         engine = registry.get(row.kind)
         state = replay(engine, [r.event for r in recorded])
         doc = {
@@ -111,12 +110,12 @@ def import_game(svc: Services, doc: Any) -> int:
         session.flush()
         session.refresh(game)
         for e, event in zip(doc["events"], events):
-            event_store.append(session, game, [event], seat=e["seat"], source=e["source"],
+            eventstore.append(session, game, [event], seat=e["seat"], source=e["source"],
                                now=datetime.fromisoformat(e["at"]))
         # whose move it is and how it ended, on the rows as every game has them
         engine = registry.get(game.kind)
-        state = positions.fold_log(engine, list(enumerate(events, start=1)))
-        positions.mark_turns(game, engine, state)
+        state = repository.fold_log(engine, list(enumerate(events, start=1)))
+        repository.mark_turns(game, engine, state)
         outcome = engine.outcome(state)
         if outcome is not None:
             game.outcome = outcome.to_json()

@@ -1,8 +1,8 @@
 """A player's games as their rows tell them, for the lists (/me, the API's game list): each
 game with its seats and their players, whose move it is (`seats.to_act`), how it ended
 (`games.result`, else `games.outcome`) and when it last moved, in two statements for any
-number of games. No game's log is folded: at a thousand games that cost /me a quarter of a
-second (make bench-scale)."""
+number of games. No game's log is folded: that grows with every game a player has
+(docs/performance.md, "A player's games")."""
 from __future__ import annotations
 
 from collections.abc import Iterable

@@ -18,7 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.players import datarows, personaltokens
 from service.play.services import Services
 from service.store.models import (
@@ -74,7 +74,7 @@ def games(session, svc: Services, person: datarows.Who) -> list[dict[str, Any]]:
 
 
 def _game(session, svc: Services, game_id: int, mine: Seat) -> dict[str, Any]:
-    pos = positions.load(session, svc.states, game_id)
+    pos = repository.load(session, svc.states, game_id)
     row, engine, seat = pos.row, pos.engine, mine.seat
     names = [s.player.name for s in row.seats]
     outcome = engine.outcome(pos.state)

@@ -9,7 +9,7 @@ from zoneinfo import ZoneInfo
 
 from sqlalchemy import select
 
-from service.display.seatpage import result_text
+from service.display.seatview import result_text
 from service.games import registry
 from service.play import readpolicy, repository
 from service.play.players import declined

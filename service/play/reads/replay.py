@@ -14,19 +14,18 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import history, redact
+from service.display.seatview import history, redact
 from service.games import registry
-from service.play import readpolicy
-from service.play import repository as positions
+from service.play import readpolicy, repository
 from service.play.errors import PlayError
 from service.play.moves import chat
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
-from .pages import by_public_id
+from .pagereads import by_public_id
 
 
 class NotYet(PlayError):
@@ -53,19 +52,19 @@ def replay_step(svc: Services, game_id: int, reader: Reader, at: int | None) -> 
     """The step at seq `at` (or the nearest step before it; the first step when None), as the
     reader's seat saw it (the spectator's, for the public page's audience)."""
     with svc.db.reading() as session:
-        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+        row = readpolicy.admit(lambda: repository.game_row(session, game_id), reader,
                                readpolicy.sees_table)
         seat = readpolicy.seat_shown(row, reader)
-        pos = positions.load(session, svc.states, game_id)
-        recorded = event_store.load(session, row)
-        steps = positions.batches(recorded)
+        pos = repository.load(session, svc.states, game_id)
+        recorded = eventstore.load(session, row)
+        steps = repository.batches(recorded)
         names = [s.player.name for s in row.seats]
         seen = [b for b in steps if b is steps[0]
                 or history(pos.engine, [(r.seq, r.event) for r in b], seat, names)]
         ends = [b[-1].seq for b in seen]
         index = 0 if at is None else max([i for i, e in enumerate(ends) if e <= at] or [0])
         batch = seen[index]
-        then = positions.load(session, svc.states, game_id, upto=ends[index])
+        then = repository.load(session, svc.states, game_id, upto=ends[index])
         return Step(game_id, row.kind, registry.title(row.kind, row.options), seat, names,
                     pos.engine.view(then.state, seat), ends[index], index + 1, len(ends),
                     ends[index - 1] if index > 0 else None,
@@ -79,10 +78,10 @@ def seat_log(svc: Services, game_id: int, reader: Reader) -> dict[str, Any]:
     """The log as the reader's seat may see it: each event redacted for it, and the messages
     it may read."""
     with svc.db.reading() as session:
-        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+        row = readpolicy.admit(lambda: repository.game_row(session, game_id), reader,
                                readpolicy.sees_table)
         seat = readpolicy.seat_shown(row, reader)
-        pos = positions.load(session, svc.states, game_id)
+        pos = repository.load(session, svc.states, game_id)
         names = [s.player.name for s in row.seats]
         return {"game": game_id, "kind": row.kind, "seat": seat, "players": names,
                 "events": seat_events(session, pos.engine, row, seat),
@@ -93,7 +92,7 @@ def seat_events(session, engine, row: GameRow, seat: int | None) -> list[dict[st
     """Every event of the game's log as `seat` may see it (the engine's `redact`), in the
     caller's session: the log download and a player's export (reads.mydata)."""
     events = []
-    for r in event_store.load(session, row):
+    for r in eventstore.load(session, row):
         seen = redact(engine, r.event, seat)
         if seen is not None:
             events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
@@ -115,14 +114,14 @@ def whole_log(svc: Services, reader: Reader, game_id: int | None = None) -> dict
         readpolicy.seat_shown(row, reader)      # a previous holder's link reads nothing
         game_id = row.id
         pos = (None if row.status == GameStatus.FORMING
-               else positions.load(session, svc.states, game_id))
+               else repository.load(session, svc.states, game_id))
         over = pos is not None and pos.engine.outcome(pos.state) is not None
         if not readpolicy.whole_log_open(row, over):
             raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
                          "the game is over. Until then each player can download their own "
                          "view of it from their game page.")
         events = [{"seq": r.seq, "at": r.at.isoformat(), "by": r.seat, "source": r.source,
-                   "event": r.event.to_json()} for r in event_store.load(session, row)]
+                   "event": r.event.to_json()} for r in eventstore.load(session, row)]
         return {"game": game_id, "kind": row.kind, "options": row.options,
                 "rules_version": row.rules_version,
                 "players": [s.player.name for s in row.seats], "events": events,
@@ -133,7 +132,7 @@ def _named(session: Session, reader: Reader, game_id: int | None) -> GameRow:
     """The game a whole log is asked of: by its number, else by the reader's public page."""
     if game_id is None and reader.public_id is not None:
         return by_public_id(session, reader.public_id)
-    return positions.game_row(session, game_id if game_id is not None else 0)
+    return repository.game_row(session, game_id if game_id is not None else 0)
 
 
 def _messages(session, game_id: int, seat: int | None) -> list[dict]:

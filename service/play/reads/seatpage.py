@@ -1,17 +1,16 @@
 """The one builder of a seat's page, for the turn email, the game page, a player's games and
-the JSON API alike: the engine's side (service.display.seatpage: the view, whose move, the moves)
+the JSON API alike: the engine's side (service.display.seatview: the view, whose move, the moves)
 and the service's side (every seat's clock, the seat's holder, a result the service decided)
 from the game, the position and the time."""
 from __future__ import annotations
 
 from datetime import datetime
 
-from service.display.seatpage import SeatPage, seat_page
+from service.display.seatview import SeatPage, seat_page
 from service.games import registry
 from service.games.contract import Event
 from service.play.repository import Position
-from service.play.time import clocks
-from service.play.time import deadlines as timing
+from service.play.time import clocks, deadlines
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
@@ -33,8 +32,8 @@ def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
     """Every seat's clock, the reader's holder, and the game's places and result as the
     service ranked them (service.play.ranking). Every deadline is written in the reader's time
     zone, and says which (a spectator reads UTC)."""
-    tc = timing.control(game)
-    zone = timing.seat_row(game, page.me).player.zone if page.me is not None else None
+    tc = deadlines.control(game)
+    zone = deadlines.seat_row(game, page.me).player.zone if page.me is not None else None
     words = clocks.describe(tc)
     if game.rest_days and tc.kind != "none":
         days = " and ".join(", ".join(d.capitalize() for d in game.rest_days.split(","))
@@ -42,12 +41,12 @@ def _service_side(page: SeatPage, game: GameRow, now: datetime) -> None:
         words += f"; no clock runs on {days}, in the time zone of each player"
     page.clocks = []
     for row in game.seats:
-        view = clocks.clock_view(tc, timing.get_clock(row), now, zone)
+        view = clocks.clock_view(tc, deadlines.get_clock(row), now, zone)
         view.update(seat=row.seat, name=row.player.name, status=row.status,
                     clock_words=words)
         page.clocks.append(view)
     if page.me is not None:
-        page.holder = timing.seat_row(game, page.me).holder
+        page.holder = deadlines.seat_row(game, page.me).holder
     if game.result:
         page.outcome = game.result
         told = page.view.get("outcome")

@@ -97,7 +97,7 @@ def set_clock(row: Seat, clock: SeatClock) -> None:
     running = clock.deadline is not None and not clock.paused and not clock.timed_out
     row.deadline = clock.deadline if running else None
     # the player's own reminders and quiet hours decide when (service.play.time.calendar)
-    row.remind_at = calendar.rules.next_reminder(clock, calendar.of_seat(row)) if running else None
+    row.remind_at = calendar.calendarrules.next_reminder(clock, calendar.of_seat(row)) if running else None
 
 
 def who(seat: int) -> str:
@@ -155,10 +155,10 @@ def track(session: Session | None, game: GameRow, engine, state: Any, now: datet
         clock = get_clock(row)
         if row.seat in acting and not clock.in_turn:
             # rest days (the player's, or the game's) do not count towards the deadline
-            clock = calendar.rules.start_turn(clocks.start_turn(tc, clock, now, at),
+            clock = calendar.calendarrules.start_turn(clocks.start_turn(tc, clock, now, at),
                                               calendar.of_seat(row, game))
         elif row.seat not in acting and clock.in_turn:
-            clock = calendar.rules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, now, at),
+            clock = calendar.calendarrules.finish_turn(tc, clock, clocks.finish_turn(tc, clock, now, at),
                                                now, calendar.of_seat(row, game))
             if row.status == SeatStatus.ABSENT:
                 row.status = SeatStatus.ACTIVE      # they moved themselves: back in the game
@@ -184,7 +184,7 @@ def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None
             continue
         reopened = clocks.reopen_turn(tc, clock, now, at)
         # rest days do not count, in the time it gets back as in a new turn
-        set_clock(row, calendar.rules.reopen_turn(
+        set_clock(row, calendar.calendarrules.reopen_turn(
             clock, reopened, now, calendar.of_seat(row, game),
             clocks.reopened_turn(clocks.cancel_turn(clock) if clock.in_turn else clock, at)))
 

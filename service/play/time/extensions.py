@@ -19,13 +19,11 @@ from sqlalchemy.orm import Session
 
 from service.store.models import ExtensionRequest, GameRow
 
-from .. import notify
-from .. import repository as positions
+from .. import notify, repository
 from ..errors import PlayError
 from ..repository import check_holder
 from ..services import Services
-from . import clocks
-from . import deadlines as timing
+from . import clocks, deadlines
 
 WORD = "extend"
 AGREE, DECLINE = "agree", "decline"     # the other players' words in answer
@@ -88,12 +86,12 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     """The same in the caller's transaction (a reply email's other lines share it)."""
     days = parse_days(rest)
     now = svc.clock.now()
-    game = positions.game_row(session, game_id, lock=True)
+    game = repository.game_row(session, game_id, lock=True)
     check_holder(game, seat, holder)
     if game.status != "active":
         raise ExtensionRefused("This game has finished; there is no deadline to extend.")
-    row = timing.seat_row(game, seat)
-    clock = timing.get_clock(row)
+    row = deadlines.seat_row(game, seat)
+    clock = deadlines.get_clock(row)
     if not clock.in_turn or clock.deadline is None:
         raise ExtensionRefused("You have no deadline running in this game; ask for an "
                                "extension when it is your turn.")
@@ -118,7 +116,7 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     waiting = [r for r in game.seats if r.seat != seat and str(r.seat) not in answers]
     if not waiting:
         return _apply(session, svc, game, request, now)
-    name, what = timing.who(seat), f"{days} day{'s' if days != 1 else ''}"
+    name, what = deadlines.who(seat), f"{days} day{'s' if days != 1 else ''}"
     ids = []
     for r in waiting:
         url = svc.urls.absolute(svc.urls.seat_action_path(game.id, r.seat, r.holder, "agree",
@@ -136,7 +134,7 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
 def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: int) -> str:
     """One click of another player: their agreement; the deadline moves with the last one."""
     with svc.db.transaction() as session:
-        game = positions.game_row(session, game_id, lock=True)
+        game = repository.game_row(session, game_id, lock=True)
         check_holder(game, by_seat, holder)
         request = session.get(ExtensionRequest, request_id)
         if request is None or request.game_id != game_id or request.seat == by_seat:
@@ -150,7 +148,7 @@ def answer_in(session: Session, svc: Services, game_id: int, by_seat: int, word:
     """`agree` or `decline` written by another player (a reply to the request's email, the
     game page's box, the API), in the caller's transaction: the answer to every request of
     this game still waiting for theirs."""
-    game = positions.game_row(session, game_id, lock=True)
+    game = repository.game_row(session, game_id, lock=True)
     check_holder(game, by_seat, holder)
     waiting = [r for r in session.scalars(select(ExtensionRequest).where(
         ExtensionRequest.game_id == game_id, ExtensionRequest.status == "open",
@@ -167,11 +165,11 @@ def answer_in(session: Session, svc: Services, game_id: int, by_seat: int, word:
 
 def _still_needed(game: GameRow, request: ExtensionRequest) -> str | None:
     """Why a request can no longer be answered, or None while it waits."""
-    row = timing.seat_row(game, request.seat)
+    row = deadlines.seat_row(game, request.seat)
     if request.status == "declined":
         return "This request was declined already; the deadline stays."
     if request.status != "open" or game.status != "active" \
-            or not timing.get_clock(row).in_turn or row.holder != request.holder:
+            or not deadlines.get_clock(row).in_turn or row.holder != request.holder:
         request.status = "expired"
         return (f"{row.player.name} has moved since (or the game is over); the extension is no "
                 "longer needed.")
@@ -205,16 +203,16 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
     request.answers = dict(request.answers or {}, **{str(by_seat): False})
     request.status = "declined"
     now = svc.clock.now()
-    row = timing.seat_row(game, request.seat)
+    row = deadlines.seat_row(game, request.seat)
     days = f"{request.days} more day{'s' if request.days != 1 else ''}"
-    timing.change(session, game, row, "extension declined",
-                  f"{timing.who(by_seat)} declined the request of {timing.who(request.seat)} "
+    deadlines.change(session, game, row, "extension declined",
+                  f"{deadlines.who(by_seat)} declined the request of {deadlines.who(request.seat)} "
                   f"for {days}", now)
-    deadline = timing.get_clock(row).deadline
+    deadline = deadlines.get_clock(row).deadline
     until = clocks.format_deadline(deadline, now, row.player.zone) if deadline else ""
     stays = f"; your deadline stays {until}" if until else ""
     told = notify.queue(session, game, request.seat, "timeout", game.seq, now, {"timeout": {
-        "text": f"{timing.who(by_seat)} declined your request for {days}{stays}",
+        "text": f"{deadlines.who(by_seat)} declined your request for {days}{stays}",
         "seat": by_seat}})
     session.flush()
     return Extension(f"You declined {row.player.name}'s request for {days}; their deadline "
@@ -223,16 +221,16 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
 
 def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
            now: datetime) -> Extension:
-    row = timing.seat_row(game, request.seat)
-    clock = timing.get_clock(row)
-    timing.set_clock(row, replace(clock, deadline=clock.deadline + timedelta(days=request.days),
+    row = deadlines.seat_row(game, request.seat)
+    clock = deadlines.get_clock(row)
+    deadlines.set_clock(row, replace(clock, deadline=clock.deadline + timedelta(days=request.days),
                                   reminded=False, timed_out=False))
     request.status = "done"
-    who = timing.who(request.seat)
+    who = deadlines.who(request.seat)
     until = clocks.format_deadline(clock.deadline + timedelta(days=request.days), now,
                                    row.player.zone)
-    timing.change(session, game, row, "extended", f"everyone agreed: {who} has "
+    deadlines.change(session, game, row, "extended", f"everyone agreed: {who} has "
                   f"{request.days} more day{'s' if request.days != 1 else ''}", now)
-    ids = timing.tell(session, svc, game, request.seat, f"Everyone agreed: {who}'s deadline "
+    ids = deadlines.tell(session, svc, game, request.seat, f"Everyone agreed: {who}'s deadline "
                       f"moves to {until}", now, offer=False, others_only=False)
     return Extension(f"Everyone agreed: the deadline is now {until}.", ids)

@@ -4,7 +4,7 @@ others are told that the player did not receive the turn. It runs again (`releas
 email to that seat is delivered (the relay's `delivered`) or the player acts (a move records
 `release_mover`): from then on, with the time it had left when it stopped.
 
-A hold is the seat's `mail_held_since` and a paused clock (service.clocks.pause), so a deadline
+A hold is the seat's `mail_held_since` and a paused clock (service.play.time.clocks.seat.pause), so a deadline
 sweep never finds the seat due meanwhile."""
 from __future__ import annotations
 
@@ -15,10 +15,9 @@ from sqlalchemy.orm import Session
 
 from service.store.models import GameRow, OutboxRow, Seat, Vacation
 
-from .. import repository as positions
+from .. import repository
 from ..services import Services
-from . import calendar, clocks
-from . import deadlines as timing
+from . import calendar, clocks, deadlines
 
 NOT_ACCEPTED_FOR = timedelta(hours=24)
 WAITING = ("pending", "sending", "parked")     # not accepted by the relay (yet)
@@ -28,19 +27,19 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
          why: str) -> list[int]:
     """Stop the seat's clock if its turn is running and not already held; the others are
     told. Returns the outbox rows queued (none when nothing changed)."""
-    game = positions.game_row(session, game_id, lock=True)
+    game = repository.game_row(session, game_id, lock=True)
     row = next((r for r in game.seats if r.seat == seat), None)
     if row is None or game.status != "active" or row.mail_held_since is not None:
         return []
-    clock = timing.get_clock(row)
+    clock = deadlines.get_clock(row)
     if not clock.in_turn or clock.deadline is None or clock.timed_out:
         return []
     row.mail_held_since = now
-    timing.set_clock(row, clocks.pause(clock, now))
-    text = (f"{timing.who(seat)} did not receive the turn email ({why}); the clock of "
-            f"{timing.who(seat)} is stopped until an email reaches them or they act")
-    timing.change(session, game, row, "mail_held", text, now)
-    return timing.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
+    deadlines.set_clock(row, clocks.pause(clock, now))
+    text = (f"{deadlines.who(seat)} did not receive the turn email ({why}); the clock of "
+            f"{deadlines.who(seat)} is stopped until an email reaches them or they act")
+    deadlines.change(session, game, row, "mail_held", text, now)
+    return deadlines.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
 
 
 def release(row, game, now: datetime, *, away: bool = False) -> bool:
@@ -51,8 +50,8 @@ def release(row, game, now: datetime, *, away: bool = False) -> bool:
     row.mail_held_since = None
     if away:
         return True
-    clock = timing.get_clock(row)
-    timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, now), now,
+    clock = deadlines.get_clock(row)
+    deadlines.set_clock(row, calendar.calendarrules.resume(clock, clocks.resume(clock, now), now,
                                                 calendar.of_seat(row, game)))
     return True
 
@@ -79,12 +78,12 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
             .where(OutboxRow.id.in_(sorted(row_ids)), Seat.mail_held_since.is_not(None))
             .distinct().order_by(Seat.game_id)).all()
         for game_id, seat in held:
-            game = positions.game_row(session, game_id, lock=True)
-            row = timing.seat_row(game, seat)
+            game = repository.game_row(session, game_id, lock=True)
+            row = deadlines.seat_row(game, seat)
             away = _on_vacation(session, game, row)
             if release(row, game, now, away=away):
-                timing.change(session, game, row, "mail_released", f"an email reached "
-                              f"{timing.who(seat)}; " + ("their clock stays stopped while they "
+                deadlines.change(session, game, row, "mail_released", f"an email reached "
+                              f"{deadlines.who(seat)}; " + ("their clock stays stopped while they "
                               "are on vacation" if away else "their clock runs again"), now)
     return len(held)
 
@@ -93,7 +92,7 @@ def _on_vacation(session: Session, game: GameRow, row: Seat) -> bool:
     """Whether the seat's player is on a vacation that stops this game's clocks."""
     return session.scalar(select(Vacation.id).where(
         Vacation.player_id == row.player_id, Vacation.open.is_(True),
-        select(GameRow.id).where(GameRow.id == game.id, timing.vacation_stops_clocks())
+        select(GameRow.id).where(GameRow.id == game.id, deadlines.vacation_stops_clocks())
         .exists()).limit(1)) is not None
 
 

@@ -26,8 +26,7 @@ from service.store.models import GameRow, OutboxRow, Seat, SeatChange, Vacation
 
 from .. import aftercommit, notify
 from ..services import Services
-from . import clocks
-from . import deadlines as timing
+from . import clocks, deadlines
 
 DAY = timedelta(days=1)
 WARN_AT = 3          # days left at or under which the player is warned
@@ -95,13 +94,13 @@ class DayTaker:
             self.new.append(dict(player_id=row.player_id, first_day=day, last_day=day,
                                  open=True, resumes_at=current[3], created_at=now))
         # paused from the deadline: the clock restarts with the time it had then (none)
-        timing.set_clock(row, clocks.pause(clock, min(deadline, now)))
+        deadlines.set_clock(row, clocks.pause(clock, min(deadline, now)))
         allowance = self.svc.settings.VACATION_DAYS
         left = clocks.days_left([(v[0], v[1]) for v in mine], current[0].year, allowance)
         self.by_game[key] = waited + 1
         taken = Taken(left, current[3], bound - waited - 1, bound)
-        self.changes.append(timing.change_values(
-            game, row, KIND, f"{timing.who(row.seat)} ran out of time: a vacation day was "
+        self.changes.append(deadlines.change_values(
+            game, row, KIND, f"{deadlines.who(row.seat)} ran out of time: a vacation day was "
             f"taken instead of a timeout ({taken.game_words()})", now))
         return taken
 
@@ -135,7 +134,7 @@ def notices(game, seat: int, taken: Taken, now: datetime
     """(seat, payload) of the emails a day taken calls for: one each, worded for its reader
     (the time in the reader's zone): the table is told, and the player is told in their own
     words, warned in the same email when 3 or fewer days are left."""
-    who = timing.who(seat)
+    who = deadlines.who(seat)
     left, until = taken.left, taken.until
     days = "1 vacation day" if left == 1 else f"{left} vacation days"
     out = []
@@ -171,10 +170,10 @@ def _stopped_here(game, row, clock: clocks.SeatClock, until: dict[int, datetime]
     clock that changes nothing for them, under their own "Your turn"."""
     if not clock.in_turn:
         return []
-    who = timing.who(row.seat)
+    who = deadlines.who(row.seat)
     out = []
     for r in game.seats:
-        if r.seat == row.seat or timing.get_clock(r).in_turn:
+        if r.seat == row.seat or deadlines.get_clock(r).in_turn:
             continue
         back = until.get(row.player_id)
         when = f" until {clocks.format_deadline(back, now, r.player.zone)}" if back else ""
@@ -206,10 +205,10 @@ def stop_other_clocks(svc: Services, taken: list[tuple[int, int]], now: datetime
         rows, paused = [], 0
         for game in games:
             for r in game.seats:
-                clock = timing.get_clock(r)
+                clock = deadlines.get_clock(r)
                 if r.player_id not in players or clock.paused:
                     continue
-                timing.set_clock(r, clocks.pause(clock, now))
+                deadlines.set_clock(r, clocks.pause(clock, now))
                 paused += 1
                 rows += [notify.values(game, to, "timeout", game.seq, now, payload)
                          for to, payload in _stopped_here(game, r, clock, until, now)]

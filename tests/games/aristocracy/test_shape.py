@@ -6,10 +6,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
-import service.games.aristocracy as pkg
+from service.games import aristocracy
 
 ORDER = ["state", "copies", "flow", "rules", "commands", "views", "bots", "__init__"]
-HERE = Path(pkg.__file__).parent
+HERE = Path(aristocracy.__file__).parent
 
 
 def _imports(tree) -> list[tuple[str, bool]]:
@@ -36,5 +36,5 @@ def test_imports_run_one_way_and_at_the_top():
 
 
 def test_the_game_records_its_rules_version():
-    assert pkg.GAME.rules_version == 4
-    assert set(pkg.GAME.bots) >= {"easy", "normal"}
+    assert aristocracy.GAME.rules_version == 4
+    assert set(aristocracy.GAME.bots) >= {"easy", "normal"}

@@ -4,8 +4,7 @@ from __future__ import annotations
 import pytest
 
 from service.games.contract import IllegalMove
-from service.games.magnate import GAME
-from service.games.magnate import costs as R
+from service.games.magnate import GAME, costs
 from service.games.magnate.scoring import column_total
 from tests.games.magnate.helpers import act, deed, dev, new, player, quiet, rolled, toks, types
 
@@ -70,8 +69,8 @@ def test_m1_courts_never_pay():
 def test_m2_cost_is_the_real_rank():
     # RULINGS M2
     """M2: the seed's "Mill (4 of Waves and Leaves)" is the Sailor; cost is the real rank."""
-    assert R.cost("4VL", False) == 4 and R.cost("8VL", False) == 8
-    pays = R.outright_payments(toks(V=9, L=9), "8VL", False)
+    assert costs.cost("4VL", False) == 4 and costs.cost("8VL", False) == 8
+    pays = costs.outright_payments(toks(V=9, L=9), "8VL", False)
     assert pays and all(sum(p) == 8 for p in pays) and len(pays) == 7
 
 
@@ -118,7 +117,7 @@ def test_m4_court_deed_costs_three():
     # RULINGS M4
     # RULINGS M14
     """M4/M14: a Court's deed costs 3, one per suit."""
-    assert R.deed_cost("TMVK") == toks(M=1, V=1, K=1)
+    assert costs.deed_cost("TMVK") == toks(M=1, V=1, K=1)
 
 
 # ---------------------------------------------------------------- M5
@@ -203,12 +202,12 @@ def test_m7_completion_in_place_and_one_deed_per_district():
     st = quiet(new())
     st = player(st, 0, hand=("3MV", "6MV", "5ML"), tokens={"M": 9, "V": 9},
                 column=(1, dev("4MS") + (deed("8MS", M=7),)))
-    assert R.places(st, 0, "3MV") == [1, 2, 3, 4]                    # not district 1
+    assert costs.places(st, 0, "3MV") == [1, 2, 3, 4]                    # not district 1
     assert not any(m.get("district") == 1 for m in GAME.legal_moves(st, 0))
     st, _ = act(st, 0, {"type": "add", "card": "8MS", "pay": {"M": 1}})
     assert st.players[0].columns[0] == dev("4MS", "8MS")
     assert st.players[0].tokens == toks(M=8, V=9)
-    assert 0 in R.places(st, 0, "3MV")
+    assert 0 in costs.places(st, 0, "3MV")
 
 
 def test_m7_incomplete_deeds_discarded_at_the_end():
@@ -233,9 +232,9 @@ def test_m8_first_card_shares_a_suit_with_the_pawn():
     card. Districts: 1 Watchman MYK, 2 Light Keeper SVK, 3 Excuse, 4 Harvest MSL, 5 Borderland
     VLY."""
     st = quiet(new())
-    assert R.places(st, 0, "4VL") == [1, 2, 3, 4]        # not the Watchman (MYK)
-    assert R.places(st, 0, "3MV") == [0, 1, 2, 3, 4]
-    assert R.places(st, 0, "8YK") == [0, 1, 2, 4]
+    assert costs.places(st, 0, "4VL") == [1, 2, 3, 4]        # not the Watchman (MYK)
+    assert costs.places(st, 0, "3MV") == [0, 1, 2, 3, 4]
+    assert costs.places(st, 0, "8YK") == [0, 1, 2, 4]
 
 
 def test_m8_later_cards_share_a_suit_with_the_last_card():
@@ -243,8 +242,8 @@ def test_m8_later_cards_share_a_suit_with_the_last_card():
     """M8: later cards (and deeds) share a suit with the last card of that column."""
     st = quiet(new())
     st = player(st, 0, column=(3, dev("4VL")))
-    assert 2 in R.places(st, 0, "9VY") and 2 not in R.places(st, 0, "7SK")
-    assert R.can_place(st, 0, "7SK", 2).startswith("it shares no suit with the last card")
+    assert 2 in costs.places(st, 0, "9VY") and 2 not in costs.places(st, 0, "7SK")
+    assert costs.can_place(st, 0, "7SK", 2).startswith("it shares no suit with the last card")
 
 
 def test_m8_columns_are_per_player():
@@ -252,7 +251,7 @@ def test_m8_columns_are_per_player():
     """M8: each player has their own column in each district."""
     st = quiet(new())
     st = player(st, 1, column=(3, dev("4VL")))
-    assert 2 in R.places(st, 0, "7SK")
+    assert 2 in costs.places(st, 0, "7SK")
 
 
 # ---------------------------------------------------------------- M9, M10

@@ -7,7 +7,7 @@ import pytest
 
 from service.games import cards
 from service.games.magnate import GAME
-from service.mail.outbound.templating import FILTERS, GLOBALS
+from service.mailwire.outbound.templating import FILTERS, GLOBALS
 from tests.games.magnate.test_play import play
 
 jinja2 = pytest.importorskip("jinja2")

@@ -11,7 +11,7 @@ from dataclasses import replace
 
 import pytest
 
-from service.games.cards import decktet as dk
+from service.games.cards import decktet
 from service.games.contract import IllegalMove, OptionError, replay
 from service.games.suzerain import GAME, scoring
 from service.games.suzerain.state import CARDS, POOL
@@ -38,7 +38,7 @@ def test_s1_no_excuse_pool_of_32_and_16_tricks():
     """S1: the Excuse is left out; the pool is 32 cards and the game is exactly 16 tricks."""
     # RULINGS S1
     state, _ = new()
-    assert dk.EXCUSE not in zone_cards(state)
+    assert decktet.EXCUSE not in zone_cards(state)
     assert sorted(zone_cards(state)) == sorted(CARDS) and len(CARDS) == 44
     assert len(POOL) == 32 and len(state.deck) + len(state.display) == 32
     for seed in range(5):
@@ -330,7 +330,7 @@ def test_deck_option_must_be_the_whole_pool():
         GAME.validate_options(2, {"deck": "the Excuse"})
     with pytest.raises(OptionError):
         GAME.validate_options(2, {"aces": "1M, 1S"})
-    opts = GAME.validate_options(2, {"deck": ", ".join(dk.name(c) for c in reversed(POOL))})
+    opts = GAME.validate_options(2, {"deck": ", ".join(decktet.name(c) for c in reversed(POOL))})
     state = replay(GAME, GAME.start(2, opts, RNG))
     assert state.display == tuple(reversed(POOL))[:2]
     assert GAME.validate_options(2, opts) == opts

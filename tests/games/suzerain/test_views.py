@@ -10,7 +10,7 @@ import jinja2
 
 from service.games.contract import replay
 from service.games.suzerain import GAME
-from service.mail.outbound.templating import FILTERS, GLOBALS
+from service.mailwire.outbound.templating import FILTERS, GLOBALS
 from tests.games.suzerain.helpers import new, play
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"

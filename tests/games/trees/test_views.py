@@ -13,7 +13,7 @@ from service.games import cards
 from service.games.contract import replay
 from service.games.trees import GAME
 from service.games.trees.state import DRAW_CARDS
-from service.mail.outbound.templating import FILTERS, GLOBALS
+from service.mailwire.outbound.templating import FILTERS, GLOBALS
 from tests.games.trees.helpers import act, harvest, play, table
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"

@@ -17,7 +17,7 @@ import pytest
 from imapclient import IMAPClient
 
 from service import play
-from service.mail.inbound import imap_poll
+from service.mailwire.inbound import imap_poll
 from tests.mail.inbound.conftest import message, stored
 
 DOVECOT = "/usr/sbin/dovecot"

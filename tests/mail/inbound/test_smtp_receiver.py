@@ -10,7 +10,7 @@ import pytest
 from aiosmtpd.controller import Controller
 
 from service import play
-from service.mail.inbound.smtp_receiver import server_options
+from service.mailwire.inbound.smtp_receiver import server_options
 from service.web.cli_inbound import handler
 from tests.mail.inbound.conftest import DOMAIN, REPLY_TO, message, stored
 

@@ -11,7 +11,7 @@ from sqlalchemy import select
 from service import play
 from service.play import community
 from service.play.moves import undo
-from service.play.players import seats as seat_cases
+from service.play.players import seatchanges
 from service.play.time.sweep import timeouts
 from service.store.models import Player
 from tests.play.time.helpers import move, start, to_act
@@ -75,7 +75,7 @@ def test_a_players_figures_from_their_games_logs(services):
     assert mover.quickness == timedelta(hours=2)         # the median of 3 and 1 hours
     late = _activity(services, emails[1 - first])
     assert (late.moved, late.timeouts, late.reliability) == (0, 1, 0.0)
-    seat_cases.resign(services, g.game_id, 1 - first)
+    seatchanges.resign(services, g.game_id, 1 - first)
     assert _activity(services, emails[1 - first]).timeouts == 1
 
 

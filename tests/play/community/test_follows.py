@@ -8,12 +8,11 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.display.seatpage import history
-from service.play import community
-from service.play import repository as positions
+from service.display.seatview import history
+from service.play import community, repository
 from service.play.clock import ManualClock
 from service.play.readpolicy import UNSEEN
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import Follow, GameRow, Player
 from tests.conftest import T0
 from tests.web.helpers import form_client, mails, sign_in, start_game, text_of
@@ -41,7 +40,7 @@ def _moves(app, gid, n):
     svc = app.extensions["turnpost"]
     for _ in range(n):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         (seat,) = pos.engine.to_act(pos.state)
         play.submit(svc, play.Intent(gid, seat, moves=[pos.engine.legal_moves(pos.state, seat)[0]],
                                      source="web"))
@@ -107,10 +106,10 @@ def test_one_digest_a_day_of_the_public_moves_and_a_one_click_stop(app_factory):
     (digest,) = _digests(app)
     text = text_of(digest)
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, gid)
+        pos = repository.load(s, svc.states, gid)
         names = [x.player.name for x in pos.row.seats]
         public = [h["text"] for h in history(pos.engine, [
-            (r.seq, r.event) for r in event_store.load(s, pos.row)
+            (r.seq, r.event) for r in eventstore.load(s, pos.row)
             if r.at > T0], None, names)]
         hands = [c for hand in pos.state["hands"] for c in hand]
     assert public and all(line in text for line in public)

@@ -8,9 +8,9 @@ from __future__ import annotations
 import pytest
 from sqlalchemy import func, select
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.community import LadderRefused, ladders
-from service.play.players import blocks, seats
+from service.play.players import blocks, seatchanges
 from service.play.time.sweep import periodic, timeouts
 from service.store.models import GameRow, LadderChallenge, LadderGame, OutboxRow, Seat
 from tests.play.community.helpers import player
@@ -39,7 +39,7 @@ def order(services, viewer=None):
 
 def end(services, game_id, winner_seat):
     """The loser resigns: a two-player game ends through the service's end."""
-    seats.resign(services, game_id, 1 - winner_seat)
+    seatchanges.resign(services, game_id, 1 - winner_seat)
 
 
 def test_players_join_at_the_bottom_once(services, ladder):
@@ -127,12 +127,12 @@ def test_a_defender_with_three_open_ladder_games_is_not_challenged(services, lad
 
 
 def test_a_player_on_vacation_shows_so_and_cannot_be_challenged_until_back(services, ladder):
-    seats.take_vacation(services, ladder["Ben"], "vacation 5")
+    seatchanges.take_vacation(services, ladder["Ben"], "vacation 5")
     rungs = {r.name: r for r in ladders.view(services, "trees", ladder["Dan"]).rungs}
     assert rungs["Ben"].on_vacation and not rungs["Ben"].challengeable
     with pytest.raises(LadderRefused, match="on vacation"):
         ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
-    seats.take_vacation(services, ladder["Ben"], "back")
+    seatchanges.take_vacation(services, ladder["Ben"], "back")
     assert not ladders.view(services, "trees").rungs[1].on_vacation
     ladders.challenge(services, ladder["Dan"], "trees", ladder["Ben"])
 
@@ -164,7 +164,7 @@ def test_a_ladder_game_ended_by_the_clock_is_settled_by_the_sweep(services, ladd
         for row in s.scalars(select(Seat).where(Seat.game_id == game_id)):
             row.on_timeout = "forfeit"
     with services.db.transaction() as s:
-        loaded = positions.load(s, services.states, game_id)
+        loaded = repository.load(s, services.states, game_id)
         late = sorted(loaded.engine.to_act(loaded.state))
     services.clock.advance(days=3, minutes=1)
     timeouts.run(services, bulk=bulk)

@@ -11,10 +11,9 @@ from sqlalchemy import select
 
 from service import play
 from service.linking.signer import Tampered
-from service.play import community
-from service.play import repository as positions
+from service.play import community, repository
 from service.play.community import leagues, leagueshow
-from service.play.players import erasure, seats
+from service.play.players import erasure, seatchanges
 from service.play.reads import mydata
 from service.play.time.sweep import timeouts
 from service.store.models import (
@@ -61,7 +60,7 @@ def people_move(svc, rng: random.Random, idle: str = "") -> int:
             GameRow.status != GameStatus.ENDED).order_by(GameRow.id)).all()
     for game_id in games:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
             people = {r.seat for r in pos.row.seats if not r.player.email.endswith(".invalid")
                       and r.player.email != idle}
             moves = [(seat, rng.choice(pos.engine.legal_moves(pos.state, seat)))
@@ -276,7 +275,7 @@ def test_two_divisions_ending_at_once_end_the_season_once(services):
         games = s.scalars(select(GameRow.id).order_by(GameRow.id)).all()
     assert len(games) == 2
     for game_id in games:                       # each division's one game ends
-        seats.resign(services, game_id, 0)
+        seatchanges.resign(services, game_id, 0)
     divisions = [args for job, args in kicked if job == "tournament"]
     assert len(divisions) == 2
     barrier = threading.Barrier(2)

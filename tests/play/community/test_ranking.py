@@ -17,13 +17,13 @@ import pytest
 from sqlalchemy import select, update
 
 from service import play
-from service.display.seatpage import result_line
+from service.display.seatview import result_line
 from service.games import aristocracy, magnate, registry, trees
 from service.games.contract import Outcome, places_by, replay
-from service.mail.outbound.compose import Envelope, compose_turn
+from service.mailwire.outbound.compose import Envelope, compose_turn
 from service.play import community, ranking
 from service.play.community import ladders
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.reads import seatpage
 from service.play.time import ending
 from service.play.time.sweep import timeouts
@@ -177,7 +177,7 @@ def test_text_ratings_tournament_points_and_ladder_agree(services, size, leaving
     for seat, how in enumerate(leaving):       # seat 0 leaves first, then seat 1
         if how == "resign":
             svc.clock.advance(hours=1)
-            seats.resign(svc, game_id, seat)
+            seatchanges.resign(svc, game_id, seat)
         else:
             _forfeit(svc, game_id, seat)
     with svc.db.transaction() as s:
@@ -235,9 +235,9 @@ def test_two_resignations_at_a_table_of_three_the_first_loses_most(services):
     lost (-215), as only the resignation that ended the game was stored as last. Now the
     first is third and loses most; the second, second (it outlasted the first: RULINGS P1)."""
     _, game_id = _tournament_game(services, 3)
-    seats.resign(services, game_id, 0)
+    seatchanges.resign(services, game_id, 0)
     services.clock.advance(hours=1)
-    seats.resign(services, game_id, 1)
+    seatchanges.resign(services, game_id, 1)
     with services.db.transaction() as s:
         change = {c.seat: c.mu - c.mu_before for c in s.scalars(
             select(RatingChange).where(RatingChange.game_id == game_id))}
@@ -250,12 +250,12 @@ def test_two_resignations_at_a_table_of_three_the_first_loses_most(services):
 def test_a_seat_that_takes_over_a_resigned_seat_stays_in_the_ranking(services):
     """A replacement plays the seat again: it is no longer among those who left."""
     _, game_id = _tournament_game(services, 3)
-    seats.resign(services, game_id, 0)
+    seatchanges.resign(services, game_id, 0)
     with services.db.transaction() as s:
         assert s.get(Seat, (game_id, 0)).left_order == 1
     token = services.urls.signer.dumps(
-        "invite", seats._invite_claims(game_id, 0, 0, "fay@example.org"))
-    seats.accept_replacement(services, token)
+        "invite", seatchanges._invite_claims(game_id, 0, 0, "fay@example.org"))
+    seatchanges.accept_replacement(services, token)
     with services.db.transaction() as s:
         game = s.get(GameRow, game_id)
         assert game.seats[0].left_order is None
@@ -320,9 +320,9 @@ def test_a_game_ranked_before_places_were_stored_reads_right_and_a_rebuild_rates
     now, its places come from its seats' leaving order; `flask ratings rebuild` ranks it
     again, stores its places and rates it by them."""
     _, game_id = _tournament_game(services, 3)
-    seats.resign(services, game_id, 0)
+    seatchanges.resign(services, game_id, 0)
     services.clock.advance(hours=1)
-    seats.resign(services, game_id, 1)
+    seatchanges.resign(services, game_id, 1)
     with services.db.transaction() as s:                 # as the service wrote it before
         s.get(GameRow, game_id).result = {"winners": [2], "last": [1], "how": "{p1} resigned",
                                           "scores": None}
@@ -344,8 +344,8 @@ def test_a_three_player_end_page_shows_every_place(app):
     svc = app.extensions["turnpost"]
     game_id = play.start_game(svc, "trees", ["Anna <anna@example.org>", "Ben <ben@example.org>",
                                              "Carla <carla@example.org>"], {}).game_id
-    seats.resign(svc, game_id, 0)
-    seats.resign(svc, game_id, 1)
+    seatchanges.resign(svc, game_id, 0)
+    seatchanges.resign(svc, game_id, 1)
     page = app.test_client().get(svc.urls.game_path(game_id, 0)).get_data(as_text=True)
     assert ("Game over. Carla won. Places: 1st Carla, 2nd Ben (left the game), "
             "3rd you (left the game). You resigned, then Ben resigned.") in " ".join(page.split())

@@ -12,9 +12,8 @@ from sqlalchemy import func, select
 
 from service import play
 from service.games.contract import Outcome
-from service.play import community
-from service.play import repository as positions
-from service.play.players import seats as seat_cases
+from service.play import community, repository
+from service.play.players import seatchanges
 from service.play.time import ending
 from service.play.time.sweep import timeouts
 from service.store.models import GameRow, Player, Rating, RatingChange
@@ -30,7 +29,7 @@ def rater(svc, email: str) -> str:
         return f"player:{s.scalars(select(Player.id).where(Player.email == email)).one()}"
 
 
-def ratings(svc, kind="trees") -> dict[str, tuple[float, float, int]]:
+def rating_table(svc, kind="trees") -> dict[str, tuple[float, float, int]]:
     with svc.db.transaction() as s:
         return {r.rater: (r.mu, r.sigma, r.games)
                 for r in s.scalars(select(Rating).where(Rating.kind == kind))}
@@ -44,7 +43,7 @@ def changes(svc) -> list[tuple]:
 
 def _resigned(svc, players, seat):
     g = start(svc, players=players, seed=50 + len(changes(svc)))
-    seat_cases.resign(svc, g.game_id, seat)
+    seatchanges.resign(svc, g.game_id, seat)
     return g
 
 
@@ -57,10 +56,10 @@ def test_a_two_player_win_raises_the_winner_and_lowers_the_loser(services):
     g = start(services, turn_cap=2)
     play_out(services, g.game_id)
     with services.db.transaction() as s:
-        pos = positions.load(s, services.states, g.game_id)
+        pos = repository.load(s, services.states, g.game_id)
         outcome = pos.engine.outcome(pos.state)
         assert pos.row.status == "ended"
-    found = ratings(services)
+    found = rating_table(services)
     anna, ben = found[rater(services, "anna@example.org")], found[rater(services, "ben@example.org")]
     assert anna[2] == ben[2] == 1
     if len(outcome.winners) == 2:
@@ -72,8 +71,8 @@ def test_a_two_player_win_raises_the_winner_and_lowers_the_loser(services):
 
 def test_resigning_rates_as_a_loss(services):
     g = start(services)
-    seat_cases.resign(services, g.game_id, 0)          # Anna resigns: Ben wins
-    found = ratings(services)
+    seatchanges.resign(services, g.game_id, 0)          # Anna resigns: Ben wins
+    found = rating_table(services)
     anna, ben = found[rater(services, "anna@example.org")], found[rater(services, "ben@example.org")]
     assert ben[0] > community.MODEL.mu > anna[0]
     assert ben[1] < community.MODEL.sigma              # less uncertain after a game
@@ -86,7 +85,7 @@ def test_a_shared_first_place_at_a_table_of_three(services):
         game = s.get(GameRow, g.game_id)
         ending.finish(s, game, services.clock.now(),
                       outcome=Outcome((5.0, 5.0, 2.0), (0, 1), "test"))
-    found = ratings(services, "aristocracy")
+    found = rating_table(services, "aristocracy")
     anna, ben, carla = (found[rater(services, f"{n}@example.org")]
                         for n in ("anna", "ben", "carla"))
     assert anna == ben
@@ -96,7 +95,7 @@ def test_a_shared_first_place_at_a_table_of_three(services):
 
 def test_a_seat_that_resigned_ranks_last_whatever_its_score(services):
     g = start(services, kind="aristocracy", players=[ANNA, BEN, CARLA])
-    seat_cases.resign(services, g.game_id, 0)
+    seatchanges.resign(services, g.game_id, 0)
     with services.db.transaction() as s:
         game = s.get(GameRow, g.game_id)
         assert community.places(game, Outcome((9.0, 5.0, 2.0), (0,), "test")) == \
@@ -105,10 +104,10 @@ def test_a_seat_that_resigned_ranks_last_whatever_its_score(services):
 
 def test_an_unrated_game_and_a_practice_game_change_no_rating(services):
     g = start(services, rated="off")
-    seat_cases.resign(services, g.game_id, 0)
+    seatchanges.resign(services, g.game_id, 0)
     practice, _ = play.start_practice(services, "trees", 2, "normal", {})
-    seat_cases.resign(services, practice.game_id, 0)
-    assert ratings(services) == {} and changes(services) == []
+    seatchanges.resign(services, practice.game_id, 0)
+    assert rating_table(services) == {} and changes(services) == []
 
 
 def test_a_bad_rated_option_is_refused(services):
@@ -118,18 +117,18 @@ def test_a_bad_rated_option_is_refused(services):
 
 def test_a_bot_level_is_a_rated_player_of_its_own(services):
     g = start(services, players=[ANNA, "bot:normal"])
-    seat_cases.resign(services, g.game_id, 0)
-    assert ratings(services)["bot:normal"][0] > community.MODEL.mu
+    seatchanges.resign(services, g.game_id, 0)
+    assert rating_table(services)["bot:normal"][0] > community.MODEL.mu
 
 
 def test_a_repeated_end_rates_the_game_once(services):
     g = start(services)
-    seat_cases.resign(services, g.game_id, 1)
-    before, rows = ratings(services), changes(services)
+    seatchanges.resign(services, g.game_id, 1)
+    before, rows = rating_table(services), changes(services)
     with services.db.transaction() as s:         # a replay, an import, a second sweeper
         game = s.get(GameRow, g.game_id)
         ending.finish(s, game, services.clock.now())
-    assert ratings(services) == before and changes(services) == rows
+    assert rating_table(services) == before and changes(services) == rows
 
 
 @pytest.mark.parametrize("bulk", [False, True])
@@ -150,20 +149,20 @@ def test_a_rebuild_from_the_logs_gives_the_incremental_numbers(services):
     for n, players in enumerate([[ANNA, BEN], [BEN, CARLA], [ANNA, CARLA], [ANNA, "bot:easy"]]):
         g = start(services, players=players, seed=20 + n, turn_cap=2)
         if n % 2:
-            seat_cases.resign(services, g.game_id, n % 2)
+            seatchanges.resign(services, g.game_id, n % 2)
         else:
             play_out(services, g.game_id)
     three = start(services, kind="aristocracy", players=[ANNA, BEN, CARLA])
-    seat_cases.resign(services, three.game_id, 2)
-    seat_cases.resign(services, three.game_id, 1)      # one left: the game ends
-    incremental, rows = ratings(services), changes(services)
-    three_players = ratings(services, "aristocracy")
+    seatchanges.resign(services, three.game_id, 2)
+    seatchanges.resign(services, three.game_id, 1)      # one left: the game ends
+    incremental, rows = rating_table(services), changes(services)
+    three_players = rating_table(services, "aristocracy")
     assert len(incremental) == 4 and len(three_players) == 3
     assert community.rebuild(services, "trees") == 4
-    assert ratings(services) == incremental
+    assert rating_table(services) == incremental
     assert community.rebuild(services) == 5
-    assert ratings(services) == incremental
-    assert ratings(services, "aristocracy") == three_players
+    assert rating_table(services) == incremental
+    assert rating_table(services, "aristocracy") == three_players
     assert sorted(changes(services), key=lambda c: (c[0], c[1])) == \
         sorted(rows, key=lambda c: (c[0], c[1]))
 
@@ -171,7 +170,7 @@ def test_a_rebuild_from_the_logs_gives_the_incremental_numbers(services):
 def test_provisional_until_ten_games(services):
     for n in range(10):
         g = start(services, seed=40 + n)
-        seat_cases.resign(services, g.game_id, 1)
+        seatchanges.resign(services, g.game_id, 1)
         with services.db.transaction() as s:
             mine = community.standing(s, "trees", rater(services, "anna@example.org"))
         assert mine.provisional == (n < 9)
@@ -200,23 +199,23 @@ class MeetingModel:
 def test_games_ending_at_once_for_one_player_both_count_and_rebuild_alike(services, monkeypatch):
     """Two games of Anna's end at the same moment (threads; on PostgreSQL too): each reads the
     rating the other left, none is lost, and a rebuild gives the same numbers."""
-    from service.play.community import ratings as rating_module
+    from service.play.community import ratings
     from tests.play.time.test_race import run_together
     _ = _resigned(services, [ANNA, BEN], 1)      # their ratings exist: no insert to wait on
     _ = _resigned(services, [ANNA, CARLA], 1)
     one = start(services, players=[ANNA, BEN], seed=60)
     two = start(services, players=[ANNA, CARLA], seed=70)
-    model = rating_module.MODEL
-    monkeypatch.setattr(rating_module, "MODEL",
+    model = ratings.MODEL
+    monkeypatch.setattr(ratings, "MODEL",
                         MeetingModel(model, threading.Barrier(2, timeout=1)))
-    results = run_together(lambda: seat_cases.resign(services, one.game_id, 1),
-                           lambda: seat_cases.resign(services, two.game_id, 1))
+    results = run_together(lambda: seatchanges.resign(services, one.game_id, 1),
+                           lambda: seatchanges.resign(services, two.game_id, 1))
     assert not any(isinstance(r, Exception) for r in results), results
-    monkeypatch.setattr(rating_module, "MODEL", model)
-    found = ratings(services)
+    monkeypatch.setattr(ratings, "MODEL", model)
+    found = rating_table(services)
     assert found[rater(services, "anna@example.org")][2] == 4
     community.rebuild(services)
-    assert ratings(services) == found
+    assert rating_table(services) == found
 
 
 @pytest.mark.parametrize("bulk", [False, True])
@@ -246,7 +245,7 @@ def test_places_stored_at_the_end_equal_those_made_from_the_outcome(services):
     order."""
     four = [ANNA, BEN, CARLA, "Dora <dora@example.org>"]
     g = start(services, kind="aristocracy", players=four)
-    seat_cases.resign(services, g.game_id, 3)
+    seatchanges.resign(services, g.game_id, 3)
     outcome = Outcome((5.0, 3.0, 4.0, 9.0), (3,), "test")
     with services.db.transaction() as s:
         game = s.get(GameRow, g.game_id)

@@ -6,7 +6,7 @@ from sqlalchemy import select
 
 from service.play.community import strength
 from service.play.community.ratings import player_rater, standing
-from service.play.players import seats as seat_cases
+from service.play.players import seatchanges
 from service.store.models import GameRow, Player
 from tests.play.time.helpers import start
 
@@ -28,7 +28,7 @@ def test_before_any_game_a_player_has_no_rating_and_no_reliability(services):
 
 def test_the_rating_read_is_the_one_a_rated_game_gave(services):
     g = start(services, players=[ANNA, BEN])
-    seat_cases.resign(services, g.game_id, 1)          # Ben resigns: Anna wins, both rated
+    seatchanges.resign(services, g.game_id, 1)          # Ben resigns: Anna wins, both rated
     anna, ben = ids(services)["anna@example.org"], ids(services)["ben@example.org"]
     with services.db.transaction() as s:
         mine = standing(s, "trees", player_rater(anna))

@@ -9,7 +9,7 @@ from sqlalchemy import func, select
 
 from service import play
 from service.play import community
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.time.sweep import timeouts
 from service.store.models import (
     GameRow,
@@ -79,7 +79,7 @@ def test_two_workers_finishing_a_rounds_last_games_at_once_start_the_next_round_
             failures.append(exc)
 
     # both games of round 1 end at the same moment (each its seat 0 resigns)...
-    threads = [threading.Thread(target=run, args=(lambda g=g: seats.resign(services, g, 0),))
+    threads = [threading.Thread(target=run, args=(lambda g=g: seatchanges.resign(services, g, 0),))
                for g in (first, second)]
     [t.start() for t in threads]
     [t.join() for t in threads]
@@ -148,7 +148,7 @@ def test_an_entrant_who_resigns_forfeits_their_remaining_games(services):
                             ["ann@example.org", "bot:easy", "bot:normal", "bot:easy"])
     first = next(t for t in community.show(services, made.tournament_id).played[0].tables
                  if "ann" in t.players)
-    seats.resign(services, first.game_id, first.players.index("ann"))
+    seatchanges.resign(services, first.game_id, first.players.index("ann"))
     drain()
     view = community.show(services, made.tournament_id)
     assert view.status == "ended"
@@ -177,7 +177,7 @@ def test_the_sweep_advances_a_tournament_whose_kick_was_lost(services):
     lost: list = []
     services.enqueue = lambda job, *args: lost.append(job)
     made = community.create(services, "trees", "swiss", 2, PEOPLE[:2])
-    seats.resign(services, made.games[0], 0)
+    seatchanges.resign(services, made.games[0], 0)
     assert "tournament" in lost and round_rows(services, made.tournament_id) == [1]
     play.sweep(services)
     assert community.show(services, made.tournament_id).status == "ended"
@@ -189,7 +189,7 @@ def test_a_round_robin_round_of_forfeits_only_is_scored_and_the_next_round_playe
                             ["ann@example.org", "bob@example.org", "bot:easy", "bot:normal"])
     for table in community.show(services, made.tournament_id).played[0].tables:
         person = next(name for name in table.players if name in ("ann", "bob"))
-        seats.resign(services, table.game_id, table.players.index(person))
+        seatchanges.resign(services, table.game_id, table.players.index(person))
     drain()
     view = community.show(services, made.tournament_id)
     assert view.status == "ended"
@@ -224,7 +224,7 @@ def test_round_and_end_emails_go_to_people_never_to_bots(services):
         kinds = s.execute(select(OutboxRow.kind, OutboxRow.to_addr).where(
             OutboxRow.kind.like("tournament%"))).all()
     assert kinds == [("tournament_round", "ann@example.org")]
-    seats.resign(services, made.games[0], 0)
+    seatchanges.resign(services, made.games[0], 0)
     drain()
     with services.db.transaction() as s:
         ends = s.scalars(select(OutboxRow.to_addr).where(OutboxRow.kind == "tournament_end"))
@@ -250,12 +250,12 @@ def test_no_vacation_keeps_the_tournaments_clocks_running_through_a_vacation(ser
                             clock="3d", no_vacation=no_vacation)
     with services.db.transaction() as s:
         ann = s.scalars(select(Player.id).where(Player.email == "ann@example.org")).one()
-    seats.take_vacation(services, ann, "vacation 3")
+    seatchanges.take_vacation(services, ann, "vacation 3")
     assert seat_paused(services, ordinary.game_id, "ann@example.org")
     assert seat_paused(services, made.games[0], "ann@example.org") is not no_vacation
     # a round that starts while she is away (bob resigns; the bots finish): paused only
     # where vacations count
-    seats.resign(services, made.games[0], 1)
+    seatchanges.resign(services, made.games[0], 1)
     drain()
     second = [t.game_id for t in community.show(services, made.tournament_id).played[1].tables
               if "ann" in t.players]

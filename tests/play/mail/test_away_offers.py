@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from service.play.clock import ManualClock
-from service.play.mail import awayoffers as away_offers
+from service.play.mail import awayoffers
 from service.store.models import Vacation
 from tests.conftest import T0
 from tests.play.mail.test_replies import deliver, events, inbound_status, mover, reply_to, start
@@ -37,7 +37,7 @@ def app(app_factory, clock):
     ("I am away at the moment.", None),
 ])
 def test_the_return_date_is_read_from_common_english_forms(text, back):
-    assert away_offers.return_day(text, TODAY) == back
+    assert awayoffers.return_day(text, TODAY) == back
 
 
 def vacations(app):

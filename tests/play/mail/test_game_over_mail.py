@@ -11,9 +11,9 @@ from sqlalchemy import select
 
 from service import play
 from service.games.contract import replay
-from service.mail.outbound.templating import game_partial
-from service.play import repository as positions
-from service.play.players import seats as seat_cases
+from service.mailwire.outbound.templating import game_partial
+from service.play import repository
+from service.play.players import seatchanges
 from service.play.time.sweep import timeouts
 from service.store.models import OutboxRow, Player
 from tests.play.time.helpers import outbox, start, to_act
@@ -47,12 +47,12 @@ def _resign_with_a_notice_waiting(svc, kind="trees"):
     play.deliver(svc, [r["id"] for r in outbox(svc, game_id)])
     seen = len(_mails(svc))
     bob = _player_id(svc, "bob@example.org")
-    seat_cases.take_vacation(svc, bob, "vacation 3")
+    seatchanges.take_vacation(svc, bob, "vacation 3")
     svc.clock.advance(hours=2)
     # bob is back: anna's notice is queued; bob resigns before the relay sends it (here the
     # relay runs only when told, as a busy or retrying one would)
-    seat_cases.take_vacation(svc, bob, "back")
-    seat_cases.resign(svc, game_id, 1)
+    seatchanges.take_vacation(svc, bob, "back")
+    seatchanges.resign(svc, game_id, 1)
     return game_id, seen
 
 
@@ -84,7 +84,7 @@ def test_the_page_of_a_resigned_game_says_nobody_is_to_play(services):
     for kind in ("trees", "magnate", "suzerain"):
         services.chance = random.Random(1)
         game_id = start(services, kind=kind, players=PLAYERS, clock="3d").game_id
-        seat_cases.resign(services, game_id, 1)
+        seatchanges.resign(services, game_id, 1)
         for seat in (0, 1):
             page = play.read_game(services, game_id, play.Reader.at(game_id, seat)).page
             env = services.templates
@@ -105,9 +105,9 @@ def _statuses(svc, game_id, kind):
 def _bob_away_and_back(svc):
     """A notice to anna (bob is back) left unsent, as a busy relay leaves it."""
     bob = _player_id(svc, "bob@example.org")
-    seat_cases.take_vacation(svc, bob, "vacation 3")
+    seatchanges.take_vacation(svc, bob, "vacation 3")
     svc.clock.advance(hours=2)
-    seat_cases.take_vacation(svc, bob, "back")
+    seatchanges.take_vacation(svc, bob, "back")
 
 
 @pytest.mark.parametrize("bulk", [True, False])
@@ -130,7 +130,7 @@ def test_a_game_a_move_ends_drops_the_notices_still_waiting(services):
     game_id = start(services, players=PLAYERS, clock="3d").game_id
     while True:        # to the last move of the game, played by the easy bot
         with services.db.transaction() as s:
-            pos = positions.load(s, services.states, game_id)
+            pos = repository.load(s, services.states, game_id)
         (seat,) = pos.engine.to_act(pos.state)
         move = pos.engine.bots["easy"](pos.state, seat, random.Random(seat))
         after = replay(pos.engine, pos.engine.decide(pos.state, seat, move,

@@ -7,8 +7,7 @@ from sqlalchemy import select
 
 from service import play
 from service.games.suzerain.rules import playable
-from service.play import Intent
-from service.play import repository as positions
+from service.play import Intent, repository
 from service.store.models import EventRow
 from tests.play.mail.test_replies import ADDRS, deliver, inbound_status, reply_to
 from tests.web.helpers import game_link, latest_to, start_game
@@ -21,7 +20,7 @@ def suzerain_plan(app) -> tuple[int, int, str, str]:
     svc.chance = random.Random(5)
     game = start_game(app, "suzerain", ADDRS).game_id
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, game)
+        pos = repository.load(s, svc.states, game)
     leader = pos.state.leader
     card = pos.state.hands[leader][0]
     follow = playable(pos.state.hands[1 - leader], card)[0]

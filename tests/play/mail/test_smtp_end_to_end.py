@@ -8,7 +8,7 @@ import socket
 import pytest
 from aiosmtpd.controller import Controller
 
-from service.mail.inbound.smtp_receiver import server_options
+from service.mailwire.inbound.smtp_receiver import server_options
 from service.web.cli_inbound import handler
 from tests.play.mail.test_replies import ADDRS, events, mover, reply_to, start
 from tests.web.helpers import latest_to, mails, move_links, text_of

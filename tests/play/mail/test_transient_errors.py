@@ -14,8 +14,7 @@ from sqlalchemy.exc import OperationalError
 
 from service import play
 from service.play.clock import ManualClock
-from service.play.mail import replies
-from service.play.mail import retry as inbound_retry
+from service.play.mail import replies, retry
 from service.store.models import InboundMessage
 from tests.conftest import T0
 from tests.play.mail.test_replies import (
@@ -63,12 +62,12 @@ def test_a_reply_stopped_by_a_locked_database_waits_and_is_applied_once(app_fact
     row = row_of(app, row_id)
     assert (row.status, row.attempts) == ("retrying", 1)
     assert "database is locked" in row.outcome
-    assert row.next_attempt_at == T0 + inbound_retry.backoff(1)
+    assert row.next_attempt_at == T0 + retry.backoff(1)
     assert events(app) == before
     assert row_id not in due_now(app)            # it backs off
 
     monkeypatch.setattr(replies, "_decide", real_decide)
-    clock.advance(inbound_retry.backoff(1))
+    clock.advance(retry.backoff(1))
     assert row_id in due_now(app)
     play.sweep(app.extensions["turnpost"])
     assert inbound_status(app, row_id)[0] == "applied"
@@ -92,8 +91,8 @@ def test_each_transient_failure_backs_off_further_and_never_gives_up(client, app
             play.process_inbound(svc, row_id)      # a worker's retry takes it at once
         row = row_of(app, row_id)
         assert (row.status, row.attempts) == ("retrying", attempt)
-    assert inbound_retry.backoff(1) < inbound_retry.backoff(2) < inbound_retry.backoff(3)
-    assert inbound_retry.backoff(1000) == inbound_retry.LONGEST_WAIT
+    assert retry.backoff(1) < retry.backoff(2) < retry.backoff(3)
+    assert retry.backoff(1000) == retry.LONGEST_WAIT
 
 
 def test_a_bug_is_failed_and_flask_inbound_retry_runs_it_again_once(client, app, monkeypatch):
@@ -193,7 +192,7 @@ def test_a_reply_whose_backend_is_stopped_on_a_locked_game_is_applied_once(pg_ap
         assert play.process_inbound(svc, row_id).status == "applied"
     else:
         assert row_id not in due_now(app)
-        app.clock.advance(inbound_retry.backoff(1))
+        app.clock.advance(retry.backoff(1))
         play.sweep(svc)
         assert inbound_status(app, row_id)[0] == "applied"
     moved = events(app)
@@ -226,22 +225,22 @@ def test_a_message_the_database_stops_before_it_is_taken_stays_to_be_taken(clien
 def test_the_claim_is_handed_back_through_a_short_restart(services, monkeypatch):
     """The database still away just after the error: tried again after pauses, and handed
     back once it answers; away through every pause, the claim is left to lapse."""
-    monkeypatch.setattr(inbound_retry.time, "sleep", lambda _s: None)
+    monkeypatch.setattr(retry.time, "sleep", lambda _s: None)
     done = []
     flaky = raising_n(services.db.transaction, sqlite_locked(), 3)
     monkeypatch.setattr(services.db, "transaction", flaky)
-    assert inbound_retry.through_blips(services, lambda session: done.append(1))
+    assert retry.through_blips(services, lambda session: done.append(1))
     assert done == [1]
     assert "database" in services.outages.down()
 
     gone = raising_n(services.db.transaction, sqlite_locked(), 1000)
     monkeypatch.setattr(services.db, "transaction", gone)
-    assert not inbound_retry.through_blips(services, lambda session: done.append(2))
+    assert not retry.through_blips(services, lambda session: done.append(2))
     assert done == [1]
 
     monkeypatch.setattr(services.db, "transaction", raising_n(gone, ZeroDivisionError(), 1))
     with pytest.raises(ZeroDivisionError):          # a bug is not a blip
-        inbound_retry.through_blips(services, lambda session: None)
+        retry.through_blips(services, lambda session: None)
 
 
 def raising_n(real, exc, n):
@@ -266,7 +265,7 @@ def test_a_workers_retry_takes_back_the_claim_it_could_not_hand_back(client, app
         row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
         patched.setattr(replies, "_decide",
                         lambda *a, **k: (_ for _ in ()).throw(sqlite_locked()))
-        patched.setattr(inbound_retry, "release", lambda *a: False)
+        patched.setattr(retry, "release", lambda *a: False)
         with pytest.raises(play.DatabaseUnavailable):
             play.process_inbound(svc, row_id, claimant="task-1")
     assert inbound_status(app, row_id)[0] == "processing"
@@ -292,7 +291,7 @@ def test_a_reply_whose_run_died_after_its_move_ends_applied_when_run_again(clien
     with monkeypatch.context() as patched:
         patched.setattr(svc, "kick", lambda *a: None)
         row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0] + "\nvacation 2"))
-        patched.setattr(inbound_retry, "through_blips", lambda *a: False)
+        patched.setattr(retry, "through_blips", lambda *a: False)
         with pytest.raises(play.DatabaseUnavailable):
             play.process_inbound(svc, row_id, claimant="task-1")
     moved = events(app)
@@ -317,7 +316,7 @@ def test_a_reply_of_a_move_alone_is_recorded_applied_with_its_move(client, app, 
     with monkeypatch.context() as patched:
         patched.setattr(svc, "kick", lambda *a: None)
         row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
-        patched.setattr(inbound_retry, "through_blips", lambda *a: False)
+        patched.setattr(retry, "through_blips", lambda *a: False)
         assert play.process_inbound(svc, row_id, claimant="task-1").status == "applied"
     assert inbound_status(app, row_id)[0] == "applied"
     assert events(app) > before

@@ -3,8 +3,8 @@ waiting for its person is not looked at again."""
 from __future__ import annotations
 
 from service import play
-from service.play import repository as positions
-from service.play.moves import bots
+from service.play import repository
+from service.play.moves import tablebots
 
 
 def test_the_sweep_finds_bots_whose_kick_was_lost_and_not_games_waiting_for_a_person(services):
@@ -16,19 +16,19 @@ def test_the_sweep_finds_bots_whose_kick_was_lost_and_not_games_waiting_for_a_pe
         if started.bots_next:
             break
     with services.db.transaction() as s:
-        assert bots.stalled(s, services.clock.now()) == []          # too recent
+        assert tablebots.stalled(s, services.clock.now()) == []          # too recent
     services.clock.advance(minutes=2)
     with services.db.transaction() as s:
         # only the game whose bot is to act, not those waiting for their person
-        assert bots.stalled(s, services.clock.now()) == [started.game_id]
+        assert tablebots.stalled(s, services.clock.now()) == [started.game_id]
     kicked.clear()
     play.sweep(services)
     assert ("bots", (started.game_id,)) in kicked
     # the bot moves (the worker's job); now the person is to act and the game is not stalled
-    bots.move_bots(services, started.game_id)
+    tablebots.move_bots(services, started.game_id)
     with services.db.transaction() as s:
-        pos = positions.load(s, services.states, started.game_id)
+        pos = repository.load(s, services.states, started.game_id)
         assert pos.engine.to_act(pos.state) == {1}
     services.clock.advance(hours=5)
     with services.db.transaction() as s:
-        assert bots.stalled(s, services.clock.now()) == []
+        assert tablebots.stalled(s, services.clock.now()) == []

@@ -11,9 +11,8 @@ import pytest
 from sqlalchemy import event
 
 from service import play
-from service.mail.inbound import parse
-from service.play import Intent
-from service.play import repository as positions
+from service.mailwire.inbound import parse
+from service.play import Intent, repository
 from service.play.mail import intake, replies
 from service.store.models import Player
 
@@ -36,7 +35,7 @@ def statements(svc):
 
 def next_move(svc, game_id, rng):
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, game_id)
+        pos = repository.load(s, svc.states, game_id)
     seat = min(pos.engine.to_act(pos.state))
     return pos, seat, pos.engine.bots["easy"](pos.state, seat, rng)
 

@@ -12,8 +12,8 @@ from service import play
 from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent
-from service.play.moves import bots
-from service.play.reads import pages
+from service.play.moves import tablebots
+from service.play.reads import pagereads
 from service.play.time.sweep import timeouts
 from service.store import EventRow, OutboxRow
 from service.store.models import Player
@@ -33,7 +33,7 @@ def worker(svc):
         if job == "deliver":
             play.deliver(svc, args[0])
         elif job == "bots":
-            bots.move_bots(svc, args[0])
+            tablebots.move_bots(svc, args[0])
     svc.enqueue = run
     return kicked
 
@@ -115,8 +115,8 @@ def test_only_the_follower_reads_that_its_move_was_forced(services):
     now = position(svc, game)
     names = [s.player.name for s in now.row.seats]
     with svc.db.transaction() as s:
-        mine, _ = pages.history_page(s, now, follower, names, None)
-        theirs, _ = pages.history_page(s, now, leader, names, None)
+        mine, _ = pagereads.history_page(s, now, follower, names, None)
+        theirs, _ = pagereads.history_page(s, now, leader, names, None)
     assert any("your only move, played for you" in e["text"] for e in mine)
     assert not any("only move" in e["text"] for e in theirs)
 

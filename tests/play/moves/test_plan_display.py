@@ -16,7 +16,7 @@ from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.games.trees import GAME as TREES
 from service.play import Intent
-from service.play.moves import plans, runner
+from service.play.moves import runner, standingplans
 from service.store import OutboxRow
 from service.store.models import Player
 from tests.budgets import examples
@@ -94,12 +94,12 @@ def test_plan_replies_come_from_the_seats_own_knowledge_and_are_plans_it_may_wri
         seed, steps, shuffle):
     state = _suzerain_after(seed, steps)
     for seat in (0, 1):
-        offered = plans.hints(SUZERAIN, state, seat, ["a", "b"])
-        assert offered == plans.hints(SUZERAIN, _hidden_shuffled(state, seat,
+        offered = standingplans.hints(SUZERAIN, state, seat, ["a", "b"])
+        assert offered == standingplans.hints(SUZERAIN, _hidden_shuffled(state, seat,
                                                                  random.Random(shuffle)),
                                       seat, ["a", "b"])
         for line in offered:
-            assert plans.judge(SUZERAIN, state, seat, ["a", "b"], "if", line[3:]).kind == "if"
+            assert standingplans.judge(SUZERAIN, state, seat, ["a", "b"], "if", line[3:]).kind == "if"
 
 
 def test_the_loser_about_to_discard_is_offered_answers_to_the_known_leads():
@@ -110,7 +110,7 @@ def test_the_loser_about_to_discard_is_offered_answers_to_the_known_leads():
             state = replay(SUZERAIN, SUZERAIN.decide(state, seat, SUZERAIN.legal_moves(
                 state, seat)[0], random.Random(seed)), state)
         if state.phase == "discard" and state.next_leader == state.winner:
-            offered = plans.hints(SUZERAIN, state, state.loser, ["a", "b"])
+            offered = standingplans.hints(SUZERAIN, state, state.loser, ["a", "b"])
             assert offered and all(line.startswith("if they lead ") for line in offered)
             return
     raise AssertionError("no discard with the winner leading next")

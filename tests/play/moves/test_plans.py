@@ -14,8 +14,8 @@ from service.games.contract import replay
 from service.games.suzerain import GAME as SUZERAIN
 from service.play import Intent
 from service.play.errors import GameOver, PlayError
-from service.play.moves import plans, runner
-from service.play.players import seats
+from service.play.moves import runner, standingplans
+from service.play.players import seatchanges
 from service.store import EventRow, OutboxRow
 from service.store.models import Plan
 from tests.budgets import examples
@@ -173,7 +173,7 @@ def test_a_plan_in_aristocracy_is_refused_naming_why(svc):
 
 def test_no_plan_after_the_game_ended(svc):
     game = start(svc, "suzerain", seed=5).game_id
-    seats.resign(svc, game, 0, None)      # two players: the other wins, the game ends
+    seatchanges.resign(svc, game, 0, None)      # two players: the other wins, the game ends
     assert position(svc, game).row.status == "ended"
     with pytest.raises(GameOver):
         runner.run_line(svc, game, 1, "next: take blind")
@@ -210,7 +210,7 @@ def answer_to(engine, state, writer: int, line: str) -> str:
     """What the writer is told of an `if` line in this state: the plan as kept, or the
     refusal."""
     try:
-        return plans.judge(engine, state, writer, ["a", "b"], "if", line).shown
+        return standingplans.judge(engine, state, writer, ["a", "b"], "if", line).shown
     except PlayError as exc:
         return exc.detail
 
@@ -234,7 +234,7 @@ def test_a_known_card_gets_the_same_answer_held_or_discarded(seed, pick):
 
     def answer(s):
         try:
-            return plans.judge(SUZERAIN, s, writer, ["a", "b"], "if", line).shown
+            return standingplans.judge(SUZERAIN, s, writer, ["a", "b"], "if", line).shown
         except PlayError as exc:
             return exc.detail
     assert answer(state) == answer(discarded)

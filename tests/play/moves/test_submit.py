@@ -9,9 +9,8 @@ import pytest
 from sqlalchemy import event, func, select
 
 from service import play
-from service.linking import freshness as marks
-from service.play import Intent, notify
-from service.play import repository as positions
+from service.linking import freshness
+from service.play import Intent, notify, repository
 from service.store import EventRow, OutboxRow
 from tests.play.helpers import PLAYERS, position, start
 
@@ -155,7 +154,7 @@ def test_a_finished_game_takes_no_more_moves(svc):
     with pytest.raises(play.GameOver):
         submit(svc, Intent(started.game_id, 0, lines=["help"]), rng)
     with svc.db.transaction() as s:
-        assert positions.load(s, svc.states, started.game_id).row.status == "ended"
+        assert repository.load(s, svc.states, started.game_id).row.status == "ended"
 
 
 def test_a_replayed_key_after_a_changed_choice_is_stale_not_already_done(svc):
@@ -197,7 +196,7 @@ def test_in_a_sealed_round_another_seats_choice_keeps_my_link_fresh_and_my_inbox
     started = start(svc, kind="aristocracy", players=PLAYERS + ["cleo@example.org"])
     pos = position(svc, started.game_id)
     assert len(pos.engine.to_act(pos.state)) == 3
-    ben_mark = marks.mark(pos.engine, pos.state, 1)
+    ben_mark = freshness.mark(pos.engine, pos.state, 1)
     ben_move = pos.engine.legal_moves(pos.state, 1)[0]
     applied = submit(svc, Intent(started.game_id, 0,
                                  moves=[pos.engine.legal_moves(pos.state, 0)[0]]))

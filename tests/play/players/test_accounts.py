@@ -7,7 +7,7 @@ import re
 import pytest
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.clock import ManualClock
 from tests.conftest import T0
 from tests.web.helpers import (
@@ -121,7 +121,7 @@ def play_until_waiting(app, game_id, seat):
     svc = app.extensions["turnpost"]
     while True:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
         if seat not in pos.engine.to_act(pos.state):
             return
         move = pos.engine.legal_moves(pos.state, seat)[0]

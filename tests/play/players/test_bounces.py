@@ -14,8 +14,8 @@ from aiosmtpd.controller import Controller
 from sqlalchemy import select
 
 from service import play
-from service.mail.inbound.smtp_receiver import server_options
-from service.play import repository as positions
+from service.mailwire.inbound.smtp_receiver import server_options
+from service.play import repository
 from service.store.models import InboundMessage, OutboxRow, Player
 from service.web.cli_inbound import handler
 from tests.web.helpers import game_link, latest_to, mails, move_links, start_game, text_of
@@ -90,7 +90,7 @@ def reply_to(ours, body: str) -> bytes:
 def play_until_waiting(svc, game_id, seat):
     while True:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, game_id)
+            pos = repository.load(s, svc.states, game_id)
         if seat not in pos.engine.to_act(pos.state):
             return
         move = pos.engine.legal_moves(pos.state, seat)[0]

@@ -5,7 +5,7 @@ from __future__ import annotations
 from sqlalchemy import select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.clock import ManualClock
 from service.store.models import OutboxRow, Player
 from tests.conftest import T0
@@ -31,7 +31,7 @@ def test_a_digest_player_gets_one_email_a_day_at_its_hour(app_factory):
     # play a few moves: Anna's turn emails are held, nothing is sent to her
     for _ in range(4):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         seat = min(pos.engine.to_act(pos.state))
         play.submit(svc, play.Intent(gid, seat, source="email", whole_turn=True,
                                      moves=[pos.engine.legal_moves(pos.state, seat)[0]]))

@@ -14,14 +14,14 @@ from sqlalchemy import select
 from service import play
 from service.play import community
 from service.play.clock import ManualClock
-from service.play.mail import refusals
+from service.play.mail import relayrefusals
 from service.play.players import (
     blocks,
     erasure,
     invitations,
     personaltokens,
     readdress,
-    seats,
+    seatchanges,
 )
 from service.play.time import calendar
 from service.store.models import (
@@ -83,8 +83,8 @@ def everything_names_anna(app, client) -> dict[str, int]:
     play_moves(svc, games["finished"], None)
     # a seat taken over: Carl resigns, Ben invites Anna (her address in the history's text)
     games["taken"] = start_game(app, "trees", [DORA, BEN, CARL]).game_id
-    seats.resign(svc, games["taken"], 2)
-    seats.invite_replacement(svc, games["taken"], 1, 2, OLD)
+    seatchanges.resign(svc, games["taken"], 2)
+    seatchanges.invite_replacement(svc, games["taken"], 1, 2, OLD)
     invite = latest_to(app, OLD)
     path = "/i/" + text_of(invite).split("/i/")[1].split()[0]
     assert client.post(path).status_code in (200, 302)
@@ -102,13 +102,13 @@ def everything_names_anna(app, client) -> dict[str, int]:
     personaltokens.create(svc, ANNA, "script")
     personaltokens.create(svc, ANNA, "calendar", scope="feed")
     calendar.save_preferences(svc, {"tz": "Europe/Paris", "rest_days": "sun"}, player_id=anna)
-    seats.take_vacation(svc, anna, "vacation 2")
-    seats.take_vacation(svc, anna, "back")
+    seatchanges.take_vacation(svc, anna, "vacation 2")
+    seatchanges.take_vacation(svc, anna, "back")
     blocks.block(svc, anna, player_id(svc, DORA))
     blocks.block(svc, player_id(svc, DORA), anna)
     with svc.db.transaction() as session:
         line = session.scalar(select(ChatMessage.id).where(ChatMessage.id == said.message_id))
-        refusals.record(session, ANNA, f"recipient refused: {ANNA}: 550 5.1.1 no such user",
+        relayrefusals.record(session, ANNA, f"recipient refused: {ANNA}: 550 5.1.1 no such user",
                         svc.clock.now())
     community.reports.report(svc, anna, line, "spam")
     community.ladders.join(svc, player_id(svc, BEN), "trees")
@@ -255,7 +255,7 @@ def test_an_address_no_mail_reaches_is_told_to_ask_the_operator(app, client):
 def test_the_goodbye_refused_by_the_relay_leaves_no_trace(app, monkeypatch):
     """A goodbye the relay refuses for its address (550 5.1.1) is deleted, and the refusal is
     not kept as evidence about the address (which would keep the address)."""
-    from service.mail.outbound import transports
+    from service.mailwire.outbound import transports
     svc = app.extensions["turnpost"]
     start_game(app, "trees", [ANNA, BEN])
 

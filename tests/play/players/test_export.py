@@ -12,7 +12,7 @@ from service import play
 from service.games import registry
 from service.play.players import accounts, blocks, personaltokens
 from service.play.reads import mydata
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import Player
 from tests.games.leaks import Vocabulary, leaks_in, rules_reveal
 from tests.games.test_invariants import ids_in
@@ -84,7 +84,7 @@ def hidden_by_event(svc, game_id: int, seat: int) -> tuple[dict[int, set[str]], 
     pos = position(svc, game_id)
     engine = pos.engine
     with svc.db.transaction() as session:
-        log = [(r.seq, r.event) for r in event_store.load(session, pos.row)]
+        log = [(r.seq, r.event) for r in eventstore.load(session, pos.row)]
     state, hidden = None, {}
     for seq, event in log:
         before = engine.secrets(state, seat) if state is not None else None
@@ -136,7 +136,7 @@ def _whole(svc, game_id: int) -> dict:
     pos = position(svc, game_id)
     with svc.db.transaction() as session:
         log = [{"seq": r.seq, "event": r.event.to_json()}
-               for r in event_store.load(session, pos.row)]
+               for r in eventstore.load(session, pos.row)]
     return {"view": pos.engine.view(pos.state, None), "log": log}
 
 

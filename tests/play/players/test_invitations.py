@@ -8,7 +8,7 @@ import re
 import pytest
 from sqlalchemy import func, select
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.clock import ManualClock
 from service.store.models import GameRow, Invitation, OutboxRow
 from tests.conftest import T0
@@ -172,10 +172,10 @@ def test_a_rematch_invites_the_same_table(client, app):
     gid = start_game(app, "trees", [ANNA, BEN], {"turn_cap": "2"}).game_id
     svc = app.extensions["turnpost"]
     from service import play
-    from service.play import repository as positions
+    from service.play import repository
     while True:
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.engine.outcome(pos.state) is not None:
             break
         seat = min(pos.engine.to_act(pos.state))
@@ -277,7 +277,7 @@ def test_the_last_acceptance_says_who_moves_first_and_links_the_seats_page(clien
     assert "the game has started" in page
     svc = app.extensions["turnpost"]
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, 1)
+        pos = repository.load(s, svc.states, 1)
         ben_first = 1 in pos.engine.to_act(pos.state)
     link = re.search(r'href="(/g/[^"]+)"', page).group(1)
     seat_page = app.test_client().get(link).text

@@ -10,7 +10,7 @@ import pytest
 from sqlalchemy import func, select
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.clock import ManualClock
 from service.store.models import GameRow, OutboxRow
 from tests.conftest import T0
@@ -81,7 +81,7 @@ def play_to_the_end(app, gid: int) -> None:
     svc = app.extensions["turnpost"]
     for _ in range(500):
         with svc.db.transaction() as s:
-            pos = positions.load(s, svc.states, gid)
+            pos = repository.load(s, svc.states, gid)
         if pos.engine.outcome(pos.state) is not None:
             return
         seat = min(pos.engine.to_act(pos.state))

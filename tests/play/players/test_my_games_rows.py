@@ -9,10 +9,10 @@ import random
 from sqlalchemy import func, select
 
 from service import play
-from service.display.seatpage import result_line
-from service.play import repository as positions
-from service.play.players import seats as seat_cases
-from service.play.reads import api, mygames, seatpage
+from service.display.seatview import result_line
+from service.play import repository
+from service.play.players import seatchanges
+from service.play.reads import apireads, mygames, seatpage
 from service.store.models import EventRow, Player
 from service.store.statuses import GameStatus
 from tests.play.test_turn_rows import _take_back
@@ -23,7 +23,7 @@ from tests.play.time.test_batch import THREE
 def folded_line(svc, game_id: int, seat: int) -> tuple[str, tuple]:
     """The line as /me made it before the rows had it: the game folded, its seat page built."""
     with svc.db.transaction() as s:
-        pos = positions.load(s, svc.states, game_id)
+        pos = repository.load(s, svc.states, game_id)
         names = [r.player.name for r in pos.row.seats]
         holder = next(r.holder for r in pos.row.seats if r.seat == seat)
         page = seatpage.build(pos.row, pos, seat, svc.clock.now(), with_menu=False)
@@ -80,9 +80,9 @@ def test_my_games_from_the_rows_are_the_folded_games_lines(services):
         play_randomly(services, game_id, None, rng)
         games.append(game_id)
     resigned = start(services, seed=9).game_id
-    seat_cases.resign(services, resigned, 0)             # over by the service
+    seatchanges.resign(services, resigned, 0)             # over by the service
     left = start(services, players=THREE, seed=10).game_id
-    seat_cases.resign(services, left, 2)                 # goes on without the seat
+    seatchanges.resign(services, left, 2)                 # goes on without the seat
     games += [resigned, left]
 
     with services.db.transaction() as s:
@@ -94,7 +94,7 @@ def test_my_games_from_the_rows_are_the_folded_games_lines(services):
         assert got[game_id] == folded_line(services, game_id, 0), game_id
 
     # the API's list: whose move it is, as the fold says, for each seat of Anna's
-    for line in api.my_games(services, anna):
+    for line in apireads.my_games(services, anna):
         pos = position(services, line.game_id)
         over = pos.row.status == GameStatus.ENDED
         assert line.to_act == ([] if over else sorted(pos.engine.to_act(pos.state)))

@@ -12,11 +12,10 @@ from sqlalchemy.exc import IntegrityError
 
 from service import play
 from service.games.contract import Event
-from service.play import repository as positions
-from service.play.players import seats as seat_cases
-from service.play.time.sweep import timeoutbatch as timeouts_batch
-from service.play.time.sweep import timeouts
-from service.store import events as event_store
+from service.play import repository
+from service.play.players import seatchanges
+from service.play.time.sweep import timeoutbatch, timeouts
+from service.store import eventstore
 from service.store.models import (
     Base,
     EventRow,
@@ -48,7 +47,7 @@ def scenario(svc, bulk: bool) -> list[dict]:
     start(svc, kind="magnate", clock="1d", seed=8)
     start(svc, kind="suzerain", clock="1d", seed=9)
     left = start(svc, kind="trees", players=THREE, clock="2d", seed=10)
-    seat_cases.resign(svc, left.game_id, 2)
+    seatchanges.resign(svc, left.game_id, 2)
     mover = start(svc, clock="1d", seed=11)
     reports = []
     for day in range(6):
@@ -158,12 +157,12 @@ def test_batched_sweep_of_a_long_game_reads_and_writes_snapshots_as_the_per_game
     services.clock.set(t0)
     monkeypatch.setattr(timeouts, "timeout", refuse)
     folded = []
-    real = event_store.load_many
+    real = eventstore.load_many
 
     def load_many(session, games):
         folded.extend(after for _, after in games.values())
         return real(session, games)
-    monkeypatch.setattr(event_store, "load_many", load_many)
+    monkeypatch.setattr(eventstore, "load_many", load_many)
     batched = long_scenario(services, bulk=True)
     got = dump(services) | {"snapshots": snapshot_rows(services)}
     assert batched == by_game
@@ -192,7 +191,7 @@ def test_a_conflict_in_a_batch_falls_back_with_one_outcome_per_seat(services, mo
     own under its game's lock, exactly once."""
     games = [start(services, clock="1d", seed=20 + n).game_id for n in range(4)]
     services.clock.advance(days=1, minutes=1)
-    real_write, real_timeout = timeouts_batch.Batch.write, timeouts.timeout
+    real_write, real_timeout = timeoutbatch.Batch.write, timeouts.timeout
     taken, calls = [], []
 
     def write(self):
@@ -204,7 +203,7 @@ def test_a_conflict_in_a_batch_falls_back_with_one_outcome_per_seat(services, mo
     def per_game(svc, game_id, seat, deadline, now, ids):
         calls.append(game_id)
         return real_timeout(svc, game_id, seat, deadline, now, ids)
-    monkeypatch.setattr(timeouts_batch.Batch, "write", write)
+    monkeypatch.setattr(timeoutbatch.Batch, "write", write)
     monkeypatch.setattr(timeouts, "timeout", per_game)
     report = timeouts.run(services)
     assert len(taken) == 1 and calls == games      # rolled back, then seat by seat
@@ -216,12 +215,12 @@ def test_a_conflict_in_a_batch_falls_back_with_one_outcome_per_seat(services, mo
 def test_a_batch_rolled_back_after_writing_leaves_nothing_behind(services, monkeypatch):
     games = [start(services, clock="1d", seed=30 + n).game_id for n in range(3)]
     services.clock.advance(days=1, minutes=1)
-    real = timeouts_batch.Batch.write
+    real = timeoutbatch.Batch.write
 
     def write(self):
         real(self)                      # every row written, then the conflict surfaces
         raise IntegrityError("INSERT INTO events", {}, Exception("duplicate key"))
-    monkeypatch.setattr(timeouts_batch.Batch, "write", write)
+    monkeypatch.setattr(timeoutbatch.Batch, "write", write)
     report = timeouts.run(services)
     assert report.outcomes == {"played": 3}
     _each_played_once(services, games)
@@ -272,13 +271,13 @@ def test_a_batch_reads_a_game_with_a_move_taken_back_as_positions_load_does(serv
     move(services, g, to_act(services, g)[0])
     with services.db.transaction() as s:
         game = s.get(GameRow, g)
-        event_store.append(s, game, [Event(positions.TAKEN_BACK, {"to": before, "seat": 0})],
+        eventstore.append(s, game, [Event(repository.TAKEN_BACK, {"to": before, "seat": 0})],
                            seat=0, source="undo", now=services.clock.now())
     services.states.clear()
     expected = position(services, g)
     services.states.clear()
     with services.db.transaction() as s:
-        batch = timeouts_batch.Batch(s, services, services.clock.now())
+        batch = timeoutbatch.Batch(s, services, services.clock.now())
         batch.load([g])
         batch.load_states([g])
         got = batch.positions[g]

@@ -152,7 +152,7 @@ def test_an_answer_with_no_request_waiting_is_refused_with_words(services, word)
 
 def test_the_asker_reads_your_deadline_moves(services):
     """Issue 49, item 20: never "the deadline of you move"."""
-    from service.display.seatpage import fill
+    from service.display.seatview import fill
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
     play.runner.run_line(services, g.game_id, asker, "extend 2d")

@@ -9,7 +9,7 @@ from pathlib import Path
 from sqlalchemy import select, update
 
 from service import play
-from service.play import repository as positions
+from service.play import repository
 from service.play.mail import bounces, relay
 from service.store.models import OutboxRow, Player
 from tests.play.time.helpers import move, outbox, seats, start, to_act
@@ -45,7 +45,7 @@ def test_a_bounce_stops_the_seat_clock_and_the_next_delivery_starts_it(services)
     with services.db.transaction() as s:
         s.execute(update(Player).values(bounced_at=None))
     with services.db.transaction() as s:
-        game = positions.game_row(s, g.game_id)
+        game = repository.game_row(s, g.game_id)
         fresh = play.notify.queue(s, game, late, "timeout", game.seq, services.clock.now(),
                                   {"timeout": {"text": "hello", "seat": late}})
         s.flush()

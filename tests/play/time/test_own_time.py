@@ -13,9 +13,9 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.mail.outbound.transports import SMTPTransport
+from service.mailwire.outbound.transports import SMTPTransport
 from service.play.mail import relay
-from service.play.players import seats as seat_cases
+from service.play.players import seatchanges
 from service.play.time import calendar, mailholds
 from service.store.models import GameRow, OutboxRow, Player
 from tests.play.time.helpers import move, outbox, seats, start, to_act
@@ -262,7 +262,7 @@ def test_a_vacation_ending_on_a_rest_day_gives_back_working_time(services):
     g = game_where_acts(services, [ANNA, BEN], ANNA, clock="1d", rest_days="sat,sun")
     assert deadline_of(services, g, ANNA) == datetime(2026, 11, 27, 12, 0, tzinfo=UTC_)
     at(services, 2026, 11, 26, 20, 0)
-    seat_cases.take_vacation(services, player_id(services, ANNA), "vacation 2")
+    seatchanges.take_vacation(services, player_id(services, ANNA), "vacation 2")
     at(services, 2026, 11, 28, 0, 1)
     play.timers(services)
     assert deadline_of(services, g, ANNA) == datetime(2026, 11, 30, 16, 0, tzinfo=UTC_)
@@ -276,7 +276,7 @@ def test_a_vacation_ending_leaves_a_clock_stopped_for_undelivered_mail(services)
     seat = seat_of(services, g, ANNA)
     with services.db.transaction() as s:
         mailholds.hold(s, services, g, seat, services.clock.now(), "it bounced")
-    seat_cases.take_vacation(services, player_id(services, ANNA), "vacation 1")
+    seatchanges.take_vacation(services, player_id(services, ANNA), "vacation 1")
     at(services, 2026, 11, 25, 0, 1)
     play.timers(services)
     assert deadline_of(services, g, ANNA) is None
@@ -292,7 +292,7 @@ def test_mail_arriving_during_a_vacation_leaves_the_clock_stopped_for_it(service
     left = deadline_of(services, g, ANNA) - services.clock.now()
     with services.db.transaction() as s:
         mailholds.hold(s, services, g, seat, services.clock.now(), "it bounced")
-    seat_cases.take_vacation(services, player_id(services, ANNA), "vacation 2")
+    seatchanges.take_vacation(services, player_id(services, ANNA), "vacation 2")
     with services.db.transaction() as s:
         row = s.scalar(select(OutboxRow.id).where(OutboxRow.game_id == g,
                                                   OutboxRow.seat == seat).order_by(

@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy import select
 
 from service import play
-from service.linking import freshness as marks
+from service.linking import freshness
 from service.play.time.sweep import timeouts
 from service.store.models import EventRow, Submission
 from tests.play.time.helpers import position, start, to_act
@@ -45,7 +45,7 @@ def test_move_against_sweeper_at_the_deadline_gives_one_outcome(services):
         pos = position(services, g.game_id)
         seat = to_act(services, g.game_id)[0]
         m = pos.engine.legal_moves(pos.state, seat)[-1]
-        seen = marks.mark(pos.engine, pos.state, seat)
+        seen = freshness.mark(pos.engine, pos.state, seat)
         services.clock.advance(days=1)          # exactly the deadline
         intent = play.Intent(g.game_id, seat, moves=[m], expected=seen, source="link",
                              key=f"race{round_}")

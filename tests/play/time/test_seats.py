@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 
 from service import play
-from service.play.players import seats as seat_cases
+from service.play.players import seatchanges
 from tests.play.time.helpers import changes, move, outbox, seats, start, to_act
 
 THREE = ["Anna <anna@example.org>", "Ben <ben@example.org>", "Carla <carla@example.org>"]
@@ -26,7 +26,7 @@ def test_vacation_stops_and_restarts_clocks_in_two_games(services):
     anna_seat = {g: 0 for g in (g1.game_id, g2.game_id)}
     before = {g: seats(services, g)[0]["clock"] for g in anna_seat}
     services.clock.advance(hours=10)
-    done = seat_cases.take_vacation(services, a, "vacation 5")
+    done = seatchanges.take_vacation(services, a, "vacation 5")
     assert "to the end of 28 Nov" in done.text and "25 vacation days left" in done.text
     for g in anna_seat:
         row = seats(services, g)[0]
@@ -56,38 +56,38 @@ def test_back_ends_a_vacation_and_bad_requests_change_nothing(services):
     g = start(services, clock="3d")
     a = anna(services, g.game_id)
     with pytest.raises(play.PlayError) as exc:
-        seat_cases.take_vacation(services, a, "back")
+        seatchanges.take_vacation(services, a, "back")
     assert "You are not on vacation" in exc.value.detail
     with pytest.raises(play.PlayError) as exc:
-        seat_cases.take_vacation(services, a, "vacation 40")
+        seatchanges.take_vacation(services, a, "vacation 40")
     assert "You have 30 vacation days left this year; `vacation 30`" in exc.value.detail
     assert seats(services, g.game_id)[0]["clock"]["paused_since"] is None
-    seat_cases.take_vacation(services, a, "vacation until 2026-11-30")
+    seatchanges.take_vacation(services, a, "vacation until 2026-11-30")
     services.clock.advance(days=1)
-    done = seat_cases.take_vacation(services, a, "back")
+    done = seatchanges.take_vacation(services, a, "back")
     assert "clocks run again" in done.text
     assert seats(services, g.game_id)[0]["clock"]["paused_since"] is None
 
 
 def test_resign_two_players_ends_the_game_and_twice_is_refused(services):
     g = start(services, clock="3d")
-    seat_cases.resign(services, g.game_id, 1)
+    seatchanges.resign(services, g.game_id, 1)
     page = play.read_game(services, g.game_id, play.Reader.at(g.game_id, 0)).page
     assert page.outcome["winners"] == [0]
     anna = play.Reader.at(g.game_id, 0)
     assert "Ben resigned" in play.read_game(services, g.game_id, anna).history[-1]["text"]
     with pytest.raises(play.GameOver) as exc:
-        seat_cases.resign(services, g.game_id, 1)
+        seatchanges.resign(services, g.game_id, 1)
     assert "finished" in exc.value.detail
     with pytest.raises(play.GameOver):
-        seat_cases.resign(services, g.game_id, 0)
+        seatchanges.resign(services, g.game_id, 0)
 
 
 def test_resign_with_three_players_plays_the_seat_by_timeout_and_replace_hands_it_over(services):
     g = start(services, kind="aristocracy", players=THREE, clock="3d")
-    seat_cases.resign(services, g.game_id, 1)
+    seatchanges.resign(services, g.game_id, 1)
     with pytest.raises(play.PlayError) as exc:
-        seat_cases.resign(services, g.game_id, 1)
+        seatchanges.resign(services, g.game_id, 1)
     assert "already left" in exc.value.detail
     # its turns are due at once: the next sweep plays them
     if 1 in to_act(services, g.game_id):
@@ -95,12 +95,12 @@ def test_resign_with_three_players_plays_the_seat_by_timeout_and_replace_hands_i
         assert 1 not in to_act(services, g.game_id)
     # an address already at the table is refused; a new one is invited
     with pytest.raises(play.PlayError) as exc:
-        seat_cases.invite_replacement(services, g.game_id, 0, 1, "carla@example.org")
+        seatchanges.invite_replacement(services, g.game_id, 0, 1, "carla@example.org")
     assert "already at this table" in exc.value.detail
     with pytest.raises(play.PlayError) as exc:
-        seat_cases.invite_replacement(services, g.game_id, 0, 2, "dora@example.org")
+        seatchanges.invite_replacement(services, g.game_id, 0, 2, "dora@example.org")
     assert "still playing" in exc.value.detail
-    seat_cases.invite_replacement(services, g.game_id, 0, 1, "Dora@example.org")
+    seatchanges.invite_replacement(services, g.game_id, 0, 1, "Dora@example.org")
     invite = outbox(services, None, "invite")[-1]
     assert invite["to"] == "dora@example.org"
     assert play.deliver(services, [invite["id"]]) == {invite["id"]: "sent"}
@@ -108,7 +108,7 @@ def test_resign_with_three_players_plays_the_seat_by_timeout_and_replace_hands_i
     assert "will you take over a seat?" in sent and "Nothing was changed" not in sent
     token = invite["payload"]["why"].rsplit("/i/", 1)[1].split()[0]
     old_link = services.urls.game_path(g.game_id, 1, 0)
-    seat_cases.accept_replacement(services, token)
+    seatchanges.accept_replacement(services, token)
     row = seats(services, g.game_id)[1]
     assert (row["player"], row["holder"], row["status"]) == ("dora@example.org", 1, "active")
     # the old holder's links no longer act; the history records the handover
@@ -122,7 +122,7 @@ def test_resign_with_three_players_plays_the_seat_by_timeout_and_replace_hands_i
                for h in play.read_game(services, g.game_id, play.Reader.at(g.game_id, 0)).history)
     assert [k for _, k in changes(services, g.game_id)] == ["resigned", "invited", "replaced"]
     with pytest.raises(play.PlayError):          # the invitation is used up
-        seat_cases.accept_replacement(services, token)
+        seatchanges.accept_replacement(services, token)
 
 
 @pytest.mark.parametrize("option, words", [
@@ -151,7 +151,7 @@ def test_a_game_without_clock_has_no_deadline(services):
 
 def test_a_game_started_while_on_vacation_starts_with_the_clock_stopped(services):
     g1 = start(services, clock="3d")
-    seat_cases.take_vacation(services, anna(services, g1.game_id), "vacation 3")
+    seatchanges.take_vacation(services, anna(services, g1.game_id), "vacation 3")
     g2 = start(services, clock="3d", seed=11)
     row = seats(services, g2.game_id)[0]
     assert row["clock"]["paused_since"] is not None and row["deadline"] is None

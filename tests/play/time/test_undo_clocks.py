@@ -155,7 +155,7 @@ def test_a_sealed_choice_taken_back_reopens_only_that_seats_clock(services):
 
 
 def test_a_take_back_while_on_vacation_keeps_the_clock_stopped(services):
-    from service.play.players import seats as seat_cases
+    from service.play.players import seatchanges
     from service.store.models import Player
 
     svc = services
@@ -165,14 +165,14 @@ def test_a_take_back_while_on_vacation_keeps_the_clock_stopped(services):
     with svc.db.transaction() as s:
         follower_id = s.query(Player).filter_by(email=seats(svc, game_id)[follower]["player"]
                                                 ).one().id
-    seat_cases.take_vacation(svc, follower_id, "vacation 2")
+    seatchanges.take_vacation(svc, follower_id, "vacation 2")
     undo.ask(svc, game_id, follower)
     undo.answer(svc, game_id, leader, True)
     row = seats(svc, game_id)[follower]
     assert row["clock"]["paused_since"] is not None
     assert row["deadline"] is None and row["remind_at"] is None    # stopped while away
     back = svc.clock.advance(days=1)
-    seat_cases.take_vacation(svc, follower_id, "back")
+    seatchanges.take_vacation(svc, follower_id, "back")
     assert seats(svc, game_id)[follower]["deadline"] == back + 3 * D - 7 * H
 
 

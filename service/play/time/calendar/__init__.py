@@ -1,5 +1,5 @@
 """A person's own time: rest days on which their clocks stand still, quiet hours in which
-nobody mails them, the reminders they want before a deadline (service.play.time.calendar.rules, pure),
+nobody mails them, the reminders they want before a deadline (service.play.time.calendar.calendarrules, pure),
 and the preferences that say so (`prefs`), with the outbox's side of quiet hours (`quiet`).
 
 The hooks elsewhere are one call each: a turn's deadline (timing.track), the next reminder
@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from . import rules
+from . import calendarrules
+from .calendarrules import Calendar, CalendarError
 from .holding import HELD, hold
 from .prefs import KEYS, CalendarRefused, preferences, read_preferences, save_preferences
 from .quiet import hold_retry, release_due
-from .rules import Calendar, CalendarError
-from .seats import of_seat
+from .seatcalendar import of_seat
 
 __all__ = ["HELD", "KEYS", "Calendar", "CalendarError", "CalendarRefused", "game_rest_days",
            "hold", "hold_retry", "of_seat", "preferences", "read_preferences", "release_due",
@@ -30,4 +30,4 @@ def game_rest_days(options: dict[str, Any]) -> str | None:
     written = options.get("rest_days")
     if written is None:
         return None
-    return rules.rest_days_text(rules.parse_rest_days(str(written)))
+    return calendarrules.rest_days_text(calendarrules.parse_rest_days(str(written)))

@@ -5,8 +5,8 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from . import rules
-from .seats import of_seat
+from . import calendarrules
+from .seatcalendar import of_seat
 
 HELD = "quiet"
 # the answers to a player's own email: they are awake, and asked
@@ -19,5 +19,5 @@ def hold(seat_row: Any, kind: str, status: str, now: datetime) -> tuple[str, dat
     if status != "pending" or kind in ALWAYS_SENT:
         return status, now
     calendar = of_seat(seat_row)
-    until = rules.quiet_until(now, calendar) if calendar.quiet is not None else None
+    until = calendarrules.quiet_until(now, calendar) if calendar.quiet is not None else None
     return (status, now) if until is None else (HELD, until)

@@ -1,5 +1,5 @@
 """A player's calendar preferences: `tz`, `rest_days`, `quiet_hours`, `reminders`,
-`auto_vacation`, and `forced_moves` (a seat's only move played for it, service.play.moves.bots),
+`auto_vacation`, and `forced_moves` (a seat's only move played for it, service.play.moves.tablebots),
 set together from /me or `flask players prefs EMAIL KEY=VALUE...`. Every value
 is checked before any is stored: one bad value changes nothing and says what would work."""
 from __future__ import annotations
@@ -16,7 +16,7 @@ from service.store.models import GameRow, Player, Seat
 from ...errors import PlayError
 from ...services import Services
 from .. import clocks
-from . import rules
+from . import calendarrules
 
 KEYS = ("tz", "rest_days", "quiet_hours", "reminders", "auto_vacation", "forced_moves")
 REST_DAYS_EVERY = timedelta(days=7)     # rest days change at most this often
@@ -59,7 +59,7 @@ def save_preferences(svc: Services, changes: dict[str, str], *, player_id: int |
             raise CalendarRefused(f"No player has the address {(email or '')[:100]}.")
         try:
             values = _checked(session, player, changes, now)
-        except rules.CalendarError as exc:
+        except calendarrules.CalendarError as exc:
             raise CalendarRefused(str(exc)) from None
         for column, value in values.items():
             setattr(player, column, value)
@@ -73,24 +73,24 @@ def _checked(session: Session, player: Player, changes: dict[str, str],
     if "tz" in changes:
         zone = changes["tz"].strip()
         if zone not in ZONES:
-            raise rules.CalendarError(f"{zone[:60]!r} is not a time zone; write it like "
+            raise calendarrules.CalendarError(f"{zone[:60]!r} is not a time zone; write it like "
                                       "tz=Europe/Berlin or tz=America/New_York.")
         values["zone"] = zone
     if "rest_days" in changes:
-        days = rules.rest_days_text(rules.parse_rest_days(changes["rest_days"]))
+        days = calendarrules.rest_days_text(calendarrules.parse_rest_days(changes["rest_days"]))
         if days != player.rest_days:
             _check_week(player, now)
             values.update(rest_days=days, rest_days_changed_at=now)
     if "quiet_hours" in changes:
-        values["quiet_hours"] = rules.quiet_text(rules.parse_quiet_hours(changes["quiet_hours"]))
+        values["quiet_hours"] = calendarrules.quiet_text(calendarrules.parse_quiet_hours(changes["quiet_hours"]))
     if "reminders" in changes:
-        offsets = rules.parse_reminders(changes["reminders"])
-        rules.check_reminders_fit(offsets, _longest_turn(session, player.id))
-        values["reminders"] = rules.reminders_text(offsets)
+        offsets = calendarrules.parse_reminders(changes["reminders"])
+        calendarrules.check_reminders_fit(offsets, _longest_turn(session, player.id))
+        values["reminders"] = calendarrules.reminders_text(offsets)
     if "auto_vacation" in changes:
-        values["auto_vacation"] = rules.parse_switch("auto_vacation", changes["auto_vacation"])
+        values["auto_vacation"] = calendarrules.parse_switch("auto_vacation", changes["auto_vacation"])
     if "forced_moves" in changes:
-        values["forced_moves"] = rules.parse_switch("forced_moves", changes["forced_moves"])
+        values["forced_moves"] = calendarrules.parse_switch("forced_moves", changes["forced_moves"])
     return values
 
 
@@ -98,7 +98,7 @@ def _check_week(player: Player, now: datetime) -> None:
     changed = player.rest_days_changed_at
     if changed is not None and now - changed < REST_DAYS_EVERY:
         again = clocks.format_deadline(changed + REST_DAYS_EVERY, now, player.zone)
-        raise rules.CalendarError(f"Rest days change at most once a week; you may change "
+        raise calendarrules.CalendarError(f"Rest days change at most once a week; you may change "
                                   f"yours again from {again}. Nothing was changed.")
 
 

@@ -1,7 +1,7 @@
 """Quiet hours in the outbox: an email that falls due inside a player's quiet hours is held
 (status `quiet`, `next_try` the end of those hours; the relay sends only `pending` rows), and
 released at the end as one email per game: the latest turn email with the news of all the held
-ones, as the daily digest merges them (service.play.digest); a webhook is posted the latest
+ones, as the daily digest merges them (service.play.mail.digest); a webhook is posted the latest
 of each event held for it. A held reminder goes only if no
 turn email goes with it and the seat has not moved since."""
 from __future__ import annotations
@@ -15,9 +15,9 @@ from service.store.models import OutboxRow, Player, Seat
 
 from ... import notify, webhooks
 from ...services import Services
-from . import rules
+from . import calendarrules
 from .holding import ALWAYS_SENT, HELD
-from .seats import of_player
+from .seatcalendar import of_player
 
 
 def release_due(svc: Services) -> list[int]:
@@ -37,7 +37,7 @@ def release_due(svc: Services) -> list[int]:
         for (addr, _, _), rows in groups.items():
             # a sweep that comes late may find the next night's quiet hours begun
             player = players.get(addr)
-            again = rules.quiet_until(now, of_player(player)) if player is not None else None
+            again = calendarrules.quiet_until(now, of_player(player)) if player is not None else None
             if again is not None:
                 for row in rows:
                     row.next_try = again
@@ -56,7 +56,7 @@ def hold_retry(session: Session, row: OutboxRow) -> bool:
     if row.kind in ALWAYS_SENT or row.seat is None:
         return False
     player = session.scalar(select(Player).where(Player.email == row.to_addr))
-    until = rules.quiet_until(row.next_try, of_player(player)) if player is not None else None
+    until = calendarrules.quiet_until(row.next_try, of_player(player)) if player is not None else None
     if until is None:
         return False
     row.status, row.next_try = HELD, until

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from service.play import aftercommit, community
 from service.play.mail import digest, intake, relay, replies
-from service.play.moves import bots
+from service.play.moves import tablebots
 from service.play.services import Services
 from service.play.time import calendar
 from service.store.transient import DatabaseUnavailable
@@ -50,7 +50,7 @@ def sweep(svc: Services) -> dict[int, str]:
     digest.release_due(svc)         # digest players' held turn emails, once a day
     calendar.release_due(svc)       # what waited through a player's quiet hours, merged
     with svc.db.transaction() as session:
-        for game_id in bots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS):
+        for game_id in tablebots.stalled(session, now, svc.settings.BOT_DELAY_SECONDS):
             aftercommit.bots(session, game_id)
     community.advance_due(svc)      # a tournament whose next-round kick was lost
     community.ladders.start_lapsed(svc)   # a ladder challenge whose time to answer is over

@@ -42,7 +42,7 @@ from sqlalchemy import and_, bindparam, delete, exists, func, or_, select
 from sqlalchemy.orm import aliased
 
 from service.play.services import Services
-from service.store.inbound import RETRYING
+from service.store.inboundrows import RETRYING
 from service.store.models import (
     AccountChange,
     GameRow,

@@ -31,13 +31,11 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from service.play import aftercommit, notify, webhooks
-from service.play import repository as positions
+from service.play import aftercommit, notify, repository, webhooks
 from service.play.moves import planplay
 from service.play.repository import Position
 from service.play.services import Services
-from service.play.time import deadlines as timing
-from service.play.time import vacationdays as vacation_days
+from service.play.time import deadlines, vacationdays
 from service.store import records, snapshots
 from service.store.models import (
     EventRow,
@@ -166,7 +164,7 @@ class Batch:
         self.snapshots: list[tuple[int, int, str, Any]] = []
         self.ended: list[int] = []      # games ended here: their unsent notices are dropped
         self.states: dict[int, tuple[int, Any]] = {}  # cached once the batch commits
-        self.days = vacation_days.DayTaker(session, svc, self.games)   # read once, if asked
+        self.days = vacationdays.DayTaker(session, svc, self.games)   # read once, if asked
         self.plans: dict[int, list[Plan]] = {}   # each game's waiting plans (`read_plans`)
         self.hooks: dict[int, list] = {}        # its players' webhooks, by player (`read_plans`)
 
@@ -197,7 +195,7 @@ class Batch:
     def _states(self, rows: list[GameRow]) -> None:
         """Each game's state at its last event, read for the whole batch at once (the
         repository's load_many); the snapshots its folds call for are written with the rest."""
-        loaded, due = positions.load_many(self.session, self.svc.states, rows)
+        loaded, due = repository.load_many(self.session, self.svc.states, rows)
         self.positions.update(loaded)
         self.snapshots += due
 
@@ -212,16 +210,16 @@ class Batch:
         return row
 
     def change(self, game, row, kind, text, now) -> None:
-        self.changes.append(timing.change_values(game, row, kind, text, now))
+        self.changes.append(deadlines.change_values(game, row, kind, text, now))
 
     def tell(self, game, seat, text, now, *, offer, others_only) -> None:
-        for to, payload in timing.notices(self.svc, game, seat, text, offer=offer,
+        for to, payload in deadlines.notices(self.svc, game, seat, text, offer=offer,
                                           others_only=others_only):
             self.queue(game, to, "timeout", game.seq, payload)
 
     def end_game(self, game, seat, how, now) -> None:
         self._ended(game.id)
-        told = timing.close_game(self.session, game, seat, how, now)
+        told = deadlines.close_game(self.session, game, seat, how, now)
         for to, payload in told:
             self.queue(game, to, "turn", game.seq, payload)
         # the players' webhooks told of the end, as deadlines.end_game tells them
@@ -236,7 +234,7 @@ class Batch:
         taken = self.days.take(game, row, clock, deadline, now)
         if taken is None:
             return False
-        for to, payload in vacation_days.notices(game, row.seat, taken, now):
+        for to, payload in vacationdays.notices(game, row.seat, taken, now):
             self.queue(game, to, "timeout", game.seq, payload)
         return True
 
@@ -253,7 +251,7 @@ class Batch:
         if done.ended:
             self._ended(game.id)
         self.outbox += done.emails
-        snapshot = positions.snapshot_after_move(pos, done.last, done.state)
+        snapshot = repository.snapshot_after_move(pos, done.last, done.state)
         if snapshot:
             self.snapshots.append(snapshot)
         self.positions[game.id] = Position(game, pos.engine, done.state, done.last)

@@ -10,14 +10,13 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, Move
-from service.play import notify
-from service.play import repository as positions
+from service.play import notify, repository
 from service.play.moves import Intent, Recorded, consequences
 from service.play.services import Services
 from service.play.time import receipt_key
 
 
-def played(session: Session, svc: Services, pos: positions.Position, seat: int, key: str,
+def played(session: Session, svc: Services, pos: repository.Position, seat: int, key: str,
            events: list[Event], moves: list[Move], state: Any, notice: dict, now: datetime,
            waiting: list | None = None, hooks: dict | None = None) -> Recorded:
     """A timeout's move (the engine's `timeout_move`s, `events` from `pos`): what any move

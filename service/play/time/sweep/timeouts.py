@@ -22,11 +22,10 @@ from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
-from service.play import aftercommit, notify, ranking
-from service.play import repository as positions
+from service.play import aftercommit, notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.moves import write_move
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.services import Services
 from service.play.time import (
     BATCH,
@@ -39,21 +38,19 @@ from service.play.time import (
     control,
     end_game,
     get_clock,
+    mailholds,
     policy_of,
     seat_row,
     set_clock,
     tell,
     timer_key,
+    vacationdays,
     who,
 )
-from service.play.time import mailholds as mail_holds
-from service.play.time import vacationdays as vacation_days
 from service.store.models import GameRow, Seat
 from service.store.statuses import GameStatus, SeatStatus
 
-from . import shards as sharding
-from . import timeoutbatch as timeouts_batch
-from . import timeoutmove
+from . import shards, timeoutbatch, timeoutmove
 
 log = logging.getLogger(__name__)
 
@@ -82,7 +79,7 @@ PLAYED = ("played", "forfeited")
 
 
 def run(svc: Services, batch: int = BATCH, *, bulk: bool = True,
-        shard: sharding.Shard = sharding.WHOLE) -> Report:
+        shard: shards.Shard = shards.WHOLE) -> Report:
     """One pass of the clock sweep: vacations that ended, reminders that are due, deadlines
     that passed (oldest first, in batches, until none is left: a sweep that was down for a day
     catches up in deadline order). Then kicks the outbox relay. `bulk=False`: every seat on
@@ -95,7 +92,7 @@ def run(svc: Services, batch: int = BATCH, *, bulk: bool = True,
     _reminders(svc, now, batch, report, bulk, shard)
     _timeouts(svc, now, batch, report, bulk, shard)
     # a vacation day stops all the player's clocks, as `vacation 1` does
-    vacation_days.stop_other_clocks(svc, report.vacation_days, now, report.outbox_ids)
+    vacationdays.stop_other_clocks(svc, report.vacation_days, now, report.outbox_ids)
     return report
 
 
@@ -106,15 +103,15 @@ def hand_out(svc: Services, of: int) -> Report:
     report = Report()
     _not_per_game(svc, now, report)
     with svc.db.transaction() as session:
-        report.shards = sharding.due(session, now, of)
+        report.shards = shards.due(session, now, of)
         for part in report.shards:       # each a job of its own, once this commits
             aftercommit.later(session, "timers_shard", part, of)
     return report
 
 
 def _not_per_game(svc: Services, now: datetime, report: Report) -> None:
-    report.resumed = seats.resume_ended_vacations(svc, now, report.outbox_ids)
-    mail_holds.hold_undelivered(svc, now, report.outbox_ids)
+    report.resumed = seatchanges.resume_ended_vacations(svc, now, report.outbox_ids)
+    mailholds.hold_undelivered(svc, now, report.outbox_ids)
 
 
 class Out(Protocol):
@@ -128,7 +125,7 @@ class Out(Protocol):
 
     def end_game(self, game: GameRow, seat: int, how: str, now: datetime) -> None: ...
 
-    def played(self, pos: positions.Position, seat: int, key: str, events: list[Event],
+    def played(self, pos: repository.Position, seat: int, key: str, events: list[Event],
                moves: list[Move], state: Any, notice: dict, now: datetime) -> None: ...
 
     def reminder(self, game: GameRow, seat: int, payload: dict, now: datetime) -> None: ...
@@ -160,13 +157,13 @@ class Recorder:
         self.ids += write_move(self.session, self.svc, pos, done)
 
     def vacation_day(self, game, row, clock, deadline, now) -> bool:
-        taker = vacation_days.DayTaker(self.session, self.svc, {game.id: game})
+        taker = vacationdays.DayTaker(self.session, self.svc, {game.id: game})
         taken = taker.take(game, row, clock, deadline, now)
         if taken is None:
             return False
         taker.write()
         rows = [notify.queue(self.session, game, to, "timeout", game.seq, now, payload)
-                for to, payload in vacation_days.notices(game, row.seat, taken, now)]
+                for to, payload in vacationdays.notices(game, row.seat, taken, now)]
         self.session.flush()
         self.ids += [r.id for r in rows]
         return True
@@ -196,13 +193,13 @@ def _due(what: str, sharded: bool) -> Select:
                  .where(Seat.remind_at <= bindparam("now"), Seat.deadline > bindparam("now"))
                  .order_by(Seat.remind_at, Seat.game_id, Seat.seat))
     query = query.limit(bindparam("batch"))
-    return sharding.kept(query) if sharded else query
+    return shards.kept(query) if sharded else query
 
 
 # --- reminders -----------------------------------------------------------------------------
 
 def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
-               shard: sharding.Shard) -> None:
+               shard: shards.Shard) -> None:
     seen: set[tuple] = set()
     while True:
         with svc.db.transaction() as session:
@@ -211,7 +208,7 @@ def _reminders(svc: Services, now: datetime, batch: int, report: Report, bulk: b
         fresh = [tuple(d) for d in due if tuple(d) not in seen]
         seen.update(fresh)
         if fresh:
-            sent = timeouts_batch.reminders(svc, fresh, now, remind, report.outbox_ids) \
+            sent = timeoutbatch.reminders(svc, fresh, now, remind, report.outbox_ids) \
                 if bulk else None
             if sent is None:
                 sent = _reminders_one_by_one(svc, fresh, now, report.outbox_ids)
@@ -244,12 +241,12 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
     row = seat_row(game, seat)
     clock = get_clock(row)
     own = calendar.of_seat(row)       # the player's own reminders (service.play.time.calendar)
-    if not calendar.rules.reminder_due(clock, own, now) or game.status == GameStatus.ENDED:
+    if not calendar.calendarrules.reminder_due(clock, own, now) or game.status == GameStatus.ENDED:
         # too late (the deadline passed first) or not to be sent: those due by now are done
         # with; one whose moment is still to come stays (a vacation moved the deadline)
-        set_clock(row, calendar.rules.mark_reminded(clock, own, now))
+        set_clock(row, calendar.calendarrules.mark_reminded(clock, own, now))
         return False
-    set_clock(row, calendar.rules.mark_reminded(clock, own, now))
+    set_clock(row, calendar.calendarrules.mark_reminded(clock, own, now))
     out.reminder(game, seat, {"reminder": {"deadline": clocks.deadline_iso(clock.deadline)}},
                  now)
     return True
@@ -258,7 +255,7 @@ def remind(out: Out, game: GameRow, seat: int, now: datetime) -> bool:
 # --- timeouts ------------------------------------------------------------------------------
 
 def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bool,
-              shard: sharding.Shard) -> None:
+              shard: shards.Shard) -> None:
     seen: set[tuple[int, int, datetime]] = set()
     while True:
         with svc.db.transaction() as session:
@@ -267,7 +264,7 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
         due = [(game_id, seat, deadline) for game_id, seat, deadline in rows]
         fresh = [d for d in due if d not in seen]
         seen.update(fresh)
-        outcomes = timeouts_batch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
+        outcomes = timeoutbatch.timeouts(svc, fresh, now, judge, report.outbox_ids) \
             if bulk and fresh else None
         if outcomes is None:     # seat by seat: the path a batch that failed falls back to
             outcomes = [timeout(svc, d[0], d[1], d[2], now, report.outbox_ids) for d in fresh]
@@ -286,7 +283,7 @@ def timeout(svc: Services, game_id: int, seat: int, deadline: datetime, now: dat
     was first) | error."""
     try:
         with svc.db.transaction() as session:
-            pos = positions.load(session, svc.states, game_id, lock=True)
+            pos = repository.load(session, svc.states, game_id, lock=True)
             out = Recorder(session, svc)
             outcome = judge(out, svc, pos, seat, deadline, now)
     except PlayError as exc:          # lost a race on the event log: the other writer won
@@ -299,7 +296,7 @@ def timeout(svc: Services, game_id: int, seat: int, deadline: datetime, now: dat
     return outcome
 
 
-def judge(out: Out, svc: Services, pos: positions.Position, seat: int, deadline: datetime,
+def judge(out: Out, svc: Services, pos: repository.Position, seat: int, deadline: datetime,
           now: datetime) -> str:
     """What a seat's passed deadline calls for, decided on its game read under the game's
     lock (the deadline may have moved, the seat may have moved), written through `out`."""
@@ -326,7 +323,7 @@ def judge(out: Out, svc: Services, pos: positions.Position, seat: int, deadline:
     return _missed(out, svc, pos, row, clock, key, now)
 
 
-def _missed(out: Out, svc: Services, pos: positions.Position, row: Seat, clock: SeatClock,
+def _missed(out: Out, svc: Services, pos: repository.Position, row: Seat, clock: SeatClock,
             key: str, now: datetime) -> str:
     game, tc = pos.row, control(pos.row)
     in_play = sum(1 for r in game.seats if r.status not in OUT)
@@ -354,7 +351,7 @@ def _missed(out: Out, svc: Services, pos: positions.Position, row: Seat, clock: 
     return "waiting"
 
 
-def play_timeout_moves(out: Out, svc: Services, pos: positions.Position, seat: int, key: str,
+def play_timeout_moves(out: Out, svc: Services, pos: repository.Position, seat: int, key: str,
                        now: datetime, why: str) -> str:
     """The engine's timeout move for `seat`, again while the seat is still to act (an open
     turn), recorded as one submission with source "timer"; everyone is told what was played."""
@@ -396,9 +393,9 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
     """`wait`: another player extends `target`'s deadline once ("extend") or has the default
     move played for it from now on ("bot"). Returns a sentence saying what was done."""
     with svc.db.transaction() as session:
-        pos = positions.load(session, svc.states, game_id, lock=True)
+        pos = repository.load(session, svc.states, game_id, lock=True)
         game = pos.row
-        positions.check_holder(game, by_seat, holder)
+        repository.check_holder(game, by_seat, holder)
         if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
             raise PlayError("This game has finished; there is no deadline to change.")
         row = seat_row(game, target)

@@ -18,7 +18,7 @@ from alembic import op
 from service.games import registry
 from service.games.contract import Event
 from service.play.repository import TAKEN_BACK, fold_log, snapshot_format
-from service.store.events import upcast
+from service.store.eventstore import upcast
 
 revision = "0029_seat_turns"
 down_revision = "0028_seat_player_index"

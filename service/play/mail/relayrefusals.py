@@ -19,7 +19,7 @@ from . import bounces
 
 #: A parked row's last_error that named the address: "recipient refused: <addr>: 550 5.1.1 ..."
 _ABOUT_ADDRESS = re.compile(r"^recipient refused: .*?: 5\d\d 5\.1\.\d{1,3}(?!\S)")
-#: a permanent refusal of the email, as the relay wrote it down (mail.outbound.transports)
+#: a permanent refusal of the email, as the relay wrote it down (mailwire.outbound.transports)
 _REFUSED = re.compile(r"^(recipient refused: .*?: 5\d\d\b|message refused: 5\d\d\b)")
 
 

@@ -6,8 +6,8 @@ from functools import lru_cache
 from typing import Any
 
 from ..clocks import player_zone
-from . import rules
-from .rules import Calendar
+from . import calendarrules
+from .calendarrules import Calendar
 
 
 def of_seat(row: Any, game: Any = None, player: Any = None) -> Calendar:
@@ -28,5 +28,5 @@ def of_player(player: Any) -> Calendar:
 def _calendar(zone: str | None, rest_days: str | None, quiet: str | None,
               reminders: str | None) -> Calendar:
     # a few distinct calendars; the sweep asks for each seat's several times
-    return Calendar(zone=player_zone(zone) or UTC, rest_days=rules.parse_rest_days(rest_days),
-                    quiet=rules.parse_quiet_hours(quiet), reminders=rules.parse_reminders(reminders))
+    return Calendar(zone=player_zone(zone) or UTC, rest_days=calendarrules.parse_rest_days(rest_days),
+                    quiet=calendarrules.parse_quiet_hours(quiet), reminders=calendarrules.parse_reminders(reminders))

@@ -1,7 +1,7 @@
 """The inbound table's hot statements, built once and run on the transaction's connection: a
 reply is stored, claimed and given its outcome by one statement each. Through the ORM (the
 row added and flushed, the claim an ORM-enabled UPDATE, the outcome set on the row read back
-with its raw bytes) they were a fifth of a reply's CPU (bench/reply_cpu.py)."""
+with its raw bytes) they are a large share of a reply's CPU (bench/reply_cpu.py measures it)."""
 from __future__ import annotations
 
 from datetime import datetime

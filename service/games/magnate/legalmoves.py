@@ -14,7 +14,7 @@ Move shapes (JSON-safe dicts; payments are {suit letter: count}, districts 1-bas
 """
 from __future__ import annotations
 
-from . import costs as R
+from . import costs
 from .state import MODES, SUITS, ZERO, State, add, unvec
 
 END = {"type": "end"}
@@ -25,21 +25,21 @@ def plays(st: State, seat: int, menu: bool = False) -> list[dict]:
     modern = st.modern
     buys, deeds, sells = [], [], []
     for card in p.hand:
-        where = R.places(st, seat, card)
+        where = costs.places(st, seat, card)
         for d in where:
             if menu:
-                pay = R.default_outright(p.tokens, card, modern)
+                pay = costs.default_outright(p.tokens, card, modern)
                 pays = [pay] if pay else []
             else:
-                pays = R.outright_payments(p.tokens, card, modern)
+                pays = costs.outright_payments(p.tokens, card, modern)
             for pay in pays:
                 buys.append({"type": "buy", "card": card, "district": d + 1,
                              "pay": unvec(pay)})
-        if R.deed_allowed(card, modern) and R.can_afford(p.tokens, R.deed_cost(card)):
+        if costs.deed_allowed(card, modern) and costs.can_afford(p.tokens, costs.deed_cost(card)):
             deeds.extend({"type": "deed", "card": card, "district": d + 1} for d in where)
             if not menu:   # M7: tokens may go on the deed the turn it is bought
-                left = add(p.tokens, R.deed_cost(card), -1)
-                extras = R.add_payments(left, ZERO, card, modern)
+                left = add(p.tokens, costs.deed_cost(card), -1)
+                extras = costs.add_payments(left, ZERO, card, modern)
                 deeds.extend({"type": "deed", "card": card, "district": d + 1,
                               "add": unvec(x)} for d in where for x in extras)
         sells.append({"type": "sell", "card": card})
@@ -50,8 +50,8 @@ def _between(st: State, seat: int) -> list[dict]:
     """Deed additions and trades: legal before and after the card play (M7, M9, M10)."""
     p = st.players[seat]
     out = [{"type": "add", "card": deed.card, "pay": unvec(pay)}
-           for _d, deed in R.deeds(p)
-           for pay in R.add_payments(p.tokens, deed.on, deed.card, st.modern)]
+           for _d, deed in costs.deeds(p)
+           for pay in costs.add_payments(p.tokens, deed.on, deed.card, st.modern)]
     out.extend({"type": "trade", "give": g, "get": s}
                for i, g in enumerate(SUITS) if p.tokens[i] >= 3
                for s in SUITS if s != g)
@@ -83,9 +83,9 @@ def standing(st: State, seat: int) -> list[dict]:
     """Standing choices a player may change at any time: only real changes are offered."""
     p = st.players[seat]
     out = []
-    for _d, deed in R.deeds(p):
+    for _d, deed in costs.deeds(p):
         out.extend({"type": "prefer", "card": deed.card, "suit": s}
-                   for s in R.pref_choices(deed.card) if s != p.pref(deed.card))
+                   for s in costs.pref_choices(deed.card) if s != p.pref(deed.card))
     if st.options["replace_ace"]:
         out.extend({"type": "replace_aces", "mode": m} for m in MODES if m != p.aces)
     return out
@@ -95,8 +95,8 @@ def _completions(st: State, seat: int) -> list[dict]:
     """One-click deed completions, each with its default payment (M7)."""
     p = st.players[seat]
     out = []
-    for _d, deed in R.deeds(p):
-        pay = R.default_completion(p.tokens, deed.on, deed.card, st.modern)
+    for _d, deed in costs.deeds(p):
+        pay = costs.default_completion(p.tokens, deed.on, deed.card, st.modern)
         if pay is not None:
             out.append({"type": "add", "card": deed.card, "pay": unvec(pay)})
     return out
@@ -142,5 +142,5 @@ def timeout_move(st: State, seat: int) -> dict | None:
     hand = st.players[seat].hand
     if st.phase != "play" or not hand:
         return None
-    card = min(hand, key=lambda c: R.cost(c, st.modern))
+    card = min(hand, key=lambda c: costs.cost(c, st.modern))
     return {"type": "sell", "card": card}

@@ -12,16 +12,15 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import SeatPage, history
+from service.display.seatview import SeatPage, history
 from service.games import registry
-from service.linking import freshness as marks
-from service.mail.outbound.templating import game_partial
-from service.play import readpolicy
-from service.play import repository as positions
+from service.linking import freshness
+from service.mailwire.outbound.templating import game_partial
+from service.play import readpolicy, repository
 from service.play.moves import notes, trying
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, Seat
 
 from . import listing, seatpage
@@ -97,7 +96,7 @@ def my_games(svc: Services, player_id: int, status: str | None = None) -> list[G
 def seat_for(session: Session, game_id: int, player_id: int, seat: int | None = None) -> Seat:
     """The player's seat in the game (`seat`: which of theirs), by the read policy
     (readpolicy.own_seat)."""
-    return readpolicy.own_seat(lambda: positions.game_row(session, game_id),
+    return readpolicy.own_seat(lambda: repository.game_row(session, game_id),
                                Reader.player(player_id), seat)
 
 
@@ -105,7 +104,7 @@ def read_seat(svc: Services, game_id: int, player_id: int, seat: int | None = No
               *, every_move: bool = False) -> SeatRead:
     with svc.db.reading() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
-        pos = positions.load(session, svc.states, game_id)
+        pos = repository.load(session, svc.states, game_id)
         page = seatpage.build(pos.row, pos, seat_row.seat, svc.clock.now(),
                               every_move=every_move)
         return SeatRead(page, position_text(svc, page), deadline_of(seat_row),
@@ -124,11 +123,11 @@ def record(svc: Services, game_id: int, reader: Reader) -> Record:
     and for the public page's audience (the reader names the page's id) while that page is on
     (readpolicy.sees_table). To anyone else, "no such game" as for a number that is none."""
     with svc.db.reading() as session:
-        row = readpolicy.admit(lambda: positions.game_row(session, game_id), reader,
+        row = readpolicy.admit(lambda: repository.game_row(session, game_id), reader,
                                readpolicy.sees_table)
-        pos = positions.load(session, svc.states, game_id, row=row)
+        pos = repository.load(session, svc.states, game_id, row=row)
         names = [s.player.name for s in pos.row.seats]
-        events = [(r.seq, r.event) for r in event_store.load(session, pos.row)]
+        events = [(r.seq, r.event) for r in eventstore.load(session, pos.row)]
         outcome = pos.engine.outcome(pos.state)
         return Record(game_id, pos.row.kind, registry.title(pos.row.kind, pos.row.options),
                       pos.row.rules_version,
@@ -143,8 +142,8 @@ def current(svc: Services, game_id: int, player_id: int, seat: int | None = None
     the seat's view, as GET /games/{id} gives them."""
     with svc.db.reading() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
-        pos = positions.load(session, svc.states, game_id)
-        return {"seq": pos.seq, "mark": marks.mark(pos.engine, pos.state, seat_row.seat),
+        pos = repository.load(session, svc.states, game_id)
+        return {"seq": pos.seq, "mark": freshness.mark(pos.engine, pos.state, seat_row.seat),
                 "view": pos.engine.view(pos.state, seat_row.seat)}
 
 
@@ -154,5 +153,5 @@ def try_moves(svc: Services, game_id: int, player_id: int, text: str,
     position as the seat may know it (service.play.moves.trying); a read, nothing written."""
     with svc.db.reading() as session:
         seat_row = seat_for(session, game_id, player_id, seat)
-        pos = positions.load(session, svc.states, game_id)
+        pos = repository.load(session, svc.states, game_id)
         return trying.tried(pos.engine, pos.state, seat_row.seat, text.splitlines())

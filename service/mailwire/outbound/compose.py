@@ -14,7 +14,7 @@ import css_inline
 from jinja2 import Environment
 
 from service.display.boardpicture import picture
-from service.display.seatpage import SeatPage, result_line
+from service.display.seatview import SeatPage, result_line
 from service.linking.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts

@@ -1,8 +1,8 @@
 """An email's HTML with its lines under SMTP's limit, so that the part goes as it is (7bit or
 8bit) rather than quoted-printable: the email package picks quoted-printable as soon as one
 line passes 998 bytes, and CSS inlining makes long lines (a run of cards, each with its
-styles written out, is one line of a few thousand characters). Quoted-printable made the part
-larger and its pure-Python encoding was a tenth of composing a turn email.
+styles written out, is one line of a few thousand characters). Quoted-printable makes the part
+larger and its encoding is pure Python, slow for every email.
 
 A line is broken only where HTML does not care: between two attributes of a tag, where any
 whitespace is the same. Text is never touched, so nothing a reader sees changes. A line with

@@ -8,7 +8,7 @@ from flask import Blueprint, flash, redirect, render_template, request, url_for
 from service import play
 from service.play import community
 
-from .accounts import current_account
+from .accountpages import current_account
 from .ext import services
 
 bp = Blueprint("follows", __name__)

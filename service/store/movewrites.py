@@ -2,10 +2,10 @@
 outbox rows, and the columns of its game and seats that changed.
 
 On PostgreSQL they are one statement: the INSERTs and UPDATEs as data-modifying WITH queries
-around the outbox INSERT, which returns the new rows' ids. A move used to send them as five
-statements, five round trips and five passes through the driver, the largest share of its
-time that was not the rules; the database applies one statement all or nothing, as it did the
-five in their transaction. Elsewhere (SQLite has no data-modifying WITH) they are the same
+around the outbox INSERT, which returns the new rows' ids: one round trip and one pass through
+the driver rather than five, which would be the largest share of a move's time that is not
+the rules; the database applies one statement all or nothing, as it would the five in their
+transaction. Elsewhere (SQLite has no data-modifying WITH) they are the same
 statements one after the other.
 
 Either way, another writer that took these sequence numbers (or the receipt's key) first makes
@@ -21,8 +21,7 @@ from sqlalchemy import bindparam, text
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
-from . import events as event_store
-from . import multirow
+from . import eventstore, multirow
 from .models import EventRow, OutboxRow, Submission
 from .records import GAMES, SEATS, Tracked, seat_shape
 
@@ -44,7 +43,7 @@ def write(session: Session, tracked: Tracked | None, event_rows: list[dict[str, 
     ids in the order given."""
     if (tracked is None or len(tracked.games) != 1
             or session.get_bind().dialect.name != "postgresql"):
-        event_store.insert(session, event_rows, receipt)
+        eventstore.insert(session, event_rows, receipt)
         ids = insert_outbox(session, outbox_rows)
         if tracked is not None:
             tracked.write()
@@ -69,7 +68,7 @@ def write(session: Session, tracked: Tracked | None, event_rows: list[dict[str, 
         table = getattr(getattr(exc.orig, "diag", None), "table_name", None)
         if table not in (EVENTS.name, SUBMISSIONS.name):
             raise                   # not a race: a bug, told as what it is
-        raise event_store.conflict(event_rows) from None
+        raise eventstore.conflict(event_rows) from None
     tracked.expire(changed_games, changed_seats)
     return [made[row["message_id"]] for row in outbox_rows]
 

@@ -11,13 +11,11 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.linking.signer import Claims
-from service.play import notify, ranking, webhooks
-from service.play import repository as positions
+from service.play import notify, ranking, repository, webhooks
 from service.play.errors import GameOver, PlayError
 from service.play.repository import check_holder
 from service.play.services import Services
-from service.play.time import calendar, clocks, who
-from service.play.time import deadlines as timing
+from service.play.time import calendar, clocks, deadlines, who
 from service.store.models import GameRow, Player, Seat, Vacation
 from service.store.statuses import GameStatus, SeatStatus
 
@@ -66,8 +64,8 @@ def take_vacation(svc: Services, player_id: int, text: str) -> VacationDone:
         until = f"{plan.last_day.day} {plan.last_day:%b}"
         ids = []
         for game, row in _active_seats(session, player_id):
-            timing.set_clock(row, clocks.pause(timing.get_clock(row), now))
-            ids += timing.tell(session, svc, game, row.seat, f"{player.name} is on vacation to the end of "
+            deadlines.set_clock(row, clocks.pause(deadlines.get_clock(row), now))
+            ids += deadlines.tell(session, svc, game, row.seat, f"{player.name} is on vacation to the end of "
                                f"{until}; their clocks are stopped", now, offer=False,
                                others_only=True)
         session.flush()
@@ -110,11 +108,11 @@ def _active_seats(session, player_id: int) -> list[tuple[GameRow, Seat]]:
     game_ids = session.scalars(select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id)
                                .where(Seat.player_id == player_id,
                                       GameRow.status == GameStatus.ACTIVE,
-                                      timing.vacation_stops_clocks())
+                                      deadlines.vacation_stops_clocks())
                                .order_by(Seat.game_id)).all()
     out = []
     for game_id in dict.fromkeys(game_ids):
-        game = positions.game_row(session, game_id, lock=True)
+        game = repository.game_row(session, game_id, lock=True)
         for row in game.seats:
             session.refresh(row)
             if row.player_id == player_id:
@@ -134,8 +132,8 @@ def _resume_all(session, player: Player, at: datetime, text: str, now: datetime,
     for game, row in _active_seats(session, player.id):
         if row.mail_held_since is not None:
             continue     # stopped until an email reaches them (service.play.time.mailholds)
-        clock = timing.get_clock(row)
-        timing.set_clock(row, calendar.rules.resume(clock, clocks.resume(clock, at), at,
+        clock = deadlines.get_clock(row)
+        deadlines.set_clock(row, calendar.calendarrules.resume(clock, clocks.resume(clock, at), at,
                                                     calendar.of_seat(row, game)))
         resumed.append((game, row))
     if quiet_when_due and any(row.deadline is not None and row.deadline <= now
@@ -143,7 +141,7 @@ def _resume_all(session, player: Player, at: datetime, text: str, now: datetime,
         return []
     ids = []
     for game, row in resumed:
-        ids += timing.tell(session, None, game, row.seat, text, now, offer=False,
+        ids += deadlines.tell(session, None, game, row.seat, text, now, offer=False,
                            others_only=True)
     return ids
 
@@ -173,9 +171,9 @@ def player_of(svc: Services, game_id: int, seat: int, holder: int | None = None)
 
 def holding_player(session, game_id: int, seat: int, holder: int | None = None) -> int:
     """`player_of` in the caller's transaction."""
-    game = positions.game_row(session, game_id)
+    game = repository.game_row(session, game_id)
     check_holder(game, seat, holder)
-    return timing.seat_row(game, seat).player_id
+    return deadlines.seat_row(game, seat).player_id
 
 
 # --- resign --------------------------------------------------------------------------------
@@ -198,25 +196,25 @@ def resign_in(session, svc: Services, game_id: int, seat: int,
               holder: int | None = None) -> Resigned:
     """`resign` in the caller's transaction (a reply's or a page's other lines share it)."""
     now = svc.clock.now()
-    pos = positions.load(session, svc.states, game_id, lock=True)
+    pos = repository.load(session, svc.states, game_id, lock=True)
     game = pos.row
     check_holder(game, seat, holder)
-    row = timing.seat_row(game, seat)
+    row = deadlines.seat_row(game, seat)
     if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
         raise GameOver("This game has finished, so there is nothing to resign; the result "
                        "stands.")
-    if row.status in timing.OUT:
+    if row.status in deadlines.OUT:
         raise SeatRefused("You have already left this game; its page still shows how it "
                           "goes on.")
     ranking.leave(game, row, SeatStatus.RESIGNED)
-    timing.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
-    in_play = [r.seat for r in game.seats if r.status not in timing.OUT]
+    deadlines.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
+    in_play = [r.seat for r in game.seats if r.status not in deadlines.OUT]
     if len(in_play) <= 1:
         # a clause, as every notice's text: the emails and pages end the sentence
-        ids = timing.end_game(session, game, seat, f"{who(seat)} resigned", now)
+        ids = deadlines.end_game(session, game, seat, f"{who(seat)} resigned", now)
     else:
-        timing.set_clock(row, timing.get_clock(row))   # due at once if in turn
-        ids = timing.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move "
+        deadlines.set_clock(row, deadlines.get_clock(row))   # due at once if in turn
+        ids = deadlines.tell(session, svc, game, seat, f"{who(seat)} resigned; the default move "
                           "will be played for them, and they rank last", now,
                           offer=False, others_only=False,
                           own_text="You resigned; the default move will be played for you "
@@ -235,7 +233,7 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
     address = address.strip().lower()
     now = svc.clock.now()
     with svc.db.transaction() as session:
-        pos = positions.load(session, svc.states, game_id, lock=True)
+        pos = repository.load(session, svc.states, game_id, lock=True)
         game = pos.row
         check_holder(game, by_seat, holder)
         if game.status == GameStatus.ENDED:
@@ -257,7 +255,7 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         token = svc.urls.signer.dumps("invite", _invite_claims(game.id, target, row.holder,
                                                                 address))
         url = svc.urls.absolute(f"/i/{token}")
-        inviter = timing.seat_row(game, by_seat).player.name
+        inviter = deadlines.seat_row(game, by_seat).player.name
         why = (f"{inviter} invites you to take over {row.player.name}'s seat in "
                f"{registry.title(game.kind, game.options)} game {game.id}. To accept, open "
                "this link and press the "
@@ -269,7 +267,7 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         # the invitee's webhooks told too, when the address is a player's who keeps any
         webhooks.invited(session, address, game.id,
                          f"{registry.title(game.kind, game.options)} game {game.id}", now)
-        timing.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
+        deadlines.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
                       f"{who(target)}'s seat", now)
     return f"Invitation sent to {address}."
 
@@ -284,9 +282,9 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
     claims = svc.urls.signer.loads("invite", token)
     now = svc.clock.now()
     with svc.db.transaction() as session:
-        pos = positions.load(session, svc.states, claims.game, lock=True)
+        pos = repository.load(session, svc.states, claims.game, lock=True)
         game = pos.row
-        row = timing.seat_row(game, claims.seat)
+        row = deadlines.seat_row(game, claims.seat)
         if row.holder != claims.holder:
             raise SeatRefused("This invitation is no longer open: the seat has been taken over "
                               "already.")
@@ -305,19 +303,19 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
             SeatStatus.ACTIVE, None
         row.left_order = None               # the seat plays again: it has not left
         row.muted = False
-        before = timing.get_clock(row)
+        before = deadlines.get_clock(row)
         clock = clocks.SeatClock(bank=before.bank)
         if before.in_turn:   # a fresh turn for the new player, from where the turn began
-            clock = calendar.rules.start_turn(    # their rest days, not the old player's
-                clocks.start_turn(timing.control(game), clock, now, before.turn_at),
+            clock = calendar.calendarrules.start_turn(    # their rest days, not the old player's
+                clocks.start_turn(deadlines.control(game), clock, now, before.turn_at),
                 calendar.of_seat(row, game, player=player))
-        timing.set_clock(row, clock)
+        deadlines.set_clock(row, clock)
         session.flush()
         session.refresh(row)
-        timing.change(session, game, row, "replaced", f"{player.name} took over {old}'s seat",
+        deadlines.change(session, game, row, "replaced", f"{player.name} took over {old}'s seat",
                       now)
         notify.queue(session, game, row.seat, "turn", game.seq, now)
-        timing.tell(session, svc, game, row.seat, f"{player.name} took over {old}'s seat",
+        deadlines.tell(session, svc, game, row.seat, f"{player.name} took over {old}'s seat",
                     now, offer=False, others_only=True)
         session.flush()
     return claims.game, claims.seat

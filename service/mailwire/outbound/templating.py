@@ -15,9 +15,8 @@ from jinja2 import (
 )
 from jinja2.filters import do_wordwrap
 
-from service.display import decktetsuits as suitmarks
-from service.display import frenchsuits as frenchcards
-from service.display.seatpage import fill, game_over
+from service.display import decktetsuits, frenchsuits
+from service.display.seatview import fill, game_over
 from service.games import cards
 
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
@@ -50,8 +49,8 @@ def wordwrap(environment: Environment, s: str, width: int = 79, break_long_words
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject,
            "wordwrap": wordwrap}
-GLOBALS = {"fill": fill, "game_over": game_over, "decktet_suit": suitmarks.suit,
-           "decktet_suit_names": suitmarks.suit_names, "french_card": frenchcards.chip}
+GLOBALS = {"fill": fill, "game_over": game_over, "decktet_suit": decktetsuits.suit,
+           "decktet_suit_names": decktetsuits.suit_names, "french_card": frenchsuits.chip}
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
@@ -60,8 +59,7 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 class DictItemsFirst:
     """`view.hand` in a template is looked up by Jinja as an attribute first, then as an item.
     The game views and the pages' rows are plain dicts, so nearly every lookup first raised
-    and caught an AttributeError (a late Aristocracy table makes hundreds: a tenth of
-    composing its email). For a plain dict and a name that is none of dict's own attributes,
+    and caught an AttributeError (a late Aristocracy table makes hundreds). For a plain dict and a name that is none of dict's own attributes,
     the attribute lookup can only fail, so the item is taken at once: the same answer, and
     `d.items()` is still the method. Mixed into the email and the web environments."""
 
@@ -81,7 +79,7 @@ class EmailEnvironment(DictItemsFirst, Environment):
 class CompiledOnce(BytecodeCache):
     """A template compiled once per process, however many environments of one kind the process
     builds: the suite builds an app (and with it both environments) per test, and compiling the
-    dozen templates of a first email took 0.3 s of each. Jinja keys the code by the template's
+    dozen templates of a first email again would dominate each. Jinja keys the code by the template's
     file and checks it against the source, so an edited template is compiled again. One cache
     per kind of environment: the same file compiles differently under the pages' settings."""
 

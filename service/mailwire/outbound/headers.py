@@ -1,5 +1,5 @@
-"""The email package's header factory, without its waste: parsing headers was about a fifth of
-composing a turn email.
+"""The email package's header factory, without its waste: it parses the same headers of every
+email again and again.
 
 The standard `HeaderRegistry` makes a new class for every header it parses (`type(...)` on each
 call), and parses the same values again and again: every email's Content-Type and
@@ -8,7 +8,7 @@ header class once and keeps the parsed header of a recent (name, value). A parse
 immutable `str` with read-only attributes, so one can stand in every message that would have
 parsed the same text: the bytes sent are the same. It also remembers how it was folded
 (`FoldsOnce`): a kept header is written out in every email that sets its value, and folding
-its parse tree again each time was a third of flattening a turn email.
+its parse tree again each time would be wasted work.
 
 `PlainHeadersPolicy` goes one step further for the values that vary from email to email (the
 Subject, Reply-To, Date, Message-ID, List-Id...): one whose text would be written out
@@ -94,8 +94,8 @@ class PlainHeadersPolicy(EmailPolicy):
     is exactly what the stock policy would write after parsing it: an unstructured value of
     plain ASCII, an address made as an `Address` (its text is well-formed by construction), a
     date given as a datetime, a Message-ID of dot-atoms; and when it fits on one line. The
-    stock policy parses every value set (the address parser alone took a tenth of a
-    millisecond for a Reply-To) only to write the same text back out. Anything else is parsed
+    stock policy parses every value set (the address parser is slow) only to write the same
+    text back out. Anything else is parsed
     as before; a value kept as text is parsed if someone reads it back."""
 
     def header_store_parse(self, name, value):

@@ -11,7 +11,7 @@ from service.play.errors import PlayError
 from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT, clocks
 
 from . import pages
-from .accounts import current_account, signed_in
+from .accountpages import current_account, signed_in
 from .ext import services
 
 bp = Blueprint("tournaments", __name__)

@@ -17,7 +17,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, IllegalMove, Move, replay
-from service.play import repository as positions
+from service.play import repository
 from service.play.errors import GameOver, Refused
 from service.play.services import Services
 from service.store import records
@@ -174,7 +174,7 @@ def write(session: Session, svc: Services, game_id: int, seat: int, kind: str,
           rest: str) -> str:
     """A plan line kept (the game locked against a move meanwhile); the answer says what
     it did, and which earlier plan it replaced."""
-    pos = positions.load_locked(session, svc.states, game_id, records.Tracked(session))
+    pos = repository.load_locked(session, svc.states, game_id, records.Tracked(session))
     if pos.row.status == "ended":
         raise GameOver("This game has finished; plans can no longer be written.")
     names = [s.player.name for s in pos.row.seats]
@@ -237,7 +237,7 @@ def hints(engine, state, seat: int | None, names: list[str]) -> list[str]:
 
 
 def listing(session: Session, svc: Services, game_id: int, seat: int) -> str:
-    pos = positions.load(session, svc.states, game_id)
+    pos = repository.load(session, svc.states, game_id)
     names = [s.player.name for s in pos.row.seats]
     mine = standing(session, game_id, seat)
     if not mine:

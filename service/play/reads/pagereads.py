@@ -12,15 +12,14 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.display.seatpage import SeatPage, fill, history
+from service.display.seatview import SeatPage, fill, history
 from service.games import registry
-from service.play import community, readpolicy
-from service.play import repository as positions
+from service.play import community, readpolicy, repository
 from service.play.errors import NoSuchGame
-from service.play.moves import bots, chat, notes, plans, undo
+from service.play.moves import chat, notes, standingplans, tablebots, undo
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.store import events as event_store
+from service.store import eventstore
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
 from service.store.statuses import GameStatus, InboundStatus
 
@@ -67,14 +66,14 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
         # session's execute, which readies ORM loading they do not use, each cost three times
         # as much
         rows = session.connection()
-        row = readpolicy.admit(lambda: positions.game_record(rows, game_id), reader,
+        row = readpolicy.admit(lambda: repository.game_record(rows, game_id), reader,
                                readpolicy.sees_table)
         seat = readpolicy.seat_shown(row, reader)
         # the page of history, read first: its events are those a cold fold of the newest
         # position needs (after the newest snapshot, at most SNAPSHOT_EVERY back), one read
-        recent = event_store.newest(rows, row, before=before, limit=HISTORY_PAGE) \
+        recent = eventstore.newest(rows, row, before=before, limit=HISTORY_PAGE) \
             if with_history else []
-        pos = positions.load(session, svc.states, game_id, row=row,
+        pos = repository.load(session, svc.states, game_id, row=row,
                              known=recent if before is None else ())
         names = [s.player.name for s in pos.row.seats]
         page = seatpage.build(pos.row, pos, seat, svc.clock.now(), every_move=True,
@@ -96,21 +95,21 @@ def read_game(svc: Services, game_id: int, reader: Reader, *, with_history: bool
             if pos.row.status == GameStatus.ENDED else None
         public_id = readpolicy.public_page(pos.row)
         public = svc.urls.public_game_path(public_id) if public_id else ""
-        mine = [] if seat is None else plans.mine(session, pos.engine, game_id, seat, names)
+        mine = [] if seat is None else standingplans.mine(session, pos.engine, game_id, seat, names)
         return GameRead(page, entries, bounced, older,
                         [s.seat for s in pos.row.seats if s.bot], asking, tried, rematch,
                         public, _zone(pos.row, seat), mine,
-                        plans.hints(pos.engine, pos.state, seat, names), holder_id,
+                        standingplans.hints(pos.engine, pos.state, seat, names), holder_id,
                         pos.row.tournament_id, notes.shown(rows, game_id, seat, holder_id),
                         None if seat is None or seat in page.to_act else
                         waiting.first_waiting(rows, holder_id, besides=game_id),
                         community.follows.followers(rows, game_id) if seat is None else 0)
 
 
-def history_page(session: Session | Connection, pos: positions.Position, seat: int | None,
+def history_page(session: Session | Connection, pos: repository.Position, seat: int | None,
                  names: list[str], before: int | None,
                  limit: int = HISTORY_PAGE,
-                 recorded: list[event_store.Recorded] | None = None
+                 recorded: list[eventstore.Recorded] | None = None
                  ) -> tuple[list[dict], int | None]:
     """One page of history, oldest first, each entry with its time (`at`, ISO 8601 UTC), and
     the `before` of the next older page (None when this page reaches the start). Moves the
@@ -118,7 +117,7 @@ def history_page(session: Session | Connection, pos: positions.Position, seat: i
     messages the seat may read stand among the events of their time. `recorded`: the page's
     events, when the caller has read them already."""
     if recorded is None:
-        recorded = event_store.newest(session, pos.row, before=before, limit=limit)
+        recorded = eventstore.newest(session, pos.row, before=before, limit=limit)
     if not recorded:
         return [], None
     first, last = recorded[0].seq, recorded[-1].seq
@@ -126,7 +125,7 @@ def history_page(session: Session | Connection, pos: positions.Position, seat: i
     timer = {r.seq: r.seat for r in recorded if r.source == "timer"}
     planned = {r.seq for r in recorded if r.source == "plan"}
     # a forced move is marked for its own seat alone (service.play.reads.forcedmoves)
-    forced = {r.seq for r in recorded if r.source == bots.FORCED and r.seat == seat}
+    forced = {r.seq for r in recorded if r.source == tablebots.FORCED and r.seat == seat}
     entries = []
     for h in history(pos.engine, [(r.seq, r.event) for r in recorded], seat, names):
         if h["seq"] in timer:
@@ -210,7 +209,7 @@ def attempts(session: Session | Connection, game_id: int, seat: int, limit: int 
 
 
 # a page's reads besides the game and its events, each built once: built per call they were
-# a fifth of a cold game page (docs/performance.md); `upto` past the end means "all"
+# a large share of a cold game page (docs/performance.md); `upto` past the end means "all"
 _END = 2**31 - 1
 _SEAT_CHANGES = (select(SeatChange.seq, SeatChange.kind, SeatChange.text, SeatChange.created_at)
                  .where(SeatChange.game_id == bindparam("game_id"),

@@ -13,14 +13,13 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
-from service.play import repository as positions
+from service.play import repository
 from service.play.errors import Refused
-from service.play.players import seats
+from service.play.players import seatchanges
 from service.play.services import Services
 from service.play.time import extensions
 
-from . import chat, notes, plans, trying
-from . import tablewords as table
+from . import chat, notes, standingplans, tablewords, trying
 
 
 @dataclass(frozen=True)
@@ -79,12 +78,12 @@ def register(command: Command) -> Command:
 def find(line: str) -> tuple[Command, str] | None:
     """The word a line starts with and the rest of the line (a `say` line keeps its
     punctuation), or None: the line is a move (or a word of the turn, `keep`)."""
-    tidied = table.tidy(line)
+    tidied = tablewords.tidy(line)
     # a word of two (`plans clear`) before its first word alone (`plans`)
     two = " ".join(tidied.lower().split()[:2])
     if two in COMMANDS and COMMANDS[two].handler is not None:
         return COMMANDS[two], " ".join(tidied.split()[2:])
-    word = table.command_word(line)
+    word = tablewords.command_word(line)
     command = COMMANDS.get(word) or COMMANDS.get(word + ":")     # `next:` with its colon
     if command is None or command.handler is None:
         return None
@@ -105,10 +104,10 @@ def words_list() -> str:
     return ", ".join(sorted(COMMANDS))
 
 
-def help_text(engine, state, seat: int, limit: int = table.HELP_LIMIT) -> str:
+def help_text(engine, state, seat: int, limit: int = tablewords.HELP_LIMIT) -> str:
     """`help`: every move the seat can make now (from the engine), then every word here."""
     words = "\n".join(f"  {usage(c)}: {c.summary}" for c in COMMANDS.values())
-    return f"{table.help_answer(engine, state, seat, limit)}\n\nOther words you can write:\n" \
+    return f"{tablewords.help_answer(engine, state, seat, limit)}\n\nOther words you can write:\n" \
         f"{words}"
 
 
@@ -120,7 +119,7 @@ def markdown() -> str:
     """docs/commands.md: the table of words, generated from the registry."""
     rows = "\n".join(f"| `{usage(c)}` | {c.summary} |" for c in COMMANDS.values())
     return ("# The words a player can write\n\n"
-            "<!-- generated from service/play/moves/commands.py by `make commands-doc`; a test "
+            "<!-- generated from service/play/moves/wordregistry.py by `make commands-doc`; a test "
             "checks it -->\n\n"
             "Besides the moves of each game (`help` lists them), these words work the same in "
             "a reply email, the game page's command box, the JSON API (`command`) and "
@@ -131,7 +130,7 @@ def markdown() -> str:
 # --- the words ----------------------------------------------------------------------------
 
 def _help(ctx: Context, rest: str) -> Done:
-    pos = positions.load(ctx.session, ctx.svc.states, ctx.game_id)
+    pos = repository.load(ctx.session, ctx.svc.states, ctx.game_id)
     return Done(help_text(pos.engine, pos.state, ctx.seat))
 
 
@@ -140,7 +139,7 @@ def _view(ctx: Context, rest: str) -> Done:
 
 
 def _say(ctx: Context, rest: str) -> Done:
-    game = positions.game_row(ctx.session, ctx.game_id)
+    game = repository.game_row(ctx.session, ctx.game_id)
     if ctx.source == "email" and chat.said_lately(ctx.session, game.id, ctx.seat,
                                                   ctx.svc.clock.now()) >= chat.BY_MAIL_PER_HOUR:
         # counted under the game's lock, which the batch holds: replies processed at once
@@ -152,7 +151,7 @@ def _say(ctx: Context, rest: str) -> Done:
 
 
 def _undo(ctx: Context, rest: str) -> Done:
-    done = table.undo_in_session(ctx.session, ctx.svc, ctx.game_id, ctx.seat, rest)
+    done = tablewords.undo_in_session(ctx.session, ctx.svc, ctx.game_id, ctx.seat, rest)
     return Done(done.words, done.outbox_ids)
 
 
@@ -170,48 +169,48 @@ def _answer_extension(word: str) -> Handler:
 
 
 def _resign(ctx: Context, rest: str) -> Done:
-    return Done(seats.resign_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
+    return Done(seatchanges.resign_in(ctx.session, ctx.svc, ctx.game_id, ctx.seat, ctx.holder).words)
 
 
 def _vacation(word: str) -> Handler:
     def handler(ctx: Context, rest: str) -> Done:
-        player = seats.player_of(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
-        return Done(seats.take_vacation(ctx.svc, player, f"{word} {rest}".strip()).text)
+        player = seatchanges.player_of(ctx.svc, ctx.game_id, ctx.seat, ctx.holder)
+        return Done(seatchanges.take_vacation(ctx.svc, player, f"{word} {rest}".strip()).text)
     return handler
 
 
 def _vacation_check(word: str) -> Handler:
     def check(ctx: Context, rest: str) -> Done:
-        player = seats.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
-        seats.check_vacation(ctx.session, ctx.svc, player, f"{word} {rest}".strip())
+        player = seatchanges.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
+        seatchanges.check_vacation(ctx.session, ctx.svc, player, f"{word} {rest}".strip())
         return Done("")
     return check
 
 
 def _plan(kind: str) -> Handler:
     def handler(ctx: Context, rest: str) -> Done:
-        return Done(plans.write(ctx.session, ctx.svc, ctx.game_id, ctx.seat, kind, rest))
+        return Done(standingplans.write(ctx.session, ctx.svc, ctx.game_id, ctx.seat, kind, rest))
     return handler
 
 
 def _plans(ctx: Context, rest: str) -> Done:
     if rest.strip():
         raise Refused("Write plans to list your plans, or plans clear to drop them all.")
-    return Done(plans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
+    return Done(standingplans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
 
 
 def _plans_clear(ctx: Context, rest: str) -> Done:
-    return Done(plans.clear(ctx.session, ctx.game_id, ctx.seat))
+    return Done(standingplans.clear(ctx.session, ctx.game_id, ctx.seat))
 
 
 def _try(ctx: Context, rest: str) -> Done:
-    pos = positions.load(ctx.session, ctx.svc.states, ctx.game_id)
+    pos = repository.load(ctx.session, ctx.svc.states, ctx.game_id)
     return Done(trying.tried(pos.engine, pos.state, ctx.seat, rest.splitlines()).text)
 
 
 def _writer(ctx: Context) -> int:
     """The player holding the seat, who writes (and alone reads) its notes."""
-    return seats.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
+    return seatchanges.holding_player(ctx.session, ctx.game_id, ctx.seat, ctx.holder)
 
 
 def _note(ctx: Context, rest: str) -> Done:

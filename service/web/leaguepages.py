@@ -10,7 +10,7 @@ from service.play import community
 from service.play.errors import PlayError
 
 from . import pages
-from .accounts import current_account, signed_in
+from .accountpages import current_account, signed_in
 from .ext import services
 
 bp = Blueprint("leagues", __name__)

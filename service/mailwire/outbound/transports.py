@@ -241,7 +241,7 @@ class SMTPTransport:
         self._answers, self._data_started = [], False
         try:
             conn.ehlo_or_helo_if_needed()
-            # parts go as 8bit when they can (mail.outbound.htmllines): say so to a relay that
+            # parts go as 8bit when they can (mailwire.outbound.htmllines): say so to a relay that
             # takes it (RFC 6152; smtplib would only for an international address), and
             # encode them for one that does not
             options = ("BODY=8BITMIME",) if conn.has_extn("8bitmime") else ()
