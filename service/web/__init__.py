@@ -43,6 +43,7 @@ from . import (
     games,
     inbound,
     kicks,
+    languages,
     limits,
     links,
     logs,
@@ -90,12 +91,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.extensions["turnpost"] = play.from_settings(
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"),
         templates=make_env(auto_reload=app.debug))
-    app.jinja_env.filters.update(FILTERS)
-    app.jinja_env.filters["when"] = pages.when
-    app.jinja_env.filters["card_alt"] = pages.card_alt
-    app.jinja_env.globals.update(GLOBALS)
-    app.jinja_env.globals["players_wording"] = registry.players_wording
-    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+    _page_environment(app)
 
     app.register_blueprint(links.bp)
     app.register_blueprint(inbound.bp)
@@ -127,6 +123,17 @@ def create_app(overrides: dict | None = None) -> Flask:
     errors.init_app(app)
     safety.init_app(app)
     return app
+
+
+def _page_environment(app: Flask) -> None:
+    """The pages' filters and globals (the emails' own, and the pages'), and their language."""
+    app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.filters["when"] = pages.when
+    app.jinja_env.filters["card_alt"] = pages.card_alt
+    app.jinja_env.globals.update(GLOBALS)
+    app.jinja_env.globals["players_wording"] = registry.players_wording
+    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+    languages.init_app(app)          # the page's language: Flask-Babel, our catalogs
 
 
 def init_csrf(app: Flask) -> None:

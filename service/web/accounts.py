@@ -16,7 +16,7 @@ from service.play.players import accounts, blocks, erasure, invitations, readdre
 from service.play.reads import mydata, mygames
 from service.play.time import calendar
 
-from . import pages
+from . import languages, pages
 from .ext import services
 from .refusals import on_refusal, problem_page
 
@@ -62,7 +62,7 @@ def sign_in_request():
     typed = request.form.get("email", "")[:400]
     # the nonce that ties the link to this browser (accounts.complete_sign_in)
     session.setdefault("browser", secrets.token_urlsafe(16))
-    accounts.request_sign_in(services(), typed, session["browser"])
+    accounts.request_sign_in(services(), typed, session["browser"], languages.page_language())
     return render_template("web/sign_in.html", sent=True, error=None, typed=typed)
 
 
@@ -75,7 +75,8 @@ def sign_in_confirm(token: str):
 @bp.post("/sign-in/<token>")
 @on_refusal(problem_page(400, sign_in_again=True))
 def sign_in(token: str):
-    me = accounts.complete_sign_in(services(), token, session.get("browser"))
+    me = accounts.complete_sign_in(services(), token, session.get("browser"),
+                                   languages.browser_language())
     wanted = session.get("next", "")
     kept = session.get("lobby_form")   # a lobby form filled in before signing in
     session.clear()                    # a fresh session for the account (no fixation)
@@ -134,23 +135,20 @@ def _preferences_refused(exc, **_view_args):
     return _my_page(current_account(), exc.detail, 400, typed)
 
 
-#: the on/off preferences of the own-time form
-SWITCHES = ("auto_vacation", "forced_moves")
-
-
 @bp.post("/me/calendar")
 @signed_in
 def calendar_preferences(me: accounts.Account):
     """Rest days, quiet hours, reminders, automatic vacation (service.play.time.calendar)."""
     keys = [k for k in calendar.KEYS if k != "tz"]      # the zone is the form above's
-    # a switch left out of the form (an older page) stays as it is
-    typed = {k: request.form.get(k, "")[:200] for k in keys
-             if k in request.form or k not in SWITCHES}
+    # a preference left out of the form stays as it is (the language card sends only its
+    # own; an older page, no switch)
+    typed = {k: request.form.get(k, "")[:200] for k in keys if k in request.form}
     try:
         calendar.save_preferences(services(), typed, player_id=me.id)
     except PlayError as exc:
         return _my_page(me, status=400, typed=typed, calendar_error=exc.detail)
-    return redirect(url_for("accounts.me") + "#own-time")
+    return redirect(url_for("accounts.me") + ("#language" if set(typed) == {"language"}
+                                              else "#own-time"))
 
 
 @bp.post("/me/preferences")

@@ -17,7 +17,15 @@ from service.play.moves import apiwrites
 from service.play.players import personaltokens as tokens
 from service.play.reads import api as uses
 
-from . import api_challenges, api_community, api_tournaments, openapi, problems, safety
+from . import (
+    api_challenges,
+    api_community,
+    api_prefs,
+    api_tournaments,
+    openapi,
+    problems,
+    safety,
+)
 from .ext import services
 from .problems import Problem
 
@@ -33,6 +41,7 @@ described = openapi.described
 api_community.register(bp)          # profiles and leaderboards: public reads
 api_challenges.register(bp)         # standing challenges
 api_tournaments.register(bp)        # making, starting and calling off tournaments
+api_prefs.register(bp)              # the token holder's preferences (language, calendar)
 
 
 @bp.errorhandler(Problem)

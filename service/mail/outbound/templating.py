@@ -20,6 +20,8 @@ from service.display import frenchsuits as frenchcards
 from service.display.seatpage import fill, game_over
 from service.games import cards
 
+from . import catalogs
+
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
@@ -111,7 +113,9 @@ def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environ
     env = EmailEnvironment(loader=ChoiceLoader(loaders),
                            autoescape=select_autoescape(["html"], default_for_string=False),
                            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                           auto_reload=auto_reload, bytecode_cache=EMAIL_CODE)
+                           auto_reload=auto_reload, bytecode_cache=EMAIL_CODE,
+                           extensions=["jinja2.ext.i18n"])
+    catalogs.install(env)          # {% trans %} speaks the recipient's language (compose)
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)
     return env

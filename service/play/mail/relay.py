@@ -51,6 +51,7 @@ import threading
 import time
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from dataclasses import replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import cache, partial
@@ -61,6 +62,7 @@ from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from service.display import boardpicture
+from service.mail.outbound import catalogs
 from service.mail.outbound.compose import (
     NOTE_KINDS,
     Envelope,
@@ -85,7 +87,7 @@ from service.play.time import calendar
 from service.play.time import mailholds as mail_holds
 from service.store import events as event_store
 from service.store import records
-from service.store.models import OutboxRow
+from service.store.models import OutboxRow, Player
 from service.store.statuses import OutboxStatus
 from service.telemetry import logcontext as logctx
 
@@ -524,6 +526,11 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     # the time it was written (RFC 5322's Date: when the message was ready to go)
     envelope = Envelope(notify.rendering_id(row.message_id, row.renderings), row.to_addr,
                         svc.from_name, svc.clock.now())
+    if row.kind in letters.KINDS or row.game_id is None:
+        # in the language of the address's player; a sign-in for an address that is no
+        # player yet, in the one its browser asked for (its payload)
+        envelope = replace(envelope, language=catalogs.chosen(
+            _language_of(session, row.to_addr) or (row.payload or {}).get("language")))
     if row.kind in letters.KINDS:
         letter = letters.render(session, svc, row, envelope)
         return lambda: letter
@@ -553,10 +560,17 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     news = [(r.seq, r.event) for r in news]
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
+    reader = next((s.player for s in game.seats if s.seat == row.seat), None)
+    envelope = replace(envelope, language=catalogs.chosen(getattr(reader, "language", None)))
     compose = compose_note if row.kind in NOTE_KINDS else compose_turn
     return partial(compose, svc.templates, page, links, envelope,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced, forced=forced,
                               plan_hints=hints))
+
+
+def _language_of(session: Session, address: str) -> str | None:
+    """The language the player of an address chose (None: no player, or none chosen)."""
+    return session.scalar(select(Player.language).where(Player.email == address))
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool, *,

@@ -14,6 +14,7 @@ from zoneinfo import available_timezones
 from sqlalchemy import select
 
 from service.linking.signer import TokenError
+from service.mail.outbound import catalogs
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -44,16 +45,20 @@ class Account:
     mail_mode: str
     digest_hour: int | None
     muted_reason: str | None       # why no mail reaches this address, if none does
+    language: str = catalogs.DEFAULT
 
 
 def browser_hash(nonce: str) -> str:
     return hashlib.sha256(("turnpost.browser:" + nonce).encode()).hexdigest()
 
 
-def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
+def request_sign_in(svc: Services, typed: str, browser_nonce: str,
+                    language: str | None = None) -> list[int]:
     """Mail a sign-in link to the address (a new address becomes a new player when the link is
     used, not before). Nothing is sent to an address that asked never to be mailed or that
-    bounced; the page says the same either way, so it tells nobody which addresses are ours."""
+    bounced; the page says the same either way, so it tells nobody which addresses are ours.
+    `language`: the one the page was shown in; the link's email to an address that is no
+    player yet is in it."""
     addr = address(typed)
     now = svc.clock.now()
     with svc.db.transaction() as session:
@@ -64,11 +69,17 @@ def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
                      expires_at=now + SIGN_IN_LIFETIME)
         session.add(row)
         session.flush()
-        return [notify.letter(session, addr, "sign_in", {"sign_in": row.id}, now).id]
+        payload = {"sign_in": row.id}
+        if catalogs.known(language):
+            payload["language"] = catalogs.known(language)
+        return [notify.letter(session, addr, "sign_in", payload, now).id]
 
 
-def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Account:
-    """Use a sign-in link: the player's account (made now if the address is new)."""
+def complete_sign_in(svc: Services, token: str, browser_nonce: str | None,
+                     language: str | None = None) -> Account:
+    """Use a sign-in link: the player's account (made now if the address is new). `language`:
+    the browser's (its Accept-Language, or the switcher's choice), taken as the player's
+    language when they have chosen none yet."""
     try:
         claims = svc.urls.signer.loads("sign_in", token)
     except TokenError as exc:
@@ -94,6 +105,8 @@ def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Ac
             player = Player(email=row.email, name=default_name(row.email), created_at=now)
             session.add(player)
             session.flush()
+        if player.language is None and catalogs.known(language):
+            player.language = catalogs.known(language)
         return _account(player)
 
 
@@ -105,6 +118,13 @@ def account(svc: Services, player_id: int | None) -> Account | None:
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)
         return _account(player) if player is not None and not erased(player.email) else None
+
+
+def chosen_language(svc: Services, player_id: int) -> str | None:
+    """The language the player chose (None: none yet, or no such player)."""
+    with svc.db.transaction() as session:
+        return catalogs.known(session.scalar(select(Player.language)
+                                             .where(Player.id == player_id)))
 
 
 def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mail_mode: str,
@@ -134,4 +154,4 @@ def _account(player: Player) -> Account:
     reason = ("you asked never to be emailed" if player.suppressed
               else "mail to this address bounced" if player.bounced_at else None)
     return Account(player.id, player.email, player.name, player.zone, player.mail_mode,
-                   player.digest_hour, reason)
+                   player.digest_hour, reason, catalogs.chosen(player.language))
