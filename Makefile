@@ -24,7 +24,7 @@ install: $(STAMP) $(CATALOGS)
 ## make translations: extract every word to translate (service/, templates/) into
 ## translations/messages.pot, and bring de and fr up to date with it (then translate the new ones)
 translations: install
-	$(BIN)/pybabel extract -F babel.cfg -k _ -k gettext -k ngettext:1,2 --no-location --sort-output -o translations/messages.pot .
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k gettext -k ngettext:1,2 --no-location --sort-output -o translations/messages.pot .
 	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching
 
 PROD_STAMP := $(VENV)/.installed-prod

@@ -16,11 +16,10 @@ from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
 
+from babel.dates import format_date, format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
-from jinja2 import pass_context
-from markupsafe import Markup
 
 CATALOGS = Path(__file__).resolve().parents[3] / "translations"
 DEFAULT = "en"
@@ -83,6 +82,25 @@ def translations(code: str) -> NullTranslations:
     return Translations(buf)
 
 
+def N_(message: str) -> str:
+    """A message to translate where it is used, marked here for `make translations`."""
+    return message
+
+
+def day(when) -> str:
+    """A date as the current language writes it ("06 December 2026", "6. Dezember 2026")."""
+    if _current.get() == DEFAULT:
+        return f"{when:%d %B %Y}"           # as the English emails always wrote it
+    return format_date(when, format="long", locale=_current.get())
+
+
+def moment(when) -> str:
+    """A time in UTC as the current language writes it ("6. Dezember 2026, 10:00 UTC")."""
+    if _current.get() == DEFAULT:
+        return f"{when:%d %B %Y, %H:%M} UTC"
+    return f"{day(when)}, {format_time(when, format='short', locale=_current.get())} UTC"
+
+
 def current() -> str:
     return _current.get()
 
@@ -111,9 +129,9 @@ def ngettext(singular: str, plural: str, n: int, **values) -> str:
 
 def install(env) -> None:
     """The Jinja i18n extension's callables, speaking the current language, in `env` (it must
-    have the extension `jinja2.ext.i18n`)."""
-    env.install_gettext_callables(_for_templates(_raw_gettext), _for_templates(_raw_ngettext),
-                                  newstyle=True)
+    have the extension `jinja2.ext.i18n`). Newstyle: Jinja puts the values in and escapes
+    them in an autoescaped template."""
+    env.install_gettext_callables(_raw_gettext, _raw_ngettext, newstyle=True)
 
 
 def _raw_gettext(message: str) -> str:
@@ -122,19 +140,3 @@ def _raw_gettext(message: str) -> str:
 
 def _raw_ngettext(singular: str, plural: str, n: int) -> str:
     return translations(_current.get()).ngettext(singular, plural, n)
-
-
-def _for_templates(func):
-    """A newstyle gettext callable for templates (Jinja's own rule for them): the values are
-    always put in with `%` (a template's literal % is written %%); in an autoescaped
-    template the translation is trusted markup and the values are escaped into it."""
-
-    @pass_context
-    def call(context, *args, **values):
-        text = func(*args)
-        if len(args) == 3:
-            values.setdefault("num", args[2])
-        if context.eval_ctx.autoescape:
-            return Markup(text) % values
-        return text % values
-    return call

@@ -109,7 +109,6 @@ def _letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, ctx: di
             in_reply_to: str | None, auto: str) -> EmailMessage:
     msg = EmailMessage(policy=POLICY)
     msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
-    msg["Content-Language"] = envelope.language
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
     msg["To"] = envelope.to_addr
     msg["Date"] = envelope.when
@@ -121,6 +120,8 @@ def _letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, ctx: di
     msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
     msg.add_alternative(htmllines.fold(_inliner.inline(
         env.get_template(f"email/{kind}.html").render(ctx))), subtype="html")
+    # RFC 3282: the words' language (set after the content, which clears Content-* headers)
+    msg["Content-Language"] = envelope.language
     return msg
 
 
@@ -135,8 +136,6 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
 
     msg = EmailMessage(policy=POLICY)
     msg["Subject"] = subject
-    # RFC 3282: the language the words are in (the recipient's preference)
-    msg["Content-Language"] = envelope.language
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
     msg["To"] = envelope.to_addr
     msg["Reply-To"] = Address(f"{title} #{game_id}", addr_spec=links.reply_address())
@@ -155,6 +154,8 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
     msg["X-Turnpost-Game"] = str(game_id)
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
+    # RFC 3282: the words' language (set after the content, which clears Content-* headers)
+    msg["Content-Language"] = envelope.language
     return msg
 
 

@@ -52,7 +52,8 @@ def wordwrap(environment: Environment, s: str, width: int = 79, break_long_words
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject,
            "wordwrap": wordwrap}
-GLOBALS = {"fill": fill, "game_over": game_over, "decktet_suit": suitmarks.suit,
+GLOBALS = {"fill": fill, "language": catalogs.current, "game_over": game_over,
+           "decktet_suit": suitmarks.suit,
            "decktet_suit_names": suitmarks.suit_names, "french_card": frenchcards.chip}
 
 

@@ -532,7 +532,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
         envelope = replace(envelope, language=catalogs.chosen(
             _language_of(session, row.to_addr) or (row.payload or {}).get("language")))
     if row.kind in letters.KINDS:
-        letter = letters.render(session, svc, row, envelope)
+        with catalogs.speaking(envelope.language):       # a letter's words made here too
+            letter = letters.render(session, svc, row, envelope)
         return lambda: letter
     if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}
