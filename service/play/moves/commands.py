@@ -5,7 +5,8 @@ the game page's command box, the JSON API and `flask move` hand their lines to o
 move, read by the game's own engine.
 
 Adding a word is one `register(Command(...))`: `help`, the reply, the page, the API, the CLI
-and docs/commands.md (`make commands-doc`) follow."""
+and docs/commands.md (`make commands-doc`) follow. A word may have its own word in each of our
+languages (`aliases`); the English word always works too, whatever the player's language."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,6 +14,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
+from service.mail.outbound import catalogs
+from service.mail.outbound.catalogs import N_
+from service.mail.outbound.catalogs import gettext as _
 from service.play import repository as positions
 from service.play.errors import Refused
 from service.play.players import seats
@@ -64,28 +68,39 @@ class Command:
     joined: bool = False
     # a reply email gets its text back (`say` needs none: the message itself reaches the table)
     answered_by_mail: bool = True
+    # the same word in another language, by language ({"de": "hilfe", "fr": "aide"})
+    aliases: dict[str, str] = field(default_factory=dict)
 
 
 COMMANDS: dict[str, Command] = {}
+#: every word a line may start with, English and each language's, to its command's name
+WORDS: dict[str, str] = {}
 
 
 def register(command: Command) -> Command:
-    if command.name in COMMANDS:
-        raise ValueError(f"the word {command.name!r} is registered twice")
+    for word in (command.name, *command.aliases.values()):
+        if word in WORDS:
+            raise ValueError(f"the word {word!r} is registered twice")
+        WORDS[word] = command.name
     COMMANDS[command.name] = command
     return command
+
+
+def _command(word: str) -> Command | None:
+    name = WORDS.get(word)
+    return COMMANDS[name] if name is not None else None
 
 
 def find(line: str) -> tuple[Command, str] | None:
     """The word a line starts with and the rest of the line (a `say` line keeps its
     punctuation), or None: the line is a move (or a word of the turn, `keep`)."""
-    tidied = table.tidy(line)
+    tidied = table.tidy(line, said=_says(line))
     # a word of two (`plans clear`) before its first word alone (`plans`)
-    two = " ".join(tidied.lower().split()[:2])
-    if two in COMMANDS and COMMANDS[two].handler is not None:
-        return COMMANDS[two], " ".join(tidied.split()[2:])
+    two = _command(" ".join(tidied.lower().split()[:2]))
+    if two is not None and two.handler is not None:
+        return two, " ".join(tidied.split()[2:])
     word = table.command_word(line)
-    command = COMMANDS.get(word) or COMMANDS.get(word + ":")     # `next:` with its colon
+    command = _command(word) or _command(word + ":")     # `next:` with its colon
     if command is None or command.handler is None:
         return None
     return command, tidied.partition(" ")[2]
@@ -101,31 +116,49 @@ def split(lines: list[str]) -> tuple[list[str], list[str]]:
     return words, [ln for ln in lines if not is_word(ln)]
 
 
+def _says(line: str) -> bool:
+    """Whether the line is a `say` line, in any language (its punctuation is the message's)."""
+    command = _command(table.command_word(line))
+    return command is not None and command.joined
+
+
 def words_list() -> str:
     return ", ".join(sorted(COMMANDS))
 
 
 def help_text(engine, state, seat: int, limit: int = table.HELP_LIMIT) -> str:
-    """`help`: every move the seat can make now (from the engine), then every word here."""
-    words = "\n".join(f"  {usage(c)}: {c.summary}" for c in COMMANDS.values())
-    return f"{table.help_answer(engine, state, seat, limit)}\n\nOther words you can write:\n" \
-        f"{words}"
+    """`help`: every move the seat can make now (from the engine), then every word here, in
+    the current language (its own word first, the English one beside it)."""
+    words = "\n".join(f"  {usage(c, catalogs.current())}: {_(c.summary)}"
+                      for c in COMMANDS.values())
+    others = _("Other words you can write:")
+    return f"{table.help_answer(engine, state, seat, limit)}\n\n{others}\n{words}"
 
 
-def usage(command: Command) -> str:
-    return f"{command.name} {command.arguments}".strip()
+def usage(command: Command, language: str = catalogs.DEFAULT) -> str:
+    alias = command.aliases.get(language)
+    word = f"{alias} ({command.name})" if alias else command.name
+    return f"{word} {_(command.arguments) if command.arguments else ''}".strip()
 
 
 def markdown() -> str:
     """docs/commands.md: the table of words, generated from the registry."""
-    rows = "\n".join(f"| `{usage(c)}` | {c.summary} |" for c in COMMANDS.values())
+    others = [lang for lang in catalogs.LANGUAGES if lang != catalogs.DEFAULT]
+    rows = "\n".join(
+        f"| `{usage(c)}` | " + " | ".join(f"`{c.aliases[lang]}`" if lang in c.aliases else ""
+                                         for lang in others) + f" | {c.summary} |"
+        for c in COMMANDS.values())
+    heads = " | ".join(catalogs.LANGUAGES[lang] for lang in others)
     return ("# The words a player can write\n\n"
             "<!-- generated from service/play/moves/commands.py by `make commands-doc`; a test "
             "checks it -->\n\n"
             "Besides the moves of each game (`help` lists them), these words work the same in "
             "a reply email, the game page's command box, the JSON API (`command`) and "
-            "`flask move GAME SEAT WORDS`.\n\n"
-            "| Word | What it does |\n|---|---|\n" + rows + "\n")
+            "`flask move GAME SEAT WORDS`. Each has its word in German and French too; the "
+            "English word works whatever the player's language, and the moves keep the words "
+            "of their rule texts.\n\n"
+            f"| Word | {heads} | What it does |\n|---|" + "---|" * len(others) + "---|\n"
+            + rows + "\n")
 
 
 # --- the words ----------------------------------------------------------------------------
@@ -136,7 +169,7 @@ def _help(ctx: Context, rest: str) -> Done:
 
 
 def _view(ctx: Context, rest: str) -> Done:
-    return Done("Here is the game as it stands.")
+    return Done(_("Here is the game as it stands."))
 
 
 def _say(ctx: Context, rest: str) -> Done:
@@ -145,10 +178,11 @@ def _say(ctx: Context, rest: str) -> Done:
                                                   ctx.svc.clock.now()) >= chat.BY_MAIL_PER_HOUR:
         # counted under the game's lock, which the batch holds: replies processed at once
         # cannot each take the last place
-        return Done(f"You sent {chat.BY_MAIL_PER_HOUR} messages to the table in the last "
-                    "hour, so this one was not passed on; please wait a while.", answered=True)
+        return Done(_("You sent %(n)s messages to the table in the last hour, so this one "
+                      "was not passed on; please wait a while.", n=chat.BY_MAIL_PER_HOUR),
+                    answered=True)
     said = chat.post(ctx.session, ctx.svc, game, ctx.seat, rest)
-    return Done("Message sent to everyone.", said.outbox_ids)
+    return Done(_("Message sent to everyone."), said.outbox_ids)
 
 
 def _undo(ctx: Context, rest: str) -> Done:
@@ -196,7 +230,7 @@ def _plan(kind: str) -> Handler:
 
 def _plans(ctx: Context, rest: str) -> Done:
     if rest.strip():
-        raise Refused("Write plans to list your plans, or plans clear to drop them all.")
+        raise Refused(_("Write plans to list your plans, or plans clear to drop them all."))
     return Done(plans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
 
 
@@ -204,37 +238,50 @@ def _plans_clear(ctx: Context, rest: str) -> Done:
     return Done(plans.clear(ctx.session, ctx.game_id, ctx.seat))
 
 
-register(Command("help", "", "Lists every move you can make now, and these words.", _help))
-register(Command("view", "", "Sends (or shows) the game as it stands.", _view))
-register(Command("say", "MESSAGE", "Writes MESSAGE to everyone at the table.", _say,
-                 joined=True, answered_by_mail=False))
-register(Command("undo", "[accept / refuse]", "Asks the others to let you take back your "
-                 "last move; undo accept / undo refuse answers another player's request.",
-                 _undo))
-register(Command(extensions.WORD, "DAYS (e.g. 2d)", "Asks the other players to move your "
-                 "deadline DAYS later (1 to 14 days; once a game unless the game allows more); "
-                 "it moves when all agree.", _extend))
-register(Command(extensions.AGREE, "", "Agrees to the extension another player asked for "
-                 "(`extend`): their deadline moves when everyone has agreed.",
-                 _answer_extension(extensions.AGREE)))
-register(Command(extensions.DECLINE, "", "Declines the extension another player asked for: "
-                 "their deadline stays.", _answer_extension(extensions.DECLINE)))
-register(Command("resign", "", "Gives up this game (with two players the other wins; with "
-                 "more your turns are played for you and you rank last); a tournament's game "
-                 "also withdraws you from the tournament.", _resign))
-register(Command("vacation", "DAYS / until YYYY-MM-DD", "Stops your clocks in every game "
-                 "for that many days, or to that day.", _vacation("vacation"),
-                 own_transaction=True, check=_vacation_check("vacation")))
-register(Command("back", "", "Ends your vacation: your clocks run again.", _vacation("back"),
-                 own_transaction=True, check=_vacation_check("back")))
-register(Command("keep", "", "As the last line of a reply, keeps a turn that may go on open "
-                 "(RULINGS M9); otherwise the reply's moves are your whole turn."))
-register(Command("if", "THEIR MOVE then MY MOVE", "A plan: when they (or the player "
-                 "named) next make exactly that move, yours is played at once (or when your "
-                 "turn comes), if still allowed; e.g. if they lead the Mill then play the "
-                 "Savage. Only you see it.", _plan("if")))
-register(Command("next:", "MY MOVE", "A plan: your move, played when your turn comes if "
-                 "still allowed; e.g. next: take blind.", _plan("next")))
-register(Command("plans", "", "Lists your plans in this game (nobody else sees them).",
-                 _plans))
-register(Command("plans clear", "", "Drops all your plans in this game.", _plans_clear))
+register(Command("help", "", N_("Lists every move you can make now, and these words."), _help,
+                 aliases={"de": "hilfe", "fr": "aide"}))
+register(Command("view", "", N_("Sends (or shows) the game as it stands."), _view,
+                 aliases={"de": "ansicht", "fr": "voir"}))
+register(Command("say", N_("MESSAGE"), N_("Writes MESSAGE to everyone at the table."), _say,
+                 joined=True, answered_by_mail=False, aliases={"de": "sag", "fr": "dis"}))
+register(Command("undo", N_("[accept / refuse]"), N_(
+    "Asks the others to let you take back your last move; undo accept / undo refuse answers "
+    "another player's request."), _undo, aliases={"de": "rückgängig", "fr": "annuler"}))
+register(Command(extensions.WORD, N_("DAYS (e.g. 2d)"), N_(
+    "Asks the other players to move your deadline DAYS later (1 to 14 days; once a game "
+    "unless the game allows more); it moves when all agree."), _extend,
+    aliases={"de": "verlängern", "fr": "prolonger"}))
+register(Command(extensions.AGREE, "", N_(
+    "Agrees to the extension another player asked for (`extend`): their deadline moves when "
+    "everyone has agreed."), _answer_extension(extensions.AGREE),
+    aliases={"de": "zustimmen", "fr": "accepter"}))
+register(Command(extensions.DECLINE, "", N_(
+    "Declines the extension another player asked for: their deadline stays."),
+    _answer_extension(extensions.DECLINE), aliases={"de": "ablehnen", "fr": "refuser"}))
+register(Command("resign", "", N_(
+    "Gives up this game (with two players the other wins; with more your turns are played "
+    "for you and you rank last); a tournament's game also withdraws you from the "
+    "tournament."), _resign, aliases={"de": "aufgeben", "fr": "abandon"}))
+register(Command("vacation", N_("DAYS / until YYYY-MM-DD"), N_(
+    "Stops your clocks in every game for that many days, or to that day."),
+    _vacation("vacation"), own_transaction=True, check=_vacation_check("vacation"),
+    aliases={"de": "urlaub", "fr": "vacances"}))
+register(Command("back", "", N_("Ends your vacation: your clocks run again."), _vacation("back"),
+                 own_transaction=True, check=_vacation_check("back"),
+                 aliases={"de": "zurück", "fr": "retour"}))
+# keep, if and next: are words of the turn and of a plan's own grammar (`if ... then ...`):
+# English only, as the moves are
+register(Command("keep", "", N_(
+    "As the last line of a reply, keeps a turn that may go on open (RULINGS M9); otherwise "
+    "the reply's moves are your whole turn.")))
+register(Command("if", N_("THEIR MOVE then MY MOVE"), N_(
+    "A plan: when they (or the player named) next make exactly that move, yours is played "
+    "at once (or when your turn comes), if still allowed; e.g. if they lead the Mill then "
+    "play the Savage. Only you see it."), _plan("if")))
+register(Command("next:", N_("MY MOVE"), N_(
+    "A plan: your move, played when your turn comes if still allowed; e.g. next: take "
+    "blind."), _plan("next")))
+register(Command("plans", "", N_("Lists your plans in this game (nobody else sees them)."),
+                 _plans, aliases={"de": "pläne"}))
+register(Command("plans clear", "", N_("Drops all your plans in this game."), _plans_clear,
+                 aliases={"de": "pläne löschen", "fr": "plans effacer"}))

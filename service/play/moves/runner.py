@@ -22,6 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
+from service.mail.outbound.catalogs import gettext as _
 from service.play import repository as positions
 from service.play.errors import PlayError, Refused
 from service.play.services import Services
@@ -69,7 +70,7 @@ def run(svc: Services, intent: Intent, *, before: Before | None = None,
     words, moves = commands.split(intent.lines)
     intent = replace(intent, lines=moves)
     if not words and not moves and not intent.moves:
-        raise Refused("Type a command first, one per line.")
+        raise Refused(_("Type a command first, one per line."))
     try:
         ran = _batch(svc, intent, words, before, within, key_first=False)
     except RaceLost:
@@ -81,8 +82,8 @@ def run_line(svc: Services, game_id: int, seat: int, line: str, *,
              holder: int | None = None, source: str = "web") -> commands.Done:
     """One word on its own (a test, a benchmark, a button that is a word): its answer."""
     if not commands.is_word(line):
-        raise Refused(f"{commands.table.command_word(line)!r} is not one of the words "
-                      f"{commands.words_list()}.")
+        raise Refused(_("%(word)r is not one of the words %(words)s.",
+                        word=commands.table.command_word(line), words=commands.words_list()))
     ran = run(svc, Intent(game_id, seat, lines=[line], source=source, holder=holder))
     return commands.Done(" ".join(ran.texts))
 
@@ -157,7 +158,7 @@ def _own_transactions(svc: Services, intent: Intent, ran: Ran) -> Ran:
         try:
             text = command.handler(context, rest).text
         except PlayError as exc:     # changed since the batch's check: the rest stands
-            text = f"Not done: \"{answer.line}\": {exc.detail}"
+            text = _("Not done: \"%(line)s\": %(why)s", line=answer.line, why=exc.detail)
         answers[n] = replace(answer, text=text)
     return replace(ran, answers=answers)
 
