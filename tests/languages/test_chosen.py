@@ -35,7 +35,9 @@ def test_a_german_players_turn_email_is_german(app):
 
 
 def test_the_lobby_follows_accept_language_and_the_switcher(client):
-    assert '<html lang="fr">' in client.get("/", headers={"Accept-Language": "fr-CH, fr;q=0.9"}).text
+    lobby = client.get("/", headers={"Accept-Language": "fr-CH, fr;q=0.9"}).text
+    assert '<html lang="fr">' in lobby and "Lancer une partie" in lobby
+    assert "Start a game" not in lobby and "Send the invitations" not in lobby
     assert '<html lang="en">' in client.get("/").text
     page = client.get("/?lang=de", headers={"Accept-Language": "fr"})
     assert '<html lang="de">' in page.text and "Freie Plätze" in page.text
