@@ -15,6 +15,8 @@ from sqlalchemy import select
 
 from service.linking.signer import TokenError
 from service.mail.outbound import catalogs
+from service.mail.outbound.catalogs import N_
+from service.mail.outbound.catalogs import gettext as _
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -23,17 +25,17 @@ from service.store.models import Player, SignIn
 from .addresses import address, default_name, erased
 
 SIGN_IN_LIFETIME = timedelta(minutes=15)
-MAIL_MODES = {"turn": "when it is my move", "every": "every move",
-              "digest": "a daily digest"}
+MAIL_MODES = {"turn": N_("when it is my move"), "every": N_("every move"),
+              "digest": N_("a daily digest")}
 ZONES = frozenset(available_timezones())
 
 
 class SignInRefused(PlayError):
-    title = "This sign-in link does not work"
+    title = N_("This sign-in link does not work")
 
 
 class BadPreferences(PlayError):
-    title = "Those preferences were not saved"
+    title = N_("Those preferences were not saved")
 
 
 @dataclass(frozen=True)
@@ -88,17 +90,17 @@ def complete_sign_in(svc: Services, token: str, browser_nonce: str | None,
     with svc.db.transaction() as session:
         row = session.get(SignIn, claims.game, with_for_update=True)
         if row is None:
-            raise SignInRefused("This sign-in link is not one of ours.")
+            raise SignInRefused(_("This sign-in link is not one of ours."))
         if row.used_at is not None:
-            raise SignInRefused("This sign-in link was used already; each works once. "
-                                "Ask for a new one.")
+            raise SignInRefused(_("This sign-in link was used already; each works once. "
+                                  "Ask for a new one."))
         if now > row.expires_at:
-            raise SignInRefused("This sign-in link is more than 15 minutes old. "
-                                "Ask for a new one.")
+            raise SignInRefused(_("This sign-in link is more than 15 minutes old. "
+                                  "Ask for a new one."))
         if browser_nonce is None or browser_hash(browser_nonce) != row.browser_hash:
-            raise SignInRefused("This sign-in link was asked for in another browser. Open it "
-                                "in the browser where you typed your address, or ask for a "
-                                "new one here.")
+            raise SignInRefused(_("This sign-in link was asked for in another browser. Open "
+                                  "it in the browser where you typed your address, or ask "
+                                  "for a new one here."))
         row.used_at = now
         player = session.scalars(select(Player).where(Player.email == row.email)).first()
         if player is None:
@@ -131,18 +133,18 @@ def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mai
                      digest_hour: str) -> Account:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 40 or "@" in name:
-        raise BadPreferences("A display name has 1 to 40 characters and no @: other players "
-                             "see it, never your address.")
+        raise BadPreferences(_("A display name has 1 to 40 characters and no @: other "
+                               "players see it, never your address."))
     zone = zone.strip() or None
     if zone is not None and zone not in ZONES:
-        raise BadPreferences(f"{zone[:60]!r} is not a time zone; write it like Europe/Paris "
-                             "or America/New_York.")
+        raise BadPreferences(_("%(zone)r is not a time zone; write it like Europe/Paris or "
+                               "America/New_York.", zone=zone[:60]))
     if mail_mode not in MAIL_MODES:
-        raise BadPreferences("Choose one of the mail modes offered.")
+        raise BadPreferences(_("Choose one of the mail modes offered."))
     hour = None
     if mail_mode == "digest":
         if not digest_hour.strip().isdigit() or not 0 <= int(digest_hour) <= 23:
-            raise BadPreferences("A daily digest needs an hour from 0 to 23.")
+            raise BadPreferences(_("A daily digest needs an hour from 0 to 23."))
         hour = int(digest_hour)
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)

@@ -13,6 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.mail.outbound import catalogs
+from service.mail.outbound.catalogs import N_
 from service.mail.outbound.catalogs import gettext as _
 from service.store.models import GameRow, Player, Seat
 
@@ -28,7 +29,7 @@ ZONES = frozenset(available_timezones())
 
 
 class CalendarRefused(PlayError):
-    title = "That preference cannot be set"
+    title = N_("That preference cannot be set")
 
 
 def preferences(player: Any) -> dict[str, str]:
