@@ -10,6 +10,7 @@ from functools import wraps
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
+from service.mail.outbound.catalogs import gettext as _
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import accounts, blocks, erasure, invitations, readdress
@@ -159,7 +160,7 @@ def preferences(me: accounts.Account):
     accounts.save_preferences(services(), me.id, name=form.get("name", ""),
                               zone=form.get("zone", ""), mail_mode=form.get("mail_mode", ""),
                               digest_hour=form.get("digest_hour", ""))
-    flash("Saved.")
+    flash(_("Saved."))
     return redirect(url_for("accounts.me") + "#preferences")
 
 
@@ -181,8 +182,8 @@ def export(me: accounts.Account):
 @on_refusal(_my_page_refused)
 def change_address(me: accounts.Account):
     new = readdress.request(services(), me.id, request.form.get("email", "")[:400])
-    flash(f"We sent a link to {new}: open it there within the hour and press its button to "
-          f"move your account. {me.email} was told too.", "data")
+    flash(_("We sent a link to %(new)s: open it there within the hour and press its button "
+            "to move your account. %(old)s was told too.", new=new, old=me.email), "data")
     return redirect(url_for("accounts.me") + "#your-data")
 
 

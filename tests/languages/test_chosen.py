@@ -66,7 +66,9 @@ def test_me_sets_the_language_and_refuses_what_is_not_ours(app, client):
     sign_in(client, app, ANNA)
     assert post_form(client, "/me/calendar", {"language": "fr"}, page="/me").status_code == 302
     assert language_of(app, ANNA) == "fr"
-    assert '<html lang="fr">' in client.get("/me").text
+    page = client.get("/me").text
+    assert '<html lang="fr">' in page and "Votre temps à vous" in page
+    assert "Your own time" not in page and "Sign out" not in page
     refused = post_form(client, "/me/calendar", {"language": "klingon"}, page="/me")
     assert refused.status_code == 400 and language_of(app, ANNA) == "fr"
 

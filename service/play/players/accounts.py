@@ -153,7 +153,8 @@ def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mai
 
 
 def _account(player: Player) -> Account:
-    reason = ("you asked never to be emailed" if player.suppressed
-              else "mail to this address bounced" if player.bounced_at else None)
+    # the page shows it in the reader's language (N_: translated there)
+    reason = (N_("you asked never to be emailed") if player.suppressed
+              else N_("mail to this address bounced") if player.bounced_at else None)
     return Account(player.id, player.email, player.name, player.zone, player.mail_mode,
                    player.digest_hour, reason, catalogs.chosen(player.language))
