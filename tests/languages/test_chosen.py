@@ -7,7 +7,15 @@ from sqlalchemy import select
 from service.play.players import personaltokens as tokens
 from service.store.models import Player
 
-from ..web.helpers import latest_to, mails, post_form, sign_in, start_game, text_of
+from ..web.helpers import (
+    game_link,
+    latest_to,
+    mails,
+    post_form,
+    sign_in,
+    start_game,
+    text_of,
+)
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -88,3 +96,9 @@ def test_the_cli_and_the_api_set_it(app, client):
     refused = client.patch("/api/v1/me/prefs", json={"language": 3}, headers=auth)
     assert refused.status_code == 400 and language_of(app, ANNA) == "fr"
     assert mails(app)    # nothing above mailed anyone but the sign-in
+
+
+def test_a_seat_page_speaks_the_readers_language(app, client):
+    start_game(app, "trees", [ANNA, BEN])
+    page = client.get(game_link(latest_to(app, ANNA)), headers={"Accept-Language": "de"}).text
+    assert '<html lang="de">' in page and "Verlauf" in page and "Type commands" not in page
