@@ -6,7 +6,7 @@ STAMP   := $(VENV)/.installed
 FLASK   := $(BIN)/flask --app service.web
 PORT    ?= 5000
 
-.PHONY: install run test test-deep bench bench-bytes bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
+.PHONY: translations install run test test-deep bench bench-bytes bench-scale bench-plans bench-engines demo worker beat inbound sweep lint clean settings-doc commands-doc prod faults faults-short
 
 $(STAMP): pyproject.toml
 	test -x $(BIN)/python || $(PY) -m venv $(VENV)
@@ -14,7 +14,18 @@ $(STAMP): pyproject.toml
 	$(BIN)/python -m pip install -q -e '.[test,postgres]' --config-settings editable_mode=compat
 	touch $(STAMP)
 
-install: $(STAMP)
+# the languages' catalogs, compiled from their .po files (committed; the .mo are not)
+CATALOGS := $(patsubst %.po,%.mo,$(wildcard translations/*/LC_MESSAGES/messages.po))
+translations/%/LC_MESSAGES/messages.mo: translations/%/LC_MESSAGES/messages.po $(STAMP)
+	$(BIN)/pybabel compile -d translations -l $* -f
+
+install: $(STAMP) $(CATALOGS)
+
+## make translations: extract every word to translate (service/, templates/) into
+## translations/messages.pot, and bring de and fr up to date with it (then translate the new ones)
+translations: install
+	$(BIN)/pybabel extract -F babel.cfg -k _ -k N_ -k gettext -k ngettext:1,2 --no-location --sort-output -o translations/messages.pot .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations --no-fuzzy-matching
 
 PROD_STAMP := $(VENV)/.installed-prod
 $(PROD_STAMP): $(STAMP)

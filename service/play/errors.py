@@ -3,9 +3,11 @@
 These are answers, not crashes: the web shows them on a page, the email receiver in a reply."""
 from __future__ import annotations
 
+from service.mailwire.outbound.catalogs import N_
+
 
 class PlayError(Exception):
-    title = "That did not work"
+    title = N_("That did not work")
 
     def __init__(self, detail: str):
         super().__init__(detail)
@@ -13,21 +15,21 @@ class PlayError(Exception):
 
 
 class NoSuchGame(PlayError):
-    title = "No such game"
+    title = N_("No such game")
 
 
 class GameOver(PlayError):
-    title = "The game is over"
+    title = N_("The game is over")
 
 
 class NotYourSeat(PlayError):
-    title = "Not your game"
+    title = N_("Not your game")
 
 
 class Refused(PlayError):
     """The engine refused a move (illegal) or could not read a command. Nothing was applied."""
 
-    title = "That move is not allowed"
+    title = N_("That move is not allowed")
 
     def __init__(self, detail: str, *, index: int = 0, text: str = "",
                  suggestions: list[str] | None = None):
@@ -40,7 +42,7 @@ class Refused(PlayError):
 class PositionChanged(PlayError):
     """The position moved on since the link or email was made (or another move won a race)."""
 
-    title = "The game has moved on"
+    title = N_("The game has moved on")
 
     def __init__(self, detail: str, current_seq: int):
         super().__init__(detail)
@@ -51,7 +53,7 @@ class AlreadyDone(PlayError):
     """The same submission (same idempotency key) was applied before: a double click or a
     retried delivery. Nothing changes."""
 
-    title = "Already done"
+    title = N_("Already done")
 
     def __init__(self, detail: str, first_seq: int, last_seq: int):
         super().__init__(detail)

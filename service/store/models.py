@@ -81,6 +81,9 @@ class Player(Base):
     auto_vacation: Mapped[bool] = mapped_column(default=True, server_default=true())
     # a seat's one legal move that shows it nothing new is played for it (service.play.moves.tablebots)
     forced_moves: Mapped[bool] = mapped_column(default=True, server_default=true())
+    # the language of everything sent to them and of their pages: en, de or fr (None: not
+    # chosen yet, English; service.mailwire.outbound.catalogs); first set from the browser at sign-in
+    language: Mapped[str | None] = mapped_column(String(5), nullable=True)
     # the last out-of-office reply answered with a vacation offer (at most one a week)
     away_offered_at: Mapped[datetime | None] = mapped_column(UTCDateTime(), nullable=True)
 

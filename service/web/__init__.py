@@ -45,6 +45,7 @@ from . import (
     games,
     inbound,
     kicks,
+    languages,
     leaguepages,
     limits,
     links,
@@ -94,12 +95,7 @@ def create_app(overrides: dict | None = None) -> Flask:
     app.extensions["turnpost"] = play.from_settings(
         app.config, enqueue, clock=app.config.get("TURNPOST_CLOCK"),
         templates=make_env(auto_reload=app.debug))
-    app.jinja_env.filters.update(FILTERS)
-    app.jinja_env.filters["when"] = pages.when
-    app.jinja_env.filters["card_alt"] = pages.card_alt
-    app.jinja_env.globals.update(GLOBALS)
-    app.jinja_env.globals["players_wording"] = registry.players_wording
-    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+    _page_environment(app)
 
     for blueprint in (links, inbound, games, players, seats, api, tokens, feeds, accountpages,
                       webhookforms, community, cards, contests, tournamentpages, leaguepages,
@@ -123,6 +119,17 @@ def create_app(overrides: dict | None = None) -> Flask:
     errorpages.init_app(app)
     safety.init_app(app)
     return app
+
+
+def _page_environment(app: Flask) -> None:
+    """The pages' filters and globals (the emails' own, and the pages'), and their language."""
+    app.jinja_env.filters.update(FILTERS)
+    app.jinja_env.filters["when"] = pages.when
+    app.jinja_env.filters["card_alt"] = pages.card_alt
+    app.jinja_env.globals.update(GLOBALS)
+    app.jinja_env.globals["players_wording"] = registry.players_wording
+    app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
+    languages.init_app(app)          # the page's language: Flask-Babel, our catalogs
 
 
 def init_csrf(app: Flask) -> None:

@@ -10,13 +10,14 @@ from functools import wraps
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
+from service.mailwire.outbound.catalogs import gettext as _
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import accounts, blocks, erasure, hooks, invitations, readdress
 from service.play.reads import mydata, mygames
 from service.play.time import calendar
 
-from . import pages
+from . import languages, pages
 from .ext import services
 from .refusals import on_refusal, problem_page
 
@@ -62,7 +63,7 @@ def sign_in_request():
     typed = request.form.get("email", "")[:400]
     # the nonce that ties the link to this browser (accounts.complete_sign_in)
     session.setdefault("browser", secrets.token_urlsafe(16))
-    accounts.request_sign_in(services(), typed, session["browser"])
+    accounts.request_sign_in(services(), typed, session["browser"], languages.page_language())
     return render_template("web/sign_in.html", sent=True, error=None, typed=typed)
 
 
@@ -75,7 +76,8 @@ def sign_in_confirm(token: str):
 @bp.post("/sign-in/<token>")
 @on_refusal(problem_page(400, sign_in_again=True))
 def sign_in(token: str):
-    me = accounts.complete_sign_in(services(), token, session.get("browser"))
+    me = accounts.complete_sign_in(services(), token, session.get("browser"),
+                                   languages.browser_language())
     wanted = session.get("next", "")
     kept = session.get("lobby_form")   # a lobby form filled in before signing in
     session.clear()                    # a fresh session for the account (no fixation)
@@ -140,23 +142,20 @@ def _preferences_refused(exc, **_view_args):
     return my_page(current_account(), exc.detail, 400, typed)
 
 
-#: the on/off preferences of the own-time form
-SWITCHES = ("auto_vacation", "forced_moves")
-
-
 @bp.post("/me/calendar")
 @signed_in
 def calendar_preferences(me: accounts.Account):
     """Rest days, quiet hours, reminders, automatic vacation (service.play.time.calendar)."""
     keys = [k for k in calendar.KEYS if k != "tz"]      # the zone is the form above's
-    # a switch left out of the form (an older page) stays as it is
-    typed = {k: request.form.get(k, "")[:200] for k in keys
-             if k in request.form or k not in SWITCHES}
+    # a preference left out of the form stays as it is (the language card sends only its
+    # own; an older page, no switch)
+    typed = {k: request.form.get(k, "")[:200] for k in keys if k in request.form}
     try:
         calendar.save_preferences(services(), typed, player_id=me.id)
     except PlayError as exc:
         return my_page(me, status=400, typed=typed, calendar_error=exc.detail)
-    return redirect(url_for("accounts.me") + "#own-time")
+    return redirect(url_for("accounts.me") + ("#language" if set(typed) == {"language"}
+                                              else "#own-time"))
 
 
 @bp.post("/me/preferences")
@@ -167,7 +166,7 @@ def preferences(me: accounts.Account):
     accounts.save_preferences(services(), me.id, name=form.get("name", ""),
                               zone=form.get("zone", ""), mail_mode=form.get("mail_mode", ""),
                               digest_hour=form.get("digest_hour", ""))
-    flash("Saved.")
+    flash(_("Saved."))
     return redirect(url_for("accounts.me") + "#preferences")
 
 
@@ -189,8 +188,8 @@ def export(me: accounts.Account):
 @on_refusal(_my_page_refused)
 def change_address(me: accounts.Account):
     new = readdress.request(services(), me.id, request.form.get("email", "")[:400])
-    flash(f"We sent a link to {new}: open it there within the hour and press its button to "
-          f"move your account. {me.email} was told too.", "data")
+    flash(_("We sent a link to %(new)s: open it there within the hour and press its button "
+            "to move your account. %(old)s was told too.", new=new, old=me.email), "data")
     return redirect(url_for("accounts.me") + "#your-data")
 
 

@@ -20,6 +20,7 @@ from service.play.reads import apireads
 from . import (
     api_challenges,
     api_community,
+    api_prefs,
     api_tournaments,
     api_webhooks,
     openapi,
@@ -42,6 +43,7 @@ api_community.register(bp)          # profiles and leaderboards: public reads
 api_challenges.register(bp)         # standing challenges
 api_tournaments.register(bp)        # making, starting and calling off tournaments
 api_webhooks.register(bp)           # the token holder's own webhooks
+api_prefs.register(bp)              # the token holder's preferences (language, calendar)
 
 
 @bp.errorhandler(Problem)

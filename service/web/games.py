@@ -19,6 +19,7 @@ from flask import (
 from service import play
 from service.display import rulebook
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_
 from service.mailwire.outbound.templating import game_partial
 from service.play.players import TABLE_ONLY, invitations
 from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
@@ -32,9 +33,11 @@ bp = Blueprint("games", __name__)
 
 # the time control, chosen in words ("3 days per move"), and what happens at a deadline
 CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
-                 "timeout_choices": [("bot", "the default move is played for them"),
-                                     ("forfeit", "they lose the game"),
-                                     ("wait", "nothing; the others may extend or switch to bot")]}
+                 # in the page's language (the template translates them)
+                 "timeout_choices": [("bot", N_("the default move is played for them")),
+                                     ("forfeit", N_("they lose the game")),
+                                     ("wait", N_("nothing; the others may extend or switch "
+                                                 "to bot"))]}
 
 
 #: the lobby form kept through signing in: the session cookie has room for a few kilobytes

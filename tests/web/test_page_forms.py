@@ -145,6 +145,7 @@ def test_the_signed_in_pages_post_their_forms(app):
     assert post_each_as_rendered(client, "/") == ["/games", "/practice#practice"]
     assert post_each_as_rendered(client, "/me") == ["/me/profile#profile",
                                                     "/me/preferences#preferences",
+                                                    "/me/calendar#language",
                                                     "/me/address#your-data",
                                                     "/me/erase#your-data",
                                                     "/me/webhooks#webhooks",

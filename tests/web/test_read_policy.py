@@ -95,6 +95,8 @@ NO_GAME = {
     "api.player": "a player's profile, by handle",
     "api.leaderboard": "a leaderboard, by game kind",
     "api.challenges": "the standing challenges",
+    "api.prefs": "the token holder's own preferences",
+    "api.change_prefs": "sets the token holder's own preferences",
     "api.post_challenge": "posts a standing challenge",
     "api.withdraw_challenge": "a challenge of the token holder's own",
     "api.webhooks": "the token holder's own webhooks",

@@ -18,7 +18,7 @@ from service.display.seatview import SeatPage, result_line
 from service.linking.urls import SeatLinks, Urls
 
 from .. import REPLY_MARKER  # one marker for what we write and the reader cuts
-from . import htmllines
+from . import catalogs, htmllines
 from .headers import CachedHeaderRegistry, PlainHeadersPolicy
 from .templating import game_partial
 
@@ -43,6 +43,7 @@ class Envelope:
     to_addr: str
     from_name: str
     when: datetime
+    language: str = catalogs.DEFAULT     # the recipient's: the words and Content-Language
 
 
 def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: Envelope,
@@ -59,7 +60,8 @@ def compose_turn(env: Environment, page: SeatPage, links: SeatLinks, envelope: E
            "others": [n for i, n in enumerate(page.names) if i != page.me],
            "movers": [page.names[i] for i in page.to_act if i != page.me],
            **(extra or {})}
-    msg = build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
+    with catalogs.speaking(envelope.language):
+        msg = build(env, "turn", ctx, page.game_id, links, envelope, title=page.title)
     if table is not None:
         # the HTML part becomes multipart/related with the picture its <img> names by cid
         html = msg.get_body(("html",))
@@ -82,7 +84,8 @@ def compose_note(env: Environment, page: SeatPage, links: SeatLinks, envelope: E
     is, and the game page; no position, no move links."""
     ctx = {"page": page, "names": page.names, "me": page.me, "links": links,
            "marker": REPLY_MARKER, **(extra or {})}
-    return bound(build(env, "note", ctx, page.game_id, links, envelope, title=page.title))
+    with catalogs.speaking(envelope.language):
+        return bound(build(env, "note", ctx, page.game_id, links, envelope, title=page.title))
 
 
 def compose_notice(env: Environment, urls: Urls, envelope: Envelope, *, why: str, subject: str,
@@ -98,6 +101,12 @@ def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, 
                    in_reply_to: str | None = None, auto: str = "auto-generated") -> EmailMessage:
     """An email about the service itself, not a move: a sign-in link, an invitation, a notice.
     Built from email/<kind>.{subject.txt,txt,html}; nobody replies to it."""
+    with catalogs.speaking(envelope.language):
+        return bound(_letter(env, urls, envelope, kind, ctx, in_reply_to, auto))
+
+
+def _letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, ctx: dict,
+            in_reply_to: str | None, auto: str) -> EmailMessage:
     msg = EmailMessage(policy=POLICY)
     msg["Subject"] = " ".join(env.get_template(f"email/{kind}.subject.txt").render(ctx).split())
     msg["From"] = Address(envelope.from_name, addr_spec=urls.sender_address())
@@ -111,7 +120,9 @@ def compose_letter(env: Environment, urls: Urls, envelope: Envelope, kind: str, 
     msg.set_content(env.get_template(f"email/{kind}.txt").render(ctx))
     msg.add_alternative(htmllines.fold(_inliner.inline(
         env.get_template(f"email/{kind}.html").render(ctx))), subtype="html")
-    return bound(msg)
+    # RFC 3282: the words' language (set after the content, which clears Content-* headers)
+    msg["Content-Language"] = envelope.language
+    return msg
 
 
 def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks,
@@ -143,6 +154,8 @@ def build(env: Environment, kind: str, ctx: dict, game_id: int, links: SeatLinks
     msg["X-Turnpost-Game"] = str(game_id)
     msg.set_content(text)
     msg.add_alternative(html, subtype="html")
+    # RFC 3282: the words' language (set after the content, which clears Content-* headers)
+    msg["Content-Language"] = envelope.language
     return msg
 
 

@@ -19,6 +19,8 @@ from service.display import decktetsuits, frenchsuits
 from service.display.seatview import fill, game_over
 from service.games import cards
 
+from . import catalogs
+
 TEMPLATES = Path(__file__).resolve().parents[3] / "templates"
 
 
@@ -49,7 +51,8 @@ def wordwrap(environment: Environment, s: str, width: int = 79, break_long_words
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject,
            "wordwrap": wordwrap}
-GLOBALS = {"fill": fill, "game_over": game_over, "decktet_suit": decktetsuits.suit,
+GLOBALS = {"fill": fill, "language": catalogs.current, "game_over": game_over,
+           "decktet_suit": decktetsuits.suit,
            "decktet_suit_names": decktetsuits.suit_names, "french_card": frenchsuits.chip}
 
 
@@ -109,7 +112,9 @@ def make_env(extra: Path | None = None, *, auto_reload: bool = False) -> Environ
     env = EmailEnvironment(loader=ChoiceLoader(loaders),
                            autoescape=select_autoescape(["html"], default_for_string=False),
                            trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                           auto_reload=auto_reload, bytecode_cache=EMAIL_CODE)
+                           auto_reload=auto_reload, bytecode_cache=EMAIL_CODE,
+                           extensions=["jinja2.ext.i18n"])
+    catalogs.install(env)          # {% trans %} speaks the recipient's language (compose)
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)
     return env

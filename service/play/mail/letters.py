@@ -12,6 +12,9 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import gettext as _
 from service.mailwire.outbound.compose import Envelope, compose_letter
 from service.play.services import Services
 from service.play.time import clocks, deadlines
@@ -72,14 +75,19 @@ def render(session: Session, svc: Services, row: OutboxRow, envelope: Envelope) 
     def link(answer: str) -> str:
         return urls.absolute(urls.invitation_path(game.id, inv.seat, inv.id, answer))
 
-    ctx = {"inviter": creator.name if creator else "A player", "game_id": game.id,
+    ctx = {"inviter": creator.name if creator else _("A player"), "game_id": game.id,
            "title": registry.title(game.kind, game.options), "seats": seats,
            "accept": link("accept"), "decline": link("decline"), "never": link("never"),
-           "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC") if inv.expires_at else "",
+           "expires": catalogs.moment(inv.expires_at) if inv.expires_at else "",
            # the time each move may take: what a player agrees to by accepting
            "clock": clocks.describe(deadlines.control(game))}
     return compose_letter(svc.templates, urls, envelope, "invitation", ctx)
 
+
+
+#: the small print of a letter whose link works once within the hour
+ONCE_AN_HOUR = N_("The link works once, within an hour. If you did not ask for this, ignore "
+                  "this email: nothing changes.")
 
 
 def account_letter(session: Session, svc: Services, row: OutboxRow) -> dict:
@@ -90,70 +98,70 @@ def account_letter(session: Session, svc: Services, row: OutboxRow) -> dict:
     ctx = {"subject": "Turnpost", "paragraphs": [], "link": "", "button": "", "small": ""}
     if row.kind == "goodbye":
         return ctx | {
-            "subject": "Your Turnpost account is erased",
+            "subject": _("Your Turnpost account is erased"),
             "paragraphs": [
-                "Your Turnpost account is erased, as you asked. Your games in progress were "
-                "resigned; in finished games your seat is now \"former player\", with no name "
-                "and no address; your ratings' numbers stay, under no name; everything else "
-                "that named you is deleted.",
-                "This is the last email we send you, and its own record goes once it is "
-                "sent. You may sign up again with this address at any time, as a new player."]}
+                _("Your Turnpost account is erased, as you asked. Your games in progress were "
+                  "resigned; in finished games your seat is now \"former player\", with no "
+                  "name and no address; your ratings' numbers stay, under no name; everything "
+                  "else that named you is deleted."),
+                _("This is the last email we send you, and its own record goes once it is "
+                  "sent. You may sign up again with this address at any time, as a new "
+                  "player.")]}
     if change is None or player is None:
         raise LookupError(f"outbox row {row.id}: its account change is gone")
     if row.kind == "readdress_confirm":
         return ctx | {
-            "subject": "Confirm your new address for Turnpost",
+            "subject": _("Confirm your new address for Turnpost"),
             "paragraphs": [
-                f"{player.name} asked to move their Turnpost account from {change.old_email} "
-                "to this address.",
-                "Open the link and press its button to make the move: your games, ratings, "
-                "tokens and preferences come with it, and from then on Turnpost mails you "
-                "here and reads your replies from here only."],
+                _("%(name)s asked to move their Turnpost account from %(old)s to this "
+                  "address.", name=player.name, old=change.old_email),
+                _("Open the link and press its button to make the move: your games, ratings, "
+                  "tokens and preferences come with it, and from then on Turnpost mails you "
+                  "here and reads your replies from here only.")],
             "link": urls.absolute(urls.readdress_path(change.id)),
-            "button": "Confirm the new address",
-            "small": "The link works once, within an hour. If you did not ask for this, "
-                     "ignore this email: nothing changes."}
+            "button": _("Confirm the new address"),
+            "small": _(ONCE_AN_HOUR)}
     if row.kind == "readdress_notice":
         return ctx | {
-            "subject": "A change of address was asked for your Turnpost account",
+            "subject": _("A change of address was asked for your Turnpost account"),
             "paragraphs": [
-                "Someone signed in to your Turnpost account asked to move it to "
-                f"{masked(change.new_email or '')}.",
-                "Nothing moves unless the link sent to that address is pressed, within the "
-                "hour. If it was you, open that email there. If it was not, do nothing: the "
-                "account stays here; a sign-in link comes only to this address, so check who "
-                "can read your mail."]}
+                _("Someone signed in to your Turnpost account asked to move it to %(new)s.",
+                  new=masked(change.new_email or '')),
+                _("Nothing moves unless the link sent to that address is pressed, within the "
+                  "hour. If it was you, open that email there. If it was not, do nothing: the "
+                  "account stays here; a sign-in link comes only to this address, so check "
+                  "who can read your mail.")]}
     if row.kind == "readdress_done":
         return ctx | {
-            "subject": "Your Turnpost account moved to this address",
+            "subject": _("Your Turnpost account moved to this address"),
             "paragraphs": [
-                f"Your Turnpost account now uses this address; it used to be "
-                f"{change.old_email}.",
-                "Your games, ratings, tokens and preferences came with it. Turnpost mails you "
-                "here from now on, and reads your replies from here only."]}
+                _("Your Turnpost account now uses this address; it used to be %(old)s.",
+                  old=change.old_email),
+                _("Your games, ratings, tokens and preferences came with it. Turnpost mails "
+                  "you here from now on, and reads your replies from here only.")]}
     if row.kind == "moved":
         return ctx | {
-            "subject": "This address no longer plays on Turnpost",
+            "subject": _("This address no longer plays on Turnpost"),
             "paragraphs": [
-                f"On {change.used_at:%d %B %Y} the Turnpost account of this address moved to "
-                f"{masked(player.email)}, so mail from here is no longer read: nothing in your "
-                "email was done.",
-                "Write from that address instead: reply there to the latest email of the "
-                "game. This address gets no other answer from Turnpost."]}
+                _("On %(day)s the Turnpost account of this address moved to %(new)s, so mail "
+                  "from here is no longer read: nothing in your email was done.",
+                  day=catalogs.day(change.used_at), new=masked(player.email)),
+                _("Write from that address instead: reply there to the latest email of the "
+                  "game. This address gets no other answer from Turnpost.")]}
     return ctx | {                                           # erase_confirm
-        "subject": "Confirm: erase your Turnpost account",
+        "subject": _("Confirm: erase your Turnpost account"),
         "paragraphs": [
-            f"{player.name}, you asked to erase your Turnpost account ({change.old_email}).",
-            "Once you press the button on the link's page, your games in progress are "
-            "resigned (with more than two players the game goes on, your turns played by "
-            "the default move); in finished games your seat becomes \"former player\", with "
-            "no name and no address; your ratings' numbers stay, under no name; everything "
-            "else that names you is deleted. It cannot be undone.",
-            "You may want to download your data first: My games, \"Your data\"."],
+            _("%(name)s, you asked to erase your Turnpost account (%(old)s).",
+              name=player.name, old=change.old_email),
+            _("Once you press the button on the link's page, your games in progress are "
+              "resigned (with more than two players the game goes on, your turns played by "
+              "the default move); in finished games your seat becomes \"former player\", "
+              "with no name and no address; your ratings' numbers stay, under no name; "
+              "everything else that names you is deleted. It cannot be undone."),
+            _("You may want to download your data first: My games, \"Your data\".")],
         "link": urls.absolute(urls.erase_path(change.id)),
-        "button": "Go to the erasure page",
-        "small": "The link works once, within an hour. If you did not ask for this, ignore "
-                 "this email: nothing changes."}
+        "button": _("Go to the erasure page"),
+        "small": _(ONCE_AN_HOUR)}
 
 
 def masked(addr: str) -> str:

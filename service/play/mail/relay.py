@@ -54,7 +54,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
 from functools import cache, partial
@@ -67,6 +67,7 @@ from tenacity import RetryCallState
 
 from service.display import boardpicture
 from service.hooks import HookFailed
+from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.compose import (
     NOTE_KINDS,
     Envelope,
@@ -88,7 +89,7 @@ from service.play.reads import forcedmoves, seatpage, waiting
 from service.play.services import Services
 from service.play.time import calendar, mailholds
 from service.store import eventstore, records
-from service.store.models import OutboxRow
+from service.store.models import OutboxRow, Player
 from service.store.statuses import OutboxStatus
 from service.telemetry import logcontext
 
@@ -574,8 +575,14 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
                         svc.from_name, svc.clock.now())
     if row.kind == webhooks.KIND:
         return webhooks.prepare(session, svc, row)
+    if row.kind in letters.KINDS or row.game_id is None:
+        # in the language of the address's player; a sign-in for an address that is no
+        # player yet, in the one its browser asked for (its payload)
+        envelope = replace(envelope, language=catalogs.chosen(
+            _language_of(session, row.to_addr) or (row.payload or {}).get("language")))
     if row.kind in letters.KINDS:
-        letter = letters.render(session, svc, row, envelope)
+        with catalogs.speaking(envelope.language):       # a letter's words made here too
+            letter = letters.render(session, svc, row, envelope)
         return lambda: letter
     if row.game_id is None:   # a notice outside any game, or an invitation to take a seat
         p = row.payload or {}
@@ -603,6 +610,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     news = [(r.seq, r.event) for r in news]
     page = seatpage.build(game, pos, row.seat, svc.clock.now(), news=news)
     links = svc.urls.for_seat(game.id, row.seat, page.mark, page.holder)
+    reader = next((s.player for s in game.seats if s.seat == row.seat), None)
+    envelope = replace(envelope, language=catalogs.chosen(getattr(reader, "language", None)))
     compose = compose_note if row.kind in NOTE_KINDS else compose_turn
     holder = next((s.player_id for s in game.seats if s.seat == row.seat), None)
     # the player's other games waiting on them, counted now (issue 50): a turn email only;
@@ -617,6 +626,11 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced, forced=forced,
                               plan_hints=hints, elsewhere=elsewhere, notes=mine,
                               me_url=svc.urls.absolute("/me")))
+
+
+def _language_of(session: Session, address: str) -> str | None:
+    """The language the player of an address chose (None: no player, or none chosen)."""
+    return session.scalar(select(Player.language).where(Player.email == address))
 
 
 def _failed(svc: Services, row_id: int, token: str, exc: Exception, probe: bool, *,

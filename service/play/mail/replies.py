@@ -36,6 +36,8 @@ from service.mailwire.inbound.parse import (
     rejection,
     reply_tokens,
 )
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import gettext as _
 from service.play import notify, repository
 from service.play.errors import AlreadyDone, PlayError
 from service.play.moves import Intent, runner, wordregistry
@@ -208,20 +210,25 @@ def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) ->
         if seat is None:
             return _stranger(session, svc, game, target, mail, now)
         answer = Answer(svc, game.id, seat, mail, now)
-        if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
-            return answer.refuse(session, why.explain())
-        if not target.proven:
-            # a From header is easy to forge: without the reply address or one of our own
-            # Message-IDs nothing is applied (the answer goes to the player's own address)
-            return answer.refuse(session, "Your email did not come back to the game's reply "
-                                 "address (play+…), so we cannot be sure it is from you. "
-                                 "Please reply to your latest email from this game.")
-        lines = _command_lines(session, svc, game, seat, mail)
-    if not lines:
-        with db.transaction() as session:
-            return answer.refuse(session, NoCommands(_example(session, svc, game.id,
-                                                              seat)).explain())
-    return _run(svc, answer, target, lines, inbound_id)
+        # the seat's player is answered in their language: refusals, `help`, every word
+        language = next(s.player.language for s in game.seats if s.seat == seat)
+        with catalogs.speaking(language):
+            if why is not None and not isinstance(why, (NoCommands, NoGameAddress)):
+                return answer.refuse(session, why.explain())
+            if not target.proven:
+                # a From header is easy to forge: without the reply address or one of our own
+                # Message-IDs nothing is applied (the answer goes to the player's own address)
+                return answer.refuse(session, _(
+                    "Your email did not come back to the game's reply address (play+…), so "
+                    "we cannot be sure it is from you. Please reply to your latest email "
+                    "from this game."))
+            lines = _command_lines(session, svc, game, seat, mail)
+    with catalogs.speaking(language):
+        if not lines:
+            with db.transaction() as session:
+                return answer.refuse(session, NoCommands(_example(session, svc, game.id,
+                                                                  seat)).explain())
+        return _run(svc, answer, target, lines, inbound_id)
 
 
 def _example(session: Session, svc: Services, game_id: int, seat: int) -> str:
@@ -290,7 +297,7 @@ def _like_a_word(line: str, engine, state, seat: int) -> bool:
     move or a command starts with, or one its refusal of the line names ("harvest <tree>"):
     then the line was meant as a move, and is refused with suggestions, not dropped as a
     name."""
-    known = {word.split(" ", 1)[0] for word in wordregistry.COMMANDS}
+    known = {word.split(" ", 1)[0] for word in wordregistry.WORDS}      # every language's
     if engine.outcome(state) is None:
         known |= {engine.describe(m).split(" ", 1)[0].lower()
                   for m in engine.legal_moves(state, seat)}
@@ -364,8 +371,8 @@ def _run(svc: Services, answer: Answer, target: Target, lines: list[str],
     in the batch's own transaction: a commit fewer, and a worker killed after it leaves
     nothing to run again (the Result says it is recorded)."""
     if len(lines) > MAX_COMMAND_LINES:
-        answer.note(f"Your email had {len(lines)} lines; I read only the first "
-                    f"{MAX_COMMAND_LINES}. Send the rest in another reply.")
+        answer.note(_("Your email had %(n)s lines; I read only the first %(max)s. Send the "
+                      "rest in another reply.", n=len(lines), max=MAX_COMMAND_LINES))
         lines = lines[:MAX_COMMAND_LINES]
     words, moves = wordregistry.split(lines)
     detail = f"{len(moves)} move lines, {len(words)} other"
@@ -449,11 +456,11 @@ class Answer:
         if answered == ANSWERS_PER_HOUR:
             # the last answer for a while still says what it was asked (a refusal above
             # all: the writer must learn that this move did not go in), and that it is the last
-            notes.append(f"You have had {ANSWERS_PER_HOUR} answers from me in the last hour, "
-                         "so I will not answer again for an hour. Moves that can be applied "
-                         "still count and turn emails still come, but until then a line I "
-                         "cannot apply gets no answer: the game page shows whether your move "
-                         "went in.")
+            notes.append(_("You have had %(n)s answers from me in the last hour, so I will "
+                           "not answer again for an hour. Moves that can be applied still "
+                           "count and turn emails still come, but until then a line I cannot "
+                           "apply gets no answer: the game page shows whether your move went "
+                           "in.", n=ANSWERS_PER_HOUR))
         payload = {"answer": _capped("\n\n".join(notes))} if notes else {}
         if self.refusal is not None:
             payload["refusal"] = self.refusal

@@ -22,11 +22,12 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import gettext as _
 from service.play import repository
 from service.play.errors import PlayError, Refused
 from service.play.services import Services
 
-from . import wordregistry
+from . import tablewords, wordregistry
 from .submit import Applied, Intent, RaceLost, apply
 
 
@@ -69,7 +70,7 @@ def run(svc: Services, intent: Intent, *, before: Before | None = None,
     words, moves = wordregistry.split(intent.lines)
     intent = replace(intent, lines=moves)
     if not words and not moves and not intent.moves:
-        raise Refused("Type a command first, one per line.")
+        raise Refused(_("Type a command first, one per line."))
     try:
         ran = _batch(svc, intent, words, before, within, key_first=False)
     except RaceLost:
@@ -81,8 +82,8 @@ def run_line(svc: Services, game_id: int, seat: int, line: str, *,
              holder: int | None = None, source: str = "web") -> wordregistry.Done:
     """One word on its own (a test, a benchmark, a button that is a word): its answer."""
     if not wordregistry.is_word(line):
-        raise Refused(f"{wordregistry.table.command_word(line)!r} is not one of the words "
-                      f"{wordregistry.words_list()}.")
+        raise Refused(_("%(word)r is not one of the words %(words)s.",
+                        word=tablewords.command_word(line), words=wordregistry.words_list()))
     ran = run(svc, Intent(game_id, seat, lines=[line], source=source, holder=holder))
     return wordregistry.Done(" ".join(ran.texts))
 
@@ -157,7 +158,7 @@ def _own_transactions(svc: Services, intent: Intent, ran: Ran) -> Ran:
         try:
             text = command.handler(context, rest).text
         except PlayError as exc:     # changed since the batch's check: the rest stands
-            text = f"Not done: \"{answer.line}\": {exc.detail}"
+            text = _("Not done: \"%(line)s\": %(why)s", line=answer.line, why=exc.detail)
         answers[n] = replace(answer, text=text)
     return replace(ran, answers=answers)
 

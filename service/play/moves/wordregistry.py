@@ -5,7 +5,8 @@ the game page's command box, the JSON API and `flask move` hand their lines to o
 move, read by the game's own engine.
 
 Adding a word is one `register(Command(...))`: `help`, the reply, the page, the API, the CLI
-and docs/commands.md (`make commands-doc`) follow."""
+and docs/commands.md (`make commands-doc`) follow. A word may have its own word in each of our
+languages (`aliases`); the English word always works too, whatever the player's language."""
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -13,6 +14,9 @@ from dataclasses import dataclass, field
 
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import gettext as _
 from service.play import repository
 from service.play.errors import Refused
 from service.play.players import seatchanges
@@ -63,28 +67,39 @@ class Command:
     joined: bool = False
     # a reply email gets its text back (`say` needs none: the message itself reaches the table)
     answered_by_mail: bool = True
+    # the same word in another language, by language ({"de": "hilfe", "fr": "aide"})
+    aliases: dict[str, str] = field(default_factory=dict)
 
 
 COMMANDS: dict[str, Command] = {}
+#: every word a line may start with, English and each language's, to its command's name
+WORDS: dict[str, str] = {}
 
 
 def register(command: Command) -> Command:
-    if command.name in COMMANDS:
-        raise ValueError(f"the word {command.name!r} is registered twice")
+    for word in (command.name, *command.aliases.values()):
+        if word in WORDS:
+            raise ValueError(f"the word {word!r} is registered twice")
+        WORDS[word] = command.name
     COMMANDS[command.name] = command
     return command
+
+
+def _command(word: str) -> Command | None:
+    name = WORDS.get(word)
+    return COMMANDS[name] if name is not None else None
 
 
 def find(line: str) -> tuple[Command, str] | None:
     """The word a line starts with and the rest of the line (a `say` line keeps its
     punctuation), or None: the line is a move (or a word of the turn, `keep`)."""
-    tidied = tablewords.tidy(line)
+    tidied = tablewords.tidy(line, said=_says(line))
     # a word of two (`plans clear`) before its first word alone (`plans`)
-    two = " ".join(tidied.lower().split()[:2])
-    if two in COMMANDS and COMMANDS[two].handler is not None:
-        return COMMANDS[two], " ".join(tidied.split()[2:])
+    two = _command(" ".join(tidied.lower().split()[:2]))
+    if two is not None and two.handler is not None:
+        return two, " ".join(tidied.split()[2:])
     word = tablewords.command_word(line)
-    command = COMMANDS.get(word) or COMMANDS.get(word + ":")     # `next:` with its colon
+    command = _command(word) or _command(word + ":")     # `next:` with its colon
     if command is None or command.handler is None:
         return None
     return command, tidied.partition(" ")[2]
@@ -100,31 +115,50 @@ def split(lines: list[str]) -> tuple[list[str], list[str]]:
     return words, [ln for ln in lines if not is_word(ln)]
 
 
+def _says(line: str) -> bool:
+    """Whether the line is a `say` or `note` line, in any language (its punctuation is the
+    player's own words)."""
+    command = _command(tablewords.command_word(line))
+    return command is not None and command.name in tablewords.KEEP_PUNCTUATION
+
+
 def words_list() -> str:
     return ", ".join(sorted(COMMANDS))
 
 
 def help_text(engine, state, seat: int, limit: int = tablewords.HELP_LIMIT) -> str:
-    """`help`: every move the seat can make now (from the engine), then every word here."""
-    words = "\n".join(f"  {usage(c)}: {c.summary}" for c in COMMANDS.values())
-    return f"{tablewords.help_answer(engine, state, seat, limit)}\n\nOther words you can write:\n" \
-        f"{words}"
+    """`help`: every move the seat can make now (from the engine), then every word here, in
+    the current language (its own word first, the English one beside it)."""
+    words = "\n".join(f"  {usage(c, catalogs.current())}: {_(c.summary)}"
+                      for c in COMMANDS.values())
+    others = _("Other words you can write:")
+    return f"{tablewords.help_answer(engine, state, seat, limit)}\n\n{others}\n{words}"
 
 
-def usage(command: Command) -> str:
-    return f"{command.name} {command.arguments}".strip()
+def usage(command: Command, language: str = catalogs.DEFAULT) -> str:
+    alias = command.aliases.get(language)
+    word = f"{alias} ({command.name})" if alias else command.name
+    return f"{word} {_(command.arguments) if command.arguments else ''}".strip()
 
 
 def markdown() -> str:
     """docs/commands.md: the table of words, generated from the registry."""
-    rows = "\n".join(f"| `{usage(c)}` | {c.summary} |" for c in COMMANDS.values())
+    others = [lang for lang in catalogs.LANGUAGES if lang != catalogs.DEFAULT]
+    rows = "\n".join(
+        f"| `{usage(c)}` | " + " | ".join(f"`{c.aliases[lang]}`" if lang in c.aliases else ""
+                                         for lang in others) + f" | {c.summary} |"
+        for c in COMMANDS.values())
+    heads = " | ".join(catalogs.LANGUAGES[lang] for lang in others)
     return ("# The words a player can write\n\n"
             "<!-- generated from service/play/moves/wordregistry.py by `make commands-doc`; a test "
             "checks it -->\n\n"
             "Besides the moves of each game (`help` lists them), these words work the same in "
             "a reply email, the game page's command box, the JSON API (`command`) and "
-            "`flask move GAME SEAT WORDS`.\n\n"
-            "| Word | What it does |\n|---|---|\n" + rows + "\n")
+            "`flask move GAME SEAT WORDS`. Each has its word in German and French too; the "
+            "English word works whatever the player's language, and the moves keep the words "
+            "of their rule texts.\n\n"
+            f"| Word | {heads} | What it does |\n|---|" + "---|" * len(others) + "---|\n"
+            + rows + "\n")
 
 
 # --- the words ----------------------------------------------------------------------------
@@ -135,7 +169,7 @@ def _help(ctx: Context, rest: str) -> Done:
 
 
 def _view(ctx: Context, rest: str) -> Done:
-    return Done("Here is the game as it stands.")
+    return Done(_("Here is the game as it stands."))
 
 
 def _say(ctx: Context, rest: str) -> Done:
@@ -144,10 +178,11 @@ def _say(ctx: Context, rest: str) -> Done:
                                                   ctx.svc.clock.now()) >= chat.BY_MAIL_PER_HOUR:
         # counted under the game's lock, which the batch holds: replies processed at once
         # cannot each take the last place
-        return Done(f"You sent {chat.BY_MAIL_PER_HOUR} messages to the table in the last "
-                    "hour, so this one was not passed on; please wait a while.", answered=True)
+        return Done(_("You sent %(n)s messages to the table in the last hour, so this one "
+                      "was not passed on; please wait a while.", n=chat.BY_MAIL_PER_HOUR),
+                    answered=True)
     said = chat.post(ctx.session, ctx.svc, game, ctx.seat, rest)
-    return Done("Message sent to everyone.", said.outbox_ids)
+    return Done(_("Message sent to everyone."), said.outbox_ids)
 
 
 def _undo(ctx: Context, rest: str) -> Done:
@@ -195,7 +230,7 @@ def _plan(kind: str) -> Handler:
 
 def _plans(ctx: Context, rest: str) -> Done:
     if rest.strip():
-        raise Refused("Write plans to list your plans, or plans clear to drop them all.")
+        raise Refused(_("Write plans to list your plans, or plans clear to drop them all."))
     return Done(standingplans.listing(ctx.session, ctx.svc, ctx.game_id, ctx.seat))
 
 
@@ -231,46 +266,65 @@ def _notes_clear(ctx: Context, rest: str) -> Done:
     return Done(notes.clear(ctx.session, ctx.game_id, ctx.seat, _writer(ctx)))
 
 
-register(Command("help", "", "Lists every move you can make now, and these words.", _help))
-register(Command("view", "", "Sends (or shows) the game as it stands.", _view))
-register(Command("say", "MESSAGE", "Writes MESSAGE to everyone at the table.", _say,
-                 joined=True, answered_by_mail=False))
-register(Command("undo", "[accept / refuse]", "Asks the others to let you take back your "
-                 "last move; undo accept / undo refuse answers another player's request.",
-                 _undo))
-register(Command(extensions.WORD, "DAYS (e.g. 2d)", "Asks the other players to move your "
-                 "deadline DAYS later (1 to 14 days; once a game unless the game allows more); "
-                 "it moves when all agree.", _extend))
-register(Command(extensions.AGREE, "", "Agrees to the extension another player asked for "
-                 "(`extend`): their deadline moves when everyone has agreed.",
-                 _answer_extension(extensions.AGREE)))
-register(Command(extensions.DECLINE, "", "Declines the extension another player asked for: "
-                 "their deadline stays.", _answer_extension(extensions.DECLINE)))
-register(Command("resign", "", "Gives up this game (with two players the other wins; with "
-                 "more your turns are played for you and you rank last); a tournament's game "
-                 "also withdraws you from the tournament.", _resign))
-register(Command("vacation", "DAYS / until YYYY-MM-DD", "Stops your clocks in every game "
-                 "for that many days, or to that day.", _vacation("vacation"),
-                 own_transaction=True, check=_vacation_check("vacation")))
-register(Command("back", "", "Ends your vacation: your clocks run again.", _vacation("back"),
-                 own_transaction=True, check=_vacation_check("back")))
-register(Command("keep", "", "As the last line of a reply, keeps a turn that may go on open "
-                 "(RULINGS M9); otherwise the reply's moves are your whole turn."))
-register(Command("if", "THEIR MOVE then MY MOVE", "A plan: when they (or the player "
-                 "named) next make exactly that move, yours is played at once (or when your "
-                 "turn comes), if still allowed; e.g. if they lead the Mill then play the "
-                 "Savage. Only you see it.", _plan("if")))
-register(Command("next:", "MY MOVE", "A plan: your move, played when your turn comes if "
-                 "still allowed; e.g. next: take blind.", _plan("next")))
-register(Command("plans", "", "Lists your plans in this game (nobody else sees them).",
-                 _plans))
-register(Command("plans clear", "", "Drops all your plans in this game.", _plans_clear))
-register(Command("note", "TEXT", "Keeps TEXT as a private note on this game: only you see "
-                 f"it, on your game page and in your emails (at most {notes.MAX_NOTES} notes "
-                 f"of {notes.MAX_CHARS} characters).", _note))
-register(Command("notes", "", "Lists your notes on this game.", _notes))
-register(Command("note clear", "", "Removes all your notes on this game.", _notes_clear))
-register(Command("try", "MOVE (one line or several)", "Shows your view after MOVE without "
-                 "making it: nothing is played and nobody is told; a card you would draw "
-                 "shows as unknown. Several try lines are tried in order.", _try,
-                 joined=True))
+register(Command("help", "", N_("Lists every move you can make now, and these words."), _help,
+                 aliases={"de": "hilfe", "fr": "aide"}))
+register(Command("view", "", N_("Sends (or shows) the game as it stands."), _view,
+                 aliases={"de": "ansicht", "fr": "voir"}))
+register(Command("say", N_("MESSAGE"), N_("Writes MESSAGE to everyone at the table."), _say,
+                 joined=True, answered_by_mail=False, aliases={"de": "sag", "fr": "dis"}))
+register(Command("undo", N_("[accept / refuse]"), N_(
+    "Asks the others to let you take back your last move; undo accept / undo refuse answers "
+    "another player's request."), _undo, aliases={"de": "rückgängig", "fr": "annuler"}))
+register(Command(extensions.WORD, N_("DAYS (e.g. 2d)"), N_(
+    "Asks the other players to move your deadline DAYS later (1 to 14 days; once a game "
+    "unless the game allows more); it moves when all agree."), _extend,
+    aliases={"de": "verlängern", "fr": "prolonger"}))
+register(Command(extensions.AGREE, "", N_(
+    "Agrees to the extension another player asked for (`extend`): their deadline moves when "
+    "everyone has agreed."), _answer_extension(extensions.AGREE),
+    aliases={"de": "zustimmen", "fr": "accepter"}))
+register(Command(extensions.DECLINE, "", N_(
+    "Declines the extension another player asked for: their deadline stays."),
+    _answer_extension(extensions.DECLINE), aliases={"de": "ablehnen", "fr": "refuser"}))
+register(Command("resign", "", N_(
+    "Gives up this game (with two players the other wins; with more your turns are played "
+    "for you and you rank last); a tournament's game also withdraws you from the "
+    "tournament."), _resign, aliases={"de": "aufgeben", "fr": "abandon"}))
+register(Command("vacation", N_("DAYS / until YYYY-MM-DD"), N_(
+    "Stops your clocks in every game for that many days, or to that day."),
+    _vacation("vacation"), own_transaction=True, check=_vacation_check("vacation"),
+    aliases={"de": "urlaub", "fr": "vacances"}))
+register(Command("back", "", N_("Ends your vacation: your clocks run again."), _vacation("back"),
+                 own_transaction=True, check=_vacation_check("back"),
+                 aliases={"de": "zurück", "fr": "retour"}))
+# keep, if and next: are words of the turn and of a plan's own grammar (`if ... then ...`):
+# English only, as the moves are
+register(Command("keep", "", N_(
+    "As the last line of a reply, keeps a turn that may go on open (RULINGS M9); otherwise "
+    "the reply's moves are your whole turn.")))
+register(Command("if", N_("THEIR MOVE then MY MOVE"), N_(
+    "A plan: when they (or the player named) next make exactly that move, yours is played "
+    "at once (or when your turn comes), if still allowed; e.g. if they lead the Mill then "
+    "play the Savage. Only you see it."), _plan("if")))
+register(Command("next:", N_("MY MOVE"), N_(
+    "A plan: your move, played when your turn comes if still allowed; e.g. next: take "
+    "blind."), _plan("next")))
+register(Command("plans", "", N_("Lists your plans in this game (nobody else sees them)."),
+                 _plans, aliases={"de": "pläne"}))
+register(Command("plans clear", "", N_("Drops all your plans in this game."), _plans_clear,
+                 aliases={"de": "pläne löschen", "fr": "plans effacer"}))
+# the summary is a catalog message, so it names the bounds as numbers: keep them in step
+if (notes.MAX_NOTES, notes.MAX_CHARS) != (20, 500):
+    raise RuntimeError("the note word's summary names 20 notes of 500 characters")
+register(Command("note", N_("TEXT"), N_(
+    "Keeps TEXT as a private note on this game: only you see it, on your game page and in "
+    "your emails (at most 20 notes of 500 characters)."), _note,
+    aliases={"de": "notiz"}))
+register(Command("notes", "", N_("Lists your notes on this game."), _notes,
+                 aliases={"de": "notizen"}))
+register(Command("note clear", "", N_("Removes all your notes on this game."), _notes_clear,
+                 aliases={"de": "notizen löschen", "fr": "note effacer"}))
+register(Command("try", N_("MOVE (one line or several)"), N_(
+    "Shows your view after MOVE without making it: nothing is played and nobody is told; a "
+    "card you would draw shows as unknown. Several try lines are tried in order."), _try,
+    joined=True, aliases={"de": "probier", "fr": "essayer"}))

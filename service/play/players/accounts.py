@@ -14,6 +14,9 @@ from zoneinfo import available_timezones
 from sqlalchemy import select
 
 from service.linking.signer import TokenError
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import gettext as _
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -22,17 +25,17 @@ from service.store.models import Player, SignIn
 from .addresses import address, default_name, erased
 
 SIGN_IN_LIFETIME = timedelta(minutes=15)
-MAIL_MODES = {"turn": "when it is my move", "every": "every move",
-              "digest": "a daily digest"}
+MAIL_MODES = {"turn": N_("when it is my move"), "every": N_("every move"),
+              "digest": N_("a daily digest")}
 ZONES = frozenset(available_timezones())
 
 
 class SignInRefused(PlayError):
-    title = "This sign-in link does not work"
+    title = N_("This sign-in link does not work")
 
 
 class BadPreferences(PlayError):
-    title = "Those preferences were not saved"
+    title = N_("Those preferences were not saved")
 
 
 @dataclass(frozen=True)
@@ -44,16 +47,20 @@ class Account:
     mail_mode: str
     digest_hour: int | None
     muted_reason: str | None       # why no mail reaches this address, if none does
+    language: str = catalogs.DEFAULT
 
 
 def browser_hash(nonce: str) -> str:
     return hashlib.sha256(("turnpost.browser:" + nonce).encode()).hexdigest()
 
 
-def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
+def request_sign_in(svc: Services, typed: str, browser_nonce: str,
+                    language: str | None = None) -> list[int]:
     """Mail a sign-in link to the address (a new address becomes a new player when the link is
     used, not before). Nothing is sent to an address that asked never to be mailed or that
-    bounced; the page says the same either way, so it tells nobody which addresses are ours."""
+    bounced; the page says the same either way, so it tells nobody which addresses are ours.
+    `language`: the one the page was shown in; the link's email to an address that is no
+    player yet is in it."""
     addr = address(typed)
     now = svc.clock.now()
     with svc.db.transaction() as session:
@@ -64,11 +71,17 @@ def request_sign_in(svc: Services, typed: str, browser_nonce: str) -> list[int]:
                      expires_at=now + SIGN_IN_LIFETIME)
         session.add(row)
         session.flush()
-        return [notify.letter(session, addr, "sign_in", {"sign_in": row.id}, now).id]
+        payload = {"sign_in": row.id}
+        if catalogs.known(language):
+            payload["language"] = catalogs.known(language)
+        return [notify.letter(session, addr, "sign_in", payload, now).id]
 
 
-def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Account:
-    """Use a sign-in link: the player's account (made now if the address is new)."""
+def complete_sign_in(svc: Services, token: str, browser_nonce: str | None,
+                     language: str | None = None) -> Account:
+    """Use a sign-in link: the player's account (made now if the address is new). `language`:
+    the browser's (its Accept-Language, or the switcher's choice), taken as the player's
+    language when they have chosen none yet."""
     try:
         claims = svc.urls.signer.loads("sign_in", token)
     except TokenError as exc:
@@ -77,23 +90,25 @@ def complete_sign_in(svc: Services, token: str, browser_nonce: str | None) -> Ac
     with svc.db.transaction() as session:
         row = session.get(SignIn, claims.game, with_for_update=True)
         if row is None:
-            raise SignInRefused("This sign-in link is not one of ours.")
+            raise SignInRefused(_("This sign-in link is not one of ours."))
         if row.used_at is not None:
-            raise SignInRefused("This sign-in link was used already; each works once. "
-                                "Ask for a new one.")
+            raise SignInRefused(_("This sign-in link was used already; each works once. "
+                                  "Ask for a new one."))
         if now > row.expires_at:
-            raise SignInRefused("This sign-in link is more than 15 minutes old. "
-                                "Ask for a new one.")
+            raise SignInRefused(_("This sign-in link is more than 15 minutes old. "
+                                  "Ask for a new one."))
         if browser_nonce is None or browser_hash(browser_nonce) != row.browser_hash:
-            raise SignInRefused("This sign-in link was asked for in another browser. Open it "
-                                "in the browser where you typed your address, or ask for a "
-                                "new one here.")
+            raise SignInRefused(_("This sign-in link was asked for in another browser. Open "
+                                  "it in the browser where you typed your address, or ask "
+                                  "for a new one here."))
         row.used_at = now
         player = session.scalars(select(Player).where(Player.email == row.email)).first()
         if player is None:
             player = Player(email=row.email, name=default_name(row.email), created_at=now)
             session.add(player)
             session.flush()
+        if player.language is None and catalogs.known(language):
+            player.language = catalogs.known(language)
         return _account(player)
 
 
@@ -107,22 +122,29 @@ def account(svc: Services, player_id: int | None) -> Account | None:
         return _account(player) if player is not None and not erased(player.email) else None
 
 
+def chosen_language(svc: Services, player_id: int) -> str | None:
+    """The language the player chose (None: none yet, or no such player)."""
+    with svc.db.transaction() as session:
+        return catalogs.known(session.scalar(select(Player.language)
+                                             .where(Player.id == player_id)))
+
+
 def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mail_mode: str,
                      digest_hour: str) -> Account:
     name = " ".join(name.split())
     if not 1 <= len(name) <= 40 or "@" in name:
-        raise BadPreferences("A display name has 1 to 40 characters and no @: other players "
-                             "see it, never your address.")
+        raise BadPreferences(_("A display name has 1 to 40 characters and no @: other "
+                               "players see it, never your address."))
     zone = zone.strip() or None
     if zone is not None and zone not in ZONES:
-        raise BadPreferences(f"{zone[:60]!r} is not a time zone; write it like Europe/Paris "
-                             "or America/New_York.")
+        raise BadPreferences(_("%(zone)r is not a time zone; write it like Europe/Paris or "
+                               "America/New_York.", zone=zone[:60]))
     if mail_mode not in MAIL_MODES:
-        raise BadPreferences("Choose one of the mail modes offered.")
+        raise BadPreferences(_("Choose one of the mail modes offered."))
     hour = None
     if mail_mode == "digest":
         if not digest_hour.strip().isdigit() or not 0 <= int(digest_hour) <= 23:
-            raise BadPreferences("A daily digest needs an hour from 0 to 23.")
+            raise BadPreferences(_("A daily digest needs an hour from 0 to 23."))
         hour = int(digest_hour)
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)
@@ -131,7 +153,8 @@ def save_preferences(svc: Services, player_id: int, *, name: str, zone: str, mai
 
 
 def _account(player: Player) -> Account:
-    reason = ("you asked never to be emailed" if player.suppressed
-              else "mail to this address bounced" if player.bounced_at else None)
+    # the page shows it in the reader's language (N_: translated there)
+    reason = (N_("you asked never to be emailed") if player.suppressed
+              else N_("mail to this address bounced") if player.bounced_at else None)
     return Account(player.id, player.email, player.name, player.zone, player.mail_mode,
-                   player.digest_hour, reason)
+                   player.digest_hour, reason, catalogs.chosen(player.language))

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
+from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import gettext as _
 from service.play.errors import PlayError
 
 #: an erased player's address is erased-<id>@ this domain: RFC 2606 reserves .invalid, so it
@@ -18,7 +20,7 @@ def erased(addr: str) -> bool:
 
 
 class BadAddress(PlayError):
-    title = "That is not an email address"
+    title = N_("That is not an email address")
 
 
 def address(text: str) -> str:
@@ -29,7 +31,8 @@ def address(text: str) -> str:
             raise EmailNotValidError("more than 64 characters before the @")
     except EmailNotValidError as exc:
         shown = text if len(text) <= 80 else text[:77] + "..."
-        raise BadAddress(f"{shown!r} is not an email address: {exc}") from None
+        raise BadAddress(_("%(shown)r is not an email address: %(why)s", shown=shown,
+                           why=exc)) from None
     return valid.normalized.lower()
 
 

@@ -36,7 +36,8 @@ def test_the_cli_sets_shows_and_refuses(app, client):
                "forced_moves=off")
     assert done.exit_code == 0, done.output
     assert done.output.strip() == ("tz=Europe/Berlin rest_days=sat,sun quiet_hours=22:00-08:00 "
-                                   "reminders=24h,4h,1h auto_vacation=off forced_moves=off")
+                                   "reminders=24h,4h,1h auto_vacation=off forced_moves=off "
+                                   "language=en")
     before = stored(app)
     for bad, words in (("rest_days=mon,tue,wed,thu,fri,sat,sun", "at least one day"),
                        ("quiet_hours=18-12", "at most 16 hours"),

@@ -1,6 +1,7 @@
 """A player's calendar preferences: `tz`, `rest_days`, `quiet_hours`, `reminders`,
 `auto_vacation`, and `forced_moves` (a seat's only move played for it, service.play.moves.tablebots),
-set together from /me or `flask players prefs EMAIL KEY=VALUE...`. Every value
+with `language` (en, de, fr: their emails, answers and pages), set together from /me, the
+API's /api/v1/me/prefs or `flask players prefs EMAIL KEY=VALUE...`. Every value
 is checked before any is stored: one bad value changes nothing and says what would work."""
 from __future__ import annotations
 
@@ -11,6 +12,9 @@ from zoneinfo import available_timezones
 from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import gettext as _
 from service.store.models import GameRow, Player, Seat
 
 from ...errors import PlayError
@@ -18,13 +22,14 @@ from ...services import Services
 from .. import clocks
 from . import calendarrules
 
-KEYS = ("tz", "rest_days", "quiet_hours", "reminders", "auto_vacation", "forced_moves")
+KEYS = ("tz", "rest_days", "quiet_hours", "reminders", "auto_vacation", "forced_moves",
+        "language")
 REST_DAYS_EVERY = timedelta(days=7)     # rest days change at most this often
 ZONES = frozenset(available_timezones())
 
 
 class CalendarRefused(PlayError):
-    title = "That preference cannot be set"
+    title = N_("That preference cannot be set")
 
 
 def preferences(player: Any) -> dict[str, str]:
@@ -34,7 +39,8 @@ def preferences(player: Any) -> dict[str, str]:
             "quiet_hours": player.quiet_hours or "none",
             "reminders": player.reminders or "default",
             "auto_vacation": "on" if player.auto_vacation else "off",
-            "forced_moves": "on" if player.forced_moves else "off"}
+            "forced_moves": "on" if player.forced_moves else "off",
+            "language": catalogs.chosen(player.language)}
 
 
 def read_preferences(svc: Services, player_id: int) -> dict[str, str]:
@@ -91,6 +97,14 @@ def _checked(session: Session, player: Player, changes: dict[str, str],
         values["auto_vacation"] = calendarrules.parse_switch("auto_vacation", changes["auto_vacation"])
     if "forced_moves" in changes:
         values["forced_moves"] = calendarrules.parse_switch("forced_moves", changes["forced_moves"])
+    if "language" in changes:
+        language = catalogs.known(changes["language"])
+        if language is None:
+            raise calendarrules.CalendarError(_("%(typed)r is not a language of ours; write one "
+                                                "of %(codes)s, e.g. language=de.",
+                                                typed=changes["language"][:20],
+                                                codes=", ".join(catalogs.LANGUAGES)))
+        values["language"] = language
     return values
 
 

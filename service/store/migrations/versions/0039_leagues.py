@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "0039_leagues"
-down_revision = "0037_desk"
+down_revision = "0038_player_language"
 branch_labels = None
 depends_on = None
 
