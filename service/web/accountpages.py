@@ -10,7 +10,7 @@ from functools import wraps
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import _
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import accounts, blocks, erasure, hooks, invitations, readdress

@@ -122,6 +122,11 @@ def gettext(message: str, **values) -> str:
     return text % values if values else text
 
 
+#: the name gettext's tools look for (`make translations` extracts `_(...)`), so a module
+#: imports it as it is instead of renaming gettext on the way in
+_ = gettext
+
+
 def ngettext(singular: str, plural: str, n: int, **values) -> str:
     text = translations(_current.get()).ngettext(singular, plural, n)
     return text % {"num": n, **values}

@@ -13,8 +13,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import N_
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import N_, _
 from service.mailwire.outbound.compose import Envelope, compose_letter
 from service.play.services import Services
 from service.play.time import clocks, deadlines

@@ -37,7 +37,7 @@ from service.mailwire.inbound.parse import (
     reply_tokens,
 )
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import _
 from service.play import notify, repository
 from service.play.errors import AlreadyDone, PlayError
 from service.play.moves import Intent, runner, wordregistry

@@ -22,7 +22,7 @@ from dataclasses import dataclass, field, replace
 
 from sqlalchemy.orm import Session
 
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import _
 from service.play import repository
 from service.play.errors import PlayError, Refused
 from service.play.services import Services

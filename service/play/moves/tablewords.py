@@ -2,7 +2,7 @@
 word is read, the moves `help` lists, and `undo`'s answers."""
 from __future__ import annotations
 
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import _
 from service.play.services import Services
 
 from . import undo

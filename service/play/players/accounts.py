@@ -15,8 +15,7 @@ from sqlalchemy import select
 
 from service.linking.signer import TokenError
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import N_
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.services import Services

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from email_validator import EmailNotValidError, validate_email
 
-from service.mailwire.outbound.catalogs import N_
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.errors import PlayError
 
 #: an erased player's address is erased-<id>@ this domain: RFC 2606 reserves .invalid, so it

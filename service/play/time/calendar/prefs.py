@@ -13,8 +13,7 @@ from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import N_
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import N_, _
 from service.store.models import GameRow, Player, Seat
 
 from ...errors import PlayError
