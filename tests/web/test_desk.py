@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from service import play
 from service.play import repository
-from service.play.moves import notes
+from service.play.moves import notes, wordregistry
 from service.play.players import personaltokens
 from service.play.reads import mydata, waiting
 from service.store.models import GameRow, Note, Player
@@ -251,6 +251,13 @@ def test_a_note_too_long_or_too_many_is_refused_and_changes_nothing(app):
     with svc.db.transaction() as s:
         assert s.scalar(select(Note.id).where(Note.text == "one too many")) is None
         assert len(s.scalars(select(Note)).all()) == notes.MAX_NOTES
+
+
+def test_the_note_words_help_names_the_bounds_it_keeps():
+    """The `note` summary is a catalog message, so its bounds are written as numbers: they
+    are the ones notes refuses past."""
+    summary = wordregistry.COMMANDS["note"].summary
+    assert f"at most {notes.MAX_NOTES} notes of {notes.MAX_CHARS} characters" in summary
 
 
 def test_a_note_is_no_move(app):

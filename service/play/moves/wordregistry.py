@@ -15,8 +15,7 @@ from dataclasses import dataclass, field
 from sqlalchemy.orm import Session
 
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import N_
-from service.mailwire.outbound.catalogs import gettext as _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import repository
 from service.play.errors import Refused
 from service.play.players import seatchanges
@@ -313,9 +312,8 @@ register(Command("plans", "", N_("Lists your plans in this game (nobody else see
                  _plans, aliases={"de": "pläne"}))
 register(Command("plans clear", "", N_("Drops all your plans in this game."), _plans_clear,
                  aliases={"de": "pläne löschen", "fr": "plans effacer"}))
-# the summary is a catalog message, so it names the bounds as numbers: keep them in step
-if (notes.MAX_NOTES, notes.MAX_CHARS) != (20, 500):
-    raise RuntimeError("the note word's summary names 20 notes of 500 characters")
+# the summary is a catalog message, so it names notes' bounds as numbers
+# (tests/web/test_desk.py holds them to notes.MAX_NOTES and MAX_CHARS)
 register(Command("note", N_("TEXT"), N_(
     "Keeps TEXT as a private note on this game: only you see it, on your game page and in "
     "your emails (at most 20 notes of 500 characters)."), _note,

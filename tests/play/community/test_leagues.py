@@ -25,29 +25,13 @@ from service.store.models import (
     Tournament,
 )
 from service.store.statuses import GameStatus, SeatStatus
-from tests.play.community.helpers import player
+from tests.play.community.helpers import background, player
 
 #: six entered by the operator (people and bots mixed), two who join by the link
 ENTERED = ["ann@example.org", "bot:easy", "bob@example.org", "bot:normal", "bot:easy",
            "bot:normal"]
 JOINERS = ["Cy", "Dee"]
 
-
-def background(svc):
-    """The workers' jobs (the bots' moves, a tournament's next round), run in process in the
-    order the seam asked for them."""
-    jobs: list = []
-    svc.enqueue = lambda job, *args: jobs.append((job, args))
-
-    def drain(limit: int = 20_000) -> None:
-        while jobs and limit:
-            limit -= 1
-            job, args = jobs.pop(0)
-            if job == "bots":
-                play.move_bots(svc, *args)
-            elif job == "tournament":
-                play.advance_tournament(svc, *args)
-    return drain
 
 
 def people_move(svc, rng: random.Random, idle: str = "") -> int:
@@ -101,7 +85,7 @@ def names(view) -> list[list[str]]:
 
 def test_a_league_of_eight_plays_a_season_to_its_end_and_the_next_moves_top_and_bottom(
         services):
-    drain = background(services)
+    drain = background(services, jobs_at_most=20_000)
     league_id = make_league(services)
     first = leagueshow.show(services, league_id)
     assert first.status == "running" and first.season == 1
@@ -133,7 +117,7 @@ def test_a_league_of_eight_plays_a_season_to_its_end_and_the_next_moves_top_and_
 
 
 def test_the_season_letters_say_division_opponents_place_and_move(services):
-    drain = background(services)
+    drain = background(services, jobs_at_most=20_000)
     league_id = make_league(services)
     with services.db.transaction() as s:
         starts = {r.to_addr: r.payload for r in s.scalars(select(OutboxRow).where(
@@ -187,7 +171,7 @@ def test_a_tampered_or_foreign_link_joins_nothing(services):
 
 
 def test_one_who_leaves_is_not_in_the_next_season_and_the_place_fills_from_below(services):
-    drain = background(services)
+    drain = background(services, jobs_at_most=20_000)
     league_id = make_league(services)
     with services.db.transaction() as s:
         ann = s.scalars(select(LeagueMember).join(LeagueMember.player).where(
@@ -236,7 +220,7 @@ def test_a_members_league_is_in_their_export_and_erasing_them_leaves_it(services
 def test_one_who_stops_playing_loses_on_time_and_is_not_in_the_next_season(services):
     """Two divisions of two: Ann plays her bot, Bob never moves. The clocks end his game (a
     league's seat out of time forfeits), the season ends with it, and he is out."""
-    drain = background(services)
+    drain = background(services, jobs_at_most=20_000)
     made = leagues.create(services, "trees", 2, 2, 10, 1,
                           ["ann@example.org", "bot:easy", "bob@example.org", "bot:normal"])
     assert made.started

@@ -19,22 +19,7 @@ from service.store.models import (
     Tournament,
     TournamentRound,
 )
-
-
-def background(svc):
-    """The workers' jobs, run in process in the order they were asked for."""
-    jobs: list = []
-    svc.enqueue = lambda job, *args: jobs.append((job, args))
-
-    def drain(limit: int = 5000) -> None:
-        while jobs and limit:
-            limit -= 1
-            job, args = jobs.pop(0)
-            if job == "bots":
-                play.move_bots(svc, *args)
-            elif job == "tournament":
-                play.advance_tournament(svc, *args)
-    return drain
+from tests.play.community.helpers import background
 
 
 def test_a_tournament_of_bots_runs_to_its_end_by_itself(services):
