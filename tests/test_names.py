@@ -10,7 +10,7 @@ from collections import defaultdict
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-OURS = ("service", "workers", "config")
+OURS = ("service", "workers", "config", "tests")
 # every Python file the project writes: the code and everything that drives it
 WRITTEN = ("service", "workers", "config", "tests", "bench", "tools", ".ci")
 

@@ -16,7 +16,7 @@ import pytest
 from service import play
 from service.play.clock import ManualClock
 from tests.conftest import T0
-from tests.play.time import helpers as clock_tests
+from tests.play.time.helpers import outbox, start, to_act
 from tests.web.helpers import mails, move_links, start_game
 from workers.inprocess import InProcessWorker
 
@@ -119,17 +119,17 @@ def test_the_idle_thread_runs_the_clocks_from_the_first_request(app_factory):
     app = app_factory(TURNPOST_BACKGROUND="thread", TURNPOST_SWEEP_SECONDS=0.2,
                       TURNPOST_CLOCK=ManualClock(T0))
     background, svc = app.extensions["turnpost.background"], app.extensions["turnpost"]
-    game_id = clock_tests.start(svc, clock="1h").game_id
-    seat = clock_tests.to_act(svc, game_id)[0]
+    game_id = start(svc, clock="1h").game_id
+    seat = to_act(svc, game_id)[0]
     svc.clock.advance(timedelta(hours=1, minutes=1))
     assert app.test_client().get("/").status_code == 200
     deadline = time.monotonic() + 5
-    while clock_tests.to_act(svc, game_id) == [seat] and time.monotonic() < deadline:
+    while to_act(svc, game_id) == [seat] and time.monotonic() < deadline:
         time.sleep(0.05)
-    assert clock_tests.to_act(svc, game_id) != [seat]
+    assert to_act(svc, game_id) != [seat]
     assert background.drain(10)
     assert any("ran out of time" in row["payload"].get("timeout", {}).get("text", "")
-               for row in clock_tests.outbox(svc, game_id))
+               for row in outbox(svc, game_id))
 
 
 EXITING = textwrap.dedent("""
