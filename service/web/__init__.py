@@ -57,6 +57,7 @@ from . import (
     seats,
     tokens,
     tournamentpages,
+    urlrules,
     webhookforms,
 )
 
@@ -66,12 +67,17 @@ class WebEnvironment(DictItemsFirst, FlaskEnvironment):
     same partials render in the emails)."""
 
 
+class TurnpostFlask(Flask):
+    """Flask, with each URL rule's builder compiled once per process (urlrules says why)."""
+    url_rule_class = urlrules.SharedBuilderRule
+
+
 #: the pages' templates, compiled once per process (templating.CompiledOnce says why)
 PAGE_CODE = CompiledOnce()
 
 
 def create_app(overrides: dict | None = None) -> Flask:
-    app = Flask("turnpost", template_folder=str(TEMPLATES),
+    app = TurnpostFlask("turnpost", template_folder=str(TEMPLATES),
                 static_folder=str(Path(__file__).resolve().parent / "static"))
     app.jinja_environment = WebEnvironment        # before anything makes app.jinja_env
     app.jinja_options = {**app.jinja_options, "bytecode_cache": PAGE_CODE}
