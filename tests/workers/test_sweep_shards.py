@@ -23,13 +23,13 @@ PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]
 
 
 @pytest.fixture
-def pg(pg_migrated, monkeypatch):
-    conftest._truncate_pg(pg_migrated)
+def pg(pg_migrated, pg_emptier, monkeypatch):
+    pg_emptier()
     # the workers' settings: a timeout is a timeout (no vacation day taken instead)
     monkeypatch.setenv("TURNPOST_AUTO_VACATION", "false")
     yield pg_migrated
     # the emails these workers were stopped before sending would be the next test's worker's
-    conftest._truncate_pg(pg_migrated)
+    pg_emptier()
 
 
 def seed(url, tmp_path, timeouts: int, reminders: int) -> tuple[list[int], list[int]]:
