@@ -13,7 +13,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.display.seatview import fill
+from service.display.seatview import SeatPage, fill, result_text
 from service.games import cards, registry
 from service.games.cards import decktet
 from service.games.contract import replay
@@ -158,3 +158,32 @@ def test_each_games_seat_page_in_german(app, client, kind):
         # the headline: whose move it is (an engine's prompt, "Waiting for Ben to follow.",
         # stays as the engine says it)
         assert ("Du bist am Zug." in page or "Warten auf " in page) and "Your turn" not in page
+
+
+def _page(to_act, me=0, outcome=None):
+    return SeatPage(game_id=1, kind="trees", title="Trees", seq=1, mark="", me=me,
+                    names=["Anna", "Ben", "Cleo"], view={}, news=[], to_act=to_act,
+                    your_turn=me in to_act, outcome=outcome)
+
+
+def test_the_headline_and_the_result_are_in_the_readers_language():
+    three = {"winners": [1], "how": "most districts", "scores": [4, 6, 5],
+             "places": [3, 1, 2], "left": [0]}
+    with catalogs.speaking("de"):
+        assert _page([0]).whose_move == "Du bist am Zug."
+        assert _page([0, 1, 2]).whose_move == "Du bist am Zug; Ben und Cleo wählen auch gerade."
+        assert _page([1]).whose_move == "Ben ist am Zug."
+        assert _page([1], outcome={"winners": [1]}).whose_move == "Partie beendet."
+        assert result_text(three, ["Anna", "Ben", "Cleo"], 0) == \
+            "Ben hat gewonnen. Plätze: 1. Ben (6), 2. Cleo (5), 3. du (4; hat die Partie " \
+            "verlassen). Most districts."
+    with catalogs.speaking("fr"):
+        assert _page([1, 2]).whose_move == "Ben et Cleo doivent choisir."
+        assert result_text({"winners": [0], "scores": [3, 1]}, ["Anna", "Ben"], 0) == \
+            "Vous avez gagné (vous: 3, Ben: 1)."
+        assert result_text(three, ["Anna", "Ben", "Cleo"], 1).startswith(
+            "Vous avez gagné. Classement : 1er vous (6), 2e Cleo (5), 3e Anna")
+    # English as before
+    assert _page([0, 1]).whose_move == "Your turn; Ben is choosing too."
+    assert result_text(three, ["Anna", "Ben", "Cleo"], 0).startswith(
+        "Ben won. Places: 1st Ben (6), 2nd Cleo (5), 3rd you (4; left the game).")
