@@ -154,10 +154,14 @@ TAKEN_BACK = "MoveTakenBack"
 
 
 def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
-    """An event as `seat` may see it; the service's own take-back event is public."""
+    """An event as `seat` may see it; the service's own take-back event is public, in the
+    language of the moment. The reader's own take-back is a sentence of its own: `fill` can
+    make "you" of a seat only in English."""
     if event.type == TAKEN_BACK:
-        return {"type": TAKEN_BACK, "text": f"{{p{event.data['seat']}}} took back a move, "
-                "as everyone agreed.", **event.data}
+        mover = event.data["seat"]
+        text = _("You took back a move, as everyone agreed.") if mover == seat else \
+            _("%(mover)s took back a move, as everyone agreed.", mover=f"{{p{mover}}}")
+        return {"type": TAKEN_BACK, "text": text, **event.data}
     return engine.redact(event, seat)
 
 

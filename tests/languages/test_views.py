@@ -13,10 +13,10 @@ from collections.abc import Iterator
 
 import pytest
 
-from service.display.seatview import SeatPage, fill, result_text
+from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
 from service.games import cards, registry
 from service.games.cards import decktet
-from service.games.contract import replay
+from service.games.contract import Event, replay
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
 from tests.games.positions import configurations, positions
@@ -187,3 +187,18 @@ def test_the_headline_and_the_result_are_in_the_readers_language():
     assert _page([0, 1]).whose_move == "Your turn; Ben is choosing too."
     assert result_text(three, ["Anna", "Ben", "Cleo"], 0).startswith(
         "Ben won. Places: 1st Ben (6), 2nd Cleo (5), 3rd you (4; left the game).")
+
+
+def test_a_move_taken_back_is_told_in_the_readers_language():
+    trees = registry.get("trees")
+    taken = [(7, Event(TAKEN_BACK, {"seat": 1}))]
+    told = {}
+    for lang in ("en", "de", "fr"):
+        with catalogs.speaking(lang):
+            told[lang] = [history(trees, taken, me, ["Anna", "Ben"])[0]["text"]
+                          for me in (0, 1)]
+    assert told["en"] == ["Ben took back a move, as everyone agreed.",
+                          "You took back a move, as everyone agreed."]
+    assert told["de"] == ["Ben hat einen Zug zurückgenommen, wie alle zugestimmt haben.",
+                          "Du hast einen Zug zurückgenommen, wie alle zugestimmt haben."]
+    assert told["fr"][1] == "Vous avez repris un coup, avec l’accord de tous."
