@@ -21,7 +21,8 @@ from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
 from tests.games.positions import configurations, positions
 from tests.languages.test_catalogs import _words
-from tests.web.helpers import game_link, latest_to, start_game
+from tests.languages.test_chosen import make_player
+from tests.web.helpers import game_link, latest_to, start_game, text_of
 
 GAMES = ["trees", "suzerain", "magnate", "aristocracy"]
 NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
@@ -202,3 +203,13 @@ def test_a_move_taken_back_is_told_in_the_readers_language():
     assert told["de"] == ["Ben hat einen Zug zurückgenommen, wie alle zugestimmt haben.",
                           "Du hast einen Zug zurückgenommen, wie alle zugestimmt haben."]
     assert told["fr"][1] == "Vous avez repris un coup, avec l’accord de tous."
+
+
+def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
+    people = ["anna@example.org", "ben@example.org"]
+    for addr in people:
+        make_player(app, addr, "de")
+    start_game(app, "trees", people)
+    texts = [text_of(latest_to(app, addr)) for addr in people]
+    assert sum("DU BIST AM ZUG." in t for t in texts) == 1
+    assert not any("YOUR TURN" in t or "Du bist am Zug." in t for t in texts)
