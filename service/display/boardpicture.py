@@ -18,6 +18,7 @@ from PIL import Image, ImageDraw
 
 from service.games import cards
 from service.games.cards import decktet, french
+from service.mailwire.outbound.catalogs import _
 
 from .cardfaces import H, UnknownCard, W, svg
 
@@ -57,12 +58,14 @@ def _flatten(node: dict) -> list[str]:
 
 
 def _who(seat: int, names: list[str], me: int | None) -> str:
-    return "you" if seat == me else names[seat] if seat < len(names) else "another player"
+    return _("you") if seat == me else names[seat] if seat < len(names) else _("another player")
 
 
 def rows(view: dict, names: list[str], me: int | None) -> list[tuple[str, list[str]]]:
-    """(label, card ids) per row: the hand first, then the table as the game lays it out."""
-    out = [("Your hand", list(view["hand"]))] if view.get("hand") else []
+    """(label, card ids) per row: the hand first, then the table as the game lays it out.
+    The labels are in the language of the moment (the reader's); a Trees row keeps its
+    tree's name as the engine gives it, which is how `_trees` finds its layout."""
+    out = [(_("Your hand"), list(view["hand"]))] if view.get("hand") else []
     game = view.get("game")
     if game == "trees":
         out += [(f"{t['name'][:1].upper()}{t['name'][1:]}", _flatten(t["tree"]))
@@ -71,16 +74,17 @@ def rows(view: dict, names: list[str], me: int | None) -> list[tuple[str, list[s
         for d in view.get("districts", []):
             for col in d.get("columns", []):
                 if col["cards"]:
-                    out.append((f"District {d['number']}, {_who(col['seat'], names, me)}",
+                    out.append((_("District %(number)s, %(who)s", number=d["number"],
+                                  who=_who(col["seat"], names, me)),
                                 [x["card"] for x in col["cards"]]))
     elif game == "suzerain":
         if view.get("table"):
-            out.append((f"Led by {_who(view['table']['seat'], names, me)}",
+            out.append((_("Led by %(who)s", who=_who(view["table"]["seat"], names, me)),
                         [view["table"]["card"]]))
-        out.append(("Face up", list(view.get("display", []))))
+        out.append((_("Face up"), list(view.get("display", []))))
     elif game == "aristocracy":
-        out.append(("Market", list(view.get("market", []))))
-        out.append(("Discards face up", list(view.get("discard_face_up", []))))
+        out.append((_("Market"), list(view.get("market", []))))
+        out.append((_("Discards face up"), list(view.get("discard_face_up", []))))
     return [(label, ids) for label, ids in out if ids]
 
 
@@ -328,8 +332,8 @@ def _trees(view: dict) -> dict[str, dict] | None:
 
 
 def _alt(laid: list[tuple[str, list[str]]]) -> str:
-    return "The table: " + "; ".join(
-        f"{label}: " + ", ".join(cards.name(c) for c in ids) for label, ids in laid) + "."
+    return _("The table: %(rows)s.", rows="; ".join(
+        f"{label}: " + ", ".join(cards.name(c) for c in ids) for label, ids in laid))
 
 
 def picture(view: dict, names: list[str], me: int | None) -> Picture | None:

@@ -10,6 +10,7 @@ from typing import Any
 
 from service.games.contract import Event, Game
 from service.linking.freshness import mark
+from service.mailwire.outbound.catalogs import _, current, ngettext
 
 _SEAT = re.compile(r"\{p(\d+)\}")
 
@@ -114,18 +115,22 @@ class SeatPage:
 
     @property
     def whose_move(self) -> str:
-        """"Your turn.", "Your turn; Ben is choosing too.", "Ben to move.", "Game over." """
+        """"Your turn.", "Your turn; Ben is choosing too.", "Ben to move.", "Game over.", in
+        the language of the moment (the reader's: catalogs.speaking)."""
         others = [s for s in self.to_act if s != self.me]
         if self.outcome:
-            return "Game over."
+            return _("Game over.")
         if self.your_turn:
             if not others:
-                return "Your turn."
-            return f"Your turn; {self.waiting_for} {'is' if len(others) == 1 else 'are'} " \
-                "choosing too."
+                return _("Your turn.")
+            # the count only picks the verb's number (is / are choosing): the names say who
+            return ngettext("Your turn; %(others)s is choosing too.",
+                            "Your turn; %(others)s are choosing too.", len(others),
+                            others=self.waiting_for)
         if not others:
             return ""
-        return f"{self.waiting_for} to {'move' if len(others) == 1 else 'choose'}."
+        return ngettext("%(others)s to move.", "%(others)s to choose.", len(others),
+                        others=self.waiting_for)
 
     @property
     def headline(self) -> str:
@@ -149,10 +154,14 @@ TAKEN_BACK = "MoveTakenBack"
 
 
 def redact(engine: Game, event: Event, seat: int | None) -> dict | None:
-    """An event as `seat` may see it; the service's own take-back event is public."""
+    """An event as `seat` may see it; the service's own take-back event is public, in the
+    language of the moment. The reader's own take-back is a sentence of its own: `fill` can
+    make "you" of a seat only in English."""
     if event.type == TAKEN_BACK:
-        return {"type": TAKEN_BACK, "text": f"{{p{event.data['seat']}}} took back a move, "
-                "as everyone agreed.", **event.data}
+        mover = event.data["seat"]
+        text = _("You took back a move, as everyone agreed.") if mover == seat else \
+            _("%(mover)s took back a move, as everyone agreed.", mover=f"{{p{mover}}}")
+        return {"type": TAKEN_BACK, "text": text, **event.data}
     return engine.redact(event, seat)
 
 
@@ -195,9 +204,12 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
 
 
 def waiting_for(names: Sequence[str], to_act: Iterable[int], me: int | None) -> str:
-    """The seats to act other than `me`, by name: "Ben", "Ben and Cleo", "Ben, Cleo and Dan"."""
+    """The seats to act other than `me`, by name: "Ben", "Ben and Cleo", "Ben, Cleo and Dan"
+    ("und", "et" in German and French)."""
     others = [names[s] for s in to_act if s != me]
-    return " and ".join(", ".join(others).rsplit(", ", 1)) if others else ""
+    if len(others) < 2:
+        return "".join(others)
+    return _("%(some)s and %(last)s", some=", ".join(others[:-1]), last=others[-1])
 
 
 def result_line(page: SeatPage) -> str:
@@ -212,13 +224,14 @@ def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> st
     if not outcome:
         return ""
     winners = outcome["winners"]
-    who = [("you" if w == me else _name(names, w)) for w in winners]
+    you = _("you")
+    who = [(you if w == me else _name(names, w)) for w in winners]
     if not who:
-        head = "Nobody won"
+        head = _("Nobody won")
     elif len(who) == 1:
-        head = "You won" if who[0] == "you" else f"{who[0]} won"
+        head = _("You won") if winners[0] == me else _("%(name)s won", name=who[0])
     else:
-        head = "Shared win: " + ", ".join(who)
+        head = _("Shared win: %(names)s", names=", ".join(who))
     how = sentence(outcome["how"], names, me) if outcome.get("how") else ""
     scores = outcome.get("scores")
     places = outcome.get("places")
@@ -229,7 +242,7 @@ def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> st
         return f"{head}. {how}".rstrip()
     # each score set apart from its name ("Normal bot 1: 6": a name may end in a number),
     # the reader's as "you"
-    listed = ", ".join(f"{'you' if s == me else names[s]}: "
+    listed = ", ".join(f"{you if s == me else names[s]}: "
                        f"{scores[s]:g}" for s in range(len(names)))
     if outcome.get("how") in SCORES_SAY_IT:
         return f"{head} ({listed})."
@@ -247,13 +260,18 @@ def _places_text(outcome: Mapping, names: list[str], me: int | None) -> str:
     left = set(outcome.get("left") or ())
     parts = []
     for s in sorted(range(len(places)), key=lambda s: (places[s], s)):
-        notes = ([f"{scores[s]:g}"] if scores else []) + (["left the game"] if s in left else [])
-        name = "you" if s == me else _name(names, s)
+        notes = ([f"{scores[s]:g}"] if scores else []) + ([_("left the game")] if s in left else [])
+        name = _("you") if s == me else _name(names, s)
         parts.append(f"{ordinal(places[s])} {name}" + (f" ({'; '.join(notes)})" if notes else ""))
-    return "Places: " + ", ".join(parts) + "."
+    return _("Places: %(places)s.", places=", ".join(parts))
 
 
 def ordinal(n: int) -> str:
-    """1st, 2nd, 3rd, 4th, 5th."""
+    """1st, 2nd, 3rd, 4th, 5th; in German 1., 2., in French 1er, 2e (catalogs.current)."""
+    language = current()
+    if language == "de":
+        return f"{n}."
+    if language == "fr":
+        return f"{n}er" if n == 1 else f"{n}e"
     suffix = {1: "st", 2: "nd", 3: "rd"}.get(n if n < 20 else n % 10, "th")
     return f"{n}{suffix}"

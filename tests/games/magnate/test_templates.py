@@ -7,6 +7,7 @@ import pytest
 
 from service.games import cards
 from service.games.magnate import GAME
+from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import FILTERS, GLOBALS
 from tests.games.magnate.test_play import play
 
@@ -15,7 +16,9 @@ ROOT = Path(__file__).resolve().parents[3] / "templates"
 
 
 def _env():
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT)), autoescape=True)
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(ROOT)), autoescape=True,
+                             extensions=["jinja2.ext.i18n"])
+    catalogs.install(env)           # the partials' fixed words go through the catalogs
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)     # the suit marks the partials import
     return env

@@ -10,6 +10,7 @@ import jinja2
 
 from service.games.contract import replay
 from service.games.suzerain import GAME
+from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import FILTERS, GLOBALS
 from tests.games.suzerain.helpers import new, play
 
@@ -86,7 +87,9 @@ def test_history_sentences_name_seats_and_cards():
 
 def render(kind: str, view: dict, me):
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(TEMPLATES),
-                             autoescape=kind == "html", undefined=jinja2.StrictUndefined)
+                             autoescape=kind == "html", undefined=jinja2.StrictUndefined,
+                             extensions=["jinja2.ext.i18n"])
+    catalogs.install(env)           # the partials' fixed words go through the catalogs
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)     # fill, and the suit marks the partials import
     return env.get_template(f"games/suzerain/view.{kind}").render(

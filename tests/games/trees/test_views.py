@@ -13,6 +13,7 @@ from service.games import cards
 from service.games.contract import replay
 from service.games.trees import GAME
 from service.games.trees.state import DRAW_CARDS
+from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import FILTERS, GLOBALS
 from tests.games.trees.helpers import act, harvest, play, table
 
@@ -80,7 +81,8 @@ def test_history_sentences():
 def render(view, me, ext):
     env = Environment(loader=FileSystemLoader(str(TEMPLATES)),
                       autoescape=select_autoescape(["html"]), trim_blocks=True,
-                      lstrip_blocks=True)
+                      lstrip_blocks=True, extensions=["jinja2.ext.i18n"])
+    catalogs.install(env)           # the partials' fixed words go through the catalogs
     env.filters.update(FILTERS)
     env.globals.update(GLOBALS)     # what the partials use besides their context (suit marks)
     return env.get_template(f"games/trees/view.{ext}").render(view=view, names=["Ann", "Bo"],

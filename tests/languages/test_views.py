@@ -1,0 +1,215 @@
+"""The games' own words in German and French: every game's view partial (the turn emails'
+text and HTML, the seat page's) rendered from real positions, each seat's and a spectator's,
+with none of its fixed words left in English (the method of test_catalogs' email check,
+over the views); what stays as the rule texts name it (the cards, the engines' sentences,
+the moves a player types in quotes) is taken out before the words are counted. And each
+game's seat page in German, its headline and headings German."""
+from __future__ import annotations
+
+import html
+import random
+import re
+from collections.abc import Iterator
+
+import pytest
+
+from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
+from service.games import cards, registry
+from service.games.cards import decktet
+from service.games.contract import Event, replay
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.templating import make_env
+from tests.games.positions import configurations, positions
+from tests.languages.test_catalogs import _words
+from tests.languages.test_chosen import make_player
+from tests.web.helpers import game_link, latest_to, start_game, text_of
+
+GAMES = ["trees", "suzerain", "magnate", "aristocracy"]
+NAMES = ["Anna", "Ben", "Cleo", "Dan", "Eve", "Finn"]
+
+#: our fixed English words in the views; none may be left in a German or French one (words
+#: German or French spell the same, "Hand", "Set", "Phase", "Limit", "blind", "point",
+#: "table", "pile", "final", "face", "Total", "production", are not here)
+ENGLISH = {"your", "you", "turn", "most", "play", "discards", "none", "empty",
+           "cards", "card", "trees", "players", "player", "deck", "trick", "round",
+           "market", "coins", "coin", "left", "waiting", "chosen", "still", "choose",
+           "down", "up", "value", "herald", "king", "queen", "jack",
+           "order", "sealed", "auction", "bids", "declared", "visit", "visits", "building",
+           "stall", "game", "over", "win", "wins", "won", "districts", "district", "tokens",
+           "roll", "rolled", "income", "taxed", "latest", "draw", "deed", "rules",
+           "classic", "leads", "majorities", "unseen", "score", "led", "played",
+           "next", "aside", "rights", "claims", "discarded", "with", "and",
+           "of", "to", "at", "the", "is", "no", "full", "room", "worth", "fits", "under",
+           "neither", "nor", "harvest", "must", "unroot", "nobody", "yet", "hidden", "others",
+           "only", "see", "has", "exposed", "turned", "complete", "fewest", "held", "any",
+           "first", "used"}
+
+
+def _finished(game_id: str, seed: int = 1):
+    """A game played to its end by random moves (the outcome's branches), in the first
+    configuration the lobby offers."""
+    game = registry.get(game_id)
+    seats, options = configurations(game)[0]
+    rng = random.Random(seed)
+    state = replay(game, game.start(seats, options, rng))
+    while game.outcome(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        move = rng.choice(game.legal_moves(state, seat))
+        state = replay(game, game.decide(state, seat, move, rng), state)
+    return game, seats, state
+
+
+def _views(game_id: str) -> Iterator[tuple[dict, int, int | None]]:
+    """(view, seats, reader) of every kept position and of a finished game, for each seat and
+    a spectator."""
+    tables = [(p.game, p.seats, p.state) for p in positions(game_id)] + [_finished(game_id)]
+    for game, seats, state in tables:
+        for me in [*range(seats), None]:
+            yield game.view(state, me), seats, me
+
+
+def _theirs(view, names: list[str], me: int | None) -> list[str]:
+    """The words a view shows that are not ours to translate: every card's name and label,
+    and the engine's own strings (a prompt, a tree's name, how a game ended), as written and
+    as the partials put names and capitals into them. Longest first, to be cut out whole."""
+    strings: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, str):
+            if cards.is_french(x) or cards.face(x) in decktet.ALL:
+                # Magnate's board names a card short, without its article ("Harvest")
+                strings.update({cards.name(x), cards.label(x), cards.name(x).removeprefix("the ")})
+            else:
+                strings.update({x, x.capitalize(), x[:1].upper() + x[1:], fill(x, names, me),
+                                fill(x, names, me, start=False)})
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+    walk(view)
+    return sorted((s for s in strings if s.strip()), key=len, reverse=True)
+
+
+def _left_in_english(rendered: str, theirs: list[str]) -> set[str]:
+    text = re.sub(r"<style.*?</style>", " ", rendered, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    text = re.sub(r"\s+", " ", text)          # wrapped lines joined, as the strings were
+    for s in theirs:       # whole words only: a kind "stall" is no licence for "stalls"
+        text = re.sub(r"(?<!\w)" + re.escape(re.sub(r"\s+", " ", s)) + r"(?!\w)", " ", text)
+    text = re.sub(r'"[^"]*"', " ", text)      # a move word the player is told to write
+    return _words(text) & ENGLISH
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_games_view_speaks_the_language(game_id, ext):
+    env = make_env()
+    template = env.get_template(f"games/{game_id}/view.{ext}")
+    english_seen: set[str] = set()
+    for view, seats, me in _views(game_id):
+        names = NAMES[:seats]
+        theirs = _theirs(view, names, me)
+        context = {"view": view, "names": names, "me": me}
+        with catalogs.speaking("en"):
+            english_seen |= _left_in_english(template.render(context), theirs)
+        for lang in ("de", "fr"):
+            with catalogs.speaking(lang):
+                rendered = template.render(context)
+            left = _left_in_english(rendered, theirs)
+            assert not left, f"{game_id} {ext} in {lang} still says {sorted(left)}:\n{rendered}"
+    # the check has teeth: the English view has many such words
+    assert len(english_seen) > 15, english_seen
+
+
+def test_the_text_views_stay_narrow_in_german_and_french():
+    """German runs longer: the lines our words may lengthen are wrapped (under 72 characters,
+    but a card list a player would not want broken, and the engines' own lines)."""
+    env = make_env()
+    for game_id in GAMES:
+        template = env.get_template(f"games/{game_id}/view.txt")
+        for view, seats, me in _views(game_id):
+            for lang in ("de", "fr"):
+                with catalogs.speaking(lang):
+                    text = template.render(view=view, names=NAMES[:seats], me=me)
+                wide = [line for line in text.splitlines() if len(line) > 76]
+                assert not wide, f"{game_id} in {lang}: {wide}"
+
+
+#: a heading of each game's view, in German, and its English that must be gone
+HEADINGS = {"trees": ("Bäume im Spiel", "Trees in play"), "suzerain": ("Der Tisch", "The table"),
+            "magnate": ("Bezirke", "Districts"), "aristocracy": ("Markt", "Market")}
+
+
+@pytest.mark.parametrize("kind", ["trees", "suzerain", "magnate-roller", "aristocracy"])
+def test_each_games_seat_page_in_german(app, client, kind):
+    people = ["anna@example.org", "ben@example.org", "cleo@example.org"][
+        :3 if kind in ("magnate-roller", "aristocracy") else 2]
+    start_game(app, kind, people)
+    for addr in people:
+        page = client.get(game_link(latest_to(app, addr)),
+                          headers={"Accept-Language": "de"}).text
+        german, english = HEADINGS[kind.split("-")[0]]
+        # the view, its cards as pictures and the table drawn (the history below is the
+        # engine's sentences, which stay English)
+        shown = page.split('id="position"', 1)[1].split("<ol", 1)[0]
+        assert '<html lang="de">' in page and german in shown and english not in shown
+        assert "Deine Hand" in shown and "Your hand" not in shown
+        # the headline: whose move it is (an engine's prompt, "Waiting for Ben to follow.",
+        # stays as the engine says it)
+        assert ("Du bist am Zug." in page or "Warten auf " in page) and "Your turn" not in page
+
+
+def _page(to_act, me=0, outcome=None):
+    return SeatPage(game_id=1, kind="trees", title="Trees", seq=1, mark="", me=me,
+                    names=["Anna", "Ben", "Cleo"], view={}, news=[], to_act=to_act,
+                    your_turn=me in to_act, outcome=outcome)
+
+
+def test_the_headline_and_the_result_are_in_the_readers_language():
+    three = {"winners": [1], "how": "most districts", "scores": [4, 6, 5],
+             "places": [3, 1, 2], "left": [0]}
+    with catalogs.speaking("de"):
+        assert _page([0]).whose_move == "Du bist am Zug."
+        assert _page([0, 1, 2]).whose_move == "Du bist am Zug; Ben und Cleo wählen auch gerade."
+        assert _page([1]).whose_move == "Ben ist am Zug."
+        assert _page([1], outcome={"winners": [1]}).whose_move == "Partie beendet."
+        assert result_text(three, ["Anna", "Ben", "Cleo"], 0) == \
+            "Ben hat gewonnen. Plätze: 1. Ben (6), 2. Cleo (5), 3. du (4; hat die Partie " \
+            "verlassen). Most districts."
+    with catalogs.speaking("fr"):
+        assert _page([1, 2]).whose_move == "Ben et Cleo doivent choisir."
+        assert result_text({"winners": [0], "scores": [3, 1]}, ["Anna", "Ben"], 0) == \
+            "Vous avez gagné (vous: 3, Ben: 1)."
+        assert result_text(three, ["Anna", "Ben", "Cleo"], 1).startswith(
+            "Vous avez gagné. Classement : 1er vous (6), 2e Cleo (5), 3e Anna")
+    # English as before
+    assert _page([0, 1]).whose_move == "Your turn; Ben is choosing too."
+    assert result_text(three, ["Anna", "Ben", "Cleo"], 0).startswith(
+        "Ben won. Places: 1st Ben (6), 2nd Cleo (5), 3rd you (4; left the game).")
+
+
+def test_a_move_taken_back_is_told_in_the_readers_language():
+    trees = registry.get("trees")
+    taken = [(7, Event(TAKEN_BACK, {"seat": 1}))]
+    told = {}
+    for lang in ("en", "de", "fr"):
+        with catalogs.speaking(lang):
+            told[lang] = [history(trees, taken, me, ["Anna", "Ben"])[0]["text"]
+                          for me in (0, 1)]
+    assert told["en"] == ["Ben took back a move, as everyone agreed.",
+                          "You took back a move, as everyone agreed."]
+    assert told["de"] == ["Ben hat einen Zug zurückgenommen, wie alle zugestimmt haben.",
+                          "Du hast einen Zug zurückgenommen, wie alle zugestimmt haben."]
+    assert told["fr"][1] == "Vous avez repris un coup, avec l’accord de tous."
+
+
+def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
+    people = ["anna@example.org", "ben@example.org"]
+    for addr in people:
+        make_player(app, addr, "de")
+    start_game(app, "trees", people)
+    texts = [text_of(latest_to(app, addr)) for addr in people]
+    assert sum("DU BIST AM ZUG." in t for t in texts) == 1
+    assert not any("YOUR TURN" in t or "Du bist am Zug." in t for t in texts)
