@@ -239,12 +239,16 @@ def season_over(session: Session, svc: Services, t: Tournament) -> None:
     closing = league.status == "closing"
     after = [] if closing else promotion.next_divisions(
         finals, league.promote, gone, newcomers, league.size, league.divisions)
+    if not any(members[p].bot is None for division in after for p in division):
+        # bots alone would play season after season for nobody, as fast as they move
+        after = []
     leagueletters.season_end(session, svc, league, boards, members,
                              promotion.moves(finals, league.promote), after)
     if after:
         start_season(session, svc, league, [[members[p] for p in d] for d in after])
         return
-    # the last season of a league closing, or too few left to play: it waits for people
+    # the last season of a league closing, too few left to play, or no person left in it:
+    # it waits for people
     league.status = "closed" if closing else "forming"
     for m in members.values():
         m.division = None
