@@ -20,6 +20,8 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, open_game
@@ -43,7 +45,7 @@ MAX_OPEN = 3       # ladder games (and challenges waiting) a player may have ope
 LADDER_CLOCK = "3d"
 #: how long a challenged player has to accept before the game starts by itself
 ANSWER_WITHIN = timedelta(days=3)
-ANSWER_WORDS = "3 days"
+ANSWER_WORDS = N_("3 days")      # said in the reader's language where it is shown
 WAITING = "waiting"
 
 
@@ -326,12 +328,14 @@ def _tell_defender(session: Session, row: LadderChallenge, title: str, their_pla
     challenger = session.get(Player, row.challenger_id)
     if defender.unmailable or defender.email.endswith(".invalid"):
         return
+    # the words built here are in the defender's language, as the rest of their letter is
+    with catalogs.speaking(defender.language):
+        words = {"clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
+                 "answer_within": _(ANSWER_WORDS),
+                 "starts": clocks.format_deadline(row.answer_by, now, defender.zone)}
     notify.letter(session, defender.email, "ladder_challenge", {
         "title": title, "challenger": challenger.name, "their_place": their_place,
-        "place": my_place, "clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
-        "answer_within": ANSWER_WORDS,
-        "starts": clocks.format_deadline(row.answer_by, now, defender.zone),
-        "path": f"/ladders/{row.kind}"}, now)
+        "place": my_place, **words, "path": f"/ladders/{row.kind}"}, now)
 
 
 def _refusal(mine: int, theirs: int, away: bool, my_open: int, their_open: int,
