@@ -1,0 +1,98 @@
+"""Words built in Python that reach a player, in the reader's language: a clock in words and a
+deadline, a league season's fate line, and a webhook's title and chat message in its owner's
+language (the JSON's field names stay as they are)."""
+from __future__ import annotations
+
+import json
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+import pytest
+
+from service.mailwire.outbound import catalogs
+from service.play.community import leagueletters
+from service.play.players import hooks
+from service.play.time import clocks
+from tests.hooks.receiver import Receiver
+from tests.hooks.test_deliveries import first_mover
+from tests.languages.test_chosen import make_player
+from tests.play.players.helpers import play_moves
+from tests.web.helpers import start_game
+
+ANNA, BEN = "anna@example.org", "ben@example.org"
+
+
+@pytest.mark.parametrize(("lang", "per_move", "fischer", "none"), [
+    ("en", "3 days per move", "a bank of 7 days, plus 1 day per move (at most 7 days)",
+     "no clock"),
+    ("de", "3 Tage pro Zug", "ein Zeitkonto über 7 Tage, plus 1 Tag pro Zug (höchstens 7 Tage)",
+     "ohne Uhr"),
+    ("fr", "3 jours par coup", "une réserve de 7 jours, plus 1 jour par coup (au plus 7 jours)",
+     "sans pendule")])
+def test_a_clock_in_words_is_in_the_readers_language(lang, per_move, fischer, none):
+    with catalogs.speaking(lang):
+        assert clocks.describe(clocks.parse_clock("3d")) == per_move
+        assert clocks.describe(clocks.parse_clock("7d+1d")) == fischer
+        assert clocks.describe(clocks.parse_clock("none")) == none
+        assert dict(clocks.lobby_choices())["12h"].startswith("12 ")
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Tue 24 Nov, 18:00 CET (in 2 days)"),
+    ("de", "Di., 24. Nov., 18:00 CET (in 2 Tagen)"),
+    ("fr", "mar. 24 nov., 18:00 CET (dans 2 jours)")])
+def test_a_deadline_is_in_the_readers_language(lang, said):
+    now = datetime(2026, 11, 22, 17, 0, tzinfo=UTC)
+    with catalogs.speaking(lang):
+        assert clocks.format_deadline(now + timedelta(days=2), now, "Europe/Berlin") == said
+
+
+@pytest.mark.parametrize(("lang", "promoted", "last"), [
+    ("en", "You are promoted: next season you play in division 1.",
+     "This was the league's last season: it is closed now."),
+    ("de", "Du steigst auf: In der nächsten Saison spielst du in Division 1.",
+     "Das war die letzte Saison der Liga: Sie ist jetzt geschlossen."),
+    ("fr", "Vous montez : la saison prochaine, vous jouez en division 1.",
+     "C'était la dernière saison de la ligue : elle est maintenant fermée.")])
+def test_a_league_fate_line_is_in_the_members_language(lang, promoted, last):
+    member = SimpleNamespace(left_at=None)
+    with catalogs.speaking(lang):
+        assert leagueletters.fate(-1, member, 1, 2) == promoted
+        assert leagueletters.fate(0, member, 1, 1, closing=True) == last
+
+
+@pytest.fixture
+def hooked_app(app_factory):
+    return app_factory(TURNPOST_WEBHOOK_ALLOW_PRIVATE="1")
+
+
+@pytest.mark.parametrize(("kind", "lang", "said"), [
+    ("json", "de", "Trees-Partie"), ("discord", "fr", "À vous de jouer : Partie de Trees"),
+    ("slack", "de", "Du bist am Zug: <")])
+def test_a_webhook_speaks_its_owners_language(hooked_app, kind, lang, said):
+    app = hooked_app
+    svc = app.extensions["turnpost"]
+    make_player(app, ANNA, lang)
+    make_player(app, BEN, lang)
+    game = start_game(app, "trees", [ANNA, BEN]).game_id
+    mover = first_mover(svc, game)
+    with Receiver() as endpoint:
+        hooks.register(svc, endpoint.url, kind=kind, email=(ANNA, BEN)[1 - mover])
+        play_moves(svc, game, 1, seats={mover})
+    doc = json.loads(endpoint.got[0].raw)
+    if kind == "json":
+        assert set(doc) == {"event", "gameId", "title", "url"} and doc["event"] == "turn"
+        assert doc["title"] == f"Trees-Partie {game}"
+    else:
+        text = doc["content" if kind == "discord" else "text"]
+        assert said in text and "Your turn" not in text and " game " not in text
+
+
+def test_an_english_owners_webhook_keeps_its_english_title(hooked_app):
+    svc = hooked_app.extensions["turnpost"]
+    game = start_game(hooked_app, "trees", [ANNA, BEN]).game_id
+    mover = first_mover(svc, game)
+    with Receiver() as endpoint:
+        hooks.register(svc, endpoint.url, kind="discord", email=(ANNA, BEN)[1 - mover])
+        play_moves(svc, game, 1, seats={mover})
+    assert json.loads(endpoint.got[0].raw)["content"].startswith(f"Your turn: Trees game {game}")
