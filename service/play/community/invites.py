@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
 from service.play import notify, webhooks
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, default_name, find_player, invitations
@@ -280,14 +281,18 @@ def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr:
     if unmailable:
         return []
     clock = t.options.get("clock")
+    # the clock and the time in the invitee's language (a player's), as the rest of the letter
+    # is; an address that is nobody's yet reads English, as its letter does
+    with catalogs.speaking(session.scalar(select(Player.language)
+                                          .where(Player.email == addr.lower()))):
+        words = {"clock": clocks.describe(clocks.parse_clock(clock)) if clock else "",
+                 "expires": catalogs.moment(inv.expires_at)}
     row = notify.letter(
         session, addr, "tournament_invite",
         {"tournament": t.id, "invite": inv.id, "inviter": maker.name,
          "title": registry.get(t.kind).title,
          "format": "Swiss" if t.format == "swiss" else "round robin",
-         "rounds": t.rounds, "clock": clocks.describe(clocks.parse_clock(clock))
-         if clock else "", "no_vacation": t.no_vacation, "rated": t.rated,
-         "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC"),
+         "rounds": t.rounds, "no_vacation": t.no_vacation, "rated": t.rated, **words,
          "path": f"/tournaments/{t.id}"}, now)
     # the invitee's webhooks told too, when the address is a player's who keeps any
     webhooks.invited(session, addr, None, f"{registry.get(t.kind).title} tournament {t.id}",
