@@ -8,15 +8,21 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
+from sqlalchemy import update
 
+from service import play
 from service.mailwire.outbound import catalogs
 from service.play.community import leagueletters
+from service.play.moves import undo
 from service.play.players import hooks
 from service.play.time import clocks
+from service.store.models import Player
 from tests.hooks.receiver import Receiver
 from tests.hooks.test_deliveries import first_mover
 from tests.languages.test_chosen import make_player
+from tests.play.moves.test_undo_notices import PLAYERS, _mail_of, _takeable
 from tests.play.players.helpers import play_moves
+from tests.play.time.helpers import start, to_act
 from tests.web.helpers import start_game
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
@@ -96,3 +102,21 @@ def test_an_english_owners_webhook_keeps_its_english_title(hooked_app):
         hooks.register(svc, endpoint.url, kind="discord", email=(ANNA, BEN)[1 - mover])
         play_moves(svc, game, 1, seats={mover})
     assert json.loads(endpoint.got[0].raw)["content"].startswith(f"Your turn: Trees game {game}")
+
+
+def test_a_take_back_notice_is_in_its_readers_language(services):
+    for seed in range(40):
+        game_id = start(services, kind="suzerain", players=PLAYERS, seed=seed).game_id
+        (mover,) = to_act(services, game_id)
+        move = _takeable(services, game_id, mover)
+        if move is not None:
+            break
+    names = {0: "carol", 1: "alice"}
+    with services.db.transaction() as s:
+        s.execute(update(Player).where(Player.email == f"{names[1 - mover]}@example.org")
+                  .values(language="fr"))
+    play.submit(services, play.Intent(game_id, mover, moves=[move], source="web"))
+    (row,) = undo.ask(services, game_id, mover).outbox_ids
+    msg, text, _html = _mail_of(services, row)
+    assert msg["Subject"].startswith(f"{names[mover]} demande à reprendre un coup")
+    assert "Répondez « annuler accepter »" in text and "asks to take back" not in text

@@ -136,3 +136,11 @@ def test_the_feed_speaks_its_players_language_whoever_fetches_it(app, world):
     assert "Du bist am Zug" in feed.text and "Your move" not in feed.text
     calendar = app.test_client().get(f"/feeds/{token}/deadlines.ics").text
     assert "Turnpost: fällige Züge" in calendar and "moves due" not in calendar
+
+
+def test_the_lobbys_clocks_are_in_the_readers_language(client):
+    lobby = client.get("/", headers={"Accept-Language": "de"}).text
+    assert "3 Tage pro Zug" in lobby and "ein Zeitkonto über 7 Tage" in lobby
+    assert "per move" not in lobby
+    seats = client.get("/games/open", headers={"Accept-Language": "fr"}).text
+    assert "3 jours par coup" in seats and "per move" not in seats
