@@ -104,6 +104,9 @@ def test_a_signed_in_german_player_reads_them_in_german(app, world):
 
 def test_the_flashes_and_refusals_of_these_pages_are_in_the_readers_language(app, world):
     anna = world["anna"]
+    again = anna.post("/ladders/trees/join", data={})
+    assert again.status_code == 409 and "Du bist schon in dieser Rangliste" in again.text
+    assert "Die Rangliste hat das nicht angenommen" in again.text
     left = anna.post("/ladders/trees/leave", data={}, follow_redirects=True).text
     assert "Du hast die Rangliste verlassen." in left and "You left the ladder" not in left
     refused = anna.post("/tournaments", data={"game": "trees", "format": "swiss",
@@ -111,6 +114,9 @@ def test_the_flashes_and_refusals_of_these_pages_are_in_the_readers_language(app
     assert refused.status_code == 400
     assert "Die Rundenzahl ist eine Zahl" in refused.text and "Rounds is a number" not in \
         refused.text
+    followed = anna.post(f"/tournaments/{world['tournament']}/follow", data={},
+                         follow_redirects=True).text
+    assert "Gefolgt: Einmal am Tag" in followed and "Followed" not in followed
     wrong = world["invitation"].replace("/accept", "/maybe")
     gone = app.test_client().get(wrong, headers={"Accept-Language": "fr"})
     assert "Ce lien ne fonctionne pas" in gone.text and "does not work" not in gone.text
