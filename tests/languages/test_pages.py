@@ -114,6 +114,10 @@ def test_the_flashes_and_refusals_of_these_pages_are_in_the_readers_language(app
     assert refused.status_code == 400
     assert "Die Rundenzahl ist eine Zahl" in refused.text and "Rounds is a number" not in \
         refused.text
+    two = anna.post("/tournaments", data={"game": "trees", "format": "swiss", "rounds": "2",
+                                          "entrants": f"{BEN}\n{BEN}"})
+    assert two.status_code == 400 and "Jeder Teilnehmer braucht eine andere E-Mail-Adresse" \
+        in two.text
     followed = anna.post(f"/tournaments/{world['tournament']}/follow", data={},
                          follow_redirects=True).text
     assert "Gefolgt: Einmal am Tag" in followed and "Followed" not in followed
