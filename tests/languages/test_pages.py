@@ -62,7 +62,9 @@ def world(app):
     post_form(anna, "/me/erase", page="/me")
     erase = "/me/erase/" + text_of(latest_to(app, ANNA)).split("/me/erase/")[1].split()[0]
     invitation = INVITATION.search(text_of([m for m in mails(app) if m["To"] == BEN][-1]))
+    key = svc.transport.messages()[-1][0]            # the dev outbox's newest email
     return {"anna": anna, "join": JOIN.search(league.output).group(1), "erase": erase,
+            "mail": key,
             "invitation": invitation.group(1), "handle": _handle(app, ANNA),
             "tournament": community.listed(svc)[0].id}
 
@@ -124,6 +126,19 @@ def test_the_flashes_and_refusals_of_these_pages_are_in_the_readers_language(app
     wrong = world["invitation"].replace("/accept", "/maybe")
     gone = app.test_client().get(wrong, headers={"Accept-Language": "fr"})
     assert "Ce lien ne fonctionne pas" in gone.text and "does not work" not in gone.text
+
+
+@pytest.mark.parametrize(("lang", "outbox", "reply"), [
+    ("de", "Entwicklungs-Postausgang:", "Antworten als"),
+    ("fr", "Boîte d'envoi de développement :", "Répondre en tant que")])
+def test_the_dev_outbox_says_its_own_words_in_the_language(app, world, lang, outbox, reply):
+    """Its emails are as they were sent (their readers' languages); its own words are not."""
+    browser = app.test_client()
+    listed = browser.get("/dev/outbox", headers={"Accept-Language": lang}).text
+    assert f'<html lang="{lang}">' in listed and outbox in listed
+    assert "newest first" not in listed and "Open an email" not in listed
+    shown = browser.get("/dev/outbox/" + world["mail"], headers={"Accept-Language": lang}).text
+    assert reply in shown and "Reply as" not in shown and "Send the reply" not in shown
 
 
 @pytest.mark.parametrize(("lang", "points", "took"), [
