@@ -39,6 +39,9 @@ KIND = "webhook"
 #: the events a hook may be told of; TURN is the default
 TURN, GAME_OVER, INVITATION, TEST = "turn", "game_over", "invitation", "test"
 EVENTS = (TURN, GAME_OVER, INVITATION)
+#: what a chat message says of each event (service.hooks.bodies.SAID's words, translated)
+SAID = {TURN: N_("Your turn"), GAME_OVER: N_("Game over"), INVITATION: N_("You are invited"),
+        TEST: N_("A test from Turnpost")}
 #: a test delivery's title (said in its owner's language when it is sent)
 TEST_TITLE = N_("Turnpost webhook test")
 #: failing this long (every try since the first failure), a hook is switched off
@@ -213,7 +216,8 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Del
             url = urls.absolute(urls.game_path(row.game_id, row.seat, seat.holder))
         else:
             url = urls.absolute("/me")      # an invitation is answered there, or by its email
-        raw = bodies.body(hook.kind, event, row.game_id, title, url)
+        said = _("%(event)s:", event=_(SAID[event]) if event in SAID else event)
+        raw = bodies.body(hook.kind, event, row.game_id, title, url, said=said)
     delivery = Delivery(hook.id, hook.url, raw, {
         "X-Turnpost-Signature": bodies.signature(hook.secret, raw),
         "X-Turnpost-Delivery": row.message_id,
