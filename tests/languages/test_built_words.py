@@ -20,10 +20,11 @@ from service.store.models import Player
 from tests.hooks.receiver import Receiver
 from tests.hooks.test_deliveries import first_mover
 from tests.languages.test_chosen import make_player
+from tests.languages.test_pages import INVITATION
 from tests.play.moves.test_undo_notices import PLAYERS, _mail_of, _takeable
 from tests.play.players.helpers import play_moves
 from tests.play.time.helpers import start, to_act
-from tests.web.helpers import start_game
+from tests.web.helpers import form_client, latest_to, post_form, sign_in, start_game, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
@@ -120,3 +121,21 @@ def test_a_take_back_notice_is_in_its_readers_language(services):
     msg, text, _html = _mail_of(services, row)
     assert msg["Subject"].startswith(f"{names[mover]} demande à reprendre un coup")
     assert "Répondez « annuler accepter »" in text and "asks to take back" not in text
+
+
+def test_a_tournaments_round_letter_has_each_entrants_standings_language(app):
+    """Anna (German) starts her tournament: Ben's letter keeps English standings, hers are
+    German, whoever's request started the round."""
+    make_player(app, ANNA, "de")
+    anna = form_client(app)
+    sign_in(anna, app, ANNA)
+    made = anna.post("/tournaments", data={
+        "game": "trees", "format": "swiss", "rounds": "2", "clock": "3d",
+        "entrants": f"{BEN}\ncy@example.org\nbot:easy"})
+    assert made.status_code == 302, made.text
+    accept = INVITATION.search(text_of(latest_to(app, BEN))).group(1)
+    assert post_form(app.test_client(), accept, page=accept).status_code == 200
+    assert anna.post(made.location + "/start", data={}).status_code == 302
+    ben, hers = latest_to(app, BEN), latest_to(app, ANNA)
+    assert "points (Buchholz" in text_of(ben) and "Punkte" not in text_of(ben)
+    assert "Punkte (Buchholz" in text_of(hers)
