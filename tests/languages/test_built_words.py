@@ -139,3 +139,16 @@ def test_a_tournaments_round_letter_has_each_entrants_standings_language(app):
     ben, hers = latest_to(app, BEN), latest_to(app, ANNA)
     assert "points (Buchholz" in text_of(ben) and "Punkte" not in text_of(ben)
     assert "Punkte (Buchholz" in text_of(hers)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "You have 2 vacation days left this year; `vacation 2` would take them all."),
+    ("de", "Du hast dieses Jahr noch 2 Urlaubstage; `urlaub 2` würde sie alle nehmen."),
+    ("fr", "Il vous reste 2 jours de vacances cette année ; `vacances 2` les prendrait tous.")])
+def test_a_vacation_refusal_is_in_the_writers_language(lang, said):
+    today = datetime(2026, 12, 6).date()
+    with catalogs.speaking(lang):
+        request = clocks.parse_vacation("vacation 5", today)
+        with pytest.raises(clocks.VacationError) as refused:
+            clocks.check_request(request, [], None, today, allowance=2)
+    assert str(refused.value) == said
