@@ -8,10 +8,12 @@ from datetime import UTC, datetime, timedelta
 from types import SimpleNamespace
 
 import pytest
+from jinja2 import ChainableUndefined
 from sqlalchemy import update
 
 from service import play
 from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.templating import make_env
 from service.play.community import leagueletters
 from service.play.moves import undo
 from service.play.players import hooks
@@ -19,6 +21,7 @@ from service.play.time import clocks
 from service.store.models import Player
 from tests.hooks.receiver import Receiver
 from tests.hooks.test_deliveries import first_mover
+from tests.languages.test_catalogs import _contexts
 from tests.languages.test_chosen import make_player
 from tests.languages.test_pages import INVITATION
 from tests.play.moves.test_undo_notices import PLAYERS, _mail_of, _takeable
@@ -152,3 +155,17 @@ def test_a_vacation_refusal_is_in_the_writers_language(lang, said):
         with pytest.raises(clocks.VacationError) as refused:
             clocks.check_request(request, [], None, today, allowance=2)
     assert str(refused.value) == said
+
+
+@pytest.mark.parametrize("name", ["email/note.txt", "email/note.html", "email/turn.txt",
+                                  "email/turn.html"])
+def test_a_timeout_notices_buttons_are_in_the_readers_language(name):
+    env = make_env().overlay(undefined=ChainableUndefined)
+    ctx = {**_contexts()[0], "timeout": {"text": "Qx", "seat": 1, "actions": [
+        {"text": "Extend the deadline once", "url": "http://x/e"},
+        {"text": "Play the default move for them from now on", "url": "http://x/b"}]}}
+    with catalogs.speaking("de"):
+        german = env.get_template(name).render(ctx)
+    assert "Die Frist einmal verlängern" in german and "Extend the deadline" not in german
+    with catalogs.speaking("en"):
+        assert "Extend the deadline once" in env.get_template(name).render(ctx)
