@@ -169,3 +169,18 @@ def test_a_timeout_notices_buttons_are_in_the_readers_language(name):
     assert "Die Frist einmal verlängern" in german and "Extend the deadline" not in german
     with catalogs.speaking("en"):
         assert "Extend the deadline once" in env.get_template(name).render(ctx)
+
+
+def test_a_tournament_invitation_says_its_terms_in_the_invitees_language(app):
+    """An English maker invites a German player: the letter's format, clock and expiry are
+    his, not the maker's page's."""
+    make_player(app, BEN, "de")
+    anna = form_client(app)
+    sign_in(anna, app, ANNA)
+    made = anna.post("/tournaments", data={
+        "game": "trees", "format": "swiss", "rounds": "2", "clock": "3d",
+        "entrants": f"{BEN}\nbot:easy"})
+    assert made.status_code == 302, made.text
+    text = " ".join(text_of(latest_to(app, BEN)).split())
+    assert "Schweizer System" in text and "3 Tage pro Zug" in text, text
+    assert "Swiss" not in text and "per move" not in text and "December" not in text

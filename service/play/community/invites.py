@@ -295,7 +295,8 @@ def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr:
         session, addr, "tournament_invite",
         {"tournament": t.id, "invite": inv.id, "inviter": maker.name,
          "title": registry.get(t.kind).title,
-         "format": "Swiss" if t.format == "swiss" else "round robin",
+         # English, as the template tests it; the template says it in the reader's language
+         "format": N_("Swiss") if t.format == "swiss" else N_("round robin"),
          "rounds": t.rounds, "no_vacation": t.no_vacation, "rated": t.rated, **words,
          "path": f"/tournaments/{t.id}"}, now)
     # the invitee's webhooks told too, when the address is a player's who keeps any
