@@ -26,6 +26,8 @@ from sqlalchemy.orm import Session
 from service.games import registry
 from service.games.contract import Game
 from service.hooks import bodies, sending
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_, _
 from service.store.models import GameRow, OutboxRow, Player, Seat, Webhook
 from service.store.statuses import OutboxStatus
 
@@ -37,6 +39,11 @@ KIND = "webhook"
 #: the events a hook may be told of; TURN is the default
 TURN, GAME_OVER, INVITATION, TEST = "turn", "game_over", "invitation", "test"
 EVENTS = (TURN, GAME_OVER, INVITATION)
+#: what a chat message says of each event (service.hooks.bodies.SAID's words, translated)
+SAID = {TURN: N_("Your turn"), GAME_OVER: N_("Game over"), INVITATION: N_("You are invited"),
+        TEST: N_("A test from Turnpost")}
+#: a test delivery's title (said in its owner's language when it is sent)
+TEST_TITLE = N_("Turnpost webhook test")
 #: failing this long (every try since the first failure), a hook is switched off
 OFF_AFTER = timedelta(days=3)
 #: the letter telling its owner a hook was switched off (service.play.mail.letters)
@@ -154,7 +161,7 @@ def test(session: Session, hook: Webhook, now: datetime) -> int:
     """A test delivery to one hook (its owner's Test button), sent at once."""
     owner = session.get(Player, hook.player_id)
     return notify.queue_many(session, [_values(hook, owner.email, TEST, now, None, None, 0,
-                                               title="Turnpost webhook test")])[0]
+                                               title=TEST_TITLE)])[0]
 
 
 def _values(hook: Webhook, email: str, event: str, now: datetime, game_id: int | None,
@@ -193,20 +200,28 @@ def prepare(session: Session, svc: Services, row: OutboxRow) -> Callable[[], Del
     if hook is None or not hook.active:
         raise HookGone(f"outbox row {row.id}: its webhook was deleted or switched off")
     urls = svc.urls
-    title = payload.get("title", "")
-    if row.game_id is not None:
-        game = session.get(GameRow, row.game_id)
-        title = title or f"{registry.title(game.kind, game.options)} game {game.id}"
-    if row.game_id is not None and row.seat is not None:
-        seat = session.get(Seat, (row.game_id, row.seat))
-        url = urls.absolute(urls.game_path(row.game_id, row.seat, seat.holder))
-    else:
-        url = urls.absolute("/me")      # an invitation is answered there, or by its email
-    raw = bodies.body(hook.kind, payload.get("event", TURN), row.game_id, title, url)
+    event = payload.get("event", TURN)
+    owner = session.get(Player, hook.player_id)
+    with catalogs.speaking(owner.language if owner is not None else None):
+        # the title and the chat message's words in the owner's language, as their emails
+        title = payload.get("title", "")
+        if event == TEST:
+            title = _(TEST_TITLE)
+        elif row.game_id is not None:
+            game = session.get(GameRow, row.game_id)
+            title = _("%(title)s game %(id)s", title=registry.title(game.kind, game.options),
+                      id=game.id)
+        if row.game_id is not None and row.seat is not None:
+            seat = session.get(Seat, (row.game_id, row.seat))
+            url = urls.absolute(urls.game_path(row.game_id, row.seat, seat.holder))
+        else:
+            url = urls.absolute("/me")      # an invitation is answered there, or by its email
+        said = _("%(event)s:", event=_(SAID[event]) if event in SAID else event)
+        raw = bodies.body(hook.kind, event, row.game_id, title, url, said=said)
     delivery = Delivery(hook.id, hook.url, raw, {
         "X-Turnpost-Signature": bodies.signature(hook.secret, raw),
         "X-Turnpost-Delivery": row.message_id,
-        "X-Turnpost-Event": payload.get("event", TURN)})
+        "X-Turnpost-Event": event})
     return lambda: delivery
 
 

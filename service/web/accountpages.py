@@ -10,7 +10,7 @@ from functools import wraps
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
-from service.mailwire.outbound.catalogs import _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import accounts, blocks, erasure, hooks, invitations, readdress
@@ -218,8 +218,9 @@ def confirm_address(token: str):
 @on_refusal(_my_page_refused)
 def erase_request(me: accounts.Account):
     mailed = erasure.request(services(), me.id)
-    flash(f"We sent a link to {mailed}: open it within the hour, read what erasing means, "
-          "and press its button. Nothing is erased until then.", "data")
+    flash(_("We sent a link to %(address)s: open it within the hour, read what erasing "
+            "means, and press its button. Nothing is erased until then.", address=mailed),
+          "data")
     return redirect(url_for("accounts.me") + "#your-data")
 
 
@@ -268,7 +269,8 @@ def join(me: accounts.Account, game_id: int):
 @on_refusal(problem_page(400))
 def invitation(token: str, choice: str):
     if choice not in ("accept", "decline", "never"):
-        return pages.problem("This link does not work", "It is not an invitation link.", 404)
+        return pages.problem(N_("This link does not work"),
+                             _("It is not an invitation link."), 404)
     seen = invitations.look(services(), token)
     return render_template("web/invitation.html", invitation=seen, choice=choice, token=token,
                            done=None)
@@ -278,7 +280,8 @@ def invitation(token: str, choice: str):
 @on_refusal(problem_page(409))
 def answer_invitation(token: str, choice: str):
     if choice not in ("accept", "decline", "never"):
-        return pages.problem("This link does not work", "It is not an invitation link.", 404)
+        return pages.problem(N_("This link does not work"),
+                             _("It is not an invitation link."), 404)
     seen = invitations.look(services(), token)
     done = invitations.answer(services(), token, choice)
     return render_template("web/invitation.html", invitation=seen, choice=choice, token=token,
@@ -302,7 +305,7 @@ def rematch(token: str):
     claims = services().urls.signer.loads("view", token)
     made = invitations.rematch(services(), claims.game, claims.seat)
     if made.made and made.started:        # a table of bots: the new game is on already
-        flash(f"Rematch: game #{made.game_id}, the same table again.")
+        flash(_("Rematch: game #%(id)s, the same table again.", id=made.game_id))
         return redirect(made.link)
     if made.made:
         return pages.problem(

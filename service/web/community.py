@@ -6,7 +6,9 @@ from __future__ import annotations
 from datetime import timedelta
 
 from flask import Blueprint, abort, redirect, render_template, request, session, url_for
+from flask_babel import format_decimal
 
+from service.mailwire.outbound.catalogs import _, ngettext
 from service.play import community
 from service.play.errors import PlayError
 from service.play.players import accounts
@@ -53,17 +55,20 @@ def hide(me: accounts.Account):
 
 @bp.app_template_filter("duration")
 def duration(span: timedelta) -> str:
-    """A time to move as people say it: "4 minutes", "5 hours", "2.5 days"."""
+    """A time to move as people say it: "4 minutes", "5 hours", "2.5 days" ("2,5 Tage")."""
     minutes = span.total_seconds() / 60
     if minutes < 1:
-        return "under a minute"
+        return _("under a minute")
     if minutes < 90:
-        return _plural(round(minutes), "minute")
+        return ngettext("%(num)d minute", "%(num)d minutes", round(minutes))
     if minutes < 48 * 60:
-        return _plural(round(minutes / 60), "hour")
+        return ngettext("%(num)d hour", "%(num)d hours", round(minutes / 60))
     days = round(minutes / (24 * 60), 1)
-    return f"{days:g} days"
+    # the plural form of a fraction is the "many" one in our three languages (1.5 days)
+    return _("%(days)s days", days=format_decimal(days, format="#,##0.#"))
 
 
-def _plural(n: int, noun: str) -> str:
-    return f"{n} {noun}{'s' if n != 1 else ''}"
+def local_points(points: float | None) -> str:
+    """A tournament's or a league's points as the page's language writes them ("1.5",
+    "1,5"); nothing for none."""
+    return "" if points is None else format_decimal(points, format="#,##0.##")

@@ -6,11 +6,12 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service.games import registry
+from service.mailwire.outbound.catalogs import _
 from service.play import community
 from service.play.community import challenges, ladders, reports
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import blocks, invitations, seatchanges
-from service.play.time import LOBBY_CHOICES
+from service.play.time import clocks
 
 from . import pages
 from .accountpages import current_account, signed_in
@@ -44,7 +45,7 @@ def open_page(error: str | None = None, status: int = 200):
                            challenges=listed, me=me, error=error,
                            filters={k: args.get(k, "") for k in FILTERS},
                            kinds=[(k, g.title) for k, g in registry.available().items()],
-                           clock_choices=[c for c in LOBBY_CHOICES if c[0] != "none"]), status
+                           clock_choices=[c for c in clocks.lobby_choices() if c[0] != "none"]), status
 
 
 @bp.get("/games/open")
@@ -64,10 +65,11 @@ def post_challenge(me):
     except PlayError as exc:
         return open_page(exc.detail, 400)
     if posted.game_id is not None:
-        flash(f"Matched with {posted.opponent or 'a player'}: the game's first email is on its "
-              "way.")
+        flash(_("Matched with %(who)s: the game's first email is on its way.",
+                who=posted.opponent) if posted.opponent else
+              _("Matched with a player: the game's first email is on its way."))
         return redirect(url_for("accounts.me"))
-    flash("Your challenge stands; you get an email when someone fits it.")
+    flash(_("Your challenge stands; you get an email when someone fits it."))
     return redirect("/games/open")
 
 
@@ -79,7 +81,8 @@ def accept_challenge(me, challenge_id: int):
         posted = challenges.accept(services(), me.id, challenge_id)
     except PlayError as exc:
         return open_page(exc.detail, 409)
-    flash(f"You took {posted.opponent}'s challenge: the game's first email is on its way.")
+    flash(_("You took %(who)s's challenge: the game's first email is on its way.",
+            who=posted.opponent))
     return redirect(url_for("accounts.me"))
 
 
@@ -125,10 +128,14 @@ def leave_ladder(me, kind: str):
         games = ladders.leave(services(), me.id, kind)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
-    played_on = {0: "", 1: " Your open ladder game plays on as an ordinary game, outside the "
-                 "ladder."}.get(games, f" Your {games} open ladder games play on as ordinary "
-                                       "games, outside the ladder.")
-    flash("You left the ladder." + played_on)
+    if games > 1:
+        flash(_("You left the ladder. Your %(n)s open ladder games play on as ordinary games, "
+                "outside the ladder.", n=games))
+    elif games:
+        flash(_("You left the ladder. Your open ladder game plays on as an ordinary game, "
+                "outside the ladder."))
+    else:
+        flash(_("You left the ladder."))
     return redirect(url_for("contests.ladder", kind=kind))
 
 
@@ -139,8 +146,8 @@ def challenge_on_ladder(me, kind: str, player_id: int):
         ladders.challenge(services(), me.id, kind, player_id)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
-    flash(f"Challenge sent. The game starts when they accept it, or by itself after "
-          f"{ladders.ANSWER_WORDS} without an answer.")
+    flash(_("Challenge sent. The game starts when they accept it, or by itself after "
+            "%(within)s without an answer.", within=_(ladders.ANSWER_WORDS)))
     return redirect(url_for("contests.ladder", kind=kind))
 
 
@@ -151,7 +158,7 @@ def accept_ladder_challenge(me, kind: str, challenge_id: int):
         ladders.accept(services(), me.id, challenge_id)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
-    flash("The ladder game has started: its first email is on its way.")
+    flash(_("The ladder game has started: its first email is on its way."))
     return redirect(url_for("contests.ladder", kind=kind))
 
 
@@ -162,7 +169,7 @@ def withdraw_ladder_challenge(me, kind: str, challenge_id: int):
         ladders.withdraw(services(), me.id, challenge_id)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
-    flash("Challenge withdrawn.")
+    flash(_("Challenge withdrawn."))
     return redirect(url_for("contests.ladder", kind=kind))
 
 
@@ -185,7 +192,7 @@ def block(me, player_id: int):
 def report(me, message_id: int):
     # a line the reporter cannot read is "no such chat line" (404), as one that is none
     reports.report(services(), me.id, message_id, request.form.get("reason", "")[:2000])
-    flash("Thank you: the operators will read it.")
+    flash(_("Thank you: the operators will read it."))
     return redirect(_back())
 
 
@@ -199,7 +206,7 @@ def report_from_seat(token: str):
                        request.form.get("reason", "")[:2000])
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400)
-    flash("Thank you: the line is reported to the operators.")
+    flash(_("Thank you: the line is reported to the operators."))
     return redirect(url_for("games.game_page", token=token, _anchor="history"))
 
 
@@ -212,8 +219,8 @@ def block_from_seat(token: str):
                           _whole(request.form.get("seat")))
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400)
-    flash("Blocked: you no longer see their chat, and they cannot invite you or be matched "
-          "with you.")
+    flash(_("Blocked: you no longer see their chat, and they cannot invite you or be matched "
+            "with you."))
     return redirect(url_for("games.game_page", token=token, _anchor="history"))
 
 

@@ -13,6 +13,7 @@ from flask import Blueprint, abort, redirect, render_template, request, url_for
 
 from service import play
 from service.mailwire.inbound import smtp_receiver
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.reads import admin
 
 from . import dev_reply, pages
@@ -62,8 +63,8 @@ def reply(key: str):
         abort(404)
     text = request.form.get("text", "").strip()
     if not text:
-        return pages.problem("Nothing to send", "Write the reply (a move, or a command such "
-                             "as `view`) and send it again.", 400)
+        return pages.problem(N_("Nothing to send"), _("Write the reply (a move, or a command "
+                                                      "such as `view`) and send it again."), 400)
     svc = services()
     to = dev_reply.reply_address(msg)
     raw = smtp_receiver.with_recipients(dev_reply.compose(msg, text, svc.clock.now()), [parseaddr(to)[1]])

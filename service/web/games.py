@@ -22,7 +22,7 @@ from service.games import registry
 from service.mailwire.outbound.catalogs import N_
 from service.mailwire.outbound.templating import game_partial
 from service.play.players import TABLE_ONLY, invitations
-from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT
+from service.play.time import LOBBY_DEFAULT, clocks
 
 from . import pages
 from .accountpages import current_account
@@ -31,8 +31,9 @@ from .refusals import on_refusal, problem_page
 
 bp = Blueprint("games", __name__)
 
-# the time control, chosen in words ("3 days per move"), and what happens at a deadline
-CLOCK_CHOICES = {"clock_choices": LOBBY_CHOICES, "clock_default": LOBBY_DEFAULT,
+# the time control, chosen in words ("3 days per move", said per request in the page's
+# language: clocks.lobby_choices), and what happens at a deadline
+CLOCK_CHOICES = {"clock_default": LOBBY_DEFAULT,
                  # in the page's language (the template translates them)
                  "timeout_choices": [("bot", N_("the default move is played for them")),
                                      ("forfeit", N_("they lose the game")),
@@ -71,7 +72,8 @@ def _lobby(form, error: str | None, practice=None, practice_error: str | None = 
     return render_template("web/new_game.html", games=rulebook.lobby(TABLE_ONLY), form=form,
                            error=error, me=current_account(), practice=practice or {},
                            practice_error=practice_error, tables=practice_tables(),
-                           kept=kept, settings=services().settings, **CLOCK_CHOICES)
+                           kept=kept, settings=services().settings,
+                           clock_choices=clocks.lobby_choices(), **CLOCK_CHOICES)
 
 
 def practice_tables() -> list[tuple[str, list[tuple[str, int]]]]:

@@ -6,23 +6,25 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import community
 from service.play.errors import PlayError
 
 from . import pages
 from .accountpages import current_account, signed_in
+from .community import local_points
 from .ext import services
 
 bp = Blueprint("leagues", __name__)
 
 #: what joining answered, said on the join page
-JOINED = {"started": "You took the last place: season 1 has begun, and your division's first "
-                     "games are on their way by email.",
-          "joined": "You are in. Season 1 starts when every division's places are taken; you "
-                    "get an email when it does.",
-          "waiting": "You are in. A season is being played: you play from the next one, and "
-                     "get an email with your division when it starts.",
-          "already": "You are in this league already; nothing was changed."}
+JOINED = {"started": N_("You took the last place: season 1 has begun, and your division's "
+                        "first games are on their way by email."),
+          "joined": N_("You are in. Season 1 starts when every division's places are taken; "
+                       "you get an email when it does."),
+          "waiting": N_("You are in. A season is being played: you play from the next one, "
+                        "and get an email with your division when it starts."),
+          "already": N_("You are in this league already; nothing was changed.")}
 
 
 @bp.get("/leagues")
@@ -39,7 +41,7 @@ def league_page(league_id: int):
         return pages.problem(exc.title, exc.detail, 404)
     return render_template("web/league.html", league=view, me=current_account(),
                            join=svc.urls.league_join_path(league_id),
-                           line_text=community.line_text, points_text=community.points_text)
+                           line_text=community.line_text, points_text=local_points)
 
 
 @bp.get("/leagues/join/<token>")
@@ -66,7 +68,7 @@ def join(token: str):
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)
     view = community.leagueshow.show(svc, community.leagues.read_token(svc, token))
-    return render_template("web/league_join.html", league=view, token=token, done=JOINED[done],
+    return render_template("web/league_join.html", league=view, token=token, done=_(JOINED[done]),
                            me=me)
 
 
@@ -78,7 +80,7 @@ def leave(me, league_id: int):
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409,
                              links=[(url_for("leagues.league_page", league_id=league_id),
-                                     "Back to the league")])
-    flash("You have left the league: you finish this season's games, and are not in the next "
-          "season.")
+                                     _("Back to the league"))])
+    flash(_("You have left the league: you finish this season's games, and are not in the "
+            "next season."))
     return redirect(url_for("leagues.league_page", league_id=league_id))

@@ -6,6 +6,8 @@ from datetime import datetime
 
 from markupsafe import Markup, escape
 
+from service.mailwire.outbound.catalogs import _, ngettext
+
 WIDTH, HEIGHT, PAD = 240, 60, 4
 
 
@@ -23,9 +25,12 @@ def chart(kind: str, title: str, points: list[tuple[datetime, float]]) -> Markup
         return HEIGHT - PAD - (v - low) * (HEIGHT - 2 * PAD) / span
 
     line = " ".join(f"{PAD + n * step:.1f},{y(v):.1f}" for n, v in enumerate(values))
-    desc = (f"{len(values)} rated game{'s' if len(values) != 1 else ''}: from {values[0]} "
-            f"to {values[-1]}, lowest {low}, highest {high}.")
-    label = f"{title} rating history"
+    desc = ngettext("%(num)d rated game: from %(first)s to %(last)s, lowest %(low)s, "
+                    "highest %(high)s.",
+                    "%(num)d rated games: from %(first)s to %(last)s, lowest %(low)s, "
+                    "highest %(high)s.", len(values),
+                    first=values[0], last=values[-1], low=low, high=high)
+    label = _("%(title)s rating history", title=title)
     ident = escape(f"chart-{kind}")
     dot = f"{PAD + (len(values) - 1) * step:.1f},{y(values[-1]):.1f}".split(",")
     return Markup(

@@ -6,12 +6,14 @@ from __future__ import annotations
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 from service.play import community
 from service.play.errors import PlayError
-from service.play.time import LOBBY_CHOICES, LOBBY_DEFAULT, clocks
+from service.play.time import LOBBY_DEFAULT, clocks
 
 from . import pages
 from .accountpages import current_account, signed_in
+from .community import local_points
 from .ext import services
 
 bp = Blueprint("tournaments", __name__)
@@ -33,7 +35,7 @@ def tournament_page(tournament_id: int):
     # the clock in words, as the lobby offers it ("3 days per move")
     words = clocks.describe(clocks.parse_clock(view.clock)) if view.clock else ""
     return render_template("web/tournament.html", t=view, line_text=community.line_text,
-                           points_text=community.points_text, me=current_account(),
+                           points_text=local_points, me=current_account(),
                            clock_words=words)
 
 
@@ -46,9 +48,10 @@ def _form(form, error: str | None, status: int = 200):
     return render_template(
         "web/new_tournament.html", form=form, error=error, me=current_account(),
         kinds=[(k, g.title) for k, g in registry.available().items()],
-        formats=[("swiss", "Swiss: entrants of like score meet"),
-                 ("round-robin", "Round robin: everyone meets everyone once (two-player games)")],
-        clock_choices=[c for c in LOBBY_CHOICES if c[0] != "none"],
+        formats=[("swiss", N_("Swiss: entrants of like score meet")),
+                 ("round-robin",
+                  N_("Round robin: everyone meets everyone once (two-player games)"))],
+        clock_choices=[c for c in clocks.lobby_choices() if c[0] != "none"],
         clock_default=LOBBY_DEFAULT, settings=services().settings), status
 
 
@@ -61,7 +64,7 @@ def make(me):
     # a round robin plays as many rounds as it takes: the Swiss's number is not asked of it
     rounds = "" if form.get("format") == "round-robin" else form.get("rounds", "").strip()
     if rounds and not rounds.isdigit():
-        return _form(form, "Rounds is a number (empty for a round robin).", 400)
+        return _form(form, _("Rounds is a number (empty for a round robin)."), 400)
     try:
         made = community.invites.make(
             services(), me.id, form.get("game", ""), form.get("format", ""),
@@ -70,8 +73,9 @@ def make(me):
             no_vacation=form.get("no_vacation") == "on")
     except PlayError as exc:
         return _form(form, exc.detail, 400)
-    flash("Round 1 has started." if made.started else
-          "The invitations are on their way; round 1 starts when every entrant has accepted.")
+    flash(_("Round 1 has started.") if made.started else
+          _("The invitations are on their way; round 1 starts when every entrant has "
+            "accepted."))
     return redirect(url_for("tournaments.tournament_page", tournament_id=made.tournament_id))
 
 
@@ -82,7 +86,8 @@ def start(me, tournament_id: int):
         games = community.invites.start(services(), me.id, tournament_id)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409, links=[_back(tournament_id)])
-    flash(f"Round 1 has started: {games} {'game' if games == 1 else 'games'}.")
+    flash(ngettext("Round 1 has started: %(num)d game.", "Round 1 has started: %(num)d games.",
+                   games))
     return redirect(url_for("tournaments.tournament_page", tournament_id=tournament_id))
 
 
@@ -93,7 +98,7 @@ def cancel(me, tournament_id: int):
         community.invites.cancel(services(), me.id, tournament_id)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409, links=[_back(tournament_id)])
-    flash("The tournament is called off; its open invitations are closed.")
+    flash(_("The tournament is called off; its open invitations are closed."))
     return redirect(url_for("tournaments.tournament_page", tournament_id=tournament_id))
 
 
@@ -106,7 +111,8 @@ def invitation(token: str, choice: str):
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 400)
     if choice not in ANSWERS:
-        return pages.problem("This link does not work", "It is not an invitation link.", 404)
+        return pages.problem(N_("This link does not work"), _("It is not an invitation link."),
+                             404)
     return render_template("web/tournament_invitation.html", invitation=seen, choice=choice,
                            token=token, done=None)
 
@@ -116,8 +122,8 @@ def answer(token: str, choice: str):
     try:
         seen = community.invites.look(services(), token)
         if choice not in ANSWERS:
-            return pages.problem("This link does not work", "It is not an invitation link.",
-                                 404)
+            return pages.problem(N_("This link does not work"),
+                                 _("It is not an invitation link."), 404)
         done = community.invites.answer(services(), token, choice)
     except PlayError as exc:
         return pages.problem(exc.title, exc.detail, 409)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import Blueprint, flash, redirect, request, url_for
 
+from service.mailwire.outbound.catalogs import _
 from service.play.errors import PlayError
 from service.play.players import accounts, hooks
 
@@ -40,8 +41,8 @@ def add(me: accounts.Account):
 @on_refusal(_refused)
 def test(me: accounts.Account, hook_id: int):
     hooks.test(services(), me.id, hook_id)
-    flash(f"A test was sent to webhook {hook_id}; its result shows here in a moment "
-          "(a failure beside the webhook).", "webhooks")
+    flash(_("A test was sent to webhook %(id)s; its result shows here in a moment "
+            "(a failure beside the webhook).", id=hook_id), "webhooks")
     return redirect(url_for("accounts.me") + "#webhooks")
 
 
@@ -50,5 +51,5 @@ def test(me: accounts.Account, hook_id: int):
 @on_refusal(_refused)
 def delete(me: accounts.Account, hook_id: int):
     hooks.delete(services(), me.id, hook_id)
-    flash(f"Webhook {hook_id} is deleted.", "webhooks")
+    flash(_("Webhook %(id)s is deleted.", id=hook_id), "webhooks")
     return redirect(url_for("accounts.me") + "#webhooks")

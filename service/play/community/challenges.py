@@ -16,6 +16,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.players import (
@@ -269,10 +270,11 @@ def _tell(session: Session, now, terms: Terms, pairs, *, started: bool) -> list[
     for player, opponent in pairs:
         if player.unmailable or player.email.endswith(".invalid"):
             continue
+        with catalogs.speaking(player.language):     # the clock in the letter's language
+            words = clocks.describe(clocks.parse_clock(terms.clock))
         rows.append(notify.letter(
             session, player.email, "challenge",
-            {"title": title, "opponent": opponent.name,
-             "clock": clocks.describe(clocks.parse_clock(terms.clock)),
+            {"title": title, "opponent": opponent.name, "clock": words,
              "rated": terms.rated, "started": started}, now))
     return [r.id for r in rows]
 

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from service.display.seatview import history
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, readpolicy, repository
 from service.play.errors import Refused
 from service.play.readpolicy import Reader
@@ -30,11 +31,11 @@ EVERY = timedelta(days=1)
 LINES_PER_GAME = 30
 #: follows one player may keep
 MAX_FOLLOWS = 200
-NO_TOURNAMENT = "There is no such tournament."
+NO_TOURNAMENT = N_("There is no such tournament.")
 
 
 class FollowRefused(Refused):
-    title = "That cannot be followed"
+    title = N_("That cannot be followed")
 
 
 @dataclass(frozen=True)
@@ -58,7 +59,7 @@ def follow_tournament(svc: Services, player_id: int, tournament_id: int) -> Foll
     now = svc.clock.now()
     with svc.db.transaction() as session:
         if session.get(Tournament, tournament_id) is None:
-            raise FollowRefused(NO_TOURNAMENT)
+            raise FollowRefused(_(NO_TOURNAMENT))
         return _follow(session, player_id, now, tournament_id=tournament_id)
 
 
@@ -66,18 +67,19 @@ def _follow(session: Session, player_id: int, now: datetime, **target: int) -> F
     found = session.scalars(select(Follow).where(Follow.player_id == player_id, *(
         getattr(Follow, k) == v for k, v in target.items()))).first()
     if found is not None:
-        return Followed(found.id, "You follow it already: its moves come in your daily "
-                        "digest.")
+        return Followed(found.id, _("You follow it already: its moves come in your daily "
+                                    "digest."))
     kept = session.scalar(select(func.count()).select_from(Follow)
                           .where(Follow.player_id == player_id)) or 0
     if kept >= MAX_FOLLOWS:
-        raise FollowRefused(f"You follow {kept} games and tournaments, the most one may; "
-                            "unfollow some (each digest has the link) to follow more.")
+        raise FollowRefused(_("You follow %(n)s games and tournaments, the most one may; "
+                              "unfollow some (each digest has the link) to follow more.",
+                              n=kept))
     row = Follow(player_id=player_id, created_at=now, sent_until=now, **target)
     session.add(row)
     session.flush()
-    return Followed(row.id, "Followed: a digest of its moves comes by email once a day, "
-                    "each with a link to stop.")
+    return Followed(row.id, _("Followed: a digest of its moves comes by email once a day, "
+                              "each with a link to stop."))
 
 
 def unfollow(svc: Services, follow_id: int) -> str:
@@ -85,9 +87,9 @@ def unfollow(svc: Services, follow_id: int) -> str:
     with svc.db.transaction() as session:
         row = session.get(Follow, follow_id)
         if row is None:
-            return "You no longer follow it; nothing more will come."
+            return _("You no longer follow it; nothing more will come.")
         session.delete(row)
-    return "Unfollowed: no more digests of it will come."
+    return _("Unfollowed: no more digests of it will come.")
 
 
 def followers(session, game_id: int) -> int:

@@ -12,6 +12,8 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, webhooks
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, default_name, find_player, invitations
@@ -35,7 +37,7 @@ MAX_INVITEES = 64
 
 
 class InviteClosed(PlayError):
-    title = "This invitation cannot be used"
+    title = N_("This invitation cannot be used")
 
 
 @dataclass(frozen=True)
@@ -60,8 +62,9 @@ def make(svc: Services, maker_id: int, kind: str, fmt: str, rounds: int | None,
     """The maker's tournament: `invitees` are addresses (invited by email) or bot levels
     (entered at once). Everything is checked before anything is written or sent."""
     if len(invitees) > MAX_INVITEES:
-        raise BadTournament(f"That is {len(invitees)} entrants; a tournament made in the lobby "
-                            f"takes at most {MAX_INVITEES}. Nothing was sent.")
+        raise BadTournament(_("That is %(n)s entrants; a tournament made in the lobby takes "
+                              "at most %(most)s. Nothing was sent.", n=len(invitees),
+                              most=MAX_INVITEES))
     now = svc.clock.now()
     with svc.db.transaction() as session:
         maker = session.get(Player, maker_id)
@@ -115,7 +118,7 @@ def start(svc: Services, maker_id: int, tournament_id: int) -> int:
     with svc.db.transaction() as session:
         t = _locked(session, tournament_id)
         if t.created_by != maker_id:
-            raise BadTournament("Only the player who made this tournament can start it.")
+            raise BadTournament(_("Only the player who made this tournament can start it."))
         _still_forming(t)
         return len(_start(session, svc, t))
 
@@ -126,7 +129,8 @@ def cancel(svc: Services, maker_id: int, tournament_id: int) -> None:
     with svc.db.transaction() as session:
         t = _locked(session, tournament_id)
         if t.created_by != maker_id:
-            raise BadTournament("Only the player who made this tournament can call it off.")
+            raise BadTournament(_("Only the player who made this tournament can call it "
+                                  "off."))
         _still_forming(t)
         for inv in invites_of(session, t.id):
             if inv.status == "pending":
@@ -211,8 +215,9 @@ def _start(session: Session, svc: Services, t: Tournament) -> list[int]:
     entered = len(entrants_of(session, t.id))
     table = t.options.get("seats", 2)
     if entered < table:
-        raise BadTournament(f"{registry.get(t.kind).title} needs {table} players at a table; "
-                            f"only {entered} have accepted. Nothing was started.")
+        raise BadTournament(_("%(title)s needs %(table)s players at a table; only %(n)s have "
+                              "accepted. Nothing was started.",
+                              title=registry.get(t.kind).title, table=table, n=entered))
     if t.format == "round-robin":      # everyone meets everyone: the rounds of those entered
         t.rounds = rounds_of(t.format, None, entered)
     for inv in invites_of(session, t.id):
@@ -224,16 +229,16 @@ def _start(session: Session, svc: Services, t: Tournament) -> list[int]:
 
 def _still_forming(t: Tournament) -> None:
     if t.status == "cancelled":
-        raise BadTournament("This tournament was called off; nothing was changed.")
+        raise BadTournament(_("This tournament was called off; nothing was changed."))
     if t.status != "forming":
-        raise BadTournament("This tournament has started already; it plays to its end.")
+        raise BadTournament(_("This tournament has started already; it plays to its end."))
 
 
 def _locked(session: Session, tournament_id: int) -> Tournament:
     t = session.scalars(select(Tournament).where(Tournament.id == tournament_id)
                         .with_for_update()).one_or_none()
     if t is None:
-        raise NoSuchTournament(f"There is no tournament {tournament_id}.")
+        raise NoSuchTournament(_("There is no tournament %(id)s.", id=tournament_id))
     return t
 
 
@@ -260,8 +265,8 @@ def _refuse_blocked(session: Session, maker_id: int, addrs: list[str]) -> None:
     refusing would tell the maker of the block (players.blocks)."""
     blocked = blocks.blocked_among(session, maker_id, addrs)
     if blocked:
-        raise BadTournament(f"You have blocked {blocked}, so you cannot invite them; unblock "
-                            "them on /me first. Nothing was sent.")
+        raise BadTournament(_("You have blocked %(who)s, so you cannot invite them; unblock "
+                              "them on /me first. Nothing was sent.", who=blocked))
 
 
 def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr: str,
@@ -280,14 +285,19 @@ def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr:
     if unmailable:
         return []
     clock = t.options.get("clock")
+    # the clock and the time in the invitee's language (a player's), as the rest of the letter
+    # is; an address that is nobody's yet reads English, as its letter does
+    with catalogs.speaking(session.scalar(select(Player.language)
+                                          .where(Player.email == addr.lower()))):
+        words = {"clock": clocks.describe(clocks.parse_clock(clock)) if clock else "",
+                 "expires": catalogs.moment(inv.expires_at)}
     row = notify.letter(
         session, addr, "tournament_invite",
         {"tournament": t.id, "invite": inv.id, "inviter": maker.name,
          "title": registry.get(t.kind).title,
-         "format": "Swiss" if t.format == "swiss" else "round robin",
-         "rounds": t.rounds, "clock": clocks.describe(clocks.parse_clock(clock))
-         if clock else "", "no_vacation": t.no_vacation, "rated": t.rated,
-         "expires": inv.expires_at.strftime("%d %B %Y, %H:%M UTC"),
+         # English, as the template tests it; the template says it in the reader's language
+         "format": N_("Swiss") if t.format == "swiss" else N_("round robin"),
+         "rounds": t.rounds, "no_vacation": t.no_vacation, "rated": t.rated, **words,
          "path": f"/tournaments/{t.id}"}, now)
     # the invitee's webhooks told too, when the address is a player's who keeps any
     webhooks.invited(session, addr, None, f"{registry.get(t.kind).title} tournament {t.id}",

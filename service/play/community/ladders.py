@@ -20,6 +20,8 @@ from sqlalchemy import func, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.players import Entry, blocks, open_game
@@ -43,12 +45,12 @@ MAX_OPEN = 3       # ladder games (and challenges waiting) a player may have ope
 LADDER_CLOCK = "3d"
 #: how long a challenged player has to accept before the game starts by itself
 ANSWER_WITHIN = timedelta(days=3)
-ANSWER_WORDS = "3 days"
+ANSWER_WORDS = N_("3 days")      # said in the reader's language where it is shown
 WAITING = "waiting"
 
 
 class LadderRefused(PlayError):
-    title = "The ladder did not take that"
+    title = N_("The ladder did not take that")
 
 
 @dataclass(frozen=True)
@@ -84,7 +86,7 @@ def _engine_title(kind: str) -> str:
     try:
         return registry.get(kind).title
     except registry.UnknownGame:
-        raise LadderRefused(f"There is no game called {kind!r}.") from None
+        raise LadderRefused(_("There is no game called %(kind)r.", kind=kind)) from None
 
 
 def view(svc: Services, kind: str, viewer_id: int | None = None) -> Ladder:
@@ -149,7 +151,8 @@ def join(svc: Services, player_id: int, kind: str) -> int:
         rungs = _locked(session, kind)
         mine = next((r for r in rungs if r.player_id == player_id), None)
         if mine is not None:
-            raise LadderRefused(f"You are on this ladder already, in place {mine.place}.")
+            raise LadderRefused(_("You are on this ladder already, in place %(n)s.",
+                                   n=mine.place))
         place = max((r.place for r in rungs), default=0) + 1
         session.add(LadderRung(kind=kind, player_id=player_id, place=place,
                                joined_at=svc.clock.now()))
@@ -166,7 +169,7 @@ def leave(svc: Services, player_id: int, kind: str) -> int:
         rungs = _locked(session, kind)
         mine = next((r for r in rungs if r.player_id == player_id), None)
         if mine is None:
-            raise LadderRefused("You are not on this ladder; nothing was changed.")
+            raise LadderRefused(_("You are not on this ladder; nothing was changed."))
         return step_off(session, mine)
 
 
@@ -205,14 +208,14 @@ def challenge(svc: Services, player_id: int, kind: str, defender_id: int) -> int
         catch_up(session, svc, kind)
         rungs = {r.player_id: r for r in _locked(session, kind)}
         if player_id not in rungs:
-            raise LadderRefused("Join the ladder first: only players on it challenge.")
+            raise LadderRefused(_("Join the ladder first: only players on it challenge."))
         if defender_id == player_id:
-            raise LadderRefused("You cannot challenge yourself.")
+            raise LadderRefused(_("You cannot challenge yourself."))
         if defender_id not in rungs:
-            raise LadderRefused("That player is not on this ladder.")
+            raise LadderRefused(_("That player is not on this ladder."))
         if any(c.defender_id == defender_id for c in _waiting(session, kind, player_id)):
-            raise LadderRefused("You have challenged that player already; the challenge "
-                                "waits for their answer.")
+            raise LadderRefused(_("You have challenged that player already; the challenge "
+                                  "waits for their answer."))
         counts = _open_counts(session, kind)
         reason = _refusal(rungs[player_id].place, rungs[defender_id].place,
                           bool(_on_vacation(session, [defender_id], now)),
@@ -235,7 +238,7 @@ def accept(svc: Services, player_id: int, challenge_id: int) -> int:
     with svc.db.transaction() as session:
         row = session.get(LadderChallenge, challenge_id)
         if row is None or row.defender_id != player_id:
-            raise LadderRefused("That is not a ladder challenge to you.")
+            raise LadderRefused(_("That is not a ladder challenge to you."))
         if row.status != WAITING:
             raise LadderRefused(_no_longer(row))
         started = _start(session, svc, row, svc.clock.now())
@@ -250,7 +253,7 @@ def withdraw(svc: Services, player_id: int, challenge_id: int) -> None:
     with svc.db.transaction() as session:
         row = session.get(LadderChallenge, challenge_id)
         if row is None or row.challenger_id != player_id:
-            raise LadderRefused("That is not a ladder challenge of yours.")
+            raise LadderRefused(_("That is not a ladder challenge of yours."))
         taken = session.execute(update(LadderChallenge).where(
             LadderChallenge.id == challenge_id, LadderChallenge.status == WAITING)
             .values(status="withdrawn", answered_at=svc.clock.now())
@@ -279,10 +282,13 @@ def start_lapsed(svc: Services) -> int:
 
 
 def _no_longer(row: LadderChallenge) -> str:
-    return {"started": "That challenge's game has started already: its first email has come.",
-            "withdrawn": "That challenge was withdrawn by its challenger.",
-            "void": "That challenge no longer stands: one of you left the ladder, or blocked "
-                    "the other."}.get(row.status, "That challenge no longer stands.")
+    said = {"started": N_("That challenge's game has started already: its first email has "
+                          "come."),
+            "withdrawn": N_("That challenge was withdrawn by its challenger."),
+            "void": N_("That challenge no longer stands: one of you left the ladder, or "
+                       "blocked the other.")}.get(row.status, N_("That challenge no longer "
+                                                                "stands."))
+    return _(said)
 
 
 @dataclass(frozen=True)
@@ -326,33 +332,39 @@ def _tell_defender(session: Session, row: LadderChallenge, title: str, their_pla
     challenger = session.get(Player, row.challenger_id)
     if defender.unmailable or defender.email.endswith(".invalid"):
         return
+    # the words built here are in the defender's language, as the rest of their letter is
+    with catalogs.speaking(defender.language):
+        words = {"clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
+                 "answer_within": _(ANSWER_WORDS),
+                 "starts": clocks.format_deadline(row.answer_by, now, defender.zone)}
     notify.letter(session, defender.email, "ladder_challenge", {
         "title": title, "challenger": challenger.name, "their_place": their_place,
-        "place": my_place, "clock": clocks.describe(clocks.parse_clock(LADDER_CLOCK)),
-        "answer_within": ANSWER_WORDS,
-        "starts": clocks.format_deadline(row.answer_by, now, defender.zone),
-        "path": f"/ladders/{row.kind}"}, now)
+        "place": my_place, **words, "path": f"/ladders/{row.kind}"}, now)
 
 
 def _refusal(mine: int, theirs: int, away: bool, my_open: int, their_open: int,
              apart: bool) -> str | None:
     """Why the player in place `mine` may not challenge the one in `theirs`, or None."""
     if theirs == mine:
-        return "You cannot challenge yourself."
+        return _("You cannot challenge yourself.")
     if theirs > mine:
-        return (f"Place {theirs} is below yours ({mine}): a ladder challenge goes up, to "
-                f"someone at most {REACH} places above you.")
+        return _("Place %(theirs)s is below yours (%(mine)s): a ladder challenge goes up, to "
+                 "someone at most %(reach)s places above you.",
+                 theirs=theirs, mine=mine, reach=REACH)
     if mine - theirs > REACH:
-        return (f"Place {theirs} is {mine - theirs} places above yours ({mine}); you may "
-                f"challenge at most {REACH} places up.")
+        return _("Place %(theirs)s is %(up)s places above yours (%(mine)s); you may "
+                 "challenge at most %(reach)s places up.",
+                 theirs=theirs, up=mine - theirs, mine=mine, reach=REACH)
     if away:
-        return "That player is on vacation: they can be challenged when they are back."
+        return _("That player is on vacation: they can be challenged when they are back.")
     if apart:
-        return "You cannot challenge that player (one of you has blocked the other)."
+        return _("You cannot challenge that player (one of you has blocked the other).")
     if my_open >= MAX_OPEN:
-        return f"You have {my_open} ladder games open; finish one first (at most {MAX_OPEN})."
+        return _("You have %(open)s ladder games open; finish one first (at most %(most)s).",
+                 open=my_open, most=MAX_OPEN)
     if their_open >= MAX_OPEN:
-        return f"That player has {their_open} ladder games open already (at most {MAX_OPEN})."
+        return _("That player has %(open)s ladder games open already (at most %(most)s).",
+                 open=their_open, most=MAX_OPEN)
     return None
 
 

@@ -1,6 +1,8 @@
 """A league's emails: a season's start (your division, your opponents, the clock) and its end
 (your place, and whether you move up, down, stay or are out), one to each member who can be
-mailed (never a bot). The payload carries everything the letter says, as it stood when queued."""
+mailed (never a bot). The payload carries everything the letter says, as it stood when queued:
+its sentences built here (the clock, the standings, the fate) are in the member's language,
+as the relay composes the rest of the letter in it."""
 from __future__ import annotations
 
 from collections.abc import Hashable
@@ -8,6 +10,8 @@ from collections.abc import Hashable
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _
 from service.play import notify
 from service.play.services import Services
 from service.play.time import clocks
@@ -24,12 +28,14 @@ def mailable(member: LeagueMember) -> bool:
 def season_start(session: Session, svc: Services, league: League,
                  divisions: list[list[LeagueMember]], clock: str) -> None:
     """`clock`: each game's clock option, said in the letter in words."""
-    words = clocks.describe(clocks.parse_clock(clock))
+    control = clocks.parse_clock(clock)
     now = svc.clock.now()
     for d, members in enumerate(divisions, 1):
         for m in members:
             if not mailable(m):
                 continue
+            with catalogs.speaking(m.player.language):
+                words = clocks.describe(control)
             notify.letter(session, m.player.email, "league_season_start", {
                 **_about(league), "name": m.player.name, "division": d,
                 "opponents": [o.player.name for o in members if o is not m],
@@ -44,34 +50,39 @@ def season_end(session: Session, svc: Services, league: League,
     next_division = {pid: d for d, division in enumerate(after, 1) for pid in division}
     now = svc.clock.now()
     for d, board in enumerate(boards, 1):
-        lines = [standings.line_text(n, line, "round-robin") for n, line in enumerate(board, 1)]
         for place, line in enumerate(board, 1):
             m = members.get(line.player_id)
             if m is None or not mailable(m):
                 continue
+            with catalogs.speaking(m.player.language):
+                lines = [standings.line_text(n, shown, "round-robin")
+                         for n, shown in enumerate(board, 1)]
+                said = fate(steps.get(line.player_id, 0), m, next_division.get(line.player_id),
+                            d, league.status == "closing")
             notify.letter(session, m.player.email, "league_season_end", {
                 **_about(league), "name": m.player.name, "division": d, "place": place,
-                "of": len(board), "standings": lines,
-                "fate": fate(steps.get(line.player_id, 0), m, next_division.get(line.player_id),
-                             d, league.status == "closing")}, now)
+                "of": len(board), "standings": lines, "fate": said}, now)
 
 
 def fate(step: int, member: LeagueMember, division: int | None, was: int,
          closing: bool = False) -> str:
-    """What the season's end means for the member, in one sentence."""
+    """What the season's end means for the member, in one sentence, in the language of the
+    moment."""
     if closing:
-        return "This was the league's last season: it is closed now."
+        return _("This was the league's last season: it is closed now.")
     if member.left_at is not None:
-        return "You have left the league, so you are not in the next season."
+        return _("You have left the league, so you are not in the next season.")
     if division is None:
-        return ("The next season waits for more players to join; you are in it, and it "
-                "starts when the divisions are full.")
+        return _("The next season waits for more players to join; you are in it, and it "
+                 "starts when the divisions are full.")
     if step < 0:
-        return f"You are promoted: next season you play in division {division}."
+        return _("You are promoted: next season you play in division %(n)s.", n=division)
     if step > 0:
-        return f"You are relegated: next season you play in division {division}."
-    return f"Next season you play in division {division}" + (
-        "." if division == was else " (its places were filled from below, as players left).")
+        return _("You are relegated: next season you play in division %(n)s.", n=division)
+    if division == was:
+        return _("Next season you play in division %(n)s.", n=division)
+    return _("Next season you play in division %(n)s (its places were filled from below, as "
+             "players left).", n=division)
 
 
 def _about(league: League) -> dict:

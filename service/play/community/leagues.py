@@ -24,6 +24,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import BadStart, Entry, bot_entries, find_player, parse_entry
 from service.play.services import Services
@@ -56,7 +57,7 @@ class NoSuchLeague(NoSuchGame):
 
 
 class JoinRefused(PlayError):
-    title = "You cannot join this league"
+    title = N_("You cannot join this league")
 
 
 @dataclass(frozen=True)
@@ -152,8 +153,8 @@ def join(svc: Services, token: str, player_id: int) -> str:
     with svc.db.transaction() as session:
         league = locked(session, league_id)
         if league.status in ("closing", "closed"):
-            raise JoinRefused("This league is closed, or closes at the end of this season: "
-                              "nobody can join it. Nothing was changed.")
+            raise JoinRefused(_("This league is closed, or closes at the end of this season: "
+                                "nobody can join it. Nothing was changed."))
         member = session.get(LeagueMember, (league.id, player_id))
         if member is not None and member.left_at is None:
             return "already"
@@ -177,7 +178,7 @@ def leave(svc: Services, league_id: int, player_id: int) -> None:
         league = locked(session, league_id)
         member = session.get(LeagueMember, (league.id, player_id))
         if member is None or member.left_at is not None:
-            raise JoinRefused("You are not in this league; nothing was changed.")
+            raise JoinRefused(_("You are not in this league; nothing was changed."))
         member.left_at = svc.clock.now()
         if league.status == "forming":
             member.division = None

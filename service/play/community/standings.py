@@ -16,6 +16,7 @@ from itertools import combinations
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import _
 from service.play import ranking, repository
 from service.play.services import Services
 from service.store.models import GameRow, Tournament, TournamentEntrant, TournamentRound
@@ -127,17 +128,19 @@ def points_text(points: float | None) -> str:
 
 
 def line_text(place: int, line: Line, fmt: str = "swiss") -> str:
-    """One line of the standings in words, with the tie-breaks the format uses."""
-    mark = " (withdrew)" if line.withdrawn else ""
+    """One line of the standings in words (the language of the moment's), with the
+    tie-breaks the format uses."""
+    mark = " " + _("(withdrew)") if line.withdrawn else ""
     breaks = ", ".join(f"{TIE_BREAK_NAMES[name]} {figure(getattr(line, name))}"
                        for name in tie_breaks(fmt))
-    return f"{place:>2}. {line.name}{mark}: {figure(line.points)} points ({breaks})"
+    return f"{place:>2}. {line.name}{mark}: " + _("%(points)s points (%(breaks)s)",
+                                                   points=figure(line.points), breaks=breaks)
 
 
 def game_points(versus: dict, players: list[int]) -> dict[int, float]:
     """Each seat's points in one game (for the page's result column)."""
     share = 1 / (len(players) - 1)
     points: dict[int, float] = defaultdict(float)
-    for (a, _), v in versus.items():
+    for (a, _b), v in versus.items():
         points[a] += share * v
     return dict(points)

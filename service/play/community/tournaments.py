@@ -19,6 +19,7 @@ from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import aftercommit
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import (
@@ -55,11 +56,11 @@ def when_a_tournament_ends(hook: Ended) -> Ended:
 
 
 class BadTournament(PlayError):
-    title = "The tournament could not be made"
+    title = N_("The tournament could not be made")
 
 
 class NoSuchTournament(NoSuchGame):
-    title = "No such tournament"
+    title = N_("No such tournament")
 
 
 @dataclass(frozen=True)
@@ -74,14 +75,16 @@ def table_size(engine, fmt: str, asked: int | None = None) -> int:
     counts = registry.player_counts(engine, {})
     if fmt == "round-robin":
         if 2 not in counts or asked not in (None, 2):
-            raise BadTournament(f"A round robin is for two-player games; {engine.title} is for "
-                                f"{registry.players_wording(engine, {})}. Make it a Swiss.")
+            raise BadTournament(_("A round robin is for two-player games; %(title)s is for "
+                                  "%(players)s. Make it a Swiss.", title=engine.title,
+                                  players=registry.players_wording(engine, {})))
         return 2
     if asked is None:
         return 2 if 2 in counts else counts.start
     if asked not in counts:
-        raise BadTournament(f"{engine.title} is for {registry.players_wording(engine, {})}; "
-                            f"a table of {asked} cannot be seated.")
+        raise BadTournament(_("%(title)s is for %(players)s; a table of %(n)s cannot be "
+                              "seated.", title=engine.title,
+                              players=registry.players_wording(engine, {}), n=asked))
     return asked
 
 
@@ -89,11 +92,13 @@ def rounds_of(fmt: str, rounds: int | None, entrants: int) -> int:
     if fmt == "round-robin":
         complete = pairing.round_robin_rounds(entrants)
         if rounds not in (None, complete):
-            raise BadTournament(f"A round robin of {entrants} plays {complete} rounds "
-                                f"(everyone meets everyone once), not {rounds}.")
+            raise BadTournament(_("A round robin of %(entrants)s plays %(complete)s rounds "
+                                  "(everyone meets everyone once), not %(rounds)s.",
+                                  entrants=entrants, complete=complete, rounds=rounds))
         return complete
     if rounds is None or not 1 <= rounds <= MAX_ROUNDS:
-        raise BadTournament(f"A Swiss needs a number of rounds from 1 to {MAX_ROUNDS}.")
+        raise BadTournament(_("A Swiss needs a number of rounds from 1 to %(most)s.",
+                              most=MAX_ROUNDS))
     return rounds
 
 
@@ -112,9 +117,10 @@ def check(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
-        raise BadTournament(f"There is no game called {kind!r}.") from None
+        raise BadTournament(_("There is no game called %(kind)r.", kind=kind)) from None
     if fmt not in FORMATS:
-        raise BadTournament(f"A tournament is a swiss or a round-robin, not {fmt!r}.")
+        raise BadTournament(_("A tournament is a swiss or a round-robin, not %(format)r.",
+                              format=fmt))
     table = table_size(engine, fmt, table)
     try:
         entries = bot_entries([parse_entry(e, svc.urls.domain) for e in entrants])
@@ -122,10 +128,10 @@ def check(svc: Services, kind: str, fmt: str, rounds: int | None, entrants: list
         raise BadTournament(exc.detail) from None
     addrs = [e.addr for e in entries]
     if len(set(addrs)) != len(addrs):
-        raise BadTournament("Each entrant needs a different email address.")
+        raise BadTournament(_("Each entrant needs a different email address."))
     if len(entries) < table:
-        raise BadTournament(f"{engine.title} needs {table} players at a table; only "
-                            f"{len(entries)} entered.")
+        raise BadTournament(_("%(title)s needs %(table)s players at a table; only %(n)s "
+                              "entered.", title=engine.title, table=table, n=len(entries)))
     rounds = rounds_of(fmt, rounds, len(entries))
     options: dict[str, Any] = {"clock": clock} if clock else {}
     options["seats"] = table        # the service's; taken out before each game starts
@@ -280,7 +286,7 @@ def entrants_of(session: Session, tournament_id: int) -> list[TournamentEntrant]
 def tournament_of(session: Session, tournament_id: int) -> Tournament:
     t = session.get(Tournament, tournament_id)
     if t is None:
-        raise NoSuchTournament(f"There is no tournament {tournament_id}.")
+        raise NoSuchTournament(_("There is no tournament %(id)s.", id=tournament_id))
     return t
 
 

@@ -28,6 +28,8 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, repository, webhooks
 from service.play.errors import GameOver, PlayError
 from service.play.repository import TAKEN_BACK
@@ -109,9 +111,9 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResu
     session.add(request)
     if not people:
         return _take_back(session, svc, pos, request)
-    rows = [_notice(session, pos, to, now, f"{who(seat)} asks to take back a move",
-                    f"{who(seat)} asks to take back their last move. Reply \"undo accept\" or "
-                    "\"undo refuse\", or answer on your game page.")
+    rows = [_notice(session, pos, to, now, N_("%(who)s asks to take back a move"),
+                    N_("%(who)s asks to take back their last move. Reply \"undo accept\" or "
+                       "\"undo refuse\", or answer on your game page."), who=who(seat))
             for to in people if not _seat(pos.row, to).muted]
     session.flush()
     return UndoResult("asked", "Asked the others to let you take back your last move.",
@@ -134,8 +136,9 @@ def answer_in(session: Session, svc: Services, game_id: int, seat: int,
     asker = request.seat
     if not accept:
         request.status = "refused"
-        rows = [_notice(session, pos, asker, now, f"Take-back refused by {who(seat)}",
-                        f"{who(seat)} did not agree to take back your last move; it stands.")]
+        rows = [_notice(session, pos, asker, now, N_("Take-back refused by %(who)s"),
+                        N_("%(who)s did not agree to take back your last move; it stands."),
+                        who=who(seat))]
         session.flush()
         return UndoResult("refused", "You refused; the move stands.", [r.id for r in rows])
     people = {s.seat for s in pos.row.seats if s.seat != asker and s.bot is None}
@@ -212,11 +215,16 @@ def _revealed(pos: repository.Position, before, after) -> bool:
     return False
 
 
-def _notice(session: Session, pos: repository.Position, to: int, now, subject: str, text: str):
+def _notice(session: Session, pos: repository.Position, to: int, now, subject: str, text: str,
+            **values: str):
     """A notice from the game about a take-back (not a chat line: nobody wrote it), to one seat:
-    the email says what it is about and carries no news (`since`: the position as it stands)."""
-    return notify.queue(session, pos.row, to, "undo", pos.seq, now,
-                        {"notice": {"subject": subject, "text": text}}, since=pos.seq)
+    the email says what it is about and carries no news (`since`: the position as it stands).
+    `subject` and `text` are said in the seat's player's language, with `values` put in."""
+    player = _seat(pos.row, to).player
+    with catalogs.speaking(player.language if player is not None else None):
+        said = {"subject": _(subject, **values), "text": _(text, **values)}
+    return notify.queue(session, pos.row, to, "undo", pos.seq, now, {"notice": said},
+                        since=pos.seq)
 
 
 def _seat(game, seat: int):

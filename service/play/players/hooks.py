@@ -17,6 +17,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import func, select
 
 from service.hooks import KINDS, sending
+from service.mailwire.outbound.catalogs import N_
 from service.play import webhooks
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -25,8 +26,8 @@ from service.store.models import Player, Webhook
 from .personaltokens import UnknownPlayer
 
 #: what the events are called on a form
-EVENT_WORDS = {"turn": "It is my turn", "game_over": "A game of mine ends",
-               "invitation": "I am invited to a game or tournament"}
+EVENT_WORDS = {"turn": N_("It is my turn"), "game_over": N_("A game of mine ends"),
+               "invitation": N_("I am invited to a game or tournament")}
 #: hooks one player may keep: a few channels, not a fan-out service
 MOST = 5
 LONGEST_URL = 2000

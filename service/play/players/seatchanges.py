@@ -11,6 +11,8 @@ from sqlalchemy import select
 
 from service.games import registry
 from service.linking.signer import Claims
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _
 from service.play import notify, ranking, repository, webhooks
 from service.play.errors import GameOver, PlayError
 from service.play.repository import check_holder
@@ -256,13 +258,15 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
                                                                 address))
         url = svc.urls.absolute(f"/i/{token}")
         inviter = deadlines.seat_row(game, by_seat).player.name
-        why = (f"{inviter} invites you to take over {row.player.name}'s seat in "
-               f"{registry.title(game.kind, game.options)} game {game.id}. To accept, open "
-               "this link and press the "
-               f"button: {url}")
-        notify.letter(session, address, "invite",
-                      {"why": why, "subject": f"{registry.title(game.kind, game.options)} "
-                                  f"game {game.id}"}, now,
+        title = registry.title(game.kind, game.options)
+        # in the invitee's language when the address is a player's, as the relay composes it
+        with catalogs.speaking(session.scalar(select(Player.language)
+                                              .where(Player.email == address))):
+            why = _("%(inviter)s invites you to take over %(name)s's seat in %(title)s game "
+                    "%(id)s. To accept, open this link and press the button: %(url)s",
+                    inviter=inviter, name=row.player.name, title=title, id=game.id, url=url)
+            subject = _("%(title)s game %(id)s", title=title, id=game.id)
+        notify.letter(session, address, "invite", {"why": why, "subject": subject}, now,
                       seq=game.seq)
         # the invitee's webhooks told too, when the address is a player's who keeps any
         webhooks.invited(session, address, game.id,

@@ -20,6 +20,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import N_
 from service.play import notify, webhooks
 from service.play.services import Services
 from service.store.models import GameRow, Seat, SeatChange, Tournament, Vacation
@@ -217,10 +218,11 @@ def notices(svc: Services | None, game: GameRow, seat: int, text: str, *, offer:
         if offer:
             urls = svc.urls
             notice["actions"] = [
-                {"text": "Extend the deadline once",
+                # marked here, said in the reader's language by the email that shows them
+                {"text": N_("Extend the deadline once"),
                  "url": urls.absolute(urls.seat_action_path(game.id, r.seat, r.holder,
                                                             "extend", seat))},
-                {"text": "Play the default move for them from now on",
+                {"text": N_("Play the default move for them from now on"),
                  "url": urls.absolute(urls.seat_action_path(game.id, r.seat, r.holder,
                                                             "bot", seat))}]
         out.append((r.seat, {"timeout": notice}))

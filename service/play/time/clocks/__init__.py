@@ -1,7 +1,8 @@
 """Time control for correspondence games: the `clock=` and `on_timeout=` options, each seat's
 clock (deadlines, reminders, missed turns), vacations, and deadlines in words.
 
-Pure and framework-free (stdlib only): every function takes the instant `now` as an aware
+Pure and framework-free (the stdlib, and Babel with our catalogs for words in the reader's
+language): every function takes the instant `now` as an aware
 datetime and returns new frozen records; nothing reads the real clock or a database. The play
 layer stores a SeatClock per seat (clock_to_dict / clock_from_dict), the sweep asks
 reminder_due / is_overdue / after_miss, and the emails and pages use format_deadline and
@@ -22,6 +23,7 @@ from .control import (
     duration_words,
     fischer,
     fixed,
+    lobby_choices,
     option_text,
     parse_clock,
     parse_on_timeout,
@@ -72,7 +74,7 @@ __all__ = [
     "VacationError", "VacationRequest",
     "after_miss", "cancel_turn", "check_request", "clock_from_dict", "clock_to_dict",
     "clock_view", "days_left", "deadline_iso", "describe", "duration_words", "extend_once",
-    "finish_turn", "fischer", "fixed", "format_deadline", "is_overdue", "local_today",
+    "finish_turn", "fischer", "fixed", "format_deadline", "is_overdue", "lobby_choices", "local_today",
     "mark_reminded", "new_clock", "next_reminder", "option_text", "parse_clock",
     "parse_on_timeout", "parse_vacation", "pause", "player_zone", "relative", "reminder_at",
     "reminder_due", "reminder_lead", "reopen_turn", "reopened_turn", "resume", "resumes_at", "start_turn",

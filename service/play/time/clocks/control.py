@@ -10,6 +10,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
+from service.mailwire.outbound.catalogs import _, ngettext
+
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
 
@@ -125,14 +127,14 @@ def _check_length(shown: str, hours: int, where: str, example: str) -> None:
 # --- saying it back ------------------------------------------------------------------------
 
 def describe(tc: TimeControl) -> str:
-    """The time control in words: "3 days per move", "no clock",
-    "a bank of 7 days, plus 1 day per move (at most 7 days)"."""
+    """The time control in words, in the language of the moment: "3 days per move", "no
+    clock", "a bank of 7 days, plus 1 day per move (at most 7 days)"."""
     if tc.kind == "per_move":
-        return f"{duration_words(tc.per_move)} per move"
+        return _("%(span)s per move", span=duration_words(tc.per_move))
     if tc.kind == "fischer":
-        bank = duration_words(tc.bank)
-        return f"a bank of {bank}, plus {duration_words(tc.increment)} per move (at most {bank})"
-    return "no clock"
+        return _("a bank of %(bank)s, plus %(span)s per move (at most %(bank)s)",
+                 bank=duration_words(tc.bank), span=duration_words(tc.increment))
+    return _("no clock")
 
 
 def option_text(tc: TimeControl) -> str:
@@ -145,10 +147,10 @@ def option_text(tc: TimeControl) -> str:
 
 
 def duration_words(span: timedelta) -> str:
-    """Whole days as days ("2 days"), anything else as hours ("36 hours", "1 hour")."""
+    """Whole days as days ("2 days", "2 Tage"), anything else as hours ("36 hours", "1 hour")."""
     if span % DAY == timedelta(0):
-        return _plural(span // DAY, "day")
-    return _plural(round(span / HOUR), "hour")
+        return ngettext("%(num)d day", "%(num)d days", span // DAY)
+    return ngettext("%(num)d hour", "%(num)d hours", round(span / HOUR))
 
 
 def _duration_option(span: timedelta) -> str:
@@ -157,17 +159,18 @@ def _duration_option(span: timedelta) -> str:
     return f"{round(span / HOUR)}h"
 
 
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
-
-
 # The lobby offers these, in this order; the words come from describe() so they never drift.
 LOBBY_DEFAULT = "3d"
 DEFAULT_CLOCK = parse_clock(LOBBY_DEFAULT)
+LOBBY_OPTIONS = ("12h", "1d", "2d", "3d", "5d", "7d", "14d", "7d+1d", "14d+2d", "none")
+#: the choices in English (the API's and the CLI's words)
 LOBBY_CHOICES: list[tuple[str, str]] = [
-    (option, describe(parse_clock(option)))
-    for option in ("12h", "1d", "2d", "3d", "5d", "7d", "14d", "7d+1d", "14d+2d", "none")
-]
+    (option, describe(parse_clock(option))) for option in LOBBY_OPTIONS]
+
+
+def lobby_choices() -> list[tuple[str, str]]:
+    """The lobby's choices in the language of the moment (a page's reader's)."""
+    return [(option, describe(parse_clock(option))) for option in LOBBY_OPTIONS]
 
 
 # --- on_timeout= ---------------------------------------------------------------------------

@@ -1,5 +1,5 @@
 """Deadlines as a player reads them: "Tue 24 Nov, 18:00 CET (in 2 days)" in their time zone,
-named.
+named, and in the language of the moment ("Di., 24. Nov., 18:00 CET (in 2 Tagen)").
 
 The instant is always the UTC one stored; only its rendering uses the zone, so a
 daylight-saving change moves the wall time shown, never the deadline."""
@@ -9,6 +9,11 @@ from datetime import UTC, datetime, timedelta, tzinfo
 from typing import Any
 from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
+from babel.dates import format_date
+
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _, ngettext
+
 from .control import TimeControl
 from .seat import SeatClock, time_left, utc
 
@@ -16,6 +21,8 @@ from .seat import SeatClock, time_left, utc
 _DAYS = ("Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun")
 _MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun",
            "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
+#: the other languages' day and date (Babel's patterns), this year's and another year's
+_DATE_PATTERNS = {"de": ("EEE, d. MMM", "EEE, d. MMM y"), "fr": ("EEE d MMM", "EEE d MMM y")}
 
 
 def player_zone(name: str | None) -> tzinfo | None:
@@ -38,11 +45,17 @@ def format_deadline(deadline: datetime, now: datetime, zone: str | None = None, 
     local_zone = player_zone(zone)
     shown = utc(deadline).astimezone(local_zone or UTC)
     today = utc(now).astimezone(local_zone or UTC)
-    text = f"{_DAYS[shown.weekday()]} {shown.day} {_MONTHS[shown.month - 1]}"
-    if shown.year != today.year:
-        text += f" {shown.year}"
+    text = _day_words(shown, shown.year != today.year)
     text += f", {shown:%H:%M} {zone_label(shown)}"
     return f"{text} ({relative(deadline, now)})" if from_now else text
+
+
+def _day_words(shown: datetime, with_year: bool) -> str:
+    patterns = _DATE_PATTERNS.get(catalogs.current())
+    if patterns is not None:
+        return format_date(shown, patterns[with_year], locale=catalogs.current())
+    text = f"{_DAYS[shown.weekday()]} {shown.day} {_MONTHS[shown.month - 1]}"
+    return f"{text} {shown.year}" if with_year else text
 
 
 def zone_label(shown: datetime) -> str:
@@ -67,25 +80,21 @@ def relative(deadline: datetime, now: datetime) -> str:
     still says "in 3 days"; the exact time stands beside it."""
     left = utc(deadline) - utc(now)
     if left <= timedelta(0):
-        return "overdue"
+        return _("overdue")
     minutes = round(left / timedelta(minutes=1))
     if minutes < 1:
-        return "in less than a minute"
+        return _("in less than a minute")
     if minutes < 60:
-        return f"in {_plural(minutes, 'minute')}"
+        return ngettext("in %(num)d minute", "in %(num)d minutes", minutes)
     hours = round(minutes / 60)
     if hours < 48:
-        return f"in {_plural(hours, 'hour')}"
-    return f"in {_plural(round(hours / 24), 'day')}"
+        return ngettext("in %(num)d hour", "in %(num)d hours", hours)
+    return ngettext("in %(num)d day", "in %(num)d days", round(hours / 24))
 
 
 def deadline_iso(deadline: datetime) -> str:
     """For `<time datetime="...">`: "2026-11-24T18:00:00Z"."""
     return utc(deadline).replace(microsecond=0).isoformat().replace("+00:00", "Z")
-
-
-def _plural(count: int, noun: str) -> str:
-    return f"{count} {noun}" if count == 1 else f"{count} {noun}s"
 
 
 def clock_view(tc: TimeControl, clock: SeatClock, now: datetime,

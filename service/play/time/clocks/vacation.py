@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from datetime import UTC, date, datetime, time, timedelta
 from typing import Literal
 
+from service.mailwire.outbound.catalogs import _, ngettext
+
 from .display import player_zone
 from .seat import utc
 
@@ -76,15 +78,17 @@ def parse_vacation(text: str, today: date) -> VacationRequest:
         return VacationRequest("days", _last_of_days(written, int(match.group(1)), today))
     if match := _UNTIL.match(written):
         return VacationRequest("until", _until(written, match.group(1), today))
-    raise VacationError(f"{written or 'That'} is not a vacation request: {_what_works(today)}")
+    raise VacationError(_("%(written)s is not a vacation request: %(works)s",
+                          written=written or _("That"), works=_what_works(today)))
 
 
 def _last_of_days(written: str, days: int, today: date) -> date:
     if days < 1:
-        raise VacationError(f"{written} takes no days: write a number of days from 1, "
-                            f"{_what_works(today)}")
+        raise VacationError(_("%(written)s takes no days: write a number of days from 1, "
+                              "%(works)s", written=written, works=_what_works(today)))
     if days > LONGEST_REQUEST:
-        raise VacationError(f"{written} is longer than a year: {_what_works(today)}")
+        raise VacationError(_("%(written)s is longer than a year: %(works)s",
+                              written=written, works=_what_works(today)))
     return today + timedelta(days=days - 1)
 
 
@@ -93,19 +97,23 @@ def _until(written: str, date_text: str, today: date) -> date:
     try:
         last = date.fromisoformat(date_text.strip())
     except ValueError:
-        raise VacationError(f"{written}: {date_text} is not a date I can read; write it "
-                            f"year-month-day, such as `vacation until {example}`") from None
+        raise VacationError(_("%(written)s: %(date)s is not a date I can read; write it "
+                              "year-month-day, such as `vacation until %(example)s`",
+                              written=written, date=date_text, example=example)) from None
     if last < today:
-        raise VacationError(f"{written}: {last.isoformat()} has passed; write a date from today "
-                            f"({today.isoformat()}) on, such as `vacation until {example}`")
+        raise VacationError(_("%(written)s: %(date)s has passed; write a date from today "
+                              "(%(today)s) on, such as `vacation until %(example)s`",
+                              written=written, date=last.isoformat(),
+                              today=today.isoformat(), example=example))
     if (last - today).days >= LONGEST_REQUEST:
-        raise VacationError(f"{written} is more than a year away: {_what_works(today)}")
+        raise VacationError(_("%(written)s is more than a year away: %(works)s",
+                              written=written, works=_what_works(today)))
     return last
 
 
 def _what_works(today: date) -> str:
-    return (f"write `vacation 5` (five days from today), "
-            f"`vacation until {_example_date(today)}`, or `back`")
+    return _("write `vacation 5` (five days from today), `vacation until %(example)s`, or "
+             "`back`", example=_example_date(today))
 
 
 def _example_date(today: date) -> str:
@@ -143,7 +151,8 @@ def check_request(request: VacationRequest, taken: Iterable[VacationLike],
     vacation moves the end of the current one; `back` ends it today."""
     if request.kind == "back":
         if current is None:
-            raise VacationError(f"You are not on vacation. To take some, {_what_works(today)}.")
+            raise VacationError(_("You are not on vacation. To take some, %(works)s.",
+                                  works=_what_works(today)))
         return Vacation(current.first_day, min(current.last_day, today))
     plan = Vacation(current.first_day if current else today, request.last_day)
     others = [v for v in map(_as_vacation, taken) if v != current]
@@ -160,18 +169,18 @@ def _check_year(plan: Vacation, others: list[Vacation], year: int, today: date,
         return
     if year != today.year:
         last_allowed = max(date(year, 1, 1) + timedelta(days=left - 1), today)
-        raise VacationError(
-            f"That would take {len(wanted)} vacation days in {year}, and you have {left} for "
-            f"that year; `vacation until {last_allowed.isoformat()}` would take them all.")
+        raise VacationError(_(
+            "That would take %(wanted)s vacation days in %(year)s, and you have %(left)s for "
+            "that year; `vacation until %(last)s` would take them all.", wanted=len(wanted),
+            year=year, left=left, last=last_allowed.isoformat()))
     # What is left from today on, once this vacation's days before today are counted.
     already_used = len({d for d in wanted if d < today})
     from_today = left - already_used
     if from_today <= 0:
-        raise VacationError(f"You have no vacation days left this year; {allowance} more come "
-                            f"on 1 January {year + 1}.")
-    raise VacationError(f"You have {_days(from_today)} left this year; "
-                        f"`vacation {from_today}` would take them all.")
-
-
-def _days(count: int) -> str:
-    return "1 vacation day" if count == 1 else f"{count} vacation days"
+        raise VacationError(_("You have no vacation days left this year; %(allowance)s more "
+                              "come on 1 January %(year)s.", allowance=allowance,
+                              year=year + 1))
+    raise VacationError(ngettext("You have %(num)d vacation day left this year; `vacation "
+                                 "%(num)d` would take it.",
+                                 "You have %(num)d vacation days left this year; `vacation "
+                                 "%(num)d` would take them all.", from_today))
