@@ -4,6 +4,7 @@ from __future__ import annotations
 import re
 from email import policy
 from email.parser import BytesParser
+from functools import lru_cache
 
 from flask.testing import FlaskClient
 
@@ -11,8 +12,16 @@ LINK = re.compile(r"http://turnpost\.test(/[mgu]/[A-Za-z0-9_.\-]+)")
 
 
 def mails(app) -> list:
+    """Every email sent so far, oldest first. Parsed once each: a test reads the outbox again
+    after every step, and parsing the same emails over and over was a tenth of the web tests'
+    time. They are shared between calls, so a test reads them and never changes one."""
     transport = app.extensions["turnpost"].transport
-    return [BytesParser(policy=policy.default).parsebytes(raw) for _, raw in transport.messages()]
+    return [parsed(raw) for _, raw in transport.messages()]
+
+
+@lru_cache(maxsize=4096)
+def parsed(raw: bytes):
+    return BytesParser(policy=policy.default).parsebytes(raw)
 
 
 def text_of(msg) -> str:
