@@ -24,9 +24,8 @@ from tests.hooks.test_deliveries import first_mover
 from tests.languages.test_catalogs import _contexts
 from tests.languages.test_chosen import make_player
 from tests.languages.test_pages import INVITATION
-from tests.play.moves.test_undo_notices import PLAYERS, _mail_of, _takeable
+from tests.play.moves.helpers import mail_of, suzerain_at_a_takeable_move
 from tests.play.players.helpers import play_moves
-from tests.play.time.helpers import start, to_act
 from tests.web.helpers import form_client, latest_to, post_form, sign_in, start_game, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
@@ -109,33 +108,34 @@ def test_an_english_owners_webhook_keeps_its_english_title(hooked_app):
 
 
 def test_a_take_back_notice_is_in_its_readers_language(services):
-    for seed in range(40):
-        game_id = start(services, kind="suzerain", players=PLAYERS, seed=seed).game_id
-        (mover,) = to_act(services, game_id)
-        move = _takeable(services, game_id, mover)
-        if move is not None:
-            break
+    game_id, mover, move = suzerain_at_a_takeable_move(services)
     names = {0: "carol", 1: "alice"}
     with services.db.transaction() as s:
         s.execute(update(Player).where(Player.email == f"{names[1 - mover]}@example.org")
                   .values(language="fr"))
     play.submit(services, play.Intent(game_id, mover, moves=[move], source="web"))
     (row,) = undo.ask(services, game_id, mover).outbox_ids
-    msg, text, _html = _mail_of(services, row)
+    msg, text, _html = mail_of(services, row)
     assert msg["Subject"].startswith(f"{names[mover]} demande à reprendre un coup")
     assert "Répondez « annuler accepter »" in text and "asks to take back" not in text
+
+
+def anna_makes_a_tournament(app, entrants: str):
+    """Anna, signed in, makes a two-round Swiss Trees tournament of `entrants` by the form;
+    her client and the form's answer (a redirect to the tournament)."""
+    anna = form_client(app)
+    sign_in(anna, app, ANNA)
+    made = anna.post("/tournaments", data={
+        "game": "trees", "format": "swiss", "rounds": "2", "clock": "3d", "entrants": entrants})
+    assert made.status_code == 302, made.text
+    return anna, made
 
 
 def test_a_tournaments_round_letter_has_each_entrants_standings_language(app):
     """Anna (German) starts her tournament: Ben's letter keeps English standings, hers are
     German, whoever's request started the round."""
     make_player(app, ANNA, "de")
-    anna = form_client(app)
-    sign_in(anna, app, ANNA)
-    made = anna.post("/tournaments", data={
-        "game": "trees", "format": "swiss", "rounds": "2", "clock": "3d",
-        "entrants": f"{BEN}\ncy@example.org\nbot:easy"})
-    assert made.status_code == 302, made.text
+    anna, made = anna_makes_a_tournament(app, f"{BEN}\ncy@example.org\nbot:easy")
     accept = INVITATION.search(text_of(latest_to(app, BEN))).group(1)
     assert post_form(app.test_client(), accept, page=accept).status_code == 200
     assert anna.post(made.location + "/start", data={}).status_code == 302
@@ -175,12 +175,7 @@ def test_a_tournament_invitation_says_its_terms_in_the_invitees_language(app):
     """An English maker invites a German player: the letter's format, clock and expiry are
     his, not the maker's page's."""
     make_player(app, BEN, "de")
-    anna = form_client(app)
-    sign_in(anna, app, ANNA)
-    made = anna.post("/tournaments", data={
-        "game": "trees", "format": "swiss", "rounds": "2", "clock": "3d",
-        "entrants": f"{BEN}\nbot:easy"})
-    assert made.status_code == 302, made.text
+    anna_makes_a_tournament(app, f"{BEN}\nbot:easy")
     text = " ".join(text_of(latest_to(app, BEN)).split())
     assert "Schweizer System" in text and "3 Tage pro Zug" in text, text
     assert "Swiss" not in text and "per move" not in text and "December" not in text
