@@ -12,6 +12,7 @@ from jinja2 import ChainableUndefined
 
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import TEMPLATES, make_env
+from tests.languages.helpers import words
 
 POT = catalogs.CATALOGS / "messages.pot"
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
@@ -83,12 +84,6 @@ ENGLISH = {"the", "your", "you", "and", "is", "this", "with", "when", "game", "m
            "standings", "stop", "open", "to", "of", "by", "it", "who", "we", "today"}
 
 
-def _words(text: str) -> set[str]:
-    text = re.sub(r"<style.*?</style>", " ", text, flags=re.S)
-    text = re.sub(r"<[^>]+>|https?://\S+", " ", text)
-    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
-
-
 EMAIL_TEMPLATES = sorted(p.relative_to(TEMPLATES).as_posix()
                          for p in (TEMPLATES / "email").iterdir()
                          if p.suffix in (".txt", ".html") and not p.name.startswith("_"))
@@ -101,10 +96,10 @@ def test_every_email_template_speaks_the_language(name, lang):
     english_seen = set()
     for ctx in _contexts():
         with catalogs.speaking("en"):
-            english_seen |= _words(env.get_template(name).render(ctx)) & ENGLISH
+            english_seen |= words(env.get_template(name).render(ctx)) & ENGLISH
         with catalogs.speaking(lang):
             rendered = env.get_template(name).render(ctx)
-        left = _words(rendered) & ENGLISH
+        left = words(rendered) & ENGLISH
         assert not left, f"{name} in {lang} still says {sorted(left)}:\n{rendered}"
     if name.endswith(".html"):
         with catalogs.speaking(lang):

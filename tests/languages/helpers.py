@@ -1,0 +1,81 @@
+"""What the language tests share: a player made with a chosen language, a game played to its
+end, and the check that a rendered page or letter has none of our English words left once
+the words that are not ours to translate (card names, players' names, the engines' own
+sentences) are cut out."""
+from __future__ import annotations
+
+import html
+import random
+import re
+
+from service.display.seatview import fill
+from service.games import cards, registry
+from service.games.cards import decktet
+from service.games.contract import replay
+from service.store.models import Player
+from tests.games.positions import configurations
+
+
+def make_player(app, addr, language):
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        s.add(Player(email=addr, name=addr.split("@")[0], mail_mode="every", language=language,
+                     created_at=svc.clock.now()))
+
+
+def words(text: str) -> set[str]:
+    """The words of a rendered text, lower-cased, without its markup, styles and links."""
+    text = re.sub(r"<style.*?</style>", " ", text, flags=re.S)
+    text = re.sub(r"<[^>]+>|https?://\S+", " ", text)
+    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
+
+
+def finished(game_id: str, seed: int = 1):
+    """A game played to its end by random moves (the outcome's branches), in the first
+    configuration the lobby offers."""
+    game = registry.get(game_id)
+    seats, options = configurations(game)[0]
+    rng = random.Random(seed)
+    state = replay(game, game.start(seats, options, rng))
+    while game.outcome(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        move = rng.choice(game.legal_moves(state, seat))
+        state = replay(game, game.decide(state, seat, move, rng), state)
+    return game, seats, state
+
+
+def theirs(view, names: list[str], me: int | None) -> list[str]:
+    """The words a view shows that are not ours to translate: every card's name and label,
+    and the engine's own strings (a prompt, a tree's name, how a game ended), as written and
+    as the partials put names and capitals into them. Longest first, to be cut out whole."""
+    strings: set[str] = set()
+
+    def walk(x):
+        if isinstance(x, str):
+            if cards.is_french(x) or cards.face(x) in decktet.ALL:
+                # Magnate's board names a card short, without its article ("Harvest")
+                strings.update({cards.name(x), cards.label(x), cards.name(x).removeprefix("the ")})
+            else:
+                strings.update({x, x.capitalize(), x[:1].upper() + x[1:], fill(x, names, me),
+                                fill(x, names, me, start=False)})
+        elif isinstance(x, dict):
+            for v in x.values():
+                walk(v)
+        elif isinstance(x, list | tuple):
+            for v in x:
+                walk(v)
+    walk(view)
+    return sorted((s for s in strings if s.strip()), key=len, reverse=True)
+
+
+def left_in_english(rendered: str, cut: list[str], english: set[str]) -> set[str]:
+    """The words of `english` a rendered page or view still has, once its markup, scripts
+    and styles, the strings of `cut` (whole words only) and the quoted move words a player
+    is told to write are taken out."""
+    text = re.sub(r"<(style|script)\b.*?</\1>", " ", rendered, flags=re.S)
+    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
+    text = re.sub(r"\s+", " ", text)          # wrapped lines joined, as the strings were
+    for s in cut:       # whole words only: a kind "stall" is no licence for "stalls"
+        text = re.sub(r"(?<!\w)" + re.escape(re.sub(r"\s+", " ", s)) + r"(?!\w)", " ", text)
+    text = re.sub(r'"[^"]*"', " ", text)      # a move word the player is told to write
+    return words(text) & english
