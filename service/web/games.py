@@ -87,8 +87,9 @@ def rules(entry: str):
     html = rulebook.rules_html(entry)
     chosen = next((g for g in rulebook.lobby(TABLE_ONLY) if g.entry == entry), None)
     if html is None or chosen is None:
-        return pages.problem("No such rules", "There are no rules here for that game; the "
-                             "lobby lists every game with a link to its rules.", 404)
+        return pages.problem(N_("No such rules"), N_("There are no rules here for that game; "
+                                                     "the lobby lists every game with a link "
+                                                     "to its rules."), 404)
     return render_template("web/rules.html", game=chosen, rules=html)
 
 
