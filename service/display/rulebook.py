@@ -126,9 +126,15 @@ class LobbyGame:
 
 def lobby(hidden: frozenset[str]) -> list[LobbyGame]:
     """Every game the lobby offers, described; `hidden` are options it must not offer."""
-    return [LobbyGame(entry, label, players_wording(game, preset), ABOUT.get(entry),
+    return [LobbyGame(entry, label, players_wording(game, preset), _about(entry),
                       rules_path(entry) is not None, fields(entry, game, preset, hidden))
             for entry, label, game, preset in registry.lobby()]
+
+
+def _about(entry: str) -> About | None:
+    """A game's description in the page's language (ABOUT's words are the catalogs')."""
+    about = ABOUT.get(entry)
+    return About(_(about.what), _(about.length), _(about.author)) if about else None
 
 
 def players_wording(game: Game, preset: dict) -> str:
