@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from babel.dates import format_skeleton, format_time
 from flask import current_app, render_template, request, session
 
 from service import play
 from service.display.boardpicture import drawing
 from service.display.seatview import result_line
 from service.games import cards
+from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.catalogs import _
 from service.mailwire.outbound.templating import game_partial
 from service.play.players import accounts
@@ -32,9 +34,14 @@ def move_url(page, move) -> str:
 
 
 def when(iso: str) -> str:
-    """A history entry's time as people read it: "24 Nov 09:05 UTC" (the <time> element
-    carries the exact instant for the browser's own zone)."""
-    return datetime.fromisoformat(iso).strftime("%d %b %H:%M UTC").lstrip("0")
+    """A history entry's time as people read it: "24 Nov 09:05 UTC", in German "24. Nov.
+    09:05 UTC", in French "24 nov. 09:05 UTC" (the <time> element carries the exact instant
+    for the browser's own zone)."""
+    at = datetime.fromisoformat(iso)
+    if catalogs.current() == catalogs.DEFAULT:
+        return at.strftime("%d %b %H:%M UTC").lstrip("0")
+    lang = catalogs.current()
+    return f"{format_skeleton('MMMd', at, locale=lang)} {format_time(at, 'short', locale=lang)} UTC"
 
 
 def card_alt(card_id: str) -> str:

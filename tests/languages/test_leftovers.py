@@ -15,10 +15,11 @@ from sqlalchemy import select
 from service import play
 from service.display import rulebook
 from service.games import registry
+from service.mailwire.outbound import catalogs
 from service.play.players import seatchanges
 from service.play.time import LOBBY_CHOICES
 from service.store.models import GameRow
-from service.web.pages import seat_reader
+from service.web.pages import seat_reader, when
 from tests.languages.helpers import left_in_english, make_player, theirs
 from tests.web.helpers import (
     LINK,
@@ -235,3 +236,11 @@ def test_each_games_pages_mid_game_and_finished(app, readers, kind):
                 problems += _left_on(lang, f"{kind} public page{state}",
                                      readers[lang].get(f"/games/{public_id}").text, public)
     assert not problems, "\n".join(problems)
+
+
+def test_the_historys_times_are_in_the_readers_language():
+    with catalogs.speaking("de"):
+        assert when("2026-03-04T19:05:00+00:00") == "4. März 19:05 UTC"
+    with catalogs.speaking("fr"):
+        assert when("2026-11-24T09:05:00+00:00") == "24 nov. 09:05 UTC"
+    assert when("2026-11-24T09:05:00+00:00") == "24 Nov 09:05 UTC"     # English as before
