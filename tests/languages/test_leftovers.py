@@ -15,6 +15,7 @@ from sqlalchemy import select
 from service import play
 from service.display import rulebook
 from service.games import registry
+from service.linking.signer import Claims
 from service.mailwire.outbound import catalogs
 from service.play.players import seatchanges
 from service.play.time import LOBBY_CHOICES
@@ -198,6 +199,21 @@ def test_the_link_pages_an_invitation_and_a_forming_game(app, readers, lang):
         problems += _left_on(lang, "confirm", client.get(links[0]).text, claims_cut)
         done = client.post(links[0])
         problems += _left_on(lang, "done", done.text, claims_cut)
+    # a wait-policy link's page (/s/) for each act, and a take-over invitation's (/i/)
+    urls = app.extensions["turnpost"].urls
+    seat = 0 if lang == "de" else 1
+    for act in ("extend", "bot", "agree"):
+        path = urls.seat_action_path(started.game_id, seat, 0, act, 1 - seat)
+        problems += _left_on(lang, f"seat action {act}", client.get(path).text)
+    take_over = "/i/" + urls.signer.dumps("invite", Claims(started.game_id, seat))
+    problems += _left_on(lang, "take over", client.get(take_over).text)
+    # a message sent from the seat page: the page again, its note on top
+    seat_page = game_link(turn)
+    said = post_form(client, f"{seat_page}/say", {"text": "Hallo", "to": ""}, page=seat_page)
+    assert said.status_code == 302, said.text
+    view = urls.signer.loads("view", seat_page.rsplit("/", 1)[-1])
+    cut = _game_words(app, started.game_id, seat_reader(view))
+    problems += _left_on(lang, "message sent", client.get(seat_page).text, cut)
     # a game made in the lobby, waiting for Cleo: her invitation, its public page forming
     post_form(client, "/games", {"game": "trees", "players": CLEO, "public": "on"}, page="/")
     invitation = [m for m in mails(app) if m["To"] == CLEO][-1]
