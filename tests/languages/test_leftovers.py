@@ -150,9 +150,16 @@ def test_the_lobby_me_the_open_games_and_signing_in(app, readers, lang):
     client = readers[lang]
     start_game(app, "trees", [ANNA, BEN])
     addr = ANNA if lang == "de" else BEN
+    # a game of Cleo's with an open seat, listed on /games/open, and one Anna or Ben is
+    # invited to, on their /me
+    cleo = app.test_client()
+    sign_in(cleo, app, CLEO)
+    post_form(cleo, "/games", {"game": "trees", "players": addr, "open_seats": "1",
+                               "public": "on"}, page="/")
     problems = []
     for path in ["/", "/me", "/games/open", "/rules/trees", "/rules/magnate-roller"]:
         problems += _left_on(lang, path, client.get(path).text, _options_words())
+    assert "cleo" in client.get("/games/open").text      # the open game is listed
     signed_out = _browser(app, lang)
     for path in ["/", "/sign-in", "/games/open"]:
         problems += _left_on(lang, f"{path} signed out", signed_out.get(path).text,
@@ -214,6 +221,18 @@ def test_the_link_pages_an_invitation_and_a_forming_game(app, readers, lang):
     view = urls.signer.loads("view", seat_page.rsplit("/", 1)[-1])
     cut = _game_words(app, started.game_id, seat_reader(view))
     problems += _left_on(lang, "message sent", client.get(seat_page).text, cut)
+    # a line the table does not know, typed in the seat page's box: the page again, the
+    # refusal on top
+    page = client.get(seat_page).text
+    hidden = dict(re.findall(r'name="(seen|nonce)" value="([^"]*)"', page))
+    refused = post_form(client, f"{seat_page}/play", {"commands": "frobnicate", **hidden},
+                        page=seat_page)
+    assert "frobnicate" in refused.text
+    # the why is the engine's own sentence (service.games.trees.commands: 'Trees moves read
+    # "play <card> under <card>"...'), which stays as written; the card around it is ours
+    engines = re.compile(r'(<div class="card error">\s*<p class="status">.*?</p>\s*<p>).*?(</p>)',
+                         re.S)
+    problems += _left_on(lang, "command refused", engines.sub(r"\1\2", refused.text, 1), cut)
     # a game made in the lobby, waiting for Cleo: her invitation, its public page forming
     post_form(client, "/games", {"game": "trees", "players": CLEO, "public": "on"}, page="/")
     invitation = [m for m in mails(app) if m["To"] == CLEO][-1]
