@@ -12,6 +12,7 @@ import markdown
 
 from service.games import registry
 from service.games.contract import Game, Option
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 
 RULES = Path(__file__).resolve().parents[2] / "docs" / "rules"
 
@@ -25,27 +26,27 @@ class About:
 
 ABOUT: dict[str, About] = {
     "trees": About(
-        "Grow trees of Decktet cards from their Aces: each turn you play a card under one "
-        "that shares a suit, harvest a tree for its Crowns, or unroot one, then draw.",
-        "about 15 turns each; the game ends when all six Aces are harvested",
-        "a tree-building idea for the Decktet"),
+        N_("Grow trees of Decktet cards from their Aces: each turn you play a card under one "
+        "that shares a suit, harvest a tree for its Crowns, or unroot one, then draw."),
+        N_("about 15 turns each; the game ends when all six Aces are harvested"),
+        N_("a tree-building idea for the Decktet")),
     "magnate": About(
-        "Buy deeds and develop property in the districts between you; the dice pay your "
-        "cards in resources. Control the most districts when the deck has run out twice.",
-        "about 20 turns each", "P.D. Magnus"),
+        N_("Buy deeds and develop property in the districts between you; the dice pay your "
+        "cards in resources. Control the most districts when the deck has run out twice."),
+        N_("about 20 turns each"), "P.D. Magnus"),
     "magnate-roller": About(
-        "Magnate with the modern rules: the same deeds, districts and dice, with Courts, "
-        "variants for two Decktets (Mega) and a three-player game on a Y of districts.",
-        "about 25 turns each", "the Magnate Roller rules"),
+        N_("Magnate with the modern rules: the same deeds, districts and dice, with Courts, "
+        "variants for two Decktets (Mega) and a three-player game on a Y of districts."),
+        N_("about 25 turns each"), N_("the Magnate Roller rules")),
     "suzerain": About(
-        "A trick-taking duel: win tricks to claim the face-up cards, use the rights of your "
-        "Pawns and Courts, and hold the majority of each rank at the end.",
-        "16 tricks", "Kenny VenOsdel"),
+        N_("A trick-taking duel: win tricks to claim the face-up cards, use the rights of your "
+        "Pawns and Courts, and hold the majority of each rank at the end."),
+        N_("16 tricks"), "Kenny VenOsdel"),
     "aristocracy": About(
-        "Trade at the market stalls, build farms, estates and châteaux from matching cards, "
+        N_("Trade at the market stalls, build farms, estates and châteaux from matching cards, "
         "visit each other's buildings and bid at the ball, over rounds of King, Queen and "
-        "Jack phases, until someone can end the game with a complete château.",
-        "several rounds of three phases, each phase one turn for everyone",
+        "Jack phases, until someone can end the game with a complete château."),
+        N_("several rounds of three phases, each phase one turn for everyone"),
         "Felix Leeb"),
 }
 
@@ -54,12 +55,12 @@ ABOUT: dict[str, About] = {
 NOT_FOR = {"magnate": {"three"}, "magnate-roller": {"pawn_properties"}}
 
 # A default that depends on the entry's ruleset, said for that entry
-DEFAULT_WORDS = {("magnate", "courts"): "off, as in the classic rules",
-                 ("magnate-roller", "courts"): "on, as in the Roller rules"}
+DEFAULT_WORDS = {("magnate", "courts"): N_("off, as in the classic rules"),
+                 ("magnate-roller", "courts"): N_("on, as in the Roller rules")}
 # ...and the choice it resolves to, which the form then does not offer a second time
 DEFAULT_IS = {("magnate", "courts"): "off", ("magnate-roller", "courts"): "on"}
-_WORDS = {"default": "as the rules of this version say", "random": "at random",
-          "first": "the first player", "second": "the second player"}
+_WORDS = {"default": N_("as the rules of this version say"), "random": N_("at random"),
+          "first": N_("the first player"), "second": N_("the second player")}
 _CODES = re.compile(r"\(\s*(?:seed \d+|[A-Z]\d+(?:,\s*[A-Z]\d+)*)\s*[;,]?\s*")
 
 
@@ -72,11 +73,13 @@ def plain_help(text: str) -> str:
 
 
 def in_words(value) -> str:
+    """An option's value as the lobby shows it, in the page's language (a number or an
+    engine's own choice, "classic", as written)."""
     if isinstance(value, bool):
-        return "on" if value else "off"
+        return _("on") if value else _("off")
     if value == "" or value is None:
-        return "none"
-    return _WORDS.get(str(value), str(value))
+        return _("none")
+    return _(_WORDS[str(value)]) if str(value) in _WORDS else str(value)
 
 
 @dataclass(frozen=True)
@@ -92,13 +95,14 @@ class Field:
 
 def field(entry: str, name: str, opt: Option) -> Field:
     label = opt.label or name.replace("_", " ").capitalize()
-    default = DEFAULT_WORDS.get((entry, name)) or in_words(opt.default)
+    default = _(DEFAULT_WORDS[entry, name]) if (entry, name) in DEFAULT_WORDS \
+        else in_words(opt.default)
     if isinstance(opt.default, bool):
         return Field(f"{entry}.{name}", label, plain_help(opt.help), "switch", default)
     if opt.choices:
         # the default is sent as "" (the engine's own default), every other value as itself
         choices = tuple(("" if c == opt.default else str(c),
-                         default + " (default)" if c == opt.default else in_words(c))
+                         _("%(choice)s (default)", choice=default) if c == opt.default else in_words(c))
                         for c in opt.choices if c != DEFAULT_IS.get((entry, name)))
         return Field(f"{entry}.{name}", label, plain_help(opt.help), "choice", default, choices)
     kind = "number" if isinstance(opt.default, int) else "text"
@@ -122,9 +126,26 @@ class LobbyGame:
 
 def lobby(hidden: frozenset[str]) -> list[LobbyGame]:
     """Every game the lobby offers, described; `hidden` are options it must not offer."""
-    return [LobbyGame(entry, label, registry.players_wording(game, preset), ABOUT.get(entry),
+    return [LobbyGame(entry, label, players_wording(game, preset), _about(entry),
                       rules_path(entry) is not None, fields(entry, game, preset, hidden))
             for entry, label, game, preset in registry.lobby()]
+
+
+def _about(entry: str) -> About | None:
+    """A game's description in the page's language (ABOUT's words are the catalogs')."""
+    about = ABOUT.get(entry)
+    return About(_(about.what), _(about.length), _(about.author)) if about else None
+
+
+def players_wording(game: Game, preset: dict) -> str:
+    """registry.players_wording in the page's language: "2 Spieler", "2 à 5 joueurs"."""
+    counts = registry.player_counts(game, preset)
+    low, high = counts.start, counts.stop - 1
+    if low == high:
+        return ngettext("%(num)d player", "%(num)d players", low)
+    if high == low + 1:
+        return _("%(low)d or %(high)d players", low=low, high=high)
+    return _("%(low)d to %(high)d players", low=low, high=high)
 
 
 def rules_path(entry: str) -> Path | None:

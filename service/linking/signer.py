@@ -20,6 +20,8 @@ from itsdangerous import BadData, BadSignature, SignatureExpired, URLSafeTimedSe
 from itsdangerous.encoding import base64_encode
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
+from service.mailwire.outbound.catalogs import N_
+
 PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite",
             "readdress", "erase", "league_join", "unfollow")
 DAY = 86400
@@ -35,26 +37,31 @@ _GAME_LINKS = ("move", "view")
 
 
 class TokenError(Exception):
-    """Why a token cannot be used, in words for the person who clicked it."""
+    """Why a token cannot be used, in words for the person who clicked it: `title` and
+    `words` (the catalogs' msgids, N_: the page that shows them says them in its language)."""
 
-    title = "This link does not work"
+    title = N_("This link does not work")
+    words = ""
 
     def __init__(self, detail: str = ""):
-        super().__init__(detail or self.__doc__)
-        self.detail = detail or (self.__doc__ or "").strip()
+        super().__init__(detail or self.words)
+        self.detail = detail or self.words
 
 
 class Tampered(TokenError):
-    """The link is damaged or was changed: it was not made by Turnpost. Open the link from the
-    email again (some mail apps break long links across lines), or use the game page."""
+    """A link not made by Turnpost, or changed since (a mail app broke it across lines)."""
 
-    title = "This link is damaged"
+    title = N_("This link is damaged")
+    words = N_("The link is damaged or was changed: it was not made by Turnpost. Open the link "
+               "from the email again (some mail apps break long links across lines), or use the "
+               "game page.")
 
 
 class Expired(TokenError):
-    """The link is too old to use."""
+    """A link older than its purpose allows."""
 
-    title = "This link has expired"
+    title = N_("This link has expired")
+    words = N_("The link is too old to use.")
 
     def __init__(self, detail: str = "", game: int | None = None):
         super().__init__(detail)
@@ -62,16 +69,19 @@ class Expired(TokenError):
 
 
 class NotYetValid(TokenError):
-    """The link was signed a little in the future by our clocks: one of our servers runs
-    ahead. Try it again in a few minutes; nothing was changed."""
+    """A link signed a little in the future by our clocks: one of our servers runs ahead."""
 
-    title = "This link is not valid yet"
+    title = N_("This link is not valid yet")
+    words = N_("The link was signed a little in the future by our clocks: one of our servers "
+               "runs ahead. Try it again in a few minutes; nothing was changed.")
 
 
 class WrongPurpose(TokenError):
-    """This link is for something else (for example an unsubscribe link used as a move)."""
+    """A link used for what it was not made for (an unsubscribe link used as a move)."""
 
-    title = "This link is for something else"
+    title = N_("This link is for something else")
+    words = N_("This link is for something else (for example an unsubscribe link used as a "
+               "move).")
 
 
 @dataclass(frozen=True)
@@ -176,11 +186,11 @@ class Signer:
         try:
             raw = base64.b32decode(token.upper() + "=" * (-len(token) % 8))
         except (ValueError, TypeError) as exc:
-            raise Tampered("The reply address is not one of ours.") from exc
+            raise Tampered(N_("The reply address is not one of ours.")) from exc
         body, mac = raw[:6], raw[6:]
         if len(raw) != 16 or not any(hmac.compare_digest(mac, self._mac(body, key))
                                      for key in self._keys):
-            raise Tampered("The reply address is not one of ours.")
+            raise Tampered(N_("The reply address is not one of ours."))
         return int.from_bytes(body[:5], "big"), body[5]
 
     def _mac(self, body: bytes, key: bytes | None = None) -> bytes:

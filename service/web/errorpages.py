@@ -20,6 +20,7 @@ from sqlalchemy.exc import DBAPIError, InterfaceError, OperationalError
 from werkzeug.exceptions import InternalServerError, MethodNotAllowed, NotFound
 
 from service.linking.signer import Expired, TokenError
+from service.mailwire.outbound.catalogs import N_, _
 
 from . import pages, problems, refusals
 from .problems import Problem
@@ -43,8 +44,9 @@ def not_found(exc: NotFound):
         return problems.respond(Problem(404, "Not found", f"There is nothing at {request.path}. "
                                         "The API's operations are listed at "
                                         "/api/v1/openapi.json."))
-    return pages.problem("Nothing here", "There is no page at this address. Your games are on "
-                         "My games; a new game starts from the front page.", 404)
+    return pages.problem(N_("Nothing here"), N_("There is no page at this address. Your games are "
+                                                "on My games; a new game starts from the front "
+                                                "page."), 404)
 
 
 def method_not_allowed(exc: MethodNotAllowed):
@@ -62,14 +64,15 @@ def token_error(exc: TokenError):
     still works: signing in, which leads to that game's page, or a reply `view`."""
     if isinstance(exc, Expired) and exc.game is not None:
         return pages.problem(
-            exc.title, f"{exc.detail} Sign in to go to the game, or reply “view” to "
-            "any email of this game for a fresh copy with new links.", 400,
+            exc.title, _(exc.detail) + " " + _("Sign in to go to the game, or reply “view” "
+                                               "to any email of this game for a fresh copy "
+                                               "with new links."), 400,
             links=[(url_for("accounts.sign_in_form", next=f"/me/games/{exc.game}"),
-                    "Sign in and go to the game")])
+                    _("Sign in and go to the game"))])
     if isinstance(exc, Expired):
-        return pages.problem(exc.title, f"{exc.detail} Sign in to see your games, or reply "
-                             "“view” to the game's email for fresh links.", 400,
-                             links=[(url_for("accounts.sign_in_form"), "Sign in")])
+        return pages.problem(exc.title, _(exc.detail) + " " + _(
+            "Sign in to see your games, or reply “view” to the game's email for fresh links."),
+            400, links=[(url_for("accounts.sign_in_form"), _("Sign in"))])
     return pages.problem(exc.title, exc.detail, 400)
 
 
@@ -114,6 +117,6 @@ def incident_page(exc: BaseException):
                                         "logged the problem; please try again in a little "
                                         "while, and quote the incident id if you write to us.",
                                         incident=incident))
-    return pages.problem("Something went wrong on our side",
-                         "We have logged the problem and will look into it. Please try again "
-                         "in a little while.", 500, kind="fault", incident=incident)
+    return pages.problem(N_("Something went wrong on our side"),
+                         N_("We have logged the problem and will look into it. Please try "
+                            "again in a little while."), 500, kind="fault", incident=incident)

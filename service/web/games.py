@@ -19,7 +19,7 @@ from flask import (
 from service import play
 from service.display import rulebook
 from service.games import registry
-from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import N_, _
 from service.mailwire.outbound.templating import game_partial
 from service.play.players import TABLE_ONLY, invitations
 from service.play.time import LOBBY_DEFAULT, clocks
@@ -89,8 +89,9 @@ def rules(entry: str):
     html = rulebook.rules_html(entry)
     chosen = next((g for g in rulebook.lobby(TABLE_ONLY) if g.entry == entry), None)
     if html is None or chosen is None:
-        return pages.problem("No such rules", "There are no rules here for that game; the "
-                             "lobby lists every game with a link to its rules.", 404)
+        return pages.problem(N_("No such rules"), N_("There are no rules here for that game; "
+                                                     "the lobby lists every game with a link "
+                                                     "to its rules."), 404)
     return render_template("web/rules.html", game=chosen, rules=html)
 
 
@@ -110,7 +111,7 @@ def create():
                if line.strip()]
     open_seats = form.get("open_seats", "0").strip() or "0"
     if not open_seats.isdigit():
-        return _lobby_error(form, "Open seats is a number (0 for none)."), 400
+        return _lobby_error(form, _("Open seats is a number (0 for none).")), 400
     game, options = _chosen_game(form)
     # the service's own options: a clock (default 3 days per move) and the timeout policy
     options["clock"] = form.get("clock", "") or LOBBY_DEFAULT
@@ -147,7 +148,7 @@ def practice():
             address=form.get("email", "").strip() or (me.email if me else ""),
             mail=form.get("mail") == "on")
     except ValueError:
-        return _practice_error(form, "Choose how many players, as a number."), 400
+        return _practice_error(form, _("Choose how many players, as a number.")), 400
     # the page's own fragment: without one the browser would keep the form's (#practice)
     return redirect(services().urls.game_path(started.game_id, seat) + "#game")
 
@@ -177,8 +178,8 @@ def _chosen_game(form, entry: str | None = None):
     entry = form.get("game", "") if entry is None else entry
     chosen = next((e for e in registry.lobby() if e[0] == entry), None)
     if chosen is None:
-        raise play.BadStart(f"There is no game called {entry!r}.")
-    _, _, game, preset = chosen
+        raise play.BadStart(_("There is no game called %(entry)r.", entry=entry))
+    game, preset = chosen[2], chosen[3]
     # options are named per lobby entry (two entries may share an engine)
     options = {name: form[f"{entry}.{name}"] for name in game.options
                if name not in preset and form.get(f"{entry}.{name}", "") != ""}
@@ -240,9 +241,9 @@ def say(token: str):
     try:
         to_seat = int(to) if to.strip() else None
     except ValueError:
-        raise play.ChatRefused("Choose whom the message is for.") from None
+        raise play.ChatRefused(_("Choose whom the message is for.")) from None
     play.say(services(), claims.game, claims.seat, text, to_seat)
-    flash("Message sent" + (" privately." if to.strip() else " to everyone."))
+    flash(_("Message sent privately.") if to.strip() else _("Message sent to everyone."))
     return redirect(url_for("games.game_page", token=token) + "#history")
 
 

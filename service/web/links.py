@@ -11,6 +11,7 @@ from service import play
 from service.display.seatview import waiting_for
 from service.games import registry
 from service.linking.signer import Claims
+from service.mailwire.outbound.catalogs import _
 from service.mailwire.outbound.templating import game_partial
 
 from . import pages
@@ -76,7 +77,7 @@ def act(token: str):
         return pages.problem(exc.title, exc.detail, 409, game_link)
     move_text = _describe(applied.kind, claims.move)
     if from_page:
-        flash(f"Done: {move_text}.")
+        flash(_("Done: %(move)s.", move=move_text))
         return redirect(game_link)
     return render_template("web/done.html", applied=applied, game_link=game_link,
                            next_game=None if claims.seat in applied.to_act else upnext,

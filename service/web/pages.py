@@ -4,12 +4,15 @@ from __future__ import annotations
 
 from datetime import datetime
 
+from babel.dates import format_skeleton, format_time
 from flask import current_app, render_template, request, session
 
 from service import play
 from service.display.boardpicture import drawing
 from service.display.seatview import result_line
 from service.games import cards
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _
 from service.mailwire.outbound.templating import game_partial
 from service.play.players import accounts
 
@@ -31,9 +34,14 @@ def move_url(page, move) -> str:
 
 
 def when(iso: str) -> str:
-    """A history entry's time as people read it: "24 Nov 09:05 UTC" (the <time> element
-    carries the exact instant for the browser's own zone)."""
-    return datetime.fromisoformat(iso).strftime("%d %b %H:%M UTC").lstrip("0")
+    """A history entry's time as people read it: "24 Nov 09:05 UTC", in German "24. Nov.
+    09:05 UTC", in French "24 nov. 09:05 UTC" (the <time> element carries the exact instant
+    for the browser's own zone)."""
+    at = datetime.fromisoformat(iso)
+    if catalogs.current() == catalogs.DEFAULT:
+        return at.strftime("%d %b %H:%M UTC").lstrip("0")
+    lang = catalogs.current()
+    return f"{format_skeleton('MMMd', at, locale=lang)} {format_time(at, 'short', locale=lang)} UTC"
 
 
 def card_alt(card_id: str) -> str:
@@ -42,7 +50,7 @@ def card_alt(card_id: str) -> str:
     try:
         name, label = cards.name(card_id), cards.label(card_id)
     except (KeyError, ValueError):
-        return "a card"
+        return _("a card")
     if not label.startswith(name):          # French cards: "A♠" says less than its name
         return name
     extra = label[len(name):].strip(" ()")
@@ -64,8 +72,9 @@ def someone_elses_seat(read) -> str:
     me = accounts.account(services(), signed_in)
     if me is None:
         return ""
-    return (f"This is {page.names[page.me]}'s seat; you are signed in as {me.name} "
-            f"({me.email}). What you do here is done for {page.names[page.me]}'s seat.")
+    return _("This is %(seat)s's seat; you are signed in as %(name)s (%(email)s). What you "
+             "do here is done for %(seat)s's seat.", seat=page.names[page.me], name=me.name,
+             email=me.email)
 
 
 def render_game(read, view_token: str, **extra):
@@ -110,11 +119,11 @@ def _next_game(waiting) -> dict | None:
 def step_hint(page) -> str:
     """What every move button on the game page does: one behaviour for all of them (a link
     from an email is a whole turn; a button here is one step)."""
-    hint = "Each button makes its move at once and brings you back here."
+    hint = _("Each button makes its move at once and brings you back here.")
     if "turn_open" in page.view:      # a game whose turn stays open after the card play (M9)
-        hint += (" After the card play your turn stays open for more until you press"
-                 " “end turn” (it ends by itself when nothing is left to add or"
-                 " trade).")
+        hint += " " + _("After the card play your turn stays open for more until you press "
+                        "“end turn” (it ends by itself when nothing is left to add or "
+                        "trade).")
     return hint
 
 
@@ -129,5 +138,10 @@ def grouped_moves(page) -> dict[str, list[dict]]:
 
 
 def problem(title: str, detail: str, status: int, game_link: str | None = None, **extra):
+    """The problem page. A title or detail that is a catalog's msgid (a refusal's, marked N_
+    where it is raised) is said in the page's language here, as plain text the template
+    escapes; one already said, or naming what a player typed, is found in no catalog and
+    stays as it is."""
+    title, detail = (_(words) if words else words for words in (title, detail))
     return render_template("web/problem.html", title=title, detail=detail,
                            game_link=game_link, **extra), status

@@ -8,6 +8,7 @@ import secrets
 from flask import Blueprint, flash, redirect, render_template, request, url_for
 
 from service import play
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.mail import awayoffers
 from service.play.players import seatchanges
 from service.play.time import extensions
@@ -75,7 +76,7 @@ def replace(token: str):
         done = seatchanges.invite_replacement(services(), claims.game, claims.seat, target,
                                         request.form.get("address", ""), claims.holder)
     except ValueError:
-        return pages.problem("Nothing was changed", "Choose the seat to take over.", 400)
+        return pages.problem(N_("Nothing was changed"), N_("Choose the seat to take over."), 400)
     flash(done)
     return redirect(url_for("games.game_page", token=token))
 
@@ -83,10 +84,10 @@ def replace(token: str):
 @bp.get("/s/<token>")
 def confirm_seat_action(token: str):
     claims = services().urls.signer.loads("seat", token)
-    text = {"extend": "Extend the deadline once",
-            "bot": "Play the default move for them from now on",
-            "agree": "Agree to the extension asked for",
-            "away": f"Take a vacation until {claims.move.get('until')}"}.get(
+    text = {"extend": _("Extend the deadline once"),
+            "bot": _("Play the default move for them from now on"),
+            "agree": _("Agree to the extension asked for"),
+            "away": _("Take a vacation until %(until)s", until=claims.move.get("until"))}.get(
                 claims.move["act"], "")
     read = play.read_game(services(), claims.game, pages.seat_reader(claims), with_history=False)
     return render_template("web/seat_action.html", token=token, text=text,
@@ -108,7 +109,7 @@ def seat_action(token: str):
     else:
         done = timeouts.seat_action(services(), claims.game, claims.seat, claims.holder,
                                     claims.move["act"], int(claims.move["target"]))
-    return pages.problem("Done", done, 200, services().urls.game_path(
+    return pages.problem(N_("Done"), done, 200, services().urls.game_path(
         claims.game, claims.seat, claims.holder), kind="done")
 
 
@@ -116,7 +117,8 @@ def seat_action(token: str):
 def confirm_invitation(token: str):
     claims = services().urls.signer.loads("invite", token)
     return render_template("web/seat_action.html", token=token, game_link=None,
-                           text=f"Take over seat {claims.seat + 1} of game {claims.game}",
+                           text=_("Take over seat %(seat)d of game %(game)d",
+                                  seat=claims.seat + 1, game=claims.game),
                            action=f"/i/{token}")
 
 

@@ -21,9 +21,7 @@ from service.play.time import clocks
 from service.store.models import Player
 from tests.hooks.receiver import Receiver
 from tests.hooks.test_deliveries import first_mover
-from tests.languages.test_catalogs import _contexts
-from tests.languages.test_chosen import make_player
-from tests.languages.test_pages import INVITATION
+from tests.languages.helpers import INVITATION, email_contexts, make_player
 from tests.play.moves.helpers import mail_of, suzerain_at_a_takeable_move
 from tests.play.players.helpers import play_moves
 from tests.web.helpers import form_client, latest_to, post_form, sign_in, start_game, text_of
@@ -161,7 +159,7 @@ def test_a_vacation_refusal_is_in_the_writers_language(lang, said):
                                   "email/turn.html"])
 def test_a_timeout_notices_buttons_are_in_the_readers_language(name):
     env = make_env().overlay(undefined=ChainableUndefined)
-    ctx = {**_contexts()[0], "timeout": {"text": "Qx", "seat": 1, "actions": [
+    ctx = {**email_contexts()[0], "timeout": {"text": "Qx", "seat": 1, "actions": [
         {"text": "Extend the deadline once", "url": "http://x/e"},
         {"text": "Play the default move for them from now on", "url": "http://x/b"}]}}
     with catalogs.speaking("de"):

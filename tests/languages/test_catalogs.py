@@ -12,6 +12,7 @@ from jinja2 import ChainableUndefined
 
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import TEMPLATES, make_env
+from tests.languages.helpers import email_contexts, words
 
 POT = catalogs.CATALOGS / "messages.pot"
 PLACEHOLDER = re.compile(r"%\((\w+)\)[sdr]")
@@ -39,54 +40,12 @@ def test_every_word_is_translated_with_its_placeholders(lang):
                 f"{lang}: {singular!r} and its translation name different values"
 
 
-class Links:
-    def game(self):
-        return "http://turnpost.test/g/x"
-
-    def unsubscribe(self):
-        return "http://turnpost.test/u/x"
-
-
-def _contexts():
-    """Every branch of the email templates: the same letter twice, its switches flipped."""
-    filler = "Qx"
-    page = {"my_clock": {"deadline_text": filler, "paused": False}, "your_turn": True,
-            "lead": "", "whose_move": "", "news": [filler, filler], "headline": filler}
-    base = {
-        "marker": "--", "game_title": "Qux", "game_id": 7, "names": ["Zed", "Yan"], "me": 0,
-        "others": ["Yan"], "movers": ["Yan"], "links": Links(), "page": page,
-        "refusal": {"why": filler, "line": filler, "suggestions": [filler]},
-        "said": {"name": "Zed", "text": filler, "private": True},
-        "plans_dropped": [filler], "forced": [filler], "bounced": ["Zed"], "reminder": True,
-        "moves": [{"text": filler, "url": "http://turnpost.test/m/x"}], "plans": [filler],
-        "plan_hints": [filler], "partial_txt": "email/_picture.html",
-        "partial_html": "email/_picture.html", "inviter": "Zed", "title": "Qux", "seats": 2,
-        "accept": "http://a", "decline": "http://d", "never": "http://n", "clock": filler,
-        "expires": filler, "opponent": "Yan", "rated": True, "started": True,
-        "lobby": "http://l", "challenger": "Zed", "place": 2, "their_place": 3,
-        "link": "http://x", "starts": filler, "answer_within": filler, "name": "Zed",
-        "tournament": 4, "round": 1, "rounds": 3, "standings": [filler], "format": "Swiss",
-        "no_vacation": True, "why": filler, "their_subject": filler, "subject": filler,
-        "paragraphs": [filler], "button": filler, "small": filler}
-    flipped = {**base, "said": {"name": "Zed", "text": filler, "private": False},
-               "reminder": False, "started": False, "rated": False, "their_subject": "",
-               "page": {**page, "your_turn": False, "my_clock": {"paused": True}},
-               "result": filler}
-    return [base, flipped]
-
-
 #: English words that no German or French email has (a fixed word left in English)
 ENGLISH = {"the", "your", "you", "and", "is", "this", "with", "when", "game", "move",
            "email", "nothing", "every", "ignore", "accept", "decline", "never",
            "tournament", "ladder", "round", "rounds", "reply", "says", "only", "changed",
            "clock", "invites", "challenge", "picture", "since", "wrote", "over", "news",
            "standings", "stop", "open", "to", "of", "by", "it", "who", "we", "today"}
-
-
-def _words(text: str) -> set[str]:
-    text = re.sub(r"<style.*?</style>", " ", text, flags=re.S)
-    text = re.sub(r"<[^>]+>|https?://\S+", " ", text)
-    return {w.lower() for w in re.findall(r"[^\W\d_]+", text)}
 
 
 EMAIL_TEMPLATES = sorted(p.relative_to(TEMPLATES).as_posix()
@@ -99,16 +58,16 @@ EMAIL_TEMPLATES = sorted(p.relative_to(TEMPLATES).as_posix()
 def test_every_email_template_speaks_the_language(name, lang):
     env = make_env().overlay(undefined=ChainableUndefined)
     english_seen = set()
-    for ctx in _contexts():
+    for ctx in email_contexts():
         with catalogs.speaking("en"):
-            english_seen |= _words(env.get_template(name).render(ctx)) & ENGLISH
+            english_seen |= words(env.get_template(name).render(ctx)) & ENGLISH
         with catalogs.speaking(lang):
             rendered = env.get_template(name).render(ctx)
-        left = _words(rendered) & ENGLISH
+        left = words(rendered) & ENGLISH
         assert not left, f"{name} in {lang} still says {sorted(left)}:\n{rendered}"
     if name.endswith(".html"):
         with catalogs.speaking(lang):
-            assert f'lang="{lang}"' in env.get_template(name).render(_contexts()[0])
+            assert f'lang="{lang}"' in env.get_template(name).render(email_contexts()[0])
     # the check has teeth: the template's English has such words (account's are the letter's)
     assert english_seen or name.startswith("email/account"), name
 

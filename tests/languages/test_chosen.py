@@ -6,6 +6,7 @@ from sqlalchemy import select
 
 from service.play.players import personaltokens
 from service.store.models import Player
+from tests.languages.helpers import make_player
 from tests.web.helpers import (
     game_link,
     latest_to,
@@ -22,13 +23,6 @@ ANNA, BEN = "anna@example.org", "ben@example.org"
 def language_of(app, addr):
     with app.extensions["turnpost"].db.transaction() as s:
         return s.scalars(select(Player.language).where(Player.email == addr)).one()
-
-
-def make_player(app, addr, language):
-    svc = app.extensions["turnpost"]
-    with svc.db.transaction() as s:
-        s.add(Player(email=addr, name=addr.split("@")[0], mail_mode="every", language=language,
-                     created_at=svc.clock.now()))
 
 
 def test_a_german_players_turn_email_is_german(app):

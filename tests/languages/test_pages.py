@@ -15,14 +15,11 @@ from service.play import community
 from service.play.players import personaltokens, seatchanges
 from service.store.models import Player
 from service.web.community import duration, local_points
-from tests.languages.test_catalogs import _words
-from tests.languages.test_chosen import make_player
+from tests.languages.helpers import INVITATION, make_player, words
 from tests.web.helpers import form_client, latest_to, mails, post_form, sign_in, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 JOIN = re.compile(r"join link: http://turnpost\.test(/leagues/join/[A-Za-z0-9_.\-]+)")
-INVITATION = re.compile(r"http://turnpost\.test(/tournaments/invitations/[A-Za-z0-9_.\-]+/"
-                        r"accept)")
 
 #: English words none of these pages has in German or French (names and titles aside)
 ENGLISH = {"the", "your", "you", "and", "is", "this", "with", "when", "game", "games", "move",
@@ -77,7 +74,7 @@ def _pages(world) -> list[str]:
 
 
 def _english_left(html: str) -> set[str]:
-    return _words(html) & ENGLISH
+    return words(html) & ENGLISH
 
 
 @pytest.mark.parametrize("lang", ["de", "fr"])

@@ -6,22 +6,17 @@ the moves a player types in quotes) is taken out before the words are counted. A
 game's seat page in German, its headline and headings German."""
 from __future__ import annotations
 
-import html
-import random
-import re
 from collections.abc import Iterator
 
 import pytest
 
-from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
-from service.games import cards, registry
-from service.games.cards import decktet
-from service.games.contract import Event, replay
+from service.display.seatview import TAKEN_BACK, SeatPage, history, result_text
+from service.games import registry
+from service.games.contract import Event
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
-from tests.games.positions import configurations, positions
-from tests.languages.test_catalogs import _words
-from tests.languages.test_chosen import make_player
+from tests.games.positions import positions
+from tests.languages.helpers import finished, left_in_english, make_player, theirs
 from tests.web.helpers import game_link, latest_to, start_game, text_of
 
 GAMES = ["trees", "suzerain", "magnate", "aristocracy"]
@@ -45,61 +40,13 @@ ENGLISH = {"your", "you", "turn", "most", "play", "discards", "none", "empty",
            "first", "used"}
 
 
-def _finished(game_id: str, seed: int = 1):
-    """A game played to its end by random moves (the outcome's branches), in the first
-    configuration the lobby offers."""
-    game = registry.get(game_id)
-    seats, options = configurations(game)[0]
-    rng = random.Random(seed)
-    state = replay(game, game.start(seats, options, rng))
-    while game.outcome(state) is None:
-        seat = rng.choice(sorted(game.to_act(state)))
-        move = rng.choice(game.legal_moves(state, seat))
-        state = replay(game, game.decide(state, seat, move, rng), state)
-    return game, seats, state
-
-
 def _views(game_id: str) -> Iterator[tuple[dict, int, int | None]]:
     """(view, seats, reader) of every kept position and of a finished game, for each seat and
     a spectator."""
-    tables = [(p.game, p.seats, p.state) for p in positions(game_id)] + [_finished(game_id)]
+    tables = [(p.game, p.seats, p.state) for p in positions(game_id)] + [finished(game_id)]
     for game, seats, state in tables:
         for me in [*range(seats), None]:
             yield game.view(state, me), seats, me
-
-
-def _theirs(view, names: list[str], me: int | None) -> list[str]:
-    """The words a view shows that are not ours to translate: every card's name and label,
-    and the engine's own strings (a prompt, a tree's name, how a game ended), as written and
-    as the partials put names and capitals into them. Longest first, to be cut out whole."""
-    strings: set[str] = set()
-
-    def walk(x):
-        if isinstance(x, str):
-            if cards.is_french(x) or cards.face(x) in decktet.ALL:
-                # Magnate's board names a card short, without its article ("Harvest")
-                strings.update({cards.name(x), cards.label(x), cards.name(x).removeprefix("the ")})
-            else:
-                strings.update({x, x.capitalize(), x[:1].upper() + x[1:], fill(x, names, me),
-                                fill(x, names, me, start=False)})
-        elif isinstance(x, dict):
-            for v in x.values():
-                walk(v)
-        elif isinstance(x, list | tuple):
-            for v in x:
-                walk(v)
-    walk(view)
-    return sorted((s for s in strings if s.strip()), key=len, reverse=True)
-
-
-def _left_in_english(rendered: str, theirs: list[str]) -> set[str]:
-    text = re.sub(r"<style.*?</style>", " ", rendered, flags=re.S)
-    text = html.unescape(re.sub(r"<[^>]+>", " ", text))
-    text = re.sub(r"\s+", " ", text)          # wrapped lines joined, as the strings were
-    for s in theirs:       # whole words only: a kind "stall" is no licence for "stalls"
-        text = re.sub(r"(?<!\w)" + re.escape(re.sub(r"\s+", " ", s)) + r"(?!\w)", " ", text)
-    text = re.sub(r'"[^"]*"', " ", text)      # a move word the player is told to write
-    return _words(text) & ENGLISH
 
 
 @pytest.mark.parametrize("ext", ["txt", "html"])
@@ -110,14 +57,14 @@ def test_every_games_view_speaks_the_language(game_id, ext):
     english_seen: set[str] = set()
     for view, seats, me in _views(game_id):
         names = NAMES[:seats]
-        theirs = _theirs(view, names, me)
+        cut = theirs(view, names, me)
         context = {"view": view, "names": names, "me": me}
         with catalogs.speaking("en"):
-            english_seen |= _left_in_english(template.render(context), theirs)
+            english_seen |= left_in_english(template.render(context), cut, ENGLISH)
         for lang in ("de", "fr"):
             with catalogs.speaking(lang):
                 rendered = template.render(context)
-            left = _left_in_english(rendered, theirs)
+            left = left_in_english(rendered, cut, ENGLISH)
             assert not left, f"{game_id} {ext} in {lang} still says {sorted(left)}:\n{rendered}"
     # the check has teeth: the English view has many such words
     assert len(english_seen) > 15, english_seen

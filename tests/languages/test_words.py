@@ -6,7 +6,7 @@ import pytest
 
 from service.mailwire.outbound import catalogs
 from service.play.moves import wordregistry
-from tests.languages.test_chosen import make_player
+from tests.languages.helpers import make_player
 from tests.play.mail.test_replies import deliver, inbound_status, mover, reply_to
 from tests.web.helpers import latest_to, start_game, text_of
 

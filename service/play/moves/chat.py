@@ -14,6 +14,7 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import _
 from service.play import notify, repository
 from service.play.errors import PlayError
 from service.play.players import blocks
@@ -128,12 +129,17 @@ _SEATS_MESSAGES = _IN_RANGE.where(visible_to(bindparam("seat")),
 
 def entry(row: ChatMessage, names: list[str], me: int | None) -> dict:
     """A message as a history entry (the page escapes its text like any other)."""
-    def who(seat: int) -> str:
-        return "you" if seat == me else names[seat]
-    # "You", but a name as its player wrote it ("bob", not "Bob")
-    heading = "You" if row.from_seat == me else names[row.from_seat]
-    if row.to_seat is not None:
-        heading += f" to {who(row.to_seat)} (privately)"
+    # "You", but a name as its player wrote it ("bob", not "Bob"); in the reader's language
+    sender = names[row.from_seat]
+    if row.to_seat is None:
+        heading = _("You") if row.from_seat == me else sender
+    elif row.from_seat == me:
+        heading = _("You to %(name)s (privately)", name=names[row.to_seat])
+    elif row.to_seat == me:
+        heading = _("%(sender)s to you (privately)", sender=sender)
+    else:
+        heading = _("%(sender)s to %(name)s (privately)", sender=sender,
+                    name=names[row.to_seat])
     return {"seq": row.seq, "kind": "chat", "text": row.text, "heading": heading,
             "id": row.id, "mine": row.from_seat == me, "from_seat": row.from_seat,
             "private": row.to_seat is not None, "at": _iso(row.created_at)}

@@ -18,6 +18,7 @@ from service.display.seatview import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
+from service.mailwire.outbound.catalogs import N_
 from service.play import notify, readpolicy, repository, webhooks
 from service.play.errors import PlayError
 from service.play.readpolicy import Reader
@@ -41,11 +42,11 @@ NO_OPEN_SEAT = ("There is no open seat at a game with that number; the open seat
 
 
 class BadInvitation(PlayError):
-    title = "The game could not be made"
+    title = N_("The game could not be made")
 
 
 class InvitationClosed(PlayError):
-    title = "This invitation cannot be used"
+    title = N_("This invitation cannot be used")
 
 
 @dataclass(frozen=True)
@@ -210,7 +211,7 @@ def read_token(svc: Services, token: str) -> tuple[int, int]:
     except TokenError as exc:
         raise InvitationClosed(exc.detail) from None
     if claims.mark is None or not str(claims.mark).isdigit():
-        raise InvitationClosed("This is not an invitation link.")
+        raise InvitationClosed(N_("This is not an invitation link."))
     return int(claims.mark), claims.game
 
 
@@ -230,7 +231,7 @@ def look(svc: Services, token: str) -> InvitationView:
         inv = session.get(Invitation, invitation_id)
         game = session.get(GameRow, game_id)
         if inv is None or game is None or inv.game_id != game_id:
-            raise InvitationClosed("This invitation is not one of ours.")
+            raise InvitationClosed(N_("This invitation is not one of ours."))
         creator = session.get(Player, game.created_by) if game.created_by else None
         count = len(_seats(session, game_id))
         expired = inv.expires_at is not None and svc.clock.now() > inv.expires_at
@@ -448,13 +449,13 @@ def declined(inv: Invitation, now) -> bool:
 def _open_invitation(session: Session, invitation_id: int, game_id: int, now) -> Invitation:
     inv = session.get(Invitation, invitation_id)
     if inv is None or inv.game_id != game_id:
-        raise InvitationClosed("This invitation is not one of ours.")
+        raise InvitationClosed(N_("This invitation is not one of ours."))
     if inv.status in ("accepted", "declined", "replaced"):
         raise InvitationClosed(f"This invitation was answered already ({inv.status}); "
                                "nothing was changed.")
     if inv.status != "pending" or (inv.expires_at is not None and now > inv.expires_at):
-        raise InvitationClosed("This invitation has expired; ask the player who invited you "
-                               "for a new one.")
+        raise InvitationClosed(N_("This invitation has expired; ask the player who invited "
+                                  "you for a new one."))
     return inv
 
 

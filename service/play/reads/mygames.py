@@ -11,6 +11,7 @@ from sqlalchemy import select
 
 from service.display.seatview import result_text
 from service.games import registry
+from service.mailwire.outbound.catalogs import _
 from service.play import readpolicy, repository
 from service.play.players import declined
 from service.play.readpolicy import Reader
@@ -181,10 +182,10 @@ def _who(session, inv: Invitation) -> str:
     """Display names only: an invited address is shown as "an invited player" until it accepts
     (the creator typed it, but the page may be seen by the other players too)."""
     if inv.status == "open":
-        return "an open seat"
+        return _("an open seat")
     if inv.player_id is not None:
         return session.get(Player, inv.player_id).name
-    return "an invited player"
+    return _("an invited player")
 
 
 def _shown_status(inv: Invitation, now) -> str:

@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.display.seatview import SeatPage, fill, history
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import community, readpolicy, repository
 from service.play.errors import NoSuchGame
 from service.play.moves import chat, notes, standingplans, tablebots, undo
@@ -173,7 +174,7 @@ class PublicGame:
 
 
 #: a public page's address that shows nothing: no such id, or a page its players turned off
-NO_PAGE = "There is no such game page (or its players keep it private)."
+NO_PAGE = N_("There is no such game page (or its players keep it private).")
 
 
 def public_game(svc: Services, public_id: str) -> PublicGame:
@@ -189,7 +190,7 @@ def public_game(svc: Services, public_id: str) -> PublicGame:
                     Invitation.game_id == row.id, Invitation.status != "replaced")
                     .order_by(Invitation.seat)):
                 who = inv.player.name if inv.player is not None else (
-                    "an open seat" if inv.status == "open" else "an invited player")
+                    _("an open seat") if inv.status == "open" else _("an invited player"))
                 seats.append((who, inv.status))
         return PublicGame(row.id, row.status, registry.title(row.kind, row.options), seats)
 
