@@ -75,7 +75,8 @@ bench: install
 ## make bench-scale: a PostgreSQL database of 1,000,000 games under gunicorn (4 workers), Celery
 ## (4 processes) and beat: moves, replies, the sweep, fan-out, /me, memory, bytes per move, each
 ## beside its floor (TURNPOST_SCALE_DATABASE_URL: a database it may fill; BENCH_SCALE_ARGS=
-## --record writes bench/SCALE.md; the seed is kept and reused, --reseed redoes it)
+## --record writes bench/SCALE.md; the seed is kept and reused, --reseed redoes it; --only
+## links,replies,me,sweep,fanout,memory,pools runs those phases alone, a minute or two each)
 bench-scale: install
 	$(BIN)/python bench/scale/run.py $(BENCH_SCALE_ARGS)
 

@@ -5,8 +5,8 @@ timeouts among 100,000 games) beside one move request. Prints; never asserts.
     .venv/bin/python bench/bench.py            # the embedded default (SQLite, in process)
     .venv/bin/python bench/bench.py --pg       # + PostgreSQL, Redis and real workers
 
-Floors: a bare Flask route that inserts and commits one row through the same `Database` on
-the same database file; plain smtplib (one connection) to the same aiosmtpd sink process.
+Floors: the plain floor, a bare Flask app on its own `create_engine` doing one SQLAlchemy Core
+INSERT and COMMIT on a database file (or database) of its own (bare_app); plain smtplib (one connection) to the same aiosmtpd sink process.
 The --pg run DROPS AND RECREATES the tables of the database it is given (default: this
 machine's scratch `test` database) and flushes the Redis database it is given."""
 from __future__ import annotations
@@ -31,14 +31,14 @@ sys.path.insert(0, str(ROOT))
 import me_bench  # noqa: E402
 import sweep_bench  # noqa: E402
 from flask import Flask  # noqa: E402
-from sqlalchemy import Column, DateTime, Integer, MetaData, Table, event, insert  # noqa: E402
+from sqlalchemy import Column, DateTime, Integer, MetaData, Table, create_engine, event, insert  # noqa: E402
+from sqlalchemy.engine import Engine  # noqa: E402
 
 from service import play  # noqa: E402
 from service.linking import freshness  # noqa: E402
 from service.play import notify, repository  # noqa: E402
 from service.play.mail import relay  # noqa: E402
 from service.store import eventstore  # noqa: E402
-from service.store.db import Database  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402
 
@@ -131,35 +131,42 @@ class StatementCounter:
 
 # -- the floor: a bare insert route -----------------------------------------------------------
 
-def bare_app(url: str, core: bool = False) -> tuple[Flask, Database]:
-    """`core`: the cheapest route a web developer could write, SQLAlchemy Core on a pooled
-    connection (one INSERT, one COMMIT, no ORM session); else through an ORM session."""
+def bare_app(url: str) -> tuple[Flask, Engine]:
+    """The plain floor (issue 53): the cheapest insert route a web developer would write, not
+    the project's own plumbing. A bare Flask app on its own `create_engine` (no pre-ping, no
+    `Database` wrapper, no ORM session, no BEGIN IMMEDIATE), one Core INSERT and one COMMIT
+    on a pooled connection. On SQLite its one setting is the journal the service runs on
+    too, WAL, at SQLite's default sync: its default rollback journal made the same insert
+    about twice as slow (docs/performance.md), and `synchronous=NORMAL` would buy speed with
+    commits a power cut may lose, which the service does not give up."""
     meta = MetaData()
     floor = Table("bench_floor", meta, Column("id", Integer, primary_key=True),
                   Column("at", DateTime))
-    db = Database(url)
-    meta.create_all(db.engine)
+    engine = create_engine(url)
+    if url.startswith("sqlite"):
+        event.listen(engine, "connect", _write_ahead_log)
+    meta.create_all(engine)
     app = Flask("bare")
 
     @app.post("/bare")
     def bare():
-        if core:
-            with db.engine.begin() as conn:
-                conn.execute(insert(floor).values(at=None))
-        else:
-            with db.transaction() as session:
-                session.execute(insert(floor).values(at=None))
+        with engine.begin() as conn:
+            conn.execute(insert(floor).values(at=None))
         return "ok"
 
-    return app, db
+    return app, engine
+
+
+def _write_ahead_log(dbapi_conn, _record) -> None:
+    dbapi_conn.execute("PRAGMA journal_mode=WAL")
 
 
 class BareRoute:
     """The floor, one timed request at a time: POST /bare on its own app and database
     handle (the first requests, which import and connect, are not timed)."""
 
-    def __init__(self, url: str, warm: int = 20, core: bool = False):
-        self.app, self.db = bare_app(url, core)
+    def __init__(self, url: str, warm: int = 20):
+        self.app, self.engine = bare_app(url)
         self.client = self.app.test_client()
         self.cpu: list[float] = []      # each timed request's CPU time (this thread's)
         for _ in range(warm):
@@ -172,7 +179,7 @@ class BareRoute:
         return time.perf_counter() - t0
 
     def close(self) -> None:
-        self.db.dispose()
+        self.engine.dispose()
 
 
 # -- moves by link ------------------------------------------------------------------------------
@@ -319,7 +326,7 @@ def cold_rows(app, tmp: Path, slices: int = COLD_GAMES) -> list[Row]:
     so that neither runs on caches the other left warm (in longer slices the floor's CPU
     time read a third lower)."""
     games = ColdGames(app)
-    floor = BareRoute(f"sqlite:///{tmp / 'core-floor.db'}", core=True)
+    floor = BareRoute(f"sqlite:///{tmp / 'core-floor.db'}")
     n = len(games.games)
     bare, pages, moves = [], [], []
     for k in range(slices):
@@ -646,12 +653,17 @@ def replay_counter():
 
 # -- the embedded run --------------------------------------------------------------------------
 
-def embedded(tmp: Path) -> list[Row]:
+def embedded_app(tmp: Path):
+    """The service as `make run` serves it, on a migrated SQLite file in `tmp`."""
     url = f"sqlite:///{tmp / 'bench.db'}"
     upgrade(url)
-    app = create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
-                      "TURNPOST_CHANCE": random.Random(1), "TURNPOST_BASE_URL": "http://t.test",
-                      "TURNPOST_MAIL_DOMAIN": "t.test"})
+    return create_app({"TURNPOST_DATABASE_URL": url, "TURNPOST_MAILDIR": str(tmp / "outbox"),
+                       "TURNPOST_CHANCE": random.Random(1), "TURNPOST_BASE_URL": "http://t.test",
+                       "TURNPOST_MAIL_DOMAIN": "t.test"})
+
+
+def embedded(tmp: Path) -> list[Row]:
+    app = embedded_app(tmp)
     svc = app.extensions["turnpost"]
     counter = StatementCounter(svc.db.engine)
     rows: list[Row] = []
@@ -666,7 +678,6 @@ def embedded(tmp: Path) -> list[Row]:
                     "stmts", target=15))
     rows.append(Row("  a game-ending move (mails both seats, rates the game)",
                     max(moves.ending_statements, default=0), "stmts"))
-    # against the cheapest route: SQLAlchemy Core, one INSERT, one COMMIT (its own file)
     rows += cold_rows(app, tmp)
     trips, parses = reply_round_trips(app, counter)
     rows.append(Row("reply email: round trips to store + apply (p50)", trips, "trips", target=20))
@@ -793,13 +804,19 @@ def main() -> None:
     ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_BENCH_REDIS_URL",
                                                           "redis://127.0.0.1:6379/15"))
     ap.add_argument("--record", action="store_true", help="write the table to bench/RESULTS.md")
-    ap.add_argument("--only", choices=["me"], help="one piece alone: me (/me's figure)")
+    ap.add_argument("--only", choices=["me", "cold"], help="one piece alone: me (/me's "
+                    "figure), cold (the cold move by link and seat page against the plain floor)")
     args = ap.parse_args()
     started = time.perf_counter()
     # the PostgreSQL run's worker may still be writing a Maildir file as it is stopped: the
     # table matters more than a tidy /tmp
     with tempfile.TemporaryDirectory(ignore_cleanup_errors=True) as tmp:
-        rows = me_rows(Path(tmp)) if args.only == "me" else embedded(Path(tmp))
+        if args.only == "me":
+            rows = me_rows(Path(tmp))
+        elif args.only == "cold":
+            rows = cold_rows(embedded_app(Path(tmp)), Path(tmp))
+        else:
+            rows = embedded(Path(tmp))
         if args.pg and not args.only:
             from pg_bench import postgres
             rows += postgres(Path(tmp), args.pg_url, args.redis_url)

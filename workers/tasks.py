@@ -63,9 +63,10 @@ def sweep_outbox() -> dict:
     return _through_outages(None, lambda: play.sweep(_services()))
 
 
-@shared_task(bind=True, ignore_result=True, **RETRIED)
+@shared_task(bind=True, ignore_result=True, sends_own_emails=True, **RETRIED)
 def process_inbound(self, inbound_id: int) -> str:
-    """Read one stored inbound message and act on it (apply, answer or ignore)."""
+    """Read one stored inbound message and act on it (apply, answer or ignore); the emails it
+    queues (the answer, the next turn) are sent by this task too (workers.celery_app)."""
     # the task's id is the same in each of its retries: a retry takes back the claim it
     # could not hand back while the database was away
     result = _through_outages(self, lambda: play.process_inbound(_services(), inbound_id,

@@ -6,6 +6,17 @@ figure beside its floor, as a ratio, with its target, in one table like `make be
 
     .venv/bin/python bench/scale/run.py [--url URL] [--redis-url URL] [--reseed]
                                         [--seed-minutes 30] [--record]
+                                        [--only links,replies,me,sweep,fanout,memory,pools]
+
+--only runs the named phases alone, in the run's order, on the same seed and stack (a whole
+run takes about 26 minutes; one phase a minute or two, to measure a change before and after):
+`links` moves by link beside the bare route, `replies` the webhook then the workers (with the
+workers' CPU per reply applied and the web's per reply received), `me` /me at 1,000 games,
+`sweep` 10,000 deadlines due at once then an hour's moves and the bytes they took, `fanout`
+10,000 emails (with the workers' CPU per email sent), `memory` each process's RSS, `pools`
+the sweep with 1, 2 and 4 worker processes. A phase that uses another's figure as its floor
+(the sweep: the link rate; the bytes: the bare route's) prints it without one when that
+phase did not run. Not with --record: the table recorded is the whole run's.
 
 The database (--url, default TURNPOST_SCALE_DATABASE_URL) is the bench's to fill: its tables
 are dropped and recreated on the first run or with --reseed; a seed cut short by its time
@@ -41,6 +52,8 @@ from service.web import create_app  # noqa: E402
 DUE = 10_000            # deadlines falling due at once
 FANOUT = 10_000         # emails handed to the workers at once
 LINKS, REPLIES, PACED = 2_000, 1_500, 400
+#: the phases, in the order a run takes them (--only picks some)
+PHASES = ("links", "replies", "me", "sweep", "fanout", "memory", "pools")
 #: an hour of the seeded server: 100,000 games in progress, each moving about twice a day
 HOUR_MOVES = seed.IN_PROGRESS * 2 // 24
 #: the worker's process counts the sweep is measured with: twice the processes should come
@@ -83,6 +96,11 @@ class Bench:
         self.rng = random.Random(5)
         self.in_progress = min(progress.done, seed.IN_PROGRESS)
         self.regions = regions(self.in_progress)
+        self.phases = set(args.only)
+        # the floors one phase lends another (None: that phase did not run)
+        self.link_rate: float | None = None
+        self.floor_bytes: float | None = None
+        self.sweep_row: int | None = None   # where the sweep's row is (the pools' go under it)
 
     def say(self, text: str) -> None:
         print(f"scale bench: {text}", flush=True)
@@ -103,27 +121,34 @@ class Bench:
             warm_up(self.stack.web_port, "/healthz", "GET")
             time.sleep(3)                                   # the worker meets its broker
             before = db_bytes(self.svc)
-            self.by_link()
-            self.drain()
-            self.by_reply()
-            self.me()
-            self.drain()
-            moves_before, t0 = self.moves, time.monotonic()
-            self.sweep()
-            self.hour()
-            drained = self.drain()
-            self.add(Figure(f"  {self.moves - moves_before:,} moves (the timeouts, then links):"
-                            " done, their emails sent, after", time.monotonic() - t0, "s",
-                            target=3600, absolute=True))
-            self.say(f"(of which the emails' queue drained in the last {drained:.0f} s)")
-            grown = db_bytes(self.svc) - before
-            self.add(Figure(f"database bytes per 1,000 moves ({self.moves:,} moves)",
-                                    grown / max(1, self.moves) * 1000 / 1024, "KB",
-                                    self.floor_bytes, target=1000, absolute=True))
-            self.drain()
-            self.fanout(app.extensions["celery"], sink_log, sink_port)
-            self.memory()
-            self.sweep_pools()
+            if "links" in self.phases:
+                self.by_link()
+                self.drain()
+            if "replies" in self.phases:
+                self.by_reply()
+            if "me" in self.phases:
+                self.me()
+            if "sweep" in self.phases:
+                self.drain()
+                moves_before, t0 = self.moves, time.monotonic()
+                self.sweep()
+                self.hour()
+                drained = self.drain()
+                self.add(Figure(f"  {self.moves - moves_before:,} moves (the timeouts, then "
+                                "links): done, their emails sent, after", time.monotonic() - t0,
+                                "s", target=3600, absolute=True))
+                self.say(f"(of which the emails' queue drained in the last {drained:.0f} s)")
+                grown = db_bytes(self.svc) - before
+                self.add(Figure(f"database bytes per 1,000 moves ({self.moves:,} moves)",
+                                grown / max(1, self.moves) * 1000 / 1024, "KB",
+                                self.floor_bytes, target=1000, absolute=True))
+            if "fanout" in self.phases:
+                self.drain()
+                self.fanout(app.extensions["celery"], sink_log, sink_port)
+            if "memory" in self.phases:
+                self.memory()
+            if "pools" in self.phases:
+                self.sweep_pools()
         return self.rows
 
     def add(self, *figures: Figure) -> None:
@@ -182,15 +207,27 @@ class Bench:
         tag = time.strftime("%H%M%S")
         pool = web.replies(self.svc, ids[:REPLIES], self.rng, f"burst{tag}")
         self.say(f"{len(pool):,} replies written")
+        worker_cpu, web_cpu = self.stack.cpu("worker"), self.stack.cpu("web")
         posted, bare = web.alternate(self.stack.web_port, self.stack.bare_port, pool, slices=2)
+        web_cpu = self.stack.cpu("web") - web_cpu
         lags, rate, lost = web.applied(self.svc.db, f"burst{tag}")
+        # the replies' emails (the answer, the next turn) are part of their cost
+        self.drain()
+        worker_cpu = self.stack.cpu("worker") - worker_cpu
         self.moves += len(lags)
         self.add(*[
             Figure("moves by reply/s: webhook, then 4 worker processes apply"
                    + (f" ({lost} not applied)" if lost else ""), rate, "moves/s", bare.rate,
                    0.25, higher_is_better=True),
             Figure("  reply webhook (POST /inbound/raw), p95 vs bare", p95(posted.times), "ms",
-                   p95(bare.times), 5)])
+                   p95(bare.times), 5),
+            # CPU time, all of each group's processes (native code too): steadier than a
+            # rate on a machine others share, and what a server's cores are sized by
+            Figure("  workers' CPU per reply applied (with its emails sent)",
+                   worker_cpu / max(1, len(lags)) * 1000, "ms", target=15, absolute=True),
+            Figure("  web's CPU per reply received (gunicorn's 4 workers)",
+                   web_cpu / max(1, len(posted.times)) * 1000, "ms", target=5,
+                   absolute=True)])
         pool = web.replies(self.svc, ids[REPLIES:], self.rng, f"paced{tag}")
         pace = max(1.0, rate / 2)
         web.paced(self.stack.web_port, pool, pace, 15)
@@ -217,7 +254,8 @@ class Bench:
         self.add(Figure(
             f"sweep: {count:,} deadlines due at once, all handled after"
             + ("" if done >= count else f" ({count - done:,} NOT handled)"),
-            seconds, "s", count / self.link_rate, 60, absolute=True))
+            seconds, "s", count / self.link_rate if self.link_rate else None, 60,
+            absolute=True))
 
     def sweep_parts(self) -> list[tuple[int, int]]:
         """The sweep's region in as many parts as sweeps: the one through the whole stack,
@@ -230,7 +268,8 @@ class Bench:
         """The same sweep (DUE deadlines at once, other games' in its part) handled by a
         worker of 1, 2 and 4 processes: timeouts/s from the first handled to the last (beat's
         wait before its pass left out), beside the 1-process rate."""
-        one, at = None, self.sweep_row + 1
+        one = None
+        at = len(self.rows) if self.sweep_row is None else self.sweep_row + 1
         for pool, (lo, hi) in zip(SWEEP_POOLS, self.sweep_parts()[1:]):
             self.stack.start_worker(pool)
             self.set_aside()
@@ -271,11 +310,15 @@ class Bench:
         lo, hi = self.regions["hour"]
         queued = work.queue_fanout(self.svc, lo, hi, FANOUT)
         floor = work.smtplib_floor(self.svc, list(queued.values())[:300], sink_port)
+        worker_cpu = self.stack.cpu("worker")
         rate, arrived = work.fanout(self.svc, celery_app, queued, log)
+        worker_cpu = self.stack.cpu("worker") - worker_cpu
         self.add(Figure(f"fan-out of {len(queued):,} emails, 4 worker processes"
                                 + ("" if arrived >= len(queued) else
                                    f" ({len(queued) - arrived:,} NOT arrived)"),
-                                rate, "emails/s", floor, 0.6, higher_is_better=True))
+                                rate, "emails/s", floor, 0.6, higher_is_better=True),
+                 Figure("  workers' CPU per email sent (render, claim, send, mark)",
+                        worker_cpu / max(1, arrived) * 1000, "ms", 1000 / floor if floor else None))
 
     def memory(self) -> None:
         rss = self.stack.rss()
@@ -288,6 +331,15 @@ class Bench:
             if role in rss:
                 self.add(Figure(f"RSS after {self.moves:,} moves: {label}",
                                         max(rss[role]), "MB", floor, 4))
+
+
+def phases(text: str) -> tuple[str, ...]:
+    """--only's value: known phase names, comma separated."""
+    names = tuple(n.strip() for n in text.split(",") if n.strip())
+    unknown = [n for n in names if n not in PHASES]
+    if unknown or not names:
+        raise argparse.ArgumentTypeError(f"phases are {', '.join(PHASES)}; not {unknown}")
+    return names
 
 
 def main() -> None:
@@ -303,7 +355,11 @@ def main() -> None:
                     "copying games in this run (the rest at the next; a fresh seed takes "
                     "10 to 15 minutes here)")
     ap.add_argument("--record", action="store_true", help="write the table to bench/SCALE.md")
+    ap.add_argument("--only", type=phases, default=PHASES, help="these phases alone, comma "
+                    f"separated ({','.join(PHASES)}; default all)")
     args = ap.parse_args()
+    if args.record and set(args.only) != set(PHASES):
+        ap.error("--record writes the whole run's table: not with --only")
     started = time.perf_counter()
     cache = HERE.parents[1] / "var" / "scale-templates.pickle"
     progress = seed.ensure(args.url, reseed=args.reseed, budget=args.seed_minutes * 60,

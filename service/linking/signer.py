@@ -16,8 +16,14 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from itsdangerous import BadData, BadSignature, SignatureExpired, URLSafeTimedSerializer
-from itsdangerous.encoding import base64_encode
+from itsdangerous import (
+    BadData,
+    BadSignature,
+    SignatureExpired,
+    TimestampSigner,
+    URLSafeTimedSerializer,
+)
+from itsdangerous.encoding import base64_encode, want_bytes
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
 from service.mailwire.outbound.catalogs import N_
@@ -95,6 +101,18 @@ class Claims:
     holder: int = 0
 
 
+class _KeptKeySigner(TimestampSigner):
+    """itsdangerous's timed signer, each key derived once: itsdangerous hashes the salt and
+    the secret again at every signature and every check, and /me alone signs 130 links."""
+
+    def derive_key(self, secret_key: str | bytes | None = None) -> bytes:
+        given = None if secret_key is None else want_bytes(secret_key)
+        kept = self.__dict__.setdefault("_derived", {})
+        if given not in kept:
+            kept[given] = super().derive_key(given)
+        return kept[given]
+
+
 class _LinkSerializer(URLSafeTimedSerializer):
     """itsdangerous's URL-safe timed serializer, minus the zlib attempt on every token: it
     keeps the compressed payload only when shorter, which for a link's hundred-odd bytes of
@@ -102,9 +120,19 @@ class _LinkSerializer(URLSafeTimedSerializer):
     signing itself (a turn email signs a link per move it offers, a game page
     one per button). A token made either way loads the same, so links already sent work."""
 
+    default_signer = _KeptKeySigner
+
     def dump_payload(self, obj: Any) -> bytes:
         # the JSON, then base64 as the mixin writes an uncompressed payload
         return base64_encode(super(URLSafeSerializerMixin, self).dump_payload(obj))
+
+    def make_signer(self, salt: str | bytes | None = None) -> TimestampSigner:
+        """One signer per salt, made once (itsdangerous makes one per token): a signer holds
+        only its keys and settings, so one serves every thread."""
+        kept = self.__dict__.setdefault("_signers", {})
+        if salt not in kept:
+            kept[salt] = super().make_signer(salt)
+        return kept[salt]
 
 
 class Signer:
