@@ -12,6 +12,7 @@ import re
 from collections.abc import Iterator
 
 import pytest
+from babel.messages.pofile import read_po
 
 from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
 from service.games import cards, registry
@@ -152,7 +153,7 @@ def test_each_games_seat_page_in_german(app, client, kind):
                           headers={"Accept-Language": "de"}).text
         german, english = HEADINGS[kind.split("-")[0]]
         # the view, its cards as pictures and the table drawn (the history below is the
-        # engine's sentences, which stay English)
+        # engines' sentences: test_the_history_speaks_the_readers_language holds them)
         shown = page.split('id="position"', 1)[1].split("<ol", 1)[0]
         assert '<html lang="de">' in page and german in shown and english not in shown
         assert "Deine Hand" in shown and "Your hand" not in shown
@@ -213,3 +214,104 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
     texts = [text_of(latest_to(app, addr)) for addr in people]
     assert sum("DU BIST AM ZUG." in t for t in texts) == 1
     assert not any("YOUR TURN" in t or "Du bist am Zug." in t for t in texts)
+
+
+# ------------------------------------------------------------------ the engines' sentences
+#: the engines whose history sentences are templates (service.games.text.said), held to
+#: German and French here; the others' stay as they write them
+TOLD = ["trees"]
+
+
+def _log(game_id: str, seed: int = 1):
+    """Every event of a game played to its end by random moves, and its seat count."""
+    game = registry.get(game_id)
+    seats, options = configurations(game)[0]
+    rng = random.Random(seed)
+    events = game.start(seats, options, rng)
+    state = replay(game, events)
+    log = list(events)
+    while game.outcome(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        move = rng.choice(game.legal_moves(state, seat))
+        made = game.decide(state, seat, move, rng)
+        log += made
+        state = replay(game, made, state)
+    return game, seats, list(enumerate(log))
+
+
+def _templates(say: dict) -> set[str]:
+    out = {say["template"]} | ({say["mine"]} if say.get("mine") else set())
+    for value in say["args"].values():
+        if isinstance(value, dict):
+            out |= _templates(value)
+    return out
+
+
+def _catalog(lang: str) -> dict[str, str]:
+    with open(catalogs.CATALOGS / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return {m.id: m.string for m in read_po(po) if m.id and not m.fuzzy}
+
+
+@pytest.mark.parametrize("game_id", TOLD)
+def test_every_history_sentence_has_its_german_and_french(game_id):
+    game, seats, log = _log(game_id)
+    templates: set[str] = set()
+    for _seq, event in log:
+        for me in [*range(seats), None]:
+            seen = game.redact(event, me)
+            if seen and seen.get("text"):
+                assert seen.get("say"), f"{event.type} has no template"
+                templates |= _templates(seen["say"])
+    assert len(templates) > 10, templates
+    for lang in ("de", "fr"):
+        catalog = _catalog(lang)
+        assert not [t for t in templates if not catalog.get(t)], lang
+
+
+def _cards_and_suits() -> list[str]:
+    """The Decktet's names as the rules write them, also starting a sentence ("The Mill"),
+    and its suits (a tree is named by one): not ours to translate."""
+    names = {decktet.name(c) for c in decktet.ALL}
+    names |= {n[:1].upper() + n[1:] for n in names}
+    return sorted(names | set(decktet.SUIT_NAMES.values()), key=len, reverse=True)
+
+
+@pytest.mark.parametrize("game_id", TOLD)
+def test_the_history_speaks_the_readers_language_and_english_stays_as_it_was(game_id):
+    game, seats, log = _log(game_id)
+    names = NAMES[:seats]
+    theirs = _cards_and_suits() + names
+    for me in [*range(seats), None]:
+        with catalogs.speaking("en"):
+            english = [h["text"] for h in history(game, log, me, names)]
+        # the templates make the engine's English word for word, "you" as `fill` made it
+        assert english == [fill(s["text"], names, me) for s in
+                           (game.redact(e, me) for _seq, e in log) if s and s.get("text")]
+        for lang in ("de", "fr"):
+            with catalogs.speaking(lang):
+                told = [h["text"] for h in history(game, log, me, names)]
+            left = _left_in_english(" ".join(told), theirs)
+            assert not left, f"{game_id} history in {lang} still says {sorted(left)}: {told}"
+
+
+def test_a_german_readers_own_move_is_about_du_and_anothers_about_them():
+    game, seats, log = _log("trees")
+    played = next((seq, e) for seq, e in log if e.type == "CardPlayed")
+    mover, names = played[1].data["seat"], NAMES[:seats]
+    other = (mover + 1) % seats
+    said = {}
+    for lang in ("de", "fr"):
+        with catalogs.speaking(lang):
+            said[lang] = [history(game, [played], me, names)[0]["text"] for me in (mover, other)]
+    assert said["de"][0].startswith("Du hast ") and said["de"][0].endswith("-Baum gespielt.")
+    assert said["de"][1].startswith(f"{names[mover]} hat ")
+    assert said["fr"][0].startswith("Vous avez joué ")
+    assert said["fr"][1].startswith(f"{names[mover]} a joué ")
+
+
+def test_how_a_game_ended_is_in_the_readers_language():
+    over = {"winners": [0], "how": "all six Aces harvested", "scores": [9, 4]}
+    with catalogs.speaking("de"):
+        assert result_text(over, ["Anna", "Ben"], 1).endswith(
+            "(Anna: 9, du: 4). Alle sechs Aces geerntet.")
+    assert result_text(over, ["Anna", "Ben"], 1).endswith(". All six Aces harvested.")
