@@ -156,8 +156,19 @@ def told(seen: Mapping, names: list[str], me: int | None) -> str:
     say = seen.get("say")
     if not say:
         return fill(seen["text"], names, me)
+    out = _said(say, me)
+    if me is not None and current() != "en":
+        # the reader named where no form of the sentence is theirs (a score listed: "du 5,
+        # Ben 3"): `fill` would make an English "you" of it
+        out = out.replace(f"{{p{me}}}", _("you"))
+    return fill(out, names, me)
+
+
+def _said(say: Mapping, me: int | None) -> str:
+    if "parts" in say:
+        return say["sep"].join(_said(part, me) for part in say["parts"])
     mine = say.get("mine") if me is not None and say.get("seat") == me else None
-    return fill(_spoken(mine or say["template"], say["args"]), names, me)
+    return _spoken(mine or say["template"], say["args"])
 
 
 def _spoken(template: str, args: Mapping) -> str:

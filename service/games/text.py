@@ -100,3 +100,10 @@ def english(template: str, args: Mapping) -> str:
     """`template` filled from `args` as written, phrases in their English."""
     return template.format(**{k: english(v["template"], v["args"]) if isinstance(v, dict) else v
                               for k, v in args.items()})
+
+
+def joined(*sentences: dict, sep: str = " ") -> dict:
+    """Sentences from `said`, or clauses, as one: a line about two seats ("{p0} won the trick;
+    {p1} leads the next") is made of clauses each about one, so each has its reader's form."""
+    return {"text": sep.join(s["text"] for s in sentences),
+            "say": {"parts": [s["say"] for s in sentences], "sep": sep}}

@@ -219,7 +219,7 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
 # ------------------------------------------------------------------ the engines' sentences
 #: the engines whose history sentences are templates (service.games.text.said), held to
 #: German and French here; the others' stay as they write them
-TOLD = ["trees"]
+TOLD = ["trees", "suzerain"]
 
 
 def _log(game_id: str, seed: int = 1):
@@ -240,6 +240,8 @@ def _log(game_id: str, seed: int = 1):
 
 
 def _templates(say: dict) -> set[str]:
+    if "parts" in say:      # a line of clauses (service.games.text.joined)
+        return set().union(*(_templates(part) for part in say["parts"]))
     out = {say["template"]} | ({say["mine"]} if say.get("mine") else set())
     for value in say["args"].values():
         if isinstance(value, dict):
@@ -315,3 +317,23 @@ def test_how_a_game_ended_is_in_the_readers_language():
         assert result_text(over, ["Anna", "Ben"], 1).endswith(
             "(Anna: 9, du: 4). Alle sechs Aces geerntet.")
     assert result_text(over, ["Anna", "Ben"], 1).endswith(". All six Aces harvested.")
+
+
+def test_a_suzerain_line_about_both_seats_gives_each_its_form():
+    """A trick won and the next lead, the scores and the winner: clauses each about one seat
+    (service.games.text.joined), so "du" gets its own verb wherever it stands."""
+    suzerain, names = registry.get("suzerain"), ["Anna", "Ben"]
+    won = [(5, Event("TrickWon", {"winner": 1, "next_leader": 1, "trick": 3}))]
+    ended = [(9, Event("Ended", {"scores": [13, 21], "winners": [1], "how": "score"}))]
+    with catalogs.speaking("de"):
+        assert history(suzerain, won, 1, names)[0]["text"] == \
+            "Du hast Stich 3 gewonnen; du spielst zum nächsten aus."
+        assert history(suzerain, won, 0, names)[0]["text"] == \
+            "Ben hat Stich 3 gewonnen; Ben spielt zum nächsten aus."
+        assert history(suzerain, ended, 1, names)[0]["text"] == \
+            "Die Partie ist zu Ende: Anna 13, du 21 Punkte; du hast gewonnen."
+    with catalogs.speaking("fr"):
+        assert history(suzerain, won, 1, names)[0]["text"] == \
+            "Vous avez remporté le pli 3 ; vous entamerez le suivant."
+    assert history(suzerain, won, 1, names)[0]["text"] == \
+        "You won trick 3; you will lead the next."
