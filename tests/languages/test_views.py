@@ -178,7 +178,7 @@ def test_the_headline_and_the_result_are_in_the_readers_language():
         assert _page([1], outcome={"winners": [1]}).whose_move == "Partie beendet."
         assert result_text(three, ["Anna", "Ben", "Cleo"], 0) == \
             "Ben hat gewonnen. Plätze: 1. Ben (6), 2. Cleo (5), 3. du (4; hat die Partie " \
-            "verlassen). Most districts."
+            "verlassen). Die meisten Bezirke."
     with catalogs.speaking("fr"):
         assert _page([1, 2]).whose_move == "Ben et Cleo doivent choisir."
         assert result_text({"winners": [0], "scores": [3, 1]}, ["Anna", "Ben"], 0) == \
@@ -219,7 +219,7 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
 # ------------------------------------------------------------------ the engines' sentences
 #: the engines whose history sentences are templates (service.games.text.said), held to
 #: German and French here; the others' stay as they write them
-TOLD = ["trees", "suzerain"]
+TOLD = ["trees", "suzerain", "magnate"]
 
 
 def _log(game_id: str, seed: int = 1):
