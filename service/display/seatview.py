@@ -145,8 +145,36 @@ def history(engine: Game, events: list[tuple[int, Event]], seat: int | None,
     for seq, event in events:
         seen = redact(engine, event, seat)
         if seen is not None and seen.get("text"):
-            out.append({"seq": seq, "text": fill(seen["text"], names, seat), "type": seen.get("type")})
+            out.append({"seq": seq, "text": told(seen, names, seat), "type": seen.get("type")})
     return out
+
+
+def told(seen: Mapping, names: list[str], me: int | None) -> str:
+    """A redacted event's sentence in the language of the moment: from its template
+    (service.games.text.said), the reader's own form when it is about the reader; an engine
+    that gives no template is told in its English, "you" made by `fill`'s English rule."""
+    say = seen.get("say")
+    if not say:
+        return fill(seen["text"], names, me)
+    out = _said(say, me)
+    if me is not None and current() != "en":
+        # the reader named where no form of the sentence is theirs (a score listed: "du 5,
+        # Ben 3"): `fill` would make an English "you" of it
+        out = out.replace(f"{{p{me}}}", _("you"))
+    return fill(out, names, me)
+
+
+def _said(say: Mapping, me: int | None) -> str:
+    if "parts" in say:
+        return say["sep"].join(_said(part, me) for part in say["parts"])
+    mine = say.get("mine") if me is not None and say.get("seat") == me else None
+    return _spoken(mine or say["template"], say["args"])
+
+
+def _spoken(template: str, args: Mapping) -> str:
+    # the catalogs' `_` without values: a template's braces are str.format's, not gettext's %
+    return _(template).format(**{k: _spoken(v["template"], v["args"]) if isinstance(v, dict)
+                                 else v for k, v in args.items()})
 
 
 #: the service's take-back event (service.play.moves.undo): not the engine's to redact
@@ -232,7 +260,9 @@ def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> st
         head = _("You won") if winners[0] == me else _("%(name)s won", name=who[0])
     else:
         head = _("Shared win: %(names)s", names=", ".join(who))
-    how = sentence(outcome["how"], names, me) if outcome.get("how") else ""
+    # an engine's `how` is marked for the catalogs (service.games.text.N_): said in the
+    # reader's language when it is there, else as the engine wrote it
+    how = sentence(_(outcome["how"]), names, me) if outcome.get("how") else ""
     scores = outcome.get("scores")
     places = outcome.get("places")
     if places and len(places) > 2:

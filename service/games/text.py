@@ -65,3 +65,45 @@ def first(spellings: Iterable[str]) -> str:
     spells = list(spellings)
     # the longest spelling reads best ("the Chance Meeting" rather than "7ML")
     return max(spells, key=len) if spells else ""
+
+
+# ------------------------------------------------------------------ history sentences
+# An engine says what happened in English and also as a template with named parameters, so
+# the display (service.display.seatview) can say it in the reader's language. Engines stay
+# pure: these build plain dicts and import nothing of the catalogs.
+
+def N_(message: str) -> str:
+    """Marks an engine's template for the catalogs (babel.cfg's extraction reads `N_`); the
+    display translates it when it shows the sentence."""
+    return message
+
+
+def phrase(template: str, **args) -> dict:
+    """A part of a sentence translated on its own ("3 Crowns"), as a parameter of `said`."""
+    return {"template": template, "args": args}
+
+
+def said(template: str, mine: str | None = None, seat: int | None = None, **args) -> dict:
+    """A history sentence about `seat` (its "{player}"), as an event's redacted fields:
+    `text`, the English with "{p<seat>}" for the display to fill in (as engines always
+    wrote it), and `say`, what the display translates: the template, `mine` (the reader's own
+    form when the reader is `seat`: German and French conjugate "you" differently, so that
+    cannot be made by rule) and the parameters (card names as the rules name them, numbers,
+    phrases)."""
+    if seat is not None:
+        args["player"] = "{p" + str(seat) + "}"
+    return {"text": english(template, args),
+            "say": {"template": template, "mine": mine, "seat": seat, "args": args}}
+
+
+def english(template: str, args: Mapping) -> str:
+    """`template` filled from `args` as written, phrases in their English."""
+    return template.format(**{k: english(v["template"], v["args"]) if isinstance(v, dict) else v
+                              for k, v in args.items()})
+
+
+def joined(*sentences: dict, sep: str = " ") -> dict:
+    """Sentences from `said`, or clauses, as one: a line about two seats ("{p0} won the trick;
+    {p1} leads the next") is made of clauses each about one, so each has its reader's form."""
+    return {"text": sep.join(s["text"] for s in sentences),
+            "say": {"parts": [s["say"] for s in sentences], "sep": sep}}

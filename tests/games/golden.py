@@ -16,6 +16,15 @@ from service.games.contract import replay
 MAX_MOVES_LISTED = 60  # huge menus (Magnate payments) are counted, and the first ones listed
 
 
+def _recorded(seen: dict | None) -> dict | None:
+    # a sentence's template and parameters (service.games.text.said) are for translating it:
+    # the golden holds the English `text` they make, so an engine's move to templates keeps
+    # its games as they were
+    if seen is None or "say" not in seen:
+        return seen
+    return {k: v for k, v in seen.items() if k != "say"}
+
+
 def record(game, seats: int, options: dict, seed: int, bot: str = "random") -> str:
     rng = random.Random(seed)
     options = game.validate_options(seats, options)
@@ -26,7 +35,8 @@ def record(game, seats: int, options: dict, seed: int, bot: str = "random") -> s
     play = game.bots[bot]
     step = 0
     while True:
-        seen = {str(s): [game.redact(e, s) for e in events] for s in [*range(seats), None]}
+        seen = {str(s): [_recorded(game.redact(e, s)) for e in events]
+                for s in [*range(seats), None]}
         entry = {"step": step, "history": seen,
                  "views": {str(s): game.view(state, s) for s in [*range(seats), None]}}
         if game.outcome(state) is not None:

@@ -6,16 +6,19 @@ the moves a player types in quotes) is taken out before the words are counted. A
 game's seat page in German, its headline and headings German."""
 from __future__ import annotations
 
+import random
 from collections.abc import Iterator
 
 import pytest
+from babel.messages.pofile import read_po
 
-from service.display.seatview import TAKEN_BACK, SeatPage, history, result_text
+from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
 from service.games import registry
-from service.games.contract import Event
+from service.games.cards import decktet
+from service.games.contract import Event, replay
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
-from tests.games.positions import positions
+from tests.games.positions import configurations, positions
 from tests.languages.helpers import finished, left_in_english, make_player, theirs
 from tests.web.helpers import game_link, latest_to, start_game, text_of
 
@@ -99,7 +102,7 @@ def test_each_games_seat_page_in_german(app, client, kind):
                           headers={"Accept-Language": "de"}).text
         german, english = HEADINGS[kind.split("-")[0]]
         # the view, its cards as pictures and the table drawn (the history below is the
-        # engine's sentences, which stay English)
+        # engines' sentences: test_the_history_speaks_the_readers_language holds them)
         shown = page.split('id="position"', 1)[1].split("<ol", 1)[0]
         assert '<html lang="de">' in page and german in shown and english not in shown
         assert "Deine Hand" in shown and "Your hand" not in shown
@@ -124,7 +127,7 @@ def test_the_headline_and_the_result_are_in_the_readers_language():
         assert _page([1], outcome={"winners": [1]}).whose_move == "Partie beendet."
         assert result_text(three, ["Anna", "Ben", "Cleo"], 0) == \
             "Ben hat gewonnen. Plätze: 1. Ben (6), 2. Cleo (5), 3. du (4; hat die Partie " \
-            "verlassen). Most districts."
+            "verlassen). Die meisten Bezirke."
     with catalogs.speaking("fr"):
         assert _page([1, 2]).whose_move == "Ben et Cleo doivent choisir."
         assert result_text({"winners": [0], "scores": [3, 1]}, ["Anna", "Ben"], 0) == \
@@ -160,3 +163,126 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
     texts = [text_of(latest_to(app, addr)) for addr in people]
     assert sum("DU BIST AM ZUG." in t for t in texts) == 1
     assert not any("YOUR TURN" in t or "Du bist am Zug." in t for t in texts)
+
+
+# ------------------------------------------------------------------ the engines' sentences
+#: the engines whose history sentences are templates (service.games.text.said), held to
+#: German and French here; the others' stay as they write them
+TOLD = ["trees", "suzerain", "magnate"]
+
+
+def _log(game_id: str, seed: int = 1):
+    """Every event of a game played to its end by random moves, and its seat count."""
+    game = registry.get(game_id)
+    seats, options = configurations(game)[0]
+    rng = random.Random(seed)
+    events = game.start(seats, options, rng)
+    state = replay(game, events)
+    log = list(events)
+    while game.outcome(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        move = rng.choice(game.legal_moves(state, seat))
+        made = game.decide(state, seat, move, rng)
+        log += made
+        state = replay(game, made, state)
+    return game, seats, list(enumerate(log))
+
+
+def _templates(say: dict) -> set[str]:
+    if "parts" in say:      # a line of clauses (service.games.text.joined)
+        return set().union(*(_templates(part) for part in say["parts"]))
+    out = {say["template"]} | ({say["mine"]} if say.get("mine") else set())
+    for value in say["args"].values():
+        if isinstance(value, dict):
+            out |= _templates(value)
+    return out
+
+
+def _catalog(lang: str) -> dict[str, str]:
+    with open(catalogs.CATALOGS / lang / "LC_MESSAGES" / "messages.po", "rb") as po:
+        return {m.id: m.string for m in read_po(po) if m.id and not m.fuzzy}
+
+
+@pytest.mark.parametrize("game_id", TOLD)
+def test_every_history_sentence_has_its_german_and_french(game_id):
+    game, seats, log = _log(game_id)
+    templates: set[str] = set()
+    for _seq, event in log:
+        for me in [*range(seats), None]:
+            seen = game.redact(event, me)
+            if seen and seen.get("text"):
+                assert seen.get("say"), f"{event.type} has no template"
+                templates |= _templates(seen["say"])
+    assert len(templates) > 10, templates
+    for lang in ("de", "fr"):
+        catalog = _catalog(lang)
+        assert not [t for t in templates if not catalog.get(t)], lang
+
+
+def _cards_and_suits() -> list[str]:
+    """The Decktet's names as the rules write them, also starting a sentence ("The Mill"),
+    and its suits (a tree is named by one): not ours to translate."""
+    names = {decktet.name(c) for c in decktet.ALL}
+    names |= {n[:1].upper() + n[1:] for n in names}
+    return sorted(names | set(decktet.SUIT_NAMES.values()), key=len, reverse=True)
+
+
+@pytest.mark.parametrize("game_id", TOLD)
+def test_the_history_speaks_the_readers_language_and_english_stays_as_it_was(game_id):
+    game, seats, log = _log(game_id)
+    names = NAMES[:seats]
+    theirs = _cards_and_suits() + names
+    for me in [*range(seats), None]:
+        with catalogs.speaking("en"):
+            english = [h["text"] for h in history(game, log, me, names)]
+        # the templates make the engine's English word for word, "you" as `fill` made it
+        assert english == [fill(s["text"], names, me) for s in
+                           (game.redact(e, me) for _seq, e in log) if s and s.get("text")]
+        for lang in ("de", "fr"):
+            with catalogs.speaking(lang):
+                told = [h["text"] for h in history(game, log, me, names)]
+            left = left_in_english(" ".join(told), theirs, ENGLISH)
+            assert not left, f"{game_id} history in {lang} still says {sorted(left)}: {told}"
+
+
+def test_a_german_readers_own_move_is_about_du_and_anothers_about_them():
+    game, seats, log = _log("trees")
+    played = next((seq, e) for seq, e in log if e.type == "CardPlayed")
+    mover, names = played[1].data["seat"], NAMES[:seats]
+    other = (mover + 1) % seats
+    said = {}
+    for lang in ("de", "fr"):
+        with catalogs.speaking(lang):
+            said[lang] = [history(game, [played], me, names)[0]["text"] for me in (mover, other)]
+    assert said["de"][0].startswith("Du hast ") and said["de"][0].endswith("-Baum gespielt.")
+    assert said["de"][1].startswith(f"{names[mover]} hat ")
+    assert said["fr"][0].startswith("Vous avez joué ")
+    assert said["fr"][1].startswith(f"{names[mover]} a joué ")
+
+
+def test_how_a_game_ended_is_in_the_readers_language():
+    over = {"winners": [0], "how": "all six Aces harvested", "scores": [9, 4]}
+    with catalogs.speaking("de"):
+        assert result_text(over, ["Anna", "Ben"], 1).endswith(
+            "(Anna: 9, du: 4). Alle sechs Aces geerntet.")
+    assert result_text(over, ["Anna", "Ben"], 1).endswith(". All six Aces harvested.")
+
+
+def test_a_suzerain_line_about_both_seats_gives_each_its_form():
+    """A trick won and the next lead, the scores and the winner: clauses each about one seat
+    (service.games.text.joined), so "du" gets its own verb wherever it stands."""
+    suzerain, names = registry.get("suzerain"), ["Anna", "Ben"]
+    won = [(5, Event("TrickWon", {"winner": 1, "next_leader": 1, "trick": 3}))]
+    ended = [(9, Event("Ended", {"scores": [13, 21], "winners": [1], "how": "score"}))]
+    with catalogs.speaking("de"):
+        assert history(suzerain, won, 1, names)[0]["text"] == \
+            "Du hast Stich 3 gewonnen; du spielst zum nächsten aus."
+        assert history(suzerain, won, 0, names)[0]["text"] == \
+            "Ben hat Stich 3 gewonnen; Ben spielt zum nächsten aus."
+        assert history(suzerain, ended, 1, names)[0]["text"] == \
+            "Die Partie ist zu Ende: Anna 13, du 21 Punkte; du hast gewonnen."
+    with catalogs.speaking("fr"):
+        assert history(suzerain, won, 1, names)[0]["text"] == \
+            "Vous avez remporté le pli 3 ; vous entamerez le suivant."
+    assert history(suzerain, won, 1, names)[0]["text"] == \
+        "You won trick 3; you will lead the next."

@@ -1,6 +1,7 @@
 """District totals and the final result (seed 000 "Victory", M3, M13, M14)."""
 from __future__ import annotations
 
+from ..text import N_
 from .costs import is_ace, is_big
 from .state import State, info
 
@@ -56,14 +57,14 @@ def _how(keys: list[tuple], winners: list[int], n: int, rules: int) -> str:
     best = keys[winners[0]]
     contenders = [k for k in keys if k[0] == best[0]]
     if len(contenders) == 1:
-        return "most districts"
+        return N_("most districts")
     if len([k for k in contenders if k[1] == best[1]]) == 1:
-        return "tie on districts, broken by developed value"
+        return N_("tie on districts, broken by developed value")
     if len(winners) == 1:
-        return "tie on districts and developed value, broken by tokens"
+        return N_("tie on districts and developed value, broken by tokens")
     if len(winners) == n or rules < 2:   # rules 1 called any shared first place a draw
         return "draw"
-    return "shared win: tied on districts, developed value and tokens"
+    return N_("shared win: tied on districts, developed value and tokens")
 
 
 def final(st: State) -> dict:

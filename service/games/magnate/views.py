@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from ..cards import decktet
 from ..contract import Event, Outcome, places_by
+from ..text import N_, joined, phrase, said
 from . import costs
-from .commands import pay_text
 from .scoring import standings
 from .state import SUITS, State, unvec
 
@@ -126,12 +126,19 @@ def to_act(st: State) -> frozenset[int]:
     return frozenset() if st.phase == "over" else frozenset([st.turn])
 
 
-def _toks(pay: dict) -> str:
-    return pay_text(pay) if pay else "nothing"
+def _listed(items: list[str]) -> dict | str:
+    """Items as `pay_text` lists them ("2 Moons and 1 Sun"), the "and" ours to translate."""
+    if len(items) == 1:
+        return items[0]
+    return phrase(N_("{some} and {last}"), some=", ".join(items[:-1]), last=items[-1])
 
 
-def _who(d) -> str:
-    return f"{{p{d['seat']}}}" if "seat" in d else ""
+def _toks(pay: dict) -> dict | str:
+    """Tokens as `commands.pay_text` says them, suits as the rules name them."""
+    if not pay:
+        return phrase(N_("nothing"))
+    return _listed([f"{pay[s]} {decktet.SUIT_SINGULAR[s] if pay[s] == 1 else decktet.SUIT_NAMES[s]}"
+                    for s in SUITS if pay.get(s, 0)])
 
 
 def _name(d) -> str:
@@ -141,115 +148,148 @@ def _name(d) -> str:
 def _game_started(d, seat):
     out = {"type": "GameStarted", "first": d["first"], "districts": d["districts"],
            "crowns": d["crowns"], "draw_count": len(d["draw"]),
-           "text": f"The game began; {{p{d['first']}}} goes first."}
+           **said(N_("The game began; {player} goes first."),
+                  N_("The game began; you go first."), d["first"])}
     if seat is not None:
         out["hand"] = list(d["hands"][seat])
     return out
 
 
 def _rolled(d, _seat):
-    text = f"{_who(d)} rolled {d['dice'][0]} and {d['dice'][1]}"
+    # clauses joined as written: only the first is about a seat (the gains list names
+    # seats as a score list does)
+    told = [said(N_("{player} rolled {a} and {b}"), N_("You rolled {a} and {b}"), d["seat"],
+                 a=d["dice"][0], b=d["dice"][1])]
     if d["taxed"]:
-        text += "; taxation on " + " and ".join(decktet.SUIT_NAMES[s] for s in d["taxed"])
-    text += f"; income on {d['high']}"
+        told.append(said(N_("; taxation on {suits}"),
+                         suits=_listed([decktet.SUIT_NAMES[s] for s in d["taxed"]])))
+    told.append(said(N_("; income on {high}"), high=d["high"]))
     gains = [f"{{p{s}}} +{sum(v)}" for s, v in enumerate(d["income"]) if sum(v)]
-    text += (": " + ", ".join(gains) if gains else ": nobody collects") + "."
+    told.append(said(N_(": {gains}."), gains=", ".join(gains)) if gains
+                else said(N_(": nobody collects.")))
     return {"type": "Rolled", "seat": d["seat"], "dice": d["dice"], "tax_dice": d["tax_dice"],
             "taxed": d["taxed"], "lost": d["lost"], "income": d["income"], "paid": d["paid"],
-            "text": text}
+            **joined(*told, sep="")}
 
 
 def _bought(d, _seat):
     return {"type": "Bought", "seat": d["seat"], "card": d["card"], "district": d["district"],
-            "pay": d["pay"], "text": f"{_who(d)} developed {_name(d)} in district "
-                                     f"{d['district']} for {_toks(d['pay'])}."}
+            "pay": d["pay"],
+            **said(N_("{player} developed {card} in district {district} for {pay}."),
+                   N_("You developed {card} in district {district} for {pay}."), d["seat"],
+                   card=_name(d), district=d["district"], pay=_toks(d["pay"]))}
 
 
 def _deed_bought(d, _seat):
     return {"type": "DeedBought", "seat": d["seat"], "card": d["card"],
             "district": d["district"],
-            "text": f"{_who(d)} bought the deed to {_name(d)} in district {d['district']}."}
+            **said(N_("{player} bought the deed to {card} in district {district}."),
+                   N_("You bought the deed to {card} in district {district}."), d["seat"],
+                   card=_name(d), district=d["district"])}
 
 
 def _deed_added(d, _seat):
-    done = " and completed it" if d["completed"] else ""
+    if d["completed"]:
+        sentence = said(N_("{player} put {pay} on {card} and completed it."),
+                        N_("You put {pay} on {card} and completed it."), d["seat"],
+                        pay=_toks(d["pay"]), card=_name(d))
+    else:
+        sentence = said(N_("{player} put {pay} on {card}."), N_("You put {pay} on {card}."),
+                        d["seat"], pay=_toks(d["pay"]), card=_name(d))
     return {"type": "DeedAdded", "seat": d["seat"], "card": d["card"], "pay": d["pay"],
-            "completed": d["completed"],
-            "text": f"{_who(d)} put {_toks(d['pay'])} on {_name(d)}{done}."}
+            "completed": d["completed"], **sentence}
 
 
 def _sold(d, _seat):
     return {"type": "Sold", "seat": d["seat"], "card": d["card"], "gain": d["gain"],
-            "text": f"{_who(d)} sold {_name(d)} for {_toks(d['gain'])}."}
+            **said(N_("{player} sold {card} for {pay}."), N_("You sold {card} for {pay}."),
+                   d["seat"], card=_name(d), pay=_toks(d["gain"]))}
 
 
 def _traded(d, _seat):
     return {"type": "Traded", "seat": d["seat"], "give": d["give"], "get": d["get"],
-            "text": f"{_who(d)} traded 3 {decktet.SUIT_NAMES[d['give']]} for 1 "
-                    f"{decktet.SUIT_SINGULAR[d['get']]}."}
+            **said(N_("{player} traded 3 {give} for 1 {get}."),
+                   N_("You traded 3 {give} for 1 {get}."), d["seat"],
+                   give=decktet.SUIT_NAMES[d["give"]], get=decktet.SUIT_SINGULAR[d["get"]])}
 
 
 def _standing_choice(type_):
     def redact_it(d, seat):
         if seat is None or d.get("seat") != seat:
             return None                      # hidden standing choices (M16, M19)
-        what = (f"{decktet.SUIT_NAMES[d['suit']]} from {_name(d)}" if type_ == "PreferenceSet"
-                else f"replace aces: {d['mode']}")
-        return {"type": type_, **dict(d), "text": f"You set {what}."}
+        if type_ == "PreferenceSet":
+            sentence = said(N_("You set {suit} from {card}."),
+                            suit=decktet.SUIT_NAMES[d["suit"]], card=_name(d))
+        else:
+            sentence = said(N_("You set replace aces: {mode}."), mode=d["mode"])
+        return {"type": type_, **dict(d), **sentence}
     return redact_it
 
 
 def _turn_ended(d, _seat):
-    how = ("with nothing left to trade or add" if d.get("auto") else "")
-    return {"type": "TurnEnded", "seat": d["seat"], "auto": bool(d.get("auto")),
-            "text": f"{_who(d)} ended the turn{' ' + how if how else ''}."}
+    if d.get("auto"):
+        sentence = said(N_("{player} ended the turn with nothing left to trade or add."),
+                        N_("You ended the turn with nothing left to trade or add."), d["seat"])
+    else:
+        sentence = said(N_("{player} ended the turn."), N_("You ended the turn."), d["seat"])
+    return {"type": "TurnEnded", "seat": d["seat"], "auto": bool(d.get("auto")), **sentence}
 
 
 def _reshuffled(d, _seat):
     return {"type": "Reshuffled", "pile": d["pile"], "count": len(d["order"]),
-            "text": f"The discards were shuffled into draw pile {d['pile']} "
-                    f"({len(d['order'])} cards)."}
+            **said(N_("The discards were shuffled into draw pile {pile} ({count} cards)."),
+                   pile=d["pile"], count=len(d["order"]))}
 
 
 def _drew(d, seat):
     if seat is not None and d["seat"] == seat:
+        sentence = said(N_("{player} drew {card}. Keep it or replace it?"),
+                        N_("You drew {card}. Keep it or replace it?"), d["seat"],
+                        card=_name(d)) if d["ask"] else \
+            said(N_("{player} drew {card}."), N_("You drew {card}."), d["seat"], card=_name(d))
         return {"type": "Drew", "seat": d["seat"], "card": d["card"], "ask": d["ask"],
-                "text": f"{_who(d)} drew {_name(d)}."
-                        + (" Keep it or replace it?" if d["ask"] else "")}
-    return {"type": "Drew", "seat": d["seat"], "text": f"{_who(d)} drew a card."}
+                **sentence}
+    return {"type": "Drew", "seat": d["seat"],
+            **said(N_("{player} drew a card."), N_("You drew a card."), d["seat"])}
 
 
 def _end_triggered(_d, _seat):
-    return {"type": "EndTriggered", "text": "The last draw pile is used up: each player "
-                                            "takes one final turn without drawing."}
+    return {"type": "EndTriggered",
+            **said(N_("The last draw pile is used up: each player takes one final turn "
+                      "without drawing."))}
 
 
 def _ace_kept(d, seat):
     if seat is not None and d["seat"] == seat:
         return {"type": "AceKept", "seat": d["seat"], "card": d["card"],
-                "text": f"{_who(d)} kept {_name(d)}."}
-    return {"type": "AceKept", "seat": d["seat"], "text": f"{_who(d)} kept the card drawn."}
+                **said(N_("{player} kept {card}."), N_("You kept {card}."), d["seat"],
+                       card=_name(d))}
+    return {"type": "AceKept", "seat": d["seat"],
+            **said(N_("{player} kept the card drawn."), N_("You kept the card drawn."),
+                   d["seat"])}
 
 
 def _ace_replaced(d, _seat):
-    suit = decktet.SUIT_SINGULAR[decktet.suits(d["card"])]
     return {"type": "AceReplaced", "seat": d["seat"], "card": d["card"],
-            "text": f"{_who(d)} replaced {_name(d)}: everyone gains a {suit} token."}
+            **said(N_("{player} replaced {card}: everyone gains a {suit} token."),
+                   N_("You replaced {card}: everyone gains a {suit} token."), d["seat"],
+                   card=_name(d), suit=decktet.SUIT_SINGULAR[decktet.suits(d["card"])])}
 
 
-def outcome_text(o) -> str:
-    """The end in one sentence, from the recorded outcome itself so history and outcome agree
-    (M13: a draw only when `how` says so; two of three tied share the win)."""
-    win = " and ".join(f"{{p{s}}}" for s in o["winners"])
+def outcome_said(o) -> dict:
+    """The end in one sentence (`said`), from the recorded outcome itself so history and
+    outcome agree (M13: a draw only when `how` says so; two of three tied share the win)."""
     if o["how"] == "draw":
-        return "The game ended in a draw."
+        return said(N_("The game ended in a draw."))
     if len(o["winners"]) > 1:
-        return f"The game ended: {win} share the win ({o['how']})."
-    return f"The game ended: {win} wins ({o['how']})."
+        return said(N_("The game ended: {players} share the win ({how})."),
+                    players=_listed([f"{{p{s}}}" for s in o["winners"]]), how=phrase(o["how"]))
+    return said(N_("The game ended: {player} wins ({how})."),
+                N_("The game ended: you win ({how})."), o["winners"][0], how=phrase(o["how"]))
 
 
 def _game_ended(d, _seat):
-    return {"type": "GameEnded", "outcome": d["outcome"], "text": outcome_text(d["outcome"])}
+    return {"type": "GameEnded", "outcome": d["outcome"], **outcome_said(d["outcome"])}
 
 
 REDACT = {

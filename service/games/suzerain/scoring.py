@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ..cards import decktet
+from ..text import N_
 from .state import sort_key
 
 MAJORITY_RANKS = ("5", "6", "7", "8", "9", "N")
@@ -70,5 +71,5 @@ def winners(parts: Sequence[dict]) -> tuple[tuple[int, ...], str]:
     most = max(parts[s]["fives"] for s in top)
     top5 = [s for s in top if parts[s]["fives"] == most]
     if len(top5) == 1:
-        return tuple(top5), "tie broken by more 5s"
-    return tuple(top5), "draw"
+        return tuple(top5), N_("tie broken by more 5s")
+    return tuple(top5), N_("draw")

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..cards import decktet
 from ..contract import Event, Outcome
+from ..text import N_, joined, phrase, said
 from . import scoring
 from .rules import offer_usable
 from .scoring import MAJORITY_RANKS, RANK_SIZE, RANK_WORD
@@ -169,99 +170,165 @@ def redact(event: Event, seat: int | None) -> dict | None:
     return {"type": event.type, **out}
 
 
+def _cards(cards) -> dict | str:
+    """Cards listed as `listing` lists them ("the Mill, the Sea and the Bard"), its "and" and
+    "nothing" ours to translate, the names as the rules write them."""
+    names = [decktet.name(c) for c in cards]
+    if not names:
+        return phrase(N_("nothing"))
+    if len(names) == 1:
+        return names[0]
+    return phrase(N_("{some} and {last}"), some=", ".join(names[:-1]), last=names[-1])
+
+
 def _started(d, seat, mine) -> dict:
     dealer, moon = d["dealer"], d["moon"]
     out = {"dealer": dealer, "moon": moon, "sets": d["sets"], "display": d["display"],
            "deck": len(d["deck"])}
-    text = (f"{{p{dealer}}} dealt. {{p{moon}}} started with the Moon set "
-            f"({listing(d['sets'][moon])}), {{p{1 - moon}}} with the Wyrm set "
-            f"({listing(d['sets'][1 - moon])}), and each with three Aces. Face up: "
-            f"{listing(d['display'])}. {{p{1 - dealer}}} leads the first trick.")
+    # clauses each about one seat, so each has its reader's form
+    told = [said(N_("{player} dealt."), N_("You dealt."), dealer),
+            said(N_("{player} started with the Moon set ({cards}),"),
+                 N_("You started with the Moon set ({cards}),"), moon,
+                 cards=_cards(d["sets"][moon])),
+            said(N_("{player} with the Wyrm set ({cards}), and each with three Aces."),
+                 N_("you with the Wyrm set ({cards}), and each with three Aces."), 1 - moon,
+                 cards=_cards(d["sets"][1 - moon])),
+            said(N_("Face up: {cards}."), cards=_cards(d["display"])),
+            said(N_("{player} leads the first trick."), N_("You lead the first trick."),
+                 1 - dealer)]
     if seat is not None:
         out["aces"] = d["aces"][seat]
-        text += f" Aces dealt to {{p{seat}}}: {listing(d['aces'][seat])}."
-    out["text"] = text
-    return out
+        told.append(said(N_("Aces dealt to {player}: {cards}."), N_("Aces dealt to you: {cards}."),
+                         seat, cards=_cards(d["aces"][seat])))
+    return {**out, **joined(*told)}
 
 
 def _public(sentence):
-    """An event everyone sees whole: its data and a sentence made from it."""
-    return lambda d, seat, mine: {**d, "text": sentence(d)}
+    """An event everyone sees whole: its data and a sentence made from it (`said`)."""
+    return lambda d, seat, mine: {**d, **sentence(d)}
 
 
-def _followed_text(d) -> str:
-    verb = "played" if d["followed"] else "could not follow and played"
-    return f"{{p{d['seat']}}} {verb} {decktet.name(d['card'])}."
+def _led(d) -> dict:
+    return said(N_("{player} led {card} to trick {trick}."),
+                N_("You led {card} to trick {trick}."), d["seat"],
+                card=decktet.name(d["card"]), trick=d["trick"])
+
+
+def _followed(d) -> dict:
+    if d["followed"]:
+        return said(N_("{player} played {card}."), N_("You played {card}."), d["seat"],
+                    card=decktet.name(d["card"]))
+    return said(N_("{player} could not follow and played {card}."),
+                N_("You could not follow and played {card}."), d["seat"],
+                card=decktet.name(d["card"]))
+
+
+def _trick_won(d) -> dict:
+    # the semicolon is the first clause's: French sets it apart by a space
+    return joined(said(N_("{player} won trick {trick};"), N_("You won trick {trick};"),
+                       d["winner"], trick=d["trick"]),
+                  said(N_("{player} will lead the next."), N_("you will lead the next."),
+                       d["next_leader"]))
 
 
 def _claimed(d, seat, mine) -> dict:
     s = d["seat"]
     if d["blind"] and not d["kept"] and not mine:
         return {"seat": s, "blind": True, "kept": False, "trick": d["trick"],
-                "text": f"{{p{s}}} took the top card of the deck blind."}
-    how = "took the top card of the deck blind: " if d["blind"] else "took "
-    text = f"{{p{s}}} {how}{decktet.name(d['card'])}"
-    return {**d, "text": text + (" and set it aside face up." if d["kept"] else ".")}
+                **said(N_("{player} took the top card of the deck blind."),
+                       N_("You took the top card of the deck blind."), s)}
+    card = decktet.name(d["card"])
+    if d["blind"] and d["kept"]:
+        sentence = said(N_("{player} took the top card of the deck blind: {card} and set it "
+                           "aside face up."),
+                        N_("You took the top card of the deck blind: {card} and set it aside "
+                           "face up."), s, card=card)
+    elif d["blind"]:
+        sentence = said(N_("{player} took the top card of the deck blind: {card}."),
+                        N_("You took the top card of the deck blind: {card}."), s, card=card)
+    elif d["kept"]:
+        sentence = said(N_("{player} took {card} and set it aside face up."),
+                        N_("You took {card} and set it aside face up."), s, card=card)
+    else:
+        sentence = said(N_("{player} took {card}."), N_("You took {card}."), s, card=card)
+    return {**d, **sentence}
+
+
+#: what the other seat is told of a discard: how many cards, never which
+_DISCARD_COUNT = [N_("{player} discarded no cards."), N_("{player} discarded one card."),
+                  N_("{player} discarded two cards.")]
 
 
 def _discarded(d, seat, mine) -> dict:
     s, n = d["seat"], len(d["cards"])
     out = {"seat": s, "count": n, "auto": bool(d.get("auto"))}
     if d.get("auto"):
-        out["text"] = f"{{p{s}}} had no cards in hand to discard."
+        out.update(said(N_("{player} had no cards in hand to discard."),
+                        N_("You had no cards in hand to discard."), s))
     elif mine:
         out["cards"] = d["cards"]
-        out["text"] = f"{{p{s}}} discarded {listing(d['cards'])}."
+        out.update(said(N_("{player} discarded {cards}."), N_("You discarded {cards}."), s,
+                        cards=_cards(d["cards"])))
     else:
-        out["text"] = f"{{p{s}}} discarded {['no cards', 'one card', 'two cards'][n]}."
+        out.update(said(_DISCARD_COUNT[n], seat=s))
     return out
 
 
 def _removed(d, seat, mine) -> dict:
     s = d["seat"]
     out = {"seat": s, "with": d["with"]}
-    what = decktet.name(d["card"]) if mine else "a card"
+    right = decktet.name(d["with"])
     if mine:
         out["card"] = d["card"]
-    out["text"] = (f"{{p{s}}} used the right of {decktet.name(d['with'])} to set aside {what} "
-                   "from hand.")
+        out.update(said(N_("{player} used the right of {right} to set aside {card} from hand."),
+                        N_("You used the right of {right} to set aside {card} from hand."), s,
+                        right=right, card=decktet.name(d["card"])))
+    else:
+        out.update(said(N_("{player} used the right of {right} to set aside a card from hand."),
+                        seat=s, right=right))
     return out
 
 
-def _offer_closed_text(d) -> str:
+def _offer_closed(d) -> dict:
+    right = decktet.name(d["with"])
     if d["used"]:
-        return f"{{p{d['seat']}}} is done with the right of {decktet.name(d['with'])}."
-    return f"{{p{d['seat']}}} kept the right of {decktet.name(d['with'])} for later."
+        return said(N_("{player} is done with the right of {right}."),
+                    N_("You are done with the right of {right}."), d["seat"], right=right)
+    return said(N_("{player} kept the right of {right} for later."),
+                N_("You kept the right of {right} for later."), d["seat"], right=right)
 
 
-def _ended_text(d) -> str:
+def _ended(d) -> dict:
     sc = d["scores"]
-    if len(d["winners"]) == 1:
-        result = f"{{p{d['winners'][0]}}} won"
-        if d["how"] != "score":
-            result += f" ({d['how']})"
-    else:
-        result = "a draw"
-    return f"The game is over: {{p0}} {sc[0]}, {{p1}} {sc[1]} points; {result}."
+    scores = said(N_("The game is over: {first} {a}, {second} {b} points;"),
+                  first="{p0}", a=sc[0], second="{p1}", b=sc[1])
+    if len(d["winners"]) != 1:
+        return joined(scores, said(N_("a draw.")))
+    won = d["winners"][0]
+    if d["how"] == "score":
+        return joined(scores, said(N_("{player} won."), N_("you won."), won))
+    return joined(scores, said(N_("{player} won ({how})."), N_("you won ({how})."), won,
+                               how=phrase(d["how"])))
 
 
 _REDACT = {
     "Started": _started,
-    "Led": _public(lambda d: f"{{p{d['seat']}}} led {decktet.name(d['card'])} to trick "
-                             f"{d['trick']}."),
-    "Followed": _public(_followed_text),
-    "TrickWon": _public(lambda d: f"{{p{d['winner']}}} won trick {d['trick']}; "
-                                  f"{{p{d['next_leader']}}} will lead the next."),
+    "Led": _public(_led),
+    "Followed": _public(_followed),
+    "TrickWon": _public(_trick_won),
     "Claimed": _claimed,
-    "RightOffered": _public(lambda d: f"{{p{d['seat']}}} may use the right of "
-                                      f"{decktet.name(d['with'])} at once."),
-    "OfferClosed": _public(_offer_closed_text),
-    "DisplayRefilled": _public(lambda d: f"Turned face up: {listing(d['cards'])}."),
+    "RightOffered": _public(lambda d: said(N_("{player} may use the right of {right} at once."),
+                                           N_("You may use the right of {right} at once."),
+                                           d["seat"], right=decktet.name(d["with"]))),
+    "OfferClosed": _public(_offer_closed),
+    "DisplayRefilled": _public(lambda d: said(N_("Turned face up: {cards}."),
+                                              cards=_cards(d["cards"]))),
     "Discarded": _discarded,
-    "PileTakenUp": _public(lambda d: f"{{p{d['seat']}}} ran out of cards and took the "
-                                     "discard pile back as a new hand."),
+    "PileTakenUp": _public(lambda d: said(
+        N_("{player} ran out of cards and took the discard pile back as a new hand."),
+        N_("You ran out of cards and took the discard pile back as a new hand."), d["seat"])),
     "Removed": _removed,
-    "Ended": _public(_ended_text),
+    "Ended": _public(_ended),
 }
 
 

@@ -9,16 +9,13 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 from typing import Any
 
+from ..cards import decktet
 from ..contract import Event, Outcome, places_by
+from ..text import N_, phrase, said
 from . import commands, rules
 from .state import CAP, HAND_SIZE, cap_name, card_name, crowns_in, tree_name
 
-HOW = {"harvested": "all six Aces harvested", "turn_cap": "turn cap reached"}
-
-
-def _p(seat: int) -> str:
-    """A seat placeholder for history text ("{p0}"), filled in by the service."""
-    return "{p" + str(seat) + "}"
+HOW = {"harvested": N_("all six Aces harvested"), "turn_cap": N_("turn cap reached")}
 
 
 def outcome(state) -> Outcome | None:
@@ -103,59 +100,82 @@ def _game_started(d: Data, seat: int | None) -> dict:
     opts = {k: v for k, v in d["options"].items() if k not in ("deck", "roots")}
     opts.update({k: ("fixed" if d["options"][k] else "shuffled") for k in ("deck", "roots")})
     out = {"seats": d["seats"], "first": d["first"], "options": opts,
-           "text": f"The game begins; {_p(d['first'])} plays first."}
+           **said(N_("The game begins; {player} plays first."),
+                  N_("The game begins; you play first."), d["first"])}
     if seat is not None:
         out["hand"] = list(d["deck"][seat * HAND_SIZE:(seat + 1) * HAND_SIZE])
     return out
 
 
+def _suit(root: str) -> str:
+    # a tree is named by its Ace's suit as the rules name it ("Moons"); the sentence around
+    # it is ours to translate (German declines "the Moons tree" by its place in a sentence)
+    return decktet.SUIT_NAMES[root[1]]
+
+
 def _tree_started(d: Data, seat: int | None) -> dict:
-    return {"root": d["root"], "text": f"{cap_name(d['root'])} starts {tree_name(d['root'])}."}
+    return {"root": d["root"],
+            **said(N_("{card} starts the {suit} tree."), card=cap_name(d["root"]),
+                   suit=_suit(d["root"]))}
 
 
 def _card_played(d: Data, seat: int | None) -> dict:
     return {"seat": d["seat"], "card": d["card"], "under": d["under"], "root": d["root"],
-            "text": f"{_p(d['seat'])} played {card_name(d['card'])} under "
-                    f"{card_name(d['under'])} in {tree_name(d['root'])}."}
+            **said(N_("{player} played {card} under {under} in the {suit} tree."),
+                   N_("You played {card} under {under} in the {suit} tree."), d["seat"],
+                   card=card_name(d["card"]), under=card_name(d["under"]),
+                   suit=_suit(d["root"]))}
 
 
 def _tree_harvested(d: Data, seat: int | None) -> dict:
-    bonus = f", {d['bonus']} bonus" if d["bonus"] else ""
-    crowns = "1 Crown" if d["crowns"] == 1 else f"{d['crowns']} Crowns"
-    points = "1 point" if d["points"] == 1 else f"{d['points']} points"
+    crowns = phrase(N_("1 Crown")) if d["crowns"] == 1 else \
+        phrase(N_("{count} Crowns"), count=d["crowns"])
+    points = phrase(N_("1 point")) if d["points"] == 1 else \
+        phrase(N_("{count} points"), count=d["points"])
+    if d["bonus"]:
+        sentence = said(N_("{player} harvested the {suit} tree: {crowns}, {bonus} bonus, "
+                           "{points}."),
+                        N_("You harvested the {suit} tree: {crowns}, {bonus} bonus, {points}."),
+                        d["seat"], suit=_suit(d["root"]), crowns=crowns, bonus=d["bonus"],
+                        points=points)
+    else:
+        sentence = said(N_("{player} harvested the {suit} tree: {crowns}, {points}."),
+                        N_("You harvested the {suit} tree: {crowns}, {points}."),
+                        d["seat"], suit=_suit(d["root"]), crowns=crowns, points=points)
     return {"seat": d["seat"], "root": d["root"], "crowns": d["crowns"], "bonus": d["bonus"],
-            "points": d["points"],
-            "text": f"{_p(d['seat'])} harvested {tree_name(d['root'])}: "
-                    f"{crowns}{bonus}, {points}."}
+            "points": d["points"], **sentence}
 
 
 def _tree_unrooted(d: Data, seat: int | None) -> dict:
     return {"seat": d["seat"], "root": d["root"],
-            "text": f"{_p(d['seat'])} could neither play nor harvest and unrooted "
-                    f"{tree_name(d['root'])}."}
+            **said(N_("{player} could neither play nor harvest and unrooted the {suit} tree."),
+                   N_("You could neither play nor harvest and unrooted the {suit} tree."),
+                   d["seat"], suit=_suit(d["root"]))}
 
 
 def _roots_shuffled(d: Data, seat: int | None) -> dict:
     # the order stays secret (nobody knows the root pile's order); only the count is told
-    return {"count": len(d["order"]), "text": "The root pile was shuffled."}
+    return {"count": len(d["order"]), **said(N_("The root pile was shuffled."))}
 
 
 def _discards_reshuffled(d: Data, seat: int | None) -> dict:
     return {"count": len(d["order"]),
-            "text": f"The discard pile ({len(d['order'])} cards) was shuffled into a "
-                    f"new draw pile."}
+            **said(N_("The discard pile ({count} cards) was shuffled into a new draw pile."),
+                   count=len(d["order"]))}
 
 
 def _card_drawn(d: Data, seat: int | None) -> dict:
     if seat == d["seat"]:
         return {"seat": d["seat"], "card": d["card"],
-                "text": f"{_p(d['seat'])} drew {card_name(d['card'])}."}
-    return {"seat": d["seat"], "text": f"{_p(d['seat'])} drew a card."}
+                **said(N_("{player} drew {card}."), N_("You drew {card}."), d["seat"],
+                       card=card_name(d["card"]))}
+    return {"seat": d["seat"],
+            **said(N_("{player} drew a card."), N_("You drew a card."), d["seat"])}
 
 
 def _game_ended(d: Data, seat: int | None) -> dict:
     return {"how": d["how"], "scores": list(d["scores"]),
-            "text": f"The game is over: {HOW[d['how']]}."}
+            **said(N_("The game is over: {how}."), how=phrase(HOW[d["how"]]))}
 
 
 REDACT: dict[str, Callable[[Data, int | None], dict]] = {

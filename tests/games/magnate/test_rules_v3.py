@@ -67,8 +67,11 @@ def test_m16_amended_others_see_only_that_the_drawer_is_finishing():
         view = GAME.view(st, reader)
         assert view["phase"] == "finishing" and view["turn"] == 0
         assert view.get("asked") is None and "1M" not in str(view["players"])
+        # the sentence's template (for translating it) names no card either
         seen = [redact(e, reader) for e in ev if e.type == "Drew"]
-        assert seen == [{"type": "Drew", "seat": 0, "text": "{p0} drew a card."}]
+        assert [{k: v for k, v in e.items() if k != "say"} for e in seen] == \
+            [{"type": "Drew", "seat": 0, "text": "{p0} drew a card."}]
+        assert seen[0]["say"]["args"] == {"player": "{p0}"}
     st2, _ = say(st, 0, "keep")
     assert GAME.view(st2, 1)["phase"] != "finishing"
 

@@ -61,7 +61,12 @@ def test_history_hides_draws_orders_and_fixed_options():
     state = table([["2MK"], []], [("1M",), ("1L", ("5ML", "1L"), ("NL", "5ML"))],
                   draw=[], discard=["3MV", "4MS"])
     state, evs = act(state, 0, harvest("1L"))
-    seen = {e.type: GAME.redact(e, 1) for e in evs}
+    said = {e.type: GAME.redact(e, 1) for e in evs}
+    # the sentences' templates (for the display to translate) apart: the rest is the record
+    seen = {t: {k: v for k, v in e.items() if k != "say"} for t, e in said.items()}
+    assert said["CardDrawn"]["say"] == {"template": "{player} drew a card.",
+                                        "mine": "You drew a card.", "seat": 0,
+                                        "args": {"player": "{p0}"}}
     assert seen["RootsShuffled"] == {"type": "RootsShuffled", "count": 4,
                                      "text": "The root pile was shuffled."}
     assert seen["DiscardsReshuffled"]["count"] == 4 and "order" not in seen["DiscardsReshuffled"]
