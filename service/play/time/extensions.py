@@ -17,6 +17,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _, ngettext
 from service.store.models import ExtensionRequest, GameRow
 
 from .. import notify, repository
@@ -27,6 +29,10 @@ from . import clocks, deadlines
 
 WORD = "extend"
 AGREE, DECLINE = "agree", "decline"     # the other players' words in answer
+#: those words in each language (the command registry's aliases, service.play.moves.wordregistry):
+#: a request's notice names the ones its reader would write
+ANSWER_ALIASES = {AGREE: {"de": "zustimmen", "fr": "accepter"},
+                  DECLINE: {"de": "ablehnen", "fr": "refuser"}}
 OPTION = "extensions"
 DEFAULT_PER_PLAYER = 1
 LONGEST_DAYS = 14
@@ -116,19 +122,35 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     waiting = [r for r in game.seats if r.seat != seat and str(r.seat) not in answers]
     if not waiting:
         return _apply(session, svc, game, request, now)
-    name, what = deadlines.who(seat), f"{days} day{'s' if days != 1 else ''}"
+    name = deadlines.who(seat)
     ids = []
     for r in waiting:
         url = svc.urls.absolute(svc.urls.seat_action_path(game.id, r.seat, r.holder, "agree",
                                                           request.id))
-        notice = {"text": f"{name} asks for {what} more to move; reply `{AGREE}` to give "
-                          f"it or `{DECLINE}` to refuse, or use the link", "seat": seat,
-                  "actions": [{"text": f"Agree to give {what} more", "url": url}]}
+        with catalogs.speaking(r.player.language):      # each reader's own words
+            what = _days(days)
+            notice = {"text": _("%(name)s asks for %(what)s more to move; reply `%(agree)s` to "
+                                "give it or `%(decline)s` to refuse, or use the link",
+                                name=name, what=what, agree=_answer_word(AGREE),
+                                decline=_answer_word(DECLINE)),
+                      "seat": seat,
+                      "actions": [{"text": _("Agree to give %(what)s more", what=what),
+                                   "url": url}]}
         ids.append(notify.queue(session, game, r.seat, "timeout", game.seq, now,
                                 {"timeout": notice}))
     session.flush()
-    return Extension(f"Asked the others for {what} more; your deadline moves when they all "
-                     "agree.", [o.id for o in ids])
+    return Extension(_("Asked the others for %(what)s more; your deadline moves when they "
+                       "all agree.", what=_days(days)), [o.id for o in ids])
+
+
+def _answer_word(word: str) -> str:
+    """`agree` or `decline` as the language of the moment writes it (English always works)."""
+    return ANSWER_ALIASES[word].get(catalogs.current(), word)
+
+
+def _days(n: int) -> str:
+    """A number of days asked for, in the language of the moment ("2 days", "2 Tage")."""
+    return ngettext("%(num)s day", "%(num)s days", n)
 
 
 def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: int) -> str:
@@ -209,14 +231,22 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
                   f"{deadlines.who(by_seat)} declined the request of {deadlines.who(request.seat)} "
                   f"for {days}", now)
     deadline = deadlines.get_clock(row).deadline
-    until = clocks.format_deadline(deadline, now, row.player.zone) if deadline else ""
-    stays = f"; your deadline stays {until}" if until else ""
+    with catalogs.speaking(row.player.language):        # the asker's words
+        asked = ngettext("%(num)s more day", "%(num)s more days", request.days)
+        if deadline:
+            said = _("%(by)s declined your request for %(days)s; your deadline stays %(until)s",
+                     by=deadlines.who(by_seat), days=asked,
+                     until=clocks.format_deadline(deadline, now, row.player.zone))
+        else:
+            said = _("%(by)s declined your request for %(days)s", by=deadlines.who(by_seat),
+                     days=asked)
     told = notify.queue(session, game, request.seat, "timeout", game.seq, now, {"timeout": {
-        "text": f"{deadlines.who(by_seat)} declined your request for {days}{stays}",
-        "seat": by_seat}})
+        "text": said, "seat": by_seat}})
     session.flush()
-    return Extension(f"You declined {row.player.name}'s request for {days}; their deadline "
-                     "stays.", [told.id])
+    return Extension(_("You declined %(name)s's request for %(days)s; their deadline stays.",
+                       name=row.player.name,
+                       days=ngettext("%(num)s more day", "%(num)s more days", request.days)),
+                     [told.id])
 
 
 def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
@@ -227,10 +257,17 @@ def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionReq
                                   reminded=False, timed_out=False))
     request.status = "done"
     who = deadlines.who(request.seat)
-    until = clocks.format_deadline(clock.deadline + timedelta(days=request.days), now,
-                                   row.player.zone)
+    moved = clock.deadline + timedelta(days=request.days)
     deadlines.change(session, game, row, "extended", f"everyone agreed: {who} has "
                   f"{request.days} more day{'s' if request.days != 1 else ''}", now)
-    ids = deadlines.tell(session, svc, game, request.seat, f"Everyone agreed: {who}'s deadline "
-                      f"moves to {until}", now, offer=False, others_only=False)
-    return Extension(f"Everyone agreed: the deadline is now {until}.", ids)
+
+    def agreed(reader: int) -> str:
+        until = clocks.format_deadline(moved, now, row.player.zone)   # in the reader's words
+        if reader == request.seat:
+            return _("Everyone agreed: your deadline moves to %(until)s", until=until)
+        return _("Everyone agreed: %(name)s's deadline moves to %(until)s", name=who,
+                 until=until)
+    ids = deadlines.tell(session, svc, game, request.seat, agreed, now, offer=False,
+                         others_only=False)
+    return Extension(_("Everyone agreed: the deadline is now %(until)s.",
+                       until=clocks.format_deadline(moved, now, row.player.zone)), ids)
