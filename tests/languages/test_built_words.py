@@ -13,6 +13,7 @@ from jinja2 import ChainableUndefined
 from sqlalchemy import update
 
 from service import play
+from service.linking.signer import Claims, Signer, WrongPurpose
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
 from service.play.community import leagueletters
@@ -283,3 +284,24 @@ def test_a_vacation_day_taken_is_told_in_german(services):
                                  "von ")
     assert text[late].endswith("Du hast dieses Jahr noch 4 Urlaubstage.")
     assert "und dieses Jahr bleiben noch 4 Urlaubstage" in text[1 - late]
+
+
+# --- a link that does not work: the page in the reader's language ---------------------------
+
+def test_a_tampered_links_page_follows_accept_language(app):
+    answer = app.test_client().get("/m/" + "x" * 40, headers={"Accept-Language": "de"})
+    assert answer.status_code == 400
+    page = " ".join(answer.text.split())
+    assert "Dieser Link ist beschädigt" in page and "nicht von Turnpost erstellt" in page
+    assert "damaged" not in page and "was not made by Turnpost" not in page
+
+
+def test_a_link_for_something_else_says_both_purposes_in_french():
+    signer = Signer("a secret")
+    token = signer.dumps("view", Claims(1, 0))
+    with pytest.raises(WrongPurpose) as refused:
+        signer.loads("move", token)
+    with catalogs.speaking("fr"):
+        said = refused.value.detail
+    assert said == "Ce lien sert à ouvrir la page d'une partie, pas à jouer un coup."
+    assert str(refused.value) == "This is a link to open a game page, not to make a move."

@@ -13,8 +13,7 @@ from service.games.contract import Event, Move
 from service.play import notify, repository
 from service.play.moves import Intent, Recorded, consequences
 from service.play.services import Services
-from service.play.time import receipt_key
-from service.play.time.deadlines import worded
+from service.play.time import receipt_key, worded
 
 
 def played(session: Session, svc: Services, pos: repository.Position, seat: int, key: str,

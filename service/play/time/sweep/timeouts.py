@@ -32,12 +32,14 @@ from service.play.time import (
     BATCH,
     MAX_TIMEOUT_MOVES,
     OUT,
+    Said,
     SeatClock,
     calendar,
     change,
     clocks,
     control,
     end_game,
+    for_history,
     get_clock,
     mailholds,
     policy_of,
@@ -48,7 +50,6 @@ from service.play.time import (
     vacationdays,
     who,
 )
-from service.play.time.deadlines import Said, for_history
 from service.store.models import GameRow, Seat
 from service.store.statuses import GameStatus, SeatStatus
 
