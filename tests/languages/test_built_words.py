@@ -13,10 +13,11 @@ from jinja2 import ChainableUndefined
 from sqlalchemy import update
 
 from service import play
+from service.games import registry
 from service.linking.signer import Claims, Signer, WrongPurpose
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
-from service.play.community import leagueletters
+from service.play.community import leagueletters, tournaments
 from service.play.moves import undo
 from service.play.players import hooks
 from service.play.time import clocks
@@ -305,3 +306,34 @@ def test_a_link_for_something_else_says_both_purposes_in_french():
         said = refused.value.detail
     assert said == "Ce lien sert à ouvrir la page d'une partie, pas à jouer un coup."
     assert str(refused.value) == "This is a link to open a game page, not to make a move."
+
+
+# --- a tournament's words that reach a player outside its letters ----------------------------
+
+def test_a_tournament_invitations_webhook_title_is_in_the_invitees_language(hooked_app):
+    """Anna (English) invites Ben (French), whose webhook hears of it: its title is his."""
+    app = hooked_app
+    svc = app.extensions["turnpost"]
+    make_player(app, BEN, "fr")
+    anna = form_client(app)
+    sign_in(anna, app, ANNA)
+    with Receiver() as endpoint:
+        hooks.register(svc, endpoint.url, kind="json", email=BEN, events="invitation")
+        made = anna.post("/tournaments", data={
+            "game": "trees", "format": "swiss", "rounds": "2", "clock": "3d",
+            "entrants": f"{BEN}\nbot:easy"})
+        assert made.status_code == 302, made.text
+    doc = json.loads(endpoint.got[-1].raw)
+    assert doc["event"] == "invitation"
+    assert doc["title"].startswith("Tournoi de Trees "), doc["title"]
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "Trees is for 2 to 4 players; a table of 7 cannot be seated."),
+    ("de", "Trees ist für 2 bis 4 Spieler; ein Tisch mit 7 lässt sich nicht besetzen."),
+    ("fr", "Trees se joue à 2 à 4 joueurs ; une table de 7 ne peut pas être formée.")])
+def test_a_tournaments_refusal_counts_the_players_in_the_writers_language(lang, said):
+    with catalogs.speaking(lang):
+        with pytest.raises(tournaments.BadTournament) as refused:
+            tournaments.table_size(registry.get("trees"), "swiss", 7)
+    assert refused.value.detail == said
