@@ -20,7 +20,7 @@ from service.mailwire.outbound.templating import make_env
 from service.play.community import leagueletters, tournaments
 from service.play.moves import undo
 from service.play.players import hooks
-from service.play.time import clocks
+from service.play.time import clocks, extensions
 from service.play.time.sweep import timeouts
 from service.store.models import Player
 from tests.hooks.receiver import Receiver
@@ -336,4 +336,15 @@ def test_a_tournaments_refusal_counts_the_players_in_the_writers_language(lang, 
     with catalogs.speaking(lang):
         with pytest.raises(tournaments.BadTournament) as refused:
             tournaments.table_size(registry.get("trees"), "swiss", 7)
+    assert refused.value.detail == said
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("en", "`extend 99` is outside the range allowed; write `extend 2d`: from 1 to 14 days."),
+    ("de", "`verlängern 99` liegt außerhalb des Erlaubten; schreib `verlängern 2d`: 1 bis 14 "
+           "Tage.")])
+def test_an_extension_refused_is_in_the_writers_language(lang, said):
+    with catalogs.speaking(lang):
+        with pytest.raises(extensions.ExtensionRefused) as refused:
+            extensions.parse_days("99")
     assert refused.value.detail == said

@@ -70,12 +70,15 @@ def parse_days(rest: str) -> int:
     """`2d`, `2 days`, `2`: the days asked for, 1 to 14; else ExtensionRefused with words."""
     written = rest.strip()
     match = _DAYS.match(written)
-    what_works = f"write `extend 2d`: from 1 to {LONGEST_DAYS} days"
     if not match:
-        raise ExtensionRefused(f"`extend {written}` is not a number of days; {what_works}.")
+        raise ExtensionRefused(_("`extend %(written)s` is not a number of days; write `extend "
+                                 "2d`: from 1 to %(most)s days.", written=written,
+                                 most=LONGEST_DAYS))
     days = int(match.group(1))
     if not 1 <= days <= LONGEST_DAYS:
-        raise ExtensionRefused(f"`extend {written}` is outside the range allowed; {what_works}.")
+        raise ExtensionRefused(_("`extend %(written)s` is outside the range allowed; write "
+                                 "`extend 2d`: from 1 to %(most)s days.", written=written,
+                                 most=LONGEST_DAYS))
     return days
 
 
@@ -95,25 +98,28 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     game = repository.game_row(session, game_id, lock=True)
     check_holder(game, seat, holder)
     if game.status != "active":
-        raise ExtensionRefused("This game has finished; there is no deadline to extend.")
+        raise ExtensionRefused(_("This game has finished; there is no deadline to extend."))
     row = deadlines.seat_row(game, seat)
     clock = deadlines.get_clock(row)
     if not clock.in_turn or clock.deadline is None:
-        raise ExtensionRefused("You have no deadline running in this game; ask for an "
-                               "extension when it is your turn.")
+        raise ExtensionRefused(_("You have no deadline running in this game; ask for an "
+                                 "extension when it is your turn."))
     mine = session.scalars(select(ExtensionRequest).where(
         ExtensionRequest.game_id == game_id, ExtensionRequest.seat == seat,
         ExtensionRequest.holder == row.holder)).all()
     if any(r.status == "open" for r in mine):
-        raise ExtensionRefused("You have already asked for an extension; it waits for the "
-                               "others to agree.")
+        raise ExtensionRefused(_("You have already asked for an extension; it waits for the "
+                                 "others to agree."))
     used = sum(1 for r in mine if r.status in ("done", "declined"))
     if used >= allowed(game):
         limit = allowed(game)
-        raise ExtensionRefused(f"This game allows {limit} extension{'s' if limit != 1 else ''} "
-                               f"per player, and you have used {used} (a declined request "
-                               "counts); move before your deadline, or take vacation days "
-                               "(`vacation 2`).")
+        raise ExtensionRefused(ngettext(
+            "This game allows %(num)s extension per player, and you have used %(used)s (a "
+            "declined request counts); move before your deadline, or take vacation days "
+            "(`vacation 2`).",
+            "This game allows %(num)s extensions per player, and you have used %(used)s (a "
+            "declined request counts); move before your deadline, or take vacation days "
+            "(`vacation 2`).", limit, used=used))
     answers = {str(r.seat): True for r in game.seats if r.seat != seat and r.bot}
     request = ExtensionRequest(game_id=game_id, seat=seat, holder=row.holder, days=days,
                                answers=answers, status="open", created_at=now)
@@ -160,7 +166,7 @@ def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: in
         check_holder(game, by_seat, holder)
         request = session.get(ExtensionRequest, request_id)
         if request is None or request.game_id != game_id or request.seat == by_seat:
-            raise ExtensionRefused("This link is not for an extension of this game.")
+            raise ExtensionRefused(_("This link is not for an extension of this game."))
         done = _agreed(session, svc, game, request, by_seat)
     return done.words
 
@@ -177,9 +183,9 @@ def answer_in(session: Session, svc: Services, game_id: int, by_seat: int, word:
         ExtensionRequest.seat != by_seat).order_by(ExtensionRequest.id))
         if str(by_seat) not in (r.answers or {})]
     if not waiting:
-        raise ExtensionRefused(f"Nobody in this game is waiting for your answer to a request "
-                               f"for more time, so there is nothing to {word}. To make a move, "
-                               "write it as `help` lists it.")
+        raise ExtensionRefused(_("Nobody in this game is waiting for your answer to a request "
+                                 "for more time, so there is nothing to %(word)s. To make a "
+                                 "move, write it as `help` lists it.", word=_answer_word(word)))
     answer = _agreed if word == AGREE else _declined
     done = [answer(session, svc, game, request, by_seat) for request in waiting]
     return Extension(" ".join(d.words for d in done), [i for d in done for i in d.outbox_ids])
@@ -189,19 +195,19 @@ def _still_needed(game: GameRow, request: ExtensionRequest) -> str | None:
     """Why a request can no longer be answered, or None while it waits."""
     row = deadlines.seat_row(game, request.seat)
     if request.status == "declined":
-        return "This request was declined already; the deadline stays."
+        return _("This request was declined already; the deadline stays.")
     if request.status != "open" or game.status != "active" \
             or not deadlines.get_clock(row).in_turn or row.holder != request.holder:
         request.status = "expired"
-        return (f"{row.player.name} has moved since (or the game is over); the extension is no "
-                "longer needed.")
+        return _("%(name)s has moved since (or the game is over); the extension is no longer "
+                 "needed.", name=row.player.name)
     return None
 
 
 def _agreed(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
             by_seat: int) -> Extension:
     if request.status == "done":
-        return Extension("Everyone agreed already; the deadline has moved.", [])
+        return Extension(_("Everyone agreed already; the deadline has moved."), [])
     why = _still_needed(game, request)
     if why is not None:
         raise ExtensionRefused(why)
@@ -209,8 +215,8 @@ def _agreed(session: Session, svc: Services, game: GameRow, request: ExtensionRe
     waiting = [r for r in game.seats if r.seat != request.seat
                and str(r.seat) not in request.answers]
     if waiting:
-        return Extension(f"Thank you; the extension waits for "
-                         f"{', '.join(r.player.name for r in waiting)}.", [])
+        return Extension(_("Thank you; the extension waits for %(names)s.",
+                           names=", ".join(r.player.name for r in waiting)), [])
     return _apply(session, svc, game, request, svc.clock.now())
 
 
@@ -218,7 +224,7 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
               by_seat: int) -> Extension:
     """One refusal ends the request: the asker is told, and their deadline stays."""
     if request.status == "done":
-        raise ExtensionRefused("Everyone agreed already; the deadline has moved.")
+        raise ExtensionRefused(_("Everyone agreed already; the deadline has moved."))
     why = _still_needed(game, request)
     if why is not None:
         raise ExtensionRefused(why)
