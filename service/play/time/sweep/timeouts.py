@@ -423,12 +423,12 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
         game = pos.row
         repository.check_holder(game, by_seat, holder)
         if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
-            raise PlayError("This game has finished; there is no deadline to change.")
+            raise PlayError(_("This game has finished; there is no deadline to change."))
         row = seat_row(game, target)
         name = row.player.name
         clock = get_clock(row)
         if target not in pos.engine.to_act(pos.state) or not clock.in_turn:
-            raise PlayError(f"{name} has moved since; there is nothing to do.")
+            raise PlayError(_("%(name)s has moved since; there is nothing to do.", name=name))
         now = svc.clock.now()
         if act == "extend":
             try:
