@@ -348,3 +348,11 @@ def test_an_extension_refused_is_in_the_writers_language(lang, said):
         with pytest.raises(extensions.ExtensionRefused) as refused:
             extensions.parse_days("99")
     assert refused.value.detail == said
+
+
+def test_a_game_for_too_many_players_is_refused_in_the_writers_language(services):
+    with catalogs.speaking("fr"):
+        with pytest.raises(play.PlayError) as refused:
+            start(services, kind="magnate", players=[f"p{n}@example.org" for n in range(3)])
+        said = refused.value.detail
+    assert said == "Magnate se joue à 2 joueurs ; vous en avez demandé 3."
