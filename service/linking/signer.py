@@ -26,7 +26,7 @@ from itsdangerous import (
 from itsdangerous.encoding import base64_encode, want_bytes
 from itsdangerous.url_safe import URLSafeSerializerMixin
 
-from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import N_, gettext
 
 PURPOSES = ("move", "view", "unsubscribe", "invite", "seat", "sign_in", "tournament_invite",
             "readdress", "erase", "league_join", "unfollow")
@@ -44,23 +44,29 @@ _GAME_LINKS = ("move", "view")
 
 class TokenError(Exception):
     """Why a token cannot be used, in words for the person who clicked it: `title` and
-    `words` (the catalogs' msgids, N_: the page that shows them says them in its language)."""
+    `words` are marked for the catalogs and said in the reader's language where they are read
+    (`detail`: service.web sets the request's language), never in Flask's terms here."""
 
     title = N_("This link does not work")
-    words = ""
+    words = N_("This link does not work.")
 
-    def __init__(self, detail: str = ""):
-        super().__init__(detail or self.words)
-        self.detail = detail or self.words
+    def __init__(self, words: str = "", **values):
+        self._words, self._values = words or self.words, values
+        super().__init__(self._words % values if values else self._words)   # logs: English
+
+    @property
+    def detail(self) -> str:
+        """The words in the language of the moment."""
+        return gettext(self._words, **self._values)
 
 
 class Tampered(TokenError):
-    """A link not made by Turnpost, or changed since (a mail app broke it across lines)."""
+    """The link is damaged or was changed: not made by Turnpost."""
 
     title = N_("This link is damaged")
     words = N_("The link is damaged or was changed: it was not made by Turnpost. Open the link "
-               "from the email again (some mail apps break long links across lines), or use the "
-               "game page.")
+               "from the email again (some mail apps break long links across lines), or use "
+               "the game page.")
 
 
 class Expired(TokenError):
@@ -69,13 +75,13 @@ class Expired(TokenError):
     title = N_("This link has expired")
     words = N_("The link is too old to use.")
 
-    def __init__(self, detail: str = "", game: int | None = None):
-        super().__init__(detail)
+    def __init__(self, words: str = "", game: int | None = None):
+        super().__init__(words)
         self.game = game         # the game a move or game page link was for, if any
 
 
 class NotYetValid(TokenError):
-    """A link signed a little in the future by our clocks: one of our servers runs ahead."""
+    """Signed a little in the future by our clocks: one of our servers runs ahead."""
 
     title = N_("This link is not valid yet")
     words = N_("The link was signed a little in the future by our clocks: one of our servers "
@@ -83,11 +89,28 @@ class NotYetValid(TokenError):
 
 
 class WrongPurpose(TokenError):
-    """A link used for what it was not made for (an unsubscribe link used as a move)."""
+    """A genuine link, for something else (an unsubscribe link used as a move)."""
 
     title = N_("This link is for something else")
     words = N_("This link is for something else (for example an unsubscribe link used as a "
                "move).")
+
+    def __init__(self, link_for: str | None = None, used_for: str | None = None):
+        """`link_for`: the purpose the link was made for; `used_for`: the one it was used as."""
+        super().__init__()
+        self.link_for, self.used_for = link_for, used_for
+        if link_for and used_for:
+            self.args = (f"This is a link to {_PURPOSE_WORDS[link_for]}, not to "
+                         f"{_PURPOSE_WORDS[used_for]}.",)
+
+    @property
+    def detail(self) -> str:
+        if not (self.link_for and self.used_for):
+            return super().detail
+        # each purpose's words in the same language as the sentence
+        return gettext("This is a link to %(other)s, not to %(purpose)s.",
+                       other=gettext(_PURPOSE_WORDS[self.link_for]),
+                       purpose=gettext(_PURPOSE_WORDS[self.used_for]))
 
 
 @dataclass(frozen=True)
@@ -172,8 +195,7 @@ class Signer:
         except BadSignature as exc:
             for other in PURPOSES:
                 if other != purpose and self._valid(other, token):
-                    raise WrongPurpose(f"This is a link to {_PURPOSE_WORDS[other]}, not to "
-                                       f"{_PURPOSE_WORDS[purpose]}.") from exc
+                    raise WrongPurpose(other, purpose) from exc
             raise Tampered() from exc
         if not isinstance(data, dict) or "g" not in data:
             raise Tampered()
@@ -226,11 +248,13 @@ class Signer:
         return hmac.new(key, b"turnpost.reply:" + body, hashlib.sha256).digest()[:10]
 
 
-_PURPOSE_WORDS = {"move": "make a move", "view": "open a game page",
-                  "unsubscribe": "stop a game's emails", "invite": "join a game",
-                  "seat": "change another player's clock", "sign_in": "sign in",
-                  "tournament_invite": "enter a tournament", "league_join": "join a league",
-                  "readdress": "change an account's address", "erase": "erase an account"}
+_PURPOSE_WORDS = {"move": N_("make a move"), "view": N_("open a game page"),
+                  "unsubscribe": N_("stop a game's emails"), "invite": N_("join a game"),
+                  "seat": N_("change another player's clock"), "sign_in": N_("sign in"),
+                  "tournament_invite": N_("enter a tournament"),
+                  "league_join": N_("join a league"),
+                  "readdress": N_("change an account's address"),
+                  "erase": N_("erase an account"), "unfollow": N_("stop following a game")}
 
 
 def _b32(raw: bytes) -> str:

@@ -145,13 +145,18 @@ def event_values(session: Session, game: GameRow, seats: Iterable[int], event: s
             for s in wanted for hook in hooks.get(s.player_id, [])]
 
 
-def invited(session: Session, email: str, game_id: int | None, title: str, now: datetime,
-            *, seat: int | None = None) -> list[int]:
+def invited(session: Session, email: str, game_id: int | None,
+            title: str | Callable[[], str], now: datetime, *, seat: int | None = None
+            ) -> list[int]:
     """An invitation's deliveries to the hooks of the player of `email` (none for an address
-    that is nobody's yet), beside its email."""
+    that is nobody's yet), beside its email. `title` may be built (called) in that player's
+    language: an invitation to no game (a tournament's) keeps the title it is queued with."""
     player = session.scalar(select(Player).where(Player.email == email.lower()))
     if player is None:
         return []
+    if callable(title):
+        with catalogs.speaking(player.language):
+            title = title()
     rows = [_values(hook, player.email, INVITATION, now, game_id, seat, 0, title=title)
             for hook in _active(session, [player.id], INVITATION).get(player.id, [])]
     return notify.queue_many(session, rows) if rows else []

@@ -61,16 +61,17 @@ def method_not_allowed(exc: MethodNotAllowed):
 def token_error(exc: TokenError):
     """A damaged, expired or wrong-purpose link, wherever it was opened: what happened, and
     what to do instead (each TokenError says both). An expired link to a game offers what
-    still works: signing in, which leads to that game's page, or a reply `view`."""
+    still works: signing in, which leads to that game's page, or a reply `view`. The words
+    are the reader's language's (the error's `detail`; the page translates its title)."""
     if isinstance(exc, Expired) and exc.game is not None:
         return pages.problem(
-            exc.title, _(exc.detail) + " " + _("Sign in to go to the game, or reply “view” "
-                                               "to any email of this game for a fresh copy "
-                                               "with new links."), 400,
+            exc.title, exc.detail + " " + _("Sign in to go to the game, or reply “view” to "
+                                            "any email of this game for a fresh copy with new "
+                                            "links."), 400,
             links=[(url_for("accounts.sign_in_form", next=f"/me/games/{exc.game}"),
                     _("Sign in and go to the game"))])
     if isinstance(exc, Expired):
-        return pages.problem(exc.title, _(exc.detail) + " " + _(
+        return pages.problem(exc.title, exc.detail + " " + _(
             "Sign in to see your games, or reply “view” to the game's email for fresh links."),
             400, links=[(url_for("accounts.sign_in_form"), _("Sign in"))])
     return pages.problem(exc.title, exc.detail, 400)

@@ -300,6 +300,7 @@ def _invite(session: Session, svc: Services, t: Tournament, maker: Player, addr:
          "rounds": t.rounds, "no_vacation": t.no_vacation, "rated": t.rated, **words,
          "path": f"/tournaments/{t.id}"}, now)
     # the invitee's webhooks told too, when the address is a player's who keeps any
-    webhooks.invited(session, addr, None, f"{registry.get(t.kind).title} tournament {t.id}",
+    webhooks.invited(session, addr, None, lambda: _("%(title)s tournament %(id)s",
+                                                    title=registry.get(t.kind).title, id=t.id),
                      now)
     return [row.id]

@@ -281,10 +281,11 @@ register(Command(extensions.WORD, N_("DAYS (e.g. 2d)"), N_(
 register(Command(extensions.AGREE, "", N_(
     "Agrees to the extension another player asked for (`extend`): their deadline moves when "
     "everyone has agreed."), _answer_extension(extensions.AGREE),
-    aliases={"de": "zustimmen", "fr": "accepter"}))
+    aliases=extensions.ANSWER_ALIASES[extensions.AGREE]))
 register(Command(extensions.DECLINE, "", N_(
     "Declines the extension another player asked for: their deadline stays."),
-    _answer_extension(extensions.DECLINE), aliases={"de": "ablehnen", "fr": "refuser"}))
+    _answer_extension(extensions.DECLINE),
+    aliases=extensions.ANSWER_ALIASES[extensions.DECLINE]))
 register(Command("resign", "", N_(
     "Gives up this game (with two players the other wins; with more your turns are played "
     "for you and you rank last); a tournament's game also withdraws you from the "

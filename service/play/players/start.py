@@ -19,7 +19,8 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.play import notify, repository, webhooks
+from service.mailwire.outbound.catalogs import _
+from service.play import notify, playercounts, repository, webhooks
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError, calendar, deadlines, ending, extensions
@@ -152,7 +153,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
 def lobby_name(engine, options: dict[str, Any]) -> tuple[str, dict]:
     """The lobby's name of a game of this engine with these options, and that lobby entry's
     preset: "Magnate (Roller rules)" for Magnate with `ruleset=modern` (registry.LOBBY)."""
-    for _, label, game, preset in registry.lobby():
+    for _entry, label, game, preset in registry.lobby():
         if game.id == engine.id and all(str(options.get(k)) == str(v)
                                         for k, v in preset.items()):
             return label, preset
@@ -174,9 +175,12 @@ def fit_seats(engine, seats: int, options: dict[str, Any], asked: str = "") -> d
     if seats not in counts:
         label, preset = lobby_name(engine, options)
         narrowed = counts != registry.player_counts(engine, preset)
-        raise BadStart(f"{label} is for {registry.players_wording(engine, options)}"
-                       f"{' with the options chosen' if narrowed else ''}; you asked for "
-                       f"{asked or seats}.")
+        players = playercounts.wording(engine, options)
+        if narrowed:
+            raise BadStart(_("%(game)s is for %(players)s with the options chosen; you asked "
+                             "for %(asked)s.", game=label, players=players, asked=asked or seats))
+        raise BadStart(_("%(game)s is for %(players)s; you asked for %(asked)s.", game=label,
+                         players=players, asked=asked or seats))
     try:
         return engine.validate_options(seats, options)
     except OptionError:

@@ -9,9 +9,11 @@ from .deadlines import (
     BATCH,
     MAX_TIMEOUT_MOVES,
     OUT,
+    Said,
     change,
     control,
     end_game,
+    for_history,
     get_clock,
     policy_of,
     receipt_key,
@@ -20,6 +22,7 @@ from .deadlines import (
     tell,
     timer_key,
     who,
+    worded,
 )
 
 __all__ = [
@@ -34,12 +37,14 @@ __all__ = [
     "LOBBY_DEFAULT",
     "MAX_TIMEOUT_MOVES",
     "OUT",
+    "Said",
     "SeatClock",
     "change",
     "clocks",
     "control",
     "deadlines",
     "end_game",
+    "for_history",
     "get_clock",
     "policy_of",
     "receipt_key",
@@ -48,6 +53,7 @@ __all__ = [
     "tell",
     "timer_key",
     "who",
+    "worded",
 ]
 
 # a row queued inside its recipient's quiet hours waits for their end (see notify.hold)

@@ -13,6 +13,7 @@ the same second and a sweep, or two sweeps, give exactly one outcome."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from datetime import datetime
 from functools import lru_cache
 from typing import Any
@@ -20,6 +21,7 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.catalogs import N_
 from service.play import notify, webhooks
 from service.play.services import Services
@@ -104,6 +106,30 @@ def set_clock(row: Seat, clock: SeatClock) -> None:
 def who(seat: int) -> str:
     """A seat in a sentence the pages fill in with its name, or "you" for its reader."""
     return "{p" + str(seat) + "}"
+
+
+#: a notice's words for one reader (given their seat), built in the language of the moment:
+#: the sweep builds them once per reader, in that reader's language (`worded`), so a German
+#: player reads German while the next seat reads French
+Said = Callable[[int], str]
+
+
+def worded(row, text: str | Said) -> str:
+    """`text` as the reader at seat `row` reads it: a `Said` built in their language (read
+    from the player already loaded with the seat: no query), a plain string as it is."""
+    if isinstance(text, str):
+        return text
+    with catalogs.speaking(getattr(row.player, "language", None)):
+        return text(row.seat)
+
+
+def for_history(text: str | Said) -> str:
+    """The words of a seat change as the history keeps them: English, as the engines' lines
+    are kept (a page fills in the names when it shows them)."""
+    if isinstance(text, str):
+        return text
+    with catalogs.speaking(None):
+        return text(-1)
 
 
 def timer_key(seat: int, seq: int, deadline: datetime) -> str:
@@ -192,8 +218,9 @@ def take_back(game: GameRow, engine, state: Any, at: int, now: datetime) -> None
 
 # --- the sweep -----------------------------------------------------------------------------
 
-def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str, now: datetime, *,
-         offer: bool, others_only: bool, own_text: str | None = None) -> list[int]:
+def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str | Said,
+         now: datetime, *, offer: bool, others_only: bool, own_text: str | None = None
+         ) -> list[int]:
     """A notice to the table about `seat`'s clock; with `offer`, each other player's email
     carries the links to extend the deadline once or to play the default move from now on.
     `own_text`: the words for `seat` itself, where the table's would not fit its reader ("the
@@ -205,7 +232,7 @@ def tell(session: Session, svc: Services, game: GameRow, seat: int, text: str, n
     return [r.id for r in rows]
 
 
-def notices(svc: Services | None, game: GameRow, seat: int, text: str, *, offer: bool,
+def notices(svc: Services | None, game: GameRow, seat: int, text: str | Said, *, offer: bool,
             others_only: bool, own_text: str | None = None
             ) -> list[tuple[int, dict[str, Any]]]:
     """What `tell` queues: (seat to tell, email payload) for each seat told, in seat order."""
@@ -214,7 +241,7 @@ def notices(svc: Services | None, game: GameRow, seat: int, text: str, *, offer:
         if others_only and r.seat == seat:
             continue
         said = own_text if own_text is not None and r.seat == seat else text
-        notice: dict[str, Any] = {"text": said, "seat": seat}
+        notice: dict[str, Any] = {"text": worded(r, said), "seat": seat}
         if offer:
             urls = svc.urls
             notice["actions"] = [
@@ -241,7 +268,8 @@ def change_values(game: GameRow, row: Seat, kind: str, text: str, now: datetime)
                 player_id=row.player_id, created_at=now)
 
 
-def end_game(session: Session, game: GameRow, seat: int, how: str, now: datetime) -> list[int]:
+def end_game(session: Session, game: GameRow, seat: int, how: str | Said,
+             now: datetime) -> list[int]:
     """The service ends the game because `seat` left and one player is left (a forfeit or a
     resignation): no more moves, every clock stops, everyone is told, and the game's notices
     not yet sent are dropped (the game-over email says it all: notify.supersede)."""
@@ -255,7 +283,7 @@ def end_game(session: Session, game: GameRow, seat: int, how: str, now: datetime
     return [r.id for r in rows] + hooked
 
 
-def close_game(session: Session, game: GameRow, seat: int, how: str,
+def close_game(session: Session, game: GameRow, seat: int, how: str | Said,
                now: datetime) -> list[tuple[int, dict[str, Any]]]:
     """`end_game` on the rows: the game ended and ranked by who left (service.play.ranking:
     the one player left wins; those who left rank below, the first to leave lowest) and rated,
@@ -268,4 +296,4 @@ def close_game(session: Session, game: GameRow, seat: int, how: str,
             clock = clocks.timeout_move_played(control(game), clock)
         set_clock(r, clock)
         r.deadline = r.remind_at = None
-    return [(r.seat, {"timeout": {"text": how, "seat": seat}}) for r in game.seats]
+    return [(r.seat, {"timeout": {"text": worded(r, how), "seat": seat}}) for r in game.seats]

@@ -17,6 +17,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _, ngettext
 from service.store.models import ExtensionRequest, GameRow
 
 from .. import notify, repository
@@ -27,6 +29,10 @@ from . import clocks, deadlines
 
 WORD = "extend"
 AGREE, DECLINE = "agree", "decline"     # the other players' words in answer
+#: those words in each language (the command registry's aliases, service.play.moves.wordregistry):
+#: a request's notice names the ones its reader would write
+ANSWER_ALIASES = {AGREE: {"de": "zustimmen", "fr": "accepter"},
+                  DECLINE: {"de": "ablehnen", "fr": "refuser"}}
 OPTION = "extensions"
 DEFAULT_PER_PLAYER = 1
 LONGEST_DAYS = 14
@@ -64,12 +70,15 @@ def parse_days(rest: str) -> int:
     """`2d`, `2 days`, `2`: the days asked for, 1 to 14; else ExtensionRefused with words."""
     written = rest.strip()
     match = _DAYS.match(written)
-    what_works = f"write `extend 2d`: from 1 to {LONGEST_DAYS} days"
     if not match:
-        raise ExtensionRefused(f"`extend {written}` is not a number of days; {what_works}.")
+        raise ExtensionRefused(_("`extend %(written)s` is not a number of days; write `extend "
+                                 "2d`: from 1 to %(most)s days.", written=written,
+                                 most=LONGEST_DAYS))
     days = int(match.group(1))
     if not 1 <= days <= LONGEST_DAYS:
-        raise ExtensionRefused(f"`extend {written}` is outside the range allowed; {what_works}.")
+        raise ExtensionRefused(_("`extend %(written)s` is outside the range allowed; write "
+                                 "`extend 2d`: from 1 to %(most)s days.", written=written,
+                                 most=LONGEST_DAYS))
     return days
 
 
@@ -89,25 +98,28 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     game = repository.game_row(session, game_id, lock=True)
     check_holder(game, seat, holder)
     if game.status != "active":
-        raise ExtensionRefused("This game has finished; there is no deadline to extend.")
+        raise ExtensionRefused(_("This game has finished; there is no deadline to extend."))
     row = deadlines.seat_row(game, seat)
     clock = deadlines.get_clock(row)
     if not clock.in_turn or clock.deadline is None:
-        raise ExtensionRefused("You have no deadline running in this game; ask for an "
-                               "extension when it is your turn.")
+        raise ExtensionRefused(_("You have no deadline running in this game; ask for an "
+                                 "extension when it is your turn."))
     mine = session.scalars(select(ExtensionRequest).where(
         ExtensionRequest.game_id == game_id, ExtensionRequest.seat == seat,
         ExtensionRequest.holder == row.holder)).all()
     if any(r.status == "open" for r in mine):
-        raise ExtensionRefused("You have already asked for an extension; it waits for the "
-                               "others to agree.")
+        raise ExtensionRefused(_("You have already asked for an extension; it waits for the "
+                                 "others to agree."))
     used = sum(1 for r in mine if r.status in ("done", "declined"))
     if used >= allowed(game):
         limit = allowed(game)
-        raise ExtensionRefused(f"This game allows {limit} extension{'s' if limit != 1 else ''} "
-                               f"per player, and you have used {used} (a declined request "
-                               "counts); move before your deadline, or take vacation days "
-                               "(`vacation 2`).")
+        raise ExtensionRefused(ngettext(
+            "This game allows %(num)s extension per player, and you have used %(used)s (a "
+            "declined request counts); move before your deadline, or take vacation days "
+            "(`vacation 2`).",
+            "This game allows %(num)s extensions per player, and you have used %(used)s (a "
+            "declined request counts); move before your deadline, or take vacation days "
+            "(`vacation 2`).", limit, used=used))
     answers = {str(r.seat): True for r in game.seats if r.seat != seat and r.bot}
     request = ExtensionRequest(game_id=game_id, seat=seat, holder=row.holder, days=days,
                                answers=answers, status="open", created_at=now)
@@ -116,19 +128,35 @@ def ask_in(session: Session, svc: Services, game_id: int, seat: int, rest: str,
     waiting = [r for r in game.seats if r.seat != seat and str(r.seat) not in answers]
     if not waiting:
         return _apply(session, svc, game, request, now)
-    name, what = deadlines.who(seat), f"{days} day{'s' if days != 1 else ''}"
+    name = deadlines.who(seat)
     ids = []
     for r in waiting:
         url = svc.urls.absolute(svc.urls.seat_action_path(game.id, r.seat, r.holder, "agree",
                                                           request.id))
-        notice = {"text": f"{name} asks for {what} more to move; reply `{AGREE}` to give "
-                          f"it or `{DECLINE}` to refuse, or use the link", "seat": seat,
-                  "actions": [{"text": f"Agree to give {what} more", "url": url}]}
+        with catalogs.speaking(r.player.language):      # each reader's own words
+            what = _days(days)
+            notice = {"text": _("%(name)s asks for %(what)s more to move; reply `%(agree)s` to "
+                                "give it or `%(decline)s` to refuse, or use the link",
+                                name=name, what=what, agree=_answer_word(AGREE),
+                                decline=_answer_word(DECLINE)),
+                      "seat": seat,
+                      "actions": [{"text": _("Agree to give %(what)s more", what=what),
+                                   "url": url}]}
         ids.append(notify.queue(session, game, r.seat, "timeout", game.seq, now,
                                 {"timeout": notice}))
     session.flush()
-    return Extension(f"Asked the others for {what} more; your deadline moves when they all "
-                     "agree.", [o.id for o in ids])
+    return Extension(_("Asked the others for %(what)s more; your deadline moves when they "
+                       "all agree.", what=_days(days)), [o.id for o in ids])
+
+
+def _answer_word(word: str) -> str:
+    """`agree` or `decline` as the language of the moment writes it (English always works)."""
+    return ANSWER_ALIASES[word].get(catalogs.current(), word)
+
+
+def _days(n: int) -> str:
+    """A number of days asked for, in the language of the moment ("2 days", "2 Tage")."""
+    return ngettext("%(num)s day", "%(num)s days", n)
 
 
 def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: int) -> str:
@@ -138,7 +166,7 @@ def agree(svc: Services, game_id: int, by_seat: int, holder: int, request_id: in
         check_holder(game, by_seat, holder)
         request = session.get(ExtensionRequest, request_id)
         if request is None or request.game_id != game_id or request.seat == by_seat:
-            raise ExtensionRefused("This link is not for an extension of this game.")
+            raise ExtensionRefused(_("This link is not for an extension of this game."))
         done = _agreed(session, svc, game, request, by_seat)
     return done.words
 
@@ -155,9 +183,9 @@ def answer_in(session: Session, svc: Services, game_id: int, by_seat: int, word:
         ExtensionRequest.seat != by_seat).order_by(ExtensionRequest.id))
         if str(by_seat) not in (r.answers or {})]
     if not waiting:
-        raise ExtensionRefused(f"Nobody in this game is waiting for your answer to a request "
-                               f"for more time, so there is nothing to {word}. To make a move, "
-                               "write it as `help` lists it.")
+        raise ExtensionRefused(_("Nobody in this game is waiting for your answer to a request "
+                                 "for more time, so there is nothing to %(word)s. To make a "
+                                 "move, write it as `help` lists it.", word=_answer_word(word)))
     answer = _agreed if word == AGREE else _declined
     done = [answer(session, svc, game, request, by_seat) for request in waiting]
     return Extension(" ".join(d.words for d in done), [i for d in done for i in d.outbox_ids])
@@ -167,19 +195,19 @@ def _still_needed(game: GameRow, request: ExtensionRequest) -> str | None:
     """Why a request can no longer be answered, or None while it waits."""
     row = deadlines.seat_row(game, request.seat)
     if request.status == "declined":
-        return "This request was declined already; the deadline stays."
+        return _("This request was declined already; the deadline stays.")
     if request.status != "open" or game.status != "active" \
             or not deadlines.get_clock(row).in_turn or row.holder != request.holder:
         request.status = "expired"
-        return (f"{row.player.name} has moved since (or the game is over); the extension is no "
-                "longer needed.")
+        return _("%(name)s has moved since (or the game is over); the extension is no longer "
+                 "needed.", name=row.player.name)
     return None
 
 
 def _agreed(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
             by_seat: int) -> Extension:
     if request.status == "done":
-        return Extension("Everyone agreed already; the deadline has moved.", [])
+        return Extension(_("Everyone agreed already; the deadline has moved."), [])
     why = _still_needed(game, request)
     if why is not None:
         raise ExtensionRefused(why)
@@ -187,8 +215,8 @@ def _agreed(session: Session, svc: Services, game: GameRow, request: ExtensionRe
     waiting = [r for r in game.seats if r.seat != request.seat
                and str(r.seat) not in request.answers]
     if waiting:
-        return Extension(f"Thank you; the extension waits for "
-                         f"{', '.join(r.player.name for r in waiting)}.", [])
+        return Extension(_("Thank you; the extension waits for %(names)s.",
+                           names=", ".join(r.player.name for r in waiting)), [])
     return _apply(session, svc, game, request, svc.clock.now())
 
 
@@ -196,7 +224,7 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
               by_seat: int) -> Extension:
     """One refusal ends the request: the asker is told, and their deadline stays."""
     if request.status == "done":
-        raise ExtensionRefused("Everyone agreed already; the deadline has moved.")
+        raise ExtensionRefused(_("Everyone agreed already; the deadline has moved."))
     why = _still_needed(game, request)
     if why is not None:
         raise ExtensionRefused(why)
@@ -209,14 +237,22 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
                   f"{deadlines.who(by_seat)} declined the request of {deadlines.who(request.seat)} "
                   f"for {days}", now)
     deadline = deadlines.get_clock(row).deadline
-    until = clocks.format_deadline(deadline, now, row.player.zone) if deadline else ""
-    stays = f"; your deadline stays {until}" if until else ""
+    with catalogs.speaking(row.player.language):        # the asker's words
+        asked = ngettext("%(num)s more day", "%(num)s more days", request.days)
+        if deadline:
+            said = _("%(by)s declined your request for %(days)s; your deadline stays %(until)s",
+                     by=deadlines.who(by_seat), days=asked,
+                     until=clocks.format_deadline(deadline, now, row.player.zone))
+        else:
+            said = _("%(by)s declined your request for %(days)s", by=deadlines.who(by_seat),
+                     days=asked)
     told = notify.queue(session, game, request.seat, "timeout", game.seq, now, {"timeout": {
-        "text": f"{deadlines.who(by_seat)} declined your request for {days}{stays}",
-        "seat": by_seat}})
+        "text": said, "seat": by_seat}})
     session.flush()
-    return Extension(f"You declined {row.player.name}'s request for {days}; their deadline "
-                     "stays.", [told.id])
+    return Extension(_("You declined %(name)s's request for %(days)s; their deadline stays.",
+                       name=row.player.name,
+                       days=ngettext("%(num)s more day", "%(num)s more days", request.days)),
+                     [told.id])
 
 
 def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionRequest,
@@ -227,10 +263,17 @@ def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionReq
                                   reminded=False, timed_out=False))
     request.status = "done"
     who = deadlines.who(request.seat)
-    until = clocks.format_deadline(clock.deadline + timedelta(days=request.days), now,
-                                   row.player.zone)
+    moved = clock.deadline + timedelta(days=request.days)
     deadlines.change(session, game, row, "extended", f"everyone agreed: {who} has "
                   f"{request.days} more day{'s' if request.days != 1 else ''}", now)
-    ids = deadlines.tell(session, svc, game, request.seat, f"Everyone agreed: {who}'s deadline "
-                      f"moves to {until}", now, offer=False, others_only=False)
-    return Extension(f"Everyone agreed: the deadline is now {until}.", ids)
+
+    def agreed(reader: int) -> str:
+        until = clocks.format_deadline(moved, now, row.player.zone)   # in the reader's words
+        if reader == request.seat:
+            return _("Everyone agreed: your deadline moves to %(until)s", until=until)
+        return _("Everyone agreed: %(name)s's deadline moves to %(until)s", name=who,
+                 until=until)
+    ids = deadlines.tell(session, svc, game, request.seat, agreed, now, offer=False,
+                         others_only=False)
+    return Extension(_("Everyone agreed: the deadline is now %(until)s.",
+                       until=clocks.format_deadline(moved, now, row.player.zone)), ids)

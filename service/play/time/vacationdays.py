@@ -21,6 +21,8 @@ from typing import Any
 from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import _, ngettext
 from service.store import records
 from service.store.models import GameRow, OutboxRow, Seat, SeatChange, Vacation
 
@@ -123,10 +125,12 @@ class Taken:
     bound: int
 
     def game_words(self) -> str:
+        """How many of the game's days this one is, in the language of the moment."""
         if not self.game_left:
-            return (f"the last of the {self.bound} this game takes for a player: the next time "
-                    "the clock runs out, it is a timeout")
-        return f"{self.bound - self.game_left} of the {self.bound} this game takes for a player"
+            return _("the last of the %(bound)s this game takes for a player: the next time "
+                     "the clock runs out, it is a timeout", bound=self.bound)
+        return _("%(taken)s of the %(bound)s this game takes for a player",
+                 taken=self.bound - self.game_left, bound=self.bound)
 
 
 def notices(game, seat: int, taken: Taken, now: datetime
@@ -136,31 +140,39 @@ def notices(game, seat: int, taken: Taken, now: datetime
     words, warned in the same email when 3 or fewer days are left."""
     who = deadlines.who(seat)
     left, until = taken.left, taken.until
-    days = "1 vacation day" if left == 1 else f"{left} vacation days"
     out = []
     for r in game.seats:
-        stop = clocks.format_deadline(until, now, r.player.zone)
-        if r.seat == seat:
-            text = (f"Your time ran out, so one of your vacation days was taken instead of a "
-                    f"timeout ({taken.game_words()}): your clocks stop until {stop}. "
-                    f"{_days_left(left, days)}")
-        else:
-            text = (f"{who} ran out of time, so a vacation day was taken instead of a timeout: "
-                    f"{who}'s clocks stop until {stop}, and {days} are left this year "
-                    f"({taken.game_words()})")
+        with catalogs.speaking(r.player.language):      # each reader's own words
+            stop = clocks.format_deadline(until, now, r.player.zone)
+            if r.seat == seat:
+                text = _("Your time ran out, so one of your vacation days was taken instead of "
+                         "a timeout (%(game)s): your clocks stop until %(stop)s.",
+                         game=taken.game_words(), stop=stop) + " " + _days_left(left)
+            else:
+                text = ngettext("%(name)s ran out of time, so a vacation day was taken instead "
+                                "of a timeout: %(name)s's clocks stop until %(stop)s, and "
+                                "%(num)s vacation day is left this year (%(game)s)",
+                                "%(name)s ran out of time, so a vacation day was taken instead "
+                                "of a timeout: %(name)s's clocks stop until %(stop)s, and "
+                                "%(num)s vacation days are left this year (%(game)s)",
+                                left, name=who, stop=stop, game=taken.game_words())
         out.append((r.seat, {"timeout": {"text": text, "seat": seat}}))
     return out
 
 
-def _days_left(left: int, days: str) -> str:
+def _days_left(left: int) -> str:
     if left > WARN_AT:
-        return f"You have {days} left this year."
+        return ngettext("You have %(num)s vacation day left this year.",
+                        "You have %(num)s vacation days left this year.", left)
     if left:
-        return (f"Only {days} left this year: once they are gone, a clock that runs out is a "
-                "timeout. To keep a day for later, move before your deadlines; `vacation N` "
-                "stops your clocks ahead of time.")
-    return ("That was your last vacation day this year: from now on, a clock that runs out is "
-            "a timeout.")
+        return ngettext("Only %(num)s vacation day left this year: once it is gone, a clock "
+                        "that runs out is a timeout. To keep a day for later, move before your "
+                        "deadlines; `vacation N` stops your clocks ahead of time.",
+                        "Only %(num)s vacation days left this year: once they are gone, a clock "
+                        "that runs out is a timeout. To keep a day for later, move before your "
+                        "deadlines; `vacation N` stops your clocks ahead of time.", left)
+    return _("That was your last vacation day this year: from now on, a clock that runs out "
+             "is a timeout.")
 
 
 def _stopped_here(game, row, clock: clocks.SeatClock, until: dict[int, datetime],
@@ -176,10 +188,15 @@ def _stopped_here(game, row, clock: clocks.SeatClock, until: dict[int, datetime]
         if r.seat == row.seat or deadlines.get_clock(r).in_turn:
             continue
         back = until.get(row.player_id)
-        when = f" until {clocks.format_deadline(back, now, r.player.zone)}" if back else ""
-        out.append((r.seat, {"timeout": {
-            "text": f"{who} is away for a vacation day taken in another game, so {who}'s "
-                    f"clock here stops too{when}", "seat": row.seat}}))
+        with catalogs.speaking(r.player.language):      # the reader's own words
+            if back:
+                text = _("%(name)s is away for a vacation day taken in another game, so "
+                         "%(name)s's clock here stops too until %(until)s", name=who,
+                         until=clocks.format_deadline(back, now, r.player.zone))
+            else:
+                text = _("%(name)s is away for a vacation day taken in another game, so "
+                         "%(name)s's clock here stops too", name=who)
+        out.append((r.seat, {"timeout": {"text": text, "seat": row.seat}}))
     return out
 
 

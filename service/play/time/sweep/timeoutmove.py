@@ -13,7 +13,7 @@ from service.games.contract import Event, Move
 from service.play import notify, repository
 from service.play.moves import Intent, Recorded, consequences
 from service.play.services import Services
-from service.play.time import receipt_key
+from service.play.time import receipt_key, worded
 
 
 def played(session: Session, svc: Services, pos: repository.Position, seat: int, key: str,
@@ -29,12 +29,17 @@ def played(session: Session, svc: Services, pos: repository.Position, seat: int,
     intent = Intent(pos.row.id, seat, moves=moves, source="timer", key=key)
     done = consequences(session, svc, pos, intent, receipt_key(seat, key), events, moves,
                         state, waiting=waiting, hooks=hooks)
+    rows = {r.seat: r for r in pos.row.seats}
+
+    def said(to: int) -> dict:
+        # the notice's words in each reader's language (deadlines.worded)
+        return dict(notice, text=worded(rows[to], notice["text"]))
     told = set()
     for email in done.emails:
         if email["kind"] == "turn":
-            email["payload"] = dict(email["payload"], timeout=notice)
+            email["payload"] = dict(email["payload"], timeout=said(email["seat"]))
             told.add(email["seat"])
     done.emails += [notify.values(pos.row, r.seat, "timeout", done.last, now,
-                                  {"timeout": notice})
+                                  {"timeout": said(r.seat)})
                     for r in pos.row.seats if r.seat not in told]
     return done

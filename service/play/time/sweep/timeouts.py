@@ -22,6 +22,7 @@ from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
+from service.mailwire.outbound.catalogs import _
 from service.play import aftercommit, notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.moves import write_move
@@ -31,12 +32,14 @@ from service.play.time import (
     BATCH,
     MAX_TIMEOUT_MOVES,
     OUT,
+    Said,
     SeatClock,
     calendar,
     change,
     clocks,
     control,
     end_game,
+    for_history,
     get_clock,
     mailholds,
     policy_of,
@@ -120,10 +123,10 @@ class Out(Protocol):
 
     def change(self, game: GameRow, row: Seat, kind: str, text: str, now: datetime) -> None: ...
 
-    def tell(self, game: GameRow, seat: int, text: str, now: datetime, *, offer: bool,
+    def tell(self, game: GameRow, seat: int, text: str | Said, now: datetime, *, offer: bool,
              others_only: bool) -> None: ...
 
-    def end_game(self, game: GameRow, seat: int, how: str, now: datetime) -> None: ...
+    def end_game(self, game: GameRow, seat: int, how: str | Said, now: datetime) -> None: ...
 
     def played(self, pos: repository.Position, seat: int, key: str, events: list[Event],
                moves: list[Move], state: Any, notice: dict, now: datetime) -> None: ...
@@ -268,7 +271,7 @@ def _timeouts(svc: Services, now: datetime, batch: int, report: Report, bulk: bo
             if bulk and fresh else None
         if outcomes is None:     # seat by seat: the path a batch that failed falls back to
             outcomes = [timeout(svc, d[0], d[1], d[2], now, report.outbox_ids) for d in fresh]
-        for (game_id, seat, _), outcome in zip(fresh, outcomes, strict=True):
+        for (game_id, seat, _deadline), outcome in zip(fresh, outcomes, strict=True):
             report.count(outcome, game_id)
             if outcome == "vacation":
                 report.vacation_days.append((game_id, seat))
@@ -332,22 +335,27 @@ def _missed(out: Out, svc: Services, pos: repository.Position, row: Seat, clock:
     name = who(row.seat)
     if miss.absent and row.status == SeatStatus.ACTIVE:
         row.status = SeatStatus.ABSENT
-        absent = (f"{name} missed {clocks.ABSENT_AFTER} turns in a row and is marked absent; "
-                  "any player may invite someone to take the seat over on the game page")
-        out.change(game, row, SeatStatus.ABSENT, absent, now)
+
+        def absent(reader: int) -> str:
+            return _("%(name)s missed %(n)s turns in a row and is marked absent; any player "
+                     "may invite someone to take the seat over on the game page",
+                     name=name, n=clocks.ABSENT_AFTER)
+        out.change(game, row, SeatStatus.ABSENT, for_history(absent), now)
         out.tell(game, row.seat, absent, now, offer=False, others_only=True)
     if miss.forfeit:
         ranking.leave(game, row, SeatStatus.FORFEITED)
         out.change(game, row, SeatStatus.FORFEITED, f"{name} ran out of time and forfeits", now)
         if miss.end_game:
-            out.end_game(game, row.seat, f"{name} ran out of time and forfeited.", now)
+            out.end_game(game, row.seat, functools.partial(_forfeited, name, row.seat), now)
             return "ended"
     if miss.play_timeout_move:
         return play_timeout_moves(out, svc, pos, row.seat, key, now,
                                   why="forfeit" if miss.forfeit else "bot")
     # wait (or an engine with no sensible timeout move): the others are told, and may act
-    text = f"{name} ran out of time; nothing was played for {name}"
-    out.tell(game, row.seat, text, now, offer=miss.can_extend, others_only=True)
+
+    def nothing_played(reader: int) -> str:
+        return _("%(name)s ran out of time; nothing was played for %(name)s", name=name)
+    out.tell(game, row.seat, nothing_played, now, offer=miss.can_extend, others_only=True)
     return "waiting"
 
 
@@ -359,7 +367,7 @@ def play_timeout_moves(out: Out, svc: Services, pos: repository.Position, seat: 
     events: list[Event] = []
     moves: list[Move] = []
     chooser = getattr(engine, "timeout_move", None)
-    for _ in range(MAX_TIMEOUT_MOVES):
+    for _attempt in range(MAX_TIMEOUT_MOVES):
         move = chooser(state, seat) if chooser is not None else None
         if move is None or seat not in engine.to_act(state):
             break
@@ -375,14 +383,32 @@ def play_timeout_moves(out: Out, svc: Services, pos: repository.Position, seat: 
             break
     name = who(seat)
     if not events:
-        text = f"{name} ran out of time, and this game has no move to play for them; waiting"
-        out.tell(pos.row, seat, text, now, offer=False, others_only=True)
+
+        def no_move(reader: int) -> str:
+            return _("%(name)s ran out of time, and this game has no move to play for them; "
+                     "waiting", name=name)
+        out.tell(pos.row, seat, no_move, now, offer=False, others_only=True)
         return "waiting"
     played = "; ".join(engine.describe(m) for m in moves)
-    reason = {"left": f"{name} has left the game", "forfeit": f"{name} ran out of time and "
-              "forfeits", "bot": f"{name} ran out of time"}[why]
-    text = f"{reason}; the default move was played for {name}: {played}"
-    out.played(pos, seat, key, events, moves, state, {"text": text, "seat": seat}, now)
+
+    def default_played(reader: int) -> str:
+        # the moves as the engine describes them: the rule texts' words stay as written; the
+        # seat's own player reads of it as "you" (`fill` makes "you" of a seat only in English)
+        if reader == seat:
+            return {"left": _("You have left the game; the default move was played for you: "
+                              "%(played)s", played=played),
+                    "forfeit": _("You ran out of time and forfeit; the default move was "
+                                 "played for you: %(played)s", played=played),
+                    "bot": _("You ran out of time; the default move was played for you: "
+                             "%(played)s", played=played)}[why]
+        return {"left": _("%(name)s has left the game; the default move was played for "
+                          "%(name)s: %(played)s", name=name, played=played),
+                "forfeit": _("%(name)s ran out of time and forfeits; the default move was "
+                             "played for %(name)s: %(played)s", name=name, played=played),
+                "bot": _("%(name)s ran out of time; the default move was played for "
+                         "%(name)s: %(played)s", name=name, played=played)}[why]
+    out.played(pos, seat, key, events, moves, state, {"text": default_played, "seat": seat},
+               now)
     return "forfeited" if why == "forfeit" else "played"
 
 
@@ -397,12 +423,12 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
         game = pos.row
         repository.check_holder(game, by_seat, holder)
         if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
-            raise PlayError("This game has finished; there is no deadline to change.")
+            raise PlayError(_("This game has finished; there is no deadline to change."))
         row = seat_row(game, target)
         name = row.player.name
         clock = get_clock(row)
         if target not in pos.engine.to_act(pos.state) or not clock.in_turn:
-            raise PlayError(f"{name} has moved since; there is nothing to do.")
+            raise PlayError(_("%(name)s has moved since; there is nothing to do.", name=name))
         now = svc.clock.now()
         if act == "extend":
             try:
@@ -412,14 +438,32 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
             set_clock(row, clock)
             change(session, game, row, "extended",
                    f"{who(target)}'s deadline was extended by {who(by_seat)}", now)
-            until = clocks.format_deadline(clock.deadline, now)
-            tell(session, svc, game, target, f"{who(target)}'s deadline was extended to "
-                 f"{until} by {who(by_seat)}", now, offer=False, others_only=False)
-            return f"{name} now has until {clocks.format_deadline(clock.deadline, now)}."
+
+            def extended(reader: int) -> str:
+                until = clocks.format_deadline(clock.deadline, now)   # in the reader's words
+                if reader == target:
+                    return _("Your deadline was extended to %(until)s by %(by)s",
+                             until=until, by=who(by_seat))
+                if reader == by_seat:
+                    return _("%(name)s's deadline was extended to %(until)s by you",
+                             name=who(target), until=until)
+                return _("%(name)s's deadline was extended to %(until)s by %(by)s",
+                         name=who(target), until=until, by=who(by_seat))
+            tell(session, svc, game, target, extended, now, offer=False, others_only=False)
+            return _("%(name)s now has until %(until)s.", name=name,
+                     until=clocks.format_deadline(clock.deadline, now))
         row.on_timeout = "bot"
         change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
                "to be played by the default move", now)
         set_clock(row, clocks.timeout_move_played(control(game), clock))
         play_timeout_moves(Recorder(session, svc), svc, pos, target,
                            f"switch:{clocks.deadline_iso(now)}", now, why="bot")
-    return f"The default move was played for {name}, and will be when they run out of time."
+    return _("The default move was played for %(name)s, and will be when they run out of time.",
+             name=name)
+
+
+def _forfeited(name: str, seat: int, reader: int) -> str:
+    """The game-over line of a forfeit by timeout: its reader's own, or the table's."""
+    if reader == seat:
+        return _("You ran out of time and forfeited.")
+    return _("%(name)s ran out of time and forfeited.", name=name)
