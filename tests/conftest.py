@@ -57,10 +57,17 @@ def _per_worker_database(url: str) -> str:
 
 
 def _per_worker_redis(url: str) -> str:
+    """The Redis database after the named one for each worker (named 0: gw0 gets 1, gw1 2;
+    named 14: 15, 16), so two runs given different databases never flush each other's."""
     if not url or not WORKER:
         return url
-    base, _, _db = url.rpartition("/")
-    return f"{base}/{int(WORKER.removeprefix('gw')) + 1}"
+    base, _, named = url.rpartition("/")
+    db = int(named or 0) + 1 + int(WORKER.removeprefix("gw"))
+    if db > 15:
+        raise pytest.UsageError(f"TURNPOST_TEST_REDIS_URL names database {named}: this worker "
+                                f"would need database {db}, past Redis's default 16; name a "
+                                f"lower one")
+    return f"{base}/{db}"
 
 
 PG_URL = _per_worker_database(os.environ.get("TURNPOST_TEST_DATABASE_URL", ""))
