@@ -138,7 +138,8 @@ def _about(entry: str) -> About | None:
 
 
 def players_wording(game: Game, preset: dict) -> str:
-    """registry.players_wording in the page's language: "2 Spieler", "2 à 5 joueurs"."""
+    """registry.players_wording in the language of the moment ("2 Spieler", "2 à 5 joueurs"):
+    the lobby's, and the refusals that name it, which reach players in their own language."""
     counts = registry.player_counts(game, preset)
     low, high = counts.start, counts.stop - 1
     if low == high:

@@ -13,7 +13,6 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from config import key_list, load
 from service import play
-from service.games import registry
 from service.mailwire.outbound.templating import (
     FILTERS,
     GLOBALS,
@@ -133,7 +132,6 @@ def _page_environment(app: Flask) -> None:
     app.jinja_env.filters["when"] = pages.when
     app.jinja_env.filters["card_alt"] = pages.card_alt
     app.jinja_env.globals.update(GLOBALS)
-    app.jinja_env.globals["players_wording"] = registry.players_wording
     app.jinja_env.trim_blocks = app.jinja_env.lstrip_blocks = True
     languages.init_app(app)          # the page's language: Flask-Babel, our catalogs
 

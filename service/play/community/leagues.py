@@ -23,9 +23,9 @@ from dataclasses import dataclass
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.display import rulebook
 from service.games import registry
 from service.mailwire.outbound.catalogs import N_, _
-from service.play import playercounts
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import BadStart, Entry, bot_entries, find_player, parse_entry
 from service.play.services import Services
@@ -88,7 +88,7 @@ def check(kind: str, divisions: int, size: int, season_days: int, promote: int) 
     except tournaments.BadTournament:
         raise BadLeague(_("A league's divisions play round robins of two-player games; "
                           "%(title)s is for %(players)s.", title=engine.title,
-                          players=playercounts.wording(engine, {}))) from None
+                          players=rulebook.players_wording(engine, {}))) from None
     if not 1 <= divisions <= MAX_DIVISIONS:
         raise BadLeague(f"A league has from 1 to {MAX_DIVISIONS} divisions, not {divisions}.")
     if not 2 <= size <= MAX_SIZE:

@@ -18,9 +18,10 @@ from typing import Any
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from service.display import rulebook
 from service.games import registry
 from service.mailwire.outbound.catalogs import N_, _
-from service.play import aftercommit, playercounts
+from service.play import aftercommit
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import (
     BadStart,
@@ -77,14 +78,14 @@ def table_size(engine, fmt: str, asked: int | None = None) -> int:
         if 2 not in counts or asked not in (None, 2):
             raise BadTournament(_("A round robin is for two-player games; %(title)s is for "
                                   "%(players)s. Make it a Swiss.", title=engine.title,
-                                  players=playercounts.wording(engine, {})))
+                                  players=rulebook.players_wording(engine, {})))
         return 2
     if asked is None:
         return 2 if 2 in counts else counts.start
     if asked not in counts:
         raise BadTournament(_("%(title)s is for %(players)s; a table of %(n)s cannot be "
                               "seated.", title=engine.title,
-                              players=playercounts.wording(engine, {}), n=asked))
+                              players=rulebook.players_wording(engine, {}), n=asked))
     return asked
 
 

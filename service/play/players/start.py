@@ -17,10 +17,11 @@ from sqlalchemy import select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
+from service.display import rulebook
 from service.games import registry
 from service.games.contract import OptionError, replay
 from service.mailwire.outbound.catalogs import _
-from service.play import notify, playercounts, repository, webhooks
+from service.play import notify, repository, webhooks
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.play.time import ClockError, calendar, deadlines, ending, extensions
@@ -175,7 +176,7 @@ def fit_seats(engine, seats: int, options: dict[str, Any], asked: str = "") -> d
     if seats not in counts:
         label, preset = lobby_name(engine, options)
         narrowed = counts != registry.player_counts(engine, preset)
-        players = playercounts.wording(engine, options)
+        players = rulebook.players_wording(engine, options)
         if narrowed:
             raise BadStart(_("%(game)s is for %(players)s with the options chosen; you asked "
                              "for %(asked)s.", game=label, players=players, asked=asked or seats))
