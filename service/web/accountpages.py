@@ -10,7 +10,7 @@ from functools import wraps
 
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
-from service.mailwire.outbound.catalogs import N_, _
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 from service.play import community
 from service.play.errors import NoSuchGame, PlayError
 from service.play.players import accounts, blocks, erasure, hooks, invitations, readdress
@@ -206,11 +206,11 @@ def address_page(token: str):
 @on_refusal(problem_page(409))
 def confirm_address(token: str):
     moved = readdress.confirm(services(), token)
-    return pages.problem("Your address is changed", f"Your account now uses {moved.new}: "
-                         "your games, ratings, tokens and preferences came with it, and "
-                         f"Turnpost mails you there from now on. Mail from {moved.old} is no "
-                         "longer read.", 200, kind="done",
-                         links=[(url_for("accounts.me"), "My games")])
+    return pages.problem(_("Your address is changed"), _(
+        "Your account now uses %(new)s: your games, ratings, tokens and preferences came with "
+        "it, and Turnpost mails you there from now on. Mail from %(old)s is no longer read.",
+        new=moved.new, old=moved.old), 200, kind="done",
+        links=[(url_for("accounts.me"), _("My games"))])
 
 
 @bp.post("/me/erase")
@@ -239,12 +239,13 @@ def erase(token: str):
     if session.get("player") == erased.player_id:
         session.clear()                  # that account is no more
     resigned = len(erased.resigned)
-    return pages.problem(
-        "Your account is erased", "Everything that named you is gone or anonymous"
-        + (f"; {resigned} game{'s' if resigned != 1 else ''} in progress "
-           f"{'were' if resigned != 1 else 'was'} resigned" if resigned else "")
-        + ". In finished games your seat reads \"former player\". You may sign up again "
-        "with your address at any time, as a new player.", 200, kind="done")
+    gone = ngettext("Everything that named you is gone or anonymous; %(num)d game in progress "
+                    "was resigned.", "Everything that named you is gone or anonymous; %(num)d "
+                    "games in progress were resigned.", resigned) if resigned else _(
+        "Everything that named you is gone or anonymous.")
+    return pages.problem(_("Your account is erased"), gone + " " + _(
+        "In finished games your seat reads \"former player\". You may sign up again "
+        "with your address at any time, as a new player."), 200, kind="done")
 
 
 @bp.post("/games/<int:game_id>/seats/<int:seat>")
