@@ -31,11 +31,18 @@ def folded_line(svc, game_id: int, seat: int) -> tuple[str, tuple]:
                          .where(EventRow.game_id == game_id))
         ended = pos.row.status == GameStatus.ENDED
         line = (game_id, page.title, [n for i, n in enumerate(names) if i != seat],
-                svc.urls.game_path(game_id, seat, holder),
+                claims_of(svc, svc.urls.game_path(game_id, seat, holder)),
                 [names[i] for i in page.to_act if i != seat], since,
                 result_line(page) or ("Ended." if ended else ""))
         where = "done" if page.outcome or ended else "move" if page.your_turn else "wait"
         return where, line
+
+
+def claims_of(svc, path: str):
+    """What a game link says (game, seat, holder). Its signature carries the second it was
+    signed in, so two links made a second apart differ as text and say the same."""
+    assert path.startswith("/g/"), path
+    return svc.urls.signer.loads("view", path.removeprefix("/g/"))
 
 
 def listed(svc, player_id: int) -> dict[int, tuple[str, tuple]]:
@@ -44,7 +51,8 @@ def listed(svc, player_id: int) -> dict[int, tuple[str, tuple]]:
     for where, lines in (("move", games.your_move), ("wait", games.waiting),
                          ("done", games.finished)):
         for g in lines:
-            out[g.game_id] = where, (g.game_id, g.title, g.others, g.link, g.waiting_on,
+            out[g.game_id] = where, (g.game_id, g.title, g.others, claims_of(svc, g.link),
+                                     g.waiting_on,
                                      g.since, g.result)
     return out
 
