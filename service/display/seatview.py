@@ -165,16 +165,15 @@ def told(seen: Mapping, names: list[str], me: int | None) -> str:
 
 
 def _said(say: Mapping, me: int | None) -> str:
+    """A template (or clauses) in the language of the moment. A parameter may itself be a
+    `phrase`, or the `say` of a clause about another seat (a list of each seat's discards, the
+    stall a card was taken from): that one takes the reader's form too when it is about them."""
     if "parts" in say:
         return say["sep"].join(_said(part, me) for part in say["parts"])
     mine = say.get("mine") if me is not None and say.get("seat") == me else None
-    return _spoken(mine or say["template"], say["args"])
-
-
-def _spoken(template: str, args: Mapping) -> str:
     # the catalogs' `_` without values: a template's braces are str.format's, not gettext's %
-    return _(template).format(**{k: _spoken(v["template"], v["args"]) if isinstance(v, dict)
-                                 else v for k, v in args.items()})
+    return _(mine or say["template"]).format(
+        **{k: _said(v, me) if isinstance(v, dict) else v for k, v in say["args"].items()})
 
 
 #: the service's take-back event (service.play.moves.undo): not the engine's to redact

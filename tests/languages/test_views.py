@@ -6,20 +6,22 @@ the moves a player types in quotes) is taken out before the words are counted. A
 game's seat page in German, its headline and headings German."""
 from __future__ import annotations
 
+import ast
 import random
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from babel.messages.pofile import read_po
 
 from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
-from service.games import registry
-from service.games.cards import decktet
+from service.games import aristocracy, registry
+from service.games.cards import decktet, french
 from service.games.contract import Event, replay
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
 from tests.games.positions import configurations, positions
-from tests.languages.helpers import finished, left_in_english, make_player, theirs
+from tests.languages.helpers import finished, left_in_english, make_player, theirs, words
 from tests.web.helpers import game_link, latest_to, start_game, text_of
 
 GAMES = ["trees", "suzerain", "magnate", "aristocracy"]
@@ -168,7 +170,7 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
 # ------------------------------------------------------------------ the engines' sentences
 #: the engines whose history sentences are templates (service.games.text.said), held to
 #: German and French here; the others' stay as they write them
-TOLD = ["trees", "suzerain", "magnate"]
+TOLD = ["trees", "suzerain", "magnate", "aristocracy"]
 
 
 def _log(game_id: str, seed: int = 1):
@@ -286,3 +288,131 @@ def test_a_suzerain_line_about_both_seats_gives_each_its_form():
             "Vous avez remporté le pli 3 ; vous entamerez le suivant."
     assert history(suzerain, won, 1, names)[0]["text"] == \
         "You won trick 3; you will lead the next."
+
+
+# ------------------------------------------------------------------ Aristocracy's sentences
+#: events its played games rarely or never reach, one for each branch of its history that
+#: they miss (service/games/aristocracy/history.py), at a table of three
+RARE = [Event("Reshuffled", {"order": ["7H.1", "8S.1"]}),
+        Event("TaxPaid", {"discards": [[], [], []]}),
+        Event("TaxPaid", {"discards": [["7H.1"], [], ["8S.1", "9C.1"]]}),
+        Event("BallHeld", {"given": [["7H.1"], [], ["8S.1", "9C.1"]], "reveal": True,
+                           "returns": [["9C.1"], [], ["7H.1", "8S.1"]], "market": []}),
+        Event("DeclarationsSettled", {"awards": [], "discarded": [], "price": 2}),
+        Event("DeclarationsSettled", {"awards": [[1, "7H.1"]], "discarded": ["8S.1"],
+                                      "price": 2}),
+        Event("Built", {"seat": 1, "address": "7H.1", "cards": ["8S.1"]}),
+        Event("VisitCoinTaken", {"seat": 0, "owner": 1, "paid": True}),
+        Event("VisitCoinTaken", {"seat": 0, "owner": 1, "paid": False}),
+        Event("ExposedDiscarded", {"seat": 0, "owner": 1, "card": "5D.1"}),
+        Event("Visited", {"seat": 2, "owner": 0, "building": "7H.1", "paid": True,
+                          "look": ["8S.1"], "mode": "look"}),
+        Event("EndOffered", {"seats": [0, 2]}),
+        Event("EndDeclined", {"seat": 0}),
+        Event("GameEnded", {"how": "ended", "by": 1}),
+        Event("AuctionTaken", {"seat": 1, "card": "7H.1", "price": 3})]
+
+
+def _aristocracy_lines() -> list[tuple[object, int, list[tuple[int, Event]]]]:
+    """(game, seats, log) of Aristocracy played to its end at each table size the lobby
+    offers, by random moves, and the rare events at a table of three."""
+    out = [_log_of(configurations(registry.get("aristocracy"))[i]) for i in range(4)]
+    return out + [(registry.get("aristocracy"), 3, list(enumerate(RARE)))]
+
+
+def _log_of(configuration, seed: int = 2):
+    game = registry.get("aristocracy")
+    seats, options = configuration
+    rng = random.Random(seed)
+    events = game.start(seats, options, rng)
+    state = replay(game, events)
+    log = list(events)
+    while game.outcome(state) is None:
+        seat = rng.choice(sorted(game.to_act(state)))
+        made = game.decide(state, seat, rng.choice(game.legal_moves(state, seat)), rng)
+        log += made
+        state = replay(game, made, state)
+    return game, seats, list(enumerate(log))
+
+
+def _written_templates(path: Path) -> set[str]:
+    """Every template a module marks with N_ (its sentences and their parts)."""
+    tree = ast.parse(path.read_text())
+    return {node.args[0].value for node in ast.walk(tree) if isinstance(node, ast.Call)
+            and getattr(node.func, "id", "") == "N_"}
+
+
+def test_every_aristocracy_sentence_is_told_and_translated():
+    """The games and the rare events reach every template the history writes, so the checks
+    below hold for each; and each has its German and French."""
+    reached: set[str] = set()
+    for game, seats, log in _aristocracy_lines():
+        for _seq, event in log:
+            for me in [*range(seats), None]:
+                seen = game.redact(event, me)
+                if seen is not None:
+                    assert seen.get("say"), f"{event.type} has no template"
+                    reached |= _templates(seen["say"])
+    assert reached == _written_templates(Path(aristocracy.__file__).with_name("history.py"))
+    for lang in ("de", "fr"):
+        catalog = _catalog(lang)
+        assert not [t for t in reached if not catalog.get(t)], lang
+
+
+#: the words a German or French reader's own line is told with (du/vous, never "Anna")
+OWN = {"de": {"du", "dir", "dich", "dein", "deine", "deinen", "deinem"},
+       "fr": {"vous", "votre", "vos"}}
+
+
+#: Aristocracy's history words besides the views' (the rule text's "farm", and "phase" and
+#: "action", which German or French spell the same, are not here)
+TOLD_WORDS = ENGLISH | {
+    "buys", "buy", "sells", "sell", "hides", "trades", "trade", "stores", "pays", "pay",
+    "declares", "takes", "take", "gives", "give", "gave", "exposes", "expose", "ends", "end",
+    "begins", "everyone", "draws", "revealed", "nothing", "sold", "price", "tax", "pooled",
+    "income", "produce", "choice", "gifts", "discard", "from", "for", "but", "none", "adds",
+    "builds", "downgrades", "taking", "favor", "royal", "asks", "cap", "reached", "does", "not",
+    "will", "can", "owners", "hands", "shuffled", "new", "into", "sees", "harvests"}
+
+
+def test_aristocracy_history_in_german_and_french_each_reader_in_their_own_form():
+    theirs = [french.label(c) for c in french.deck(2)] + NAMES
+    for game, seats, log in _aristocracy_lines():
+        names = NAMES[:seats]
+        for me in [*range(seats), None]:
+            seen = [s for s in (game.redact(e, me) for _seq, e in log) if s]
+            with catalogs.speaking("en"):
+                english = [h["text"] for h in history(game, log, me, names)]
+            # English word for word as the engine writes it, "you" as `fill` makes it
+            assert english == [fill(s["text"], names, me) for s in seen]
+            for lang in ("de", "fr"):
+                with catalogs.speaking(lang):
+                    told = history(game, log, me, names)
+                left = left_in_english(" ".join(h["text"] for h in told), theirs, TOLD_WORDS)
+                assert not left, f"aristocracy in {lang} still says {sorted(left)}"
+                for h, said in zip(told, (s["say"] for s in seen), strict=True):
+                    if me is not None and said.get("seat") == me and said.get("mine"):
+                        assert words(h["text"]) & OWN[lang], (lang, h["text"])
+                        assert names[me] not in h["text"], (lang, h["text"])
+
+
+def test_an_aristocracy_line_about_a_second_seat_gives_that_reader_its_form():
+    """The owner of the building visited, the player a coin is asked of: told as "you"
+    in their words, not their name in a sentence made for another."""
+    game, names = registry.get("aristocracy"), ["Anna", "Ben", "Cleo"]
+    coin, tax, bought = ((n, RARE[n]) for n in (7, 2, 14))
+
+    def told(lang, me, what):
+        with catalogs.speaking(lang):
+            return history(game, [what], me, names)[0]["text"]
+    assert told("de", 1, coin) == "Anna nimmt dir eine Münze ab."
+    assert told("fr", 1, coin) == "Anna vous prend une pièce."
+    assert told("de", 2, coin) == "Anna nimmt Ben eine Münze ab."
+    assert told("en", 1, coin) == "Anna takes a coin from you."
+    assert told("de", 1, bought) == "Du kaufst 7♥ für 3."
+    assert told("fr", 1, bought) == "Vous achetez 7♥ pour 3."
+    assert told("de", 0, bought) == "Ben kauft 7♥ für 3."
+    assert told("en", 1, bought) == "You buy 7♥ for 3."
+    assert told("de", 0, tax) == "Steuer: du wirfst 7♥ ab; Cleo wirft 2 ab."
+    assert told("fr", 2, tax) == "Impôt : Anna défausse 1 ; vous défaussez 8♠ 9♣."
+    assert told("en", 0, tax) == "Tax: you discard 7♥; Cleo discards 2."

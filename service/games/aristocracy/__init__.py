@@ -8,7 +8,8 @@ Modules, imported one way down this list (docs/engines.md):
 * flow.py (helper): what happens by itself between decisions (phases, reveals, turn order);
 * rules.py: `start`, `to_act`, `legal_moves`, `decide`, `timeout_move`;
 * commands.py: `parse` and `describe`;
-* views.py: `view`, `freshness`, `redact`, `secrets`, `zones`, `outcome`;
+* history.py (helper): `redact`, each event's sentence as a template the display translates;
+* views.py: `view`, `freshness`, `secrets`, `zones`, `outcome`;
 * bots.py: `BOTS` ("easy", "normal"; "random" and "greedy" are their old names).
 
 `rules_version` 3: see state.py for what changed in versions 2 and 3 and how games begun under
@@ -21,7 +22,7 @@ from typing import Any
 
 from ..contract import Chance, Event, Option, State
 from ..contract import validate_options as _validate
-from . import commands, rules, views
+from . import commands, history, rules, views
 from .bots import BOTS
 from .state import RULES_VERSION, SIZES, evolve, hand_size
 
@@ -98,7 +99,7 @@ class Aristocracy:
         return views.freshness(state, seat)
 
     def redact(self, event: Event, seat: int | None) -> dict | None:
-        return views.redact(event, seat)
+        return history.redact(event, seat)
 
     def parse(self, state, seat: int, text: str) -> list[dict]:
         return commands.parse(state, seat, text)

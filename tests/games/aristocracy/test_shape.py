@@ -1,5 +1,5 @@
 """docs/engines.md: the package's imports run one way, state < copies < flow < rules <
-commands < views < bots < __init__, so it has no import circle, and nothing is imported
+commands < history < views < bots < __init__, so it has no import circle, and nothing is imported
 inside a function (which is how the old circle was hidden)."""
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ from pathlib import Path
 
 from service.games import aristocracy
 
-ORDER = ["state", "copies", "flow", "rules", "commands", "views", "bots", "__init__"]
+ORDER = ["state", "copies", "flow", "rules", "commands", "history", "views", "bots", "__init__"]
 HERE = Path(aristocracy.__file__).parent
 
 
