@@ -176,6 +176,18 @@ def _said(say: Mapping, me: int | None) -> str:
         **{k: _said(v, me) if isinstance(v, dict) else v for k, v in say["args"].items()})
 
 
+#: how the reader's own line starts where a colon leads into it in small letters ("...played
+#: for you: you rolled"); German starts a whole sentence after a colon with its capital
+_OWN_START = {"en": "You ", "fr": "Vous "}
+
+
+def after_colon(line: str) -> str:
+    """A history line told to its reader, as it goes on after a colon in the language of the
+    moment: "You rolled" as "you rolled", "Vous avez" as "vous avez", "Du hast" as it is."""
+    start = _OWN_START.get(current())
+    return line[:1].lower() + line[1:] if start and line.startswith(start) else line
+
+
 #: the service's take-back event (service.play.moves.undo): not the engine's to redact
 TAKEN_BACK = "MoveTakenBack"
 

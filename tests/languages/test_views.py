@@ -14,12 +14,14 @@ from pathlib import Path
 import pytest
 from babel.messages.pofile import read_po
 
+from service import play
 from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
 from service.games import aristocracy, registry
 from service.games.cards import decktet, french
 from service.games.contract import Event, replay
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
+from service.play import repository
 from tests.games.positions import configurations, positions
 from tests.languages.helpers import finished, left_in_english, make_player, theirs, words
 from tests.web.helpers import game_link, latest_to, start_game, text_of
@@ -416,3 +418,30 @@ def test_an_aristocracy_line_about_a_second_seat_gives_that_reader_its_form():
     assert told("de", 0, tax) == "Steuer: du wirfst 7♥ ab; Cleo wirft 2 ab."
     assert told("fr", 2, tax) == "Impôt : Anna défausse 1 ; vous défaussez 8♠ 9♣."
     assert told("en", 0, tax) == "Tax: you discard 7♥; Cleo discards 2."
+
+
+def test_a_move_the_clock_played_is_told_in_the_readers_language(app):
+    """The history's note on a move the clock made for a seat out of time: the engine's line
+    said in the reader's language inside it, the seat's own line in its du/vous form."""
+    people = ["anna@example.org", "ben@example.org"]
+    gid = start_game(app, "trees", people).game_id
+    svc = app.extensions["turnpost"]
+    with svc.db.transaction() as s:
+        pos = repository.load(s, svc.states, gid)
+    (seat,) = pos.engine.to_act(pos.state)
+    move = next(m for m in pos.engine.legal_moves(pos.state, seat) if m["type"] == "play")
+    play.submit(svc, play.Intent(gid, seat, moves=[move], source="timer"))
+
+    def line(lang, reader):
+        with catalogs.speaking(lang):
+            told = play.read_game(svc, gid, play.Reader.at(gid, reader)).history
+        return next(h["text"] for h in told if h.get("type") == "CardPlayed")
+    assert line("de", seat).startswith(
+        "Deine Bedenkzeit war abgelaufen, also hat die Uhr für dich gespielt: Du hast ")
+    assert line("fr", seat).startswith(
+        "Votre temps était écoulé, la pendule a donc joué pour vous : vous avez joué ")
+    other = line("de", 1 - seat)
+    assert other.startswith(("anna hat ", "ben hat ")), other
+    assert other.endswith(" (von der Uhr gespielt: Bedenkzeit abgelaufen)")
+    assert line("en", seat).startswith(
+        "Your time ran out, so the clock played for you: you played ")

@@ -4,6 +4,7 @@ was forced, since that would say the seat had no other (one card of the led suit
 from __future__ import annotations
 
 from service.display.seatview import history
+from service.mailwire.outbound.catalogs import _
 from service.play.moves import tablebots
 
 
@@ -16,4 +17,5 @@ def told(engine, recorded, seat: int | None, names: list[str]) -> list[str]:
 
 
 def marked(text: str) -> str:
-    return f"{text} (your only move, played for you)"
+    """The seat's own history line of a forced move, in the language of the moment."""
+    return _("%(line)s (your only move, played for you)", line=text)

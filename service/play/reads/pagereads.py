@@ -12,7 +12,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.display.seatview import SeatPage, fill, history
+from service.display.seatview import SeatPage, after_colon, fill, history
 from service.games import registry
 from service.mailwire.outbound.catalogs import N_, _
 from service.play import community, readpolicy, repository
@@ -132,7 +132,7 @@ def history_page(session: Session | Connection, pos: repository.Position, seat: 
         if h["seq"] in timer:
             h = dict(h, text=clock_played(h["text"], seat is not None and timer[h["seq"]] == seat))
         elif h["seq"] in planned:
-            h = dict(h, text=h["text"] + " (played by plan)")
+            h = dict(h, text=_("%(line)s (played by plan)", line=h["text"]))
         elif h["seq"] in forced:
             h = dict(h, text=forcedmoves.marked(h["text"]))
         entries.append(dict(h, kind="event", at=at[h["seq"]]))
@@ -156,13 +156,14 @@ def _zone(game: GameRow, seat: int | None) -> str:
 
 
 def clock_played(text: str, for_reader: bool) -> str:
-    """A history line of a move the clock made: for the seat it played for, that its time ran
-    out and the clock played for it ("You rolled..." alone would say the player did)."""
+    """A history line of a move the clock made, in the language of the moment (the line
+    itself told already from the engine's template): for the seat it played for, that its
+    time ran out and the clock played for it ("You rolled..." alone would say the player
+    did)."""
     if not for_reader:
-        return text + " (played by the clock: out of time)"
-    if text.startswith("You "):
-        text = "you " + text[4:]
-    return f"Your time ran out, so the clock played for you: {text}"
+        return _("%(line)s (played by the clock: out of time)", line=text)
+    return _("Your time ran out, so the clock played for you: %(line)s",
+             line=after_colon(text))
 
 
 @dataclass(frozen=True)
