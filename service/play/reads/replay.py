@@ -96,8 +96,16 @@ def seat_events(session, engine, row: GameRow, seat: int | None) -> list[dict[st
         seen = redact(engine, r.event, seat)
         if seen is not None:
             events.append({"seq": r.seq, "at": r.at.isoformat(), "by": r.seat,
-                           "source": r.source, "event": seen})
+                           "source": r.source, "event": exported(seen)})
     return events
+
+
+def exported(seen: dict) -> dict:
+    """An event as a download gives it: its fields and its English `text`, as logs always
+    had them (docs/playing.md, "Replay and logs"). The engine's `say`, the template its
+    sentence is told from in the reader's language (service.games.text.said), is the
+    display's working and changes with any rewording, so a log does not carry it."""
+    return {k: v for k, v in seen.items() if k != "say"}
 
 
 NO_LOG = "There is no such game log."
