@@ -102,12 +102,21 @@ class SeatPage:
     # the news line the headline leads with: the last move, not what only followed it (a
     # card drawn, a tree started: the engine's `follow_on_events`); "" without news
     lead: str = ""
+    # the view's own sentences as templates, by the view's key (the engine's `view_said`)
+    said: dict = field(default_factory=dict)
 
     @property
     def my_clock(self) -> dict | None:
         if self.me is None or self.me >= len(self.clocks):
             return None
         return self.clocks[self.me]
+
+    def spoken(self, key: str) -> str:
+        """A sentence of the view (Suzerain's prompt) in the language of the moment: from the
+        engine's template where it gives one (`view_said`), else in its English."""
+        said = self.said.get(key)
+        return told(said, self.names, self.me) if said else \
+            fill(self.view[key], self.names, self.me)
 
     @property
     def waiting_for(self) -> str:
@@ -233,6 +242,9 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
                     news=[h["text"] for h in told], lead=lead(engine, told),
                     to_act=to_act, your_turn=seat is not None and seat in to_act,
                     outcome=outcome.to_json() if outcome else None)
+    view_said = getattr(engine, "view_said", None)
+    if view_said is not None:
+        page.said = dict(view_said(state, seat))
     if page.your_turn and with_menu:
         page.menu = [{"move": m, "text": engine.describe(m)} for m in engine.menu(state, seat)]
     if every_move and with_menu and seat is not None and outcome is None:

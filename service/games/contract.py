@@ -283,6 +283,16 @@ class Hooks(Protocol):
     #: (RULINGS P2), lest toggling one raise them or show the table it was made.
     standing_choices: frozenset[str]
 
+    # ---- the display (service.display.seatview: emails and pages)
+
+    def view_said(self, state: State, seat: int | None) -> Mapping[str, dict]:
+        """The view's own sentences (Suzerain's prompt: "Waiting for {p1} to follow.") as
+        templates the display says in the reader's language (service.games.text.said), by the
+        key each has in `view(state, seat)`: each one's `text` is exactly that key's string
+        there. From `seat`'s knowledge alone, as the view is. Without it the display shows
+        those sentences in their English."""
+        ...
+
     # ---- emails (service.play.mail, the turn email's headline)
 
     #: Event types that only follow a move (Trees' draw after every action, a tree started by

@@ -337,3 +337,17 @@ def test_sealed_choices_refuse_every_plan_with_their_reason(game_id):
         with pytest.raises(PlayError) as refused:
             standingplans.judge(game, pos.state, 0, names, kind, rest)
         assert why in refused.value.detail
+
+
+@pytest.mark.parametrize("game_id", _with_hook("view_said"))
+def test_the_views_own_sentences_say_what_the_view_says(game_id):
+    """`view_said`: each template's English is the view's string under the same key, so
+    the display shows an English reader what the view says, and the others its translation."""
+    game = registry.get(game_id)
+    for p in positions(game_id):
+        for seat in [*range(p.seats), None]:
+            view = game.view(p.state, seat)
+            said = _unchanged(p.state, lambda state, seat=seat: game.view_said(state, seat))
+            assert said, f"{game_id}: nothing said"
+            for key, sentence in said.items():
+                assert sentence["text"] == view[key] and sentence["say"], (key, sentence)

@@ -15,7 +15,14 @@ import pytest
 from babel.messages.pofile import read_po
 
 from service import play
-from service.display.seatview import TAKEN_BACK, SeatPage, fill, history, result_text
+from service.display.seatview import (
+    TAKEN_BACK,
+    SeatPage,
+    fill,
+    history,
+    result_text,
+    seat_page,
+)
 from service.games import aristocracy, registry
 from service.games.cards import decktet, french
 from service.games.contract import Event, replay
@@ -445,3 +452,33 @@ def test_a_move_the_clock_played_is_told_in_the_readers_language(app):
     assert other.endswith(" (von der Uhr gespielt: Bedenkzeit abgelaufen)")
     assert line("en", seat).startswith(
         "Your time ran out, so the clock played for you: you played ")
+
+
+#: the prompt's English words (the move words it quotes are cut out as written)
+PROMPT_WORDS = ENGLISH | {"waiting", "lead", "follow", "claim", "winner", "loser", "decide",
+                          "whether", "right", "unused", "take", "may", "remove", "discard",
+                          "keep", "later", "lost", "if", "can", "or", "share", "shares", "so"}
+
+
+def test_suzerains_prompt_is_in_the_readers_language():
+    """The page's prompt ("Waiting for Ben to follow.", "Follow the Sea: ...") from the
+    engine's templates (`view_said`): no English left in German or French, the reader asked
+    in their own form, the English as the view says it."""
+    game, names = registry.get("suzerain"), NAMES[:2]
+    theirs = [*_cards_and_suits(), *names, "'remove nothing'", "'discard none'"]
+    asked = set()
+    for p in positions("suzerain"):
+        for me in [0, 1, None]:
+            page = seat_page(game, 1, "suzerain", p.state, 1, me, names, [])
+            assert page.spoken("prompt") == fill(page.view["prompt"], names, me)
+            for lang in ("de", "fr"):
+                with catalogs.speaking(lang):
+                    said = page.spoken("prompt")
+                left = left_in_english(said, theirs, PROMPT_WORDS)
+                assert not left, f"{lang}: {said}"
+                if me in game.to_act(p.state):
+                    assert words(said) & OWN[lang], said
+                    asked.add(page.said["prompt"]["text"].split(" ", 1)[0])
+                elif game.to_act(p.state):
+                    assert names[next(iter(game.to_act(p.state)))] in said, said
+    assert len(asked) > 2, asked     # the positions ask more than one thing

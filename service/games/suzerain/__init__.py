@@ -126,6 +126,9 @@ class Suzerain:
     def view(self, state: State, seat: int | None) -> dict:
         return views.view(state, seat)
 
+    def view_said(self, state: State, seat: int | None) -> dict:
+        return {"prompt": views.prompt_said(state, seat)}
+
     def redact(self, event: Event, seat: int | None) -> dict | None:
         return views.redact(event, seat)
 

@@ -25,9 +25,7 @@ from .state import (
     RIGHT,
     State,
     acting,
-    listing,
     ordered,
-    suit_words,
     to_act,
 )
 
@@ -108,53 +106,75 @@ def tally(state, seat: int | None) -> list[dict]:
 
 
 def prompt(state, seat: int | None) -> str:
+    """The view's prompt, in English: what `prompt_said` says."""
+    return prompt_said(state, seat)["text"]
+
+
+def prompt_said(state, seat: int | None) -> dict:
+    """What the seat is asked to do, or whom it waits for, as a sentence (`said`) the display
+    says in the reader's language (the engine's `view_said`); its `text` is the view's
+    `prompt`. Moves the seat may write stay in quotes as written ('remove nothing')."""
     if state.phase == OVER:
-        return "The game is over."
+        return said(N_("The game is over."))
     actor = acting(state)
     if seat != actor:
         # a seat placeholder, as in history texts: the service puts the name in
-        return f"Waiting for {{p{actor}}} to {_WAITING[state.phase]}."
-    text = _ASKING[state.phase](state)
+        return said(_WAITING[state.phase], seat=actor)
+    asked = _ASKING[state.phase](state)
     rights = [k for k in state.kept[seat] if k not in state.used[seat] and k != state.offer]
     if rights and state.hands[seat]:
-        text += f" Unused rights: {listing(rights)}."
-    return text
+        return joined(asked, said(N_("Unused rights: {cards}."), cards=_cards(rights)))
+    return asked
 
 
-_WAITING = {LEAD: "lead", FOLLOW: "follow", CLAIM: "claim a card as the winner",
-            RIGHT: "decide whether to use a right at once",
-            LOSER: "claim a face-up card as the loser", DISCARD: "discard 0, 1 or 2 cards"}
+_WAITING = {LEAD: N_("Waiting for {player} to lead."), FOLLOW: N_("Waiting for {player} to follow."),
+            CLAIM: N_("Waiting for {player} to claim a card as the winner."),
+            RIGHT: N_("Waiting for {player} to decide whether to use a right at once."),
+            LOSER: N_("Waiting for {player} to claim a face-up card as the loser."),
+            DISCARD: N_("Waiting for {player} to discard 0, 1 or 2 cards.")}
 
 
-def _right_prompt(state: State) -> str:
+def _suits(card: str) -> dict | str:
+    """A card's suits as `suit_words` says them ("Moons or Knots"), the names as the rules
+    write them and the "or" ours to translate."""
+    names = [decktet.SUIT_NAMES[s] for s in decktet.suits(card)]
+    either = names[-1]
+    for name in reversed(names[:-1]):
+        either = phrase(N_("{one} or {other}"), one=name, other=either)
+    return either
+
+
+def _right_prompt(state: State) -> dict:
     """The fresh right's owner alone reads this, so it may say what their hand holds; the
     other seat's prompt is the same whatever it holds (rules 3: the offer is made either way)."""
     seat, offer = acting(state), decktet.name(state.offer)
     if offer_usable(state, seat):
-        return (f"You may use the right of {offer} now: remove a hand card sharing a suit "
-                "with it, or say 'remove nothing' to keep the right for later (S7).")
-    return (f"None of your hand cards shares a suit with {offer} ({suit_words(state.offer)}), "
-            "so its right cannot be used now: say 'remove nothing' to keep it for later (S7).")
+        return said(N_("You may use the right of {card} now: remove a hand card sharing a suit "
+                       "with it, or say 'remove nothing' to keep the right for later (S7)."),
+                    card=offer)
+    return said(N_("None of your hand cards shares a suit with {card} ({suits}), so its right "
+                   "cannot be used now: say 'remove nothing' to keep it for later (S7)."),
+                card=offer, suits=_suits(state.offer))
 
 
-def _follow_prompt(state: State) -> str:
+def _follow_prompt(state: State) -> dict:
     led = state.table[0]
-    return (f"Follow {decktet.name(led)}: play a card with "
-            f"{' or '.join(decktet.SUIT_NAMES[s] for s in decktet.suits(led))} if you can.")
+    return said(N_("Follow {card}: play a card with {suits} if you can."),
+                card=decktet.name(led), suits=_suits(led))
 
 
 _ASKING = {
-    LEAD: lambda s: f"Your lead to trick {s.trick} of {TRICKS}.",
+    LEAD: lambda s: said(N_("Your lead to trick {trick} of {tricks}."), trick=s.trick,
+                         tricks=TRICKS),
     FOLLOW: _follow_prompt,
-    CLAIM: lambda s: ("You won the trick: take a face-up card"
-                      + (" or the top card of the deck blind." if s.deck else ".")),
+    CLAIM: lambda s: said(N_("You won the trick: take a face-up card or the top card of the "
+                             "deck blind.") if s.deck else
+                          N_("You won the trick: take a face-up card.")),
     RIGHT: _right_prompt,
-    LOSER: lambda s: "You lost the trick: take a face-up card.",
-    DISCARD: lambda s: ("You may discard 0, 1 or 2 cards into your pile "
-                        "(say 'discard none' to keep them)."),
+    LOSER: lambda s: said(N_("You lost the trick: take a face-up card.")),
+    DISCARD: lambda s: said(N_("You may discard 0, 1 or 2 cards into your pile "
+                               "(say 'discard none' to keep them).")),
 }
-
-
 
 
 # ----- history: one function per event type -------------------------------------------------
