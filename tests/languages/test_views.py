@@ -482,3 +482,16 @@ def test_suzerains_prompt_is_in_the_readers_language():
                 elif game.to_act(p.state):
                     assert names[next(iter(game.to_act(p.state)))] in said, said
     assert len(asked) > 2, asked     # the positions ask more than one thing
+
+
+@pytest.mark.parametrize("ext", ["txt", "html"])
+@pytest.mark.parametrize("game_id", ["magnate", "aristocracy"])
+def test_the_views_game_over_line_says_how_it_ended_in_the_readers_language(game_id, ext):
+    game, seats, state = finished(game_id)
+    view = game.view(state, 0)
+    how = view["outcome"]["how"]
+    with catalogs.speaking("de"):
+        shown = make_env().get_template(f"games/{game_id}/view.{ext}").render(
+            view=view, names=NAMES[:seats], me=0)
+        german = catalogs.gettext(how)
+    assert german != how and f"({german})" in shown and how not in shown

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from ..cards import french
 from ..contract import Outcome, places_by
+from ..text import N_
 from .flow import stall_value
 from .rules import sealed_default, to_act
 from .state import SEALED, State
@@ -28,7 +29,10 @@ def outcome(s: State) -> Outcome | None:
     r = s.result
     if r is None:
         return None
-    how = f"{_p(r['by'])} ended the game" if r["how"] == "ended" else "the round cap was reached"
+    # marked for the catalogs, so the result says it in the reader's language; a seat that
+    # ended it is named in the clause, which stays English
+    how = f"{_p(r['by'])} ended the game" if r["how"] == "ended" else \
+        N_("the round cap was reached")
     # A19 places every seat the way it picks the winner: points, coins, hand value, then
     # Herald order (the Herald first), so no two seats share a place
     order = s.order()
