@@ -3,7 +3,9 @@ text and HTML, the seat page's) rendered from real positions, each seat's and a 
 with none of its fixed words left in English (the method of test_catalogs' email check,
 over the views); what stays as the rule texts name it (the cards, the engines' sentences,
 the moves a player types in quotes) is taken out before the words are counted. And each
-game's seat page in German, its headline and headings German."""
+game's seat page in German, its headline and headings German. The engines' own sentences
+(every game's history, Suzerain's prompt, the clock's note on a move it played) are held to
+German and French by the tests below, each reader's own line in its du/vous form."""
 from __future__ import annotations
 
 import ast
@@ -117,8 +119,7 @@ def test_each_games_seat_page_in_german(app, client, kind):
         shown = page.split('id="position"', 1)[1].split("<ol", 1)[0]
         assert '<html lang="de">' in page and german in shown and english not in shown
         assert "Deine Hand" in shown and "Your hand" not in shown
-        # the headline: whose move it is (an engine's prompt, "Waiting for Ben to follow.",
-        # stays as the engine says it)
+        # the headline: whose move it is (or Suzerain's prompt, "Warten, bis Ben bedient.")
         assert ("Du bist am Zug." in page or "Warten auf " in page) and "Your turn" not in page
 
 
@@ -178,7 +179,7 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
 
 # ------------------------------------------------------------------ the engines' sentences
 #: the engines whose history sentences are templates (service.games.text.said), held to
-#: German and French here; the others' stay as they write them
+#: German and French here: all four
 TOLD = ["trees", "suzerain", "magnate", "aristocracy"]
 
 
