@@ -211,18 +211,14 @@ def _visited(d, seat):
     visitor, owner, building = d["seat"], d["owner"], L(d["building"])
     if seat == visitor:        # the visitor alone is told what the building holds (A12)
         if d["paid"]:
-            sentence = said(N_("{player} visits {owner}'s building at {building} and sees "
-                               "{cards}; {owner} pays a coin."),
-                            N_("You visit {owner}'s building at {building} and sees {cards}; "
-                               "{owner} pays a coin."), visitor,
-                            owner=_p(owner), building=building, cards=_cards(d["look"]))
-        else:
-            sentence = said(N_("{player} visits {owner}'s building at {building} and sees "
-                               "{cards}."),
-                            N_("You visit {owner}'s building at {building} and sees {cards}."),
-                            visitor, owner=_p(owner), building=building,
-                            cards=_cards(d["look"]))
-        return sentence
+            return said(N_("{player} visits {owner}'s building at {building} and sees "
+                           "{cards}; {owner} pays a coin."),
+                        N_("You visit {owner}'s building at {building} and sees {cards}; "
+                           "{owner} pays a coin."), visitor,
+                        owner=_p(owner), building=building, cards=_cards(d["look"]))
+        return said(N_("{player} visits {owner}'s building at {building} and sees {cards}."),
+                    N_("You visit {owner}'s building at {building} and sees {cards}."),
+                    visitor, owner=_p(owner), building=building, cards=_cards(d["look"]))
     if d["paid"]:
         return _to_other(seat, owner,
                          said(N_("{player} visits {owner}'s building at {building}; {owner} "
@@ -338,12 +334,12 @@ def _game_ended(d, seat):
     return said(N_("The round cap is reached; the game ends."))
 
 
-def _mover(template: str, mine: str, **cards: str) -> Callable[[dict, int | None], dict]:
-    """A public sentence about the mover, its parameters the event's cards by label (a card
-    list when the event holds several: `cards`)."""
+def _mover(template: str, mine: str, *fields: str) -> Callable[[dict, int | None], dict]:
+    """A public sentence about the mover, its parameters the event's fields of those names: a
+    card by label, and `cards`, a list of them."""
     def write(d, seat):
-        return said(template, mine, d["seat"], **{
-            k: _cards(d[field]) if k == "cards" else L(d[field]) for k, field in cards.items()})
+        return said(template, mine, d["seat"],
+                    **{f: _cards(d[f]) if f == "cards" else L(d[f]) for f in fields})
     return write
 
 
@@ -362,18 +358,18 @@ _WRITERS: dict[str, Callable[[dict, int | None], dict | None]] = {
     "AuctionTaken": lambda d, seat: said(N_("{player} buys {card} for {price}."),
                                          N_("You buy {card} for {price}."), d["seat"],
                                          card=L(d["card"]), price=d["price"]),
-    "Declared": _mover(N_("{player} declares {card}."), N_("You declare {card}."), card="card"),
+    "Declared": _mover(N_("{player} declares {card}."), N_("You declare {card}."), "card"),
     "DeclarationsSettled": _settled,
     "TurnBegan": _turn_began,
     "Traded": _traded,
     "Stored": _stored,
-    "Hid": _mover(N_("{player} hides {card}."), N_("You hide {card}."), card="card"),
-    "Sold": _mover(N_("{player} sells {cards} for a coin."), N_("You sell {cards} for a coin."),
-                   cards="cards"),
+    "Hid": _mover(N_("{player} hides {card}."), N_("You hide {card}."), "card"),
+    "Sold": _mover(N_("{player} sells {cards} for a coin."),
+                   N_("You sell {cards} for a coin."), "cards"),
     "Harvested": _harvested,
     # public: the card is shown as it is played (hidden information, as amended)
     "Favored": _mover(N_("{player} discards {card} for a favor."),
-                      N_("You discard {card} for a favor."), card="card"),
+                      N_("You discard {card} for a favor."), "card"),
     "RoyalPaid": _mover(N_("{player} pays a coin for the royal action."),
                         N_("You pay a coin for the royal action.")),
     "Built": _built,
@@ -383,7 +379,7 @@ _WRITERS: dict[str, Callable[[dict, int | None], dict | None]] = {
     "ExposedDiscarded": _exposed_discarded,
     "VisitCoinTaken": _coin,
     "Bought": _mover(N_("{player} buys {card} from the discard pile."),
-                     N_("You buy {card} from the discard pile."), card="card"),
+                     N_("You buy {card} from the discard pile."), "card"),
     "Downgraded": _downgraded,
     "TurnEnded": _mover(N_("{player} ends their turn."), N_("You end your turn.")),
     "MarketCleared": lambda d, seat: said(N_("The market ({cards}) is discarded."),
