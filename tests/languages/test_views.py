@@ -320,7 +320,9 @@ RARE = [Event("Reshuffled", {"order": ["7H.1", "8S.1"]}),
         Event("EndOffered", {"seats": [0, 2]}),
         Event("EndDeclined", {"seat": 0}),
         Event("GameEnded", {"how": "ended", "by": 1}),
-        Event("AuctionTaken", {"seat": 1, "card": "7H.1", "price": 3})]
+        Event("AuctionTaken", {"seat": 1, "card": "7H.1", "price": 3}),
+        *[Event("ChoiceMade", {"seat": 0, "kind": kind, "choice": []})
+          for kind in ("tax", "ball", "stall")]]
 
 
 def _aristocracy_lines() -> list[tuple[object, int, list[tuple[int, Event]]]]:

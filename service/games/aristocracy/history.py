@@ -103,9 +103,13 @@ def _sealed(d, seat):
     return said(_SEALED[d["kind"]], seats=", ".join(_p(x) for x in d["seats"]))
 
 
-#: the reader's own sealed choice, by kind
+#: the reader's own sealed choice, by kind, and an empty one ("nothing" is no card list in
+#: French: "vous ne choisissez rien")
 _CHOSEN = {"tax": N_("You choose {choice} (tax)."), "ball": N_("You choose {choice} (ball)."),
            "bid": N_("You choose {choice} (bid)."), "stall": N_("You choose {choice} (stall).")}
+_CHOSEN_NOTHING = {"tax": N_("You choose nothing (tax)."),
+                   "ball": N_("You choose nothing (ball)."),
+                   "stall": N_("You choose nothing (stall).")}
 
 
 def _choice(d, seat):
@@ -114,8 +118,10 @@ def _choice(d, seat):
         return said(N_("{player} has no coins and bids 0."),
                     N_("You have no coins and bids 0."), d["seat"])
     if seat == d["seat"]:
-        c = d["choice"]
-        return said(_CHOSEN[d["kind"]], choice=c if d["kind"] == "bid" else _cards(c))
+        c, kind = d["choice"], d["kind"]
+        if kind == "bid":
+            return said(_CHOSEN[kind], choice=c)
+        return said(_CHOSEN[kind], choice=_cards(c)) if c else said(_CHOSEN_NOTHING[kind])
     return said(N_("{player} has made their choice."), seat=d["seat"])
 
 
