@@ -1,0 +1,98 @@
+"""The engines' refusals in the reader's language: a move refused by reply is answered in the
+writer's language, one refused on the game page is said in the page's, with none of their
+words left in English but the names of cards and trees (as the rules name them); English
+readers keep the English word for word."""
+from __future__ import annotations
+
+import html
+import re
+
+import pytest
+
+from service.games.cards import decktet
+from service.games.trees.commands import TREE_NAMES
+from tests.languages.helpers import left_in_english, make_player
+from tests.play.mail.test_replies import deliver, mover, reply_to
+from tests.web.helpers import form_client, game_link, latest_to, start_game, text_of
+
+ADDRS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]
+LANGUAGES = {"anna@example.org": "de", "ben@example.org": "fr"}
+
+#: the English of the refusals below; none may be left in a German or French one
+ENGLISH = {"there", "is", "no", "card", "here", "you", "may", "unroot", "only", "when", "can",
+           "neither", "play", "nor", "harvest", "and", "have", "to", "which", "tree",
+           "the", "of", "under", "go", "should"}
+#: what the refusals name as the rules do: every card's and every tree's name
+NAMES = sorted({decktet.name(c) for c in decktet.ALL}
+               | {s for spells in TREE_NAMES.values() for s in spells}, key=len, reverse=True)
+
+#: (lines written, what a German, a French and an English player are told); `{ace}` is an
+#: Ace in play, read from the turn email's moves
+REFUSALS = [
+    ("play zzyzx under {ace}", {
+        "de": "hier gibt es keine Karte 'zzyzx'",
+        "fr": "il n’y a pas de carte 'zzyzx' ici",
+        "en": "there is no card 'zzyzx' here"}),
+    ("unroot {ace}", {
+        "de": "entwurzeln darfst du nur, wenn du weder spielen noch ernten kannst, und du "
+              "hast eine Karte zum Spielen",
+        "fr": "vous ne pouvez déraciner que si vous ne pouvez ni jouer ni récolter, et vous "
+              "avez une carte à jouer",
+        "en": "you may unroot only when you can neither play nor harvest, and you have a "
+              "card to play"}),
+    ("harvest", {
+        "de": "welchen Baum willst du ernten?",
+        "fr": "quel arbre voulez-vous récolter ?",
+        "en": "harvest which tree?"}),
+]
+
+
+def _table(app, languages):
+    for addr, lang in languages.items():
+        make_player(app, addr, lang)
+    start_game(app, "trees", ADDRS)
+    addr, ours = mover(app)
+    ace = re.search(r"under (the Ace of \w+)", text_of(ours)).group(1)
+    return addr, ours, ace
+
+
+def _refusal_line(app, addr: str) -> str:
+    """The refusal in the answer to a reply: its first line below the reply marker."""
+    lines = [ln.strip() for ln in text_of(latest_to(app, addr)).splitlines()]
+    return lines[lines.index("-- reply above this line --") + 1]
+
+
+def _english_left(said: str) -> set[str]:
+    return left_in_english(said, NAMES, ENGLISH)
+
+
+@pytest.mark.parametrize(("line", "said"), REFUSALS)
+def test_a_refusal_by_reply_is_in_the_writers_language(app, line, said):
+    addr, ours, ace = _table(app, LANGUAGES)
+    deliver(app, reply_to(ours, line.format(ace=ace)))
+    refusal = _refusal_line(app, addr)
+    lang = LANGUAGES[addr.split("<")[-1].rstrip(">")]
+    assert refusal.endswith(": " + said[lang]), refusal
+    assert not _english_left(refusal.partition(": ")[2])
+
+
+@pytest.mark.parametrize(("line", "said"), REFUSALS)
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_a_refusal_on_the_game_page_is_in_the_pages_language(app, lang, line, said):
+    _addr, ours, ace = _table(app, {})
+    page = form_client(app).post(game_link(ours) + "/play",
+                                 data={"commands": line.format(ace=ace)},
+                                 headers={"Accept-Language": lang})
+    assert page.status_code == 422
+    detail = re.search(r'<div class="card error">\s*<p class="status">.*?</p>\s*<p>(.*?)</p>',
+                       page.text, re.S).group(1)
+    detail = html.unescape(detail)
+    assert detail == said[lang]
+    assert not _english_left(detail)
+
+
+@pytest.mark.parametrize(("line", "said"), REFUSALS)
+def test_an_english_player_keeps_the_english_refusal(app, line, said):
+    addr, ours, ace = _table(app, {})
+    deliver(app, reply_to(ours, line.format(ace=ace)))
+    assert _refusal_line(app, addr).endswith(": " + said["en"])
