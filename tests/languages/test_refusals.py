@@ -96,3 +96,39 @@ def test_an_english_player_keeps_the_english_refusal(app, line, said):
     addr, ours, ace = _table(app, {})
     deliver(app, reply_to(ours, line.format(ace=ace)))
     assert _refusal_line(app, addr).endswith(": " + said["en"])
+
+
+#: the English of the lobby's option labels and help texts (words German or French spell the
+#: same, "Ball", "Deck", "Bonus", "Phase", "Farm", "an", "so", "points", "scores", "double",
+#: "a", "in", are not here); the option values an engine names ("classic", "mega") and the
+#: districts' "Y" stay as written, and so does a game's name
+GAME_NAME = "Magnate (Roller rules)"
+OPTION_WORDS = {"the", "game", "ends", "after", "this", "many", "turns", "with", "as", "they",
+                "are", "extra", "per", "harvested", "matching", "you", "already", "own", "turn",
+                "cap", "properties", "every", "district", "unrestricted", "only", "needs",
+                "drawn", "end", "of", "may", "be", "replaced", "replace", "taxation",
+                "two", "tax", "dice", "always", "nine", "districts", "plays", "three", "players",
+                "on", "cards", "estate", "and", "is", "short", "one", "hands",
+                "building", "sizes", "by", "default", "everyone", "chooses", "stalls", "bids",
+                "gifts", "discards", "same", "time", "all", "revealed", "together", "when",
+                "last", "round", "costs", "wait", "instead", "switch", "printed",
+                "rules", "order", "herald", "choose", "another", "starting", "at", "each",
+                "seeing", "how", "those", "before", "them", "chose", "choice", "once", "made",
+                "final", "sealed", "choices", "reveal", "show", "pooled", "downgrade", "take",
+                "any", "number", "jack", "latest"}
+OPTIONS = re.compile(r'<details class="options">.*?</details>', re.S)
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("de", ["Zuglimit", "Die Partie endet nach so vielen Zügen mit dem Punktestand, wie er "
+            "dann ist.", "Pawns als Grundstücke", "Gebäudegrößen"]),
+    ("fr", ["Limite de tours", "La partie se termine après ce nombre de tours, avec les "
+            "scores tels qu’ils sont.", "Pawns comme propriétés", "Tailles des bâtiments"]),
+    ("en", ["Turn cap", "The game ends after this many turns with the scores as they are.",
+            "Pawn properties", "Building sizes"])])
+def test_the_lobbys_options_are_in_the_browsers_language(client, lang, said):
+    page = client.get("/", headers={"Accept-Language": lang}).text
+    options = html.unescape(" ".join(OPTIONS.findall(page)))
+    assert options and all(s in options for s in said), said
+    left = left_in_english(options, [GAME_NAME, *NAMES], OPTION_WORDS)
+    assert (not left) if lang != "en" else left, left
