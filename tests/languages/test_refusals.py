@@ -9,10 +9,14 @@ import re
 
 import pytest
 
+from service import play
 from service.games.cards import decktet
 from service.games.trees.commands import TREE_NAMES
+from service.mailwire.outbound import catalogs
+from service.play.players import hooks, seatchanges
 from tests.languages.helpers import left_in_english, make_player
 from tests.play.mail.test_replies import deliver, mover, reply_to
+from tests.play.time.helpers import outbox
 from tests.web.helpers import form_client, game_link, latest_to, start_game, text_of
 
 ADDRS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]
@@ -132,3 +136,40 @@ def test_the_lobbys_options_are_in_the_browsers_language(client, lang, said):
     assert options and all(s in options for s in said), said
     left = left_in_english(options, [GAME_NAME, *NAMES], OPTION_WORDS)
     assert (not left) if lang != "en" else left, left
+
+
+def test_a_seat_taken_over_speaks_each_readers_language(app):
+    """The inviter is answered in their page's language, the invitee (a German player) is
+    invited in German by email and webhook, and the table told of the takeover in each
+    reader's; the history keeps its English."""
+    svc = app.extensions["turnpost"]
+    for addr, lang in [("carla@example.org", "fr"), ("dora@example.org", "de")]:
+        make_player(app, addr, lang)
+    game = play.start_game(svc, "aristocracy", ["anna@example.org", "ben@example.org",
+                                                "carla@example.org"], {}).game_id
+    hooks.register(svc, "https://example.org/dora", events="invitation",
+                   email="dora@example.org")
+    seatchanges.resign(svc, game, 1)
+    with catalogs.speaking("fr"), pytest.raises(play.PlayError) as refused:
+        seatchanges.invite_replacement(svc, game, 0, 1, "carla@example.org")
+    assert refused.value.detail == ("carla@example.org est déjà à cette table ; invitez "
+                                    "quelqu’un qui ne joue pas dans cette partie.")
+    with catalogs.speaking("fr"):
+        done = seatchanges.invite_replacement(svc, game, 0, 1, "dora@example.org")
+    assert done == "Invitation envoyée à dora@example.org."
+    invite = outbox(svc, None, "invite")[-1]["payload"]
+    assert invite["why"].startswith("anna lädt dich ein, den Platz von ben in der "
+                                    f"Aristocracy-Partie {game}")
+    assert outbox(svc, None, "webhook")[-1]["payload"]["title"] == \
+        f"Aristocracy-Partie {game}"
+    token = invite["why"].rsplit("/i/", 1)[1].split()[0]
+    seatchanges.accept_replacement(svc, token)
+    told = {r["to"]: r["payload"]["timeout"]["text"] for r in outbox(svc, game, "timeout")}
+    assert told["carla@example.org"] == "dora a repris la place de ben"
+    assert told["anna@example.org"] == "dora took over ben's seat"
+    with catalogs.speaking("de"), pytest.raises(play.PlayError) as refused:
+        seatchanges.accept_replacement(svc, token)
+    assert refused.value.detail == "Diese Einladung gilt nicht mehr: Der Platz wurde schon " \
+        "übernommen."
+    history = play.read_game(svc, game, play.Reader.at(game, 0)).history
+    assert any("took over ben's seat" in h["text"] for h in history)
