@@ -17,7 +17,7 @@ from service.play.players import hooks, seatchanges
 from tests.languages.helpers import left_in_english, make_player
 from tests.play.mail.test_replies import deliver, mover, reply_to
 from tests.play.time.helpers import outbox
-from tests.web.helpers import form_client, game_link, latest_to, start_game, text_of
+from tests.web.helpers import form_client, game_link, latest_to, post_form, start_game, text_of
 
 ADDRS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]
 LANGUAGES = {"anna@example.org": "de", "ben@example.org": "fr"}
@@ -173,3 +173,39 @@ def test_a_seat_taken_over_speaks_each_readers_language(app):
         "übernommen."
     history = play.read_game(svc, game, play.Reader.at(game, 0)).history
     assert any("took over ben's seat" in h["text"] for h in history)
+
+
+@pytest.mark.parametrize(("typed", "said"), [
+    ("anna", {"de": "'anna' ist keine E-Mail-Adresse: Eine E-Mail-Adresse braucht ein "
+                    "@-Zeichen.",
+              "fr": "'anna' n'est pas une adresse e-mail : Une adresse e-mail doit contenir "
+                    "une arobase (@).",
+              "en": "'anna' is not an email address: An email address must have an @-sign."}),
+    ("anna@example", {
+        "de": "'anna@example' ist keine E-Mail-Adresse: Die Domain nach dem @-Zeichen ist "
+              "ungültig: Ihr fehlt ein Punkt (wie in example.org).",
+        "fr": "'anna@example' n'est pas une adresse e-mail : Le domaine après l’arobase (@) "
+              "n’est pas valable : il lui manque un point (comme dans example.org).",
+        "en": "'anna@example' is not an email address: The part after the @-sign is not "
+              "valid. It should have a period."}),
+    ("anna@example.test", {
+        "de": "'anna@example.test' ist keine E-Mail-Adresse: Die Domain nach dem @-Zeichen "
+              "ist ein reservierter Name, an den keine E-Mails gehen können.",
+        "fr": "'anna@example.test' n'est pas une adresse e-mail : Le domaine après l’arobase "
+              "(@) est un nom réservé qui ne peut pas recevoir d’e-mails.",
+        "en": "'anna@example.test' is not an email address: The part after the @-sign is a "
+              "special-use or reserved name that cannot be used with email."}),
+    ("anna@@example.org", {
+        "de": "'anna@@example.org' ist keine E-Mail-Adresse: Nach dem @-Zeichen stehen "
+              "Zeichen, die in einer Domain nicht vorkommen dürfen: '@'.",
+        "fr": "'anna@@example.org' n'est pas une adresse e-mail : Après l’arobase (@), "
+              "l’adresse contient des caractères interdits : '@'.",
+        "en": "'anna@@example.org' is not an email address: The part after the @-sign "
+              "contains invalid characters: '@'."})])
+@pytest.mark.parametrize("lang", ["de", "fr", "en"])
+def test_a_refused_sign_in_address_says_why_in_the_pages_language(app, lang, typed, said):
+    browser = app.test_client()
+    browser.environ_base["HTTP_ACCEPT_LANGUAGE"] = lang
+    page = post_form(browser, "/sign-in", {"email": typed})
+    assert page.status_code == 400
+    assert said[lang] in html.unescape(page.text)
