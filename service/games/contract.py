@@ -117,7 +117,7 @@ class Refusal(Exception):
     card names as the rules name them). Given no args, the template is the sentence itself:
     an engine's English not yet made a template is shown as it is."""
 
-    def __init__(self, why: str, **values):
+    def __init__(self, why: str, /, **values):      # a value may be named "why" too
         self.template, self.values = why, values
         self.why = english(why, values) if values else why
         super().__init__(self.why)
@@ -130,7 +130,7 @@ class IllegalMove(Refusal):
 class CommandError(Refusal):
     """Text that does not read as a move. `suggestions` are canonical texts that would work."""
 
-    def __init__(self, why: str, suggestions: Sequence[str] = (), **values):
+    def __init__(self, why: str, /, suggestions: Sequence[str] = (), **values):
         super().__init__(why, **values)
         self.suggestions = list(suggestions)
 

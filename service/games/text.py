@@ -106,6 +106,23 @@ def phrase(template: str, **args) -> dict:
     return {"template": template, "args": args}
 
 
+def all_of(names: list[str]) -> dict | str:
+    """Names as one parameter, "the Mill, the Sailor and the Savage", its "and" said in the
+    reader's language; one name is itself, none is "nothing"."""
+    if not names:
+        return phrase(N_("nothing"))
+    if len(names) == 1:
+        return names[0]
+    return phrase(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
+
+
+def one_of(names: list[str]) -> dict | str:
+    """Names as one parameter, "Moons or Suns or Waves", each "or" in the reader's language."""
+    if len(names) == 1:
+        return names[0]
+    return phrase(N_("{first} or {last}"), first=one_of(names[:-1]), last=names[-1])
+
+
 def said(template: str, mine: str | None = None, seat: int | None = None, **args) -> dict:
     """A history sentence about `seat` (its "{player}"), as an event's redacted fields:
     `text`, the English with "{p<seat>}" for the display to fill in (as engines always

@@ -5,15 +5,18 @@ readers keep the English word for word."""
 from __future__ import annotations
 
 import html
+import random
 import re
 
 import pytest
 
 from service import play
 from service.games.cards import decktet
+from service.games.contract import Refusal
 from service.games.trees.commands import TREE_NAMES
 from service.mailwire.outbound import catalogs
 from service.play.players import hooks, seatchanges
+from tests.games.positions import positions
 from tests.languages.helpers import left_in_english, make_player
 from tests.play.mail.test_replies import deliver, mover, reply_to
 from tests.play.time.helpers import outbox
@@ -209,3 +212,56 @@ def test_a_refused_sign_in_address_says_why_in_the_pages_language(app, lang, typ
     page = post_form(browser, "/sign-in", {"email": typed})
     assert page.status_code == 400
     assert said[lang] in html.unescape(page.text)
+
+
+#: the command texts tried on every kept position beside every seat's moves: no move, a
+#: word alone, names no game has, and every move of the position written in reverse order
+TEXTS = ["", "play", "harvest", "unroot", "take", "discard", "remove", "lead", "zzyzx",
+         "play zzyzx under zzyzx", "buy zzyzx", "sell zzyzx", "add 1 zzyzx to zzyzx",
+         "trade 2 zzyzx for 1 knots", "remove zzyzx with zzyzx", "bid", "favor", "royal",
+         "stall zzyzx", "deed zzyzx in 9"]
+
+
+def _refusals(game_id: str):
+    """Every refusal random positions give: each seat's every move of any seat decided, those
+    moves crossed (one's type, another's cards), moves of no shape, and the texts above read,
+    for each seat."""
+    seen = {}
+    for pos in positions(game_id):
+        game, state = pos.game, pos.state
+        moves = [m for seat in range(pos.seats) for m in game.legal_moves(state, seat)][:12]
+        crossed = [{**one, **{k: v for k, v in other.items() if k != "type"}}
+                   for one in moves for other in moves]
+        odd = [{}, {"type": "zzyzx"}, {"type": moves[0]["type"] if moves else "play", "x": 1}]
+        for seat in range(pos.seats):
+            for move in moves + crossed + odd:
+                try:
+                    game.decide(state, seat, move, random.Random(1))
+                except Refusal as exc:
+                    seen.setdefault(exc.template, exc)
+            for text in TEXTS:
+                try:
+                    game.parse(state, seat, text)
+                except Refusal as exc:
+                    seen.setdefault(exc.template, exc)
+    return seen
+
+
+def _untranslated(template: str, values) -> list[str]:
+    """The languages that say this refusal (or a phrase in it) as it is in English."""
+    out = [lang for lang in ("de", "fr")
+           if catalogs.translations(lang).gettext(template) == template]
+    for value in values.values():
+        if isinstance(value, dict):
+            out += _untranslated(value["template"], value["args"])
+    return out
+
+
+@pytest.mark.parametrize("game_id", ["trees", "suzerain", "magnate"])
+def test_every_refusal_an_engine_gives_is_in_the_catalogs(game_id):
+    """A refusal whose template the catalogs lack would reach a German or French player in
+    English: every one random play provokes is translated, its phrases too."""
+    seen = _refusals(game_id)
+    assert len(seen) >= 8, sorted(seen)
+    left = {t: langs for t, exc in seen.items() if (langs := _untranslated(t, exc.values))}
+    assert not left
