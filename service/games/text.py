@@ -106,7 +106,7 @@ def phrase(template: str, **args) -> dict:
     return {"template": template, "args": args}
 
 
-def all_of(names: list[str]) -> dict | str:
+def all_of(names: list) -> dict | str:
     """Names as one parameter, "the Mill, the Sailor and the Savage", its "and" said in the
     reader's language; one name is itself, none is "nothing"."""
     if not names:
@@ -116,11 +116,11 @@ def all_of(names: list[str]) -> dict | str:
     return phrase(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
 
 
-def one_of(names: list[str]) -> dict | str:
+def any_of(names: list) -> dict | str:
     """Names as one parameter, "Moons or Suns or Waves", each "or" in the reader's language."""
     if len(names) == 1:
         return names[0]
-    return phrase(N_("{first} or {last}"), first=one_of(names[:-1]), last=names[-1])
+    return phrase(N_("{first} or {last}"), first=any_of(names[:-1]), last=names[-1])
 
 
 def said(template: str, mine: str | None = None, seat: int | None = None, **args) -> dict:

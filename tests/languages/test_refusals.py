@@ -257,7 +257,7 @@ def _untranslated(template: str, values) -> list[str]:
     return out
 
 
-@pytest.mark.parametrize("game_id", ["trees", "suzerain", "magnate"])
+@pytest.mark.parametrize("game_id", ["trees", "suzerain", "magnate", "aristocracy"])
 def test_every_refusal_an_engine_gives_is_in_the_catalogs(game_id):
     """A refusal whose template the catalogs lack would reach a German or French player in
     English: every one random play provokes is translated, its phrases too."""

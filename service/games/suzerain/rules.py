@@ -28,7 +28,7 @@ from ..cards import decktet
 from ..contract import Chance, CommandError, Event, IllegalMove, Move, Option, OptionError
 from ..folding import Recorder
 from ..shapes import Shapes, string, strings
-from ..text import N_, all_of, match, one_of, phrase
+from ..text import N_, all_of, any_of, match, phrase
 from . import scoring
 from .state import (
     CARDS,
@@ -517,7 +517,7 @@ def _all(cards) -> dict | str:
 
 def _suits(card: str) -> dict | str:
     """A card's suits as one parameter of a refusal ("Moons or Leaves")."""
-    return one_of([decktet.SUIT_NAMES[s] for s in decktet.suits(card)])
+    return any_of([decktet.SUIT_NAMES[s] for s in decktet.suits(card)])
 
 
 def _held(state: State, seat: int, move: Move) -> str:
