@@ -15,7 +15,7 @@ from service.games.cards import decktet
 from service.games.contract import Refusal
 from service.games.trees.commands import TREE_NAMES
 from service.mailwire.outbound import catalogs
-from service.play.players import hooks, seatchanges
+from service.play.players import hooks, personaltokens, seatchanges
 from tests.games.positions import positions
 from tests.languages.helpers import left_in_english, make_player
 from tests.play.mail.test_replies import deliver, mover, reply_to
@@ -265,3 +265,21 @@ def test_every_refusal_an_engine_gives_is_in_the_catalogs(game_id):
     assert len(seen) >= 8, sorted(seen)
     left = {t: langs for t, exc in seen.items() if (langs := _untranslated(t, exc.values))}
     assert not left
+
+
+@pytest.mark.parametrize(("lang", "said"), [(None, REFUSALS[2][1]["en"]),
+                                            ("de", REFUSALS[2][1]["de"]),
+                                            ("fr", REFUSALS[2][1]["fr"])])
+def test_the_apis_problem_detail_is_in_the_language_asked_for(app, client, lang, said):
+    """An API client reads the English it always did unless its Accept-Language asks for
+    another of ours."""
+    svc = app.extensions["turnpost"]
+    game = play.start_game(svc, "trees", ["anna@example.org", "ben@example.org"], {}).game_id
+    tokens = [personaltokens.create(svc, a, "test")[1]
+              for a in ("anna@example.org", "ben@example.org")]
+    answers = [client.post(f"/api/v1/games/{game}/moves", json={"command": "harvest"},
+                           headers={"Authorization": f"Bearer {t}",
+                                    **({"Accept-Language": lang} if lang else {})})
+               for t in tokens]
+    refused = next(r.json for r in answers if r.json.get("line") == "harvest")
+    assert refused["status"] == 422 and refused["detail"] == said
