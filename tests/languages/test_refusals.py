@@ -1,7 +1,10 @@
-"""The engines' refusals in the reader's language: a move refused by reply is answered in the
-writer's language, one refused on the game page is said in the page's, with none of their
-words left in English but the names of cards and trees (as the rules name them); English
-readers keep the English word for word."""
+"""The last English of refusals and forms, in the reader's language (issue 51): a move
+refused by reply is answered in the writer's language, one refused on the game page in the
+page's and one refused by the API in the one its Accept-Language asks for, with none of
+their words left in English but the names of cards and trees (as the rules name them); every
+refusal an engine gives is in both catalogs; the lobby's option labels and help, a seat
+taken over (the invitation, its webhook, the table's notice, the refusals on the way) and a
+refused sign-in address's reason. English readers keep the English word for word."""
 from __future__ import annotations
 
 import html
