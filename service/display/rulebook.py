@@ -60,7 +60,8 @@ DEFAULT_WORDS = {("magnate", "courts"): N_("off, as in the classic rules"),
 # ...and the choice it resolves to, which the form then does not offer a second time
 DEFAULT_IS = {("magnate", "courts"): "off", ("magnate-roller", "courts"): "on"}
 _WORDS = {"default": N_("as the rules of this version say"), "random": N_("at random"),
-          "first": N_("the first player"), "second": N_("the second player")}
+          "first": N_("the first player"), "second": N_("the second player"),
+          "on": N_("on"), "off": N_("off")}     # Magnate's Courts: words, not switches
 _CODES = re.compile(r"\(\s*(?:seed \d+|[A-Z]\d+(?:,\s*[A-Z]\d+)*)\s*[;,]?\s*")
 
 
@@ -94,19 +95,22 @@ class Field:
 
 
 def field(entry: str, name: str, opt: Option) -> Field:
-    label = opt.label or name.replace("_", " ").capitalize()
+    # an engine's label and help are its English, marked for the catalogs (text.N_); the
+    # help is translated with its rulings' codes, which plain_help then takes out
+    label = _(opt.label) if opt.label else name.replace("_", " ").capitalize()
+    help_text = plain_help(_(opt.help) if opt.help else "")   # gettext("") is the header
     default = _(DEFAULT_WORDS[entry, name]) if (entry, name) in DEFAULT_WORDS \
         else in_words(opt.default)
     if isinstance(opt.default, bool):
-        return Field(f"{entry}.{name}", label, plain_help(opt.help), "switch", default)
+        return Field(f"{entry}.{name}", label, help_text, "switch", default)
     if opt.choices:
         # the default is sent as "" (the engine's own default), every other value as itself
         choices = tuple(("" if c == opt.default else str(c),
                          _("%(choice)s (default)", choice=default) if c == opt.default else in_words(c))
                         for c in opt.choices if c != DEFAULT_IS.get((entry, name)))
-        return Field(f"{entry}.{name}", label, plain_help(opt.help), "choice", default, choices)
+        return Field(f"{entry}.{name}", label, help_text, "choice", default, choices)
     kind = "number" if isinstance(opt.default, int) else "text"
-    return Field(f"{entry}.{name}", label, plain_help(opt.help), kind, default)
+    return Field(f"{entry}.{name}", label, help_text, kind, default)
 
 
 def fields(entry: str, game: Game, preset: dict, hidden: frozenset[str]) -> list[Field]:

@@ -10,7 +10,7 @@ from typing import Any
 
 from service.games.contract import Event, Game
 from service.linking.freshness import mark
-from service.mailwire.outbound.catalogs import _, current, ngettext
+from service.mailwire.outbound.catalogs import _, current, ngettext, spoken
 
 _SEAT = re.compile(r"\{p(\d+)\}")
 
@@ -180,9 +180,8 @@ def _said(say: Mapping, me: int | None) -> str:
     if "parts" in say:
         return say["sep"].join(_said(part, me) for part in say["parts"])
     mine = say.get("mine") if me is not None and say.get("seat") == me else None
-    # the catalogs' `_` without values: a template's braces are str.format's, not gettext's %
-    return _(mine or say["template"]).format(
-        **{k: _said(v, me) if isinstance(v, dict) else v for k, v in say["args"].items()})
+    return spoken(mine or say["template"],
+                  {k: _said(v, me) if isinstance(v, dict) else v for k, v in say["args"].items()})
 
 
 #: how the reader's own line starts where a colon leads into it in small letters ("...played

@@ -103,21 +103,40 @@ def places_by(keys: Sequence[Any]) -> tuple[int, ...]:
     return tuple(1 + sum(1 for other in keys if other > mine) for mine in keys)
 
 
-class IllegalMove(Exception):
-    """A move the rules forbid in this position. `why` is a sentence for the player."""
+def english(template: str, args: Mapping) -> str:
+    """`template` filled from `args` as written (str.format's named braces), a parameter that
+    is a phrase (service.games.text.phrase) in its English."""
+    return template.format(**{k: english(v["template"], v["args"]) if isinstance(v, dict) else v
+                              for k, v in args.items()})
 
-    def __init__(self, why: str):
-        super().__init__(why)
-        self.why = why
+
+class Refusal(Exception):
+    """A refusal said to the player. `why` is its English sentence; `template` and `values`
+    are what it was made from (`values`: Exception has its own `args`), so that the place that
+    shows it to a person can say it in the reader's language (the engine marks the template with service.games.text.N_ and passes
+    card names as the rules name them). Given no args, the template is the sentence itself:
+    an engine's English not yet made a template is shown as it is."""
+
+    def __init__(self, why: str, /, **values):      # a value may be named "why" too
+        self.template, self.values = why, values
+        self.why = english(why, values) if values else why
+        super().__init__(self.why)
 
 
-class CommandError(Exception):
+class IllegalMove(Refusal):
+    """A move the rules forbid in this position."""
+
+
+class CommandError(Refusal):
     """Text that does not read as a move. `suggestions` are canonical texts that would work."""
 
-    def __init__(self, why: str, suggestions: Sequence[str] = ()):
-        super().__init__(why)
-        self.why = why
+    def __init__(self, why: str, /, suggestions: Sequence[str] = (), **values):
+        super().__init__(why, **values)
         self.suggestions = list(suggestions)
+
+    def suggesting(self, suggestions: Sequence[str]) -> CommandError:
+        """The same refusal with other suggestions (a grammar that knows better ones)."""
+        return CommandError(self.template, suggestions, **self.values)
 
 
 class OptionError(ValueError):

@@ -13,6 +13,7 @@ from collections.abc import Callable, Mapping
 from typing import Any
 
 from .contract import IllegalMove
+from .text import N_
 
 Check = Callable[[Any], bool]
 
@@ -72,24 +73,24 @@ class Shapes:
     def check(self, move: Any) -> str:
         """The move's type, if its shape is right; IllegalMove otherwise."""
         if not isinstance(move, dict):
-            raise IllegalMove(f"that is not a {self.game} move")
+            raise IllegalMove(N_("that is not a {game} move"), game=self.game)
         kind = move.get("type")
         if not isinstance(kind, str) or kind not in self.shapes:
-            raise IllegalMove(
-                f"{kind!r} is not a {self.game} move"
-                if isinstance(kind, str)
-                else f"that is not a {self.game} move"
-            )
+            if isinstance(kind, str):
+                raise IllegalMove(N_("{kind} is not a {game} move"), kind=repr(kind),
+                                  game=self.game)
+            raise IllegalMove(N_("that is not a {game} move"), game=self.game)
         required, optional = self.shapes[kind]
         for key, value in move.items():
             if key == "type":
                 continue
             ok = required.get(key) or optional.get(key)
             if ok is None:
-                raise IllegalMove(f"a {kind} move has no {key!r}")
+                raise IllegalMove(N_("a {kind} move has no {key}"), kind=kind, key=repr(key))
             if not ok(value):
-                raise IllegalMove(f"the {key!r} of that {kind} move is not one")
+                raise IllegalMove(N_("the {key} of that {kind} move is not one"), kind=kind,
+                                  key=repr(key))
         missing = [k for k in required if k not in move]
         if missing:
-            raise IllegalMove(f"a {kind} move needs its {missing[0]!r}")
+            raise IllegalMove(N_("a {kind} move needs its {key}"), kind=kind, key=repr(missing[0]))
         return kind

@@ -6,7 +6,15 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 
-from .contract import CommandError
+from .contract import CommandError, english
+
+
+def N_(message: str) -> str:
+    """Marks an engine's template for the catalogs (babel.cfg's extraction reads `N_`); the
+    display translates it when it shows the sentence, the place that shows a refusal when it
+    shows that (service.games.contract.Refusal)."""
+    return message
+
 
 # Quotation marks a player may put around a name: double quotes of every kind, and single
 # quotes where they open or close a word. A single quote inside a word is an apostrophe
@@ -33,14 +41,35 @@ def norm(text: str) -> str:
     return re.sub(r"\s+", " ", text).strip()
 
 
+# What `match` says of each kind of name, whole: German and French make "which" and "no"
+# agree with the noun, so the noun cannot be a parameter of one sentence. A kind not here is
+# said in English ("which {what}?").
+NOUNS = {
+    "card": (N_("which card?"), N_("{query} could be several cards"),
+             N_("there is no card {query} here")),
+    "tree": (N_("which tree?"), N_("{query} could be several trees"),
+             N_("there is no tree {query} here")),
+    "deed": (N_("which deed?"), N_("{query} could be several deeds"),
+             N_("there is no deed {query} here")),
+    "district": (N_("which district?"), N_("{query} could be several districts"),
+                 N_("there is no district {query} here")),
+}
+
+
+def _nouns(what: str) -> tuple[str, str, str]:
+    return NOUNS.get(what) or (f"which {what}?", "{query} could be several " + what + "s",
+                               "there is no " + what + " {query} here")
+
+
 def match(query: str, names: Mapping[str, Iterable[str]], what: str = "card") -> str:
     """Resolve `query` to one key of `names` (key -> its spellings).
 
     Exact spellings win; otherwise a unique prefix (of a spelling or of one of its words).
     Unknown or ambiguous text raises CommandError naming the candidates."""
+    which, several, nowhere = _nouns(what)
     q = norm(query)
     if not q:
-        raise CommandError(f"which {what}?")
+        raise CommandError(which)
     spellings = {key: {norm(s) for s in spells} | {norm(key)} for key, spells in names.items()}
     exact = [k for k, ss in spellings.items() if q in ss]
     if len(exact) == 1:
@@ -53,12 +82,12 @@ def match(query: str, names: Mapping[str, Iterable[str]], what: str = "card") ->
     if len(pref) == 1:
         return pref[0]
     if pref:
-        raise CommandError(f"{query!r} could be several {what}s", [first(names[k]) for k in pref])
+        raise CommandError(several, [first(names[k]) for k in pref], query=repr(query))
     pool = {s: k for k, ss in spellings.items() for s in ss}
     close = difflib.get_close_matches(q, list(pool), n=3, cutoff=0.6)
     keys = list(dict.fromkeys(pool[c] for c in close))
     hint = [first(names[k]) for k in keys]
-    raise CommandError(f"there is no {what} {query!r} here", hint)
+    raise CommandError(nowhere, hint, query=repr(query))
 
 
 def first(spellings: Iterable[str]) -> str:
@@ -72,15 +101,26 @@ def first(spellings: Iterable[str]) -> str:
 # the display (service.display.seatview) can say it in the reader's language. Engines stay
 # pure: these build plain dicts and import nothing of the catalogs.
 
-def N_(message: str) -> str:
-    """Marks an engine's template for the catalogs (babel.cfg's extraction reads `N_`); the
-    display translates it when it shows the sentence."""
-    return message
-
-
 def phrase(template: str, **args) -> dict:
     """A part of a sentence translated on its own ("3 Crowns"), as a parameter of `said`."""
     return {"template": template, "args": args}
+
+
+def all_of(names: list) -> dict | str:
+    """Names as one parameter, "the Mill, the Sailor and the Savage", its "and" said in the
+    reader's language; one name is itself, none is "nothing"."""
+    if not names:
+        return phrase(N_("nothing"))
+    if len(names) == 1:
+        return names[0]
+    return phrase(N_("{names} and {last}"), names=", ".join(names[:-1]), last=names[-1])
+
+
+def any_of(names: list) -> dict | str:
+    """Names as one parameter, "Moons or Suns or Waves", each "or" in the reader's language."""
+    if len(names) == 1:
+        return names[0]
+    return phrase(N_("{first} or {last}"), first=any_of(names[:-1]), last=names[-1])
 
 
 def said(template: str, mine: str | None = None, seat: int | None = None, **args) -> dict:
@@ -94,12 +134,6 @@ def said(template: str, mine: str | None = None, seat: int | None = None, **args
         args["player"] = "{p" + str(seat) + "}"
     return {"text": english(template, args),
             "say": {"template": template, "mine": mine, "seat": seat, "args": args}}
-
-
-def english(template: str, args: Mapping) -> str:
-    """`template` filled from `args` as written, phrases in their English."""
-    return template.format(**{k: english(v["template"], v["args"]) if isinstance(v, dict) else v
-                              for k, v in args.items()})
 
 
 def joined(*sentences: dict, sep: str = " ") -> dict:

@@ -3,7 +3,8 @@
 These are answers, not crashes: the web shows them on a page, the email receiver in a reply."""
 from __future__ import annotations
 
-from service.mailwire.outbound.catalogs import N_
+from service.games.contract import Refusal
+from service.mailwire.outbound.catalogs import N_, spoken
 
 
 class PlayError(Exception):
@@ -37,6 +38,13 @@ class Refused(PlayError):
         self.index = index            # which of the submitted moves failed
         self.text = text              # the command as the player wrote it, if any
         self.suggestions = suggestions or []
+
+
+def reason(refusal: Refusal) -> str:
+    """An engine's refusal (IllegalMove, CommandError) in the language of the moment: the
+    reader's on a page, the writer's in a reply's answer, English for an API client that
+    asked for no other."""
+    return spoken(refusal.template, refusal.values)
 
 
 class PositionChanged(PlayError):

@@ -22,6 +22,7 @@ from typing import Any
 
 from ..contract import Chance, Event, Option, State
 from ..contract import validate_options as _validate
+from ..text import N_
 from . import commands, history, rules, views
 from .bots import BOTS
 from .state import RULES_VERSION, SIZES, evolve, hand_size
@@ -42,23 +43,24 @@ class Aristocracy:
     # move of its turn, so neither reliability nor quickness counts it (RULINGS P2)
     standing_choices = frozenset({"EndChoiceSet"})
     options = {
-        "sizes": Option("4-5-6", "Cards in a farm, estate and château (A21); 2-3-4 is the "
-                        "short one-deck game with 5-card hands", choices=tuple(SIZES),
-                        label="Building sizes"),
+        "sizes": Option("4-5-6", N_("Cards in a farm, estate and château (A21); 2-3-4 is the "
+                                    "short one-deck game with 5-card hands"),
+                        choices=tuple(SIZES), label=N_("Building sizes")),
         "herald_order_commits": Option(
-            False, "By default everyone chooses stalls, bids, ball gifts and tax discards at "
-            "the same time, and all are revealed together when the last one is in, so a round "
-            "costs one wait instead of one per player (A3). Switch this on for the printed "
-            "rules' Herald order: players choose one after another, starting at the Herald, "
-            "each seeing only how many cards those before them chose; a choice once made is "
-            "final.",
-            choices=(False, True), label="Sealed choices in Herald order (one at a time)"),
-        "ball_reveal": Option(False, "Show the cards pooled at the ball (A15)",
-                              choices=(False, True), label="Reveal the ball"),
-        "downgrade_many": Option(False, "A downgrade may take any number of building cards "
-                                 "(A8)", choices=(False, True), label="Downgrade many"),
-        "round_cap": Option(25, "The game ends after the Jack phase of this round at the "
-                            "latest (A19)", label="Round cap"),
+            False, N_("By default everyone chooses stalls, bids, ball gifts and tax discards "
+                      "at the same time, and all are revealed together when the last one is "
+                      "in, so a round costs one wait instead of one per player (A3). Switch "
+                      "this on for the printed rules' Herald order: players choose one after "
+                      "another, starting at the Herald, each seeing only how many cards those "
+                      "before them chose; a choice once made is final."),
+            choices=(False, True), label=N_("Sealed choices in Herald order (one at a time)")),
+        "ball_reveal": Option(False, N_("Show the cards pooled at the ball (A15)"),
+                              choices=(False, True), label=N_("Reveal the ball")),
+        "downgrade_many": Option(False, N_("A downgrade may take any number of building cards "
+                                           "(A8)"), choices=(False, True),
+                                 label=N_("Downgrade many")),
+        "round_cap": Option(25, N_("The game ends after the Jack phase of this round at the "
+                                   "latest (A19)"), label=N_("Round cap")),
         "deck": Option("", "Fixed deck order, comma-separated card ids (tests, table replays)",
                        label="Deck order"),
     }

@@ -34,7 +34,7 @@ from collections.abc import Callable
 
 from ..cards import french
 from ..contract import CommandError
-from ..text import unquote
+from ..text import N_, phrase, unquote
 from .copies import EXACT, SAME, base, building_zones, canonical, lowest, own_zones
 from .rules import legal_moves
 from .state import KINDS, State, rank
@@ -134,7 +134,7 @@ def describe(m: dict) -> str:
 def parse(s: State, seat: int, text: str) -> list[dict]:
     lines = [ln for ln in re.split(r"[\n;]+", text) if ln.strip()]
     if not lines:
-        raise CommandError("there is no command here", ["pass"])
+        raise CommandError(N_("there is no command here"), ["pass"])
     return [_parse_one_helpfully(s, seat, ln) for ln in lines]
 
 
@@ -154,7 +154,7 @@ def _parse_one_helpfully(s: State, seat: int, line: str) -> dict:
         if kind:
             texts = [describe(m) for m in legal_moves(s, seat) if m["type"] == kind]
             if texts:
-                raise CommandError(err.why, texts[:8]) from None
+                raise err.suggesting(texts[:8]) from None
         raise
 
 
@@ -208,6 +208,41 @@ def _find(parsed, zones, kind) -> str | None:
     return None
 
 
+# What the reader says of each kind of card it looks for, whole: German and French make
+# "which" and "no" agree with the noun. A kind not here is said in English.
+WHICH = {"card": N_("which card?"), "market card": N_("which market card?"),
+         "stall card": N_("which stall card?"), "building card": N_("which building card?"),
+         "face card": N_("which face card?"), "mismatching card": N_("which mismatching card?"),
+         "address card": N_("which address card?"),
+         "face-up discard": N_("which face-up discard?"), "building": N_("which building?"),
+         "farm": N_("which farm?")}
+NONE_HERE = {
+    "card": N_("there is no card {card}{where} to use here"),
+    "market card": N_("there is no market card {card}{where} to use here"),
+    "stall card": N_("there is no stall card {card}{where} to use here"),
+    "building card": N_("there is no building card {card}{where} to use here"),
+    "face card": N_("there is no face card {card}{where} to use here"),
+    "mismatching card": N_("there is no mismatching card {card}{where} to use here"),
+    "address card": N_("there is no address card {card}{where} to use here"),
+    "face-up discard": N_("there is no face-up discard {card}{where} to use here"),
+    "building": N_("there is no building {card}{where} to use here"),
+    "farm": N_("there is no farm {card}{where} to use here")}
+#: where a qualifier ("hand 7h") looked, said after the card
+IN_YOUR = {"hand": N_(" in your hand"), "stall": N_(" in your stall"),
+           "exposed": N_(" in your exposed"), "face-down": N_(" in your face-down")}
+NO_SUCH = {"building": N_("there is no such building"), "farm": N_("there is no such farm")}
+WHICH_ADDRESS = {"building": N_("which building? name its address"),
+                 "farm": N_("which farm? name its address")}
+
+
+def _which(what: str) -> str:
+    return WHICH.get(what) or f"which {what}?"
+
+
+def _none(what: str) -> str:
+    return NONE_HERE.get(what) or "there is no " + what + " {card}{where} to use here"
+
+
 class _Reader:
     def __init__(self, s: State, seat: int, toks: list[str]):
         self.s, self.seat, self.toks = s, seat, toks
@@ -224,8 +259,11 @@ class _Reader:
 
     def need(self, *words):
         if not self.word(*words):
-            raise CommandError(f"expected {' or '.join(repr(w) for w in words)}"
-                               f"{' before ' + repr(self.peek()) if self.peek() else ''}")
+            expected = " or ".join(repr(w) for w in words)    # one word, as the grammar asks
+            if self.peek():
+                raise CommandError(N_("expected {words} before {next}"), words=expected,
+                                   next=repr(self.peek()))
+            raise CommandError(N_("expected {words}"), words=expected)
 
     def card(self, zones, group, what="card", kind=SAME) -> str:
         """One card of `zones` (see `copies.slots`), resolved the way `canonical` resolves it."""
@@ -238,12 +276,12 @@ class _Reader:
             zones = [z for z in zones if z[0] == qual]
         left = list(dict.fromkeys(french.label(c) for _, cs in zones for c in cs))
         if not self.toks:
-            raise CommandError(f"which {what}?", left[:8])
+            raise CommandError(_which(what), left[:8])
         tok = self.toks.pop(0)
         found = _find(read_card(tok), zones, kind)
         if found is None:
-            where = f" in your {qual}" if qual else ""
-            raise CommandError(f"there is no {what} {tok!r}{where} to use here", left[:8])
+            raise CommandError(_none(what), left[:8], card=repr(tok),
+                               where=phrase(IN_YOUR[qual]) if qual else "")
         used.append(found)
         return found
 
@@ -262,8 +300,9 @@ class _Reader:
             tok = self.toks.pop(0)
         num = tok[1:] if tok.startswith("p") else tok
         if not num.isdigit() or not 1 <= int(num) <= self.s.n:
-            raise CommandError(f"which player is {tok!r}? write p1 to p{self.s.n}",
-                               [f"p{i + 1}" for i in range(self.s.n) if i != self.seat])
+            raise CommandError(N_("which player is {text}? write p1 to p{last}"),
+                               [f"p{i + 1}" for i in range(self.s.n) if i != self.seat],
+                               text=repr(tok), last=self.s.n)
         return int(num) - 1
 
     def building(self, owner: int, what="building"):
@@ -273,19 +312,18 @@ class _Reader:
         row = [b for b in self.s.buildings[owner]
                if kind is None or self.s.level(b) == kind]
         if not row:
-            raise CommandError(f"there is no such {what}",
+            raise CommandError(NO_SUCH[what],
                                [french.label(b.address) for b in self.s.buildings[owner]])
         if not self.toks or self.peek() in ("with", "for", "take"):
             if len(row) == 1:
                 return row[0]
-            raise CommandError(f"which {what}? name its address",
-                               [french.label(b.address) for b in row])
+            raise CommandError(WHICH_ADDRESS[what], [french.label(b.address) for b in row])
         address = self.card([(None, [b.address for b in row])], "building", what, EXACT)
         return row[[b.address for b in row].index(address)]
 
     def done(self):
         if self.toks:
-            raise CommandError(f"did not understand {' '.join(self.toks)!r}")
+            raise CommandError(N_("did not understand {text}"), text=repr(" ".join(self.toks)))
 
 
 # One reader per verb: each takes the words after the verb and returns the move.
@@ -298,7 +336,7 @@ def _read_sealed(r: _Reader, verb: str) -> dict:
 def _read_bid(r: _Reader, verb: str) -> dict:
     tok = r.toks.pop(0) if r.toks else ""
     if not tok.isdigit():
-        raise CommandError("bid how many coins?", ["bid 0", "bid 1"])
+        raise CommandError(N_("bid how many coins?"), ["bid 0", "bid 1"])
     return {"type": "bid", "coins": int(tok)}
 
 
@@ -423,14 +461,15 @@ _READERS: dict[str, Callable[[_Reader, str], dict]] = {
 def _parse_one(s: State, seat: int, line: str) -> dict:
     toks = _tokens(line)
     if not toks:
-        raise CommandError("there is no command here")
+        raise CommandError(N_("there is no command here"))
     r = _Reader(s, seat, toks)
     verb = toks.pop(0)
     read = _READERS.get(verb)
     if read is None:
-        raise CommandError(f"unknown command {verb!r}",
+        raise CommandError(N_("unknown command {verb}"),
                            ["pass", "stall nothing", "bid 0", "trade", "store", "sell", "hide",
-                            "harvest", "favor", "royal", "downgrade", "end game"])
+                            "harvest", "favor", "royal", "downgrade", "end game"],
+                           verb=repr(verb))
     m = read(r, verb)
     r.done()
     return canonical(s, seat, m)
@@ -448,7 +487,8 @@ def _parse_action(r: _Reader) -> dict:
         r.need("with")
         cards = r.cards(own, "own")
         if kind is not None and len(cards) != s.bcounts()[kind]:
-            raise CommandError(f"a {KINDS[kind]} takes {s.bcounts()[kind]} building cards")
+            raise CommandError(N_("a {kind} takes {count} building cards"), kind=KINDS[kind],
+                               count=s.bcounts()[kind])
         return {"do": "build", "address": address, "cards": cards}
     if r.word("upgrade"):
         b = r.building(seat)
@@ -460,7 +500,7 @@ def _parse_action(r: _Reader) -> dict:
     if r.word("buy"):
         return {"do": "buy", "take": r.card([(None, list(s.face_up))], "discard",
                                             "face-up discard")}
-    raise CommandError("build, upgrade, visit or buy?",
+    raise CommandError(N_("build, upgrade, visit or buy?"),
                        ["royal build at 8 with 8 8 8", "favor Q visit p2 8", "favor J buy 5"])
 
 

@@ -38,6 +38,7 @@ from itertools import combinations
 
 from ..contract import Chance, Event, IllegalMove, OptionError
 from ..shapes import Shapes, flag, one_of, string, string_or_none, strings, whole, words
+from ..text import N_, any_of, phrase
 from .copies import canonical
 from .flow import advance, recorder
 from .state import KINDS, ROYAL_ACTION, SEALED, State, all_cards, rank, value
@@ -412,15 +413,15 @@ def _check_shape(move) -> str:
         keys = set(move) - {"type", "do", "card", "mark"} if kind == "favor" else \
             set(move) - {"type", "do", "mark"}
         if keys != ACTION_KEYS[move["do"]]:
-            raise IllegalMove(f"a {move['do']} action takes "
-                              + ", ".join(sorted(ACTION_KEYS[move["do"]])))
+            raise IllegalMove(N_("a {action} action takes {keys}"), action=move["do"],
+                              keys=", ".join(sorted(ACTION_KEYS[move["do"]])))
     return kind
 
 
 def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
     _check_shape(move)
     if s.stage == "over":
-        raise IllegalMove("the game is over")
+        raise IllegalMove(N_("the game is over"))
     run = recorder(s)
     kind = move["type"]
     if kind == "end_choice":
@@ -428,16 +429,16 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
         return run.events
     if s.stage in SEALED:
         if kind != SEALED_MOVE[s.stage]:
-            raise IllegalMove(f"now everyone chooses their {_SEALED_NAME[s.stage]}")
+            raise IllegalMove(NOW_CHOOSING[s.stage])
         if not may_choose(s, seat):
-            raise IllegalMove(_no_choice_why(s, seat))
+            raise _no_choice(s, seat)
         run.emit("ChoiceMade", kind=s.stage, seat=seat, choice=_check_sealed(s, seat, move))
         return advance(run, chance)
     if seat not in to_act(s):
-        raise IllegalMove("it is not your turn")
+        raise IllegalMove(N_("it is not your turn"))
     handler = _STAGE_MOVES.get(s.stage, {}).get(kind)
     if handler is None:
-        raise IllegalMove(f"you cannot {kind} now")
+        raise IllegalMove(N_("you cannot {move} now"), move=kind)
     handler(run, s, seat, move)
     return advance(run, chance)
 
@@ -445,65 +446,84 @@ def decide(s: State, seat: int, move: dict, chance: Chance) -> list[Event]:
 def _end_choice(run, s: State, seat: int, move: dict) -> None:
     """A19 amended: set at any time, on or off turn; nothing waits on it."""
     if s.rules < 4:
-        raise IllegalMove("in this game the players who may end it are asked (A19)")
+        raise IllegalMove(N_("in this game the players who may end it are asked (A19)"))
     if not isinstance(seat, int) or not 0 <= seat < s.n:
-        raise IllegalMove("no such seat")
+        raise IllegalMove(N_("no such seat"))
     end = move["end"]
     if end == (seat not in s.play_on):
-        raise IllegalMove("that is already your choice")
+        raise IllegalMove(N_("that is already your choice"))
     run.emit("EndChoiceSet", seat=seat, end=end)
 
 
-def _no_choice_why(s: State, seat: int) -> str:
+def _no_choice(s: State, seat: int) -> IllegalMove:
     if seat not in s.sealed_seats:
-        return "you have no choice to make now"
+        return IllegalMove(N_("you have no choice to make now"))
     if seat in s.choices:
-        return (f"your {_SEALED_NAME[s.stage]} cannot change: in Herald order a choice is "
-                "final, as later players choose knowing its count (A3)")
-    return "wait for the players before you in Herald order"
+        return IllegalMove(FINAL[s.stage])
+    return IllegalMove(N_("wait for the players before you in Herald order"))
 
 
-_SEALED_NAME = {"stall": "stall", "ball": "ball contribution", "tax": "tax discards",
-                "bid": "auction bid"}
+# Each sealed choice's sentences whole (German and French make "their" and "your" agree
+# with what is chosen)
+NOW_CHOOSING = {"stall": N_("now everyone chooses their stall"),
+                "ball": N_("now everyone chooses their ball contribution"),
+                "tax": N_("now everyone chooses their tax discards"),
+                "bid": N_("now everyone chooses their auction bid")}
+FINAL = {
+    "stall": N_("your stall cannot change: in Herald order a choice is final, as later "
+                "players choose knowing its count (A3)"),
+    "ball": N_("your ball contribution cannot change: in Herald order a choice is final, as "
+               "later players choose knowing its count (A3)"),
+    "tax": N_("your tax discards cannot change: in Herald order a choice is final, as later "
+              "players choose knowing its count (A3)"),
+    "bid": N_("your auction bid cannot change: in Herald order a choice is final, as later "
+              "players choose knowing its count (A3)")}
+#: a card not where a move takes it from, by where (a sentence each, for the prepositions)
+NOT_IN = {"your hand": N_("{card} is not in your hand"),
+          "your stall": N_("{card} is not in your stall"),
+          "the market": N_("{card} is not in the market"),
+          "that stall": N_("{card} is not in that stall"),
+          "your hand or stall": N_("{card} is not in your hand or stall"),
+          "that building": N_("{card} is not in that building")}
 
 
 def _cards_arg(move, key="cards") -> list[str]:
     cards = move.get(key)
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise IllegalMove("name the cards")
+        raise IllegalMove(N_("name the cards"))
     if len(set(cards)) != len(cards):
-        raise IllegalMove("a card is named twice")
+        raise IllegalMove(N_("a card is named twice"))
     return cards
 
 
 def _own(cards, pool, where="your hand"):
     missing = [c for c in cards if c not in pool]
     if missing:
-        raise IllegalMove(f"{missing[0]} is not in {where}")
+        raise IllegalMove(NOT_IN[where], card=missing[0])
 
 
 def _check_sealed(s: State, seat: int, move: dict):
     if s.stage == "bid":
         coins = move.get("coins")
         if not isinstance(coins, int) or isinstance(coins, bool) or not 0 <= coins <= s.coins[seat]:
-            raise IllegalMove(f"bid from 0 to {s.coins[seat]} coins")
+            raise IllegalMove(N_("bid from 0 to {coins} coins"), coins=s.coins[seat])
         return coins
     cards = _cards_arg(move)
     _own(cards, s.hands[seat])
     if s.stage == "tax" and len(cards) != _tax_count(s, seat):
-        raise IllegalMove(f"discard exactly {_tax_count(s, seat)} cards (A14)")
+        raise IllegalMove(N_("discard exactly {count} cards (A14)"), count=_tax_count(s, seat))
     return cards
 
 
 def _take(run, s, seat, move):
     if move.get("card") not in s.market:
-        raise IllegalMove("take a card from the market")
+        raise IllegalMove(N_("take a card from the market"))
     run.emit("AuctionTaken", seat=seat, card=move["card"], price=s.auction["price"])
 
 
 def _declare(run, s, seat, move):
     if move.get("card") not in s.market:
-        raise IllegalMove("declare a card in the market")
+        raise IllegalMove(N_("declare a card in the market"))
     run.emit("Declared", seat=seat, card=move["card"])
 
 
@@ -527,7 +547,7 @@ def _trade(run, s, seat, move):
     elif isinstance(src, int) and not isinstance(src, bool) and 0 <= src < s.n and src != seat:
         pool = s.stalls[src]
     else:
-        raise IllegalMove("trade with the market or an opponent's stall")
+        raise IllegalMove(N_("trade with the market or an opponent's stall"))
     _own([take], pool, "that stall" if src != "market" else "the market")
     run.emit("Traded", seat=seat, give=give, take=take, **{"from": src})
 
@@ -535,7 +555,7 @@ def _trade(run, s, seat, move):
 def _building(s, seat, address):
     i = s.find(seat, address) if isinstance(address, str) else None
     if i is None:
-        raise IllegalMove("there is no such building")
+        raise IllegalMove(N_("there is no such building"))
     return s.buildings[seat][i]
 
 
@@ -544,7 +564,7 @@ def _store(run, s, seat, move):
     _own([card], s.hands[seat] + s.stalls[seat], "your hand or stall")
     b = _building(s, seat, move.get("building"))
     if move.get("out") not in b.cards:
-        raise IllegalMove("that card is not in that building")
+        raise IllegalMove(N_("that card is not in that building"))
     run.emit("Stored", seat=seat, card=card, building=b.address, out=move["out"])
 
 
@@ -556,7 +576,7 @@ def _hide(run, s, seat, move):
 def _sell(run, s, seat, move):
     cards = _cards_arg(move)
     if len(cards) != 2:
-        raise IllegalMove("sell exactly two stall cards (A9)")
+        raise IllegalMove(N_("sell exactly two stall cards (A9)"))
     _own(cards, s.stalls[seat], "your stall")
     run.emit("Sold", seat=seat, cards=cards)
 
@@ -564,7 +584,7 @@ def _sell(run, s, seat, move):
 def _harvest(run, s, seat, move):
     b = _building(s, seat, move.get("building"))
     if not b.production:
-        raise IllegalMove("that farm has no production card")
+        raise IllegalMove(N_("that farm has no production card"))
     run.emit("Harvested", seat=seat, building=b.address, card=b.production)
 
 
@@ -572,10 +592,11 @@ def _favor(run, s, seat, move):
     face = move.get("card")
     _own([face], s.hands[seat] + s.stalls[seat], "your hand or stall")
     if rank(face) not in FACE:
-        raise IllegalMove("a favor needs a King, Queen or Jack (A10)")
+        raise IllegalMove(N_("a favor needs a King, Queen or Jack (A10)"))
     do = move.get("do")
     if do not in (("build", "upgrade") if rank(face) == "K" else (FACE[rank(face)],)):
-        raise IllegalMove(f"a {rank(face)} grants the {FACE[rank(face)]} action")
+        raise IllegalMove(N_("a {rank} grants the {action} action"), rank=rank(face),
+                          action=FACE[rank(face)])
     check = _ROYAL_CHECKS[do](s, seat, move, face)
     run.emit("Favored", seat=seat, card=face, royal=rank(face))
     check(run)
@@ -583,11 +604,12 @@ def _favor(run, s, seat, move):
 
 def _royal(run, s, seat, move):
     if s.coins[seat] < 1:
-        raise IllegalMove("the royal action costs 1 coin")
+        raise IllegalMove(N_("the royal action costs 1 coin"))
     do = move.get("do")
     allowed = ("build", "upgrade") if s.royal == "K" else (ROYAL_ACTION[s.royal],)
     if do not in allowed:
-        raise IllegalMove(f"in this phase the royal action is {ROYAL_ACTION[s.royal]}")
+        raise IllegalMove(N_("in this phase the royal action is {action}"),
+                          action=ROYAL_ACTION[s.royal])
     check = _ROYAL_CHECKS[do](s, seat, move, None)
     run.emit("RoyalPaid", seat=seat, royal=s.royal)
     check(run)
@@ -596,12 +618,12 @@ def _royal(run, s, seat, move):
 def _check_build(s, seat, move, face):
     address, cards = move.get("address"), _cards_arg(move)
     if address in cards:
-        raise IllegalMove("the address card cannot also be a building card")
+        raise IllegalMove(N_("the address card cannot also be a building card"))
     _own([address, *cards], [c for c in s.hands[seat] + s.stalls[seat] if c != face],
          "your hand or stall")
     if len(cards) not in s.bcounts():
-        raise IllegalMove("a farm, estate or château takes "
-                          + "/".join(map(str, s.bcounts())) + " building cards (A11)")
+        raise IllegalMove(N_("a farm, estate or château takes {counts} building cards (A11)"),
+                          counts="/".join(map(str, s.bcounts())))
     return lambda run: run.emit("Built", seat=seat, address=address, cards=cards)
 
 
@@ -610,7 +632,8 @@ def _check_upgrade(s, seat, move, face):
     cards = _cards_arg(move)
     _own(cards, [c for c in s.hands[seat] + s.stalls[seat] if c != face], "your hand or stall")
     if not cards or len(b.cards) + len(cards) not in s.bcounts():
-        raise IllegalMove("an upgrade makes a farm an estate or château, or an estate a château")
+        raise IllegalMove(N_("an upgrade makes a farm an estate or château, or an estate a "
+                             "château"))
     return lambda run: run.emit("Upgraded", seat=seat, building=b.address, cards=cards)
 
 
@@ -618,7 +641,7 @@ def _check_visit(s, seat, move, face):
     owner = move.get("owner")
     if not isinstance(owner, int) or isinstance(owner, bool) or not 0 <= owner < s.n \
             or owner == seat:
-        raise IllegalMove("visit an opponent's building")
+        raise IllegalMove(N_("visit an opponent's building"))
     b = _building(s, owner, move.get("building"))
 
     def emit(run):
@@ -637,7 +660,7 @@ def _check_visit(s, seat, move, face):
 def _check_buy(s, seat, move, face):
     card = move.get("take")
     if card not in s.face_up:
-        raise IllegalMove("buy one of the face-up discards (A13)")
+        raise IllegalMove(N_("buy one of the face-up discards (A13)"))
     return lambda run: run.emit("Bought", seat=seat, card=card)
 
 
@@ -653,42 +676,45 @@ def _downgrade(run, s, seat, move):
     left = 0 if lvl == 0 else len(b.cards) - len(cards)
     if (lvl > 0 and not cards) or left not in _downgrade_targets(s, lvl) \
             or (lvl == 0 and cards):
-        raise IllegalMove(_downgrade_refusal(s, b))
+        raise _downgrade_refusal(s, b)
     run.emit("Downgraded", seat=seat, building=b.address, cards=cards)
 
 
-def _downgrade_refusal(s: State, b) -> str:
+def _downgrade_refusal(s: State, b) -> IllegalMove:
     """A8: the refusal names exactly the downgrades `_downgrade_moves` offers: a farm comes
     home whole; otherwise as many building cards as make it the next size down, which is
     two for a château with sizes 4-5-7 (one downgrade all the same); `downgrade_many` adds
     every smaller size and taking them all."""
     lvl = s.level(b)
     if lvl == 0:
-        return "a downgraded farm comes home whole: name no cards (A8)"
+        return IllegalMove(N_("a downgraded farm comes home whole: name no cards (A8)"))
     bc = s.bcounts()
     ways = []
     for t in _downgrade_targets(s, lvl):
         k = len(b.cards) - t
-        what = "the building comes home" if t == 0 else f"it becomes a {KINDS[bc.index(t)]}"
-        ways.append(f"{k} building card{'s' if k != 1 else ''} ({what})")
-    return f"from this {s.kind(b)} a downgrade takes " + " or ".join(ways) + " (A8)"
+        what = phrase(N_("the building comes home")) if t == 0 else \
+            phrase(N_("it becomes a {kind}"), kind=KINDS[bc.index(t)])
+        ways.append(phrase(N_("{count} building card ({what})") if k == 1 else
+                           N_("{count} building cards ({what})"), count=k, what=what))
+    return IllegalMove(N_("from this {kind} a downgrade takes {ways} (A8)"), kind=s.kind(b),
+                       ways=any_of(ways))
 
 
 def _expose(run, s, seat, move):
     v = s.visit
     if v["mode"] != "expose":
-        raise IllegalMove("choose: discard the exposed card or take a coin")
+        raise IllegalMove(N_("choose: discard the exposed card or take a coin"))
     b = _building(s, v["owner"], v["building"])
     card = move.get("card")
     if card is not None and card not in b.mismatches():
-        raise IllegalMove("expose one of the mismatching cards, or nothing")
+        raise IllegalMove(N_("expose one of the mismatching cards, or nothing"))
     run.emit("Exposed", seat=seat, owner=v["owner"], building=b.address, card=card)
 
 
 def _discard_exposed(run, s, seat, move):
     v = s.visit
     if v["mode"] != "exposed":
-        raise IllegalMove("there is no exposed card here")
+        raise IllegalMove(N_("there is no exposed card here"))
     b = _building(s, v["owner"], v["building"])
     lvl = s.level(b)
     rest = [c for c in b.cards if c != b.exposed]
@@ -700,7 +726,7 @@ def _discard_exposed(run, s, seat, move):
 def _take_coin(run, s, seat, move):
     v = s.visit
     if v["mode"] != "exposed":
-        raise IllegalMove("there is no exposed card here")
+        raise IllegalMove(N_("there is no exposed card here"))
     run.emit("VisitCoinTaken", seat=seat, owner=v["owner"], paid=s.coins[v["owner"]] >= 1)
 
 

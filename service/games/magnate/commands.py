@@ -26,7 +26,7 @@ import re
 
 from ..cards import decktet
 from ..contract import CommandError, IllegalMove
-from ..text import match, norm, unquote
+from ..text import N_, match, norm, phrase, unquote
 from . import costs
 from .rules import decide, menu
 from .state import SUITS, State, evolve, unvec, vec
@@ -89,7 +89,7 @@ def parse(st: State, seat: int, text: str) -> list[dict]:
     lines = [ln.strip() for ln in re.split(r"[\n;]|\bthen\b", text or "", flags=re.I)]
     lines = [ln for ln in lines if ln and not ln.startswith(">")]
     if not lines:
-        raise CommandError("no command found", _suggest(st, seat))
+        raise CommandError(N_("no command found"), _suggest(st, seat))
     moves: list[dict] = []
     cur, over = st, False
     for line in lines:
@@ -176,7 +176,8 @@ def _one(st: State, seat: int, line: str, pending: dict | None = None) -> list[d
     if m:
         suit_w, card_w = (m.group(1), m.group(2)) if m.group(1) else (m.group(4), m.group(3))
         return [{"type": "prefer", "card": _deed(st, seat, card_w), "suit": _suit(suit_w)}]
-    raise CommandError(f"I do not understand {line.strip()!r}", _suggest(st, seat))
+    raise CommandError(N_("I do not understand {text}"), _suggest(st, seat),
+                       text=repr(line.strip()))
 
 
 def _suit(word: str) -> str:
@@ -186,8 +187,8 @@ def _suit(word: str) -> str:
     hits = {s for k, s in SUIT_WORDS.items() if len(w) >= 2 and k.startswith(w)}
     if len(hits) == 1:
         return hits.pop()
-    raise CommandError(f"{word!r} is not a suit",
-                       [decktet.SUIT_NAMES[s] for s in SUITS])
+    raise CommandError(N_("{word} is not a suit"), [decktet.SUIT_NAMES[s] for s in SUITS],
+                       word=repr(word))
 
 
 def _number(word: str | None, default: int = 1) -> int:
@@ -197,7 +198,7 @@ def _number(word: str | None, default: int = 1) -> int:
         return int(word)
     if word in NUMBERS:
         return NUMBERS[word]
-    raise CommandError(f"{word!r} is not a number")
+    raise CommandError(N_("{word} is not a number"), word=repr(word))
 
 
 def _payment(text: str) -> dict:
@@ -212,8 +213,8 @@ def _payment(text: str) -> dict:
         s = _suit(m.group(2))
         pay[s] = pay.get(s, 0) + _number(m.group(1))
     if pos != len(text) or not pay:
-        raise CommandError(f"cannot read the payment {text.strip()!r}",
-                           ["2 Waves and 6 Leaves", "3 Knots"])
+        raise CommandError(N_("cannot read the payment {text}"),
+                           ["2 Waves and 6 Leaves", "3 Knots"], text=repr(text.strip()))
     return {s: pay[s] for s in SUITS if pay.get(s)}
 
 
@@ -238,9 +239,9 @@ def _resolve(query: str, candidates, what: str, missing: str) -> str:
         except CommandError:
             # a name that is no card at all (RULINGS, Commands: refused with the candidates):
             # the near spellings among the candidates, or else the candidates themselves
-            raise CommandError(err.why, err.suggestions or _names(candidates)) from None
-        raise CommandError(f"{missing}: not {decktet.name(other)}",
-                           _names(candidates)) from None
+            raise err.suggesting(err.suggestions or _names(candidates)) from None
+        raise CommandError(N_("{missing}: not {card}"), _names(candidates),
+                           missing=phrase(missing), card=decktet.name(other)) from None
     ids = groups[base]
     if copy:
         ids = [c for c in ids if c.endswith("." + copy)] or ids
@@ -253,13 +254,13 @@ def _names(candidates) -> list[str]:
 
 
 def _hand(st: State, seat: int, q: str) -> str:
-    return _resolve(q, st.players[seat].hand, "card", "you do not hold that card")
+    return _resolve(q, st.players[seat].hand, "card", N_("you do not hold that card"))
 
 
 def _deed(st: State, seat: int, q: str, pending: str | None = None) -> str:
     cards = [x.card for _d, x in costs.deeds(st.players[seat])]
     return _resolve(q, cards + ([pending] if pending and pending not in cards else []), "deed",
-                    "you hold no incomplete deed to that card")
+                    N_("you hold no incomplete deed to that card"))
 
 
 def _where(st: State, seat: int, card: str, q: str | None, verb: str) -> int:
@@ -267,8 +268,8 @@ def _where(st: State, seat: int, card: str, q: str | None, verb: str) -> int:
     if q is None:
         if len(fits) == 1:
             return fits[0]
-        raise CommandError(f"say which district, e.g. '{verb} ... in 3'",
-                           [f"in {d}" for d in fits])
+        raise CommandError(N_("say which district, e.g. '{verb} ... in 3'"),
+                           [f"in {d}" for d in fits], verb=verb)
     q = re.sub(r"^(?:district|d|#|no\.?|number)\s*", "", q.strip())
     if q.isdigit():
         return int(q)
@@ -279,16 +280,17 @@ def _where(st: State, seat: int, card: str, q: str | None, verb: str) -> int:
     try:
         key = match(q, {b: decktet.aliases(b) for b in names}, "district")
     except CommandError as err:
-        raise CommandError(err.why + " (districts go by number or Pawn name)",
-                           [f"in {d}" for d in fits] or err.suggestions) from None
+        raise CommandError(N_("{refusal} (districts go by number or Pawn name)"),
+                           [f"in {d}" for d in fits] or err.suggestions,
+                           refusal=phrase(err.template, **err.values)) from None
     nums = names[key]
     if len(nums) == 1:
         return nums[0]
     good = [d for d in nums if d in fits]
     if len(good) == 1:
         return good[0]
-    raise CommandError(f"there are several districts of {decktet.name(key)}: say its number",
-                       [f"in {d}" for d in (good or nums)])
+    raise CommandError(N_("there are several districts of {card}: say its number"),
+                       [f"in {d}" for d in (good or nums)], card=decktet.name(key))
 
 
 def _buy(st: State, seat: int, rest: str) -> dict:
@@ -305,8 +307,8 @@ def _buy(st: State, seat: int, rest: str) -> dict:
         options = costs.outright_payments(p.tokens, card, st.modern)
         best = options[0] if len(options) == 1 else costs.default_outright(p.tokens, card, st.modern)
         if best is None:
-            raise CommandError(f"you cannot afford {decktet.name(card)} "
-                               f"({costs.cost(card, st.modern)} tokens of its suits)")
+            raise CommandError(N_("you cannot afford {card} ({cost} tokens of its suits)"),
+                               card=decktet.name(card), cost=costs.cost(card, st.modern))
         pay = unvec(best)
     return {"type": "buy", "card": card, "district": district, "pay": pay}
 
@@ -325,7 +327,7 @@ def _add(st: State, seat: int, pay_q: str, card_q: str, pending: dict | None) ->
         on = vec(pending.get("add", {}))
     pay = costs.default_completion(tokens, on, card, st.modern)
     if pay is None:
-        raise CommandError("you cannot complete it now: say how many tokens to add",
+        raise CommandError(N_("you cannot complete it now: say how many tokens to add"),
                            [f"add 1 {decktet.SUIT_SINGULAR[s]} to {card_text(card)}"
                             for s in decktet.suits(card)])
     return {"type": "add", "card": card, "pay": unvec(pay)}
@@ -336,19 +338,20 @@ def _trade(groups) -> list[dict]:
     n = _number(n_w, 3)
     give, get = _suit(give_w), _suit(get_w)
     if n % 3 or n == 0:
-        raise CommandError("trades go 3 tokens of one suit for 1 of another",
+        raise CommandError(N_("trades go 3 tokens of one suit for 1 of another"),
                            [f"trade 3 {decktet.SUIT_NAMES[give]} for 1 "
                             f"{decktet.SUIT_SINGULAR[get]}"])
     if m_w is not None and _number(m_w) != n // 3:
-        raise CommandError(f"{n} tokens trade for {n // 3}, not {_number(m_w)}")
+        raise CommandError(N_("{given} tokens trade for {got}, not {asked}"), given=n, got=n // 3,
+                           asked=_number(m_w))
     return [{"type": "trade", "give": give, "get": get}] * (n // 3)
 
 
 def _answer(st: State, verb: str, q: str | None) -> dict:
     if st.asked is None:
-        raise CommandError("there is no drawn Ace waiting for an answer",
+        raise CommandError(N_("there is no drawn Ace waiting for an answer"),
                            ["replace aces always", "replace aces never", "replace aces ask"])
     if q and norm(q) not in ("it", "ace", "the ace", "card"):
-        _resolve(q, [st.asked], "card", "that is not the Ace you drew")
+        _resolve(q, [st.asked], "card", N_("that is not the Ace you drew"))
     return {"type": "keep" if verb == "keep" else "replace", "card": st.asked}
 

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from itertools import product
 
+from ..contract import IllegalMove
+from ..text import N_
 from .state import SI, SUITS, Player, State, info
 
 
@@ -52,22 +54,24 @@ def district_open(st: State, d: int) -> bool:
     return st.districts[d] in ("", "0", "0.1")
 
 
-def can_place(st: State, seat: int, card: str, d: int) -> str | None:
+def can_place(st: State, seat: int, card: str, d: int) -> IllegalMove | None:
     """None if `card` (a property or a deed) may go in district d for seat, else why not (M8)."""
     if seat not in st.contest[d]:
-        return f"district {d + 1} is not yours to build in"
+        return IllegalMove(N_("district {district} is not yours to build in"), district=d + 1)
     col = st.players[seat].columns[d]
     if col and not col[-1].developed:
-        return (f"you hold an incomplete deed in district {d + 1}: complete it before placing "
-                "anything else there")
+        return IllegalMove(N_("you hold an incomplete deed in district {district}: complete "
+                              "it before placing anything else there"), district=d + 1)
     suits = set(info(card)[1])
     if col:
         if suits & set(info(col[-1].card)[1]):
             return None
-        return f"it shares no suit with the last card of your column in district {d + 1}"
+        return IllegalMove(N_("it shares no suit with the last card of your column in "
+                              "district {district}"), district=d + 1)
     if district_open(st, d) or suits & set(info(st.districts[d])[1]):
         return None
-    return f"it shares no suit with the Pawn of district {d + 1}"
+    return IllegalMove(N_("it shares no suit with the Pawn of district {district}"),
+                       district=d + 1)
 
 
 def places(st: State, seat: int, card: str) -> list[int]:
@@ -98,22 +102,24 @@ def _spread(tokens, suits, total, mins, base) -> list[tuple[int, ...]]:
     return out
 
 
-def add_ok(on, pay, card: str, modern: bool) -> str | None:
+def add_ok(on, pay, card: str, modern: bool) -> IllegalMove | None:
     """M5: may `pay` be put on a deed already holding `on`? None if so, else why not."""
     suits = info(card)[1]
     if any(n for s, n in zip(SUITS, pay, strict=True) if s not in suits):
-        return "tokens on a deed must match one of its suits"
+        return IllegalMove(N_("tokens on a deed must match one of its suits"))
     if sum(pay) <= 0:
-        return "add at least one token"
+        return IllegalMove(N_("add at least one token"))
     total = sum(on) + sum(pay)
     c = cost(card, modern)
     if total > c:
-        return f"that would put {total} tokens on a card that needs {c}"
+        return IllegalMove(N_("that would put {total} tokens on a card that needs {cost}"),
+                           total=total, cost=c)
     if modern:
         after = [on[SI[s]] + pay[SI[s]] for s in suits]
         missing = sum(1 for k in after if k == 0)
         if c - total < missing:
-            return "the modern rules need each of its suits among the tokens at least once"
+            return IllegalMove(N_("the modern rules need each of its suits among the tokens "
+                                  "at least once"))
     return None
 
 

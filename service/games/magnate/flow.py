@@ -15,6 +15,7 @@ from ..cards import decktet
 from ..contract import Event, IllegalMove
 from ..folding import Recorder
 from ..shapes import Shapes, counts, one_of, string, whole
+from ..text import N_, phrase
 from . import costs
 from .scoring import final
 from .state import MODES, SI, SUITS, ZERO, Player, State, add, evolve, info, unvec, vec
@@ -144,41 +145,42 @@ def advance(rec: Recorder, chance) -> None:
 def _pay(move, key="pay") -> tuple[int, ...]:
     pay = move.get(key)
     if not isinstance(pay, dict) or any(s not in SUITS for s in pay):
-        raise IllegalMove("say which tokens you pay, e.g. 'with 2 Waves and 2 Leaves'")
+        raise IllegalMove(N_("say which tokens you pay, e.g. 'with 2 Waves and 2 Leaves'"))
     if any(not isinstance(n, int) or isinstance(n, bool) or n < 0 for n in pay.values()):
-        raise IllegalMove("token counts must be whole numbers, none negative")
+        raise IllegalMove(N_("token counts must be whole numbers, none negative"))
     return vec(pay)
 
 
 def _district(st: State, move) -> int:
     d = move.get("district")
     if not isinstance(d, int) or isinstance(d, bool) or not 1 <= d <= len(st.districts):
-        raise IllegalMove(f"there is no district {d!r}; districts are 1 to "
-                          f"{len(st.districts)}")
+        raise IllegalMove(N_("there is no district {district}; districts are 1 to {last}"),
+                          district=repr(d), last=len(st.districts))
     return d - 1
 
 
 def _hand_card(st: State, seat: int, move) -> str:
     card = move.get("card")
     if card not in st.players[seat].hand:
-        raise IllegalMove("you do not hold that card")
+        raise IllegalMove(N_("you do not hold that card"))
     return card
 
 
 def _afford(p, pay) -> None:
     if not costs.can_afford(p.tokens, pay):
-        raise IllegalMove("you do not have those tokens")
+        raise IllegalMove(N_("you do not have those tokens"))
 
 
 def _own_deed(st: State, seat: int, card) -> int:
     for d, x in costs.deeds(st.players[seat]):
         if x.card == card:
             return d
-    raise IllegalMove("you hold no incomplete deed to that card")
+    raise IllegalMove(N_("you hold no incomplete deed to that card"))
 
 
 def _name(card: str) -> str:
     return decktet.name(card)
+
 
 
 # ---------------------------------------------------------------- one handler per move type
@@ -191,9 +193,9 @@ def _prefer(rec: Recorder, seat: int, move) -> None:
     card = st.players[seat].columns[d][-1].card
     suit = move.get("suit")
     if suit not in tuple(costs.pref_choices(card)):     # one suit letter, never a fragment
-        raise IllegalMove("that deed cannot pay that suit, or has no choice to make")
+        raise IllegalMove(N_("that deed cannot pay that suit, or has no choice to make"))
     if st.players[seat].pref(card) == suit:
-        raise IllegalMove("that is already your preference")
+        raise IllegalMove(N_("that is already your preference"))
     rec.emit("PreferenceSet", seat=seat, card=card, suit=suit)
 
 
@@ -202,9 +204,9 @@ def _replace_aces(rec: Recorder, seat: int, move) -> None:
     st = rec.state
     mode = move.get("mode")
     if not st.options["replace_ace"]:
-        raise IllegalMove("this game is played without the Replace the Ace variant")
+        raise IllegalMove(N_("this game is played without the Replace the Ace variant"))
     if mode not in MODES or mode == st.players[seat].aces:
-        raise IllegalMove("choose always, never or ask (a change from the current one)")
+        raise IllegalMove(N_("choose always, never or ask (a change from the current one)"))
     rec.emit("AceSettingSet", seat=seat, mode=mode)
     if st.phase == "ask" and st.turn == seat and mode != "ask":
         _answer(rec, seat, st.asked, mode == "always")
@@ -213,9 +215,9 @@ def _replace_aces(rec: Recorder, seat: int, move) -> None:
 def _keep_or_replace(rec: Recorder, seat: int, move) -> None:
     st = rec.state
     if st.phase != "ask":
-        raise IllegalMove("there is no drawn Ace waiting for your answer")
+        raise IllegalMove(N_("there is no drawn Ace waiting for your answer"))
     if move.get("card") != st.asked:
-        raise IllegalMove("that is not the Ace you drew")
+        raise IllegalMove(N_("that is not the Ace you drew"))
     _answer(rec, seat, st.asked, move["type"] == "replace")
 
 
@@ -227,9 +229,9 @@ def _trade(rec: Recorder, seat: int, move) -> None:
     """M10: 3 of one suit for 1 of another, with the bank."""
     give, get = move.get("give"), move.get("get")
     if give not in SUITS or get not in SUITS or give == get:
-        raise IllegalMove("trade 3 tokens of one suit for 1 of another suit")
+        raise IllegalMove(N_("trade 3 tokens of one suit for 1 of another suit"))
     if rec.state.players[seat].tokens[SI[give]] < 3:
-        raise IllegalMove("you need 3 tokens of that suit to trade")
+        raise IllegalMove(N_("you need 3 tokens of that suit to trade"))
     rec.emit("Traded", seat=seat, give=give, get=get)
 
 
@@ -243,7 +245,7 @@ def _add(rec: Recorder, seat: int, move) -> None:
     _afford(p, pay)
     why = costs.add_ok(deed.on, pay, deed.card, st.modern)
     if why:
-        raise IllegalMove(why)
+        raise why
     done = sum(deed.on) + sum(pay) == costs.cost(deed.card, st.modern)
     rec.emit("DeedAdded", seat=seat, card=deed.card, district=d + 1, pay=unvec(pay),
              completed=done)
@@ -259,7 +261,8 @@ def _placed_in(st: State, seat: int, move) -> tuple[str, int]:
     d = _district(st, move)
     why = costs.can_place(st, seat, card, d)
     if why:
-        raise IllegalMove(f"cannot place {_name(card)} there: {why}")
+        raise IllegalMove(N_("cannot place {card} there: {why}"), card=_name(card),
+                          why=phrase(why.template, **why.values))
     return card, d
 
 
@@ -271,7 +274,8 @@ def _buy(rec: Recorder, seat: int, move) -> None:
     _afford(p, pay)
     if pay not in costs.outright_payments(p.tokens, card, st.modern):
         c = costs.cost(card, st.modern)
-        raise IllegalMove(f"{_name(card)} costs {c} tokens of its suits, at least one of each")
+        raise IllegalMove(N_("{card} costs {cost} tokens of its suits, at least one of each"),
+                          card=_name(card), cost=c)
     rec.emit("Bought", seat=seat, card=card, district=d + 1, pay=unvec(pay))
 
 
@@ -281,10 +285,10 @@ def _deed_extra(p: Player, card: str, pay, move, modern: bool):
         return None
     extra = _pay(move, "add")
     if not costs.can_afford(add(p.tokens, pay, -1), extra):
-        raise IllegalMove("you do not have those tokens besides the deed's price")
+        raise IllegalMove(N_("you do not have those tokens besides the deed's price"))
     why = costs.add_ok(ZERO, extra, card, modern)
     if why:
-        raise IllegalMove(why)
+        raise why
     return extra
 
 
@@ -292,8 +296,8 @@ def _deed(rec: Recorder, seat: int, move) -> None:
     st = rec.state
     card, d = _placed_in(st, seat, move)
     if not costs.deed_allowed(card, st.modern):
-        raise IllegalMove("no deed may be bought for a 2" if info(card)[0] == "2"
-                          else "in the classic rules an Ace has no deed")
+        raise IllegalMove(N_("no deed may be bought for a 2") if info(card)[0] == "2"
+                          else N_("in the classic rules an Ace has no deed"))
     p = st.players[seat]
     pay = costs.deed_cost(card)
     _afford(p, pay)
@@ -321,14 +325,14 @@ def _phase_check(st: State, t: str) -> None:
     if t in ("keep", "replace"):
         return
     if st.phase == "ask":
-        raise IllegalMove("first answer: keep or replace the Ace you drew")
+        raise IllegalMove(N_("first answer: keep or replace the Ace you drew"))
     if t == "end":
         if st.phase != "open":
-            raise IllegalMove("make your card play first" if st.rules >= 2 else
-                              "in this game the card play ends the turn")
+            raise IllegalMove(N_("make your card play first") if st.rules >= 2 else
+                              N_("in this game the card play ends the turn"))
     elif t in CARD_PLAYS and st.phase == "open":
-        raise IllegalMove("you have made your card play this turn: trade, add to a deed, or "
-                          "end your turn")
+        raise IllegalMove(N_("you have made your card play this turn: trade, add to a deed, "
+                             "or end your turn"))
 
 
 _CARD = {"card": string}
@@ -350,16 +354,16 @@ SHAPES = Shapes("Magnate", {
 def _handler(st: State, seat: int, move):
     SHAPES.check(move)
     if st.phase == "over":
-        raise IllegalMove("the game is over")
+        raise IllegalMove(N_("the game is over"))
     if not isinstance(seat, int) or not 0 <= seat < st.n:
-        raise IllegalMove("no such seat")
+        raise IllegalMove(N_("no such seat"))
     t = move.get("type")
     if t in ANY_TIME:
         return ANY_TIME[t]
     if t not in ON_TURN:
-        raise IllegalMove(f"unknown move {t!r}")
+        raise IllegalMove(N_("unknown move {type}"), type=repr(t))
     if seat != st.turn:
-        raise IllegalMove("it is not your turn")
+        raise IllegalMove(N_("it is not your turn"))
     _phase_check(st, t)
     return ON_TURN[t]
 

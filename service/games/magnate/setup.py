@@ -13,23 +13,24 @@ from __future__ import annotations
 
 from ..cards import decktet
 from ..contract import Event, Option, OptionError
+from ..text import N_
 
 OPTIONS = {
     "ruleset": Option("classic", "classic (seed 000) or modern Roller rules (seed 002)",
                       ("classic", "modern"), "Rules"),
-    "courts": Option("default", "Courts as properties (M14); default: off in classic, on in "
-                     "modern", ("default", "on", "off"), "Courts"),
-    "pawn_properties": Option(False, "Pawns are properties, every district unrestricted "
-                              "(M15; classic only, needs Courts off)", (False, True),
-                              "Pawn properties"),
-    "replace_ace": Option(False, "an Ace drawn at the end of a turn may be replaced (M16)",
-                          (False, True), "Replace the Ace"),
-    "double_taxation": Option(False, "two tax dice (M11); always on in mega", (False, True),
-                              "Double taxation"),
-    "mega": Option(False, "two Decktets, nine districts, two plays a turn (M20)",
-                   (False, True), "Mega Magnate"),
-    "three": Option(False, "three players on a Y of districts (M21; modern only)",
-                    (False, True), "Three players"),
+    "courts": Option("default", N_("Courts as properties (M14); default: off in classic, on "
+                                   "in modern"), ("default", "on", "off"), N_("Courts")),
+    "pawn_properties": Option(False, N_("Pawns are properties, every district unrestricted "
+                                        "(M15; classic only, needs Courts off)"), (False, True),
+                              N_("Pawn properties")),
+    "replace_ace": Option(False, N_("an Ace drawn at the end of a turn may be replaced (M16)"),
+                          (False, True), N_("Replace the Ace")),
+    "double_taxation": Option(False, N_("two tax dice (M11); always on in mega"),
+                              (False, True), N_("Double taxation")),
+    "mega": Option(False, N_("two Decktets, nine districts, two plays a turn (M20)"),
+                   (False, True), N_("Mega Magnate")),
+    "three": Option(False, N_("three players on a Y of districts (M21; modern only)"),
+                    (False, True), N_("Three players")),
     "deck": Option("", "fixed deck order, comma-separated card ids, top first (tests, "
                    "replaying a table game); may end with the Crowns in dealing order", None,
                    "Deck order"),

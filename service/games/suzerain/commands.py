@@ -20,7 +20,7 @@ from functools import cache
 
 from ..cards import decktet
 from ..contract import CommandError, Move
-from ..text import match
+from ..text import N_, match
 from .rules import legal_moves
 from .state import CARDS, CLAIM, DISCARD, FOLLOW, LEAD, LOSER, OVER, RIGHT, ordered, sort_key
 
@@ -58,7 +58,7 @@ def describe(move: Move) -> str:
 def parse(state, seat: int, text: str) -> list[Move]:
     chunks = [c.strip() for c in re.split(r"[\n;]+", text or "") if c.strip()]
     if not chunks:
-        raise CommandError("there is no command in that text", _hints(state, seat))
+        raise CommandError(N_("there is no command in that text"), _hints(state, seat))
     return [_one(state, seat, chunk) for chunk in chunks]
 
 
@@ -81,14 +81,20 @@ def _verb(state, seat: int, low: str, chunk: str) -> tuple[str, str]:
         return "discard", low
     verb = PHASE_VERB.get(state.phase)
     if verb is None:
-        raise CommandError("the game is over" if state.phase == OVER else
-                           f"I do not understand {chunk!r}", _hints(state, seat))
+        if state.phase == OVER:
+            raise CommandError(N_("the game is over"), _hints(state, seat))
+        raise CommandError(N_("I do not understand {text}"), _hints(state, seat),
+                           text=repr(chunk))
     return verb, low
+
+
+#: asked when `lead` or `play` comes without its card (the verb is a move word)
+WHICH_CARD = {"lead": N_("lead which card?"), "play": N_("play which card?")}
 
 
 def _play(state, seat: int, verb: str, rest: str) -> Move:
     if not rest:
-        raise CommandError(f"{verb} which card?", _hints(state, seat))
+        raise CommandError(WHICH_CARD[verb], _hints(state, seat))
     card = _resolve(rest, state.hands[seat], "card in your hand")
     kind = verb
     if verb == "play" and state.phase == LEAD and state.leader == seat:
@@ -102,13 +108,13 @@ def _take(state, seat: int, verb: str, rest: str) -> Move:
     if rest in BLIND_WORDS:
         return {"type": "take_blind"}
     if not rest:
-        raise CommandError("take which card? (or 'take blind')", _hints(state, seat))
+        raise CommandError(N_("take which card? (or 'take blind')"), _hints(state, seat))
     return {"type": "take", "card": _resolve(rest, state.display, "face-up card")}
 
 
 def _discard(state, seat: int, verb: str, rest: str) -> Move:
     if not rest:
-        raise CommandError("discard which cards? Say 'discard none' to keep them all",
+        raise CommandError(N_("discard which cards? Say 'discard none' to keep them all"),
                            _hints(state, seat))
     if rest in NONE_WORDS:
         return {"type": "discard", "cards": []}
@@ -122,7 +128,7 @@ def _remove(state, seat: int, verb: str, rest: str) -> Move:
         return {"type": "decline"}
     target, right = _remove_parts(state, seat, verb, rest)
     if not target:
-        raise CommandError("remove which card?", _rights(state, seat))
+        raise CommandError(N_("remove which card?"), _rights(state, seat))
     card = _resolve(target, state.hands[seat], "card in your hand")
     by = (_resolve(right, state.kept[seat], "Pawn or Court of yours") if right
           else _only_right(state, seat, card))
@@ -133,7 +139,7 @@ def _remove_parts(state, seat: int, verb: str, rest: str) -> tuple[str, str]:
     if verb == "use":
         m = re.match(r"(.+?) (?:on|to remove|for) (.+)", rest)
         if not m:
-            raise CommandError("say 'remove <card> with <Pawn or Court>'",
+            raise CommandError(N_("say 'remove <card> with <Pawn or Court>'"),
                                _rights(state, seat))
         return m.group(2), m.group(1)
     m = re.match(r"(.+?) (?:with|using|by) (.+)", rest)
@@ -147,12 +153,13 @@ def _only_right(state, seat: int, card: str) -> str:
     if state.phase == RIGHT and state.offer in fits:
         return state.offer
     if len(fits) != 1:
-        why = (f"none of your unused Pawns and Courts shares a suit with {decktet.name(card)}"
-               if not fits else f"which right removes {decktet.name(card)}?")
+        why = (N_("none of your unused Pawns and Courts shares a suit with {card}")
+               if not fits else N_("which right removes {card}?"))
         # with no right to use, what may be done instead ('remove nothing' to a fresh right
         # that no hand card fits, rules 3)
         raise CommandError(why, [describe({"type": "remove", "card": card, "with": k})
-                                 for k in fits] or _rights(state, seat) or _hints(state, seat))
+                                 for k in fits] or _rights(state, seat) or _hints(state, seat),
+                           card=decktet.name(card))
     return fits[0]
 
 
@@ -169,6 +176,13 @@ def _strict(query: str, candidates) -> str:
     return match(query, _spellings(ordered(candidates)))
 
 
+#: a name found nowhere it may be, by where it was looked for (a sentence each: German and
+#: French make "no" agree with the noun)
+NOWHERE = {"card in your hand": N_("there is no card in your hand {query}"),
+           "face-up card": N_("there is no face-up card {query}"),
+           "Pawn or Court of yours": N_("there is no Pawn or Court of yours {query}")}
+
+
 def _resolve(query: str, candidates, where: str) -> str:
     """A card among `candidates`; failing that, any card of the game (the move is then
     refused by `decide` with the reason: "you do not hold the Mill")."""
@@ -181,7 +195,7 @@ def _resolve(query: str, candidates, where: str) -> str:
             return match(query, _spellings(CARDS))
         except CommandError:
             hint = err.suggestions or [decktet.name(c) for c in ordered(candidates)][:8]
-            raise CommandError(f"there is no {where} {query!r}", hint) from None
+            raise CommandError(NOWHERE[where], hint, query=repr(query)) from None
 
 
 def _card_list(rest: str, hand) -> list[str]:

@@ -28,7 +28,7 @@ from ..cards import decktet
 from ..contract import Chance, CommandError, Event, IllegalMove, Move, Option, OptionError
 from ..folding import Recorder
 from ..shapes import Shapes, string, strings
-from ..text import match
+from ..text import N_, all_of, any_of, match, phrase
 from . import scoring
 from .state import (
     CARDS,
@@ -48,7 +48,6 @@ from .state import (
     evolve,
     listing,
     ordered,
-    suit_words,
     to_act,
     value,
 )
@@ -211,20 +210,21 @@ def rights(state: State, seat: int) -> list[Move]:
             for c in hand if decktet.shares_suit(c, k)]
 
 
-def _last_card_refusal(state: State, seat: int, card: str) -> str | None:
+def _last_card_refusal(state: State, seat: int, card: str) -> IllegalMove | None:
     """Why `card` may not be removed as the last hand card, or None if it may.
     Version 1: never at a lead or follow, where it must still be played. Version 2 (S7
     amended): whenever the pile holds a card, as the pile refills the hand (S8)."""
     if len(state.hands[seat]) > 1:
         return None
-    name = decktet.name(card) if card else "your last card"
+    name = decktet.name(card) if card else phrase(N_("your last card"))
     if state.rules < 2:
         if state.phase in (LEAD, FOLLOW):
-            return f"{name} is your last card and you must still play it"
+            return IllegalMove(N_("{card} is your last card and you must still play it"),
+                               card=name)
         return None
     if not state.piles[seat]:
-        return (f"{name} is your last card and your discard pile is empty, so nothing would "
-                "refill your hand (S7, S8)")
+        return IllegalMove(N_("{card} is your last card and your discard pile is empty, so "
+                              "nothing would refill your hand (S7, S8)"), card=name)
     return None
 
 
@@ -239,14 +239,14 @@ def playable(hand, led: str) -> list[str]:
 
 def decide(state: State, seat: int, move: Move, chance: Chance) -> list[Event]:
     if not isinstance(move, dict) or move.get("type") not in MOVE_TYPES:
-        raise IllegalMove("that is not a Suzerain move (lead, play, take, discard, remove)")
+        raise IllegalMove(N_("that is not a Suzerain move (lead, play, take, discard, remove)"))
     kind = SHAPES.check(move)
     if state.phase == OVER:
-        raise IllegalMove("the game is over")
+        raise IllegalMove(N_("the game is over"))
     if seat not in to_act(state):
-        raise IllegalMove(f"it is not your turn: your opponent must {_task(state)}")
+        raise IllegalMove(N_("it is not your turn: your opponent must {task}"), task=_task(state))
     if kind != "remove" and kind.split("_")[0] != EXPECTED[state.phase]:
-        raise IllegalMove(f"you must {_task(state)} now")
+        raise IllegalMove(N_("you must {task} now"), task=_task(state))
     rec = Recorder(evolve, state)
     _DECIDE[kind](rec, seat, move)
     return rec.events
@@ -267,7 +267,8 @@ def _follow(rec: Recorder, seat: int, move: Move) -> None:
     followers = playable(state.hands[seat], led)
     followed = decktet.shares_suit(card, led)
     if not followed and len(followers) < len(state.hands[seat]):
-        raise IllegalMove(f"you must follow {suit_words(led)}: you hold {listing(followers)}")
+        raise IllegalMove(N_("you must follow {suits}: you hold {cards}"), suits=_suits(led),
+                          cards=_all(followers))
     leader = state.leader
     winner = seat if followed and value(card) > value(led) else leader
     nxt = seat if value(card) > value(led) else leader
@@ -292,15 +293,15 @@ def _claim(rec: Recorder, seat: int, move: Move) -> None:
 def _claimed_card(state: State, move: Move) -> tuple[str, bool]:
     if move["type"] == "take_blind":
         if state.phase == LOSER:
-            raise IllegalMove("the loser of the trick must take a face-up card: "
-                              f"{listing(ordered(state.display))}")
+            raise IllegalMove(N_("the loser of the trick must take a face-up card: {cards}"),
+                              cards=_all(ordered(state.display)))
         if not state.deck:
-            raise IllegalMove("the deck is empty: take a face-up card")
+            raise IllegalMove(N_("the deck is empty: take a face-up card"))
         return state.deck[0], True
     card = _card_of(move)
     if card not in state.display:
-        raise IllegalMove(f"{_called(card)} is not face up; face up: "
-                          f"{listing(ordered(state.display))}")
+        raise IllegalMove(N_("{card} is not face up; face up: {cards}"), card=_called(card),
+                          cards=_all(ordered(state.display)))
     return card, False
 
 
@@ -353,14 +354,14 @@ def _discard(rec: Recorder, seat: int, move: Move) -> None:
     state = rec.state
     cards = move.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise IllegalMove("say which cards to discard, or 'discard none'")
+        raise IllegalMove(N_("say which cards to discard, or 'discard none'"))
     if len(cards) > 2:
-        raise IllegalMove(f"you may discard at most 2 cards, not {len(cards)}")
+        raise IllegalMove(N_("you may discard at most 2 cards, not {count}"), count=len(cards))
     if len(set(cards)) != len(cards):
-        raise IllegalMove("name each card to discard once")
+        raise IllegalMove(N_("name each card to discard once"))
     missing = [c for c in cards if c not in state.hands[seat]]
     if missing:
-        raise IllegalMove(f"you do not hold {_called(missing[0])}")
+        raise IllegalMove(N_("you do not hold {card}"), card=_called(missing[0]))
     rec.emit("Discarded", seat=seat, cards=list(ordered(cards)))
     _cleanup(rec)
 
@@ -378,11 +379,11 @@ def _remove(rec: Recorder, seat: int, move: Move) -> None:
     _check_right(state, seat, by)
     card = _held(state, seat, move)
     if not decktet.shares_suit(card, by):
-        raise IllegalMove(f"{decktet.name(card)} shares no suit with {decktet.name(by)} "
-                          f"({suit_words(by)})")
+        raise IllegalMove(N_("{card} shares no suit with {under} ({suits})"),
+                          card=decktet.name(card), under=decktet.name(by), suits=_suits(by))
     refusal = _last_card_refusal(state, seat, card)
     if refusal:
-        raise IllegalMove(refusal)
+        raise refusal
     rec.emit("Removed", seat=seat, card=card, **{"with": by})
     _after_removal(rec, seat)
 
@@ -390,11 +391,12 @@ def _remove(rec: Recorder, seat: int, move: Move) -> None:
 def _check_right(state: State, seat: int, by) -> None:
     if not isinstance(by, str) or by not in state.kept[seat]:
         mine = [k for k in state.kept[seat] if k not in state.used[seat]]
-        raise IllegalMove(f"you have no Pawn or Court {_called(by)}; your unused rights: "
-                          f"{listing(mine)}" if mine else
-                          "you have no Pawn or Court with an unused right")
+        if mine:
+            raise IllegalMove(N_("you have no Pawn or Court {card}; your unused rights: {cards}"),
+                              card=_called(by), cards=_all(mine))
+        raise IllegalMove(N_("you have no Pawn or Court with an unused right"))
     if by in state.used[seat]:
-        raise IllegalMove(f"you have already used {decktet.name(by)}")
+        raise IllegalMove(N_("you have already used {card}"), card=decktet.name(by))
 
 
 def _after_removal(rec: Recorder, seat: int) -> None:
@@ -491,27 +493,44 @@ _TIMEOUT = {
 # ----- words -------------------------------------------------------------------------------
 
 
-def _task(state: State) -> str:
-    return {LEAD: "lead a card", FOLLOW: f"play a card to {decktet.name(state.table[0])}"
-            if state.table else "play a card",
-            CLAIM: "take a face-up card or take blind", LOSER: "take a face-up card",
-            DISCARD: "discard 0, 1 or 2 cards ('discard none' for none)",
-            RIGHT: f"use the right of {decktet.name(state.offer)} or keep it for later "
-                   "('remove nothing')" if state.offer else "decide on a right",
-            }.get(state.phase, "wait")
+def _task(state: State) -> dict:
+    """What the phase asks for, as a phrase of a refusal ("you must {task} now")."""
+    if state.phase == FOLLOW and state.table:
+        return phrase(N_("play a card to {card}"), card=decktet.name(state.table[0]))
+    if state.phase == RIGHT and state.offer:
+        return phrase(N_("use the right of {card} or keep it for later ('remove nothing')"),
+                      card=decktet.name(state.offer))
+    return phrase(TASKS.get(state.phase, N_("wait")))
+
+
+#: what each phase asks for (a phrase; the two that name a card are `_task`'s)
+TASKS = {LEAD: N_("lead a card"), FOLLOW: N_("play a card"),
+         CLAIM: N_("take a face-up card or take blind"), LOSER: N_("take a face-up card"),
+         DISCARD: N_("discard 0, 1 or 2 cards ('discard none' for none)"),
+         RIGHT: N_("decide on a right")}
+
+
+def _all(cards) -> dict | str:
+    """Cards as one parameter of a refusal ("the Mill, the Sailor and the Savage")."""
+    return all_of([decktet.name(c) for c in cards])
+
+
+def _suits(card: str) -> dict | str:
+    """A card's suits as one parameter of a refusal ("Moons or Leaves")."""
+    return any_of([decktet.SUIT_NAMES[s] for s in decktet.suits(card)])
 
 
 def _held(state: State, seat: int, move: Move) -> str:
     card = _card_of(move)
     if card not in state.hands[seat]:
-        raise IllegalMove(f"you do not hold {_called(card)}")
+        raise IllegalMove(N_("you do not hold {card}"), card=_called(card))
     return card
 
 
 def _card_of(move: Move) -> str:
     card = move.get("card")
     if not isinstance(card, str) or card not in CARDS:
-        raise IllegalMove(f"there is no card {card!r} in Suzerain")
+        raise IllegalMove(N_("there is no card {card} in Suzerain"), card=repr(card))
     return card
 
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..contract import Chance, Event, Option, Outcome
 from ..contract import validate_options as _validate
+from ..text import N_
 from . import bots, commands, plans, rules, state, views
 
 
@@ -25,10 +26,10 @@ class Trees:
                            "(empty = shuffled)", label="Deck order"),
         "roots": Option("", "Fixed root pile order: the six Aces, top first, e.g. 1M,1S,1V,1L,"
                             "1Y,1K or MSVLYK (empty = shuffled)", label="Root order"),
-        "turn_cap": Option(300, "The game ends after this many turns with the scores as they "
-                                "are (T8)", label="Turn cap"),
-        "bonus": Option(1, "Extra points per harvested Crown matching an Ace you already own "
-                           "(T5)", choices=(0, 1, 2), label="Crown bonus"),
+        "turn_cap": Option(300, N_("The game ends after this many turns with the scores as "
+                                   "they are (T8)"), label=N_("Turn cap")),
+        "bonus": Option(1, N_("Extra points per harvested Crown matching an Ace you already "
+                              "own (T5)"), choices=(0, 1, 2), label=N_("Crown bonus")),
     }
     bots = dict(bots.BOTS)
     # what only follows an action (T6, T7): a headline names the action, not the draw after it

@@ -16,7 +16,7 @@ from collections.abc import Mapping
 
 from ..cards import decktet
 from ..contract import CommandError
-from ..text import match
+from ..text import N_, match
 from . import rules
 from .state import ACES, DRAW_CARDS, card_name, tree_name
 
@@ -79,7 +79,7 @@ def parse(state: Mapping, seat: int, text: str) -> list[dict]:
     legal = rules.legal_moves(state, seat)
     hint = [describe(m) for m in legal[:5]]
     if not words:
-        raise CommandError("the message holds no move", hint)
+        raise CommandError(N_("the message holds no move"), hint)
     m = TREE_RE.match(words)
     if m:
         return _parse_tree(state, m, legal)
@@ -90,8 +90,13 @@ def parse(state: Mapping, seat: int, text: str) -> list[dict]:
     m = PLAY_ALONE_RE.match(words)
     if m and not re.search(r"\b(under|on|onto)\b", m["card"]):
         return _parse_play_alone(m, hand, legal, hint)
-    raise CommandError("Trees moves read \"play <card> under <card>\", \"harvest <tree>\" "
-                       "or \"unroot <tree>\"", hint)
+    raise CommandError(N_("Trees moves read \"play <card> under <card>\", \"harvest <tree>\" "
+                          "or \"unroot <tree>\""), hint)
+
+
+#: asked when `harvest` or `unroot` comes without its tree (a sentence each: the verb is a
+#: move word, not a parameter a translation could place)
+WHICH_TREE = {"harvest": N_("harvest which tree?"), "unroot": N_("unroot which tree?")}
 
 
 def _parse_tree(state: Mapping, m: re.Match, legal: list[dict]) -> list[dict]:
@@ -102,14 +107,13 @@ def _parse_tree(state: Mapping, m: re.Match, legal: list[dict]) -> list[dict]:
         kinds = [mv for mv in legal if mv["type"] == verb]
         if len(kinds) == 1:
             return [kinds[0]]
-        raise CommandError(f"{verb} which tree?",
-                           [describe({"type": verb, "root": r}) for r in in_play])
+        raise CommandError(WHICH_TREE[verb], [describe({"type": verb, "root": r}) for r in in_play])
     try:
         root = match(re.sub(r"\btree$", "", query).strip() or query, TREE_NAMES, "tree")
     except CommandError as err:
         sugg = [describe({"type": verb, "root": r})
                 for r in ([c for c in in_play if tree_name(c) in err.suggestions] or in_play)]
-        raise CommandError(err.why, sugg) from None
+        raise err.suggesting(sugg) from None
     return [{"type": verb, "root": root}]
 
 
@@ -125,7 +129,7 @@ def _parse_play(state: Mapping, m: re.Match, hand: list[str], legal: list[dict])
     card = _card(m["card"], hand, legal, under)
     if under is None:
         targets = [describe(mv) for mv in legal if mv["type"] == "play" and mv["card"] == card]
-        raise CommandError(under_err.why, targets or under_err.suggestions) from None
+        raise under_err.suggesting(targets or under_err.suggestions) from None
     return [{"type": "play", "card": card, "under": under}]
 
 
@@ -137,9 +141,9 @@ def _parse_play_alone(m: re.Match, hand: list[str], legal: list[dict],
     if len(targets) == 1:
         return [targets[0]]
     if not targets:
-        raise CommandError(f"{card_name(card)} has nowhere to go", hint)
-    raise CommandError(f"under which card should {card_name(card)} go?",
-                       [describe(mv) for mv in targets])
+        raise CommandError(N_("{card} has nowhere to go"), hint, card=card_name(card))
+    raise CommandError(N_("under which card should {card} go?"),
+                       [describe(mv) for mv in targets], card=card_name(card))
 
 
 def _card(query: str, hand: list[str], legal: list[dict], under: str | None = None) -> str:
@@ -148,13 +152,11 @@ def _card(query: str, hand: list[str], legal: list[dict], under: str | None = No
     except CommandError as err:
         named = [c for c in hand if decktet.name(c) in err.suggestions]
         if "several" in err.why:   # ambiguous: name the candidates, those in hand if any
-            raise CommandError(err.why, [decktet.name(c) for c in named]
-                               or err.suggestions) from None
+            raise err.suggesting([decktet.name(c) for c in named] or err.suggestions) from None
         # unknown (RULINGS, Commands: refused with the candidates): the plays of the hand
         # cards spelt like it, else of the whole hand, else the hand's cards by name
         plays = _plays(legal, named, under) or _plays(legal, hand, under)
-        raise CommandError(err.why, plays or [card_name(c) for c in hand][:MAX_LISTED]
-                           ) from None
+        raise err.suggesting(plays or [card_name(c) for c in hand][:MAX_LISTED]) from None
 
 
 MAX_LISTED = 8   # suggestions in one refusal, as the other games list

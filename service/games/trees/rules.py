@@ -11,6 +11,7 @@ from typing import Any
 from ..contract import Chance, Event, IllegalMove, OptionError
 from ..folding import Recorder
 from ..shapes import Shapes, string
+from ..text import N_
 from .state import (
     ACES,
     CAP,
@@ -66,24 +67,29 @@ def harvest_value(state: Mapping, seat: int, tree: Mapping) -> tuple[int, int, i
     return len(crowns), bonus, len(crowns) + bonus
 
 
-def play_problem(state: Mapping, card: str, under: str) -> str | None:
+#: a full card's refusal by how many it holds (a Crown holds none, the others two or three)
+FULL = {2: N_("{under} already holds two cards"), 3: N_("{under} already holds three cards")}
+
+
+def play_problem(state: Mapping, card: str, under: str) -> IllegalMove | None:
     """Why `card` may not go under `under` in this position (None: it may). Hand not checked."""
+    names = {"card": card_name(card), "under": card_name(under)}
     tree = node_of(state, under)
     if tree is None:
-        return f"{card_name(under)} is not in any tree"
+        return IllegalMove(N_("{under} is not in any tree"), **names)
     if is_crown(under):
-        return f"nothing can go under a Crown ({card_name(under)})"
+        return IllegalMove(N_("nothing can go under a Crown ({under})"), **names)
     if not SUITS[card] & SUITS[under]:
-        return f"{card_name(card)} shares no suit with {card_name(under)}"
+        return IllegalMove(N_("{card} shares no suit with {under}"), **names)
     if RANK[card] <= RANK[under]:
         if RANK[card] == RANK[under]:
-            return (f"{card_name(card)} does not rank above {card_name(under)} "
-                    f"(they are equal in Trees)")
-        return f"{card_name(card)} ranks below {card_name(under)} in Trees"
+            return IllegalMove(N_("{card} does not rank above {under} "
+                                  "(they are equal in Trees)"), **names)
+        return IllegalMove(N_("{card} ranks below {under} in Trees"), **names)
     held = len(tree["kids"][under])
     if held >= CAP[under]:
-        words = {2: "two", 3: "three"}
-        return f"{card_name(under)} already holds {words.get(held, held)} cards"
+        return IllegalMove(FULL.get(held, "{under} already holds {held} cards"), **names,
+                           held=held)
     return None
 
 
@@ -177,12 +183,12 @@ SHAPES = Shapes("Trees", {
 def check_move(state: Mapping, seat: int, move: Any) -> dict:
     """Validate `move` for `seat`; return it normalised, or raise IllegalMove with the reason."""
     if not isinstance(move, dict) or move.get("type") not in MOVE_TYPES:
-        raise IllegalMove("a Trees move is play, harvest or unroot")
+        raise IllegalMove(N_("a Trees move is play, harvest or unroot"))
     SHAPES.check(move)
     if state["ended"]:
-        raise IllegalMove("the game is over")
+        raise IllegalMove(N_("the game is over"))
     if seat != state["to_act"]:
-        raise IllegalMove("it is not your turn")
+        raise IllegalMove(N_("it is not your turn"))
     if move["type"] == "play":
         return _check_play(state, seat, move)
     return _check_tree_move(state, seat, move)
@@ -192,14 +198,14 @@ def _check_play(state: Mapping, seat: int, move: Mapping) -> dict:
     """T3: a hand card under a tree card it may go under."""
     card, under = move.get("card"), move.get("under")
     if card not in SUITS or card in ACES:
-        raise IllegalMove(f"{card!r} is not a card you can play")
+        raise IllegalMove(N_("{card} is not a card you can play"), card=repr(card))
     if under not in SUITS:
-        raise IllegalMove(f"{under!r} is not a card")
+        raise IllegalMove(N_("{under} is not a card"), under=repr(under))
     if card not in state["hands"][seat]:
-        raise IllegalMove(f"you do not hold {card_name(card)}")
-    why = play_problem(state, card, under)
-    if why:
-        raise IllegalMove(why)
+        raise IllegalMove(N_("you do not hold {card}"), card=card_name(card))
+    refused = play_problem(state, card, under)
+    if refused:
+        raise refused
     return {"type": "play", "card": card, "under": under}
 
 
@@ -207,21 +213,23 @@ def _check_tree_move(state: Mapping, seat: int, move: Mapping) -> dict:
     """T4 harvest (a tree with a Crown) and T6 unroot (only with no play and no harvest)."""
     kind, root = move["type"], move.get("root")
     if root not in ACES:
-        raise IllegalMove(f"{root!r} is not an Ace")
+        raise IllegalMove(N_("{root} is not an Ace"), root=repr(root))
     tree = tree_by_root(state, root)
     if tree is None:
-        where = "harvested" if any(root in a for a in state["aces"]) else "not in play"
-        raise IllegalMove(f"{tree_name(root)} is {where}")
+        gone = any(root in a for a in state["aces"])
+        raise IllegalMove(N_("{tree} is harvested") if gone else N_("{tree} is not in play"),
+                          tree=tree_name(root))
     if kind == "harvest":
         if not crowns_in(tree):
-            raise IllegalMove(f"{tree_name(root)} holds no Crown, so it cannot be harvested")
+            raise IllegalMove(N_("{tree} holds no Crown, so it cannot be harvested"),
+                              tree=tree_name(root))
         return {"type": "harvest", "root": root}
     if harvests(state):
-        raise IllegalMove("you may unroot only when you can neither play nor harvest, "
-                          "and a tree can be harvested")
+        raise IllegalMove(N_("you may unroot only when you can neither play nor harvest, "
+                             "and a tree can be harvested"))
     if can_play(state, seat):
-        raise IllegalMove("you may unroot only when you can neither play nor harvest, "
-                          "and you have a card to play")
+        raise IllegalMove(N_("you may unroot only when you can neither play nor harvest, "
+                             "and you have a card to play"))
     return {"type": "unroot", "root": root}
 
 

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import io
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
 from pathlib import Path
@@ -125,6 +125,17 @@ def gettext(message: str, **values) -> str:
 #: the name gettext's tools look for (`make translations` extracts `_(...)`), so a module
 #: imports it as it is instead of renaming gettext on the way in
 _ = gettext
+
+
+def spoken(template: str, args: Mapping) -> str:
+    """An engine's template (service.games.text: str.format's named braces, a parameter that
+    is a phrase translated on its own) in the current language. Given no args, the template
+    is the whole sentence (an engine's English with no template yet: shown as it is)."""
+    text = _raw_gettext(template)
+    if not args:
+        return text
+    return text.format(**{k: spoken(v["template"], v["args"]) if isinstance(v, dict) else v
+                          for k, v in args.items()})
 
 
 def ngettext(singular: str, plural: str, n: int, **values) -> str:

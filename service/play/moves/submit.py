@@ -15,7 +15,7 @@ from sqlalchemy.orm import Session
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness
 from service.play import aftercommit, notify, repository, webhooks
-from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused
+from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused, reason
 from service.play.services import Services
 from service.play.time import deadlines, ending, mailholds
 from service.store import eventstore, movewrites, records
@@ -373,7 +373,7 @@ def _decide(engine, state, seat: int, move: Move, chance, index: int, text: str 
     try:
         return engine.decide(state, seat, move, chance)
     except IllegalMove as exc:
-        raise Refused(exc.why, index=index, text=text or engine.describe(move)) from None
+        raise Refused(reason(exc), index=index, text=text or engine.describe(move)) from None
 
 
 def _moves(engine, seat: int, moves: list[Move], lines: list[str], current, turn_ended):
@@ -393,7 +393,7 @@ def _moves(engine, seat: int, moves: list[Move], lines: list[str], current, turn
         try:
             parsed = engine.parse(current(), seat, line)
         except CommandError as exc:
-            raise Refused(exc.why, index=len(moves) + index, text=line,
+            raise Refused(reason(exc), index=len(moves) + index, text=line,
                           suggestions=exc.suggestions) from None
         for move in parsed:
             yield line, move

@@ -12,7 +12,7 @@ from sqlalchemy import select
 from service.games import registry
 from service.linking.signer import Claims
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, ranking, repository, webhooks
 from service.play.errors import GameOver, PlayError
 from service.play.repository import check_holder
@@ -228,10 +228,14 @@ def resign_in(session, svc: Services, game_id: int, seat: int,
 
 # --- replace -------------------------------------------------------------------------------
 
+FINISHED = N_("This game has finished; no seat needs a new player.")
+
+
 def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, address: str,
                        holder: int | None = None) -> str:
     """Any player may invite an address to take over an absent or resigned seat; the invited
-    person accepts by link (service.web: /i/<token>)."""
+    person accepts by link (service.web: /i/<token>). The inviter is answered in the language
+    of the moment (their page's), the invitee written to in theirs."""
     address = address.strip().lower()
     now = svc.clock.now()
     with svc.db.transaction() as session:
@@ -239,21 +243,21 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         game = pos.row
         check_holder(game, by_seat, holder)
         if game.status == GameStatus.ENDED:
-            raise GameOver("This game has finished; no seat needs a new player.")
+            raise GameOver(_(FINISHED))
         row = next((r for r in game.seats if r.seat == target), None)
         if row is None:
-            raise SeatRefused(f"There is no seat {target + 1} in this game.")
+            raise SeatRefused(_("There is no seat %(seat)d in this game.", seat=target + 1))
         if row.status not in (SeatStatus.ABSENT, SeatStatus.RESIGNED):
-            raise SeatRefused(f"{row.player.name} is still playing; only an absent or resigned "
-                              "player's seat can be taken over.")
+            raise SeatRefused(_("%(name)s is still playing; only an absent or resigned "
+                                "player's seat can be taken over.", name=row.player.name))
         try:
             address = read_address(address)
         except BadAddress:
-            raise SeatRefused(f"{address!r} is not an email address; write one such as "
-                              "carla@example.org.") from None
+            raise SeatRefused(_("%(address)r is not an email address; write one such as "
+                                "carla@example.org.", address=address)) from None
         if any(r.player.email == address for r in game.seats):
-            raise SeatRefused(f"{address} is already at this table; invite someone who is "
-                              "not playing in this game.")
+            raise SeatRefused(_("%(address)s is already at this table; invite someone who is "
+                                "not playing in this game.", address=address))
         token = svc.urls.signer.dumps("invite", _invite_claims(game.id, target, row.holder,
                                                                 address))
         url = svc.urls.absolute(f"/i/{token}")
@@ -269,11 +273,10 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
         notify.letter(session, address, "invite", {"why": why, "subject": subject}, now,
                       seq=game.seq)
         # the invitee's webhooks told too, when the address is a player's who keeps any
-        webhooks.invited(session, address, game.id,
-                         f"{registry.title(game.kind, game.options)} game {game.id}", now)
+        webhooks.invited(session, address, game.id, subject, now)   # in their language too
         deadlines.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
                       f"{who(target)}'s seat", now)
-    return f"Invitation sent to {address}."
+    return _("Invitation sent to %(address)s.", address=address)
 
 
 def _invite_claims(game_id: int, seat: int, holder: int, address: str):
@@ -290,13 +293,13 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         game = pos.row
         row = deadlines.seat_row(game, claims.seat)
         if row.holder != claims.holder:
-            raise SeatRefused("This invitation is no longer open: the seat has been taken over "
-                              "already.")
+            raise SeatRefused(_("This invitation is no longer open: the seat has been taken "
+                                "over already."))
         if game.status == GameStatus.ENDED:
-            raise GameOver("This game has finished; no seat needs a new player.")
+            raise GameOver(_(FINISHED))
         address = claims.move["email"]
         if any(r.player.email == address for r in game.seats):
-            raise SeatRefused(f"{address} is already at this table.")
+            raise SeatRefused(_("%(address)s is already at this table.", address=address))
         old = row.player.name
         player = session.scalars(select(Player).where(Player.email == address)).first()
         if player is None:
@@ -316,10 +319,13 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
         deadlines.set_clock(row, clock)
         session.flush()
         session.refresh(row)
-        deadlines.change(session, game, row, "replaced", f"{player.name} took over {old}'s seat",
-                      now)
+        new = player.name
+
+        def took_over(reader: int) -> str:     # each other player's notice in their language
+            return _("%(new)s took over %(old)s's seat", new=new, old=old)
+        deadlines.change(session, game, row, "replaced", deadlines.for_history(took_over), now)
         notify.queue(session, game, row.seat, "turn", game.seq, now)
-        deadlines.tell(session, svc, game, row.seat, f"{player.name} took over {old}'s seat",
-                    now, offer=False, others_only=True)
+        deadlines.tell(session, svc, game, row.seat, took_over, now, offer=False,
+                       others_only=True)
         session.flush()
     return claims.game, claims.seat

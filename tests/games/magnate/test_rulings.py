@@ -243,7 +243,7 @@ def test_m8_later_cards_share_a_suit_with_the_last_card():
     st = quiet(new())
     st = player(st, 0, column=(3, dev("4VL")))
     assert 2 in costs.places(st, 0, "9VY") and 2 not in costs.places(st, 0, "7SK")
-    assert costs.can_place(st, 0, "7SK", 2).startswith("it shares no suit with the last card")
+    assert costs.can_place(st, 0, "7SK", 2).why.startswith("it shares no suit with the last card")
 
 
 def test_m8_columns_are_per_player():
