@@ -291,10 +291,11 @@ class Hooks(Protocol):
         for `writer`. An engine without it takes no plans."""
         ...
 
-    def never_possible(self, state: State, writer: int, move: Move) -> str | None:
+    def never_possible(self, state: State, writer: int, move: Move) -> dict | str | None:
         """Why another seat can never make `move`, as far as `writer` can know (a clause: "the
-        Mill is in your own hand"), or None where it may. Required with `plan_world`; from
-        `writer`'s knowledge alone."""
+        Mill is in your own hand", as service.games.text.phrase so the writer reads it in their
+        language; a plain str is shown as it is), or None where it may. Required with
+        `plan_world`; from `writer`'s knowledge alone."""
         ...
 
     def plan_hints(self, state: State, seat: int) -> Sequence[tuple[Move, Sequence[Move]]]:

@@ -7,10 +7,15 @@ import html
 
 import pytest
 
+from service import play
 from service.games import registry
+from service.games.cards import decktet
 from service.games.contract import OptionError
 from service.mailwire.outbound import catalogs
-from tests.languages.test_refusals import _untranslated
+from service.play.moves import standingplans, trying
+from tests.games.positions import positions
+from tests.languages.helpers import left_in_english
+from tests.languages.test_refusals import NAMES, _untranslated
 from tests.web.helpers import form_client
 
 #: options no game takes, for each game: the shared checks' (an unknown name, a bad number,
@@ -73,3 +78,74 @@ def test_an_option_refusal_keeps_its_english_word_for_word():
         said = catalogs.spoken(refused.value.template, refused.value.values)
     assert said == refused.value.why == ("Trees has no option 'zzyzx' (its options: bonus, "
                                          "deck, roots, turn_cap)")
+
+
+# ------------------------------------------------------------------ try and plans
+
+#: our English in the answers to `try` and to plans; none may be left in a German or French
+#: one once the moves written (English, as the game's command words are) and card names are cut
+TRY_WORDS = {"tried", "nothing", "was", "played", "nobody", "told", "then", "your",
+             "moves", "line", "cannot", "be", "is", "not", "move", "of", "yours",
+             "could", "make", "can", "never", "own", "it", "would", "there", "card",
+             "here", "unknown", "seat", "they", "already", "been", "has"}
+
+
+NAMES2 = ["Anna", "Ben"]
+
+
+def _trees_position():
+    """A two-seat Trees position, its seat to act, the other seat, and a card the seat to act
+    holds."""
+    pos = next(p for p in positions("trees") if p.seats == 2 and p.game.outcome(p.state) is None
+               and len(p.game.to_act(p.state)) == 1 and p.state["hands"][min(p.game.to_act(p.state))])
+    seat = min(pos.game.to_act(pos.state))
+    return pos.game, pos.state, seat, 1 - seat, pos.state["hands"][seat][0]
+
+
+def _answers(lang: str) -> dict[str, str]:
+    """What `try` and plans answer in Trees, in `lang`: a try played, a try refused, a plan
+    whose condition cannot be read, one that can never be met, and a `next:` on one's turn."""
+    game, state, seat, other, mine = _trees_position()
+    legal = game.describe(game.legal_moves(state, seat)[0])
+    # the other seat playing a card the writer holds: a plan that can never be met
+    never = f"play {decktet.name(mine)} under {legal.partition(' under ')[2] or 'the Mill'}"
+    out = {}
+    with catalogs.speaking(lang):
+        out["tried"] = trying.tried(game, state, seat, [legal]).text
+        for key, call in {
+            "try refused": lambda: trying.tried(game, state, seat, ["play zzyzx under 1M"]),
+            "plan unread": lambda: standingplans.judge(game, state, other, NAMES2, "if",
+                                                       "they zzyzx then harvest"),
+            "plan never": lambda: standingplans.judge(game, state, seat, NAMES2, "if",
+                                                      f"they {never} then harvest"),
+            "next on your turn": lambda: standingplans.judge(game, state, seat, NAMES2, "next",
+                                                             "harvest"),
+        }.items():
+            with pytest.raises(play.PlayError) as refused:
+                call()
+            out[key] = refused.value.detail
+    return out, [legal, "play zzyzx under 1M", "zzyzx", never, "harvest", "next:"]
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_the_answers_to_try_and_to_plans_are_in_the_writers_language(lang):
+    """The service's own sentences around the game's reason, and the reason itself: nothing
+    English is left but the moves written and the cards' names."""
+    answers, written = _answers(lang)
+    english, _ = _answers("en")
+    for key, said in answers.items():
+        assert said != english[key], key
+        left = left_in_english(said, sorted(written, key=len, reverse=True) + NAMES, TRY_WORDS)
+        assert not left, (key, said, left)
+
+
+def test_the_answers_to_try_and_to_plans_keep_their_english():
+    answers, _ = _answers("en")
+    assert answers["try refused"] == ("Line 1, \"play zzyzx under 1M\", cannot be played "
+                                      "then: there is no card 'zzyzx' here")
+    assert answers["tried"].startswith("Tried (nothing was played, nobody was told):\n* play ")
+    assert "\nScores then: seat 1: 0, seat 2: 0\n" in answers["tried"]
+    assert answers["plan never"].startswith("They can never play ")
+    assert answers["plan never"].endswith(" is in your own hand.")
+    assert answers["next on your turn"] == ("It is your move now: write the move itself "
+                                            "rather than next:.")
