@@ -8,11 +8,15 @@ import html
 import pytest
 
 from service import play
+from service.display.seatview import result_text
 from service.games import registry
 from service.games.cards import decktet
 from service.games.contract import OptionError
 from service.mailwire.outbound import catalogs
 from service.play.moves import standingplans, trying
+from tests.display.render import partials, readable
+from tests.display.test_endings import NAMES as ENDINGS_NAMES
+from tests.display.test_endings import finished
 from tests.games.positions import positions
 from tests.languages.helpers import left_in_english
 from tests.languages.test_refusals import NAMES, _untranslated
@@ -149,3 +153,27 @@ def test_the_answers_to_try_and_to_plans_keep_their_english():
     assert answers["plan never"].endswith(" is in your own hand.")
     assert answers["next on your turn"] == ("It is your move now: write the move itself "
                                             "rather than next:.")
+
+
+# ------------------------------------------------------------------ who ended the game
+
+@pytest.mark.parametrize(("lang", "theirs", "yours"), [
+    ("de", "{name} hat die Partie beendet", "du hast die Partie beendet"),
+    ("fr", "{name} a mis fin à la partie", "vous avez mis fin à la partie"),
+    ("en", "{name} ended the game", "you ended the game")])
+def test_who_ended_an_aristocracy_game_is_said_in_the_readers_language(lang, theirs, yours):
+    """The view's last line and the result line name the seat that ended the game in the
+    reader's words, and say it to that seat in its own form."""
+    sample = finished("aristocracy", 3, {})
+    how = sample.engine.outcome(sample.state).how
+    ender = int(how[2:how.index("}")])
+    other = (ender + 1) % 3
+    with catalogs.speaking(lang):
+        seen = {seat: " ".join(readable(partials(sample, seat)["txt"]).split())
+                for seat in (ender, other)}
+        result = {seat: result_text(sample.engine.outcome(sample.state).to_json(),
+                                    sample.names, seat) for seat in (ender, other)}
+    assert theirs.format(name=ENDINGS_NAMES[ender]) in seen[other], seen[other]
+    assert yours in seen[ender], seen[ender]
+    assert result[other].endswith(" " + theirs.format(name=ENDINGS_NAMES[ender]) + ".")
+    assert result[ender].endswith(" " + yours[:1].upper() + yours[1:] + "."), result[ender]
