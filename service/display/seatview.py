@@ -66,6 +66,15 @@ def _ended(how: str, me: int | None) -> str:
     return spoken(template, {"player": "{p" + seats[0] + "}"})
 
 
+def view_sentence(view: Mapping, said: Mapping, key: str, names: list[str],
+                  me: int | None) -> str:
+    """A sentence of a view (Suzerain's prompt) in the language of the moment: from the
+    engine's template where it gives one (`said`, from its `view_said`), else its English.
+    The seat page's and the replay page's (a past position's view) alike."""
+    template = said.get(key)
+    return told(template, names, me) if template else fill(view[key], names, me)
+
+
 def sentence(text: str, names: list[str], me: int | None) -> str:
     """An engine's or the service's clause ("{p1} resigned", "most districts") as a sentence
     of its own: names filled in, a capital first letter unless it starts with a player's
@@ -137,9 +146,7 @@ class SeatPage:
     def spoken(self, key: str) -> str:
         """A sentence of the view (Suzerain's prompt) in the language of the moment: from the
         engine's template where it gives one (`view_said`), else in its English."""
-        said = self.said.get(key)
-        return told(said, self.names, self.me) if said else \
-            fill(self.view[key], self.names, self.me)
+        return view_sentence(self.view, self.said, key, self.names, self.me)
 
     @property
     def waiting_for(self) -> str:

@@ -303,7 +303,8 @@ def replay(token: str):
     step = play.replay_step(services(), claims.game, pages.seat_reader(claims),
                             request.args.get("at", type=int))
     return render_template("web/replay.html", step=step, view=step.view, names=step.names,
-                           me=step.seat, back=url_for("games.game_page", token=token),
+                           me=step.seat, said=step.said,
+                           back=url_for("games.game_page", token=token),
                            partial_html=game_partial(current_app.jinja_env, step.kind, "html"))
 
 

@@ -4,6 +4,7 @@ replay page, each in the reader's language; English readers keep the English wor
 from __future__ import annotations
 
 import html
+import re
 
 import pytest
 
@@ -20,7 +21,9 @@ from tests.display.test_endings import finished
 from tests.games.positions import positions
 from tests.languages.helpers import left_in_english
 from tests.languages.test_refusals import NAMES, _untranslated
+from tests.languages.test_views import PROMPT_WORDS, _cards_and_suits
 from tests.web.helpers import form_client
+from tests.web.test_replay import _play as play_some
 
 #: options no game takes, for each game: the shared checks' (an unknown name, a bad number,
 #: a value not among the choices, a table too big) and the engine's own combinations
@@ -95,6 +98,8 @@ TRY_WORDS = {"tried", "nothing", "was", "played", "nobody", "told", "then", "you
 
 
 NAMES2 = ["Anna", "Ben"]
+#: what Suzerain's prompt names as written: cards, suits, the players, the move words quoted
+SUZERAIN_NAMES = [*_cards_and_suits(), "p0", "p1", "'remove nothing'", "'discard none'"]
 
 
 def _trees_position():
@@ -177,3 +182,26 @@ def test_who_ended_an_aristocracy_game_is_said_in_the_readers_language(lang, the
     assert yours in seen[ender], seen[ender]
     assert result[other].endswith(" " + theirs.format(name=ENDINGS_NAMES[ender]) + ".")
     assert result[ender].endswith(" " + yours[:1].upper() + yours[1:] + "."), result[ender]
+
+
+# ------------------------------------------------------------------ the replay's prompt
+
+PROMPT = re.compile(r'<p class="prompt">(.*?)</p>', re.S)
+
+
+@pytest.mark.parametrize("lang", ["de", "fr"])
+def test_suzerains_prompt_on_the_replay_page_is_in_the_readers_language(app, lang):
+    """A past position's prompt, from the engine's template as the seat page says it: no
+    English left in German or French; English as the view recorded it."""
+    client = form_client(app)
+    gid, svc = play_some(client, app, "suzerain", moves=3)
+    base = svc.urls.game_path(gid, 0) + "/replay"
+    prompts = {}
+    for at in (None, 2, 4):
+        query = "" if at is None else f"?at={at}"
+        for reader in (lang, "en"):
+            page = client.get(base + query, headers={"Accept-Language": reader}).text
+            prompts[at, reader] = html.unescape(PROMPT.search(page).group(1)).split(". ", 1)[1]
+        said = prompts[at, lang]
+        assert said != prompts[at, "en"], said
+        assert not left_in_english(said, SUZERAIN_NAMES, PROMPT_WORDS), said
