@@ -9,8 +9,9 @@ import re
 import pytest
 
 from service import play
-from service.display.seatview import result_text
+from service.display.seatview import result_text, told
 from service.games import registry
+from service.games.aristocracy import history
 from service.games.cards import decktet
 from service.games.contract import OptionError
 from service.mailwire.outbound import catalogs
@@ -205,3 +206,27 @@ def test_suzerains_prompt_on_the_replay_page_is_in_the_readers_language(app, lan
         said = prompts[at, lang]
         assert said != prompts[at, "en"], said
         assert not left_in_english(said, SUZERAIN_NAMES, PROMPT_WORDS), said
+
+
+# ------------------------------------------------------------------ Aristocracy's English
+
+def _told(event: dict, seat: int) -> str:
+    return told(event, ["Anna", "Ben"], seat)
+
+
+def test_aristocracys_history_says_one_and_you_in_good_english():
+    """One farm produces, one face-down card, and "you ... see": the English the golden games
+    now record, and the reader's own form; German and French kept (their msgids moved)."""
+    phase = history._phase_ended({"income": [0, 0], "production": ["7H.1"]}, 0)
+    built = history._built({"seat": 0, "address": "7H.1", "cards": ["8H.1"]}, 0)
+    seen = history._visited({"seat": 0, "owner": 1, "building": "7H.1",
+                                         "paid": True, "look": ["8H.1", "9H.1"]}, 0)
+    assert phase["text"] == "The phase ends. 1 farm produces."
+    assert built["text"] == "{p0} builds at 7♥ with 1 face-down card."
+    assert _told(built, 0) == "You build at 7♥ with 1 face-down card."
+    assert _told(seen, 0).startswith("You visit Ben's building at 7♥ and see 8♥")
+    with catalogs.speaking("de"):
+        assert _told(phase, 0) == "Die Phase endet. 1 Farm produziert."
+        assert _told(seen, 0).startswith("Du besuchst das Gebäude von Ben auf 7♥ und siehst")
+    with catalogs.speaking("fr"):
+        assert _told(built, 0) == "Vous construisez sur 7♥ avec 1 carte face cachée."
