@@ -13,9 +13,11 @@ from service.display.seatview import result_text, told
 from service.games import registry
 from service.games.aristocracy import history
 from service.games.cards import decktet
-from service.games.contract import OptionError
+from service.games.contract import IllegalMove, OptionError
+from service.games.text import N_
 from service.mailwire.outbound import catalogs
-from service.play.moves import standingplans, trying
+from service.play.moves import planplay, standingplans, trying
+from service.store.models import Plan
 from tests.display.render import partials, readable
 from tests.display.test_endings import NAMES as ENDINGS_NAMES
 from tests.display.test_endings import finished
@@ -220,7 +222,7 @@ def test_aristocracys_history_says_one_and_you_in_good_english():
     phase = history._phase_ended({"income": [0, 0], "production": ["7H.1"]}, 0)
     built = history._built({"seat": 0, "address": "7H.1", "cards": ["8H.1"]}, 0)
     seen = history._visited({"seat": 0, "owner": 1, "building": "7H.1",
-                                         "paid": True, "look": ["8H.1", "9H.1"]}, 0)
+                            "paid": True, "look": ["8H.1", "9H.1"]}, 0)
     assert phase["text"] == "The phase ends. 1 farm produces."
     assert built["text"] == "{p0} builds at 7♥ with 1 face-down card."
     assert _told(built, 0) == "You build at 7♥ with 1 face-down card."
@@ -230,3 +232,27 @@ def test_aristocracys_history_says_one_and_you_in_good_english():
         assert _told(seen, 0).startswith("Du besuchst das Gebäude von Ben auf 7♥ und siehst")
     with catalogs.speaking("fr"):
         assert _told(built, 0) == "Vous construisez sur 7♥ avec 1 carte face cachée."
+
+
+# ------------------------------------------------------------------ a plan dropped
+
+def test_why_a_plan_was_dropped_is_said_in_the_readers_language():
+    """The reason is kept with its values when the plan is dropped and said when the writer's
+    email is composed, in the writer's language, an engine's reason inside it too; a reason
+    stored as plain English before is shown as it is."""
+    plan = Plan(status="standing")
+    refused = IllegalMove(N_("{card} is not in your hand"), card="the Mill")
+    planplay._drop([plan], N_("\"%(move)s\" was no longer allowed: %(why)s"),
+                   move="play the Mill under the Sea",
+                   why={"template": refused.template, "args": refused.values})
+    said = {}
+    for lang in ("en", "de", "fr"):
+        with catalogs.speaking(lang):
+            said[lang] = catalogs.unkept(plan.why)
+    assert said["en"] == ("\"play the Mill under the Sea\" was no longer allowed: the Mill is "
+                          "not in your hand")
+    assert said["de"] == ("„play the Mill under the Sea“ nicht mehr erlaubt war: the Mill hast "
+                          "du nicht auf der Hand")
+    assert said["fr"] == ("« play the Mill under the Sea » n’était plus permis : the Mill "
+                          "n’est pas dans votre main")
+    assert catalogs.unkept("Anna moved otherwise") == "Anna moved otherwise"
