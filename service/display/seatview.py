@@ -43,6 +43,38 @@ def game_over(view: Mapping, page=None) -> bool:
     return bool(view.get("outcome") or (page and page.outcome))
 
 
+def ending(how: str, names: list[str], me: int | None, start: bool = True) -> str:
+    """How a game ended (an engine's `Outcome.how`) in the language of the moment, names
+    filled in (`start=False`: inside a sentence)."""
+    return fill(_ended(how, me), names, me, start=start)
+
+
+def _ended(how: str, me: int | None) -> str:
+    """`how`, marked for the catalogs, in the language of the moment, its seat still written
+    "{pN}". A clause naming a seat ("{p2} ended the game") is in the catalogs with that seat
+    as "{player}", and for its reader as the English says it to them ("you ended the game"):
+    German and French conjugate "you" differently, as `said`'s `mine` does. A clause not in
+    the catalogs is the engine's English."""
+    seats = _SEAT.findall(how)
+    template = _SEAT.sub("{player}", how)
+    if len(seats) != 1 or _(template) == template:     # no seat, or a clause not ours
+        return _(how)
+    if int(seats[0]) == me:
+        yours = fill(how, [], me, start=False)
+        if _(yours) != yours:
+            return _(yours)
+    return spoken(template, {"player": "{p" + seats[0] + "}"})
+
+
+def view_sentence(view: Mapping, said: Mapping, key: str, names: list[str],
+                  me: int | None) -> str:
+    """A sentence of a view (Suzerain's prompt) in the language of the moment: from the
+    engine's template where it gives one (`said`, from its `view_said`), else its English.
+    The seat page's and the replay page's (a past position's view) alike."""
+    template = said.get(key)
+    return told(template, names, me) if template else fill(view[key], names, me)
+
+
 def sentence(text: str, names: list[str], me: int | None) -> str:
     """An engine's or the service's clause ("{p1} resigned", "most districts") as a sentence
     of its own: names filled in, a capital first letter unless it starts with a player's
@@ -114,9 +146,7 @@ class SeatPage:
     def spoken(self, key: str) -> str:
         """A sentence of the view (Suzerain's prompt) in the language of the moment: from the
         engine's template where it gives one (`view_said`), else in its English."""
-        said = self.said.get(key)
-        return told(said, self.names, self.me) if said else \
-            fill(self.view[key], self.names, self.me)
+        return view_sentence(self.view, self.said, key, self.names, self.me)
 
     @property
     def waiting_for(self) -> str:
@@ -284,7 +314,7 @@ def result_text(outcome: Mapping | None, names: list[str], me: int | None) -> st
         head = _("Shared win: %(names)s", names=", ".join(who))
     # an engine's `how` is marked for the catalogs (service.games.text.N_): said in the
     # reader's language when it is there, else as the engine wrote it
-    how = sentence(_(outcome["how"]), names, me) if outcome.get("how") else ""
+    how = sentence(_ended(outcome["how"], me), names, me) if outcome.get("how") else ""
     scores = outcome.get("scores")
     places = outcome.get("places")
     if places and len(places) > 2:

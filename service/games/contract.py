@@ -23,6 +23,13 @@ Move = dict[str, Any]
 State = Any
 
 
+def N_(message: str) -> str:
+    """Marks an engine's template for the catalogs (babel.cfg's extraction reads `N_`); the
+    place that shows the sentence translates it (the display, or whoever shows a `Refusal`).
+    Engines import it from service.games.text; it lives here for this module's own."""
+    return message
+
+
 class Chance(Protocol):
     """The part of `random.Random` engines may use. Tests pass a seeded Random, the service a
     SystemRandom."""
@@ -66,14 +73,25 @@ class Option:
             try:
                 value = int(value.strip())
             except ValueError:
-                raise OptionError(f"option {name!r} must be a whole number, "
-                                  f"not {value!r}") from None
+                raise OptionError(N_("option {name} must be a whole number, not {value}"),
+                                  name=repr(name), value=repr(value)) from None
         if not isinstance(value, kind) or (kind is int and isinstance(value, bool)):
-            raise OptionError(f"option {name!r} must be {kind.__name__}, not {value!r}")
+            wrong = KIND_REFUSALS.get(kind) or f"option {{name}} must be {kind.__name__}, not {{value}}"
+            raise OptionError(wrong, name=repr(name), value=repr(value))
         if self.choices is not None and value not in self.choices:
             allowed = ", ".join(str(c) for c in self.choices)
-            raise OptionError(f"option {name!r} must be one of {allowed}; {value!r} is not")
+            raise OptionError(N_("option {name} must be one of {allowed}; {value} is not"),
+                              name=repr(name), allowed=allowed, value=repr(value))
         return value
+
+
+# An option's value of the wrong type (a number where on/off was asked, from the API), the
+# type named whole in each sentence: a language says "a whole number", not the type's name.
+KIND_REFUSALS = {
+    int: N_("option {name} must be int, not {value}"),
+    bool: N_("option {name} must be bool, not {value}"),
+    str: N_("option {name} must be str, not {value}"),
+}
 
 
 @dataclass(frozen=True)
@@ -139,8 +157,10 @@ class CommandError(Refusal):
         return CommandError(self.template, suggestions, **self.values)
 
 
-class OptionError(ValueError):
-    """Options that cannot make a game (an unknown name, a bad value, an impossible mix)."""
+class OptionError(Refusal, ValueError):
+    """Options that cannot make a game (an unknown name, a bad value, an impossible mix): a
+    refusal, its template and values said in the reader's language where the lobby, a
+    command or the API shows it (service.play.errors.reason)."""
 
 
 Bot = Callable[[State, int, Chance], Move]
@@ -271,10 +291,11 @@ class Hooks(Protocol):
         for `writer`. An engine without it takes no plans."""
         ...
 
-    def never_possible(self, state: State, writer: int, move: Move) -> str | None:
+    def never_possible(self, state: State, writer: int, move: Move) -> dict | str | None:
         """Why another seat can never make `move`, as far as `writer` can know (a clause: "the
-        Mill is in your own hand"), or None where it may. Required with `plan_world`; from
-        `writer`'s knowledge alone."""
+        Mill is in your own hand", as service.games.text.phrase so the writer reads it in their
+        language; a plain str is shown as it is), or None where it may. Required with
+        `plan_world`; from `writer`'s knowledge alone."""
         ...
 
     def plan_hints(self, state: State, seat: int) -> Sequence[tuple[Move, Sequence[Move]]]:
@@ -335,12 +356,17 @@ def validate_options(game: Game, seats: int, options: Mapping[str, Any]) -> dict
     """Shared option checking: unknown names refused, values coerced, defaults filled in.
     Engines call this first in their own `validate_options`, then check combinations."""
     if seats not in game.seats:
-        raise OptionError(f"{game.title} is for {game.seats.start} to {game.seats.stop - 1} "
-                          f"players, not {seats}")
+        raise OptionError(N_("{game} is for {least} to {most} players, not {seats}"),
+                          game=game.title, least=game.seats.start, most=game.seats.stop - 1,
+                          seats=seats)
     unknown = sorted(set(options) - set(game.options))
     if unknown:
-        known = ", ".join(sorted(game.options)) or "none"
-        raise OptionError(f"{game.title} has no option {unknown[0]!r} (its options: {known})")
+        if not game.options:
+            raise OptionError(N_("{game} has no option {name} (its options: none)"),
+                              game=game.title, name=repr(unknown[0]))
+        raise OptionError(N_("{game} has no option {name} (its options: {known})"),
+                          game=game.title, name=repr(unknown[0]),
+                          known=", ".join(sorted(game.options)))
     return {name: (opt.coerce(name, options[name]) if name in options else opt.default)
             for name, opt in game.options.items()}
 

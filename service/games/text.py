@@ -6,15 +6,7 @@ import functools
 import re
 from collections.abc import Iterable, Mapping
 
-from .contract import CommandError, english
-
-
-def N_(message: str) -> str:
-    """Marks an engine's template for the catalogs (babel.cfg's extraction reads `N_`); the
-    display translates it when it shows the sentence, the place that shows a refusal when it
-    shows that (service.games.contract.Refusal)."""
-    return message
-
+from .contract import N_, CommandError, english  # N_: engines' marker, re-exported here
 
 # Quotation marks a player may put around a name: double quotes of every kind, and single
 # quotes where they open or close a word. A single quote inside a word is an apostrophe

@@ -185,9 +185,10 @@ def _chosen_game(form, entry: str | None = None):
                if name not in preset and form.get(f"{entry}.{name}", "") != ""}
     fixed = sorted(TABLE_ONLY & set(options))
     if fixed:
-        raise play.BadStart(f"The option {fixed[0]!r} fixes the deal, so whoever starts "
-                            "the game would know every hand; it is only for replaying a table "
-                            "game: flask --app service.web start-game ... -o NAME=VALUE")
+        raise play.BadStart(_("The option %(name)r fixes the deal, so whoever starts the "
+                              "game would know every hand; it is only for replaying a table "
+                              "game: flask --app service.web start-game ... -o NAME=VALUE",
+                              name=fixed[0]))
     options.update(preset)
     return game, options
 
@@ -302,7 +303,8 @@ def replay(token: str):
     step = play.replay_step(services(), claims.game, pages.seat_reader(claims),
                             request.args.get("at", type=int))
     return render_template("web/replay.html", step=step, view=step.view, names=step.names,
-                           me=step.seat, back=url_for("games.game_page", token=token),
+                           me=step.seat, said=step.said,
+                           back=url_for("games.game_page", token=token),
                            partial_html=game_partial(current_app.jinja_env, step.kind, "html"))
 
 

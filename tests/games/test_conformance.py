@@ -19,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from service.games import registry
-from service.games.contract import OPTIONAL_HOOKS, REQUIRED, IllegalMove, Option, replay
+from service.games.contract import OPTIONAL_HOOKS, REQUIRED, IllegalMove, Option, english, replay
 from service.play.errors import PlayError
 from service.play.moves import planplay, standingplans
 from tests.games.positions import GAMES, configurations, positions
@@ -272,7 +272,9 @@ def test_the_plan_world_keeps_what_the_writer_sees(game_id):
                     assert why is None, f"{game.describe(move)!r} is legal, yet: {why}"
                 for move in game.legal_moves(world, other)[:20]:
                     why = game.never_possible(state, writer, move)
-                    assert why is None or (isinstance(why, str) and why.strip()), why
+                    said = english(why["template"], why["args"]) if isinstance(why, dict) \
+                        else why
+                    assert why is None or (isinstance(said, str) and said.strip()), why
 
 
 @pytest.mark.parametrize("game_id", _with_hook("plan_hints"))

@@ -37,8 +37,8 @@ class Aristocracy:
     # Games begun under an older version keep its rules (state.py).
     rules_version = RULES_VERSION
     # why plans are refused (service.play.moves.standingplans): a plan would answer a sealed choice
-    sealed_choices = ("its choices are sealed and revealed together, so there is no move of "
-                      "another player to answer")
+    sealed_choices = N_("its choices are sealed and revealed together, so there is no move of "
+                        "another player to answer")
     # the choice to end the game when able, made at any time and seen by nobody (A19): no
     # move of its turn, so neither reliability nor quickness counts it (RULINGS P2)
     standing_choices = frozenset({"EndChoiceSet"})

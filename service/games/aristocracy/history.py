@@ -1,11 +1,10 @@
 """Aristocracy's history (`redact`): what each seat may know of an event, and its sentence.
 
 Each sentence is a template (service.games.text.said) the display says in the reader's
-language, with the reader's own form when it is about them; its English `text` is word for
-word what this game has always written (the golden games record it, "1 farms produce." and
-all). Seats are written {p0}, {p1}...; cards by label ("7♥"), never by id, so a card's later
-whereabouts cannot be read from the history; building kinds and royal actions are the rule
-text's words. Private facts (own draws, tax discards, ball returns, a visitor's look) are told
+language, with the reader's own form when it is about them; its English `text` is what the
+golden games record. Seats are written {p0}, {p1}...; cards by label ("7♥"), never by id, so a
+card's later whereabouts cannot be read from the history; building kinds and royal actions
+are the rule text's words. Private facts (own draws, tax discards, ball returns, a visitor's look) are told
 to their seat only.
 """
 from __future__ import annotations
@@ -219,11 +218,11 @@ def _visited(d, seat):
         if d["paid"]:
             return said(N_("{player} visits {owner}'s building at {building} and sees "
                            "{cards}; {owner} pays a coin."),
-                        N_("You visit {owner}'s building at {building} and sees {cards}; "
+                        N_("You visit {owner}'s building at {building} and see {cards}; "
                            "{owner} pays a coin."), visitor,
                         owner=_p(owner), building=building, cards=_cards(d["look"]))
         return said(N_("{player} visits {owner}'s building at {building} and sees {cards}."),
-                    N_("You visit {owner}'s building at {building} and sees {cards}."),
+                    N_("You visit {owner}'s building at {building} and see {cards}."),
                     visitor, owner=_p(owner), building=building, cards=_cards(d["look"]))
     if d["paid"]:
         return _to_other(seat, owner,
@@ -290,7 +289,7 @@ def _phase_ended(d, seat):
         told.append(said(N_("Income: {gains}."), gains=", ".join(gains)))
     farms = len(d["production"])
     if farms == 1:
-        told.append(said(N_("1 farms produce.")))
+        told.append(said(N_("1 farm produces.")))
     elif farms:
         told.append(said(N_("{count} farms produce."), count=farms))
     return joined(*told)
@@ -307,8 +306,8 @@ def _turn_began(d, seat):
 def _built(d, seat):
     address, count = L(d["address"]), len(d["cards"])
     if count == 1:
-        return said(N_("{player} builds at {address} with 1 face-down cards."),
-                    N_("You build at {address} with 1 face-down cards."), d["seat"],
+        return said(N_("{player} builds at {address} with 1 face-down card."),
+                    N_("You build at {address} with 1 face-down card."), d["seat"],
                     address=address)
     return said(N_("{player} builds at {address} with {count} face-down cards."),
                 N_("You build at {address} with {count} face-down cards."), d["seat"],

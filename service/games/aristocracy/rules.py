@@ -51,12 +51,12 @@ def validate(opts: dict) -> dict:
     """The combinations the shared option check cannot see (`contract.validate_options`
     has coerced every value and filled in the defaults already)."""
     if opts["round_cap"] < 1:
-        raise OptionError("the round cap must be at least 1")
+        raise OptionError(N_("the round cap must be at least 1"))
     if opts["deck"]:
         order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
         if sorted(order) != sorted(all_cards(opts["sizes"])):
-            raise OptionError("the deck must list every card of the game exactly once "
-                              f"({len(all_cards(opts['sizes']))} cards)")
+            raise OptionError(N_("the deck must list every card of the game exactly once "
+                                 "({count} cards)"), count=len(all_cards(opts["sizes"])))
     return opts
 
 

@@ -14,7 +14,7 @@ The history (`redact`) is history.py's.
 from __future__ import annotations
 
 from ..cards import french
-from ..contract import Outcome, places_by
+from ..contract import Outcome, english, places_by
 from ..text import N_
 from .flow import stall_value
 from .rules import sealed_default, to_act
@@ -25,13 +25,18 @@ NOTE = ("Some menus are representative samples (stalls, ball gifts, tax discards
         "a card in both your hand and your stall is the hand one unless you write stall 7♥.")
 
 
+#: the clause naming the seat that ended the game, and that seat's own
+ENDED = (N_("{player} ended the game"), N_("you ended the game"))
+
+
 def outcome(s: State) -> Outcome | None:
     r = s.result
     if r is None:
         return None
-    # marked for the catalogs, so the result says it in the reader's language; a seat that
-    # ended it is named in the clause, which stays English
-    how = f"{_p(r['by'])} ended the game" if r["how"] == "ended" else \
+    # marked for the catalogs, so the result says it in the reader's language: a clause
+    # naming the seat that ended it with that seat as {player}, and as its reader reads it
+    # (service.display.seatview.ending)
+    how = english(ENDED[0], {"player": _p(r["by"])}) if r["how"] == "ended" else \
         N_("the round cap was reached")
     # A19 places every seat the way it picks the winner: points, coins, hand value, then
     # Herald order (the Herald first), so no two seats share a place

@@ -77,7 +77,7 @@ class Magnate:
     def plan_world(self, state, writer) -> State:
         return plans.plan_world(state, writer)
 
-    def never_possible(self, state, writer, move) -> str | None:
+    def never_possible(self, state, writer, move) -> dict | None:
         return plans.never_possible(state, writer, move)
 
     def view(self, state, seat) -> dict:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ..contract import Move
+from ..text import N_, phrase
 from .commands import card_text
 from .state import State
 
@@ -47,14 +48,14 @@ def _placed(st: State) -> set[str]:
     return {prop.card for p in st.players for col in p.columns for prop in col}
 
 
-def never_possible(st: State, writer: int, move: Move) -> str | None:
+def never_possible(st: State, writer: int, move: Move) -> dict | None:
     """Why another seat can never make `move` on its next turn, as far as the writer can know
     (None: it may)."""
     card = move.get("card")
     if move.get("type") not in ("buy", "deed", "sell") or card is None:
         return None
     if card in st.players[writer].hand:
-        return f"{card_text(card)} is in your own hand"
+        return phrase(N_("{card} is in your own hand"), card=card_text(card))
     if card in st.discard or card in _placed(st):
-        return f"{card_text(card)} has already been played"
+        return phrase(N_("{card} has already been played"), card=card_text(card))
     return None

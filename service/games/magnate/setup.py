@@ -40,13 +40,13 @@ OPTIONS = {
 def _check_layout(opts: dict, seats: int, modern: bool) -> None:
     """M20, M21: the three-player Y is modern only, needs exactly three seats, and no mega."""
     if opts["three"] and not modern:
-        raise OptionError("the three-player game exists only in the modern rules (M21)")
+        raise OptionError(N_("the three-player game exists only in the modern rules (M21)"))
     if opts["three"] != (seats == 3):
-        raise OptionError("three players need the 'three' option, and it needs exactly three "
-                          "seats (M21)")
+        raise OptionError(N_("three players need the 'three' option, and it needs exactly "
+                             "three seats (M21)"))
     if opts["three"] and opts["mega"]:
-        raise OptionError("mega and the three-player layout cannot be combined: the rules "
-                          "give no district layout for both (M20, M21)")
+        raise OptionError(N_("mega and the three-player layout cannot be combined: the rules "
+                             "give no district layout for both (M20, M21)"))
 
 
 def _check_pawns(opts: dict, modern: bool) -> None:
@@ -54,12 +54,12 @@ def _check_pawns(opts: dict, modern: bool) -> None:
     if not opts["pawn_properties"]:
         return
     if modern:
-        raise OptionError("Pawn properties are a classic-rules variant (M15)")
+        raise OptionError(N_("Pawn properties are a classic-rules variant (M15)"))
     if opts["courts"] == "on":
-        raise OptionError("Pawn properties cannot be used with Courts (M15)")
+        raise OptionError(N_("Pawn properties cannot be used with Courts (M15)"))
     if opts["mega"]:
-        raise OptionError("Pawn properties cannot be used in mega, whose districts are "
-                          "all eight Pawns (M20)")
+        raise OptionError(N_("Pawn properties cannot be used in mega, whose districts are "
+                             "all eight Pawns (M20)"))
 
 
 def _check_deck(opts: dict) -> None:
@@ -69,8 +69,9 @@ def _check_deck(opts: dict) -> None:
     order = [c.strip() for c in opts["deck"].split(",") if c.strip()]
     props, crowns = property_deck(opts), crown_set(opts)
     if sorted(order) not in (sorted(props), sorted(props + crowns)):
-        raise OptionError(f"deck must list each of these {len(props)} cards once "
-                          f"(optionally followed by the Crowns): {', '.join(sorted(props))}")
+        raise OptionError(N_("deck must list each of these {count} cards once (optionally "
+                             "followed by the Crowns): {cards}"), count=len(props),
+                          cards=", ".join(sorted(props)))
 
 
 def check(opts: dict, seats: int) -> dict:

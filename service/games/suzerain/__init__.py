@@ -117,7 +117,7 @@ class Suzerain:
     def plan_world(self, state: State, writer: int) -> State:
         return plans.plan_world(state, writer)
 
-    def never_possible(self, state: State, writer: int, move: Move) -> str | None:
+    def never_possible(self, state: State, writer: int, move: Move) -> dict | None:
         return plans.never_possible(state, writer, move)
 
     def plan_hints(self, state: State, seat: int) -> list[tuple[Move, list[Move]]]:

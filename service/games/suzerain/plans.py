@@ -7,6 +7,7 @@ from dataclasses import replace
 
 from ..cards import decktet
 from ..contract import Move
+from ..text import N_, phrase
 from .rules import playable
 from .state import DISCARD, LEAD, LOSER, RIGHT, State, ordered
 
@@ -65,7 +66,7 @@ def stand_in_deck(state: State, writer: int) -> tuple[str, ...]:
     return tuple(plain + courts)[:len(state.deck)]
 
 
-def never_possible(state: State, writer: int, move: Move) -> str | None:
+def never_possible(state: State, writer: int, move: Move) -> dict | None:
     """Why the opponent can never make `move`, as far as the writer can know (None: it may)."""
     pool = set(possible_hand(state, writer))
     kind = move.get("type")
@@ -74,9 +75,10 @@ def never_possible(state: State, writer: int, move: Move) -> str | None:
         pool |= set(state.display)
     for card in cards:
         if card not in pool:
-            where = "is in your own hand" if card in state.hands[writer] else \
-                "has already been played or is out of reach"
-            return f"{decktet.name(card)} {where}"
+            if card in state.hands[writer]:
+                return phrase(N_("{card} is in your own hand"), card=decktet.name(card))
+            return phrase(N_("{card} has already been played or is out of reach"),
+                          card=decktet.name(card))
     return None
 
 

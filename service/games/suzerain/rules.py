@@ -126,15 +126,20 @@ def _option_cards(text: str, allowed, option: str) -> list[str]:
         try:
             card = match(part, spell)
         except CommandError as err:
-            hint = f" (did you mean {', '.join(err.suggestions)}?)" if err.suggestions else ""
-            raise OptionError(f"option {option!r}: {err.why}{hint}") from None
+            why = phrase(err.template, **err.values)
+            if err.suggestions:
+                raise OptionError(N_("option {name}: {why} (did you mean {cards}?)"),
+                                  name=repr(option), why=why,
+                                  cards=", ".join(err.suggestions)) from None
+            raise OptionError(N_("option {name}: {why}"), name=repr(option), why=why) from None
         if card in out:
-            raise OptionError(f"option {option!r} lists {decktet.name(card)} twice")
+            raise OptionError(N_("option {name} lists {card} twice"), name=repr(option),
+                              card=decktet.name(card))
         out.append(card)
     if len(out) != len(allowed):
         missing = listing(c for c in allowed if c not in out)
-        raise OptionError(f"option {option!r} must list all {len(allowed)} cards; "
-                          f"missing: {missing}")
+        raise OptionError(N_("option {name} must list all {count} cards; missing: {missing}"),
+                          name=repr(option), count=len(allowed), missing=missing)
     return out
 
 

@@ -75,7 +75,7 @@ class Trees:
     def plan_world(self, state, writer: int) -> dict:
         return plans.plan_world(state, writer)
 
-    def never_possible(self, state, writer: int, move) -> str | None:
+    def never_possible(self, state, writer: int, move) -> dict | None:
         return plans.never_possible(state, writer, move)
 
     def outcome(self, state) -> Outcome | None:

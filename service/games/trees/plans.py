@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from ..contract import Move
+from ..text import N_, phrase
 from .state import ACES, card_name, node_of, tree_name
 
 
@@ -35,20 +36,20 @@ def plan_world(state: Mapping, writer: int) -> dict:
             "roots": sorted(state["roots"])}
 
 
-def never_possible(state: Mapping, writer: int, move: Move) -> str | None:
+def never_possible(state: Mapping, writer: int, move: Move) -> dict | None:
     """Why another seat can never make `move` on its next action, as far as the writer can
     know (None: it may)."""
     kind = move.get("type")
     if kind == "play":
         card = move.get("card")
         if card in state["hands"][writer]:
-            return f"{card_name(card)} is in your own hand"
+            return phrase(N_("{card} is in your own hand"), card=card_name(card))
         if node_of(state, card) is not None or card in state["discard"]:
-            return f"{card_name(card)} has already been played"
+            return phrase(N_("{card} has already been played"), card=card_name(card))
         if card in ACES:
-            return "an Ace is never played from a hand"
+            return phrase(N_("an Ace is never played from a hand"))
         return None
     root = move.get("root")
     if any(root in aces for aces in state["aces"]):
-        return f"{tree_name(root)} has been harvested"
+        return phrase(N_("{tree} has been harvested"), tree=tree_name(root))
     return None

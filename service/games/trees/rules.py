@@ -46,16 +46,19 @@ def parse_order(name: str, text: str, cards: tuple[str, ...]) -> list[str]:
         if name == "roots" and len(tok) == 1:
             tok = "1" + tok
         if tok not in cards:
-            known = f" ({', '.join(cards)})" if len(cards) <= len(ACES) else ""
-            raise OptionError(f"option {name!r}: {token!r} is not one of its cards{known}")
+            if len(cards) <= len(ACES):
+                raise OptionError(N_("option {name}: {token} is not one of its cards ({cards})"),
+                                  name=repr(name), token=repr(token), cards=", ".join(cards))
+            raise OptionError(N_("option {name}: {token} is not one of its cards"),
+                              name=repr(name), token=repr(token))
         out.append(tok)
     if len(set(out)) != len(out):
         dup = next(c for c in out if out.count(c) > 1)
-        raise OptionError(f"option {name!r} lists {dup} twice")
+        raise OptionError(N_("option {name} lists {card} twice"), name=repr(name), card=dup)
     if len(out) != len(cards):
         missing = [c for c in cards if c not in out]
-        raise OptionError(f"option {name!r} must order all {len(cards)} cards; "
-                          f"missing {', '.join(missing)}")
+        raise OptionError(N_("option {name} must order all {count} cards; missing {missing}"),
+                          name=repr(name), count=len(cards), missing=", ".join(missing))
     return out
 
 
@@ -333,7 +336,7 @@ def timeout_move(state: Mapping, seat: int) -> dict | None:
 
 def validate(options: dict) -> dict:
     if options["turn_cap"] < 1:
-        raise OptionError("option 'turn_cap' must be at least 1")
+        raise OptionError(N_("option 'turn_cap' must be at least 1"))
     # fixed orders are stored canonically: ids, top first, comma-separated
     if options["deck"]:
         options["deck"] = ",".join(parse_order("deck", options["deck"], DRAW_CARDS))

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextvars
 import io
+import json
 from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from functools import cache
@@ -136,6 +137,28 @@ def spoken(template: str, args: Mapping) -> str:
         return text
     return text.format(**{k: spoken(v["template"], v["args"]) if isinstance(v, dict) else v
                           for k, v in args.items()})
+
+
+def kept(message: str, /, **values) -> str:
+    """A sentence stored now to be said later, in the language of whoever reads it then (a
+    plan's reason for being dropped, told in its writer's next turn email): the marked
+    message and its values as text. A value may be an engine's refusal or phrase
+    (`{"template", "args"}`), said in that language too."""
+    return json.dumps({"message": message, "values": values}, ensure_ascii=False)
+
+
+def unkept(stored: str) -> str:
+    """A sentence `kept` earlier, in the current language; any other text (stored before
+    sentences were kept so) as it is."""
+    try:
+        said = json.loads(stored)
+    except ValueError:
+        return stored
+    if not isinstance(said, dict) or "message" not in said:
+        return stored
+    return gettext(said["message"], **{k: spoken(v["template"], v["args"])
+                                       if isinstance(v, dict) else v
+                                       for k, v in said["values"].items()})
 
 
 def ngettext(singular: str, plural: str, n: int, **values) -> str:

@@ -16,7 +16,7 @@ from jinja2 import (
 from jinja2.filters import do_wordwrap
 
 from service.display import decktetsuits, frenchsuits
-from service.display.seatview import fill, game_over
+from service.display.seatview import ending, fill, game_over, view_sentence
 from service.games import cards
 
 from . import catalogs
@@ -51,7 +51,8 @@ def wordwrap(environment: Environment, s: str, width: int = 79, break_long_words
 
 FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_subject,
            "wordwrap": wordwrap}
-GLOBALS = {"fill": fill, "language": catalogs.current, "game_over": game_over,
+GLOBALS = {"fill": fill, "ending": ending, "view_sentence": view_sentence,
+           "unkept": catalogs.unkept, "language": catalogs.current, "game_over": game_over,
            "decktet_suit": decktetsuits.suit,
            "decktet_suit_names": decktetsuits.suit_names, "french_card": frenchsuits.chip}
 

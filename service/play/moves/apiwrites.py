@@ -11,6 +11,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.linking import freshness
+from service.mailwire.outbound.catalogs import _
 from service.play import readpolicy, repository
 from service.play.errors import AlreadyDone, PositionChanged, Refused
 from service.play.readpolicy import Reader
@@ -148,16 +149,18 @@ def plan(svc: Services, game_id: int, player_id: int, lines: list[str],
     the seat's plans as they then stand."""
     lines = [ln.strip() for ln in lines if ln.strip()]
     if not lines:
-        raise standingplans.PlanRefused("Send plan lines, e.g. if they lead the Mill then play the "
-                                "Savage.")
+        raise standingplans.PlanRefused(_("Send plan lines, e.g. if they lead the Mill then "
+                                          "play the Savage."))
     if len(lines) > standingplans.MAX_PLANS:
-        raise standingplans.PlanRefused(f"That is {len(lines)} plan lines; at most {standingplans.MAX_PLANS} "
-                                "may stand in one game.")
+        raise standingplans.PlanRefused(_("That is %(n)s plan lines; at most %(most)s may stand "
+                                          "in one game.", n=len(lines),
+                                          most=standingplans.MAX_PLANS))
     for line in lines:
         found = wordregistry.find(line)
         if found is None or found[0].name not in PLAN_WORDS:
-            raise standingplans.PlanRefused(f"\"{line}\" is not a plan: write if THEIR MOVE then MY "
-                                    "MOVE, next: MY MOVE, or plans clear.")
+            raise standingplans.PlanRefused(_("\"%(line)s\" is not a plan: write if THEIR MOVE "
+                                              "then MY MOVE, next: MY MOVE, or plans clear.",
+                                              line=line))
     with svc.db.reading() as session:
         acting = acting_seat(session, game_id, player_id, seat).seat
     listed: list[str] = []

@@ -11,6 +11,7 @@ from sqlalchemy import and_, bindparam, exists, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
+from service.mailwire.outbound.catalogs import N_, kept
 from service.store.models import EventRow, Plan
 
 from .standingplans import shown
@@ -71,7 +72,9 @@ def tell(untold: list[Plan], emails: list[dict], engine, names: list[str]) -> No
     a writer not mailed now hears in a later one. Each plan reads as `plans` lists it ("if
     they lead the Mill then play the Penitent"), never with its condition cut short."""
     for email in emails:
-        lines = [f"{shown(engine, p, names)}: dropped, because {p.why}." for p in untold
+        # each line's reason said in the reader's language when the email is composed
+        # (catalogs.unkept, in the templates)
+        lines = [{"plan": shown(engine, p, names), "why": p.why} for p in untold
                  if p.seat == email["seat"] and not p.told]
         if lines and email["kind"] == "turn":
             email["payload"] = dict(email["payload"], plans_dropped=lines)
@@ -96,7 +99,7 @@ def _follow(session, chance, game, engine, plans, before, mover, moves, state,
     steps: list[Step] = []
     for _ in range(MAX_CHAIN):
         if engine.outcome(state) is not None:
-            _drop(plans, "the game ended")
+            _drop(plans, N_("the game ended"))
             return steps
         step = _answer(session, chance, game, engine, names, plans, before, mover, moves,
                        state, source)
@@ -119,11 +122,11 @@ def _answer(session, chance, game, engine, names, plans, before, mover, moves, s
         plans.remove(plan)
         who = names[mover]
         if source == "timer":
-            _drop([plan], f"{who}'s time ran out and the clock moved for them")
+            _drop([plan], N_("%(who)s's time ran out and the clock moved for them"), who=who)
         elif _moved_since(session, engine, game.id, plan):
-            _drop([plan], f"{who} moved otherwise")
+            _drop([plan], N_("%(who)s moved otherwise"), who=who)
         elif played is not None or not _met(engine, plan, before, moves):
-            _drop([plan], f"{who} moved otherwise")
+            _drop([plan], N_("%(who)s moved otherwise"), who=who)
         elif plan.seat not in engine.to_act(state):
             # met, but the writer is not to act yet (the mover's Magnate turn is still open,
             # M9; another player moves first at a larger table): the answer waits for the
@@ -174,7 +177,8 @@ def _try(chance, engine, plan: Plan, state) -> Step | None:
     """The plan's move played now, or the plan dropped with the engine's reason."""
     text = plan.reply["text"]
     if plan.seat not in engine.to_act(state):
-        _drop([plan], f"it was not your turn then, so \"{text}\" could not follow")
+        _drop([plan], N_("it was not your turn then, so \"%(move)s\" could not follow"),
+              move=text)
         return None
     try:
         moves = engine.parse(state, plan.seat, text)
@@ -191,7 +195,8 @@ def _try(chance, engine, plan: Plan, state) -> Step | None:
             events += made
             moves = [*moves, closing]
     except (CommandError, IllegalMove) as exc:
-        _drop([plan], f"\"{text}\" was no longer allowed: {exc.why}")
+        _drop([plan], N_("\"%(move)s\" was no longer allowed: %(why)s"), move=text,
+              why={"template": exc.template, "args": exc.values})
         return None
     plan.status, plan.why, plan.told = "played", None, True
     return Step(plan.seat, events, moves, after, text)
@@ -202,16 +207,18 @@ def _closing(engine, state, seat: int) -> Move | None:
     return finish(state, seat) if finish is not None else None
 
 
-def _drop(plans: list[Plan], why: str) -> None:
+def _drop(plans: list[Plan], why: str, /, **values) -> None:
+    """`why` (marked, with its values, one may be named "why" too) kept for the writer's
+    language (catalogs.kept)."""
     for plan in plans:
-        plan.status, plan.why, plan.told = "dropped", why, False
+        plan.status, plan.why, plan.told = "dropped", kept(why, **values), False
 
 
 def drop_all(session: Session, game_id: int, why: str) -> None:
     """Every standing plan of the game dropped (a take-back: the moves they answered are
-    gone)."""
+    gone); `why` marked for the catalogs."""
     session.execute(update(Plan).where(Plan.game_id == game_id, Plan.status == "standing")
-                    .values(status="dropped", why=why, told=False)
+                    .values(status="dropped", why=kept(why), told=False)
                     .execution_options(synchronize_session=False))
 
 

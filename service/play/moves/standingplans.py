@@ -17,8 +17,9 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, IllegalMove, Move, replay
+from service.mailwire.outbound.catalogs import N_, _, ngettext, spoken
 from service.play import repository
-from service.play.errors import GameOver, Refused
+from service.play.errors import GameOver, Refused, reason
 from service.play.services import Services
 from service.store import records
 from service.store.models import Plan
@@ -29,7 +30,7 @@ _IF = re.compile(r"^(?P<cond>.+?)\s+then\s+(?P<reply>.+)$", re.IGNORECASE)
 
 
 class PlanRefused(Refused):
-    title = "That plan cannot be made"
+    title = N_("That plan cannot be made")
 
 
 @dataclass(frozen=True)
@@ -50,18 +51,19 @@ def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) ->
     A pure function of the writer's knowledge (privacy: tests/play/moves/test_plans.py)."""
     sealed = getattr(engine, "sealed_choices", None)
     if sealed:
-        raise PlanRefused(f"Plans cannot be written in {engine.title}: {sealed}.")
+        raise PlanRefused(_("Plans cannot be written in %(game)s: %(why)s.", game=engine.title,
+                            why=spoken(sealed, {})))
     if getattr(engine, "plan_world", None) is None:
-        raise PlanRefused(f"Plans are not available in {engine.title} yet.")
+        raise PlanRefused(_("Plans are not available in %(game)s yet.", game=engine.title))
     if engine.outcome(state) is not None:
-        raise GameOver("This game has finished; plans can no longer be written.")
+        raise GameOver(_("This game has finished; plans can no longer be written."))
     rest = rest.strip()
     if kind == "next":
         return _judge_next(engine, state, writer, rest)
     found = _IF.match(rest)
     if not found:
-        raise PlanRefused("Write a plan as: if they lead the Mill then play the Savage "
-                          "(or next: take blind).")
+        raise PlanRefused(_("Write a plan as: if they lead the Mill then play the Savage "
+                            "(or next: take blind)."))
     other, cond_text = _named(names, writer, found["cond"].strip())
     reply_text = found["reply"].strip()
     world = engine.plan_world(state, writer)
@@ -69,12 +71,19 @@ def judge(engine, state, writer: int, names: list[str], kind: str, rest: str) ->
     try:
         cond_text, condition = _read_condition(engine, world, other, cond_text)
     except CommandError as exc:
-        raise PlanRefused(f"\"{cond_text}\" is not a move {who} could make: {exc.why}.") \
-            from None
+        if who == "they":
+            raise PlanRefused(_("\"%(move)s\" is not a move they could make: %(why)s.",
+                                move=cond_text, why=reason(exc))) from None
+        raise PlanRefused(_("\"%(move)s\" is not a move %(who)s could make: %(why)s.",
+                            move=cond_text, who=who, why=reason(exc))) from None
     for move in condition:
         why = engine.never_possible(state, writer, move)
+        if why and who == "they":
+            raise PlanRefused(_("They can never %(move)s: %(why)s.", move=cond_text,
+                                why=_clause(why)))
         if why:
-            raise PlanRefused(f"{_cap(who)} can never {cond_text}: {why}.")
+            raise PlanRefused(_("%(who)s can never %(move)s: %(why)s.", who=_cap(who),
+                                move=cond_text, why=_clause(why)))
     _check_reply(engine, world, writer, other, condition, reply_text)
     said = "; ".join(engine.describe(m) for m in condition)
     return Judged("if", other, condition, cond_text, reply_text, f"if:{other}:{said}",
@@ -99,13 +108,13 @@ def _read_condition(engine, world, other: int, text: str) -> tuple[str, list[Mov
 
 def _judge_next(engine, state, writer: int, reply_text: str) -> Judged:
     if not reply_text:
-        raise PlanRefused("next: what? e.g. next: take blind")
+        raise PlanRefused(_("next: what? e.g. next: take blind"))
     if writer in engine.to_act(state):
-        raise PlanRefused("It is your move now: write the move itself rather than next:.")
+        raise PlanRefused(_("It is your move now: write the move itself rather than next:."))
     try:
         engine.parse(state, writer, reply_text)
     except CommandError as exc:
-        raise PlanRefused(f"\"{reply_text}\" is not a move of yours: {exc.why}.") from None
+        raise _not_yours(reply_text, exc) from None
     return Judged("next", None, None, None, reply_text, "next", f"next: {reply_text}")
 
 
@@ -116,7 +125,7 @@ def _check_reply(engine, world, writer: int, other: int, condition: list[Move],
     try:
         moves = engine.parse(world, writer, reply_text)
     except CommandError as exc:
-        raise PlanRefused(f"\"{reply_text}\" is not a move of yours: {exc.why}.") from None
+        raise _not_yours(reply_text, exc) from None
     if other not in engine.to_act(world):
         return
     chance = random.Random(0)     # the hypothetical position only: nothing is recorded
@@ -135,10 +144,25 @@ def _check_reply(engine, world, writer: int, other: int, condition: list[Move],
         for move in moves:
             after = replay(engine, engine.decide(after, writer, move, chance), after)
     except CommandError as exc:
-        raise PlanRefused(f"\"{reply_text}\" is not a move of yours: {exc.why}.") from None
+        raise _not_yours(reply_text, exc) from None
     except IllegalMove as exc:
-        raise PlanRefused(f"\"{reply_text}\" would not be allowed then: {exc.why}.") from None
+        raise PlanRefused(_("\"%(move)s\" would not be allowed then: %(why)s.",
+                            move=reply_text, why=reason(exc))) from None
 
+
+def _not_yours(text: str, refusal: CommandError) -> PlanRefused:
+    return PlanRefused(_("\"%(move)s\" is not a move of yours: %(why)s.", move=text,
+                         why=reason(refusal)))
+
+
+def _cap(text: str) -> str:
+    return text[:1].upper() + text[1:]
+
+
+def _clause(why) -> str:
+    """An engine's `never_possible` clause in the language of the moment: a phrase
+    (service.games.text.phrase) translated, a plain string as it is."""
+    return spoken(why["template"], why["args"]) if isinstance(why, dict) else why
 
 def _named(names: list[str], writer: int, text: str) -> tuple[int, str]:
     """The seat a condition names (`they`, or a display name) and the rest of it."""
@@ -146,19 +170,15 @@ def _named(names: list[str], writer: int, text: str) -> tuple[int, str]:
     if low.startswith("they "):
         others = [s for s in range(len(names)) if s != writer]
         if len(others) != 1:
-            raise PlanRefused(f"There are {len(names)} players here: name the one you mean, "
-                              "e.g. if " + names[others[0]] + " ...")
+            raise PlanRefused(_("There are %(n)s players here: name the one you mean, e.g. "
+                                "if %(name)s ...", n=len(names), name=names[others[0]]))
         return others[0], text[5:].strip()
     for seat in sorted(range(len(names)), key=lambda s: -len(names[s])):
         name = names[seat].lower()
         if seat != writer and low.startswith(name + " "):
             return seat, text[len(name):].strip()
-    raise PlanRefused("Whose move? Start the condition with they (two players) or a "
-                      "player's name, e.g. if they lead the Mill then play the Savage.")
-
-
-def _cap(text: str) -> str:
-    return text[:1].upper() + text[1:]
+    raise PlanRefused(_("Whose move? Start the condition with they (two players) or a "
+                        "player's name, e.g. if they lead the Mill then play the Savage."))
 
 
 # --- the rows -------------------------------------------------------------------------------
@@ -176,14 +196,14 @@ def write(session: Session, svc: Services, game_id: int, seat: int, kind: str,
     it did, and which earlier plan it replaced."""
     pos = repository.load_locked(session, svc.states, game_id, records.Tracked(session))
     if pos.row.status == "ended":
-        raise GameOver("This game has finished; plans can no longer be written.")
+        raise GameOver(_("This game has finished; plans can no longer be written."))
     names = [s.player.name for s in pos.row.seats]
     judged = judge(pos.engine, pos.state, seat, names, kind, rest)
     mine = standing(session, game_id, seat)
     replaced = [p for p in mine if _key(pos.engine, p, names) == judged.key]
     if len(mine) - len(replaced) >= MAX_PLANS:
-        raise PlanRefused(f"You have {MAX_PLANS} plans in this game already, the most there "
-                          "may be; write plans clear to start again.")
+        raise PlanRefused(_("You have %(n)s plans in this game already, the most there may "
+                            "be; write plans clear to start again.", n=MAX_PLANS))
     for old in replaced:
         session.delete(old)
     session.add(Plan(game_id=game_id, seat=seat, kind=judged.kind, other=judged.other,
@@ -193,9 +213,9 @@ def write(session: Session, svc: Services, game_id: int, seat: int, kind: str,
                      created_at=svc.clock.now()))
     session.flush()
     if replaced:
-        return f"Plan kept: {judged.shown} (it replaces your earlier plan: " \
-            f"{shown(pos.engine, replaced[0], names)})."
-    return f"Plan kept: {judged.shown}."
+        return _("Plan kept: %(plan)s (it replaces your earlier plan: %(old)s).",
+                 plan=judged.shown, old=shown(pos.engine, replaced[0], names))
+    return _("Plan kept: %(plan)s.", plan=judged.shown)
 
 
 def _key(engine, plan: Plan, names: list[str]) -> str:
@@ -241,8 +261,8 @@ def listing(session: Session, svc: Services, game_id: int, seat: int) -> str:
     names = [s.player.name for s in pos.row.seats]
     mine = standing(session, game_id, seat)
     if not mine:
-        return "You have no plans in this game."
-    return "Your plans, which nobody else sees:\n" + "\n".join(
+        return _("You have no plans in this game.")
+    return _("Your plans, which nobody else sees:") + "\n" + "\n".join(
         f"  {shown(pos.engine, p, names)}" for p in mine)
 
 
@@ -250,5 +270,5 @@ def clear(session: Session, game_id: int, seat: int) -> str:
     mine = standing(session, game_id, seat)
     for plan in mine:
         session.delete(plan)
-    return f"Your {len(mine)} plan{'s' if len(mine) != 1 else ''} dropped." if mine else \
-        "You had no plans in this game."
+    return ngettext("Your %(num)s plan dropped.", "Your %(num)s plans dropped.", len(mine)) \
+        if mine else _("You had no plans in this game.")

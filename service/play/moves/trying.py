@@ -23,7 +23,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from service.games.contract import CommandError, IllegalMove, replay
-from service.play.errors import GameOver, Refused
+from service.mailwire.outbound.catalogs import N_, _, spoken
+from service.play.errors import GameOver, Refused, reason
 
 #: lines one try may hold
 MAX_LINES = 20
@@ -36,7 +37,7 @@ SEED = 50
 
 
 class TryRefused(Refused):
-    title = "That cannot be tried"
+    title = N_("That cannot be tried")
 
 
 @dataclass(frozen=True)
@@ -48,22 +49,24 @@ class Tried:
 
     @property
     def text(self) -> str:
-        lines = ["Tried (nothing was played, nobody was told):"]
+        """The answer, in the language of the moment (the writer's, the page's, the API
+        client's); the moves as the game says them."""
+        lines = [_("Tried (nothing was played, nobody was told):")]
         lines += [f"* {m}" for m in self.moves]
         if self.stopped:
             lines.append(self.stopped)
         scores = _scores(self.view)
         if scores:
-            lines.append("Scores then: " + scores)
+            lines.append(_("Scores then: %(scores)s", scores=scores))
         hand = self.view.get("hand")
         if isinstance(hand, list):
-            lines.append("Your hand then: " + (", ".join(
-                "an unknown card" if c == UNKNOWN else str(c) for c in hand) or "empty"))
+            cards = ", ".join(_("an unknown card") if c == UNKNOWN else str(c) for c in hand)
+            lines.append(_("Your hand then: %(cards)s", cards=cards or _("empty")))
         if self.legal:
-            lines.append("Your moves then:")
+            lines.append(_("Your moves then:"))
             lines += [f"  {m}" for m in self.legal]
         elif self.view.get("seat") not in (self.view.get("to_act") or []):
-            lines.append("Then it would not be your move.")
+            lines.append(_("Then it would not be your move."))
         return "\n".join(lines)
 
 
@@ -72,17 +75,7 @@ def tried(engine, state, seat: int, lines: Iterable[str]) -> Tried:
     it and answer with its view then; TryRefused with the reason when a line cannot be read
     or played. Pure: changes nothing it is given."""
     lines = [ln.strip() for ln in lines if ln.strip()]
-    if not lines:
-        raise TryRefused("Write the moves to try after the word, e.g. try play the Mill "
-                         "under the Sea.")
-    if len(lines) > MAX_LINES:
-        raise TryRefused(f"That is {len(lines)} lines to try; at most {MAX_LINES} at once.")
-    if engine.outcome(state) is not None:
-        raise GameOver("This game has finished; there is nothing left to try.")
-    sealed = getattr(engine, "sealed_choices", None)
-    if sealed or getattr(engine, "plan_world", None) is None:
-        raise TryRefused(f"try is not available in {engine.title}"
-                         + (f": {sealed}." if sealed else " yet."))
+    _triable(engine, state, lines)
     real_before = engine.view(state, seat)
     world = engine.plan_world(state, seat)
     world_before = engine.view(world, seat)
@@ -95,23 +88,23 @@ def tried(engine, state, seat: int, lines: Iterable[str]) -> Tried:
         try:
             moves = engine.parse(world, seat, line)
         except CommandError as exc:
-            raise TryRefused(_numbered(n, line, exc.why)) from None
+            raise TryRefused(_numbered(n, line, exc)) from None
         after = world
         try:
             for move in moves:
                 after = replay(engine, engine.decide(after, seat, move, chance), after)
         except IllegalMove as exc:
-            raise TryRefused(_numbered(n, line, exc.why)) from None
+            raise TryRefused(_numbered(n, line, exc)) from None
         if engine.outcome(after) is not None:
-            stopped = (f"\"{line}\" would end the game; the final scores count cards you "
-                       "cannot see, so the try stops before it.")
+            stopped = _("\"%(line)s\" would end the game; the final scores count cards you "
+                        "cannot see, so the try stops before it.", line=line)
             break
         world = after
         done += [engine.describe(m) for m in moves]
         if _strings(engine.view(world, seat)) & cards - known:
             if n + 1 < len(lines):
-                stopped = ("That would show you a card you cannot know yet (shown as "
-                           "unknown), so the lines after it were not tried.")
+                stopped = _("That would show you a card you cannot know yet (shown as "
+                            "unknown), so the lines after it were not tried.")
             break
     view = _masked(_as_really(engine.view(world, seat), world_before, real_before),
                    cards - known)
@@ -122,8 +115,27 @@ def tried(engine, state, seat: int, lines: Iterable[str]) -> Tried:
     return Tried(view, done, legal, stopped)
 
 
-def _numbered(n: int, line: str, why: str) -> str:
-    return f"Line {n + 1}, \"{line}\", cannot be played then: {why}"
+def _triable(engine, state, lines: list[str]) -> None:
+    """TryRefused (GameOver) when these lines cannot be tried here at all."""
+    if not lines:
+        raise TryRefused(_("Write the moves to try after the word, e.g. try play the Mill "
+                           "under the Sea."))
+    if len(lines) > MAX_LINES:
+        raise TryRefused(_("That is %(n)s lines to try; at most %(most)s at once.",
+                           n=len(lines), most=MAX_LINES))
+    if engine.outcome(state) is not None:
+        raise GameOver(_("This game has finished; there is nothing left to try."))
+    sealed = getattr(engine, "sealed_choices", None)
+    if sealed:
+        raise TryRefused(_("try is not available in %(game)s: %(why)s.", game=engine.title,
+                           why=spoken(sealed, {})))
+    if getattr(engine, "plan_world", None) is None:
+        raise TryRefused(_("try is not available in %(game)s yet.", game=engine.title))
+
+
+def _numbered(n: int, line: str, refusal) -> str:
+    return _("Line %(n)s, \"%(line)s\", cannot be played then: %(why)s", n=n + 1, line=line,
+             why=reason(refusal))
 
 
 def _strings(obj: Any) -> set[str]:
@@ -174,9 +186,10 @@ def _scores(view: dict) -> str:
     players = view.get("players")
     if isinstance(players, list) and players and all(
             isinstance(p, dict) and "score" in p for p in players):
-        return ", ".join(f"seat {p.get('seat', n) + 1}: {p['score']}"
+        return ", ".join(_("seat %(n)s: %(score)s", n=p.get("seat", n) + 1, score=p["score"])
                          for n, p in enumerate(players))
     scores = view.get("scores")
     if isinstance(scores, list):
-        return ", ".join(f"seat {n + 1}: {s}" for n, s in enumerate(scores))
+        return ", ".join(_("seat %(n)s: %(score)s", n=n + 1, score=s)
+                         for n, s in enumerate(scores))
     return ""

@@ -161,7 +161,7 @@ def _take_back(session: Session, svc: Services, pos: repository.Position,
             from None
     request.status = "done"
     # the moves the plans waited on are taken back with the position
-    planplay.drop_all(session, pos.row.id, "a move was taken back")
+    planplay.drop_all(session, pos.row.id, N_("a move was taken back"))
     before = repository.load(session, svc.states, pos.row.id, upto=request.back_to).state
     # the clocks go back with the position: whoever is to act there has their turn running
     # again, with the time it had left (timing.take_back, service.play.time.clocks.reopen_turn)

@@ -20,7 +20,7 @@ from service.games.contract import OptionError
 from service.linking.signer import TokenError
 from service.mailwire.outbound.catalogs import N_
 from service.play import notify, readpolicy, repository, webhooks
-from service.play.errors import PlayError
+from service.play.errors import PlayError, reason
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import ClockError, calendar, deadlines, extensions
@@ -97,7 +97,9 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         options, rated = start.read_rated(options)     # the service's option too
         # the count in the chosen game's own words, and the variant a count needs (M21)
         options = start.fit_seats(engine, seats, options, asked)
-    except (OptionError, ClockError) as exc:
+    except OptionError as exc:
+        raise BadInvitation(reason(exc)) from None
+    except ClockError as exc:
         raise BadInvitation(str(exc)) from None
     except start.BadStart as exc:
         raise BadInvitation(exc.detail) from None

@@ -20,9 +20,9 @@ from sqlalchemy.orm import Session
 from service.display import rulebook
 from service.games import registry
 from service.games.contract import OptionError, replay
-from service.mailwire.outbound.catalogs import _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify, repository, webhooks
-from service.play.errors import PlayError
+from service.play.errors import PlayError, reason
 from service.play.services import Services
 from service.play.time import ClockError, calendar, deadlines, ending, extensions
 from service.store import eventstore
@@ -139,7 +139,7 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
         options, rated = read_rated(options)    # the service's option too
         options = fit_seats(engine, len(people), options)
     except OptionError as exc:
-        raise BadStart(str(exc)) from None
+        raise BadStart(reason(exc)) from None
     now = svc.clock.now()
     game = new_game_row(session, engine, kind, options, GameStatus.ACTIVE, now, clock=clock,
                         on_timeout=on_timeout, rated=rated, rest_days=rest_days,
@@ -305,5 +305,6 @@ def read_rated(options: dict[str, Any]) -> tuple[dict[str, Any], bool]:
     rest = {k: v for k, v in options.items() if k != "rated"}
     word = str(options.get("rated", "on")).strip().lower()
     if word not in RATED_WORDS:
-        raise OptionError(f"option 'rated' is on or off, not {options['rated']!r}")
+        raise OptionError(N_("option 'rated' is on or off, not {value}"),
+                          value=repr(options["rated"]))
     return rest, RATED_WORDS[word]

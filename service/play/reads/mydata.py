@@ -18,6 +18,7 @@ from typing import Any
 
 from sqlalchemy import select
 
+from service.mailwire.outbound.catalogs import unkept
 from service.play import repository
 from service.play.players import datarows, personaltokens
 from service.play.services import Services
@@ -93,7 +94,8 @@ def _game(session, svc: Services, game_id: int, mine: Seat) -> dict[str, Any]:
                       select(ChatMessage).where(ChatMessage.game_id == game_id,
                                                 ChatMessage.from_seat == seat)
                       .order_by(ChatMessage.id))],
-        "plans": [{"kind": p.kind, "text": p.text, "status": p.status, "why": p.why,
+        "plans": [{"kind": p.kind, "text": p.text, "status": p.status,
+                   "why": p.why and unkept(p.why),
                    "written_seq": p.written_seq, "at": p.created_at.isoformat()}
                   for p in session.scalars(select(Plan).where(
                       Plan.game_id == game_id, Plan.seat == seat).order_by(Plan.id))],

@@ -9,7 +9,7 @@ of. Each step is rebuilt with `positions.load(upto=seq)` and shown through the e
 for that seat: what the seat could not see then, the page is never given."""
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -46,6 +46,9 @@ class Step:
     prev: int | None      # seq of the previous / next step
     next: int | None
     happened: list[str]   # what the step's batch did, as the seat may read it
+    # the view's own sentences as templates (the engine's `view_said`: Suzerain's prompt),
+    # so the page says the past position's prompt in the reader's language too
+    said: dict = field(default_factory=dict)
 
 
 def replay_step(svc: Services, game_id: int, reader: Reader, at: int | None) -> Step:
@@ -65,12 +68,14 @@ def replay_step(svc: Services, game_id: int, reader: Reader, at: int | None) -> 
         index = 0 if at is None else max([i for i, e in enumerate(ends) if e <= at] or [0])
         batch = seen[index]
         then = repository.load(session, svc.states, game_id, upto=ends[index])
+        view_said = getattr(pos.engine, "view_said", None)
         return Step(game_id, row.kind, registry.title(row.kind, row.options), seat, names,
                     pos.engine.view(then.state, seat), ends[index], index + 1, len(ends),
                     ends[index - 1] if index > 0 else None,
                     ends[index + 1] if index + 1 < len(ends) else None,
                     [h["text"] for h in history(pos.engine, [(r.seq, r.event) for r in batch],
-                                                seat, names)])
+                                                seat, names)],
+                    dict(view_said(then.state, seat)) if view_said is not None else {})
 
 
 

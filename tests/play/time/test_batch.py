@@ -12,6 +12,7 @@ from sqlalchemy.exc import IntegrityError
 
 from service import play
 from service.games.contract import Event
+from service.mailwire.outbound.catalogs import unkept
 from service.play import repository
 from service.play.players import seatchanges
 from service.play.time.sweep import timeoutbatch, timeouts
@@ -358,4 +359,5 @@ def test_a_timeout_tells_the_plans_it_dropped_in_the_writers_turn_email(services
         turns = [m for m in outbox(services, game, "turn") if m["seat"] == writer]
         told = turns[-1]["payload"]
         assert "timeout" in told, bulk
-        assert any("time ran out" in line for line in told.get("plans_dropped", [])), bulk
+        assert any("time ran out" in unkept(line["why"])
+                   for line in told.get("plans_dropped", [])), bulk
