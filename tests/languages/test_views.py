@@ -184,10 +184,11 @@ def test_a_german_turn_emails_top_line_says_whose_move_in_capitals(app):
 TOLD = ["trees", "suzerain", "magnate", "aristocracy"]
 
 
-def _log(game_id: str, seed: int = 1):
-    """Every event of a game played to its end by random moves, and its seat count."""
+def _log(game_id: str, seed: int = 1, configuration: tuple | None = None):
+    """Every event of a game played to its end by random moves, with its engine and seat count
+    (the engine's first configuration unless one is given)."""
     game = registry.get(game_id)
-    seats, options = configurations(game)[0]
+    seats, options = configuration or configurations(game)[0]
     rng = random.Random(seed)
     events = game.start(seats, options, rng)
     state = replay(game, events)
@@ -337,23 +338,8 @@ RARE = [Event("Reshuffled", {"order": ["7H.1", "8S.1"]}),
 def _aristocracy_lines() -> list[tuple[object, int, list[tuple[int, Event]]]]:
     """(game, seats, log) of Aristocracy played to its end at each table size the lobby
     offers, by random moves, and the rare events at a table of three."""
-    out = [_log_of(configurations(registry.get("aristocracy"))[i]) for i in range(4)]
+    out = [_log("aristocracy", 2, configurations(registry.get("aristocracy"))[i]) for i in range(4)]
     return out + [(registry.get("aristocracy"), 3, list(enumerate(RARE)))]
-
-
-def _log_of(configuration, seed: int = 2):
-    game = registry.get("aristocracy")
-    seats, options = configuration
-    rng = random.Random(seed)
-    events = game.start(seats, options, rng)
-    state = replay(game, events)
-    log = list(events)
-    while game.outcome(state) is None:
-        seat = rng.choice(sorted(game.to_act(state)))
-        made = game.decide(state, seat, rng.choice(game.legal_moves(state, seat)), rng)
-        log += made
-        state = replay(game, made, state)
-    return game, seats, list(enumerate(log))
 
 
 def _written_templates(path: Path) -> set[str]:

@@ -317,8 +317,8 @@ def _built(d, seat):
 def _upgraded(d, seat):
     building, count = L(d["building"]), len(d["cards"])
     if count == 1:
-        return said(N_("{player} adds 1 cards to the building at {building}."),
-                    N_("You add 1 cards to the building at {building}."), d["seat"],
+        return said(N_("{player} adds 1 card to the building at {building}."),
+                    N_("You add 1 card to the building at {building}."), d["seat"],
                     building=building)
     return said(N_("{player} adds {count} cards to the building at {building}."),
                 N_("You add {count} cards to the building at {building}."), d["seat"],
