@@ -18,13 +18,17 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from service.games.contract import Outcome
+from service.games.contract import N_, Outcome
 from service.store.statuses import SeatStatus
 
 LEFT = (SeatStatus.RESIGNED, SeatStatus.FORFEITED)
 
 # how each way of leaving reads in the result's sentence ("{p2} resigned")
 _LEFT_HOW = {SeatStatus.RESIGNED: "resigned", SeatStatus.FORFEITED: "ran out of time and forfeited"}
+# ... and as service.display.seatview._ended says one in the reader's language: the seat's
+# clause and the reader's own ("{player} resigned" is a seat change's history line too)
+_LEFT_SAID = (N_("{player} resigned"), N_("you resigned"),
+              N_("{player} ran out of time and forfeited"), N_("you ran out of time and forfeited"))
 
 
 @dataclass(frozen=True)

@@ -13,6 +13,7 @@ from flufl.bounce import all_failures
 from sqlalchemy import bindparam, or_, select
 
 from service.mailwire.inbound.parse import InboundMail
+from service.mailwire.outbound.catalogs import N_
 from service.play.players import default_name
 from service.play.services import Services
 from service.play.time import mailholds
@@ -43,7 +44,7 @@ def handle(svc: Services, raw: bytes, token: str) -> tuple[str, str]:
             return InboundStatus.IGNORED, f"temporary failure for outbox row {row.id}"
         mute_address(session, row.to_addr, now)
         if row.kind == "turn" and row.game_id is not None:   # they never got the turn
-            mailholds.hold(session, svc, row.game_id, row.seat, now, "it bounced")
+            mailholds.hold(session, svc, row.game_id, row.seat, now, N_("it bounced"))
     return "bounced", f"hard bounce of outbox row {row.id}: its address is muted"
 
 

@@ -33,6 +33,7 @@ from datetime import datetime
 from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
+from service.games.contract import english
 from service.play.errors import GameOver
 from service.play.services import Services
 from service.play.time import deadlines
@@ -229,7 +230,24 @@ def _unnamed(session: Session, person: Who, name: str, anonymous: str) -> None:
     pattern = re.compile(rf"(?<!\w){re.escape(name)}(?!\w)")
     for change in session.scalars(select(SeatChange).where(
             SeatChange.game_id.in_(games), SeatChange.kind == "replaced")):
-        change.text = pattern.sub(anonymous, change.text)
+        change.text = _renamed(change.text, lambda words: pattern.sub(anonymous, words))
+
+
+def _renamed(text: str, rename: Callable[[str], str]) -> str:
+    """A seat change's line with `rename` done on its values: a line kept as JSON
+    (deadlines.seat_line) is renamed in its parameters, never in its templates (a player
+    called "took" is not the "took" of "{new} took over {old}'s seat") nor the JSON's keys,
+    and its English made again from them; a line stored as plain text before, in that text."""
+    line = deadlines.seat_line(text)
+    if "say" not in line:
+        return rename(text)
+
+    def values(say: dict) -> dict:
+        return dict(say, args={k: values(v) if isinstance(v, dict) else
+                               rename(v) if isinstance(v, str) else v
+                               for k, v in say["args"].items()})
+    say = values(line["say"])
+    return deadlines.line_text({"text": english(say["template"], say["args"]), "say": say})
 
 
 #: the players row's columns an erasure sets; every other column but these two goes back to

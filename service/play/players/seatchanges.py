@@ -209,7 +209,8 @@ def resign_in(session, svc: Services, game_id: int, seat: int,
         raise SeatRefused("You have already left this game; its page still shows how it "
                           "goes on.")
     ranking.leave(game, row, SeatStatus.RESIGNED)
-    deadlines.change(session, game, row, SeatStatus.RESIGNED, f"{who(seat)} resigned", now)
+    deadlines.change(session, game, row, SeatStatus.RESIGNED,
+                     deadlines.said(N_("{player} resigned"), N_("You resigned"), seat), now)
     in_play = [r.seat for r in game.seats if r.status not in deadlines.OUT]
     if len(in_play) <= 1:
         # a clause, as every notice's text: the emails and pages end the sentence
@@ -274,8 +275,10 @@ def invite_replacement(svc: Services, game_id: int, by_seat: int, target: int, a
                       seq=game.seq)
         # the invitee's webhooks told too, when the address is a player's who keeps any
         webhooks.invited(session, address, game.id, subject, now)   # in their language too
-        deadlines.change(session, game, row, "invited", f"{who(by_seat)} invited {address} to take over "
-                      f"{who(target)}'s seat", now)
+        deadlines.change(session, game, row, "invited", deadlines.said(
+            N_("{player} invited {address} to take over {whose}"),
+            N_("You invited {address} to take over {whose}"), by_seat, address=address,
+            whose=deadlines.about(N_("{player}'s seat"), N_("your seat"), target)), now)
     return _("Invitation sent to %(address)s.", address=address)
 
 
@@ -323,7 +326,9 @@ def accept_replacement(svc: Services, token: str) -> tuple[int, int]:
 
         def took_over(reader: int) -> str:     # each other player's notice in their language
             return _("%(new)s took over %(old)s's seat", new=new, old=old)
-        deadlines.change(session, game, row, "replaced", deadlines.for_history(took_over), now)
+        # names, not seats: the players as they were called then (erasure renames them)
+        deadlines.change(session, game, row, "replaced", deadlines.said(
+            N_("{new} took over {old}'s seat"), new=new, old=old), now)
         notify.queue(session, game, row.seat, "turn", game.seq, now)
         deadlines.tell(session, svc, game, row.seat, took_over, now, offer=False,
                        others_only=True)

@@ -22,6 +22,7 @@ from service.mailwire.outbound.catalogs import unkept
 from service.play import repository
 from service.play.players import datarows, personaltokens
 from service.play.services import Services
+from service.play.time import seat_line
 from service.store.models import (
     ChatMessage,
     League,
@@ -105,7 +106,7 @@ def _game(session, svc: Services, game_id: int, mine: Seat) -> dict[str, Any]:
                       Note.game_id == game_id, Note.seat == seat,
                       Note.player_id == mine.player_id).order_by(Note.id))],
         "seat_changes": [{"seq": c.seq, "kind": c.kind, "at": c.created_at.isoformat(),
-                          "text": _named(c.text, names)}
+                          "text": _named(seat_line(c.text)["text"], names)}
                          for c in session.scalars(select(SeatChange).where(
                              SeatChange.game_id == game_id, SeatChange.seat == seat)
                              .order_by(SeatChange.id))],

@@ -12,7 +12,7 @@ from sqlalchemy import bindparam, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.display.seatview import SeatPage, after_colon, fill, history
+from service.display.seatview import SeatPage, after_colon, history, told
 from service.games import registry
 from service.mailwire.outbound.catalogs import N_, _
 from service.play import community, readpolicy, repository
@@ -20,6 +20,7 @@ from service.play.errors import NoSuchGame
 from service.play.moves import chat, notes, standingplans, tablebots, undo
 from service.play.readpolicy import Reader
 from service.play.services import Services
+from service.play.time import seat_line
 from service.store import eventstore
 from service.store.models import GameRow, InboundMessage, Invitation, SeatChange
 from service.store.statuses import GameStatus, InboundStatus
@@ -144,7 +145,8 @@ def history_page(session: Session | Connection, pos: repository.Position, seat: 
     for c in session.execute(_SEAT_CHANGES, {"game_id": pos.row.id, "after": after,
                                              "upto": _END if upto is None else upto}):
         entries.append({"seq": c.seq, "kind": "event", "type": c.kind,
-                        "text": fill(c.text, names, seat), "at": c.created_at.isoformat()})
+                        "text": told(seat_line(c.text), names, seat),
+                        "at": c.created_at.isoformat()})
     entries.sort(key=lambda e: (e["seq"], e["kind"] == "chat", e["at"]))
     return entries, (first if first > 1 else None)
 

@@ -12,6 +12,7 @@ a batch cannot be written, seat by seat through the same `record` as a player's 
 the same second and a sweep, or two sweeps, give exactly one outcome."""
 from __future__ import annotations
 
+import json
 import logging
 from collections.abc import Callable
 from datetime import datetime
@@ -21,6 +22,8 @@ from typing import Any
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+# the seat changes' history lines are made by `said` (their callers reach it as deadlines.said)
+from service.games.text import phrase, said
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.catalogs import N_
 from service.play import notify, webhooks
@@ -123,13 +126,15 @@ def worded(row, text: str | Said) -> str:
         return text(row.seat)
 
 
-def for_history(text: str | Said) -> str:
-    """The words of a seat change as the history keeps them: English, as the engines' lines
-    are kept (a page fills in the names when it shows them)."""
-    if isinstance(text, str):
-        return text
-    with catalogs.speaking(None):
-        return text(-1)
+def about(template: str, mine: str, seat: int, **args) -> dict:
+    """A part of a history line about a second seat ("{p2}'s seat", and "your seat" for its
+    reader), as a parameter of `said`: each seat a line names reads of itself in its form."""
+    return said(template, mine, seat, **args)["say"]
+
+
+def more_days(days: int) -> dict:
+    """"1 more day", "3 more days", as a parameter of a history line."""
+    return phrase(N_("1 more day")) if days == 1 else phrase(N_("{n} more days"), n=days)
 
 
 def timer_key(seat: int, seq: int, deadline: datetime) -> str:
@@ -256,16 +261,34 @@ def notices(svc: Services | None, game: GameRow, seat: int, text: str | Said, *,
     return out
 
 
-def change(session: Session, game: GameRow, row: Seat, kind: str, text: str,
+def change(session: Session, game: GameRow, row: Seat, kind: str, line: dict,
            now: datetime) -> None:
     """Record a seat change for the history (service bookkeeping, never an engine event)."""
-    session.add(SeatChange(**change_values(game, row, kind, text, now)))
+    session.add(SeatChange(**change_values(game, row, kind, line, now)))
 
 
-def change_values(game: GameRow, row: Seat, kind: str, text: str, now: datetime) -> dict:
-    """The seat_changes row `change` adds, as column values (the batched sweep inserts many)."""
-    return dict(game_id=game.id, seat=row.seat, kind=kind, seq=game.seq, text=text,
+def change_values(game: GameRow, row: Seat, kind: str, line: dict, now: datetime) -> dict:
+    """The seat_changes row `change` adds, as column values (the batched sweep inserts many).
+    `line` is a history sentence made by service.games.text.said, kept as its JSON so a page
+    says it in its reader's language (`seat_line` reads it back)."""
+    return dict(game_id=game.id, seat=row.seat, kind=kind, seq=game.seq, text=line_text(line),
                 player_id=row.player_id, created_at=now)
+
+
+def line_text(line: dict) -> str:
+    """A history line as seat_changes.text keeps it (`seat_line` reads it back)."""
+    return json.dumps(line, ensure_ascii=False)
+
+
+def seat_line(text: str) -> dict:
+    """A seat_changes row's text as the sentence `change_values` kept ({"text": English,
+    "say": ...}, for service.display.seatview.told); a row written before lines were kept so
+    holds its English itself ("{p1} resigned": not JSON), and reads as {"text": it}."""
+    try:
+        line = json.loads(text)
+    except ValueError:
+        return {"text": text}
+    return line if isinstance(line, dict) else {"text": text}
 
 
 def end_game(session: Session, game: GameRow, seat: int, how: str | Said,

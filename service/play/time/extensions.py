@@ -18,7 +18,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import _, ngettext
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 from service.store.models import ExtensionRequest, GameRow
 
 from .. import notify, repository
@@ -232,10 +232,11 @@ def _declined(session: Session, svc: Services, game: GameRow, request: Extension
     request.status = "declined"
     now = svc.clock.now()
     row = deadlines.seat_row(game, request.seat)
-    days = f"{request.days} more day{'s' if request.days != 1 else ''}"
-    deadlines.change(session, game, row, "extension declined",
-                  f"{deadlines.who(by_seat)} declined the request of {deadlines.who(request.seat)} "
-                  f"for {days}", now)
+    deadlines.change(session, game, row, "extension declined", deadlines.said(
+        N_("{player} declined {request}"), N_("You declined {request}"), by_seat,
+        request=deadlines.about(N_("the request of {player} for {days}"),
+                                N_("the request of you for {days}"), request.seat,
+                                days=deadlines.more_days(request.days))), now)
     deadline = deadlines.get_clock(row).deadline
     with catalogs.speaking(row.player.language):        # the asker's words
         asked = ngettext("%(num)s more day", "%(num)s more days", request.days)
@@ -264,8 +265,9 @@ def _apply(session: Session, svc: Services, game: GameRow, request: ExtensionReq
     request.status = "done"
     who = deadlines.who(request.seat)
     moved = clock.deadline + timedelta(days=request.days)
-    deadlines.change(session, game, row, "extended", f"everyone agreed: {who} has "
-                  f"{request.days} more day{'s' if request.days != 1 else ''}", now)
+    deadlines.change(session, game, row, "extended", deadlines.said(
+        N_("everyone agreed: {player} has {days}"), N_("everyone agreed: you have {days}"),
+        request.seat, days=deadlines.more_days(request.days)), now)
 
     def agreed(reader: int) -> str:
         until = clocks.format_deadline(moved, now, row.player.zone)   # in the reader's words

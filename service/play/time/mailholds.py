@@ -13,6 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import N_
 from service.store.models import GameRow, OutboxRow, Seat, Vacation
 
 from .. import repository
@@ -38,7 +39,11 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
     deadlines.set_clock(row, clocks.pause(clock, now))
     text = (f"{deadlines.who(seat)} did not receive the turn email ({why}); the clock of "
             f"{deadlines.who(seat)} is stopped until an email reaches them or they act")
-    deadlines.change(session, game, row, "mail_held", text, now)
+    deadlines.change(session, game, row, "mail_held", deadlines.said(
+        N_("{player} did not receive the turn email ({why}); the clock of {player} is stopped "
+           "until an email reaches them or they act"),
+        N_("You did not receive the turn email ({why}); the clock of you are stopped until an "
+           "email reaches them or they act"), seat, why=deadlines.phrase(why)), now)
     return deadlines.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
 
 
@@ -82,9 +87,13 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
             row = deadlines.seat_row(game, seat)
             away = _on_vacation(session, game, row)
             if release(row, game, now, away=away):
-                deadlines.change(session, game, row, "mail_released", f"an email reached "
-                              f"{deadlines.who(seat)}; " + ("their clock stays stopped while they "
-                              "are on vacation" if away else "their clock runs again"), now)
+                deadlines.change(session, game, row, "mail_released", deadlines.said(
+                    N_("an email reached {player}; their clock stays stopped while they are "
+                       "on vacation"),
+                    N_("an email reached you; their clock stays stopped while they are on "
+                       "vacation"), seat) if away else deadlines.said(
+                    N_("an email reached {player}; their clock runs again"),
+                    N_("an email reached you; their clock runs again"), seat), now)
     return len(held)
 
 
@@ -112,5 +121,5 @@ def hold_undelivered(svc: Services, now: datetime, outbox_ids: list[int]) -> int
             .distinct().order_by(OutboxRow.game_id).limit(500)).all()
         for game_id, seat in stuck:
             outbox_ids += hold(session, svc, game_id, seat, now,
-                               "the mail server has not accepted it for 24 hours")
+                               N_("the mail server has not accepted it for 24 hours"))
     return len(stuck)

@@ -22,7 +22,7 @@ from sqlalchemy import func, select, tuple_
 from sqlalchemy.orm import Session
 
 from service.mailwire.outbound import catalogs
-from service.mailwire.outbound.catalogs import _, ngettext
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 from service.store import records
 from service.store.models import GameRow, OutboxRow, Seat, SeatChange, Vacation
 
@@ -101,9 +101,11 @@ class DayTaker:
         left = clocks.days_left([(v[0], v[1]) for v in mine], current[0].year, allowance)
         self.by_game[key] = waited + 1
         taken = Taken(left, current[3], bound - waited - 1, bound)
-        self.changes.append(deadlines.change_values(
-            game, row, KIND, f"{deadlines.who(row.seat)} ran out of time: a vacation day was "
-            f"taken instead of a timeout ({taken.game_words()})", now))
+        self.changes.append(deadlines.change_values(game, row, KIND, deadlines.said(
+            N_("{player} ran out of time: a vacation day was taken instead of a timeout "
+               "({days})"),
+            N_("You ran out of time: a vacation day was taken instead of a timeout ({days})"),
+            row.seat, days=taken.game_phrase()), now))
         return taken
 
     def write(self) -> None:
@@ -123,6 +125,15 @@ class Taken:
     until: datetime
     game_left: int
     bound: int
+
+    def game_phrase(self) -> dict:
+        """`game_words` as a phrase of a history line, said in its reader's language."""
+        if not self.game_left:
+            return deadlines.phrase(N_("the last of the {bound} this game takes for a player: "
+                                       "the next time the clock runs out, it is a timeout"),
+                                    bound=self.bound)
+        return deadlines.phrase(N_("{taken} of the {bound} this game takes for a player"),
+                                taken=self.bound - self.game_left, bound=self.bound)
 
     def game_words(self) -> str:
         """How many of the game's days this one is, in the language of the moment."""

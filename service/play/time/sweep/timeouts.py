@@ -22,7 +22,8 @@ from sqlalchemy import Select, bindparam, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import Event, IllegalMove, Move, replay
-from service.mailwire.outbound.catalogs import _
+from service.games.text import said
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import aftercommit, notify, ranking, repository
 from service.play.errors import PlayError
 from service.play.moves import write_move
@@ -34,12 +35,12 @@ from service.play.time import (
     OUT,
     Said,
     SeatClock,
+    about,
     calendar,
     change,
     clocks,
     control,
     end_game,
-    for_history,
     get_clock,
     mailholds,
     policy_of,
@@ -340,11 +341,18 @@ def _missed(out: Out, svc: Services, pos: repository.Position, row: Seat, clock:
             return _("%(name)s missed %(n)s turns in a row and is marked absent; any player "
                      "may invite someone to take the seat over on the game page",
                      name=name, n=clocks.ABSENT_AFTER)
-        out.change(game, row, SeatStatus.ABSENT, for_history(absent), now)
+        out.change(game, row, SeatStatus.ABSENT, said(
+            N_("{player} missed {n} turns in a row and is marked absent; any player may "
+               "invite someone to take the seat over on the game page"),
+            N_("You missed {n} turns in a row and is marked absent; any player may invite "
+               "someone to take the seat over on the game page"), row.seat,
+            n=clocks.ABSENT_AFTER), now)
         out.tell(game, row.seat, absent, now, offer=False, others_only=True)
     if miss.forfeit:
         ranking.leave(game, row, SeatStatus.FORFEITED)
-        out.change(game, row, SeatStatus.FORFEITED, f"{name} ran out of time and forfeits", now)
+        out.change(game, row, SeatStatus.FORFEITED, said(
+            N_("{player} ran out of time and forfeits"),
+            N_("You ran out of time and forfeits"), row.seat), now)
         if miss.end_game:
             out.end_game(game, row.seat, functools.partial(_forfeited, name, row.seat), now)
             return "ended"
@@ -436,8 +444,10 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
             except clocks.ClockError as exc:
                 raise PlayError(str(exc)) from None
             set_clock(row, clock)
-            change(session, game, row, "extended",
-                   f"{who(target)}'s deadline was extended by {who(by_seat)}", now)
+            change(session, game, row, "extended", said(
+                N_("{player}'s deadline was extended {by}"),
+                N_("Your deadline was extended {by}"), target,
+                by=about(N_("by {player}"), N_("by you"), by_seat)), now)
 
             def extended(reader: int) -> str:
                 until = clocks.format_deadline(clock.deadline, now)   # in the reader's words
@@ -453,8 +463,10 @@ def seat_action(svc: Services, game_id: int, by_seat: int, holder: int, act: str
             return _("%(name)s now has until %(until)s.", name=name,
                      until=clocks.format_deadline(clock.deadline, now))
         row.on_timeout = "bot"
-        change(session, game, row, "bot", f"{who(by_seat)} asked for {who(target)}'s turns "
-               "to be played by the default move", now)
+        change(session, game, row, "bot", said(
+            N_("{player} asked for {turns} to be played by the default move"),
+            N_("You asked for {turns} to be played by the default move"), by_seat,
+            turns=about(N_("{player}'s turns"), N_("your turns"), target)), now)
         set_clock(row, clocks.timeout_move_played(control(game), clock))
         play_timeout_moves(Recorder(session, svc), svc, pos, target,
                            f"switch:{clocks.deadline_iso(now)}", now, why="bot")
