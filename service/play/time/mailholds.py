@@ -42,8 +42,8 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
     deadlines.change(session, game, row, "mail_held", deadlines.said(
         N_("{player} did not receive the turn email ({why}); the clock of {player} is stopped "
            "until an email reaches them or they act"),
-        N_("You did not receive the turn email ({why}); the clock of you are stopped until an "
-           "email reaches them or they act"), seat, why=deadlines.phrase(why)), now)
+        N_("You did not receive the turn email ({why}); your clock is stopped until an email "
+           "reaches you or you act"), seat, why=deadlines.phrase(why)), now)
     return deadlines.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
 
 

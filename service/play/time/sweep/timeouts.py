@@ -344,7 +344,7 @@ def _missed(out: Out, svc: Services, pos: repository.Position, row: Seat, clock:
         out.change(game, row, SeatStatus.ABSENT, said(
             N_("{player} missed {n} turns in a row and is marked absent; any player may "
                "invite someone to take the seat over on the game page"),
-            N_("You missed {n} turns in a row and is marked absent; any player may invite "
+            N_("You missed {n} turns in a row and are marked absent; any player may invite "
                "someone to take the seat over on the game page"), row.seat,
             n=clocks.ABSENT_AFTER), now)
         out.tell(game, row.seat, absent, now, offer=False, others_only=True)
@@ -352,7 +352,7 @@ def _missed(out: Out, svc: Services, pos: repository.Position, row: Seat, clock:
         ranking.leave(game, row, SeatStatus.FORFEITED)
         out.change(game, row, SeatStatus.FORFEITED, said(
             N_("{player} ran out of time and forfeits"),
-            N_("You ran out of time and forfeits"), row.seat), now)
+            N_("You ran out of time and forfeit"), row.seat), now)
         if miss.end_game:
             out.end_game(game, row.seat, functools.partial(_forfeited, name, row.seat), now)
             return "ended"
