@@ -53,15 +53,16 @@ def save_preferences(svc: Services, changes: dict[str, str], *, player_id: int |
     all as they now are. Raises CalendarRefused with words; then nothing changed."""
     unknown = sorted(set(changes) - set(KEYS))
     if unknown:
-        raise CalendarRefused(f"{unknown[0][:30]} is not a preference; the keys are "
-                              f"{', '.join(KEYS)}.")
+        raise CalendarRefused(_("%(key)s is not a preference; the keys are %(keys)s.",
+                                key=unknown[0][:30], keys=", ".join(KEYS)))
     now = svc.clock.now()
     with svc.db.transaction() as session:
         query = select(Player).where(Player.id == player_id) if player_id is not None \
             else select(Player).where(func.lower(Player.email) == (email or "").strip().lower())
         player = session.scalars(query.with_for_update()).first()
         if player is None:
-            raise CalendarRefused(f"No player has the address {(email or '')[:100]}.")
+            raise CalendarRefused(_("No player has the address %(address)s.",
+                                    address=(email or "")[:100]))
         try:
             values = _checked(session, player, changes, now)
         except calendarrules.CalendarError as exc:
@@ -78,8 +79,9 @@ def _checked(session: Session, player: Player, changes: dict[str, str],
     if "tz" in changes:
         zone = changes["tz"].strip()
         if zone not in ZONES:
-            raise calendarrules.CalendarError(f"{zone[:60]!r} is not a time zone; write it like "
-                                      "tz=Europe/Berlin or tz=America/New_York.")
+            raise calendarrules.CalendarError(_("%(zone)r is not a time zone; write it like "
+                                                "tz=Europe/Berlin or tz=America/New_York.",
+                                                zone=zone[:60]))
         values["zone"] = zone
     if "rest_days" in changes:
         days = calendarrules.rest_days_text(calendarrules.parse_rest_days(changes["rest_days"]))
