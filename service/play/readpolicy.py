@@ -36,7 +36,7 @@ from typing import Any, TypeVar
 from service.mailwire.outbound.catalogs import N_, _
 from service.store.statuses import GameStatus
 
-from .errors import NoSuchGame, NotYourSeat
+from .errors import TAKEN_OVER, NoSuchGame, NotYourSeat
 
 #: what a reader a game does not admit is told, and equally so for a game that does not exist
 UNSEEN = N_("There is no such game, or it is not one you may see. Your own games are listed "
@@ -158,8 +158,7 @@ def seat_shown(game: Game, reader: Reader) -> int | None:
         if reader.seat is not None and reader.holder is not None:
             row = next((s for s in game.seats if s.seat == reader.seat), None)
             if row is not None and row.holder != reader.holder:
-                raise NotYourSeat(_("This link belonged to the seat's previous player; the "
-                                    "seat has been taken over since."))
+                raise NotYourSeat(_(TAKEN_OVER))
         return reader.seat
     if reader.player_id is not None:
         return next((s.seat for s in game.seats if s.player_id == reader.player_id), None)

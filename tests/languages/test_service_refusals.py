@@ -13,8 +13,9 @@ import pytest
 
 from service import play
 from service.mailwire.outbound import catalogs
-from service.play.moves import chat
-from service.play.players import invitations, start
+from service.play import repository
+from service.play.moves import chat, notes, undo
+from service.play.players import blocks, invitations, start
 from service.play.readpolicy import Reader
 from service.play.time import ClockError, SeatClock, clocks
 from service.play.time.calendar import calendarrules, prefs
@@ -29,7 +30,11 @@ ANNA, BEN = "anna@example.org", "ben@example.org"
 SAME = {"bot", "bots", "easy", "normal", "none", "on", "off", "forfeit", "wait", "default",
         "say", "in", "plus", "me", "get", "api", "v", "games", "sat", "sun", "mon", "tue",
         "wed", "thu", "fri", "tz", "europe", "berlin", "america", "new", "york", "min",
-        "trees", "name", "message", "table", "long", "page", *words(" ".join(prefs.KEYS))}
+        "trees", "name", "message", "table", "long", "page", "position", "note", "notes", *words(" ".join(prefs.KEYS))}
+
+
+#: a card and a district as the rules name them (a note's example), and the players' names
+NAMED = ["the Mill", "Knots", "anna", "ben"]
 
 
 def _written(text: str) -> str:
@@ -40,7 +45,7 @@ def _written(text: str) -> str:
 
 def _english_left(said: str, english: str) -> set[str]:
     ours = {w for w in words(_written(english)) if len(w) > 1} - SAME
-    return left_in_english(_written(said), [], ours)
+    return left_in_english(_written(said), NAMED, ours)
 
 
 def _said(call) -> str:
@@ -63,6 +68,15 @@ def _refusals(app) -> dict[str, object]:
     with svc.db.transaction() as s:
         anna, ben = (s.query(Player).filter_by(email=a).one().id for a in (ANNA, BEN))
     now = datetime(2026, 12, 6, tzinfo=UTC)
+    with svc.db.transaction() as s:
+        mover = min(repository.load(s, svc.states, game).engine.to_act(
+            repository.load(s, svc.states, game).state))
+
+    def in_session(call):
+        def run():
+            with svc.db.transaction() as s:
+                call(s)
+        return run
 
     def game_with(**options):
         return lambda: play.start_game(svc, "trees", [ANNA, BEN], options)
@@ -127,6 +141,21 @@ def _refusals(app) -> dict[str, object]:
                                                          email="nobody@example.org"),
         "no such time zone": lambda: prefs.save_preferences(svc, {"tz": "Mars/Olympus"},
                                                             email=ANNA),
+        # moves, take-backs, notes and blocks (service.play.moves, players.blocks)
+        "a position never reached": lambda: play.submit(svc, play.Intent(
+            game, mover, lines=["harvest"], expected_seq=99)),
+        "moved on since the email": lambda: play.submit(svc, play.Intent(
+            game, mover, lines=["harvest"], expected="zz")),
+        "moved on, another to move": lambda: play.submit(svc, play.Intent(
+            game, 1 - mover, lines=["harvest"], expected="zz")),
+        "no move in that": lambda: play.submit(svc, play.Intent(game, mover)),
+        "nothing to take back": lambda: undo.ask(svc, game, mover),
+        "no request to answer": lambda: undo.answer(svc, game, 1 - mover, True),
+        "no such game number": in_session(lambda s: repository.game_row(s, 999)),
+        "an empty note": in_session(lambda s: notes.write(s, svc, game, 0, anna, " ")),
+        "too long a note": in_session(lambda s: notes.write(s, svc, game, 0, anna, "x" * 501)),
+        "blocking oneself": lambda: blocks.block(svc, anna, anna),
+        "blocking nobody": lambda: blocks.block(svc, anna, 999),
         # the replay page's whole log, and a game one may not see (service.play.reads)
         "the whole log too early": lambda: play.whole_log(svc, Reader.player(anna), game),
         "no such game log": lambda: play.whole_log(svc, Reader.player(anna), 999),

@@ -71,7 +71,7 @@ def move(svc: Services, game_id: int, player_id: int, *, lines: list[str] | None
     if first is not None:
         return first
     if not intent.moves and not intent.lines:
-        raise Refused("Send a command (\"command\" or \"commands\") or a move object.")
+        raise Refused(_("Send a command (\"command\" or \"commands\") or a move object."))
 
     def before(session: Session) -> None:
         if seq is not None and seq < 1:
