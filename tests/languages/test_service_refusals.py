@@ -14,8 +14,8 @@ import pytest
 from service import play
 from service.mailwire.outbound import catalogs
 from service.play import repository
-from service.play.moves import chat, notes, undo
-from service.play.players import blocks, invitations, start
+from service.play.moves import apiwrites, chat, notes, undo
+from service.play.players import blocks, hooks, invitations, seatchanges, start
 from service.play.readpolicy import Reader
 from service.play.time import ClockError, SeatClock, clocks
 from service.play.time.calendar import calendarrules, prefs
@@ -30,17 +30,20 @@ ANNA, BEN = "anna@example.org", "ben@example.org"
 SAME = {"bot", "bots", "easy", "normal", "none", "on", "off", "forfeit", "wait", "default",
         "say", "in", "plus", "me", "get", "api", "v", "games", "sat", "sun", "mon", "tue",
         "wed", "thu", "fri", "tz", "europe", "berlin", "america", "new", "york", "min",
-        "trees", "name", "message", "table", "long", "page", "position", "note", "notes", *words(" ".join(prefs.KEYS))}
+        "trees", "name", "message", "table", "long", "page", "position", "note", "notes",
+        "webhook", "webhooks", "http", "https", "json", "discord", "slack", "turn",
+        "invitation", "loopback", "private", "link", *words(" ".join(prefs.KEYS))}
 
 
 #: a card and a district as the rules name them (a note's example), and the players' names
-NAMED = ["the Mill", "Knots", "anna", "ben"]
+NAMED = ["the Mill", "Knots", "anna", "ben", "cleo"]
 
 
 def _written(text: str) -> str:
     """A refusal less what the player wrote or is told to write: quoted values ('zzyzx'),
-    settings (`clock=1h+0h`, `reminders=24h,4h,1h`), addresses and spans of hours."""
-    return re.sub(r"'[^']*'|\S*[=@/\d]\S*", " ", text)
+    settings (`clock=1h+0h`, `reminders=24h,4h,1h`, `game_over`), addresses and spans of
+    hours."""
+    return re.sub(r"'[^']*'|\S*[=@/\d_]\S*", " ", text)
 
 
 def _english_left(said: str, english: str) -> set[str]:
@@ -68,6 +71,9 @@ def _refusals(app) -> dict[str, object]:
     with svc.db.transaction() as s:
         anna, ben = (s.query(Player).filter_by(email=a).one().id for a in (ANNA, BEN))
     now = datetime(2026, 12, 6, tzinfo=UTC)
+    # a table of three whose third player has resigned: a second resignation is refused
+    trio = play.start_game(svc, "aristocracy", [ANNA, BEN, "cleo@example.org"], {}).game_id
+    seatchanges.resign(svc, trio, 2)
     with svc.db.transaction() as s:
         mover = min(repository.load(s, svc.states, game).engine.to_act(
             repository.load(s, svc.states, game).state))
@@ -156,6 +162,20 @@ def _refusals(app) -> dict[str, object]:
         "too long a note": in_session(lambda s: notes.write(s, svc, game, 0, anna, "x" * 501)),
         "blocking oneself": lambda: blocks.block(svc, anna, anna),
         "blocking nobody": lambda: blocks.block(svc, anna, 999),
+        # the API's writes, resigning twice, reports and webhooks
+        "no position with that number": lambda: apiwrites.move(svc, game, anna, lines=["x"],
+                                                               seq=0),
+        "not a listed move object": lambda: apiwrites.move(svc, game, anna,
+                                                           move_object={"type": "zzyzx"}),
+        "nothing to say": lambda: apiwrites.say(svc, game, anna, " "),
+        "resigned already": lambda: seatchanges.resign(svc, trio, 2),
+        "no such webhook": lambda: hooks.test(svc, anna, 999),
+        "not a webhook address": lambda: hooks.check_url(" ", False),
+        "not http": lambda: hooks.check_url("ftp://example.org/x", False),
+        "a private address": lambda: hooks.check_url("http://127.0.0.1/x", False),
+        "not a kind of webhook": lambda: hooks.register(svc, "https://example.org/x",
+                                                        kind="zz", email=ANNA),
+        "not an event": lambda: hooks.read_events("zz9"),
         # the replay page's whole log, and a game one may not see (service.play.reads)
         "the whole log too early": lambda: play.whole_log(svc, Reader.player(anna), game),
         "no such game log": lambda: play.whole_log(svc, Reader.player(anna), 999),

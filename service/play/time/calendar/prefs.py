@@ -113,8 +113,9 @@ def _check_week(player: Player, now: datetime) -> None:
     changed = player.rest_days_changed_at
     if changed is not None and now - changed < REST_DAYS_EVERY:
         again = clocks.format_deadline(changed + REST_DAYS_EVERY, now, player.zone)
-        raise calendarrules.CalendarError(f"Rest days change at most once a week; you may change "
-                                  f"yours again from {again}. Nothing was changed.")
+        raise calendarrules.CalendarError(_("Rest days change at most once a week; you may "
+                                            "change yours again from %(again)s. Nothing was "
+                                            "changed.", again=again))
 
 
 def _longest_turn(session: Session, player_id: int) -> timedelta:
