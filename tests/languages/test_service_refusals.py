@@ -15,7 +15,7 @@ from service import play
 from service.mailwire.outbound import catalogs
 from service.play import repository
 from service.play.moves import apiwrites, chat, notes, undo
-from service.play.players import blocks, hooks, invitations, seatchanges, start
+from service.play.players import blocks, hooks, invitations, readdress, seatchanges, start
 from service.play.readpolicy import Reader
 from service.play.time import ClockError, SeatClock, clocks
 from service.play.time.calendar import calendarrules, prefs
@@ -32,7 +32,7 @@ SAME = {"bot", "bots", "easy", "normal", "none", "on", "off", "forfeit", "wait",
         "wed", "thu", "fri", "tz", "europe", "berlin", "america", "new", "york", "min",
         "trees", "name", "message", "table", "long", "page", "position", "note", "notes",
         "webhook", "webhooks", "http", "https", "json", "discord", "slack", "turn",
-        "invitation", "loopback", "private", "link", *words(" ".join(prefs.KEYS))}
+        "invitation", "loopback", "private", "link", "an", "turnpost", *words(" ".join(prefs.KEYS))}
 
 
 #: a card and a district as the rules name them (a note's example), and the players' names
@@ -176,6 +176,9 @@ def _refusals(app) -> dict[str, object]:
         "not a kind of webhook": lambda: hooks.register(svc, "https://example.org/x",
                                                         kind="zz", email=ANNA),
         "not an event": lambda: hooks.read_events("zz9"),
+        # moving an account (service.play.players.readdress)
+        "the address already": lambda: readdress.request(svc, anna, ANNA),
+        "another player's address": lambda: readdress.request(svc, anna, BEN),
         # the replay page's whole log, and a game one may not see (service.play.reads)
         "the whole log too early": lambda: play.whole_log(svc, Reader.player(anna), game),
         "no such game log": lambda: play.whole_log(svc, Reader.player(anna), 999),
