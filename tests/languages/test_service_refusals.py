@@ -284,3 +284,15 @@ def test_the_lobbys_refused_players_and_clocks_are_in_the_pages_language(app, la
     for fields, wanted in [({"clock": "soon"}, said[1]), ({"rest_days": "funday"}, said[2])]:
         page = browser.post("/games", data={"game": "trees", "players": BEN, **fields})
         assert page.status_code == 400 and wanted in html.unescape(page.text), wanted
+
+
+@pytest.mark.parametrize(("lang", "said"), [
+    ("de", ("Dieses Formular ist abgelaufen", "Die Seite, von der das Formular kam, ist zu alt")),
+    ("fr", ("Ce formulaire a expiré", "La page d’où vient le formulaire est trop ancienne")),
+    ("en", ("This form has expired", "The page the form came from is too old"))])
+def test_an_expired_form_is_refused_in_the_pages_language(app, lang, said):
+    """A form posted without its page's token (too old, or another browser's)."""
+    page = app.test_client().post("/practice", data={"table": "trees:2"},
+                                  headers={"Accept-Language": lang})
+    title, detail = _error_card(page)
+    assert page.status_code == 400 and title == said[0] and detail.startswith(said[1])
