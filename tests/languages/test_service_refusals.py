@@ -14,6 +14,7 @@ import pytest
 from service import play
 from service.mailwire.outbound import catalogs
 from service.play import repository
+from service.play.community import challenges
 from service.play.moves import apiwrites, chat, notes, undo
 from service.play.players import blocks, hooks, invitations, readdress, seatchanges, start
 from service.play.readpolicy import Reader
@@ -32,7 +33,7 @@ SAME = {"bot", "bots", "easy", "normal", "none", "on", "off", "forfeit", "wait",
         "wed", "thu", "fri", "tz", "europe", "berlin", "america", "new", "york", "min",
         "trees", "name", "message", "table", "long", "page", "position", "note", "notes",
         "webhook", "webhooks", "http", "https", "json", "discord", "slack", "turn",
-        "invitation", "loopback", "private", "link", "an", "turnpost", *words(" ".join(prefs.KEYS))}
+        "invitation", "loopback", "private", "link", "an", "turnpost", "second", *words(" ".join(prefs.KEYS))}
 
 
 #: a card and a district as the rules name them (a note's example), and the players' names
@@ -74,6 +75,9 @@ def _refusals(app) -> dict[str, object]:
     # a table of three whose third player has resigned: a second resignation is refused
     trio = play.start_game(svc, "aristocracy", [ANNA, BEN, "cleo@example.org"], {}).game_id
     seatchanges.resign(svc, trio, 2)
+    # Ben's standing challenge, for players rated 2900 or more: Anna, a newcomer, is not
+    steep = challenges.post(svc, ben, challenges.read_terms("trees", "3d", min_rating="2900",
+                                                            min_reliability="90")).challenge_id
     with svc.db.transaction() as s:
         mover = min(repository.load(s, svc.states, game).engine.to_act(
             repository.load(s, svc.states, game).state))
@@ -179,6 +183,20 @@ def _refusals(app) -> dict[str, object]:
         # moving an account (service.play.players.readdress)
         "the address already": lambda: readdress.request(svc, anna, ANNA),
         "another player's address": lambda: readdress.request(svc, anna, BEN),
+        # standing challenges (service.play.community.challenges)
+        "a challenge for no game": lambda: challenges.read_terms("zzyzx", "3d"),
+        "a challenge without a clock": lambda: challenges.read_terms("trees", "none"),
+        "a rating out of range": lambda: challenges.read_terms("trees", "3d", min_rating="9999"),
+        "an empty rating range": lambda: challenges.read_terms("trees", "3d", min_rating="1700",
+                                                               max_rating="1400"),
+        "not a percentage": lambda: challenges.read_terms("trees", "3d", min_reliability="150"),
+        "not a whole number": lambda: challenges.read_terms("trees", "3d", max_rating="lots"),
+        "a second challenge": lambda: challenges.post(svc, ben, challenges.read_terms(
+            "trees", "3d")),
+        "terms not met": lambda: challenges.accept(svc, anna, steep),
+        "one's own challenge": lambda: challenges.accept(svc, ben, steep),
+        "no open challenge": lambda: challenges.accept(svc, anna, 999),
+        "not one's to withdraw": lambda: challenges.withdraw(svc, anna, steep),
         # the replay page's whole log, and a game one may not see (service.play.reads)
         "the whole log too early": lambda: play.whole_log(svc, Reader.player(anna), game),
         "no such game log": lambda: play.whole_log(svc, Reader.player(anna), 999),
