@@ -14,7 +14,7 @@ import pytest
 from service import play
 from service.mailwire.outbound import catalogs
 from service.play import repository
-from service.play.community import challenges
+from service.play.community import challenges, leagueshow, profiles
 from service.play.moves import apiwrites, chat, notes, undo
 from service.play.players import blocks, hooks, invitations, readdress, seatchanges, start
 from service.play.readpolicy import Reader
@@ -26,14 +26,16 @@ from tests.web.helpers import form_client, sign_in, start_game
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
 
-#: words a German or French refusal keeps as the English one has them: the option words a
-#: player is told to write (`bot`, `none`, `on` ...), and words the languages spell alike
+#: words a German or French refusal keeps as the English one has them: the words a player is
+#: told to write (`bot`, `none`, `on`, day, event, preference and game names), names
+#: (Turnpost, a time zone's cities), and words the languages spell alike ("Name", "position")
 SAME = {"bot", "bots", "easy", "normal", "none", "on", "off", "forfeit", "wait", "default",
         "say", "in", "plus", "me", "get", "api", "v", "games", "sat", "sun", "mon", "tue",
         "wed", "thu", "fri", "tz", "europe", "berlin", "america", "new", "york", "min",
         "trees", "name", "message", "table", "long", "page", "position", "note", "notes",
         "webhook", "webhooks", "http", "https", "json", "discord", "slack", "turn",
-        "invitation", "loopback", "private", "link", "an", "turnpost", "second", *words(" ".join(prefs.KEYS))}
+        "invitation", "loopback", "private", "link", "an", "turnpost", "second", "magnate",
+        "suzerain", "aristocracy", *words(" ".join(prefs.KEYS))}
 
 
 #: a card and a district as the rules name them (a note's example), and the players' names
@@ -197,6 +199,9 @@ def _refusals(app) -> dict[str, object]:
         "one's own challenge": lambda: challenges.accept(svc, ben, steep),
         "no open challenge": lambda: challenges.accept(svc, anna, 999),
         "not one's to withdraw": lambda: challenges.withdraw(svc, anna, steep),
+        # a league or a leaderboard that is none (service.play.community)
+        "no such league": lambda: leagueshow.show(svc, 999),
+        "no such leaderboard": lambda: profiles.board(svc, "zz9"),
         # the replay page's whole log, and a game one may not see (service.play.reads)
         "the whole log too early": lambda: play.whole_log(svc, Reader.player(anna), game),
         "no such game log": lambda: play.whole_log(svc, Reader.player(anna), 999),
