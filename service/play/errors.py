@@ -27,6 +27,11 @@ class NotYourSeat(PlayError):
     title = N_("Not your game")
 
 
+#: a link of a seat's previous player, whose seat was taken over (NotYourSeat's words)
+TAKEN_OVER = N_("This link belonged to the seat's previous player; the seat has been taken "
+                "over since.")
+
+
 class Refused(PlayError):
     """The engine refused a move (illegal) or could not read a command. Nothing was applied."""
 

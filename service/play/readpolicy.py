@@ -33,14 +33,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from service.mailwire.outbound.catalogs import N_, _
 from service.store.statuses import GameStatus
 
-from .errors import NoSuchGame, NotYourSeat
+from .errors import TAKEN_OVER, NoSuchGame, NotYourSeat
 
 #: what a reader a game does not admit is told, and equally so for a game that does not exist
-UNSEEN = ("There is no such game, or it is not one you may see. Your own games are listed on "
-          "My games (and by GET /api/v1/games); a game's public page is reached by the address "
-          "its players share.")
+UNSEEN = N_("There is no such game, or it is not one you may see. Your own games are listed "
+            "on My games (and by GET /api/v1/games); a game's public page is reached by the "
+            "address its players share.")
 
 Game = Any          # a game's row or record (see the module's docstring)
 G = TypeVar("G")
@@ -98,8 +99,9 @@ def found(load: Callable[[], G], words: str = UNSEEN) -> G:
 
 
 def hidden(words: str = UNSEEN) -> NoSuchGame:
-    """The one answer, for a game that does not exist and a game the reader may not see."""
-    return NoSuchGame(words)
+    """The one answer, for a game that does not exist and a game the reader may not see, in
+    the reader's language (`words` a marked message)."""
+    return NoSuchGame(_(words))
 
 
 # -- the questions ---------------------------------------------------------------------------
@@ -156,8 +158,7 @@ def seat_shown(game: Game, reader: Reader) -> int | None:
         if reader.seat is not None and reader.holder is not None:
             row = next((s for s in game.seats if s.seat == reader.seat), None)
             if row is not None and row.holder != reader.holder:
-                raise NotYourSeat("This link belonged to the seat's previous player; the seat "
-                                  "has been taken over since.")
+                raise NotYourSeat(_(TAKEN_OVER))
         return reader.seat
     if reader.player_id is not None:
         return next((s.seat for s in game.seats if s.player_id == reader.player_id), None)

@@ -25,11 +25,12 @@ from sqlalchemy.orm import Session, joinedload
 from service import games
 from service.games import registry
 from service.games.contract import Event, Game
+from service.mailwire.outbound.catalogs import _
 from service.store import eventstore, records, snapshots
 from service.store.models import GameRow
 from service.store.statuses import GameStatus
 
-from .errors import NoSuchGame, NotYourSeat
+from .errors import TAKEN_OVER, NoSuchGame, NotYourSeat
 
 #: the service's event for a move taken back by agreement (play.undo): folding it means
 #: "the state as it was after event data["to"]"
@@ -107,13 +108,17 @@ _GAME = select(GameRow).where(GameRow.id == bindparam("game_id"))
 _GAME_LOCKED = _GAME.options(joinedload(GameRow.seats)).with_for_update(of=GameRow)
 
 
+def _no_game(game_id) -> NoSuchGame:
+    return NoSuchGame(_("There is no game number %(id)s.", id=game_id))
+
+
 def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
     if not 0 < game_id <= MAX_GAME_ID:
-        raise NoSuchGame(f"There is no game number {game_id}.")
+        raise _no_game(game_id)
     row = session.scalars(_GAME_LOCKED if lock else _GAME,
                           {"game_id": game_id}).unique().first()
     if row is None:
-        raise NoSuchGame(f"There is no game number {game_id}.")
+        raise _no_game(game_id)
     return row
 
 
@@ -123,7 +128,7 @@ def game_record(session: Session | Connection, game_id: int):
     game page (docs/performance.md)."""
     row = records.read_one(session, game_id) if 0 < game_id <= MAX_GAME_ID else None
     if row is None:
-        raise NoSuchGame(f"There is no game number {game_id}.")
+        raise _no_game(game_id)
     return row
 
 
@@ -132,10 +137,10 @@ def load_locked(session: Session, cache: StateCache, game_id: int,
     """The game's latest state, its row read under the game's write lock as plain records
     that `tracked.write()` writes back (a move: service.store.records says why)."""
     if not 0 < game_id <= MAX_GAME_ID:
-        raise NoSuchGame(f"There is no game number {game_id}.")
+        raise _no_game(game_id)
     row = tracked.lock_one(game_id)
     if row is None:
-        raise NoSuchGame(f"There is no game number {game_id}.")
+        raise _no_game(game_id)
     return load(session, cache, game_id, row=row)
 
 
@@ -160,7 +165,7 @@ def load(session: Session, cache: StateCache, game_id: int, upto: int | None = N
         seq, state = fold(session, cache, row, base_seq, state,
                           [(r.seq, r.event) for r in recorded])
     if state is None:
-        raise NoSuchGame(f"Game {game_id} has no events.")
+        raise NoSuchGame(_("Game %(id)s has no events.", id=game_id))
     snapshot = snapshot_after_fold(row, base_seq, seq, state)
     if snapshot:
         snapshots.save(session, *snapshot)
@@ -300,5 +305,4 @@ def check_holder(game, seat: int | None, holder: int | None) -> None:
         return
     row = next((s for s in game.seats if s.seat == seat), None)
     if row is not None and row.holder != holder:
-        raise NotYourSeat("This link belonged to the seat's previous player; the seat has been "
-                          "taken over since.")
+        raise NotYourSeat(_(TAKEN_OVER))

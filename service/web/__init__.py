@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from config import key_list, load
 from service import play
+from service.mailwire.outbound.catalogs import N_
 from service.mailwire.outbound.templating import (
     FILTERS,
     GLOBALS,
@@ -152,6 +153,7 @@ def init_csrf(app: Flask) -> None:
 
     @app.errorhandler(CSRFError)
     def stale_form(exc):
-        return pages.problem("This form has expired", "The page the form came from is too old "
-                             "or was opened in another browser. Go back, reload the page and "
-                             "send it again.", 400)
+        # marked: the problem page says them in the page's language
+        return pages.problem(N_("This form has expired"), N_(
+            "The page the form came from is too old or was opened in another browser. Go back, "
+            "reload the page and send it again."), 400)

@@ -20,6 +20,7 @@ from pathlib import Path
 from babel.dates import format_date, format_time
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
+from babel.numbers import format_decimal
 from babel.support import NullTranslations, Translations
 
 CATALOGS = Path(__file__).resolve().parents[3] / "translations"
@@ -100,6 +101,14 @@ def moment(when) -> str:
     if _current.get() == DEFAULT:
         return f"{when:%d %B %Y, %H:%M} UTC"
     return f"{day(when)}, {format_time(when, format='short', locale=_current.get())} UTC"
+
+
+def number(n: int) -> str:
+    """A count as the current language groups its digits ("2,000", "2.000", "2 000"): a
+    German reader takes "2,000" for two."""
+    if _current.get() == DEFAULT:
+        return f"{n:,}"                     # as the English always wrote it
+    return format_decimal(n, locale=_current.get())
 
 
 def current() -> str:

@@ -17,6 +17,7 @@ from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.mailwire.outbound import catalogs
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.players import (
@@ -38,7 +39,7 @@ LOWEST, HIGHEST = 0, 4000
 
 
 class BadChallenge(PlayError):
-    title = "The challenge was not posted"
+    title = N_("The challenge was not posted")
 
 
 @dataclass(frozen=True)
@@ -80,24 +81,27 @@ def read_terms(kind: str, clock: str, rated: bool = True, min_rating=None, max_r
     try:
         registry.get(kind)
     except registry.UnknownGame:
-        raise BadChallenge(f"There is no game called {kind!r}.") from None
+        raise BadChallenge(_("There is no game called %(kind)r.", kind=kind)) from None
     try:
-        _, option, _ = deadlines.read_options({"clock": clock or ""})
+        _rest, option, _policy = deadlines.read_options({"clock": clock or ""})
     except ClockError as exc:
         raise BadChallenge(str(exc)) from None
     if option is None:
-        raise BadChallenge("A standing challenge needs a clock (for example 3d: three days "
-                           "per move), so that the game it starts ends.")
-    low, high = _number(min_rating, "lowest rating"), _number(max_rating, "highest rating")
+        raise BadChallenge(_("A standing challenge needs a clock (for example 3d: three days "
+                             "per move), so that the game it starts ends."))
+    low, high = _number(min_rating, N_("lowest rating")), _number(max_rating,
+                                                                N_("highest rating"))
     for value in (low, high):
         if value is not None and not LOWEST <= value <= HIGHEST:
-            raise BadChallenge(f"A rating is between {LOWEST} and {HIGHEST}; {value} is not.")
+            raise BadChallenge(_("A rating is between %(low)d and %(high)d; %(value)d is not.",
+                                 low=LOWEST, high=HIGHEST, value=value))
     if low is not None and high is not None and low > high:
-        raise BadChallenge(f"The rating range {low}-{high} is empty: the lowest rating is "
-                           "above the highest.")
-    reliability = _number(min_reliability, "reliability")
+        raise BadChallenge(_("The rating range %(low)d-%(high)d is empty: the lowest rating "
+                             "is above the highest.", low=low, high=high))
+    reliability = _number(min_reliability, N_("reliability"))
     if reliability is not None and not 0 <= reliability <= 100:
-        raise BadChallenge(f"Reliability is a percentage, 0 to 100; {reliability} is not.")
+        raise BadChallenge(_("Reliability is a percentage, 0 to 100; %(value)d is not.",
+                             value=reliability))
     return Terms(kind, option, bool(rated), low, high, reliability)
 
 
@@ -107,7 +111,9 @@ def _number(value, what: str) -> int | None:
     try:
         return int(str(value).strip())
     except ValueError:
-        raise BadChallenge(f"The {what} must be a whole number, not {value!r}.") from None
+        # `what` is a marked name ("lowest rating"), said in the reader's language
+        raise BadChallenge(_("The %(what)s must be a whole number, not %(value)r.",
+                             what=_(what), value=value)) from None
 
 
 def post(svc: Services, player_id: int, terms: Terms) -> Posted:
@@ -124,8 +130,9 @@ def post_in(session: Session, svc: Services, player_id: int, terms: Terms) -> Po
         Challenge.kind == terms.kind, Challenge.clock == terms.clock,
         Challenge.rated == terms.rated))
     if own is not None:
-        raise BadChallenge(f"You already have a standing challenge for this game and clock "
-                           f"(#{own}); a second would only meet your own. Withdraw it first.")
+        raise BadChallenge(_("You already have a standing challenge for this game and clock "
+                             "(#%(own)s); a second would only meet your own. Withdraw it "
+                             "first.", own=own))
     mine = Challenge(player_id=player_id, kind=terms.kind, clock=terms.clock, rated=terms.rated,
                      min_rating=terms.min_rating, max_rating=terms.max_rating,
                      min_reliability=terms.min_reliability, status="open", created_at=now)
@@ -201,23 +208,24 @@ def accept(svc: Services, player_id: int, challenge_id: int) -> Posted:
     with svc.db.transaction() as session:
         theirs = session.get(Challenge, challenge_id)
         if theirs is None or theirs.status != "open":
-            raise BadChallenge("That challenge is no longer open: someone took it, or its "
-                               "player withdrew it.")
+            raise BadChallenge(_("That challenge is no longer open: someone took it, or its "
+                                 "player withdrew it."))
         if theirs.player_id == player_id:
-            raise BadChallenge("That is your own challenge; withdraw it, or wait for someone "
-                               "to take it.")
+            raise BadChallenge(_("That is your own challenge; withdraw it, or wait for "
+                                 "someone to take it."))
         if blocks.between(session, player_id, theirs.player_id):
-            raise BadChallenge("You cannot take that challenge (one of you has blocked the "
-                               "other).")
+            raise BadChallenge(_("You cannot take that challenge (one of you has blocked the "
+                                 "other)."))
         gamecap.check(session, svc, player_id)
         terms = _terms_of(theirs)
         if not fits(session, terms, player_id):
-            raise BadChallenge("Its terms do not admit you: " + _terms_words(terms) + ".")
+            raise BadChallenge(_("Its terms do not admit you: %(terms)s.",
+                                 terms=_terms_words(terms)))
         taken = session.execute(update(Challenge).where(
             Challenge.id == challenge_id, Challenge.status == "open").values(
             status="matched", matched_at=now).execution_options(synchronize_session=False))
         if taken.rowcount != 1:
-            raise BadChallenge("That challenge was taken a moment ago by someone else.")
+            raise BadChallenge(_("That challenge was taken a moment ago by someone else."))
         me, them = session.get(Player, player_id), session.get(Player, theirs.player_id)
         options = {"clock": terms.clock, **strength.rated_option(terms.rated)}
         started = open_game(session, svc, terms.kind, [Entry(them.email, them.name),
@@ -233,13 +241,22 @@ def accept(svc: Services, player_id: int, challenge_id: int) -> Posted:
 def _terms_words(terms: Terms) -> str:
     """What a challenge asks of its opponent, in words."""
     parts = []
-    if terms.min_rating is not None or terms.max_rating is not None:
-        low = terms.min_rating if terms.min_rating is not None else "any"
-        high = terms.max_rating if terms.max_rating is not None else "any"
-        parts.append(f"a rating of {low} to {high} in this game")
+    low, high = terms.min_rating, terms.max_rating
+    if low is not None and high is not None:
+        parts.append(_("a rating of %(low)s to %(high)s in this game", low=low, high=high))
+    elif high is not None:      # one bound: a sentence each, as "any" reads badly translated
+        parts.append(_("a rating of any to %(high)s in this game", high=high))
+    elif low is not None:
+        parts.append(_("a rating of %(low)s to any in this game", low=low))
     if terms.min_reliability is not None:
-        parts.append(f"a reliability of at least {terms.min_reliability}%")
-    return " and ".join(parts) or "nothing more"
+        parts.append(_("a reliability of at least %(percent)d%%",
+                       percent=terms.min_reliability))
+    if not parts:
+        return _("nothing more")
+    said = parts[0]
+    for part in parts[1:]:
+        said = _("%(some)s and %(last)s", some=said, last=part)
+    return said
 
 
 def fits(session: Session, terms: Terms, player_id: int) -> bool:
@@ -286,8 +303,8 @@ def withdraw(svc: Services, player_id: int, challenge_id: int) -> None:
             Challenge.status == "open").values(status="withdrawn")
             .execution_options(synchronize_session=False))
         if done.rowcount != 1:
-            raise BadChallenge("That challenge is not an open one of yours (matched or "
-                               "withdrawn already?).")
+            raise BadChallenge(_("That challenge is not an open one of yours (matched or "
+                                 "withdrawn already?)."))
 
 
 def standing(svc: Services, *, kind: str | None = None, clock: str | None = None,

@@ -40,6 +40,10 @@ class InviteClosed(PlayError):
     title = N_("This invitation cannot be used")
 
 
+#: an answered invitation's status, as a refusal to answer it again names it
+ANSWERED = {"accepted": N_("accepted"), "declined": N_("declined")}
+
+
 @dataclass(frozen=True)
 class Made:
     tournament_id: int
@@ -143,7 +147,7 @@ def read_token(svc: Services, token: str) -> tuple[int, int]:
     link's is."""
     claims = svc.urls.signer.loads("tournament_invite", token)
     if claims.mark is None or not str(claims.mark).isdigit():
-        raise InviteClosed("This is not a tournament invitation link.")
+        raise InviteClosed(_("This is not a tournament invitation link."))
     return claims.game, int(claims.mark)
 
 
@@ -154,7 +158,7 @@ def look(svc: Services, token: str) -> InviteView:
         t = session.get(Tournament, tournament_id)
         inv = session.get(TournamentInvite, invite_id)
         if t is None or inv is None or inv.tournament_id != t.id:
-            raise InviteClosed("This invitation is not one of ours.")
+            raise InviteClosed(_("This invitation is not one of ours."))
         maker = session.get(Player, t.created_by) if t.created_by else None
         status = status_of(inv, svc.clock.now())
         if t.status == "cancelled" and status == "closed":
@@ -245,17 +249,18 @@ def _locked(session: Session, tournament_id: int) -> Tournament:
 def _open_invite(session: Session, t: Tournament, invite_id: int, now) -> TournamentInvite:
     inv = session.get(TournamentInvite, invite_id)
     if inv is None or inv.tournament_id != t.id:
-        raise InviteClosed("This invitation is not one of ours.")
+        raise InviteClosed(_("This invitation is not one of ours."))
     if inv.status in ("accepted", "declined"):
-        raise InviteClosed(f"This invitation was answered already ({inv.status}); nothing "
-                           "was changed.")
+        raise InviteClosed(_("This invitation was answered already (%(status)s); nothing "
+                             "was changed.", status=_(ANSWERED[inv.status])))
     if t.status == "cancelled":
-        raise InviteClosed("Its maker called this tournament off; nothing was changed.")
+        raise InviteClosed(_("Its maker called this tournament off; nothing was changed."))
     if inv.status == "closed" or t.status != "forming":
-        raise InviteClosed("This tournament started without this entry; nothing was changed.")
+        raise InviteClosed(_("This tournament started without this entry; nothing was "
+                             "changed."))
     if now > inv.expires_at:
-        raise InviteClosed("This invitation has expired; ask the player who invited you "
-                           "for a new one.")
+        raise InviteClosed(_("This invitation has expired; ask the player who invited you "
+                             "for a new one."))
     return inv
 
 

@@ -54,7 +54,7 @@ class BadLeague(PlayError):
 
 
 class NoSuchLeague(NoSuchGame):
-    title = "No such league"
+    title = N_("No such league")
 
 
 class JoinRefused(PlayError):
@@ -320,8 +320,13 @@ def locked(session: Session, league_id: int) -> League:
     league = session.scalars(select(League).where(League.id == league_id)
                              .with_for_update()).one_or_none()
     if league is None:
-        raise NoSuchLeague(f"There is no league {league_id}.")
+        raise missing(league_id)
     return league
+
+
+def missing(league_id) -> NoSuchLeague:
+    """The one answer for a league number that is none, in the reader's language."""
+    return NoSuchLeague(_("There is no league %(id)s.", id=league_id))
 
 
 def members_of(session: Session, league_id: int) -> list[LeagueMember]:

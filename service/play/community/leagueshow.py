@@ -13,7 +13,7 @@ from service.play.time import clocks
 from service.store.models import League, LeagueMember, Tournament
 
 from . import standings
-from .leagues import NoSuchLeague, clock_of, divisions_of, members_of
+from .leagues import clock_of, divisions_of, members_of, missing
 
 
 @dataclass(frozen=True)
@@ -67,7 +67,7 @@ def show(svc: Services, league_id: int) -> LeagueView:
     with svc.db.transaction() as session:
         league = session.get(League, league_id)
         if league is None:
-            raise NoSuchLeague(f"There is no league {league_id}.")
+            raise missing(league_id)
         shown = []
         for number, tid in enumerate(divisions_of(session, league.id, league.season), 1):
             t = session.get(Tournament, tid)

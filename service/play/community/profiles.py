@@ -8,6 +8,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import func, select
 
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _
 from service.store.models import GameRow, Player, Rating, Seat
 from service.store.statuses import GameStatus
 
@@ -20,7 +21,7 @@ BOT_NAMES = {"easy": "Easy bot", "normal": "Normal bot"}
 
 
 class NoSuchBoard(PlayError):
-    title = "No such game"
+    title = N_("No such game")
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,9 @@ def board(svc: Services, kind: str) -> Board:
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
-        raise NoSuchBoard(f"There is no game called {kind[:40]!r}; the games are "
-                          f"{', '.join(sorted(registry.available()))}.") from None
+        games = ", ".join(sorted(registry.available()))
+        raise NoSuchBoard(_("There is no game called %(kind)r; the games are %(games)s.",
+                            kind=kind[:40], games=games)) from None
     with svc.db.transaction() as session:
         standings = ratings.leaderboard(session, kind)
         ids = [int(s.rater.split(":")[1]) for s in standings if s.rater.startswith("player:")]

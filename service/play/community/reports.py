@@ -7,6 +7,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from service.mailwire.outbound.catalogs import N_, _, number
 from service.play import readpolicy, repository
 from service.play.errors import NoSuchGame, PlayError
 from service.play.moves import chat
@@ -18,16 +19,16 @@ MAX_REASON = 500
 
 
 class BadReport(PlayError):
-    title = "The report was not taken"
+    title = N_("The report was not taken")
 
 
 class NoSuchLine(BadReport, NoSuchGame):
     """A chat line the reporter cannot read, answered as one that does not exist (404)."""
 
-    title = "No such chat line"
+    title = N_("No such chat line")
 
 
-NO_LINE = "There is no such chat line in your games."
+NO_LINE = N_("There is no such chat line in your games.")
 
 
 @dataclass(frozen=True)
@@ -45,8 +46,8 @@ def report(svc: Services, reporter_id: int, message_id: int, reason: str = "") -
     """The report's id. Only a player who can read the line in their game may report it."""
     reason = (reason or "").strip()
     if len(reason) > MAX_REASON:
-        raise BadReport(f"The reason is {len(reason)} characters long; the most is "
-                        f"{MAX_REASON}.")
+        raise BadReport(_("The reason is %(length)s characters long; the most is %(most)s.",
+                          length=number(len(reason)), most=number(MAX_REASON)))
     with svc.db.transaction() as session:
         line = session.get(ChatMessage, message_id)
         reader = Reader.player(reporter_id)
@@ -57,9 +58,9 @@ def report(svc: Services, reporter_id: int, message_id: int, reason: str = "") -
         readable = seat is not None and session.scalar(select(ChatMessage.id).where(
             ChatMessage.id == message_id, chat.visible_to(seat)))
         if not readable:
-            raise NoSuchLine(NO_LINE)
+            raise NoSuchLine(_(NO_LINE))
         if line.from_seat == seat:
-            raise BadReport("That line is your own.")
+            raise BadReport(_("That line is your own."))
         done = session.scalar(select(ChatReport.id).where(
             ChatReport.message_id == message_id, ChatReport.reporter_id == reporter_id))
         if done is not None:

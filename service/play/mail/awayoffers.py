@@ -15,6 +15,7 @@ from sqlalchemy.orm import Session
 
 from service.linking.signer import Claims
 from service.mailwire.inbound.parse import InboundMail
+from service.mailwire.outbound.catalogs import _
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.players import seatchanges
@@ -146,20 +147,22 @@ def accept(svc: Services, game_id: int, seat: int, holder: int, move: dict) -> s
     with svc.db.transaction() as session:
         game = session.get(GameRow, game_id)
         if game is None:
-            raise PlayError("This game no longer exists.")
+            raise PlayError(_("This game no longer exists."))
         check_holder(game, seat, holder)
         row = deadlines.seat_row(game, seat)
         player_id, zone = row.player_id, row.player.zone
         moved = _moved_since(session, game, seat, int(move["seq"]))
     today = clocks.local_today(svc.clock.now(), zone)
     if moved:
-        raise seatchanges.SeatRefused("You have moved since your automatic reply, so no vacation was "
-                                f"taken. To take one anyway, write `vacation until "
-                                f"{max(last, today).isoformat()}` on the game page or in a reply.")
+        raise seatchanges.SeatRefused(_(
+            "You have moved since your automatic reply, so no vacation was taken. To take one "
+            "anyway, write `vacation until %(day)s` on the game page or in a reply.",
+            day=max(last, today).isoformat()))
     if last < today:
-        raise seatchanges.SeatRefused(f"This offer was for a vacation until {last.isoformat()}, which "
-                                "has passed; nothing was changed. Write `vacation 5` or `vacation "
-                                "until YYYY-MM-DD` for a new one.")
+        raise seatchanges.SeatRefused(_(
+            "This offer was for a vacation until %(day)s, which has passed; nothing was "
+            "changed. Write `vacation 5` or `vacation until YYYY-MM-DD` for a new one.",
+            day=last.isoformat()))
     return seatchanges.take_vacation(svc, player_id, f"vacation until {last.isoformat()}").text
 
 

@@ -71,11 +71,11 @@ def move(svc: Services, game_id: int, player_id: int, *, lines: list[str] | None
     if first is not None:
         return first
     if not intent.moves and not intent.lines:
-        raise Refused("Send a command (\"command\" or \"commands\") or a move object.")
+        raise Refused(_("Send a command (\"command\" or \"commands\") or a move object."))
 
     def before(session: Session) -> None:
         if seq is not None and seq < 1:
-            raise PositionChanged("No position of this game has that number.",
+            raise PositionChanged(_("No position of this game has that number."),
                                   repository.game_row(session, game_id).seq)
         if move_object is not None:
             _check_listed(session, svc, intent, move_object)
@@ -113,16 +113,16 @@ def _check_listed(session: Session, svc: Services, intent: Intent, move_object: 
             if intent.expected_seq < pos.seq else None
         if then is None or freshness.mark(pos.engine, then.state, intent.seat) != \
                 freshness.mark(pos.engine, pos.state, intent.seat):
-            raise PositionChanged("The game has moved on; here is the position as it is now.",
-                                  pos.seq)
-    raise Refused("That move object is not one of your legal moves now; "
-                  "GET the game's moves for the list.")
+            raise PositionChanged(_("The game has moved on; here is the position as it is "
+                                    "now."), pos.seq)
+    raise Refused(_("That move object is not one of your legal moves now; GET the game's "
+                    "moves for the list."))
 
 
 def say(svc: Services, game_id: int, player_id: int, text: str,
         seat: int | None = None) -> list[int]:
     if not text.strip():
-        raise Refused("Write something to say.")
+        raise Refused(_("Write something to say."))
     with svc.db.transaction() as session:
         seat_row = acting_seat(session, game_id, player_id, seat)
         game = repository.game_row(session, game_id)

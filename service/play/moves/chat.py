@@ -14,7 +14,7 @@ from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from service.mailwire.outbound.catalogs import _
+from service.mailwire.outbound.catalogs import N_, _, number
 from service.play import notify, repository
 from service.play.errors import PlayError
 from service.play.players import blocks
@@ -27,7 +27,7 @@ BY_MAIL_PER_HOUR = 10
 
 
 class ChatRefused(PlayError):
-    title = "That message was not sent"
+    title = N_("That message was not sent")
 
 
 @dataclass(frozen=True)
@@ -49,17 +49,19 @@ def post(session: Session, svc: Services, game: GameRow, seat: int, text: str,
     too long, or addressed to a seat that is not in the game or to the writer."""
     text = (text or "").strip()
     if not text:
-        raise ChatRefused("The message is empty: write something after \"say\" or in the box.")
+        raise ChatRefused(_("The message is empty: write something after \"say\" or in the "
+                            "box."))
     if len(text) > MAX_CHARS:
-        raise ChatRefused(f"The message is {len(text):,} characters long; the most is "
-                          f"{MAX_CHARS:,}. Please shorten it.")
+        raise ChatRefused(_("The message is %(length)s characters long; the most is "
+                            "%(most)s. Please shorten it.", length=number(len(text)),
+                            most=number(MAX_CHARS)))
     seats = {s.seat: s for s in game.seats}
     if to_seat is not None and to_seat not in seats:
-        raise ChatRefused(f"There is no player {to_seat + 1} in this game; the players are "
-                          f"1 to {len(seats)}.")
+        raise ChatRefused(_("There is no player %(seat)d in this game; the players are 1 "
+                            "to %(last)d.", seat=to_seat + 1, last=len(seats)))
     if to_seat == seat:
-        raise ChatRefused("That message is addressed to yourself; choose another player, or "
-                          "everyone.")
+        raise ChatRefused(_("That message is addressed to yourself; choose another player, "
+                            "or everyone."))
     now = svc.clock.now()
     row = ChatMessage(game_id=game.id, from_seat=seat, to_seat=to_seat, text=text,
                       seq=game.seq, created_at=now)

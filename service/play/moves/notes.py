@@ -13,6 +13,7 @@ from sqlalchemy import delete, func, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.errors import Refused
 from service.play.services import Services
 from service.store.models import Note
@@ -23,7 +24,7 @@ MAX_NOTES = 20
 
 
 class NoteRefused(Refused):
-    title = "That note cannot be kept"
+    title = N_("That note cannot be kept")
 
 
 def write(session: Session, svc: Services, game_id: int, seat: int, player_id: int,
@@ -31,15 +32,16 @@ def write(session: Session, svc: Services, game_id: int, seat: int, player_id: i
     """Keep one note; its answer lists the notes as they then stand."""
     text = text.strip()
     if not text:
-        raise NoteRefused("Write the note after the word, e.g. note keep the Mill for the "
-                          "Knots district.")
+        raise NoteRefused(_("Write the note after the word, e.g. note keep the Mill for the "
+                            "Knots district."))
     if len(text) > MAX_CHARS:
-        raise NoteRefused(f"That note has {len(text)} characters; a note may have at most "
-                          f"{MAX_CHARS}. Shorten it, or write it as two notes.")
+        raise NoteRefused(_("That note has %(length)d characters; a note may have at most "
+                            "%(most)d. Shorten it, or write it as two notes.",
+                            length=len(text), most=MAX_CHARS))
     if _count(session, game_id, seat, player_id) >= MAX_NOTES:
-        raise NoteRefused(f"You keep {MAX_NOTES} notes on this game already, the most there "
-                          "may be. Write note clear to remove them, then write the ones you "
-                          "still need.")
+        raise NoteRefused(_("You keep %(most)d notes on this game already, the most there "
+                            "may be. Write note clear to remove them, then write the ones you "
+                            "still need.", most=MAX_NOTES))
     session.add(Note(game_id=game_id, seat=seat, player_id=player_id, text=text,
                      created_at=svc.clock.now()))
     session.flush()

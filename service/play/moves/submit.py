@@ -14,6 +14,7 @@ from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.linking import freshness
+from service.mailwire.outbound.catalogs import _
 from service.play import aftercommit, notify, repository, webhooks
 from service.play.errors import AlreadyDone, GameOver, PlayError, PositionChanged, Refused, reason
 from service.play.services import Services
@@ -116,7 +117,7 @@ def _apply(session: Session, svc: Services, intent: Intent, key_first: bool) -> 
         _unless_done(session, svc, pos, intent.seat, key)
     try:
         if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
-            raise GameOver("This game has finished; no more moves can be made.")
+            raise GameOver(_("This game has finished; no more moves can be made."))
         check_fresh(session, svc, pos, intent)
         events, moves, new_state = decide_all(pos, intent, svc.chance)
     except PlayError:
@@ -166,7 +167,7 @@ def decide_all(pos: repository.Position, intent: Intent, chance) -> tuple[list[E
             events.extend(produced)
             applied.append(closing)
     if not events:
-        raise Refused("There was no move in that.")
+        raise Refused(_("There was no move in that."))
     return events, applied, new_state
 
 
@@ -264,8 +265,8 @@ def write_move(session: Session, svc: Services, pos: repository.Position, done: 
                                       done.emails)
     except eventstore.Conflict:
         # another writer took these sequence numbers (or this key) first: it won the race
-        raise RaceLost("Someone else moved at the same moment; have a look at the "
-                       "new position and try again.", pos.seq) from None
+        raise RaceLost(_("Someone else moved at the same moment; have a look at the new "
+                         "position and try again."), pos.seq) from None
     aftercommit.deliver(session, outbox_ids)
     repository.moved(session, svc.states, pos, done.last, done.state)
     return outbox_ids
@@ -298,9 +299,9 @@ def already_done(session: Session, svc: Services, pos: repository.Position, seat
     if done.last_seq != pos.seq:
         then = repository.load(session, svc.states, pos.row.id, upto=done.last_seq)
         if freshness.mark(pos.engine, then.state, seat) != freshness.mark(pos.engine, pos.state, seat):
-            raise PositionChanged("That move was made before, and the game has moved on since; "
-                                  "here is the position as it is now.", pos.seq)
-    raise AlreadyDone("That move was already made; nothing more to do.",
+            raise PositionChanged(_("That move was made before, and the game has moved on "
+                                    "since; here is the position as it is now."), pos.seq)
+    raise AlreadyDone(_("That move was already made; nothing more to do."),
                       done.first_seq, done.last_seq)
 
 
@@ -331,26 +332,31 @@ def check_fresh(session: Session, svc: Services, pos: repository.Position,
     expected = intent.expected
     if intent.expected_seq is not None and intent.expected_seq != pos.seq:
         if intent.expected_seq > pos.seq:
-            raise PositionChanged("That email is for a position this game never reached.",
+            raise PositionChanged(_("That email is for a position this game never reached."),
                                   pos.seq)
         then = repository.load(session, svc.states, pos.row.id, upto=intent.expected_seq)
         expected = freshness.mark(pos.engine, then.state, intent.seat)
     if expected is None or expected == freshness.mark(pos.engine, pos.state, intent.seat):
         return
-    raise PositionChanged("The game has moved on since that email was sent, so the move "
-                          f"you chose no longer applies: {_whose_move(pos, intent.seat)} "
-                          "Here is the position as it is now.", pos.seq)
+    raise PositionChanged(_("The game has moved on since that email was sent, so the move you "
+                            "chose no longer applies: %(whose)s Here is the position as it is "
+                            "now.", whose=_whose_move(pos, intent.seat)), pos.seq)
 
 
 def _whose_move(pos: repository.Position, seat: int) -> str:
     """Whose move it is now, in words for `seat`'s player."""
     if pos.engine.outcome(pos.state) is not None or pos.row.status == GameStatus.ENDED:
-        return "the game is over."
+        return _("the game is over.")
     acting = sorted(pos.engine.to_act(pos.state))
     others = [pos.row.seats[s].player.name for s in acting if s != seat]
     if seat in acting:
-        return "it is your move again, in a new position."
-    return f"it is {' and '.join(others)}'s move now." if others else "nobody is to move."
+        return _("it is your move again, in a new position.")
+    if not others:
+        return _("nobody is to move.")
+    names = others[0]
+    for name in others[1:]:          # "Ben and Cleo and Dan", as the English always said it
+        names = _("%(some)s and %(last)s", some=names, last=name)
+    return _("it is %(names)s's move now.", names=names)
 
 
 def _without_keep(engine, state, seat: int, lines: list[str]) -> tuple[list[str], bool]:
@@ -384,10 +390,10 @@ def _moves(engine, seat: int, moves: list[Move], lines: list[str], current, turn
     done: list[str] = []
     for index, line in enumerate(lines):
         if turn_ended():
-            raise Refused(f"Your turn ended by itself with \"{done[-1] if done else 'your move'}\""
-                          " (nothing more was left to do in it), so this line could not follow "
-                          "it in the same email. Send one turn per email; the next can go when "
-                          "it is your move again.",
+            raise Refused(_("Your turn ended by itself with \"%(last)s\" (nothing more was "
+                            "left to do in it), so this line could not follow it in the same "
+                            "email. Send one turn per email; the next can go when it is your "
+                            "move again.", last=done[-1] if done else _("your move")),
                           index=len(moves) + index, text=line)
         done.append(line)
         try:

@@ -48,7 +48,7 @@ NOT_A_MOVE = frozenset({"start", "timer", "undo"})
 
 
 class UndoRefused(PlayError):
-    title = "That cannot be taken back"
+    title = N_("That cannot be taken back")
 
 
 @dataclass(frozen=True)
@@ -99,10 +99,11 @@ def asked(session: Session, game_id: int, seq: int) -> UndoRequest | None:
 def ask_in(session: Session, svc: Services, game_id: int, seat: int) -> UndoResult:
     pos = repository.load(session, svc.states, game_id, lock=True)
     if pos.row.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
-        raise GameOver("This game has finished; no move can be taken back.")
+        raise GameOver(_("This game has finished; no move can be taken back."))
     if waiting(session, game_id, pos.seq) is not None:
-        raise UndoRefused("A request to take back a move is already waiting for answers; "
-                          "wait for it to be answered (or for the next move, which ends it).")
+        raise UndoRefused(_("A request to take back a move is already waiting for answers; "
+                            "wait for it to be answered (or for the next move, which ends "
+                            "it)."))
     back_to = _takeable(session, svc, pos, seat)
     people = [s.seat for s in pos.row.seats if s.seat != seat and s.bot is None]
     now = svc.clock.now()
@@ -125,12 +126,12 @@ def answer_in(session: Session, svc: Services, game_id: int, seat: int,
     pos = repository.load(session, svc.states, game_id, lock=True)
     request = waiting(session, game_id, pos.seq)
     if request is None:
-        raise UndoRefused("There is no request to take back a move waiting for an answer "
-                          "(a move made since then ends a request).")
+        raise UndoRefused(_("There is no request to take back a move waiting for an answer "
+                            "(a move made since then ends a request)."))
     if seat == request.seat:
-        raise UndoRefused("That request is yours; the others answer it.")
+        raise UndoRefused(_("That request is yours; the others answer it."))
     if str(seat) in request.answers:
-        raise UndoRefused("You have answered that request already.")
+        raise UndoRefused(_("You have answered that request already."))
     request.answers = {**request.answers, str(seat): accept}
     now = svc.clock.now()
     asker = request.seat
@@ -157,7 +158,7 @@ def _take_back(session: Session, svc: Services, pos: repository.Position,
         eventstore.append(session, pos.row, [event], seat=request.seat, source="undo",
                            now=now)
     except eventstore.Conflict:
-        raise UndoRefused("Someone moved at the same moment, which ends the request.") \
+        raise UndoRefused(_("Someone moved at the same moment, which ends the request.")) \
             from None
     request.status = "done"
     # the moves the plans waited on are taken back with the position
@@ -193,7 +194,7 @@ def _takeable(session: Session, svc: Services, pos: repository.Position, seat: i
         if first.source != "bot":
             break
     if mine is None:
-        raise UndoRefused("You have no move to take back: the last move is not yours.")
+        raise UndoRefused(_("You have no move to take back: the last move is not yours."))
     back_to = batches[mine][0].seq - 1
     state = repository.load(session, svc.states, pos.row.id, upto=back_to).state
     can = getattr(pos.engine, "can_take_back", None)
@@ -201,8 +202,8 @@ def _takeable(session: Session, svc: Services, pos: repository.Position, seat: i
         events = [r.event for r in batch]
         after = repository.load(session, svc.states, pos.row.id, upto=batch[-1].seq).state
         if can is None or not can(state, events) or _revealed(pos, state, after):
-            raise UndoRefused("That move drew a card, rolled the dice or turned up something "
-                              "hidden, so it cannot be taken back.")
+            raise UndoRefused(_("That move drew a card, rolled the dice or turned up "
+                                "something hidden, so it cannot be taken back."))
         state = after
     return back_to
 

@@ -253,15 +253,15 @@ def _note(ctx: Context, rest: str) -> Done:
 
 def _notes(ctx: Context, rest: str) -> Done:
     if rest.strip():
-        raise notes.NoteRefused("Write notes to list your notes, or note and your text to "
-                                "keep one.")
+        raise notes.NoteRefused(_("Write notes to list your notes, or note and your text to "
+                                  "keep one."))
     return Done(notes.listing(ctx.session, ctx.game_id, ctx.seat, _writer(ctx)))
 
 
 def _notes_clear(ctx: Context, rest: str) -> Done:
     if rest.strip():
-        raise notes.NoteRefused("note clear removes all your notes on this game and takes "
-                                "nothing after it.")
+        raise notes.NoteRefused(_("note clear removes all your notes on this game and takes "
+                                  "nothing after it."))
     return Done(notes.clear(ctx.session, ctx.game_id, ctx.seat, _writer(ctx)))
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from sqlalchemy import or_, select
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import repository
 from service.play.errors import PlayError
 from service.play.repository import check_holder
@@ -16,16 +17,16 @@ from service.store.models import Block, Player
 
 
 class BadBlock(PlayError):
-    title = "That player could not be blocked"
+    title = N_("That player could not be blocked")
 
 
 def block(svc: Services, blocker_id: int, blocked_id: int) -> bool:
     """True if the block is new (blocking twice changes nothing)."""
     if blocker_id == blocked_id:
-        raise BadBlock("You cannot block yourself.")
+        raise BadBlock(_("You cannot block yourself."))
     with svc.db.transaction() as session:
         if session.get(Player, blocked_id) is None:
-            raise BadBlock("There is no such player.")
+            raise BadBlock(_("There is no such player."))
         if session.get(Block, (blocker_id, blocked_id)) is not None:
             return False
         session.add(Block(blocker_id=blocker_id, blocked_id=blocked_id,
@@ -41,7 +42,7 @@ def block_seat(svc: Services, game_id: int, by_seat: int, holder: int | None,
         check_holder(game, by_seat, holder)
         rows = {r.seat: r.player_id for r in game.seats}
         if seat not in rows or seat == by_seat:
-            raise BadBlock("There is no other player in that seat of this game.")
+            raise BadBlock(_("There is no other player in that seat of this game."))
         me, them = rows[by_seat], rows[seat]
     return block(svc, me, them)
 

@@ -9,6 +9,7 @@ from datetime import datetime, timedelta
 from sqlalchemy.orm import Session
 
 from service.linking.signer import Expired
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import notify
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -18,7 +19,7 @@ LINK_LIFETIME = timedelta(hours=1)
 
 
 class ChangeRefused(PlayError):
-    title = "Nothing was changed"
+    title = N_("Nothing was changed")
 
 
 def open_change(session: Session, svc: Services, purpose: str, token: str, *,
@@ -29,22 +30,22 @@ def open_change(session: Session, svc: Services, purpose: str, token: str, *,
     try:
         claims = svc.urls.signer.loads(purpose, token)
     except Expired:
-        raise ChangeRefused(_TOO_OLD) from None
+        raise ChangeRefused(_(_TOO_OLD)) from None
     # a damaged or foreign link (TokenError) is answered as every link's is
     row = session.get(AccountChange, claims.game, with_for_update=lock)
     if row is None or row.kind != purpose:
-        raise ChangeRefused("This link is for nothing we know of any more: the account may "
-                            "have been erased, or the request withdrawn.")
+        raise ChangeRefused(_("This link is for nothing we know of any more: the account may "
+                              "have been erased, or the request withdrawn."))
     if row.used_at is not None:
-        raise ChangeRefused("This link was used already; each works once. Nothing more was "
-                            "changed.")
+        raise ChangeRefused(_("This link was used already; each works once. Nothing more was "
+                              "changed."))
     if svc.clock.now() > row.expires_at:
-        raise ChangeRefused(_TOO_OLD)
+        raise ChangeRefused(_(_TOO_OLD))
     return row
 
 
-_TOO_OLD = ("This link is more than an hour old. Sign in and ask again on your page (My "
-            "games): a new link comes by email.")
+_TOO_OLD = N_("This link is more than an hour old. Sign in and ask again on your page (My "
+              "games): a new link comes by email.")
 
 
 def letter(session: Session, to: str, kind: str, now: datetime, **payload) -> OutboxRow:

@@ -34,6 +34,7 @@ from sqlalchemy import delete, or_, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import english
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.errors import GameOver
 from service.play.services import Services
 from service.play.time import deadlines
@@ -95,10 +96,11 @@ def request(svc: Services, player_id: int) -> str:
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)
         if player.unmailable:
-            why = "you asked never to be emailed" if player.suppressed else "it bounced"
-            raise ChangeRefused(f"No mail reaches {player.email} ({why}), so the link that "
-                                "confirms an erasure cannot be sent. Ask the service's "
-                                "operator to erase the account.")
+            why = N_("you asked never to be emailed") if player.suppressed else N_("it bounced")
+            raise ChangeRefused(_("No mail reaches %(address)s (%(why)s), so the link that "
+                                  "confirms an erasure cannot be sent. Ask the service's "
+                                  "operator to erase the account.", address=player.email,
+                                  why=_(why)))
         change = AccountChange(player_id=player.id, kind="erase", old_email=player.email,
                                created_at=now, expires_at=now + LINK_LIFETIME)
         session.add(change)
@@ -136,7 +138,7 @@ def erase_player(svc: Services, player_id: int) -> Erased:
     with svc.db.transaction() as session:
         player = session.get(Player, player_id)
         if player is None or _erased(player):
-            raise ChangeRefused("This account has been erased already.")
+            raise ChangeRefused(_("This account has been erased already."))
         if bot_level(player.email):
             # one bot player sits at every table of its level and number: nobody's data
             raise ChangeRefused(f"{player.email} is a bot, not a person: it has nothing of "
@@ -153,7 +155,7 @@ def erase_player(svc: Services, player_id: int) -> Erased:
     with svc.db.transaction() as session:   # 2.
         player = session.get(Player, player_id, with_for_update=True)
         if _erased(player):
-            raise ChangeRefused("This account has been erased already.")
+            raise ChangeRefused(_("This account has been erased already."))
         address = player.email
         mailable = not player.unmailable and not address.endswith(".invalid")
         person = datarows.who(session, player.id)

@@ -17,7 +17,7 @@ from urllib.parse import urlsplit
 from sqlalchemy import func, select
 
 from service.hooks import KINDS, sending
-from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import webhooks
 from service.play.errors import PlayError
 from service.play.services import Services
@@ -34,11 +34,11 @@ LONGEST_URL = 2000
 
 
 class BadWebhook(PlayError):
-    title = "That webhook cannot be used"
+    title = N_("That webhook cannot be used")
 
 
 class NoSuchWebhook(PlayError):
-    title = "No such webhook"
+    title = N_("No such webhook")
 
 
 @dataclass(frozen=True)
@@ -83,33 +83,34 @@ def read_events(given) -> tuple[str, ...]:
         return (webhooks.TURN,)
     words = given.split(",") if isinstance(given, str) else given
     if not isinstance(words, (list, tuple)) or not all(isinstance(w, str) for w in words):
-        raise BadWebhook("Events are a list of words: turn, game_over, invitation.")
+        raise BadWebhook(_("Events are a list of words: turn, game_over, invitation."))
     chosen = {w.strip().lower().replace("-", "_").replace(" ", "_") for w in words if w.strip()}
     unknown = sorted(chosen - set(webhooks.EVENTS))
     if unknown:
-        raise BadWebhook(f"{', '.join(unknown)} is not an event a webhook is told of; choose "
-                         "from turn, game_over and invitation.")
+        raise BadWebhook(_("%(unknown)s is not an event a webhook is told of; choose from "
+                           "turn, game_over and invitation.", unknown=", ".join(unknown)))
     return tuple(e for e in webhooks.EVENTS if e in chosen) or (webhooks.TURN,)
 
 
 def check_url(url, allow_private: bool) -> str:
     if not isinstance(url, str) or not url.strip():
-        raise BadWebhook("Give the webhook's address, e.g. https://discord.com/api/webhooks/...")
+        raise BadWebhook(_("Give the webhook's address, e.g. "
+                           "https://discord.com/api/webhooks/..."))
     url = url.strip()
     if len(url) > LONGEST_URL or any(c.isspace() or ord(c) < 32 for c in url):
-        raise BadWebhook(f"A webhook's address is one line of at most {LONGEST_URL} "
-                         "characters, without spaces.")
+        raise BadWebhook(_("A webhook's address is one line of at most %(most)d characters, "
+                           "without spaces.", most=LONGEST_URL))
     try:
         parts = urlsplit(url)
-        host, _ = parts.hostname, parts.port
+        host, _port = parts.hostname, parts.port     # a bad port raises ValueError too
     except ValueError:
-        raise BadWebhook(f"{url[:100]} is not a web address.") from None
+        raise BadWebhook(_("%(url)s is not a web address.", url=url[:100])) from None
     if parts.scheme not in ("http", "https") or not host:
-        raise BadWebhook(f"{url[:100]} is not an http or https address: a webhook's address "
-                         "starts with https://")
+        raise BadWebhook(_("%(url)s is not an http or https address: a webhook's address "
+                           "starts with https://", url=url[:100]))
     if not allow_private and not _may_name(host):
-        raise BadWebhook(f"{host} is a loopback, private or link-local address: webhooks go "
-                         "to public addresses only.")
+        raise BadWebhook(_("%(host)s is a loopback, private or link-local address: webhooks "
+                           "go to public addresses only.", host=host))
     return url
 
 
@@ -140,16 +141,16 @@ def register(svc: Services, url, *, kind: str = "json", events=None,
     """A new webhook for the player (by id, or by address for the CLI), with its secret."""
     url = check_url(url, svc.settings.WEBHOOK_ALLOW_PRIVATE)
     if kind not in KINDS:
-        raise BadWebhook(f"{str(kind)[:20]!r} is not a kind of webhook; choose json, discord "
-                         "or slack.")
+        raise BadWebhook(_("%(kind)r is not a kind of webhook; choose json, discord or slack.",
+                           kind=str(kind)[:20]))
     chosen = read_events(events)
     with svc.db.transaction() as session:
         owner = _owner(session, player_id, email)
         kept = session.scalar(select(func.count()).select_from(Webhook)
                               .where(Webhook.player_id == owner.id))
         if kept >= MOST:
-            raise BadWebhook(f"You have {kept} webhooks, the most one player may keep: "
-                             "delete one first.")
+            raise BadWebhook(_("You have %(kept)d webhooks, the most one player may keep: "
+                               "delete one first.", kept=kept))
         row = Webhook(player_id=owner.id, url=url, kind=kind, secret=secrets.token_hex(32),
                       events=",".join(chosen), instead_of_email=bool(instead_of_email),
                       active=True, created_at=svc.clock.now())
@@ -167,7 +168,7 @@ def listed(svc: Services, player_id: int) -> list[Hook]:
 def _theirs(session, player_id: int, hook_id) -> Webhook:
     row = session.get(Webhook, hook_id) if isinstance(hook_id, int) else None
     if row is None or row.player_id != player_id:
-        raise NoSuchWebhook(f"You have no webhook {hook_id}; your page lists yours.")
+        raise NoSuchWebhook(_("You have no webhook %(id)s; your page lists yours.", id=hook_id))
     return row
 
 
@@ -183,5 +184,5 @@ def test(svc: Services, player_id: int, hook_id: int) -> int:
     with svc.db.transaction() as session:
         row = _theirs(session, player_id, hook_id)
         if not row.active:
-            raise BadWebhook("That webhook is switched off; add it again to turn it on.")
+            raise BadWebhook(_("That webhook is switched off; add it again to turn it on."))
         return webhooks.test(session, row, svc.clock.now())

@@ -18,7 +18,7 @@ from service.display.seatview import waiting_for
 from service.games import registry
 from service.games.contract import OptionError
 from service.linking.signer import TokenError
-from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 from service.play import notify, readpolicy, repository, webhooks
 from service.play.errors import PlayError, reason
 from service.play.readpolicy import Reader
@@ -37,8 +37,12 @@ MAX_INVITES = 12            # more addresses than any game has seats is not a ta
 TABLE_ONLY = frozenset({"deck", "roots", "aces", "dealer", "moon_set"})
 #: what joining answers for a number that is no game, for a game without an open seat any
 #: more, and for a table where someone has blocked the joiner (who is told nothing of it)
-NO_OPEN_SEAT = ("There is no open seat at a game with that number; the open seats are listed "
-                "on Open seats.")
+NO_OPEN_SEAT = N_("There is no open seat at a game with that number; the open seats are "
+                  "listed on Open seats.")
+#: an answered invitation's status, as a refusal to answer it again names it
+ANSWERED = {"accepted": N_("accepted"), "declined": N_("declined"), "replaced": N_("replaced")}
+#: added to a refusal of the invitations' form: none of them went out
+NOTHING_SENT = N_("%(why)s Nothing was sent.")
 
 
 class BadInvitation(PlayError):
@@ -74,8 +78,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     a rematch of a practice game, which mails nobody)."""
     engine = _engine(kind)
     if len(invitees) > MAX_INVITES:
-        raise BadInvitation(f"That is {len(invitees)} addresses; a table has at most "
-                            f"{max(engine.seats)} seats. Nothing was sent.")
+        raise BadInvitation(_("That is %(n)d addresses; a table has at most %(most)d seats. "
+                              "Nothing was sent.", n=len(invitees), most=max(engine.seats)))
     # "bot", "bot:easy", "bot:normal" seat a bot: it accepts at once and is never mailed
     try:
         bots = {n: e for n, e in enumerate(
@@ -85,10 +89,11 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
         raise BadInvitation(exc.detail) from None
     addrs = [_address(a) for n, a in enumerate(invitees) if n not in bots]
     seats = 1 + len(invitees) + open_seats
-    asked = f"{seats} (you, {len(invitees)} invited, {open_seats} open)"
+    asked = _("%(seats)d (you, %(invited)d invited, %(open)d open)", seats=seats,
+              invited=len(invitees), open=open_seats)
     if not 0 <= open_seats <= max(engine.seats):
-        raise BadInvitation(f"{engine.title} is for {_wording(engine.seats)}; you asked for "
-                            f"{asked}.")
+        raise BadInvitation(_("%(game)s is for %(players)s; you asked for %(asked)s.",
+                              game=engine.title, players=_wording(engine.seats), asked=asked))
     try:
         # clock=, on_timeout=, rest_days= and extensions= are the service's options, not the engine's
         rest_days = calendar.game_rest_days(dict(options or {}))
@@ -107,8 +112,8 @@ def form_game(session: Session, svc: Services, creator_id: int, kind: str,
     creator = session.get(Player, creator_id)
     gamecap.check(session, svc, creator_id)
     if len(set(addrs + [creator.email])) != seats - open_seats - len(bots):
-        raise BadInvitation("Each seat needs a different address (and yours is taken by "
-                            "you). Nothing was sent.")
+        raise BadInvitation(_("Each seat needs a different address (and yours is taken by "
+                              "you). Nothing was sent."))
     _refuse_blocked(session, creator_id, addrs)
     silent = blocks.blocking(session, creator_id, addrs)
     game = start.new_game_row(session, engine, kind, options, GameStatus.FORMING, now,
@@ -143,8 +148,8 @@ def _refuse_blocked(session: Session, creator_id: int, addrs: list[str]) -> None
     once, with no email: `_invite`. Refusing that would tell the creator of the block.)"""
     blocked = blocks.blocked_among(session, creator_id, addrs)
     if blocked:
-        raise BadInvitation(f"You have blocked {blocked}, so you cannot invite them; unblock "
-                            "them on /me first. Nothing was sent.")
+        raise BadInvitation(_("You have blocked %(blocked)s, so you cannot invite them; "
+                              "unblock them on /me first. Nothing was sent.", blocked=blocked))
 
 
 @dataclass(frozen=True)
@@ -253,12 +258,12 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
         game = readpolicy.admit(lambda: repository.game_row(session, game_id, lock=True),
                                 Reader.player(creator_id), readpolicy.fills_seats)
         if game.status != GameStatus.FORMING:
-            raise BadInvitation("This game has started: its seats can be given to someone "
-                                "else only before it starts.")
+            raise BadInvitation(_("This game has started: its seats can be given to someone "
+                                  "else only before it starts."))
         current = {i.seat: i for i in _seats(session, game_id)}
         inv = current.get(seat)
         if inv is None or not declined(inv, now):
-            raise BadInvitation("Only a declined seat can be given to someone else.")
+            raise BadInvitation(_("Only a declined seat can be given to someone else."))
         if bot is not None:
             taken = {i.email for i in current.values()}
             n = 1
@@ -266,7 +271,7 @@ def refill(svc: Services, creator_id: int, game_id: int, seat: int, typed: str) 
                 n += 1
                 addr = f"bot-{bot.bot}-{n}@bots.invalid"
         elif addr in {i.email for i in current.values()}:
-            raise BadInvitation("That address already has a seat at this table.")
+            raise BadInvitation(_("That address already has a seat at this table."))
         else:
             _refuse_blocked(session, creator_id, [addr])
         inv.status = "replaced"
@@ -314,15 +319,16 @@ def take_open_seat(session: Session, svc: Services, player_id: int,
             or readpolicy.sees_open_seat(game, free is not None)):
         raise readpolicy.hidden(NO_OPEN_SEAT)
     if game.status != "forming" or free is None:
-        raise BadInvitation(NO_OPEN_SEAT)
+        raise BadInvitation(_(NO_OPEN_SEAT))
     if at_table:
-        raise BadInvitation("You already have a seat at this table.")
+        raise BadInvitation(_("You already have a seat at this table."))
     gamecap.check(session, svc, player_id)
     seated = {i.player_id for i in seats if i.player_id}
     mine = blocks.blocked_by(session, player_id) & seated
     if mine:
-        raise BadInvitation(f"You have blocked {session.get(Player, min(mine)).name}, who "
-                            "plays at this table, so you cannot join it (unblock them on /me first).")
+        raise BadInvitation(_("You have blocked %(name)s, who plays at this table, so you "
+                              "cannot join it (unblock them on /me first).",
+                              name=session.get(Player, min(mine)).name))
     if blocks.apart(session, player_id) & seated:
         # a player there blocked this one: as a table just filled, which a stranger to it
         # cannot tell from no game at all (readpolicy), telling nothing of the block
@@ -378,10 +384,10 @@ def rematch(svc: Services, game_id: int, seat: int) -> Rematch:
         # under the finished game's lock, so two presses at once cannot both make one
         game = repository.game_row(session, game_id, lock=True)
         if game.status != GameStatus.ENDED:
-            raise BadInvitation("A rematch is offered once a game has ended.")
+            raise BadInvitation(_("A rematch is offered once a game has ended."))
         me = next((s for s in game.seats if s.seat == seat), None)
         if me is None:
-            raise BadInvitation("Only a player of that game can ask for a rematch.")
+            raise BadInvitation(_("Only a player of that game can ask for a rematch."))
         offered = session.scalars(select(GameRow).where(GameRow.rematch_of == game_id)
                                   .order_by(GameRow.id)).first()
         if offered is not None:
@@ -453,8 +459,8 @@ def _open_invitation(session: Session, invitation_id: int, game_id: int, now) ->
     if inv is None or inv.game_id != game_id:
         raise InvitationClosed(N_("This invitation is not one of ours."))
     if inv.status in ("accepted", "declined", "replaced"):
-        raise InvitationClosed(f"This invitation was answered already ({inv.status}); "
-                               "nothing was changed.")
+        raise InvitationClosed(_("This invitation was answered already (%(status)s); nothing "
+                                 "was changed.", status=_(ANSWERED[inv.status])))
     if inv.status != "pending" or (inv.expires_at is not None and now > inv.expires_at):
         raise InvitationClosed(N_("This invitation has expired; ask the player who invited "
                                   "you for a new one."))
@@ -485,16 +491,18 @@ def _engine(kind: str):
     try:
         return registry.get(kind)
     except registry.UnknownGame:
-        raise BadInvitation(f"There is no game called {kind!r}.") from None
+        raise BadInvitation(_("There is no game called %(kind)r.", kind=kind)) from None
 
 
 def _address(typed: str) -> str:
     try:
         return address(start.parse_player(typed)[0] if "<" in typed else typed)
     except (BadAddress, start.BadStart) as exc:
-        raise BadInvitation(exc.detail + " Nothing was sent.") from None
+        raise BadInvitation(_(NOTHING_SENT, why=exc.detail)) from None
 
 
 def _wording(seats: range) -> str:
     lo, hi = seats.start, seats.stop - 1
-    return f"{lo} players" if lo == hi else f"{lo} to {hi} players"
+    if lo == hi:
+        return ngettext("%(num)d player", "%(num)d players", lo)
+    return _("%(low)d to %(high)d players", low=lo, high=hi)

@@ -10,6 +10,7 @@ from datetime import datetime
 
 from sqlalchemy import select
 
+from service.mailwire.outbound.catalogs import N_, _
 from service.play.errors import PlayError
 from service.play.services import Services
 from service.store.models import ApiToken, Player, Seat
@@ -19,7 +20,7 @@ PREFIX = {"api": "tp_", "feed": "tpf_"}
 
 
 class UnknownPlayer(PlayError):
-    title = "No such player"
+    title = N_("No such player")
 
 
 @dataclass(frozen=True)
@@ -91,7 +92,7 @@ def seat_email(svc: Services, game_id: int, seat: int | None) -> str:
     with svc.db.transaction() as session:
         row = session.get(Seat, (game_id, seat)) if seat is not None else None
         if row is None:
-            raise UnknownPlayer("That game page belongs to no player.")
+            raise UnknownPlayer(_("That game page belongs to no player."))
         return row.player.email
 
 

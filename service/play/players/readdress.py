@@ -16,6 +16,7 @@ from datetime import datetime
 from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
+from service.mailwire.outbound.catalogs import _
 from service.play import notify, repository
 from service.play.services import Services
 from service.store.models import AccountChange, GameRow, OutboxRow, Player, Seat
@@ -79,8 +80,8 @@ def confirm(svc: Services, token: str) -> Moved:
         change = open_change(session, svc, "readdress", token, lock=True)
         player = session.get(Player, change.player_id, with_for_update=True)
         if player.email != change.old_email:
-            raise ChangeRefused("The account's address has changed since this link was sent; "
-                                "nothing more was changed.")
+            raise ChangeRefused(_("The account's address has changed since this link was "
+                                  "sent; nothing more was changed."))
         new = _new_address(session, svc, player, change.new_email or "")
         change.used_at = now
         # the old address's notice says "nothing moves until ...": moot once it has
@@ -121,15 +122,15 @@ def _new_address(session: Session, svc: Services, player: Player, typed: str) ->
     except BadAddress as exc:
         raise ChangeRefused(exc.detail) from None
     if new == player.email:
-        raise ChangeRefused(f"{new} is the account's address already.")
+        raise ChangeRefused(_("%(address)s is the account's address already.", address=new))
     if new.endswith("@" + svc.urls.domain.lower()):       # (.invalid: address() refuses)
-        raise ChangeRefused(f"{new} cannot receive mail from Turnpost; give an address you "
-                            "read.")
+        raise ChangeRefused(_("%(address)s cannot receive mail from Turnpost; give an address "
+                              "you read.", address=new))
     if session.scalar(select(Player.id).where(Player.email == new)) is not None:
-        raise ChangeRefused(f"{new} already belongs to another Turnpost player, and two "
-                            "accounts cannot share an address. If that account is yours too, "
-                            "sign in with it and erase it (on its page, Erase my account), "
-                            "then move this one.")
+        raise ChangeRefused(_("%(address)s already belongs to another Turnpost player, and "
+                              "two accounts cannot share an address. If that account is yours "
+                              "too, sign in with it and erase it (on its page, Erase my "
+                              "account), then move this one.", address=new))
     return new
 
 

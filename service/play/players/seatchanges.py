@@ -26,7 +26,7 @@ from .addresses import address as read_address
 
 
 class SeatRefused(PlayError):
-    title = "Nothing was changed"
+    title = N_("Nothing was changed")
 
 
 # --- vacation ------------------------------------------------------------------------------
@@ -203,11 +203,11 @@ def resign_in(session, svc: Services, game_id: int, seat: int,
     check_holder(game, seat, holder)
     row = deadlines.seat_row(game, seat)
     if game.status == GameStatus.ENDED or pos.engine.outcome(pos.state) is not None:
-        raise GameOver("This game has finished, so there is nothing to resign; the result "
-                       "stands.")
+        raise GameOver(_("This game has finished, so there is nothing to resign; the result "
+                         "stands."))
     if row.status in deadlines.OUT:
-        raise SeatRefused("You have already left this game; its page still shows how it "
-                          "goes on.")
+        raise SeatRefused(_("You have already left this game; its page still shows how it "
+                            "goes on."))
     ranking.leave(game, row, SeatStatus.RESIGNED)
     deadlines.change(session, game, row, SeatStatus.RESIGNED,
                      deadlines.said(N_("{player} resigned"), N_("You resigned"), seat), now)

@@ -33,13 +33,15 @@ from .addresses import BadAddress, address, default_name
 
 #: the bot levels every engine has (each engine's `bots` maps them to its bots)
 BOT_LEVELS = ("easy", "normal")
-BOT_WORDING = "bot, bot:easy or bot:normal"
+#: how to write a bot, and the levels named, said in the reader's language where refused
+BOT_WORDING = N_("bot, bot:easy or bot:normal")
+BOT_LEVELS_SAID = N_("easy and normal")
 #: A display name longer than this is refused (it goes into every email of the game).
 MAX_NAME = 64
 
 
 class BadStart(PlayError):
-    title = "The game could not be started"
+    title = N_("The game could not be started")
 
 
 @dataclass(frozen=True)
@@ -62,10 +64,10 @@ def parse_player(text: str) -> tuple[str, str]:
     except BadAddress as exc:
         raise BadStart(exc.detail) from None
     if len(name) > MAX_NAME:
-        raise BadStart(f"The name {shown!r} is longer than {MAX_NAME} characters; please "
-                       "shorten it.")
+        raise BadStart(_("The name %(name)r is longer than %(most)d characters; please "
+                         "shorten it.", name=shown, most=MAX_NAME))
     if any(unicodedata.category(c) in ("Cc", "Cf", "Cs") for c in name):
-        raise BadStart(f"The name {shown!r} has control characters in it.")
+        raise BadStart(_("The name %(name)r has control characters in it.", name=shown))
     return addr, name or default_name(addr)
 
 
@@ -89,14 +91,16 @@ def parse_entry(text: str, domain: str) -> Entry:
     if is_bot_entry(word):
         level = word.partition(":")[2].strip() or "normal"
         if "@" in level or "<" in level:
-            raise BadStart(f"{text.strip()!r}: a bot has no email address; write {BOT_WORDING}.")
+            raise BadStart(_("%(written)r: a bot has no email address; write %(bots)s.",
+                             written=text.strip(), bots=_(BOT_WORDING)))
         if level not in BOT_LEVELS:
-            raise BadStart(f"There is no bot called {level!r}; write {BOT_WORDING}.")
+            raise BadStart(_("There is no bot called %(level)r; write %(bots)s.", level=level,
+                             bots=_(BOT_WORDING)))
         return Entry("", "", level)
     addr, name = parse_player(text)
     if addr.endswith(".invalid") or addr.endswith("@" + domain.lower()):
-        raise BadStart(f"{addr} cannot receive this game's mail. For a bot, write "
-                       f"{BOT_WORDING}.")
+        raise BadStart(_("%(address)s cannot receive this game's mail. For a bot, write "
+                         "%(bots)s.", address=addr, bots=_(BOT_WORDING)))
     return Entry(addr, name)
 
 
@@ -120,14 +124,14 @@ def open_game(session: Session, svc: Services, kind: str, players: Sequence[str 
     try:
         engine = registry.get(kind)
     except registry.UnknownGame:
-        raise BadStart(f"There is no game called {kind!r}.") from None
+        raise BadStart(_("There is no game called %(kind)r.", kind=kind)) from None
     entries = [p if isinstance(p, Entry) else parse_entry(p, svc.urls.domain) for p in players]
     if entries and all(e.bot for e in entries) and tournament_id is None:
-        raise BadStart("A game needs at least one person: bots only play against people.")
+        raise BadStart(_("A game needs at least one person: bots only play against people."))
     people = bot_entries(entries)
     addrs = [e.addr for e in people]
     if len(set(addrs)) != len(addrs):
-        raise BadStart("Each seat needs a different email address.")
+        raise BadStart(_("Each seat needs a different email address."))
     # clock=, on_timeout= and rest_days= are the service's options, not the engine's
     try:
         rest_days = calendar.game_rest_days(options)
@@ -239,18 +243,19 @@ def start_practice(svc: Services, kind: str, seats: int, level: str, options: di
     Without an address the person is a guest known only by the seat link (an address that can
     never be mailed); mail goes out only when asked for. Returns the game and the seat."""
     if level not in BOT_LEVELS:
-        raise BadStart(f"There is no bot called {level!r}; the bots are "
-                       f"{' and '.join(BOT_LEVELS)}.")
+        raise BadStart(_("There is no bot called %(level)r; the bots are %(levels)s.",
+                         level=level, levels=_(BOT_LEVELS_SAID)))
     if address.strip():
         me = parse_entry(address, svc.urls.domain)
         if me.bot:
-            raise BadStart("Your own seat needs your email address (or none at all).")
+            raise BadStart(_("Your own seat needs your email address (or none at all)."))
     elif mail:
-        raise BadStart("To be mailed your turns, give your email address.")
+        raise BadStart(_("To be mailed your turns, give your email address."))
     else:
         me = Entry(f"guest-{secrets.token_hex(8)}@guests.invalid", "You")
     if seats < 2:
-        raise BadStart("A practice game needs at least one bot: choose two or more players.")
+        raise BadStart(_("A practice game needs at least one bot: choose two or more "
+                         "players."))
     # the practice form offers no variants: a player count that needs one gets it
     # (open_game's fit_seats: three at Magnate with the Roller rules, M21)
     players = [me] + [f"bot:{level}"] * (seats - 1)

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from service.display.seatview import result_text
 from service.games import registry
-from service.mailwire.outbound.catalogs import _
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import readpolicy, repository
 from service.play.players import declined
 from service.play.readpolicy import Reader
@@ -109,7 +109,8 @@ def seat_link(svc: Services, player_id: int, game_id: int) -> str:
 
 
 #: what /me/games/<number> answers for a game the signed-in player has no seat in
-NOT_MINE = "You have no seat in a game with that number; your games are listed on My games."
+NOT_MINE = N_("You have no seat in a game with that number; your games are listed on My "
+               "games.")
 
 
 def _public_path(svc: Services, game) -> str:

@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from service.display.seatview import history, redact
 from service.games import registry
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import readpolicy, repository
 from service.play.errors import PlayError
 from service.play.moves import chat
@@ -29,7 +30,7 @@ from .pagereads import by_public_id
 
 
 class NotYet(PlayError):
-    title = "Not until the game is over"
+    title = N_("Not until the game is over")
 
 
 @dataclass(frozen=True)
@@ -113,7 +114,7 @@ def exported(seen: dict) -> dict:
     return {k: v for k, v in seen.items() if k != "say"}
 
 
-NO_LOG = "There is no such game log."
+NO_LOG = N_("There is no such game log.")
 
 
 def whole_log(svc: Services, reader: Reader, game_id: int | None = None) -> dict[str, Any]:
@@ -130,9 +131,9 @@ def whole_log(svc: Services, reader: Reader, game_id: int | None = None) -> dict
                else repository.load(session, svc.states, game_id))
         over = pos is not None and pos.engine.outcome(pos.state) is not None
         if not readpolicy.whole_log_open(row, over):
-            raise NotYet("The whole log shows every hidden card, so it can be downloaded once "
-                         "the game is over. Until then each player can download their own "
-                         "view of it from their game page.")
+            raise NotYet(_("The whole log shows every hidden card, so it can be downloaded "
+                           "once the game is over. Until then each player can download their "
+                           "own view of it from their game page."))
         events = [{"seq": r.seq, "at": r.at.isoformat(), "by": r.seat, "source": r.source,
                    "event": r.event.to_json()} for r in eventstore.load(session, row)]
         return {"game": game_id, "kind": row.kind, "options": row.options,

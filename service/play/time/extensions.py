@@ -57,8 +57,9 @@ def read_option(options: dict[str, Any]) -> tuple[dict[str, Any], int | None]:
         return rest, None
     text = str(options[OPTION]).strip()
     if not text.isdigit() or int(text) > 10:
-        raise clocks.ClockError(f"extensions={text} is not a number of extensions per player; "
-                               "write one from 0 to 10, such as extensions=1.")
+        raise clocks.ClockError(_("extensions=%(text)s is not a number of extensions per "
+                                  "player; write one from 0 to 10, such as extensions=1.",
+                                  text=text))
     return rest, int(text)
 
 

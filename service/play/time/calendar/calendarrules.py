@@ -12,6 +12,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, date, datetime, time, timedelta, tzinfo
 from functools import lru_cache
 
+from service.mailwire.outbound.catalogs import _
+
 from .. import clocks
 from ..clocks import ClockError, SeatClock, TimeControl
 from ..clocks.seat import FinishedTurn, utc
@@ -65,12 +67,13 @@ def parse_rest_days(text: str | None) -> frozenset[int]:
         return frozenset()
     unknown = [w for w in words if w not in _DAY_NAMES]
     if unknown:
-        raise CalendarError(f"{unknown[0][:20]!r} is not a day: write rest days as "
-                            f"{','.join(DAYS)}, such as rest_days=sat,sun (or rest_days=none).")
+        raise CalendarError(_("%(word)r is not a day: write rest days as %(days)s, such as "
+                              "rest_days=sat,sun (or rest_days=none).", word=unknown[0][:20],
+                              days=",".join(DAYS)))
     days = frozenset(_DAY_NAMES[w] for w in words)
     if len(days) == 7:
-        raise CalendarError("Rest days on all seven days would stop the clocks for good: keep "
-                            "at least one day to play, such as rest_days=sat,sun.")
+        raise CalendarError(_("Rest days on all seven days would stop the clocks for good: "
+                              "keep at least one day to play, such as rest_days=sat,sun."))
     return days
 
 
@@ -90,14 +93,15 @@ def parse_quiet_hours(text: str | None) -> QuietHours | None:
     parts = written.split("-")
     times = [_clock_time(p.strip()) for p in parts] if len(parts) == 2 else [None]
     if None in times:
-        raise CalendarError(f"{written[:30]!r} is not a span of hours: write start-end in your "
-                            "own time, such as quiet_hours=22-08 or 22:30-07:00 "
-                            "(or quiet_hours=none).")
+        raise CalendarError(_("%(written)r is not a span of hours: write start-end in your "
+                              "own time, such as quiet_hours=22-08 or 22:30-07:00 (or "
+                              "quiet_hours=none).", written=written[:30]))
     quiet = QuietHours(times[0], times[1])
     if quiet.start == quiet.end or quiet.length > LONGEST_QUIET:
         hours = 24 if quiet.start == quiet.end else quiet.length / timedelta(hours=1)
-        raise CalendarError(f"quiet_hours={written} is {hours:g} hours of quiet; at most "
-                            f"{LONGEST_QUIET.seconds // 3600} hours, such as quiet_hours=22-08.")
+        raise CalendarError(_("quiet_hours=%(written)s is %(hours)s hours of quiet; at most "
+                              "%(most)d hours, such as quiet_hours=22-08.", written=written,
+                              hours=f"{hours:g}", most=LONGEST_QUIET.seconds // 3600))
     return quiet
 
 
@@ -133,13 +137,14 @@ def parse_reminders(text: str | None) -> tuple[timedelta, ...] | None:
     for word in (w.strip() for w in written.split(",")):
         match = _OFFSET.match(word)
         if not match or int(match.group(1)) == 0:
-            raise CalendarError(f"{word[:20]!r} is not a time before the deadline: write "
-                                "reminders like reminders=24h,4h,1h (m, h or d), "
-                                "reminders=default or reminders=none.")
+            raise CalendarError(_("%(word)r is not a time before the deadline: write "
+                                  "reminders like reminders=24h,4h,1h (m, h or d), "
+                                  "reminders=default or reminders=none.", word=word[:20]))
         offsets.append(int(match.group(1)) * _UNITS[match.group(2)])
     if len(set(offsets)) > MOST_REMINDERS:
-        raise CalendarError(f"That is {len(set(offsets))} reminders; at most {MOST_REMINDERS}, "
-                            "such as reminders=24h,4h,1h.")
+        raise CalendarError(_("That is %(n)d reminders; at most %(most)d, such as "
+                              "reminders=24h,4h,1h.", n=len(set(offsets)),
+                              most=MOST_REMINDERS))
     return tuple(sorted(set(offsets), reverse=True))
 
 
@@ -163,10 +168,11 @@ def check_reminders_fit(offsets: tuple[timedelta, ...] | None, longest: timedelt
     else the longest the service offers): such a reminder would come before the turn."""
     too_long = [o for o in offsets or () if o > longest]
     if too_long:
-        raise CalendarError(
-            f"A reminder {clocks.duration_words(too_long[0])} before the deadline is longer "
-            f"than the time per move ({clocks.duration_words(longest)} at most in your "
-            "games); write shorter offsets, such as reminders=24h,4h,1h.")
+        raise CalendarError(_(
+            "A reminder %(offset)s before the deadline is longer than the time per move "
+            "(%(longest)s at most in your games); write shorter offsets, such as "
+            "reminders=24h,4h,1h.", offset=clocks.duration_words(too_long[0]),
+            longest=clocks.duration_words(longest)))
 
 
 def parse_switch(key: str, text: str) -> bool:
@@ -175,7 +181,8 @@ def parse_switch(key: str, text: str) -> bool:
         return True
     if word in ("off", "no", "false"):
         return False
-    raise CalendarError(f"{key}={text[:20]} is not on or off: write {key}=on or {key}=off.")
+    raise CalendarError(_("%(key)s=%(text)s is not on or off: write %(key)s=on or %(key)s=off.",
+                          key=key, text=text[:20]))
 
 
 # --- rest days -----------------------------------------------------------------------------

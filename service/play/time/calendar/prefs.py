@@ -53,15 +53,16 @@ def save_preferences(svc: Services, changes: dict[str, str], *, player_id: int |
     all as they now are. Raises CalendarRefused with words; then nothing changed."""
     unknown = sorted(set(changes) - set(KEYS))
     if unknown:
-        raise CalendarRefused(f"{unknown[0][:30]} is not a preference; the keys are "
-                              f"{', '.join(KEYS)}.")
+        raise CalendarRefused(_("%(key)s is not a preference; the keys are %(keys)s.",
+                                key=unknown[0][:30], keys=", ".join(KEYS)))
     now = svc.clock.now()
     with svc.db.transaction() as session:
         query = select(Player).where(Player.id == player_id) if player_id is not None \
             else select(Player).where(func.lower(Player.email) == (email or "").strip().lower())
         player = session.scalars(query.with_for_update()).first()
         if player is None:
-            raise CalendarRefused(f"No player has the address {(email or '')[:100]}.")
+            raise CalendarRefused(_("No player has the address %(address)s.",
+                                    address=(email or "")[:100]))
         try:
             values = _checked(session, player, changes, now)
         except calendarrules.CalendarError as exc:
@@ -78,8 +79,9 @@ def _checked(session: Session, player: Player, changes: dict[str, str],
     if "tz" in changes:
         zone = changes["tz"].strip()
         if zone not in ZONES:
-            raise calendarrules.CalendarError(f"{zone[:60]!r} is not a time zone; write it like "
-                                      "tz=Europe/Berlin or tz=America/New_York.")
+            raise calendarrules.CalendarError(_("%(zone)r is not a time zone; write it like "
+                                                "tz=Europe/Berlin or tz=America/New_York.",
+                                                zone=zone[:60]))
         values["zone"] = zone
     if "rest_days" in changes:
         days = calendarrules.rest_days_text(calendarrules.parse_rest_days(changes["rest_days"]))
@@ -111,8 +113,9 @@ def _check_week(player: Player, now: datetime) -> None:
     changed = player.rest_days_changed_at
     if changed is not None and now - changed < REST_DAYS_EVERY:
         again = clocks.format_deadline(changed + REST_DAYS_EVERY, now, player.zone)
-        raise calendarrules.CalendarError(f"Rest days change at most once a week; you may change "
-                                  f"yours again from {again}. Nothing was changed.")
+        raise calendarrules.CalendarError(_("Rest days change at most once a week; you may "
+                                            "change yours again from %(again)s. Nothing was "
+                                            "changed.", again=again))
 
 
 def _longest_turn(session: Session, player_id: int) -> timedelta:

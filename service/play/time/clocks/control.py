@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Literal
 
-from service.mailwire.outbound.catalogs import _, ngettext
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 
 HOUR = timedelta(hours=1)
 DAY = timedelta(days=1)
@@ -73,8 +73,10 @@ def fischer(bank: timedelta, increment: timedelta) -> TimeControl:
 _UNIT = r"(d|days?|h|hours?)"
 _AMOUNT = rf"(\d+)\s*{_UNIT}"
 _CLOCK = re.compile(rf"^{_AMOUNT}(?:\s*\+\s*{_AMOUNT})?$", re.IGNORECASE)
-_WHAT_WORKS = ("write none, a time per move such as 3d or 12h, "
-               "or a bank plus increment such as 7d+1d")
+_WHAT_WORKS = N_("write none, a time per move such as 3d or 12h, or a bank plus increment "
+                 "such as 7d+1d")
+#: where a length is refused, said inside the refusal
+_PER_MOVE, _IN_THE_BANK = N_("per move"), N_("in the bank")
 
 
 def parse_clock(text: str) -> TimeControl:
@@ -86,19 +88,21 @@ def parse_clock(text: str) -> TimeControl:
         return NO_CLOCK
     match = _CLOCK.match(written)
     if not match:
-        raise ClockError(f"{shown} is not a time control: {_WHAT_WORKS}")
+        raise ClockError(_("%(shown)s is not a time control: %(what)s", shown=shown,
+                           what=_(_WHAT_WORKS)))
     first = _hours(match.group(1), match.group(2))
     if match.group(3) is None:
-        _check_length(shown, first, "per move", example="3d")
+        _check_length(shown, first, _PER_MOVE, example="3d")
         return fixed(timedelta(hours=first))
     increment = _hours(match.group(3), match.group(4))
-    _check_length(shown, first, "in the bank", example="7d+1d")
+    _check_length(shown, first, _IN_THE_BANK, example="7d+1d")
     if increment == 0:
-        raise ClockError(f"{shown} adds nothing after a move: write an increment of at least "
-                         f"1 hour such as 7d+1d, or a time per move such as 7d")
+        raise ClockError(_("%(shown)s adds nothing after a move: write an increment of at "
+                           "least 1 hour such as 7d+1d, or a time per move such as 7d",
+                           shown=shown))
     if increment > first:
-        raise ClockError(f"{shown} adds more after a move than the bank holds: the increment "
-                         f"must be at most the bank, such as 7d+1d")
+        raise ClockError(_("%(shown)s adds more after a move than the bank holds: the "
+                           "increment must be at most the bank, such as 7d+1d", shown=shown))
     return fischer(timedelta(hours=first), timedelta(hours=increment))
 
 
@@ -117,11 +121,13 @@ def _hours(number: str, unit: str) -> int:
 
 def _check_length(shown: str, hours: int, where: str, example: str) -> None:
     if hours < SHORTEST / HOUR:
-        raise ClockError(f"{shown} is too short: at least 1 hour {where}, such as {example}, "
-                         f"or none for no clock")
+        raise ClockError(_("%(shown)s is too short: at least 1 hour %(where)s, such as "
+                           "%(example)s, or none for no clock", shown=shown, where=_(where),
+                           example=example))
     if hours > LONGEST / HOUR:
-        raise ClockError(f"{shown} is too long: at most {LONGEST.days} days {where}, "
-                         f"such as {example}, or none for no clock")
+        raise ClockError(_("%(shown)s is too long: at most %(days)d days %(where)s, such as "
+                           "%(example)s, or none for no clock", shown=shown, days=LONGEST.days,
+                           where=_(where), example=example))
 
 
 # --- saying it back ------------------------------------------------------------------------
@@ -187,7 +193,7 @@ def parse_on_timeout(text: str) -> OnTimeout:
     policy = written.lower()
     if policy in ON_TIMEOUT:
         return policy  # type: ignore[return-value]
-    raise ClockError(
-        f"on_timeout={written} is not a timeout policy: write bot (the default: the timeout move "
-        f"is played for the seat), forfeit (the seat loses) or wait (nothing is played; the "
-        f"others may extend the deadline once or switch the seat to bot)")
+    raise ClockError(_(
+        "on_timeout=%(written)s is not a timeout policy: write bot (the default: the timeout "
+        "move is played for the seat), forfeit (the seat loses) or wait (nothing is played; "
+        "the others may extend the deadline once or switch the seat to bot)", written=written))

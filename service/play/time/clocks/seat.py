@@ -28,6 +28,8 @@ from dataclasses import dataclass, replace
 from datetime import UTC, datetime, timedelta
 from typing import Any
 
+from service.mailwire.outbound.catalogs import _
+
 from .control import HOUR, ClockError, OnTimeout, TimeControl
 
 ABSENT_AFTER = 3              # missed turns in a row after which a seat is marked absent
@@ -318,10 +320,10 @@ def extend_once(tc: TimeControl, clock: SeatClock, now: datetime) -> SeatClock:
     (Fischer: one full bank), counted from now or the deadline, whichever is later."""
     now = utc(now)
     if clock.deadline is None or tc.kind == "none":
-        raise ClockError("This seat has no running deadline to extend.")
+        raise ClockError(_("This seat has no running deadline to extend."))
     if clock.extended:
-        raise ClockError("This turn's deadline has already been extended once; "
-                         "you can switch the seat to bot instead.")
+        raise ClockError(_("This turn's deadline has already been extended once; you can "
+                           "switch the seat to bot instead."))
     extension = tc.per_move if tc.kind == "per_move" else tc.bank
     return replace(clock, deadline=max(clock.deadline, now) + extension,
                    extended=True, timed_out=False)
