@@ -1,6 +1,7 @@
 """Words built in Python that reach a player, in the reader's language: a clock in words and a
-deadline, a league season's fate line, and a webhook's title and chat message in its owner's
-language (the JSON's field names stay as they are)."""
+deadline, a league season's fate line, a webhook's title and chat message in its owner's
+language (the JSON's field names stay as they are), a take-back notice, and the table's notice
+of a seat whose turn email bounced."""
 from __future__ import annotations
 
 import dataclasses
@@ -18,17 +19,19 @@ from service.linking.signer import Claims, Signer, WrongPurpose
 from service.mailwire.outbound import catalogs
 from service.mailwire.outbound.templating import make_env
 from service.play.community import leagueletters, tournaments
+from service.play.mail import bounces
 from service.play.moves import undo
 from service.play.players import hooks
 from service.play.time import clocks, extensions
 from service.play.time.sweep import timeouts
-from service.store.models import Player
+from service.store.models import Player, Seat
 from tests.hooks.receiver import Receiver
 from tests.hooks.test_deliveries import first_mover
 from tests.languages.helpers import INVITATION, email_contexts, make_player
 from tests.play.moves.helpers import mail_of, suzerain_at_a_takeable_move
 from tests.play.players.helpers import play_moves
 from tests.play.time.helpers import outbox, seats, start, to_act
+from tests.play.time.test_mail_holds import DSN, message_id
 from tests.web.helpers import form_client, latest_to, post_form, sign_in, start_game, text_of
 
 ANNA, BEN = "anna@example.org", "ben@example.org"
@@ -350,3 +353,20 @@ def test_a_game_for_too_many_players_is_refused_in_the_writers_language(services
             start(services, kind="magnate", players=[f"p{n}@example.org" for n in range(3)])
         said = refused.value.detail
     assert said == "Magnate se joue à 2 joueurs ; vous en avez demandé 3."
+
+
+@pytest.mark.parametrize("lang, said", [
+    ("de", "hat die Zug-E-Mail nicht erhalten (sie kam als unzustellbar zurück)"),
+    ("fr", "n'a pas reçu l'e-mail de son tour (il est revenu comme non distribuable)"),
+    ("en", "did not receive the turn email (it bounced); the clock of")])
+def test_a_bounced_turn_email_is_told_to_the_others_in_their_language(services, lang, said):
+    g = start(services, clock="2d")
+    late = to_act(services, g.game_id)[0]
+    with services.db.transaction() as s:
+        other = s.get(Seat, (g.game_id, 1 - late)).player_id
+        s.execute(update(Player).where(Player.id == other).values(language=lang))
+    row = [r for r in outbox(services, g.game_id, "turn") if r["seat"] == late][-1]
+    assert bounces.handle(services, DSN, message_id(services, row["id"]))[0] == "bounced"
+    (told,) = outbox(services, g.game_id, "timeout")
+    _msg, text, _html = mail_of(services, told["id"])
+    assert said in " ".join(text.split())

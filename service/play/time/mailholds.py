@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.mailwire.outbound.catalogs import N_
+from service.mailwire.outbound.catalogs import N_, _
 from service.store.models import GameRow, OutboxRow, Seat, Vacation
 
 from .. import repository
@@ -37,14 +37,17 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
         return []
     row.mail_held_since = now
     deadlines.set_clock(row, clocks.pause(clock, now))
-    text = (f"{deadlines.who(seat)} did not receive the turn email ({why}); the clock of "
-            f"{deadlines.who(seat)} is stopped until an email reaches them or they act")
+
+    def held(reader: int) -> str:       # told to the others only, each in their language
+        return _("%(name)s did not receive the turn email (%(why)s); the clock of %(name)s is "
+                 "stopped until an email reaches them or they act",
+                 name=deadlines.who(seat), why=_(why))
     deadlines.change(session, game, row, "mail_held", deadlines.said(
         N_("{player} did not receive the turn email ({why}); the clock of {player} is stopped "
            "until an email reaches them or they act"),
         N_("You did not receive the turn email ({why}); your clock is stopped until an email "
            "reaches you or you act"), seat, why=deadlines.phrase(why)), now)
-    return deadlines.tell(session, svc, game, seat, text, now, offer=False, others_only=True)
+    return deadlines.tell(session, svc, game, seat, held, now, offer=False, others_only=True)
 
 
 def release(row, game, now: datetime, *, away: bool = False) -> bool:
@@ -90,10 +93,10 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
                 deadlines.change(session, game, row, "mail_released", deadlines.said(
                     N_("an email reached {player}; their clock stays stopped while they are "
                        "on vacation"),
-                    N_("an email reached you; their clock stays stopped while they are on "
+                    N_("an email reached you; your clock stays stopped while you are on "
                        "vacation"), seat) if away else deadlines.said(
                     N_("an email reached {player}; their clock runs again"),
-                    N_("an email reached you; their clock runs again"), seat), now)
+                    N_("an email reached you; your clock runs again"), seat), now)
     return len(held)
 
 
