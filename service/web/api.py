@@ -12,6 +12,7 @@ from flask import Blueprint, current_app, g, jsonify, request
 from werkzeug.exceptions import HTTPException
 
 from service import play
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import community
 from service.play.moves import apiwrites
 from service.play.players import personaltokens
@@ -70,25 +71,26 @@ def authenticate():
         return
     scheme, _, token = request.headers.get("Authorization", "").partition(" ")
     if scheme.lower() != "bearer" or not token.strip():
-        raise Problem(401, "Token needed", "Send a personal API token: "
-                      "Authorization: Bearer tp_...")
+        raise Problem(401, N_("Token needed"), N_("Send a personal API token: "
+                                                  "Authorization: Bearer tp_..."))
     holder = personaltokens.holder(services(), token.strip())
     if holder is None:
-        raise Problem(401, "Token not accepted", "This token is unknown or was revoked.")
+        raise Problem(401, N_("Token not accepted"), N_("This token is unknown or was revoked."))
     g.api_player = holder
 
 
 def body() -> dict:
     if (request.content_length or 0) > current_app.config["TURNPOST_API_MAX_BYTES"]:
-        raise Problem(413, "Body too large", "A request body may have at most "
-                      f"{current_app.config['TURNPOST_API_MAX_BYTES']} bytes.")
+        raise Problem(413, N_("Body too large"), _(
+            "A request body may have at most %(most)s bytes.",
+            most=current_app.config["TURNPOST_API_MAX_BYTES"]))
     try:
         data = json.loads(request.get_data(cache=False) or b"null")
     except ValueError:
-        raise Problem(400, "Not JSON", "The body must be a JSON object.") from None
+        raise Problem(400, N_("Not JSON"), N_("The body must be a JSON object.")) from None
     if not isinstance(data, dict):
-        raise Problem(400, "Not a JSON object", "The body must be a JSON object, "
-                      "e.g. {\"command\": \"harvest moons\"}.")
+        raise Problem(400, N_("Not a JSON object"), N_("The body must be a JSON object, "
+                                                       "e.g. {\"command\": \"harvest moons\"}."))
     if safety.holds_nul(data):      # "\u0000": no text here holds one (PostgreSQL's cannot)
         raise Problem(400, safety.NUL_TITLE, safety.NUL_WORDS)
     return data
@@ -116,8 +118,9 @@ def _seat_arg() -> int | None:
     if not given:
         return None
     if len(given) > 1 or not given[0].isascii() or not given[0].isdigit():
-        raise Problem(400, "Malformed seat", "seat is one seat number, a whole number from 0 "
-                      "(the seat field of /api/v1/games), e.g. ?seat=1.")
+        raise Problem(400, N_("Malformed seat"), N_(
+            "seat is one seat number, a whole number from 0 (the seat field of /api/v1/games), "
+            "e.g. ?seat=1."))
     return int(given[0])
 
 
@@ -132,8 +135,9 @@ def spec():
 def my_games():
     given = request.args.getlist("status")
     if len(given) > 1 or (given and given[0] not in GAME_STATUSES):
-        raise Problem(400, "Malformed status", "status is one of "
-                      f"{', '.join(GAME_STATUSES)}, e.g. ?status=active; without it, every game.")
+        raise Problem(400, N_("Malformed status"), _(
+            "status is one of %(statuses)s, e.g. ?status=active; without it, every game.",
+            statuses=", ".join(GAME_STATUSES)))
     status = given[0] if given else None
     lines = [{"gameId": x.game_id, "kind": x.kind, "title": x.title, "seat": x.seat,
               "status": x.status, "seq": x.seq, "players": x.players, "toAct": x.to_act,
@@ -180,13 +184,14 @@ def make_move(game_id: int):
             (move is not None and not isinstance(move, dict)) or \
             (seq is not None and (not isinstance(seq, int) or isinstance(seq, bool))) or \
             (key is not None and (not isinstance(key, str) or len(key) > 100)):
-        raise Problem(400, "Malformed move", "\"command\" is a string, \"commands\" a list of "
-                      "strings, \"move\" an object from the moves list, \"seq\" an integer, "
-                      "\"key\" a string of at most 100 characters.")
+        raise Problem(400, N_("Malformed move"), N_(
+            "\"command\" is a string, \"commands\" a list of strings, \"move\" an object from the "
+            "moves list, \"seq\" an integer, \"key\" a string of at most 100 characters."))
     if not {"command", "commands", "move"} & data.keys():
-        raise Problem(400, "Malformed move", "Say what to play: \"command\" (a line as in a "
-                      "reply), \"commands\" (several, all or none) or \"move\" (an object from "
-                      "the moves list), e.g. {\"command\": \"harvest moons\"}.")
+        raise Problem(400, N_("Malformed move"), N_(
+            "Say what to play: \"command\" (a line as in a reply), \"commands\" (several, all "
+            "or none) or \"move\" (an object from the moves list), e.g. {\"command\": \"harvest "
+            "moons\"}."))
     answer = apiwrites.move(services(), game_id, g.api_player.player_id, lines=lines,
                             move_object=move, seq=seq, key=key, seat=_seat_arg())
     # the game waiting on the player longest, once this one waits on others (issue 50)
@@ -206,8 +211,9 @@ def make_move(game_id: int):
 def try_moves(game_id: int):
     command = body().get("command")
     if not isinstance(command, str) or not command.strip():
-        raise Problem(400, "Malformed try", "Send the moves to try as a command, one or "
-                      "several lines: {\"command\": \"play the Mill under the Sea\"}.")
+        raise Problem(400, N_("Malformed try"), N_(
+            "Send the moves to try as a command, one or several lines: {\"command\": \"play the "
+            "Mill under the Sea\"}."))
     tried = apireads.try_moves(services(), game_id, g.api_player.player_id, command, _seat_arg())
     return {"gameId": game_id, "view": tried.view, "text": tried.text, "moves": tried.moves,
             "legal": tried.legal}
@@ -218,7 +224,7 @@ def try_moves(game_id: int):
 def chat(game_id: int):
     text = body().get("text")
     if not isinstance(text, str):
-        raise Problem(400, "Malformed chat", "Send {\"text\": \"good luck!\"}.")
+        raise Problem(400, N_("Malformed chat"), N_("Send {\"text\": \"good luck!\"}."))
     sent = apiwrites.say(services(), game_id, g.api_player.player_id, text, _seat_arg())
     return {"gameId": game_id, "emails": len(sent)}, 202
 
@@ -228,7 +234,7 @@ def chat(game_id: int):
 def extend(game_id: int):
     days = body().get("days")
     if not isinstance(days, str | int) or isinstance(days, bool):
-        raise Problem(400, "Malformed extension", "Send {\"days\": \"2d\"}.")
+        raise Problem(400, N_("Malformed extension"), N_("Send {\"days\": \"2d\"}."))
     done = apiwrites.extend(services(), game_id, g.api_player.player_id, str(days), _seat_arg())
     return {"gameId": game_id, "answer": done.words, "emails": len(done.outbox_ids)}, 202
 
@@ -238,8 +244,9 @@ def extend(game_id: int):
 def plans(game_id: int):
     lines = body().get("lines")
     if not isinstance(lines, list) or not all(isinstance(x, str) for x in lines):
-        raise Problem(400, "Malformed plans", "Send {\"lines\": [\"if they lead the Mill "
-                      "then play the Savage\", \"next: take blind\"]}.")
+        raise Problem(400, N_("Malformed plans"), N_(
+            "Send {\"lines\": [\"if they lead the Mill then play the Savage\", \"next: take "
+            "blind\"]}."))
     kept = apiwrites.plan(services(), game_id, g.api_player.player_id, lines, _seat_arg())
     return {"gameId": kept.game_id, "answers": kept.answers, "plans": kept.plans}
 

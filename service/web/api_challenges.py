@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import g, request
 
+from service.mailwire.outbound.catalogs import N_, _
 from service.play import community
 from service.play.community import challenges
 
@@ -72,8 +73,9 @@ def _whole(name: str, top: int | None = None) -> int | None:
     if given is None or given == "":
         return None
     if not given.isascii() or not given.isdigit() or (top is not None and int(given) > top):
-        raise Problem(400, f"Malformed {name}", f"{name} is a whole number"
-                      + (f" from 0 to {top}" if top is not None else "") + ".")
+        raise Problem(400, _("Malformed %(name)s", name=name), _(
+            "%(name)s is a whole number.", name=name) if top is None else _(
+            "%(name)s is a whole number from 0 to %(top)s.", name=name, top=top))
     return int(given)
 
 
@@ -81,7 +83,7 @@ def _whole(name: str, top: int | None = None) -> int | None:
 def list_challenges():
     rated = request.args.get("rated")
     if rated not in (None, "", "yes", "no"):
-        raise Problem(400, "Malformed rated", "rated is yes or no.")
+        raise Problem(400, N_("Malformed rated"), N_("rated is yes or no."))
     listed = challenges.standing(
         services(), kind=request.args.get("game") or None,
         clock=request.args.get("clock") or None,
@@ -98,8 +100,8 @@ def post_challenge():
     # the API's size limit stands (api.authenticate sets it): a bigger body is a 413
     data = request.get_json(silent=True)
     if not isinstance(data, dict) or not isinstance(data.get("game"), str) or not isinstance(data.get("clock"), str):
-        raise Problem(400, "Malformed challenge", "Send at least {\"game\": \"trees\", "
-                      "\"clock\": \"3d\"}.")
+        raise Problem(400, N_("Malformed challenge"), N_(
+            "Send at least {\"game\": \"trees\", \"clock\": \"3d\"}."))
     terms = community.read_terms(data["game"], data["clock"],
                                  data.get("rated", True) is not False, data.get("minRating"),
                                  data.get("maxRating"), data.get("minReliability"))

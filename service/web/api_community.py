@@ -3,6 +3,7 @@ public profile and a game's leaderboard. Public, as their pages are: no token is
 hidden profile answers 404 as a missing one does."""
 from __future__ import annotations
 
+from service.mailwire.outbound.catalogs import N_
 from service.play import community
 from service.play.errors import PlayError
 
@@ -52,8 +53,8 @@ def register(bp) -> None:
 def player(handle: str):
     p = community.profile(services(), handle[:60])
     if p is None:
-        raise Problem(404, "No such player", "No player has that handle, or their profile "
-                      "is hidden.")
+        raise Problem(404, N_("No such player"), N_(
+            "No player has that handle, or their profile is hidden."))
     return {"handle": p.handle, "name": p.name, "played": p.played, "finished": p.finished,
             "turns": p.turns, "reliability": p.reliability,
             "quicknessSeconds": round(p.quickness.total_seconds()) if p.quickness else None,

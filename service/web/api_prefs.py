@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from flask import g, request
 
+from service.mailwire.outbound.catalogs import N_
 from service.play.time import calendar
 
 from .ext import services
@@ -49,6 +50,6 @@ def change_prefs():
     data = request.get_json(silent=True)
     if not isinstance(data, dict) or not data or \
             not all(isinstance(v, str) for v in data.values()):
-        raise Problem(400, "Malformed preferences", "Send the preferences to set as "
-                      "strings, e.g. {\"language\": \"de\"}.")
+        raise Problem(400, N_("Malformed preferences"), N_(
+            "Send the preferences to set as strings, e.g. {\"language\": \"de\"}."))
     return calendar.save_preferences(services(), data, player_id=g.api_player.player_id)

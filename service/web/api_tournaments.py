@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import g, request
 
+from service.mailwire.outbound.catalogs import N_
 from service.play import community
 
 from .ext import services
@@ -76,16 +77,17 @@ def make_tournament():
                                              for k in ("game", "format")) \
             or not isinstance(data.get("entrants"), list) \
             or not all(isinstance(e, str) for e in data["entrants"]):
-        raise Problem(400, "Malformed tournament", "Send at least {\"game\": \"trees\", "
-                      "\"format\": \"swiss\", \"entrants\": [\"ben@example.org\"]}.")
+        raise Problem(400, N_("Malformed tournament"), N_(
+            "Send at least {\"game\": \"trees\", \"format\": \"swiss\", \"entrants\": "
+            "[\"ben@example.org\"]}."))
     rounds = data.get("rounds")
     if rounds is not None and (not isinstance(rounds, int) or isinstance(rounds, bool)):
-        raise Problem(400, "Malformed rounds", "rounds is a whole number, or null for a "
-                      "round robin.")
+        raise Problem(400, N_("Malformed rounds"), N_(
+            "rounds is a whole number, or null for a round robin."))
     clock = data.get("clock")
     if clock is not None and not isinstance(clock, str):
-        raise Problem(400, "Malformed clock", "clock is a time control as the lobby writes "
-                      "it, e.g. \"3d\".")
+        raise Problem(400, N_("Malformed clock"), N_(
+            "clock is a time control as the lobby writes it, e.g. \"3d\"."))
     made = community.invites.make(
         services(), g.api_player.player_id, data["game"], data["format"],
         None if data["format"] == "round-robin" else rounds,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from flask import g, request
 
+from service.mailwire.outbound.catalogs import N_
 from service.play.players import hooks
 
 from .ext import services
@@ -62,8 +63,9 @@ def add_webhook():
     # the API's size limit stands (api.authenticate sets it): a bigger body is a 413
     data = request.get_json(silent=True)
     if not isinstance(data, dict) or not isinstance(data.get("url"), str):
-        raise Problem(400, "Malformed webhook", "Send at least {\"url\": \"https://...\"}; "
-                      "kind (json, discord, slack), events and webhookOnly may follow.")
+        raise Problem(400, N_("Malformed webhook"), N_(
+            "Send at least {\"url\": \"https://...\"}; kind (json, discord, slack), events and "
+            "webhookOnly may follow."))
     try:
         made = hooks.register(services(), data["url"], kind=data.get("kind", "json"),
                               events=data.get("events"),

@@ -41,9 +41,9 @@ def init_app(app) -> None:
 
 def not_found(exc: NotFound):
     if problems.for_api():
-        return problems.respond(Problem(404, "Not found", f"There is nothing at {request.path}. "
-                                        "The API's operations are listed at "
-                                        "/api/v1/openapi.json."))
+        return problems.respond(Problem(404, N_("Not found"), _(
+            "There is nothing at %(path)s. The API's operations are listed at "
+            "/api/v1/openapi.json.", path=request.path)))
     return pages.problem(N_("Nothing here"), N_("There is no page at this address. Your games are "
                                                 "on My games; a new game starts from the front "
                                                 "page."), 404)
@@ -52,8 +52,9 @@ def not_found(exc: NotFound):
 def method_not_allowed(exc: MethodNotAllowed):
     allowed = ", ".join(exc.valid_methods or ())
     if problems.for_api():
-        return problems.respond(Problem(405, "Method not allowed", f"{request.path} takes "
-                                        f"{allowed or 'other methods'}, not {request.method}."),
+        return problems.respond(Problem(405, N_("Method not allowed"), _(
+            "%(path)s takes %(allowed)s, not %(method)s.", path=request.path,
+            allowed=allowed or _("other methods"), method=request.method)),
                                 headers={"Allow": allowed} if allowed else None)
     return exc
 

@@ -15,6 +15,7 @@ from flask import Flask, current_app, request, session
 from flask_limiter import Limiter
 from flask_limiter.util import get_remote_address
 
+from service.mailwire.outbound.catalogs import N_, _, ngettext
 from service.play.community import MAX_INVITEES
 from service.play.players import MAX_INVITES, BadAddress, address, is_bot_entry
 
@@ -128,13 +129,14 @@ def too_many(exc):
     seconds = max(1, min(current.limit.get_expiry(),
                          math.ceil(current.reset_at - time.time()))) if current else 3600
     if problems.for_api():                     # an API client gets a problem document
-        return problems.respond(Problem(429, "Too Many Requests", f"Too many requests "
-                                        f"({exc.description}); try again in {seconds} s."),
-                                headers={"Retry-After": str(seconds)})
+        return problems.respond(Problem(429, N_("Too Many Requests"), _(
+            "Too many requests (%(limit)s); try again in %(seconds)s s.",
+            limit=exc.description, seconds=seconds)), headers={"Retry-After": str(seconds)})
     minutes = math.ceil(seconds / 60)
-    when = f"in {minutes} minute{'s' if minutes != 1 else ''}" if minutes < 120 \
-        else f"in about {round(minutes / 60)} hours"
+    when = ngettext("in %(num)s minute", "in %(num)s minutes", minutes) if minutes < 120 \
+        else _("in about %(hours)s hours", hours=round(minutes / 60))
     body, status = pages.problem(
-        "Too many requests", f"That was done too often from here or for this account "
-        f"({exc.description}). Please try again {when}.", 429)
+        N_("Too many requests"), _("That was done too often from here or for this account "
+                                   "(%(limit)s). Please try again %(when)s.",
+                                   limit=exc.description, when=when), 429)
     return body, status, {"Retry-After": str(seconds)}

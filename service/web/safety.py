@@ -7,6 +7,7 @@ from flask import abort, current_app, request, session
 
 # create_app and the tests take these from here
 from config.production import UnsafeSettings, check_production, is_production  # noqa: F401
+from service.mailwire.outbound.catalogs import N_
 from service.play.reads import admin
 from workers.broker_wait import broker_down
 
@@ -17,9 +18,9 @@ from .ext import services
 # rule matched): a Referer header would hand it to another site, a cache would keep it
 TOKEN_PAGES = ("/m/", "/g/", "/u/", "/i/", "/s/", "/sign-in/", "/invitations/", "/feeds/")
 NUL = "\x00"
-NUL_TITLE = "A NUL character was sent"
-NUL_WORDS = ("The form, body or address held a NUL character (%00), which no text here may "
-             "contain: nothing was changed. Remove it and send again.")
+NUL_TITLE = N_("A NUL character was sent")
+NUL_WORDS = N_("The form, body or address held a NUL character (%00), which no text here "
+                "may contain: nothing was changed. Remove it and send again.")
 FORM_TYPES = ("application/x-www-form-urlencoded", "multipart/form-data")
 #: The longest URL (path and query) answered; gunicorn's own limit was 4094 bytes a line.
 MAX_URL_BYTES = 4000
