@@ -106,8 +106,10 @@ def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, p
     page.wait_for_url("**/replay?at=*")
     assert "Step 2 of" in page.content()
     page.keyboard.press("ArrowRight")
-    page.wait_for_function("document.body.innerText.includes('Step 3 of')")
+    # a text selector, not wait_for_function: a string predicate is evaluated as JavaScript,
+    # which the page's Content-Security-Policy (no 'unsafe-eval') refuses when it runs
+    page.wait_for_selector("text=Step 3 of")
     page.keyboard.press("p")
-    page.wait_for_function("document.body.innerText.includes('Step 2 of')")
+    page.wait_for_selector("text=Step 2 of")
     click(page, "#prev")
     assert "Step 1 of" in page.content()
