@@ -22,6 +22,7 @@ from .deadlines import (
     set_clock,
     tell,
     timer_key,
+    to_the_others,
     who,
     worded,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "set_clock",
     "tell",
     "timer_key",
+    "to_the_others",
     "who",
     "worded",
 ]

@@ -126,6 +126,14 @@ def worded(row, text: str | Said) -> str:
         return text(row.seat)
 
 
+def to_the_others(line: dict) -> Said:
+    """A history line (`said`) as the notice its seat's tablemates are sent, each in their
+    language: the same sentence, in the third person (they are never its seat), its seat
+    left as "{pN}" for the notice to name."""
+    say = line["say"]
+    return lambda reader: catalogs.spoken(say["template"], say["args"])
+
+
 def about(template: str, mine: str, seat: int, **args) -> dict:
     """A part of a history line about a second seat ("{p2}'s seat", and "your seat" for its
     reader), as a parameter of `said`: each seat a line names reads of itself in its form."""

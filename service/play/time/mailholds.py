@@ -13,7 +13,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from service.mailwire.outbound.catalogs import N_, _
+from service.mailwire.outbound.catalogs import N_
 from service.store.models import GameRow, OutboxRow, Seat, Vacation
 
 from .. import repository
@@ -37,17 +37,14 @@ def hold(session: Session, svc: Services | None, game_id: int, seat: int, now: d
         return []
     row.mail_held_since = now
     deadlines.set_clock(row, clocks.pause(clock, now))
-
-    def held(reader: int) -> str:       # told to the others only, each in their language
-        return _("%(name)s did not receive the turn email (%(why)s); the clock of %(name)s is "
-                 "stopped until an email reaches them or they act",
-                 name=deadlines.who(seat), why=_(why))
-    deadlines.change(session, game, row, "mail_held", deadlines.said(
+    line = deadlines.said(
         N_("{player} did not receive the turn email ({why}); the clock of {player} is stopped "
            "until an email reaches them or they act"),
         N_("You did not receive the turn email ({why}); your clock is stopped until an email "
-           "reaches you or you act"), seat, why=deadlines.phrase(why)), now)
-    return deadlines.tell(session, svc, game, seat, held, now, offer=False, others_only=True)
+           "reaches you or you act"), seat, why=deadlines.phrase(why))
+    deadlines.change(session, game, row, "mail_held", line, now)
+    return deadlines.tell(session, svc, game, seat, deadlines.to_the_others(line), now,
+                          offer=False, others_only=True)
 
 
 def release(row, game, now: datetime, *, away: bool = False) -> bool:

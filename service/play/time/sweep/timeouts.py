@@ -48,6 +48,7 @@ from service.play.time import (
     set_clock,
     tell,
     timer_key,
+    to_the_others,
     vacationdays,
     who,
 )
@@ -336,18 +337,14 @@ def _missed(out: Out, svc: Services, pos: repository.Position, row: Seat, clock:
     name = who(row.seat)
     if miss.absent and row.status == SeatStatus.ACTIVE:
         row.status = SeatStatus.ABSENT
-
-        def absent(reader: int) -> str:
-            return _("%(name)s missed %(n)s turns in a row and is marked absent; any player "
-                     "may invite someone to take the seat over on the game page",
-                     name=name, n=clocks.ABSENT_AFTER)
-        out.change(game, row, SeatStatus.ABSENT, said(
+        line = said(
             N_("{player} missed {n} turns in a row and is marked absent; any player may "
                "invite someone to take the seat over on the game page"),
             N_("You missed {n} turns in a row and are marked absent; any player may invite "
                "someone to take the seat over on the game page"), row.seat,
-            n=clocks.ABSENT_AFTER), now)
-        out.tell(game, row.seat, absent, now, offer=False, others_only=True)
+            n=clocks.ABSENT_AFTER)
+        out.change(game, row, SeatStatus.ABSENT, line, now)
+        out.tell(game, row.seat, to_the_others(line), now, offer=False, others_only=True)
     if miss.forfeit:
         ranking.leave(game, row, SeatStatus.FORFEITED)
         out.change(game, row, SeatStatus.FORFEITED, said(
