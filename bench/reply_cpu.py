@@ -84,7 +84,7 @@ def instrument(parts: Parts, svc) -> None:
             (parse.InboundMail, "from_json", "worker: the stored parse read back"),
             (replies, "find_target", "worker: game and seat from the reply address"),
             (replies, "_seat_of", "worker: the sender's seat"),
-            (replies.inbound_retry, "through_blips", "worker: the outcome written"),
+            (replies.retry, "through_blips", "worker: the outcome written"),
             (replies, "_command_lines", "worker: command lines (the words' registry)"),
             (replies, "_run", "worker: the move's transaction, rest"),
             (submit, "_apply", "worker: the move: engine, repository load"),
@@ -181,7 +181,11 @@ def measure(settings: dict, n: int, warm: int, profile: int) -> None:
     svc.states.clear()
     for k in range(0, len(sent), 2):
         t = time.thread_time()
+        if profiler:
+            profiler.enable()
         play.deliver(svc, sent[k:k + 2])
+        if profiler:
+            profiler.disable()
         emails_cpu += time.thread_time() - t
     svc.dispose()
     total = sum(web) + sum(worker)
