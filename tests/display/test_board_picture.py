@@ -121,8 +121,9 @@ def _blended(plan):
             pen.line([(mark.x1, mark.y1), (mark.x2, mark.y2)], fill=boardpicture.BRANCH_INK,
                      width=2)
         elif isinstance(mark, Label):
-            canvas.alpha_composite(boardpicture._label_tile(mark.text, plan.width - mark.x),
-                                   (mark.x, mark.y))
+            # a label is drawn on the table's colour whole (FreeType), not blended
+            canvas.paste(boardpicture._label_on_table(mark.text, plan.width - mark.x),
+                         (mark.x, mark.y))
         else:
             canvas.alpha_composite(boardpicture._card_tile(mark.card), (mark.x, mark.y))
     return canvas.convert("RGB")
@@ -191,3 +192,47 @@ def test_pillow_keeps_freed_blocks_for_the_next_picture_unless_the_operator_says
         assert Image.core.get_blocks_max() == boardpicture.KEPT_BLOCKS
     finally:
         Image.core.set_blocks_max(kept)
+
+
+def _ink(tile: Image.Image) -> tuple[int, int, int, int] | None:
+    """Where a label tile has ink: the box of the pixels not the table's colour."""
+    bare = Image.new("RGB", tile.size, boardpicture.GROUND)
+    from PIL import ImageChops
+    return ImageChops.difference(tile.convert("RGB"), bare).getbbox()
+
+
+@pytest.mark.parametrize("text", ["Your hand", "District 3, Ånna Müller", "Led by Zoë",
+                                  "Discards face up", "Ярослав", "Ελένη"])
+def test_a_label_drawn_by_freetype_lies_where_resvg_draws_it(text):
+    """Labels name players, so the email draws them with one font loaded per process
+    (boardpicture.label_font) rather than resvg's text layout each time: the same text at
+    the same place, within a pixel of antialiasing."""
+    if boardpicture.label_font() is None:
+        pytest.skip("none of the label fonts is installed: resvg draws every label")
+    ours = boardpicture._label_on_table(text, 300)
+    resvg = boardpicture._on_table(boardpicture._label_tile(text, 300))
+    assert ours.size == resvg.size == (300, boardpicture.LABEL)
+    mine, theirs = _ink(ours), _ink(resvg)
+    assert mine is not None and theirs is not None
+    assert all(abs(a - b) <= 1 for a, b in zip(mine, theirs)), (mine, theirs)
+
+
+def test_a_label_in_a_script_the_font_may_lack_is_left_to_resvg():
+    """CJK, Hebrew, Arabic, emoji or combining marks: resvg falls back across the system's
+    fonts, where one font file would draw boxes."""
+    for text in ["Led by 李雷", "District 2, דנה", "Led by Zoe\u0301", "Face up 🂡"]:
+        assert not boardpicture._in_label_font(text)
+        ours = boardpicture._label_on_table(text, 200)
+        assert ours.tobytes() == boardpicture._on_table(
+            boardpicture._label_tile(text, 200)).tobytes()
+
+
+def test_without_a_label_font_resvg_draws_the_labels(monkeypatch):
+    monkeypatch.setattr(boardpicture, "label_font", lambda: None)
+    boardpicture._label_on_table.cache_clear()
+    try:
+        ours = boardpicture._label_on_table("District 1, Anna", 200)
+        assert ours.tobytes() == boardpicture._on_table(
+            boardpicture._label_tile("District 1, Anna", 200)).tobytes()
+    finally:
+        boardpicture._label_on_table.cache_clear()
