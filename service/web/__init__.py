@@ -13,6 +13,7 @@ from flask_wtf.csrf import CSRFError, CSRFProtect
 
 from config import key_list, load
 from service import play
+from service.games import registry
 from service.mailwire.outbound.catalogs import N_
 from service.mailwire.outbound.templating import (
     FILTERS,
@@ -124,6 +125,10 @@ def create_app(overrides: dict | None = None) -> Flask:
     dev_receiver.init_app(app)
     errorpages.init_app(app)
     safety.init_app(app)
+    # every engine imported as the process starts (a gunicorn worker, a Celery worker before
+    # it forks): not by the first move each kind of game makes in each process, a tenth of
+    # the web's CPU in a short burst of cold moves (bench-scale's links, py-spy)
+    registry.available()
     return app
 
 

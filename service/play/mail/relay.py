@@ -522,13 +522,16 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
         for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
             with attempt:
                 with svc.db.transaction() as session:
+                    # a seat held for want of mail among the recipients, asked in the same
+                    # transaction (no second one per email when none is held, the usual case)
+                    held = mailholds.held_among(session, list(sent)) \
+                        if release_holds and not forget else []
                     if forget:
                         session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
                     else:
                         session.execute(_MARK_SENT, params)
                 svc.outages.ok("database")
-                if release_holds:   # a seat held for want of mail runs again
-                    mailholds.delivered(svc, list(sent))
+                mailholds.release_held(svc, held)   # their clocks run again
     except DBAPIError:
         log.error("outbox rows %s were sent but could not be marked sent", sent)
 

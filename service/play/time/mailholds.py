@@ -75,13 +75,31 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
     One statement when none is held (the usual case)."""
     if not row_ids:
         return 0
+    with svc.db.transaction() as session:
+        held = held_among(session, row_ids)
+    return release_held(svc, held)
+
+
+def held_among(session: Session, row_ids: list[int]) -> list[tuple[int, int]]:
+    """The (game, seat) held for want of mail among these outbox rows' recipients: one
+    statement, which the relay runs in the transaction that marks the rows sent."""
+    if not row_ids:
+        return []
+    return [tuple(r) for r in session.execute(
+        select(Seat.game_id, Seat.seat).join(OutboxRow, (OutboxRow.game_id == Seat.game_id)
+                                             & (OutboxRow.seat == Seat.seat))
+        .where(OutboxRow.id.in_(sorted(row_ids)), Seat.mail_held_since.is_not(None))
+        .distinct().order_by(Seat.game_id)).all()]
+
+
+def release_held(svc: Services, held: list[tuple[int, int]]) -> int:
+    """An email reached these held seats: their clocks run again (or stay stopped while
+    their player is on vacation), each told in the game's history; nothing to do (no
+    transaction) when none is held."""
+    if not held:
+        return 0
     now = svc.clock.now()
     with svc.db.transaction() as session:
-        held = session.execute(
-            select(Seat.game_id, Seat.seat).join(OutboxRow, (OutboxRow.game_id == Seat.game_id)
-                                                 & (OutboxRow.seat == Seat.seat))
-            .where(OutboxRow.id.in_(sorted(row_ids)), Seat.mail_held_since.is_not(None))
-            .distinct().order_by(Seat.game_id)).all()
         for game_id, seat in held:
             game = repository.game_row(session, game_id, lock=True)
             row = deadlines.seat_row(game, seat)
