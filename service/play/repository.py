@@ -122,6 +122,18 @@ def game_row(session: Session, game_id: int, *, lock: bool = False) -> GameRow:
     return row
 
 
+_SEQ = select(GameRow.seq).where(GameRow.id == bindparam("game_id"))
+
+
+def current_seq(session: Session, game_id: int) -> int:
+    """The game's latest event's sequence number, read as it stands in this transaction (one
+    column: no row nor seats loaded for it)."""
+    seq = session.scalar(_SEQ, {"game_id": game_id})
+    if seq is None:
+        raise _no_game(game_id)
+    return seq
+
+
 def game_record(session: Session | Connection, game_id: int):
     """The game with its seats and their players as plain records (read only), in one
     prebuilt statement: as ORM objects they took three statements and a large share of a cold

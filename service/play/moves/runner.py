@@ -106,7 +106,10 @@ def _batch(svc: Services, intent: Intent, words: list[str], before: Before | Non
         answers = [_word(context, command, rest, line, index)
                    for index, (command, rest, line) in enumerate(_grouped(words),
                                                                  start=len(intent.lines))]
-        ran = Ran(applied, answers, repository.game_row(session, intent.game_id).seq)
+        # the position after it: the move's last event, unless a word wrote events of its own
+        seq = applied.last_seq if applied is not None and not answers else \
+            repository.current_seq(session, intent.game_id)
+        ran = Ran(applied, answers, seq)
         if within is not None:
             within(session, ran)
     return ran
