@@ -43,6 +43,7 @@ from .reads import (
     read_game,
     replay_step,
     seat_log,
+    submit_then_next,
     whole_log,
 )
 from .services import Services, from_settings
@@ -55,6 +56,6 @@ __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefu
            "is_bot_entry", "made_already", "move_bots", "next_game", "prepare_to_render",
            "process_inbound", "prune", "runner",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",
-           "start_practice", "submit", "sweep", "timers", "timers_shard", "undo_command", "whole_log",
+           "start_practice", "submit", "submit_then_next", "sweep", "timers", "timers_shard", "undo_command", "whole_log",
            "DatabaseUnavailable", "is_transient",
            "GameStatus", "InboundStatus", "OutboxStatus", "SeatStatus"]

@@ -57,13 +57,15 @@ def act(token: str):
                          source="link", key=key, whole_turn=not from_page,
                          holder=claims.holder)
     game_link = _game_link(claims)
-    # the game waiting on this player longest, offered once this one waits on others (issue
-    # 50): read before the move, which changes no other game's turn, so that nothing is read
-    # after its writes
-    upnext = None if from_page else play.next_game(services(), claims.game, claims.seat)
+    upnext = None
     # each refusal has its own page here: done, the position as it is now, or a way back
     try:
-        applied = play.submit(services(), intent)
+        if from_page:
+            applied = play.submit(services(), intent)
+        else:
+            # the game waiting on this player longest, offered once this one waits on others
+            # (issue 50): read in the move's transaction, before its writes
+            applied, upnext = play.submit_then_next(services(), intent)
     except play.AlreadyDone as exc:
         return pages.problem(exc.title, exc.detail, 200, game_link, kind="done")
     except play.PositionChanged as exc:

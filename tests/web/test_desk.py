@@ -105,6 +105,26 @@ def test_the_done_page_offers_the_next_game(app):
     assert form_client(app).get("/g/" + token).status_code == 200
 
 
+def test_a_move_by_link_reads_its_next_game_in_the_move_s_own_transaction(app):
+    """One pool checkout for the move and its "Next game" (issue 53): the second read was a
+    transaction of its own, a checkout, a ping, BEGIN and COMMIT for one statement."""
+    from sqlalchemy import event
+    svc = app.extensions["turnpost"]
+    _three_games(app)
+    _, path = move_links(_mine_in(app, _three_games(app)[-1])[-1])[0]
+    checkouts, kicked = [], []
+    listener = lambda *_: checkouts.append(1)   # noqa: E731
+    event.listen(svc.db.engine, "checkout", listener)
+    enqueue, svc.enqueue = svc.enqueue, lambda *job: kicked.append(job)   # the request alone
+    try:
+        done = form_client(app).post(path).text
+    finally:
+        event.remove(svc.db.engine, "checkout", listener)
+        svc.enqueue = enqueue
+    assert "Next game" in done and kicked
+    assert len(checkouts) == 1
+
+
 def test_nothing_else_waiting_offers_no_next_game(app):
     g1 = start_game(app, "trees", [ME, BEN]).game_id
     _my_turn(app, g1)

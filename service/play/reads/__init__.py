@@ -4,7 +4,7 @@ and all of their data (mydata), bookkeeping lists."""
 from . import admin, apireads, forcedmoves, gamefile, mydata, mygames, seatpage, waiting
 from .pagereads import GameRead, PublicGame, public_game, read_game
 from .replay import NotYet, Step, replay_step, seat_log, whole_log
-from .waiting import next_game
+from .waiting import next_game, submit_then_next
 
 __all__ = [
     "GameRead",
@@ -23,6 +23,7 @@ __all__ = [
     "replay_step",
     "seat_log",
     "seatpage",
+    "submit_then_next",
     "waiting",
     "whole_log",
 ]

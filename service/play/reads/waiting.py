@@ -17,6 +17,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from service.games import registry
+from service.play.moves import Applied, Intent, runner
 from service.play.services import Services
 from service.store.models import EventRow, GameRow, Seat
 from service.store.statuses import GameStatus
@@ -118,8 +119,26 @@ def next_game(svc: Services, game_id: int, seat: int) -> NextGame | None:
     and the move changes no other game's turn, so an adapter may read it before the move
     (a move by link reads nothing after its writes: tests/web/test_links.py)."""
     with svc.db.reading() as session:
-        found = session.execute(_WAITING_FOR_SEAT, {
-            "besides": game_id, "game_id": game_id, "seat": seat}).first()
+        return _next_game(session, svc, game_id, seat)
+
+
+def submit_then_next(svc: Services, intent: Intent) -> tuple[Applied, NextGame | None]:
+    """The move (the runner's batch: its refusals raised as `submit` raises them) and the
+    game waiting on its player next, read in the move's own transaction before its writes,
+    which change no other game's turn: a move by link costs one transaction, not two (issue
+    53: the second was a pool checkout, a ping, BEGIN and COMMIT for one statement)."""
+    found: list[NextGame | None] = [None]
+
+    def before(session: Session) -> None:
+        found[0] = _next_game(session, svc, intent.game_id, intent.seat)
+
+    ran = runner.run(svc, intent, before=before)
+    return ran.applied, found[0]
+
+
+def _next_game(session: Session, svc: Services, game_id: int, seat: int) -> NextGame | None:
+    found = session.execute(_WAITING_FOR_SEAT, {
+        "besides": game_id, "game_id": game_id, "seat": seat}).first()
     if found is None:
         return None
     return NextGame(found.game_id, registry.title(found.kind, found.options),
