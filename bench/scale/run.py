@@ -188,9 +188,13 @@ class Bench:
         pool = web.links(self.svc, sample(lo, hi, LINKS), self.rng)
         self.say(f"{len(pool):,} move links minted")
         floor_before = db_bytes(self.svc, "bench_floor")
+        web_cpu, worker_cpu = self.stack.cpu("web"), self.stack.cpu("worker")
         moves, bare = web.alternate(self.stack.web_port, self.stack.bare_port, pool)
+        web_cpu = self.stack.cpu("web") - web_cpu
         self.floor_bytes = ((db_bytes(self.svc, "bench_floor") - floor_before)
                             / max(1, len(bare.times)) * 1000 / 1024)
+        self.drain()                        # the moves' emails are part of their cost
+        worker_cpu = self.stack.cpu("worker") - worker_cpu
         self.moves += len(moves.times)
         self.link_rate = moves.rate
         self.add(*[
@@ -199,7 +203,13 @@ class Bench:
             Figure("  move by link, p95 vs the bare route's", p95(moves.times), "ms",
                    p95(bare.times), 5),
             Figure("  move by link, p50 vs the bare route's", p50(moves.times), "ms",
-                   p50(bare.times), 3)])
+                   p50(bare.times), 3),
+            # where a move's CPU goes (the rest is PostgreSQL's and the clients'): what the
+            # rate is made of on a machine whose cores are all busy
+            Figure("  web's CPU per move by link (gunicorn's 4 workers)",
+                   web_cpu / max(1, len(moves.times)) * 1000, "ms"),
+            Figure("  workers' CPU per move by link (its emails sent)",
+                   worker_cpu / max(1, len(moves.times)) * 1000, "ms")])
 
     def by_reply(self) -> None:
         lo, hi = self.regions["replies"]
