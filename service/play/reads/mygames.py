@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import literal_column, select
 
 from service.display.seatview import result_text
 from service.games import registry
@@ -26,6 +26,10 @@ EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 AT_RISK_WITHIN = timedelta(hours=24)
 # finished games shown at once, newest first (a player may have thousands)
 FINISHED_SHOWN = 30
+# a game not over, with 'ended' written into the statement: PostgreSQL's plan for a prepared
+# statement then probes the index of the games not ended (store.models.UNENDED, migration
+# 0040) for each of the player's games, where a parameter would read every game's row
+NOT_ENDED = GameRow.status != literal_column(f"'{GameStatus.ENDED}'")
 
 
 @dataclass(frozen=True)
@@ -68,8 +72,7 @@ def my_games(svc: Services, player_id: int, finished_before: int | None = None) 
             ended = ended.where(Seat.game_id < finished_before)
         finished = session.execute(ended).all()
         older = finished[FINISHED_SHOWN - 1].game_id if len(finished) > FINISHED_SHOWN else None
-        seats = [*session.execute(mine.where(GameRow.status != GameStatus.ENDED)
-                                  .order_by(Seat.game_id.desc())).all(),
+        seats = [*session.execute(mine.where(NOT_ENDED).order_by(Seat.game_id.desc())).all(),
                  *finished[:FINISHED_SHOWN]]
         games = listing.games(session, {game_id for game_id, _ in seats})
         player = session.get(Player, player_id)
