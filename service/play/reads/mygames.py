@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import literal_column, select
+from sqlalchemy import literal_column, select, union_all
 
 from service.display.seatview import result_text
 from service.games import registry
@@ -86,17 +86,24 @@ def my_games(svc: Services, player_id: int, finished_before: int | None = None) 
 def _my_games(session, svc: Services, player_id: int, finished_before: int | None
               ) -> tuple[MyGames, Player | None]:
     out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
-    mine = select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id).where(
+    # the player's games not over and their FINISHED_SHOWN + 1 newest finished ones (one more
+    # says there are older), read with their rows in one statement
+    mine = select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id).where(
         Seat.player_id == player_id)
     ended = (mine.where(GameRow.status == GameStatus.ENDED)
              .order_by(Seat.game_id.desc()).limit(FINISHED_SHOWN + 1))
     if finished_before is not None:
         ended = ended.where(Seat.game_id < finished_before)
-    finished = session.execute(ended).all()
-    older = finished[FINISHED_SHOWN - 1].game_id if len(finished) > FINISHED_SHOWN else None
-    seats = [*session.execute(mine.where(NOT_ENDED).order_by(Seat.game_id.desc())).all(),
-             *finished[:FINISHED_SHOWN]]
-    games = listing.games(session, {game_id for game_id, _ in seats})
+    ended = ended.subquery()
+    games = listing.games_among(session, union_all(mine.where(NOT_ENDED),
+                                                   select(ended.c.game_id)))
+    newest_first = sorted(games, reverse=True)
+    finished = [g for g in newest_first if games[g][0].status == GameStatus.ENDED]
+    older = finished[FINISHED_SHOWN - 1] if len(finished) > FINISHED_SHOWN else None
+    seats = [(game_id, seat.seat)
+             for game_id in [*(g for g in newest_first if games[g][0].status != GameStatus.ENDED),
+                             *finished[:FINISHED_SHOWN]]
+             for seat in games[game_id][0].seats if seat.player_id == player_id]
     player = session.get(Player, player_id)
     zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
     risky = []
