@@ -5,16 +5,18 @@ number of games. No game's log is folded: that grows with every game a player ha
 (docs/performance.md, "A player's games")."""
 from __future__ import annotations
 
+import json
 from collections.abc import Iterable
 from datetime import datetime
 from types import SimpleNamespace
 
-from sqlalchemy import Select, and_, bindparam, select
+from sqlalchemy import DateTime, Select, Text, and_, bindparam, cast, select, type_coerce
 from sqlalchemy.orm import Session
 
 from service.games import registry
 from service.store.models import EventRow, GameRow, Player, Seat
 from service.store.statuses import GameStatus
+from service.store.types import UTCDateTime
 
 GAMES, SEATS, PLAYERS, EVENTS = (GameRow.__table__, Seat.__table__, Player.__table__,
                                  EventRow.__table__)
@@ -26,9 +28,17 @@ _SEAT = ("seat", "holder", "deadline", "to_act", "player_id")
 # registry.title), read out of the JSON by the database. Each game's last event (its row's
 # `seq`: one index lookup) gives the time it last moved. One statement, built once.
 _NAMED_BY = registry.PRESET_KEYS
-_ROWS = (select(*(GAMES.c[c] for c in _GAME),
+# A game's columns come again with each of its seats: its documents (`result`, `outcome`,
+# JSON) are read as their text and its times (its own, its last event's) without the UTC
+# type, each made into its value once per game (_found) rather than once per row.
+_ONCE_A_GAME = {"result": lambda c: cast(c, Text).label("result"),
+                "outcome": lambda c: cast(c, Text).label("outcome"),
+                "created_at": lambda c: type_coerce(c, DateTime()).label("created_at")}
+_UTC = UTCDateTime()
+_ROWS = (select(*(_ONCE_A_GAME.get(c, lambda c: c)(GAMES.c[c]) for c in _GAME),
                 *(GAMES.c.options[key].as_string() for key in _NAMED_BY),
-                *(SEATS.c[c] for c in _SEAT), PLAYERS.c.name, EVENTS.c.created_at)
+                *(SEATS.c[c] for c in _SEAT), PLAYERS.c.name,
+                type_coerce(EVENTS.c.created_at, DateTime()).label("moved_at"))
          .select_from(GAMES.join(SEATS, SEATS.c.game_id == GAMES.c.id)
                       .join(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)
                       .outerjoin(EVENTS, and_(EVENTS.c.game_id == GAMES.c.id,
@@ -61,9 +71,13 @@ def _found(rows) -> dict[int, tuple[SimpleNamespace, datetime | None]]:
     at = ng + no                    # where a row's seat columns start
     for row in rows:
         if row[0] not in found:
-            game = SimpleNamespace(**dict(zip(_GAME, row[:ng], strict=True)), seats=[],
+            values = dict(zip(_GAME, row[:ng], strict=True))
+            for name in ("result", "outcome"):
+                values[name] = None if values[name] is None else json.loads(values[name])
+            values["created_at"] = _UTC.process_result_value(values["created_at"], None)
+            game = SimpleNamespace(**values, seats=[],
                                    options=dict(zip(_NAMED_BY, row[ng:ng + no], strict=True)))
-            found[row[0]] = (game, row[-1])
+            found[row[0]] = (game, _UTC.process_result_value(row[-1], None))
         seat = SimpleNamespace(**dict(zip(_SEAT, row[at:at + ns], strict=True)),
                                player=SimpleNamespace(name=row[at + ns]))
         found[row[0]][0].seats.append(seat)
