@@ -92,6 +92,11 @@ class Player(Base):
         return self.suppressed or self.bounced_at is not None
 
 
+#: a game not over (forming or in progress): its index holds these alone (migration 0040), for
+#: /me's games in progress; a query names the condition as written here to use it
+UNENDED = f"status != '{GameStatus.ENDED}'"
+
+
 class GameRow(Base):
     __tablename__ = "games"
     id: Mapped[int] = mapped_column(primary_key=True)
@@ -128,6 +133,8 @@ class GameRow(Base):
     tournament_id: Mapped[int | None] = mapped_column(ForeignKey("tournaments.id"),
                                                       nullable=True, index=True)
     seats: Mapped[list[Seat]] = relationship(order_by="Seat.seat", lazy="selectin")
+    __table_args__ = (Index("ix_games_unended", "id", postgresql_where=sql(UNENDED),
+                            sqlite_where=sql(UNENDED)),)
 
 
 class Rating(Base):

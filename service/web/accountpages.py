@@ -105,15 +105,15 @@ def my_page(me: accounts.Account, error: str | None = None, status: int = 200,
     """`typed`: the preferences as the player wrote them, shown again after an error;
     `webhooks`: a webhook just made (`made`, its secret shown this once), or the words
     refusing one (`hook_error`, with the form as typed in `hook_typed`)."""
-    games = mygames.my_games(services(), me.id,
-                             finished_before=request.args.get("finished_before", type=int))
-    own_time = calendar.read_preferences(services(), me.id)
+    page = mygames.my_page(services(), me.id,
+                           finished_before=request.args.get("finished_before", type=int))
+    own_time = page.own_time
     if calendar_error and typed:
         own_time |= typed
-    return render_template("web/me.html", me=me, games=games, modes=accounts.MAIL_MODES,
+    return render_template("web/me.html", me=me, games=page.games, modes=accounts.MAIL_MODES,
                            error=error, typed=None if calendar_error else typed,
                            own_time=own_time, calendar_error=calendar_error,
-                           profile=community.profile_setting(services(), me.id),
+                           profile=page.profile,
                            blocked=blocks.listed(services(), me.id),
                            tournaments=community.invites.waiting_for(services(), me.id),
                            hooks=hooks.listed(services(), me.id), hook_kinds=hooks.KINDS,

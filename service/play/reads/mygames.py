@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime, timedelta, timezone
 from zoneinfo import ZoneInfo
 
-from sqlalchemy import select
+from sqlalchemy import literal_column, select, union_all
 
 from service.display.seatview import result_text
 from service.games import registry
@@ -16,7 +16,7 @@ from service.play import readpolicy, repository
 from service.play.players import declined
 from service.play.readpolicy import Reader
 from service.play.services import Services
-from service.play.time import clocks
+from service.play.time import calendar, clocks
 from service.store.models import GameRow, Invitation, Player, Seat
 from service.store.statuses import GameStatus
 
@@ -26,6 +26,10 @@ EPOCH = datetime(1970, 1, 1, tzinfo=timezone.utc)
 AT_RISK_WITHIN = timedelta(hours=24)
 # finished games shown at once, newest first (a player may have thousands)
 FINISHED_SHOWN = 30
+# a game not over, with 'ended' written into the statement: PostgreSQL's plan for a prepared
+# statement then probes the index of the games not ended (store.models.UNENDED, migration
+# 0040) for each of the player's games, where a parameter would read every game's row
+NOT_ENDED = GameRow.status != literal_column(f"'{GameStatus.ENDED}'")
 
 
 @dataclass(frozen=True)
@@ -55,39 +59,68 @@ class MyGames:
     older_finished: int | None = None   # more finished games, before this game id
 
 
+@dataclass(frozen=True)
+class MyPage:
+    """What /me shows of the player's own rows, read in one unit of work."""
+    games: MyGames
+    own_time: dict[str, str]     # the calendar preferences as the player writes them
+    profile: tuple[str, bool]    # their handle, and whether their profile is hidden
+
+
+def my_page(svc: Services, player_id: int, finished_before: int | None = None) -> MyPage:
+    """The player's games (as my_games), their own time (calendar.read_preferences) and their
+    profile's setting (community.profile_setting), all of one read of the player's row."""
+    with svc.db.reading() as session:
+        games, player = _my_games(session, svc, player_id, finished_before)
+        return MyPage(games, calendar.preferences(player),
+                      (player.handle, player.profile_hidden))
+
+
 def my_games(svc: Services, player_id: int, finished_before: int | None = None) -> MyGames:
     """`finished_before`: the finished games listed are the FINISHED_SHOWN newest before that
     game id (the next page of them)."""
-    out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
     with svc.db.reading() as session:
-        mine = select(Seat.game_id, Seat.seat).join(GameRow, GameRow.id == Seat.game_id).where(
-            Seat.player_id == player_id)
-        ended = (mine.where(GameRow.status == GameStatus.ENDED)
-                 .order_by(Seat.game_id.desc()).limit(FINISHED_SHOWN + 1))
-        if finished_before is not None:
-            ended = ended.where(Seat.game_id < finished_before)
-        finished = session.execute(ended).all()
-        older = finished[FINISHED_SHOWN - 1].game_id if len(finished) > FINISHED_SHOWN else None
-        seats = [*session.execute(mine.where(GameRow.status != GameStatus.ENDED)
-                                  .order_by(Seat.game_id.desc())).all(),
-                 *finished[:FINISHED_SHOWN]]
-        games = listing.games(session, {game_id for game_id, _ in seats})
-        player = session.get(Player, player_id)
-        zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
-        risky = []
-        for game_id, seat in seats:
-            game, moved_at = games[game_id]
-            where, line = _line(svc, game, seat, moved_at, zone)
-            out[where].append(line)
-            deadline = listing.seat_of(game, seat).deadline
-            if where == "move" and at_risk(deadline, svc.clock.now()):
-                risky.append((deadline, replace(line, time_left=clocks.format_deadline(
-                    deadline, svc.clock.now(), player.zone if player else None))))
-        out["forming"] = _forming(session, svc, player_id)
-        out["invited"] = _invited(session, svc, player)
+        return _my_games(session, svc, player_id, finished_before)[0]
+
+
+def _my_games(session, svc: Services, player_id: int, finished_before: int | None
+              ) -> tuple[MyGames, Player | None]:
+    out: dict[str, list[GameLine]] = {"move": [], "wait": [], "forming": [], "done": []}
+    # the player's games not over and their FINISHED_SHOWN + 1 newest finished ones (one more
+    # says there are older), read with their rows in one statement
+    mine = select(Seat.game_id).join(GameRow, GameRow.id == Seat.game_id).where(
+        Seat.player_id == player_id)
+    ended = (mine.where(GameRow.status == GameStatus.ENDED)
+             .order_by(Seat.game_id.desc()).limit(FINISHED_SHOWN + 1))
+    if finished_before is not None:
+        ended = ended.where(Seat.game_id < finished_before)
+    ended = ended.subquery()
+    games = listing.games_among(session, union_all(mine.where(NOT_ENDED),
+                                                   select(ended.c.game_id)))
+    newest_first = sorted(games, reverse=True)
+    finished = [g for g in newest_first if games[g][0].status == GameStatus.ENDED]
+    older = finished[FINISHED_SHOWN - 1] if len(finished) > FINISHED_SHOWN else None
+    seats = [(game_id, seat.seat)
+             for game_id in [*(g for g in newest_first if games[g][0].status != GameStatus.ENDED),
+                             *finished[:FINISHED_SHOWN]]
+             for seat in games[game_id][0].seats if seat.player_id == player_id]
+    player = session.get(Player, player_id)
+    zone = ZoneInfo(player.zone) if player is not None and player.zone else timezone.utc
+    risky = []
+    for game_id, seat in seats:
+        game, moved_at = games[game_id]
+        where, line = _line(svc, game, seat, moved_at, zone)
+        out[where].append(line)
+        deadline = listing.seat_of(game, seat).deadline
+        if where == "move" and at_risk(deadline, svc.clock.now()):
+            risky.append((deadline, replace(line, time_left=clocks.format_deadline(
+                deadline, svc.clock.now(), player.zone if player else None))))
+    out["forming"] = _forming(session, svc, player_id)
+    out["invited"] = _invited(session, svc, player)
     out["wait"].sort(key=lambda g: g.since or EPOCH)        # waiting longest first
     return MyGames(out["move"], out["wait"], out["forming"], out["done"], out["invited"],
-                   [line for _, line in sorted(risky, key=lambda pair: pair[0])], older)
+                   [line for _, line in sorted(risky, key=lambda pair: pair[0])],
+                   older), player
 
 
 def at_risk(deadline: datetime | None, now: datetime) -> bool:

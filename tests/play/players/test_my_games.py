@@ -131,3 +131,31 @@ def test_finished_games_come_newest_first_a_page_at_a_time(app, monkeypatch):
     assert [int(n) for n in re.findall(r"Trees #(\d+)</a>", finished)] == [ended[0]]
     assert "finished_before" not in finished
     assert f"Trees #{going}" in page
+
+
+def test_my_page_reads_in_one_unit_of_work_what_the_separate_use_cases_read(app):
+    """/me's games, own time and profile setting, read together (mygames.my_page), are what
+    my_games, calendar.read_preferences and community.profile_setting each say."""
+    from service.play import community
+    from service.play.reads import mygames
+    from service.play.time import calendar
+    from service.store.models import Player
+    svc = app.extensions["turnpost"]
+    anna = app.test_client()
+    sign_in(anna, app, ANNA)
+    start_game(app, "trees", [ANNA, BEN])
+    gid = start_game(app, "trees", [ANNA, BEN]).game_id
+    assert resign(anna, app, gid, 0).status_code == 302
+    with svc.db.transaction() as s:
+        anna_id = s.scalar(select(Player.id).where(Player.email == ANNA))
+    calendar.save_preferences(svc, {"quiet_hours": "22-08", "reminders": "4h",
+                                    "auto_vacation": "off"}, player_id=anna_id)
+    community.hide_profile(svc, anna_id, True)
+    page = mygames.my_page(svc, anna_id)
+    assert page.games == mygames.my_games(svc, anna_id)
+    assert page.games.your_move or page.games.waiting
+    assert [g.game_id for g in page.games.finished] == [gid]
+    assert page.own_time == calendar.read_preferences(svc, anna_id)
+    assert page.own_time["quiet_hours"] == "22:00-08:00"
+    assert page.profile == community.profile_setting(svc, anna_id)
+    assert page.profile[1] is True
