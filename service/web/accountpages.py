@@ -11,23 +11,17 @@ from functools import wraps
 from flask import Blueprint, Response, flash, redirect, render_template, request, session, url_for
 
 from service.mailwire.outbound.catalogs import N_, _, ngettext
-from service.play import community
 from service.play.errors import NoSuchGame, PlayError
-from service.play.players import accounts, blocks, erasure, hooks, invitations, readdress
+from service.play.players import accounts, erasure, hooks, invitations, readdress
 from service.play.reads import mydata, mygames
 from service.play.time import calendar
 
 from . import languages, pages
 from .ext import services
 from .refusals import on_refusal, problem_page
+from .signedin import current_account
 
 bp = Blueprint("accounts", __name__)
-
-
-def current_account() -> accounts.Account | None:
-    """The signed-in account, if any. A cookie Flask cannot verify was never ours: Flask
-    drops it, so a forged session is simply anonymous."""
-    return accounts.account(services(), session.get("player"))
 
 
 def signed_in(view):
@@ -114,9 +108,8 @@ def my_page(me: accounts.Account, error: str | None = None, status: int = 200,
                            error=error, typed=None if calendar_error else typed,
                            own_time=own_time, calendar_error=calendar_error,
                            profile=page.profile,
-                           blocked=blocks.listed(services(), me.id),
-                           tournaments=community.invites.waiting_for(services(), me.id),
-                           hooks=hooks.listed(services(), me.id), hook_kinds=hooks.KINDS,
+                           blocked=page.blocked, tournaments=page.tournaments,
+                           hooks=page.hooks, hook_kinds=hooks.KINDS,
                            hook_events=hooks.EVENT_WORDS,
                            **{"made": None, "hook_error": None, "hook_typed": None} | webhooks
                            ), status

@@ -11,9 +11,8 @@ from flask import Flask, g, request, session
 from flask_babel import Babel, get_locale
 
 from service.mailwire.outbound import catalogs
-from service.play.players import accounts
 
-from .ext import services
+from .signedin import current_account
 
 #: the session key of the switcher's choice (a signed-out browser's)
 CHOSEN = "lang"
@@ -37,11 +36,10 @@ def _choose() -> str:
 
 
 def _signed_in_language() -> str | None:
-    """A signed-in player's chosen language (None: nobody signed in, or none chosen)."""
-    player_id = session.get("player")
-    if player_id is None:
-        return None
-    return accounts.chosen_language(services(), player_id)
+    """A signed-in player's chosen language (None: nobody signed in, or none chosen), from
+    the request's one read of their account."""
+    account = current_account()
+    return account.chosen_language if account is not None else None
 
 
 def browser_language() -> str:

@@ -95,3 +95,33 @@ def test_the_game_page_shows_the_position_before_the_moves_box_plans_and_chat(ap
     assert all(hand < at for at in later), later
     if 'id="plans"' in page:
         assert hand < page.index('id="plans"')
+
+
+def test_my_page_is_two_units_of_work_whatever_it_lists(app):
+    """/me reads the signed-in account once for the request (its language, the page's `me`)
+    and everything it lists in one more unit of work (issue 53): each of its parts on its own
+    was a pool checkout, a ping, BEGIN and COMMIT. Its lists are all there."""
+    from sqlalchemy import event, select
+
+    from service.play.players import blocks, hooks
+    from service.store.models import Player
+    svc = app.extensions["turnpost"]
+    start_game(app, "trees", [ANNA, "ben@example.org"])
+    client = form_client(app)
+    sign_in(client, app, ANNA)
+    me = svc.db.engine
+    with svc.db.transaction() as s:
+        anna = s.scalar(select(Player.id).where(Player.email == ANNA))
+        ben = s.scalar(select(Player.id).where(Player.email == "ben@example.org"))
+    blocks.block(svc, anna, ben)
+    hooks.register(svc, "https://hooks.example.org/turnpost", player_id=anna)
+    checkouts = []
+    listener = lambda *_: checkouts.append(1)   # noqa: E731
+    event.listen(me, "checkout", listener)
+    try:
+        page = client.get("/me")
+    finally:
+        event.remove(me, "checkout", listener)
+    assert page.status_code == 200
+    assert "hooks.example.org" in page.text and "ben" in page.text and "Trees #" in page.text
+    assert len(checkouts) == 2

@@ -179,22 +179,26 @@ class Waiting:
 def waiting_for(svc: Services, player_id: int) -> list[Waiting]:
     """The forming tournaments the player made (their page has the Start button) and the
     tournament invitations waiting for their answer."""
+    with svc.db.reading() as session:
+        return waiting_for_in(session, svc, session.get(Player, player_id))
+
+
+def waiting_for_in(session, svc: Services, me: Player) -> list[Waiting]:
+    """`waiting_for` in the caller's unit of work, the player's row read already (/me)."""
     now = svc.clock.now()
-    with svc.db.transaction() as session:
-        me = session.get(Player, player_id)
-        made = session.scalars(select(Tournament).where(
-            Tournament.created_by == player_id, Tournament.status == "forming")
-            .order_by(Tournament.id))
-        out = [Waiting(t.id, registry.get(t.kind).title, f"/tournaments/{t.id}", True)
-               for t in made]
-        invited = session.execute(select(TournamentInvite, Tournament).join(
-            Tournament, Tournament.id == TournamentInvite.tournament_id).where(
-            TournamentInvite.email == me.email, TournamentInvite.status == "pending",
-            TournamentInvite.expires_at > now, Tournament.status == "forming"))
-        out += [Waiting(t.id, registry.get(t.kind).title,
-                        svc.urls.tournament_invitation_path(t.id, inv.id, "accept"), False)
-                for inv, t in invited]
-        return out
+    made = session.scalars(select(Tournament).where(
+        Tournament.created_by == me.id, Tournament.status == "forming")
+        .order_by(Tournament.id))
+    out = [Waiting(t.id, registry.get(t.kind).title, f"/tournaments/{t.id}", True)
+           for t in made]
+    invited = session.execute(select(TournamentInvite, Tournament).join(
+        Tournament, Tournament.id == TournamentInvite.tournament_id).where(
+        TournamentInvite.email == me.email, TournamentInvite.status == "pending",
+        TournamentInvite.expires_at > now, Tournament.status == "forming"))
+    out += [Waiting(t.id, registry.get(t.kind).title,
+                    svc.urls.tournament_invitation_path(t.id, inv.id, "accept"), False)
+            for inv, t in invited]
+    return out
 
 
 def status_of(inv: TournamentInvite, now) -> str:

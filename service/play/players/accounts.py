@@ -47,6 +47,7 @@ class Account:
     digest_hour: int | None
     muted_reason: str | None       # why no mail reaches this address, if none does
     language: str = catalogs.DEFAULT
+    chosen_language: str | None = None    # as chosen_language says: None, none chosen yet
 
 
 def browser_hash(nonce: str) -> str:
@@ -156,4 +157,5 @@ def _account(player: Player) -> Account:
     reason = (N_("you asked never to be emailed") if player.suppressed
               else N_("mail to this address bounced") if player.bounced_at else None)
     return Account(player.id, player.email, player.name, player.zone, player.mail_mode,
-                   player.digest_hour, reason, catalogs.chosen(player.language))
+                   player.digest_hour, reason, catalogs.chosen(player.language),
+                   catalogs.known(player.language))

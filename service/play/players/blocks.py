@@ -50,10 +50,15 @@ def block_seat(svc: Services, game_id: int, by_seat: int, holder: int | None,
 def listed(svc: Services, blocker_id: int) -> list[tuple[int, str]]:
     """The players `blocker_id` has blocked, (id, display name), by name: /me lists them,
     each with its Unblock button."""
-    with svc.db.transaction() as session:
-        return [tuple(r) for r in session.execute(
-            select(Player.id, Player.name).join(Block, Block.blocked_id == Player.id)
-            .where(Block.blocker_id == blocker_id).order_by(Player.name, Player.id))]
+    with svc.db.reading() as session:
+        return listed_in(session, blocker_id)
+
+
+def listed_in(session, blocker_id: int) -> list[tuple[int, str]]:
+    """`listed` in the caller's unit of work (/me reads its parts in one)."""
+    return [tuple(r) for r in session.execute(
+        select(Player.id, Player.name).join(Block, Block.blocked_id == Player.id)
+        .where(Block.blocker_id == blocker_id).order_by(Player.name, Player.id))]
 
 
 def unblock(svc: Services, blocker_id: int, blocked_id: int) -> bool:

@@ -161,8 +161,13 @@ def register(svc: Services, url, *, kind: str = "json", events=None,
 
 def listed(svc: Services, player_id: int) -> list[Hook]:
     with svc.db.reading() as session:
-        return [_hook(row) for row in session.scalars(
-            select(Webhook).where(Webhook.player_id == player_id).order_by(Webhook.id))]
+        return listed_in(session, player_id)
+
+
+def listed_in(session, player_id: int) -> list[Hook]:
+    """`listed` in the caller's unit of work (/me reads its parts in one)."""
+    return [_hook(row) for row in session.scalars(
+        select(Webhook).where(Webhook.player_id == player_id).order_by(Webhook.id))]
 
 
 def _theirs(session, player_id: int, hook_id) -> Webhook:

@@ -13,7 +13,8 @@ from service.display.seatview import result_text
 from service.games import registry
 from service.mailwire.outbound.catalogs import N_, _
 from service.play import readpolicy, repository
-from service.play.players import declined
+from service.play.community import invites
+from service.play.players import blocks, declined, hooks
 from service.play.readpolicy import Reader
 from service.play.services import Services
 from service.play.time import calendar, clocks
@@ -65,15 +66,23 @@ class MyPage:
     games: MyGames
     own_time: dict[str, str]     # the calendar preferences as the player writes them
     profile: tuple[str, bool]    # their handle, and whether their profile is hidden
+    blocked: list[tuple[int, str]] = field(default_factory=list)   # blocks.listed
+    tournaments: list = field(default_factory=list)   # community.invites.waiting_for
+    hooks: list = field(default_factory=list)         # hooks.listed
 
 
 def my_page(svc: Services, player_id: int, finished_before: int | None = None) -> MyPage:
-    """The player's games (as my_games), their own time (calendar.read_preferences) and their
-    profile's setting (community.profile_setting), all of one read of the player's row."""
+    """The player's games (as my_games), their own time (calendar.read_preferences), their
+    profile's setting (community.profile_setting), the players they blocked, their
+    tournaments waiting and their webhooks: one unit of work, one read of the player's row
+    (each part on its own was a pool checkout, a ping, BEGIN and COMMIT)."""
     with svc.db.reading() as session:
         games, player = _my_games(session, svc, player_id, finished_before)
         return MyPage(games, calendar.preferences(player),
-                      (player.handle, player.profile_hidden))
+                      (player.handle, player.profile_hidden),
+                      blocks.listed_in(session, player_id),
+                      invites.waiting_for_in(session, svc, player),
+                      hooks.listed_in(session, player_id))
 
 
 def my_games(svc: Services, player_id: int, finished_before: int | None = None) -> MyGames:
