@@ -91,3 +91,25 @@ def test_decoded_names_and_subjects():
     mail = parse_message((FIXTURES / "outlook_desktop.eml").read_bytes())
     assert mail.sender_name == "Bernd Müller"
     assert "I’m away" in mail.body_text  # Windows-1252 curly quote decoded
+
+
+@pytest.mark.parametrize("name", sorted(EXPECTED))
+def test_each_fixture_reads_as_policy_default_reads_it(name):
+    """Incoming mail is read with policy.default's rules and a header factory that parses a
+    (name, value) once (service.mailwire.parsedheaders): every header, every part's type and
+    text the same as the stock policy's, and the second message with the same Content-Type
+    shares its parsed header rather than parsing it again."""
+    from service.mailwire.inbound.body import READING
+    raw = (FIXTURES / name).read_bytes()
+    ours = BytesParser(policy=READING).parsebytes(raw)
+    stock = BytesParser(policy=policy.default).parsebytes(raw)
+    for a, b in zip(ours.walk(), stock.walk(), strict=True):
+        assert [(k, str(v)) for k, v in a.items()] == [(k, str(v)) for k, v in b.items()]
+        assert a.get_content_type() == b.get_content_type()
+        assert [type(d) for d in a.defects] == [type(d) for d in b.defects]
+        if not a.is_multipart():
+            assert a.get_payload(decode=True) == b.get_payload(decode=True)
+    assert parse_message(raw) == parse_message(raw)
+    again = BytesParser(policy=READING).parsebytes(raw)
+    if ours["Content-Type"] is not None:
+        assert again["Content-Type"] is ours["Content-Type"]

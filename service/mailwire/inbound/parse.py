@@ -24,14 +24,13 @@ import dataclasses
 import hashlib
 import re
 from dataclasses import dataclass, field
-from email import policy
 from email.header import decode_header
 from email.message import Message
 from email.parser import BytesParser
 from email.utils import getaddresses
 
 from .. import REPLY_MARKER
-from .body import MAX_TEXT_CHARS, decode_bytes, extract_body, prepare_raw
+from .body import MAX_TEXT_CHARS, READING, decode_bytes, extract_body, prepare_raw
 from .quotes import command_lines, extract_reply
 
 __all__ = [
@@ -361,10 +360,10 @@ def parse_message(raw: bytes) -> InboundMail:
         problems.append(f"message truncated to {MAX_RAW_BYTES} bytes before parsing")
     data = prepare_raw(data, problems)
     try:
-        msg = BytesParser(policy=policy.default).parsebytes(data)
+        msg = BytesParser(policy=READING).parsebytes(data)
     except Exception as exc:  # not seen with policy.default, but the contract is "never raises"
         problems.append(f"unparseable message: {type(exc).__name__}")
-        msg = BytesParser(policy=policy.default).parsebytes(b"\r\n\r\n")
+        msg = BytesParser(policy=READING).parsebytes(b"\r\n\r\n")
 
     h = _raw_headers(msg)
     mids = _message_ids(h.get("message-id", [])[:1])
