@@ -109,6 +109,9 @@ def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, p
     # a text selector, not wait_for_function: a string predicate is evaluated as JavaScript,
     # which the page's Content-Security-Policy (no 'unsafe-eval') refuses when it runs
     page.wait_for_selector("text=Step 3 of")
+    # the keys work once the page's deferred replay.js has run, not as soon as its text is
+    # parsed: a key pressed in between went nowhere (one make test run in four)
+    page.wait_for_load_state("load")
     page.keyboard.press("p")
     page.wait_for_selector("text=Step 2 of")
     click(page, "#prev")
