@@ -24,7 +24,9 @@ from sqlalchemy import (
     String,
     Text,
     UniqueConstraint,
+    and_,
     false,
+    or_,
     true,
 )
 from sqlalchemy import text as sql
@@ -309,6 +311,11 @@ class Plan(Base):
     created_at: Mapped[datetime] = mapped_column(UTCDateTime())
 
     __table_args__ = (Index("ix_plans_game", "game_id", "status"),)
+
+
+#: a game's plans a move must follow or tell of: those standing, and those dropped but not told
+#: yet (service.play.moves.planplay; the lock read of a move asks whether any exists)
+PLANS_WAITING = or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
 
 
 class Note(Base):

@@ -7,12 +7,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from sqlalchemy import and_, bindparam, exists, or_, select, update
+from sqlalchemy import bindparam, exists, select, update
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError, Event, IllegalMove, Move, replay
 from service.mailwire.outbound.catalogs import N_, kept
-from service.store.models import EventRow, Plan
+from service.store.models import PLANS_WAITING, EventRow, Plan
 
 from .standingplans import shown
 
@@ -38,7 +38,7 @@ class Followed:
 
 
 #: a move's plans to follow or to tell of: those standing, and those dropped but not told yet
-WAITING = or_(Plan.status == "standing", and_(Plan.status == "dropped", Plan.told.is_(False)))
+WAITING = PLANS_WAITING
 # built once: it runs on every move of a game that can hold plans, and building it costs about
 # as much as running it (bench/move_cpu.py measures it)
 _WAITING = select(Plan).where(Plan.game_id == bindparam("game_id"), WAITING).order_by(Plan.id)

@@ -193,12 +193,26 @@ def record(session: Session, svc: Services, pos: repository.Position, intent: In
     in one write (service.store.movewrites), with the game's changed columns when `tracked` (the
     game read by records.Tracked) is given; without it (the clock's per-game timeouts,
     service.play.time.sweep.timeouts) the caller writes the game."""
-    done = consequences(session, svc, pos, intent, key, events, moves, new_state)
+    done = consequences(session, svc, pos, intent, key, events, moves, new_state,
+                        waiting=_no_plans(pos.row), hooks=_no_hooks(pos.row))
     outbox_ids = write_move(session, svc, pos, done, tracked)
     return Applied(pos.row.id, pos.row.kind, done.first, done.last, moves, outbox_ids,
                    done.ended, pos.row.bots_due, tuple(sorted(pos.engine.to_act(done.state))),
                    tuple(s.player.name for s in pos.row.seats),
                    tuple(s.seat for s in pos.row.seats if s.bot is not None))
+
+
+def _no_plans(game) -> list | None:
+    """No plans to read when the move's lock read found none waiting (records.read_one's
+    `plans_waiting`); None: read them (a game read some other way)."""
+    return [] if getattr(game, "plans_waiting", None) is False else None
+
+
+def _no_hooks(game) -> dict | None:
+    """No webhooks to read when the move's lock read found no seat's player with an active
+    one (`seat.player.hooked`); None: read them."""
+    flags = [getattr(s.player, "hooked", None) for s in game.seats]
+    return {} if flags and all(f is False for f in flags) else None
 
 
 def consequences(session: Session, svc: Services, pos: repository.Position, intent: Intent,

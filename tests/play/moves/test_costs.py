@@ -4,6 +4,7 @@ applies a move in at most 20, parsed once. Counts, not times: these cannot flake
 from __future__ import annotations
 
 import random
+import re
 from contextlib import contextmanager
 from email.message import EmailMessage
 
@@ -14,7 +15,7 @@ from service import play
 from service.mailwire.inbound import parse
 from service.play import Intent, repository
 from service.play.mail import intake, replies
-from service.store.models import Player
+from service.store.models import OutboxRow, Player
 
 PEOPLE = ["anna@example.org", "ben@example.org"]
 
@@ -92,3 +93,35 @@ def test_a_reply_that_applies_a_move_costs_at_most_20_statements_and_one_parse(s
     assert result.status == "applied"
     assert len(seen) <= 20
     assert parses[0] == 1
+
+
+def test_a_move_reads_plans_and_webhooks_only_where_its_lock_read_found_some(services):
+    """The move's locked read of its game says whether plans wait and whether a seat's player
+    has an active webhook (issue 53): with neither, no statement reads the plans or webhooks
+    tables; once one exists, the move reads it and it is honoured (a hook's delivery queued)."""
+    from service.play.players import hooks
+    game_id = play.start_game(services, "trees", PEOPLE, {}).game_id
+    rng = random.Random(5)
+
+    def move_reading() -> tuple[list[str], list[int]]:
+        _, seat, move = next_move(services, game_id, rng)
+        with statements(services) as seen:
+            applied = play.submit(services, Intent(game_id, seat, moves=[move], source="web"))
+        # statements of their own (the lock read asks EXISTS of both inside its own)
+        touched = [s for s in seen if re.match(r"SELECT (plans|webhooks)\.id\b", s)]
+        return touched, applied.outbox_ids
+
+    touched, _ = move_reading()
+    assert touched == []
+    for addr in PEOPLE:
+        hooks.register(services, "https://hooks.example.org/turnpost", email=addr)
+    read, queued = [], set()
+    for _ in range(8):                  # until a move starts someone's turn (a hook's event)
+        touched, outbox_ids = move_reading()
+        read += touched
+        with services.db.transaction() as s:
+            queued |= {s.get(OutboxRow, i).kind for i in outbox_ids}
+        if "webhook" in queued:
+            break
+    assert "webhook" in queued
+    assert any(s.startswith("SELECT webhooks.id") for s in read)
