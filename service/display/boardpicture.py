@@ -157,8 +157,10 @@ def layout(laid: list[tuple[str, list[str]]], trees: dict[str, dict] | None = No
 
 # -- as SVG (the game page) --------------------------------------------------------------------
 
-LABEL_STYLE = ('font-family="Helvetica, Arial, sans-serif" font-size="14" font-weight="bold" '
-               'fill="#1f1d1a"')      # the email's PNG draws the same (label_font, LABEL_INK)
+LABEL_INK, LABEL_SIZE, LABEL_BASELINE = "#1f1d1a", 14, 15
+# the email's PNG draws the same with label_font
+LABEL_STYLE = (f'font-family="Helvetica, Arial, sans-serif" font-size="{LABEL_SIZE}" '
+               f'font-weight="bold" fill="{LABEL_INK}"')
 BRANCH_INK, GROUND = "#5f5a52", "#f4f1ea"
 
 
@@ -173,7 +175,8 @@ def _svg_mark(mark) -> str:
         return (f'<line x1="{mark.x1}" y1="{mark.y1}" x2="{mark.x2}" y2="{mark.y2}" '
                 f'stroke="{BRANCH_INK}" stroke-width="2"/>')
     if isinstance(mark, Label):
-        return f'<text x="{mark.x}" y="{mark.y + 15}" {LABEL_STYLE}>{escape(mark.text)}</text>'
+        return (f'<text x="{mark.x}" y="{mark.y + LABEL_BASELINE}" {LABEL_STYLE}>'
+                f'{escape(mark.text)}</text>')
     return _face(mark.card, mark.x, mark.y)
 
 
@@ -206,7 +209,7 @@ def _card_tile(card_id: str) -> Image.Image:
 @lru_cache(maxsize=1024)
 def _label_tile(text: str, width: int) -> Image.Image:
     return _png(f'<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="{LABEL}" '
-                f'viewBox="0 0 {width} {LABEL}"><text x="0" y="15" {LABEL_STYLE}>'
+                f'viewBox="0 0 {width} {LABEL}"><text x="0" y="{LABEL_BASELINE}" {LABEL_STYLE}>'
                 f'{escape(text)}</text></svg>')
 
 
@@ -272,7 +275,6 @@ def _label_on_table(text: str, width: int) -> Image.Image:
 #: Arial is not installed, as on Debian
 LABEL_FONT_FILES = ("arialbd.ttf", "Arial Bold.ttf", "LiberationSans-Bold.ttf",
                     "DejaVuSans-Bold.ttf")
-LABEL_INK, LABEL_SIZE, LABEL_BASELINE = "#1f1d1a", 14, 15
 
 
 @cache

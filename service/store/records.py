@@ -32,9 +32,9 @@ _PLAYER_NAMES = [c.name for c in PLAYERS.c]
 _GAME_ID = _GAME_NAMES.index("id")
 
 # Games with their seats and players, one row per seat, in one round trip.
-_FROM = (GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
-         .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id))
-_JOINED = select(*GAMES.c, *SEATS.c, *PLAYERS.c).select_from(_FROM)
+_JOINED = (select(*GAMES.c, *SEATS.c, *PLAYERS.c)
+           .select_from(GAMES.outerjoin(SEATS, SEATS.c.game_id == GAMES.c.id)
+                        .outerjoin(PLAYERS, PLAYERS.c.id == SEATS.c.player_id)))
 # One game, locking only the game's row (the lock every writer of a game takes first:
 # PostgreSQL queues them here; SQLite's BEGIN IMMEDIATE has already locked the file). Built
 # once: building it per call cost as much as running it.
@@ -43,15 +43,10 @@ _ONE = _JOINED.where(GAMES.c.id == bindparam("game_id")).order_by(SEATS.c.seat)
 # has an active webhook, as two EXISTS columns (an index probe each): most games have
 # neither, and asking for each in a statement of its own was a fifth of a cold move's
 # statements (service.play.moves.submit skips both reads when these say none).
-_LOCK_EXTRAS = ("plans_waiting", "hooked")
-_ONE_LOCKED = (select(*GAMES.c, *SEATS.c, *PLAYERS.c,
-                      exists().where(Plan.game_id == GAMES.c.id, PLANS_WAITING)
-                      .label("plans_waiting"),
-                      exists().where(Webhook.player_id == PLAYERS.c.id, Webhook.active.is_(True))
-                      .label("hooked"))
-               .select_from(_FROM)
-               .where(GAMES.c.id == bindparam("game_id")).order_by(SEATS.c.seat)
-               .with_for_update(of=GAMES))
+_ONE_LOCKED = (_ONE.add_columns(
+    exists().where(Plan.game_id == GAMES.c.id, PLANS_WAITING).label("plans_waiting"),
+    exists().where(Webhook.player_id == PLAYERS.c.id, Webhook.active.is_(True)).label("hooked"))
+    .with_for_update(of=GAMES))
 # several games, for a group of emails (service.play.mail.relay)
 _MANY = (_JOINED.where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
          .order_by(GAMES.c.id, SEATS.c.seat))
@@ -61,7 +56,7 @@ def read_one(session: Session | Connection, game_id: int, *, lock: bool = False)
     """The game, its seats (in seat order) and their players, in one statement; `lock`: under
     the game's write lock. Read only: `Tracked.lock_one` for a game to write back."""
     rows = session.execute(_ONE_LOCKED if lock else _ONE, {"game_id": game_id}).all()
-    games = _assembled(rows, _LOCK_EXTRAS if lock else ())
+    games = _assembled(rows, flagged=lock)
     return games[0] if games else None
 
 
@@ -73,16 +68,16 @@ def read_many(session: Session, game_ids) -> dict[int, SimpleNamespace]:
     return {g.id: g for g in _assembled(session.execute(_MANY, {"game_ids": ids}).all())}
 
 
-def _assembled(rows, extras: tuple[str, ...] = ()) -> list[SimpleNamespace]:
+def _assembled(rows, flagged: bool = False) -> list[SimpleNamespace]:
     """Joined game + seat + player rows (a game's together, seats in order) as records;
-    `extras`: the lock read's (game.plans_waiting, seat.player.hooked) after the columns."""
+    `flagged`: the rows end with the lock read's game.plans_waiting and seat.player.hooked."""
     ng, ns, np = len(_GAME_NAMES), len(_SEAT_NAMES), len(_PLAYER_NAMES)
     games: list[SimpleNamespace] = []
     for row in rows:
         if not games or games[-1].id != row[_GAME_ID]:
             game = SimpleNamespace(**dict(zip(_GAME_NAMES, row[:ng], strict=True)))
             game.seats = []
-            if extras:
+            if flagged:
                 game.plans_waiting = bool(row[ng + ns + np])
             games.append(game)
         if row[ng] is None:                 # a game without seats (outer join)
@@ -90,7 +85,7 @@ def _assembled(rows, extras: tuple[str, ...] = ()) -> list[SimpleNamespace]:
         seat = SimpleNamespace(**dict(zip(_SEAT_NAMES, row[ng:ng + ns], strict=True)))
         seat.player = SimpleNamespace(**dict(zip(_PLAYER_NAMES, row[ng + ns:ng + ns + np],
                                                  strict=True)))
-        if extras:
+        if flagged:
             seat.player.hooked = bool(row[ng + ns + np + 1])
         games[-1].seats.append(seat)
     return games

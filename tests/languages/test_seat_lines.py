@@ -65,10 +65,16 @@ def check(svc, game_id: int, seats, mine: dict[str, dict[str, str]]):
             assert lines(svc, game_id, seat, lang)[kind] == expected, (kind, lang)
 
 
-def test_an_extension_agreed_a_resignation_and_a_takeover(services):
+def _three_seats(services):
+    """A game of THREE on a 2-day clock: it, the seat to act, and the other two in order."""
     g = start(services, players=THREE, clock="2d")
     asker = to_act(services, g.game_id)[0]
     first, second = sorted({0, 1, 2} - {asker})
+    return g, asker, first, second
+
+
+def test_an_extension_agreed_a_resignation_and_a_takeover(services):
+    g, asker, first, second = _three_seats(services)
     play.runner.run_line(services, g.game_id, asker, "extend 2d")
     play.runner.run_line(services, g.game_id, first, "agree")
     play.runner.run_line(services, g.game_id, second, "agree")
@@ -106,9 +112,7 @@ def test_a_resignation_read_by_the_seat_itself(services):
 
 
 def test_an_extension_declined(services):
-    g = start(services, players=THREE, clock="2d")
-    asker = to_act(services, g.game_id)[0]
-    first, second = sorted({0, 1, 2} - {asker})
+    g, asker, first, second = _three_seats(services)
     play.runner.run_line(services, g.game_id, asker, "extend 1d")
     play.runner.run_line(services, g.game_id, second, "decline")
     who = [p.split()[0] for p in THREE]
