@@ -200,7 +200,7 @@ def test_a_newcomers_first_game_from_sign_in_to_the_end(whole_service, two_brows
         else:                                   # a mail client's reply, over SMTP
             to = turn_mail["Reply-To"].addresses[0].addr_spec
             with smtplib.SMTP("127.0.0.1", svc.smtp_port, timeout=30) as smtp:
-                assert smtp.sendmail(mover, [to], reply_to(turn_mail, text)) == {}
+                assert smtp.sendmail(mover, [to], reply_to(turn_mail, text, wire=True)) == {}
         svc.check_page(page)
         expected = "Game over" if turn == TURNS else "Your move"
         turn_mail, new = svc.wait_for_mail(other, expected)

@@ -118,7 +118,7 @@ def test_the_web_process_receives_replies_by_smtp_from_its_first_request(receivi
     port = app.config["TURNPOST_INBOUND_SMTP_PORT"]
     with smtplib.SMTP("127.0.0.1", port, timeout=30) as smtp:
         smtp.sendmail(addr, [ours["Reply-To"].addresses[0].addr_spec],
-                      reply_to(ours, move_links(ours)[0][0]))
+                      reply_to(ours, move_links(ours)[0][0], wire=True))
     assert events(app) > before
 
 

@@ -3,6 +3,7 @@ refused with a reply in the game's thread that quotes the line and says what wou
 robots, strangers and duplicates change nothing."""
 from __future__ import annotations
 
+from email import policy
 from email.message import EmailMessage
 from email.utils import make_msgid
 
@@ -20,8 +21,12 @@ def start(client):
     return start_game(client.application, "trees", ADDRS).game_id
 
 
-def reply_to(ours, body: str, sender: str | None = None, **headers) -> bytes:
-    """A reply as a phone mail app writes it: commands on top, our email quoted below."""
+def reply_to(ours, body: str, sender: str | None = None, *, wire: bool = False,
+             **headers) -> bytes:
+    """A reply as a phone mail app writes it: commands on top, our email quoted below.
+
+    `wire` gives it CRLF line ends, as a client sends it over SMTP: smtplib sends bytes as they
+    are, and a message in bare LF is one line to the receiver, refused over 1,000 bytes."""
     msg = EmailMessage()
     msg["From"] = sender or ours["To"]
     msg["To"] = ours["Reply-To"]
@@ -33,7 +38,7 @@ def reply_to(ours, body: str, sender: str | None = None, **headers) -> bytes:
         msg[k.replace("_", "-")] = v
     quoted = "\n".join("> " + line for line in text_of(ours).splitlines()[:12])
     msg.set_content(f"{body}\n\nOn Sun, Nov 22, 2026 at 3:14 PM Turnpost wrote:\n{quoted}\n")
-    return msg.as_bytes()
+    return msg.as_bytes(policy=policy.SMTP) if wire else msg.as_bytes()
 
 
 def mover(app):

@@ -31,7 +31,7 @@ def test_a_reply_through_the_smtp_receiver_moves_and_mails_the_next_turn(client,
     addr, ours = mover(app)
     other = next(a for a in ADDRS if a != addr)
     before_events, before_mails = events(app), len(mails(app))
-    raw = reply_to(ours, move_links(ours)[0][0])
+    raw = reply_to(ours, move_links(ours)[0][0], wire=True)
     to = ours["Reply-To"].addresses[0].addr_spec
     with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as smtp:
         assert smtp.sendmail(addr, [to], raw) == {}
@@ -49,7 +49,7 @@ def test_a_reply_to_our_from_address_is_taken_and_moves(client, app, receiver):
     addr, ours = mover(app)
     before = events(app)
     to = ours["From"].addresses[0].addr_spec
-    raw = reply_to(ours, move_links(ours)[0][0]).replace(ours["Reply-To"].encode(), to.encode())
+    raw = reply_to(ours, move_links(ours)[0][0], wire=True).replace(ours["Reply-To"].encode(), to.encode())
     with smtplib.SMTP("127.0.0.1", receiver.port, timeout=30) as smtp:
         assert smtp.sendmail(addr, [to], raw) == {}
     assert events(app) > before
