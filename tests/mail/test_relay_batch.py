@@ -10,6 +10,7 @@ from sqlalchemy import select, update
 
 from service import play
 from service.mailwire.outbound.transports import SMTPTransport
+from service.play import notify
 from service.store.models import OutboxRow, Player
 from tests.mail.test_relay_fanout import Sink, queued, relay_at
 
@@ -48,6 +49,25 @@ def test_a_batch_goes_out_over_one_connection_kept_for_the_next(smtp_services, s
     # sent rows are never sent again
     assert set(play.deliver(smtp_services, first).values()) == {"skipped"}
     assert len(handler.messages) == 10
+
+
+def test_an_email_costs_two_units_of_work_its_claim_with_its_load_and_its_mark(
+        smtp_services, sink):
+    """The rows a task claims are loaded in the claim's own transaction (issue 53: a third
+    unit of work per email was a pool checkout, a ping, BEGIN and COMMIT), and each is marked
+    sent in one of its own once the relay has it."""
+    from sqlalchemy import event
+    _, handler = sink
+    handler.refuse.clear()
+    row_id = queued(smtp_services, 1)[0]
+    checkouts: list[int] = []
+    listener = lambda *_: checkouts.append(1)   # noqa: E731
+    event.listen(smtp_services.db.engine, "checkout", listener)
+    try:
+        assert play.deliver(smtp_services, [row_id]) == {row_id: "sent"}
+    finally:
+        event.remove(smtp_services.db.engine, "checkout", listener)
+    assert len(checkouts) == 2 and len(handler.messages) == 1
 
 
 def test_a_kept_connection_the_server_closed_is_replaced_without_losing_a_message(
@@ -142,3 +162,12 @@ def test_rows_queued_before_their_address_bounced_or_was_suppressed_are_skipped(
                   .values(suppressed=True))
     later = queued(smtp_services, 1)
     assert set(play.deliver(smtp_services, later).values()) == {"skipped"}
+    # a letter's address is no seat's: it is asked of the players (issue 53: a seat's reader
+    # is answered from the game's record)
+    sent_before = len(handler.messages)
+    with smtp_services.db.transaction() as s:
+        letter = notify.letter(s, "Anna@Example.org", "notice", {"why": "a test"},
+                               smtp_services.clock.now()).id
+    play.deliver(smtp_services, [letter])
+    assert statuses(smtp_services, [letter]) == ["skipped"]
+    assert len(handler.messages) == sent_before

@@ -177,6 +177,27 @@ def test_the_soonest_deadline_comes_first(app):
         assert waiting.waiting(s, me.id)[0].game_id == g2
 
 
+def test_a_group_s_shortlists_say_what_the_whole_desk_would_say(app):
+    """The relay's desk read counts in the database and brings back the first NAMED games
+    besides those its emails are about (issue 53): what each email says is what the player's
+    whole list says, for any game asked about, however many wait."""
+    svc = app.extensions["turnpost"]
+    games = [_three_games(app) for _ in range(2)]
+    games = games[0] + games[1]                          # six games, my move in each
+    with svc.db.transaction() as s:
+        me = s.scalars(select(Player).where(Player.email == ME)).one()
+        ben = s.scalars(select(Player).where(Player.email == BEN)).one()
+        whole = waiting.waiting(s, me.id)
+        assert len(whole) == 6
+        for asked in ({games[0]}, {games[5]}, {games[1], games[4]}, set()):
+            lists = waiting.shortlists(s, {me.id, ben.id}, asked)
+            mine = lists[me.id]
+            assert mine.count == 6 and len(mine.first) <= waiting.NAMED + len(asked)
+            for game_id in asked | {-1}:
+                expected = waiting.email_line([w for w in whole if w.game_id != game_id])
+                assert mine.line(game_id) == expected
+            assert lists[ben.id] == waiting.Shortlist(0, ())     # nothing waits on Ben
+
 # --- private notes ------------------------------------------------------------------------
 
 def _noted(app):

@@ -256,17 +256,22 @@ def deliver_one(svc: Services, row_id: int, *, probe: bool = False) -> str:
 
 def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[int, str]:
     token = secrets.token_hex(8)
+    batch = _Sending(svc, token, probe=early)
     with svc.db.transaction() as session:
         claimed = claim_batch(session, row_ids, svc.clock.now(), token, fill=fill, early=early)
+        # the first group is loaded in the claim's own unit of work (issue 53: a task of one
+        # email was two, a pool checkout, a ping, BEGIN and COMMIT more); a database error
+        # takes the claim back with it, and the task's retry or the sweep sends the rows
+        first = batch.load_claimed(session, claimed[:GROUP]) if claimed else {}
     results = {row_id: "skipped" for row_id in row_ids}
     if not claimed:
         return results
     with Heartbeat(svc, claimed, token), \
             ThreadPoolExecutor(1, thread_name_prefix="outbox-mark") as marking:
-        batch = _Sending(svc, token, probe=early, marking=marking)
+        batch.marking = marking
         try:
             for k in range(0, len(claimed), GROUP):
-                results.update(batch.deliver(claimed[k:k + GROUP]))
+                results.update(batch.deliver(claimed[k:k + GROUP], first if k == 0 else None))
         finally:
             results.update(batch.answers())
             results.update(batch.settle_refusals())
@@ -300,16 +305,32 @@ class _Sending:
         # refusals of an address, told at the batch's end (settle_refusals)
         self.refused: list[tuple[int, SendRefused]] = []
 
-    def deliver(self, group: list[int]) -> dict[int, str]:
+    def load_claimed(self, session: Session, group: list[int]
+                     ) -> dict[int, tuple | Exception | None] | Exception:
+        """The group's drafts, loaded in the transaction that claimed its rows; a bug loading
+        them is returned, to fail each row as `deliver` fails them, and a database error
+        raised, to take the claim back with the rest of the transaction."""
+        try:
+            return self._load_in(session, group)
+        except DBAPIError:
+            raise
+        except Exception as exc:   # noqa: BLE001 - a bug loading the rows: each row retries
+            return exc
+
+    def deliver(self, group: list[int], loaded: dict | Exception | None = None
+                ) -> dict[int, str]:
         """What happened to the group's rows, and to the row handed over before each; the
-        last one handed over is told by a later call or `answers`."""
+        last one handed over is told by a later call or `answers`. `loaded`: the group's
+        drafts, when `load_claimed` loaded them already."""
         results: dict[int, str] = {}
         if self.unreachable is not None:
             for row_id in group:
                 results.update(self._send(row_id, None))
             return results
         try:
-            drafts = self._load_through_blips(group)
+            if isinstance(loaded, Exception):
+                raise loaded
+            drafts = loaded if loaded is not None else self._load_through_blips(group)
         except DBAPIError:
             # the database stayed away: the rows keep their claims, which lapse within
             # CLAIM_TIMEOUT, and the next sweep sends them (nothing to write down meanwhile)
@@ -370,46 +391,50 @@ class _Sending:
         return drafts
 
     def _load(self, group: list[int]) -> dict[int, tuple | Exception | None]:
+        with self.svc.db.transaction() as session:
+            return self._load_in(session, group)
+
+    def _load_in(self, session: Session, group: list[int]
+                 ) -> dict[int, tuple | Exception | None]:
         """Each row's (compose, bounce address), None when its address bounced since it was
         queued (skipped), or what went wrong loading it."""
         drafts: dict[int, tuple | Exception | None] = {}
-        with self.svc.db.transaction() as session:
-            # each row with the seq its news start after (notify.since), in one statement
-            rows, after = {}, {}
-            for row, since in session.execute(_ROWS_WITH_SINCE, {"ids": group}):
-                rows[row.id], after[row.id] = row, since
-            dead = bounces.unmailable(session, (r.to_addr for r in rows.values()))
-            live = [r for r in rows.values() if r.to_addr.lower() not in dead]
-            games, news = _games_and_news(session, live, after)
-            desk = _desk(session, live, games)
-            for row_id in group:
-                row = rows[row_id]
-                # a webhook is not mail: a bounced address does not stop it
-                if row.to_addr.lower() in dead and row.kind != webhooks.KIND:
-                    if row.kind in FORGOTTEN_ONCE_SENT:
-                        session.delete(row)
-                    else:
-                        row.status, row.claim = OutboxStatus.SKIPPED, None
-                    drafts[row_id] = None
-                    continue
+        # each row with the seq its news start after (notify.since), in one statement
+        rows, after = {}, {}
+        for row, since in session.execute(_ROWS_WITH_SINCE, {"ids": group}):
+            rows[row.id], after[row.id] = row, since
+        games, news = _games_and_news(session, list(rows.values()), after)
+        dead = _unmailable(session, rows.values(), games)
+        live = [r for r in rows.values() if r.to_addr.lower() not in dead]
+        desk = _desk(session, live, games)
+        for row_id in group:
+            row = rows[row_id]
+            # a webhook is not mail: a bounced address does not stop it
+            if row.to_addr.lower() in dead and row.kind != webhooks.KIND:
                 if row.kind in FORGOTTEN_ONCE_SENT:
-                    self.forget.add(row_id)
-                if row.kind == webhooks.KIND:
-                    self.posted.add(row_id)
-                self.about[row_id] = row.game_id, row.seat
-                self.to[row_id] = row.to_addr.lower()
-                try:
-                    told = news.get(row.game_id)
-                    if told is not None:    # this row's own slice of its game's news
-                        told = [r for r in told if after[row_id] < r.seq <= row.seq]
-                    with logcontext.about(row.game_id, row.seat):
-                        draft = prepare(session, self.svc, row, games, after[row_id],
-                                        news=told, desk=desk)
-                    drafts[row_id] = draft, self.svc.urls.bounce_address(row.message_id)
-                except DBAPIError:
-                    raise                   # the transaction is gone: the whole group retries
-                except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row's
-                    drafts[row_id] = exc
+                    session.delete(row)
+                else:
+                    row.status, row.claim = OutboxStatus.SKIPPED, None
+                drafts[row_id] = None
+                continue
+            if row.kind in FORGOTTEN_ONCE_SENT:
+                self.forget.add(row_id)
+            if row.kind == webhooks.KIND:
+                self.posted.add(row_id)
+            self.about[row_id] = row.game_id, row.seat
+            self.to[row_id] = row.to_addr.lower()
+            try:
+                told = news.get(row.game_id)
+                if told is not None:    # this row's own slice of its game's news
+                    told = [r for r in told if after[row_id] < r.seq <= row.seq]
+                with logcontext.about(row.game_id, row.seat):
+                    draft = prepare(session, self.svc, row, games, after[row_id],
+                                    news=told, desk=desk)
+                drafts[row_id] = draft, self.svc.urls.bounce_address(row.message_id)
+            except DBAPIError:
+                raise                   # the transaction is gone: the whole group retries
+            except Exception as exc:   # noqa: BLE001 - a template or rules bug: this row's
+                drafts[row_id] = exc
         return drafts
 
     def _send(self, row_id: int, draft: tuple | Exception | None) -> dict[int, str]:
@@ -473,6 +498,21 @@ class _Sending:
             self.refused.append((row_id, exc))     # told when the batch is over
             return {}
         return {row_id: _failed(self.svc, row_id, self.token, exc, self.probe)}
+
+
+def _unmailable(session: Session, rows, games: dict[int, Any]) -> set[str]:
+    """Which of the rows' addresses (lower case) not to mail: bounced, or asked never to be
+    mailed. A turn email's reader is a seat's player, whose record the group's games carry
+    already; only the other addresses (letters, notices) take a statement."""
+    known: dict[str, bool] = {}
+    for game_id in {r.game_id for r in rows}:
+        for seat in getattr(games.get(game_id), "seats", ()):
+            player = seat.player
+            if player is not None and player.email is not None:
+                known[player.email] = bool(player.suppressed or player.bounced_at is not None)
+    asked = {r.to_addr.lower() for r in rows}
+    dead = {a for a in asked if known.get(a)}
+    return dead | bounces.unmailable(session, asked - set(known))
 
 
 def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]
@@ -553,14 +593,17 @@ class Desk:
     """What a group's emails say of their readers' desks (issue 50), read for the group in
     two statements: each holder's games waiting on them, the notes on the group's games."""
 
-    waiting: dict[int, list[tuple[int, Any]]]
+    waiting: dict[int, waiting.Shortlist]
     notes: dict[tuple[int, int, int], list[str]]
 
 
 def _desk(session: Session, rows: list[OutboxRow], games: dict[int, Any]) -> Desk:
     in_games = {r.game_id for r in rows if r.game_id is not None and r.kind not in letters.KINDS}
-    holders = {s.player_id for g in in_games if g in games for s in games[g].seats}
-    return Desk(waiting.waiting_many(session, holders), notes.shown_many(session, in_games))
+    # the readers alone: a game's other seats get emails of their own, with their own desks
+    readers = {s.player_id for r in rows if r.game_id in in_games and r.game_id in games
+               for s in games[r.game_id].seats if s.seat == r.seat}
+    return Desk(waiting.shortlists(session, readers - {None}, in_games),
+                notes.shown_many(session, in_games))
 
 
 def prepare(session: Session, svc: Services, row: OutboxRow,
@@ -620,10 +663,10 @@ def prepare(session: Session, svc: Services, row: OutboxRow,
     # the player's other games waiting on them, counted now (issue 50): a turn email only;
     # and the notes its reader keeps on this game (theirs alone)
     if desk is None:
-        desk = Desk(waiting.waiting_many(session, {holder} - {None}),
+        desk = Desk(waiting.shortlists(session, {holder} - {None}, {game.id}),
                     notes.shown_many(session, {game.id}))
-    elsewhere = waiting.email_line([w for g, w in desk.waiting.get(holder, ())
-                                    if g != game.id]) if compose is compose_turn else None
+    shortlist = desk.waiting.get(holder)
+    elsewhere = shortlist.line(game.id) if shortlist and compose is compose_turn else None
     mine = desk.notes.get((game.id, row.seat, holder), []) if row.seat is not None else []
     return partial(compose, svc.templates, page, links, envelope,
                    extra=dict(row.payload or {}, kind=row.kind, bounced=bounced, forced=forced,

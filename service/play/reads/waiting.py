@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
@@ -66,29 +66,64 @@ def waiting(session: Session | Connection, player_id: int, besides: int | None =
                     r.deadline) for r in rows]
 
 
-_WAITING_MANY = _BASE.where(_SEATS.c.player_id.in_(bindparam("players", expanding=True)))
+@dataclass(frozen=True)
+class Shortlist:
+    """A player's desk as an email tells it: how many of their games wait on them, and the
+    first few in the order to play them (with every seat in the games asked about, so an
+    email about one of those leaves it out exactly)."""
+
+    count: int
+    first: tuple[Waiting, ...]
+
+    def line(self, besides: int) -> dict | None:
+        """The turn email's line for an email about game `besides` (None: nothing else)."""
+        others = [w for w in self.first if w.game_id != besides]
+        return email_line(others, self.count - (len(self.first) - len(others)))
 
 
-def waiting_many(session: Session | Connection, player_ids: set[int]
-                 ) -> dict[int, list[tuple[int, Waiting]]]:
-    """`waiting` for several players in one statement (a group of emails): player id ->
-    [(game id, Waiting)] in the order to play them, every game included."""
-    out: dict[int, list[tuple[int, Waiting]]] = {p: [] for p in player_ids}
+_ORDER = (_SEATS.c.deadline.is_(None), _SEATS.c.deadline, _EVENTS.c.created_at,
+          _SEATS.c.game_id, _SEATS.c.seat)
+_ASKED = _SEATS.c.game_id.in_(bindparam("asked", expanding=True))
+_RANKED = (_BASE.with_only_columns(
+    _SEATS.c.player_id, _SEATS.c.game_id, _SEATS.c.seat, _SEATS.c.holder, _SEATS.c.deadline,
+    _GAMES.c.kind, _GAMES.c.options, _ASKED.label("asked"),
+    func.count().over(partition_by=_SEATS.c.player_id).label("total"),
+    func.row_number().over(partition_by=_SEATS.c.player_id, order_by=_ORDER).label("place"),
+    # the place among the games not asked about: the first NAMED of those are all an email
+    # about an asked game may name
+    func.row_number().over(partition_by=(_SEATS.c.player_id, _ASKED), order_by=_ORDER)
+    .label("rank"))
+    .where(_SEATS.c.player_id.in_(bindparam("players", expanding=True)))
+    .order_by(None).subquery())
+_SHORTLISTS = (select(_RANKED).where(or_(_RANKED.c.asked, _RANKED.c.rank <= NAMED))
+               .order_by(_RANKED.c.player_id, _RANKED.c.place))
+
+
+def shortlists(session: Session | Connection, player_ids: set[int], asked: set[int]
+               ) -> dict[int, Shortlist]:
+    """Each player's Shortlist, for the emails of a group about the games `asked`, in one
+    statement that counts in the database and brings back at most NAMED rows a player besides
+    the asked games' (a player of a hundred games was a hundred rows, each its options decoded,
+    on every email)."""
+    found: dict[int, list] = {p: [] for p in player_ids}
+    totals = dict.fromkeys(player_ids, 0)
     if not player_ids:
-        return out
-    rows = session.execute(_WAITING_MANY.add_columns(_SEATS.c.player_id),
-                           {"players": sorted(player_ids), "besides": -1})
-    for r in rows:
-        out[r.player_id].append((r.game_id, Waiting(
-            r.game_id, r.seat, r.holder, registry.title(r.kind, r.options), r.deadline)))
-    return out
+        return {}
+    for r in session.execute(_SHORTLISTS, {"players": sorted(player_ids),
+                                           "asked": sorted(asked), "besides": -1}):
+        totals[r.player_id] = r.total
+        found[r.player_id].append(Waiting(r.game_id, r.seat, r.holder,
+                                          registry.title(r.kind, r.options), r.deadline))
+    return {p: Shortlist(totals[p], tuple(found[p])) for p in player_ids}
 
 
-def email_line(found: list[Waiting]) -> dict | None:
-    """What a turn email says of the games in `found` (None: none)."""
-    if not found:
+def email_line(found: list[Waiting], count: int | None = None) -> dict | None:
+    """What a turn email says of the games in `found` (None: none): `count` of them, when
+    `found` holds only the first."""
+    count = len(found) if count is None else count
+    if not count:
         return None
-    return {"line": also_line(len(found)), "count": len(found),
+    return {"line": also_line(count), "count": count,
             "titles": [f"{w.title} #{w.game_id}" for w in found[:NAMED]]}
 
 
