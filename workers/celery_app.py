@@ -18,6 +18,7 @@ from service.telemetry import logcontext
 # the task modules register their shared tasks with every Celery app made after this import
 from . import imap_tasks, tasks  # noqa: F401
 from .broker_wait import Publisher
+from .delivergate import DeliverGate
 from .inprocess import InProcessWorker
 
 # the use cases' background jobs, by the names they ask for (service.play.services.Enqueue)
@@ -111,24 +112,7 @@ def enqueue_for(app, celery_app: Celery):
         celery_app.tasks[JOBS[job]].apply(args=args)     # here and now, in an app context
 
     if app.config["TURNPOST_BROKER_URL"]:
-        bot_delay = float(app.config["TURNPOST_BOT_DELAY_SECONDS"])
-        publisher = Publisher(celery_app)
-
-        def enqueue(job: str, *args: Any) -> None:
-            if job == "deliver" and not args[0]:
-                return
-            if job == "deliver" and _sending_here.get():
-                # the rows are committed: sent here, now, by the delivery task run in place
-                # (its failure is the sweep's to mend, as a lost kick's); this worker dying
-                # first leaves them pending for the sweep, its task redelivered finds its
-                # reply processed (acks_late, the claim), so nothing is lost or applied twice
-                run(job, *args)
-                return
-            # a broker that does not answer gives up in a tenth of a second (the sweep
-            # sends what it could not queue): the caller may be a web worker
-            countdown = bot_delay if job == "bots" and bot_delay else None
-            publisher.publish(celery_app.tasks[JOBS[job]], args, countdown=countdown)
-        return enqueue
+        return _to_the_broker(app, celery_app, run)
     if app.config["TURNPOST_BACKGROUND"] == "inline":
         def inline(job: str, *args: Any) -> None:
             if job == "deliver" and not args[0]:
@@ -145,6 +129,38 @@ def enqueue_for(app, celery_app: Celery):
     app.extensions["turnpost.background"] = worker
     _hold_during_requests(app, worker)
     return worker.enqueue
+
+
+def _to_the_broker(app, celery_app: Celery, run):
+    """`enqueue` with a broker: tasks published for the workers (a deliver kick left out while
+    one waits: workers.delivergate), or run here when this task sends its own emails."""
+    bot_delay = float(app.config["TURNPOST_BOT_DELAY_SECONDS"])
+    publisher = Publisher(celery_app)
+    gate = app.extensions["turnpost.delivergate"] = DeliverGate(
+        app.config["TURNPOST_BROKER_URL"])
+
+    def enqueue(job: str, *args: Any) -> None:
+        if job == "deliver" and not args[0]:
+            return
+        if job == "deliver" and _sending_here.get():
+            # the rows are committed: sent here, now, by the delivery task run in place
+            # (its failure is the sweep's to mend, as a lost kick's); this worker dying
+            # first leaves them pending for the sweep, its task redelivered finds its
+            # reply processed (acks_late, the claim), so nothing is lost or applied twice
+            run(job, *args)
+            return
+        if job == "deliver" and not gate.should_publish():
+            return          # a deliver task waits in the queue: its claim takes these rows
+        # a broker that does not answer gives up in a tenth of a second (the sweep
+        # sends what it could not queue): the caller may be a web worker
+        countdown = bot_delay if job == "bots" and bot_delay else None
+        try:
+            publisher.publish(celery_app.tasks[JOBS[job]], args, countdown=countdown)
+        except Exception:
+            if job == "deliver":
+                gate.reopen()       # no task waits after all: the next kick publishes
+            raise
+    return enqueue
 
 
 def _hold_during_requests(app, worker: InProcessWorker) -> None:

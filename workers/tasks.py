@@ -52,9 +52,15 @@ def _through_outages(task, work: Callable[[], Any]) -> Any:
 @shared_task(bind=True, ignore_result=True, **RETRIED)
 def deliver_outbox(self, row_ids: list[int]) -> dict:
     """Send these rows and whatever else is due, up to a batch, over this process's kept
-    connection to the relay (under a burst the batches grow and later tasks find their rows
-    sent)."""
-    return _through_outages(self, lambda: play.deliver(_services(), row_ids, fill=True))
+    connection to the relay (under a burst the batches grow, and the kicks behind a waiting
+    task are left out: workers.delivergate)."""
+    gate = current_app.extensions.get("turnpost.delivergate")
+    if gate is not None and not self.request.is_eager:
+        gate.reopen()               # before the claim: a kick from now on publishes again
+    results = _through_outages(self, lambda: play.deliver(_services(), row_ids, fill=True))
+    if gate is not None and results and play.more_due(results) and gate.should_publish():
+        deliver_outbox.apply_async(([],))     # a whole batch: rows may wait behind it
+    return results
 
 
 @shared_task(ignore_result=True)

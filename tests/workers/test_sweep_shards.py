@@ -16,7 +16,7 @@ from service import play
 from service.play.clock import ManualClock
 from service.store.models import OutboxRow, Seat, Submission
 from tests import conftest
-from tests.workers.test_worker import redis_url, start_worker, wait_for  # noqa: F401 - a fixture
+from tests.workers.test_worker import start_worker, wait_for
 
 TIMERS = "workers.tasks.sweep_timers"
 PLAYERS = ["Anna <anna@example.org>", "Ben <ben@example.org>"]

@@ -12,12 +12,11 @@ import time
 from email.message import EmailMessage
 from pathlib import Path
 
-import pytest
 from sqlalchemy import select
 
 from service.play import repository
 from service.store.models import InboundMessage, OutboxRow
-from tests.conftest import REDIS_URL, TEST_SECRET
+from tests.conftest import TEST_SECRET
 from tests.web.helpers import start_game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -30,17 +29,6 @@ def wait_for(predicate, seconds=45.0):
             return True
         time.sleep(0.2)
     return False
-
-
-@pytest.fixture
-def redis_url():
-    if not REDIS_URL:
-        pytest.skip("TURNPOST_TEST_REDIS_URL not set")
-    import redis
-    client = redis.Redis.from_url(REDIS_URL, socket_connect_timeout=3)
-    client.ping()       # unreachable Redis fails the test: CI must prove the real stack
-    client.flushdb()
-    return REDIS_URL
 
 
 def start_worker(database_url: str, redis_url: str, maildir) -> subprocess.Popen:

@@ -13,7 +13,7 @@ from service import play
 from service.store.models import InboundMessage
 from tests.play.mail.test_replies import events, mover, reply_to
 from tests.web.helpers import move_links, start_game
-from tests.workers.test_worker import redis_url, start_worker, wait_for  # noqa: F401 - the fixture
+from tests.workers.test_worker import start_worker, wait_for
 
 ADDRS = ["anna@example.org", "ben@example.org"]
 

@@ -239,6 +239,12 @@ def deliver(svc: Services, row_ids: list[int], *, fill: bool = False,
     return results
 
 
+def more_due(results: dict[int, str]) -> bool:
+    """Whether a filled delivery took a whole batch, so that rows may still be due behind it
+    (a worker's task then asks for another: workers.delivergate)."""
+    return len(results) >= BATCH
+
+
 def summary(results: dict[int, str]) -> str:
     """What happened to a delivery's rows, for an operator's log: the row ids by outcome
     ("sent [1, 2, 3]; retry [4]"), one line however large the batch."""

@@ -1,0 +1,62 @@
+"""Deliver kicks while one waits in the queue are left out (issue 53): one Celery task per burst
+of moves, not one per move.
+
+A deliver task claims its own rows and fills its batch with whatever else is due, so under a
+burst most tasks behind the first found their rows sent already, each a publish in the web and
+a dispatch, a claim and a task's bookkeeping in the workers for nothing. Here a kick publishes
+only when it sets the broker's key WAITING (SET NX, a few seconds' expiry), and the task
+clears it as it starts, before it claims. So a kick that finds the key set comes after a row
+it can see committed and before the waiting task's claim, which takes that row (or another
+task already has it): nothing is left behind. A task that claimed a whole batch may have left
+rows due: it kicks once more as it ends (`more_may_wait`).
+
+What can go wrong loses nothing, as a lost kick loses nothing: the rows are in the database
+and the sweep sends them. The key outlives a task lost with the broker by its expiry at most;
+a broker that is not Redis has no key, and every kick publishes as before."""
+from __future__ import annotations
+
+import logging
+
+import redis
+from redis.backoff import NoBackoff
+from redis.retry import Retry
+
+from .broker_wait import KICK_WAIT_SECONDS
+
+log = logging.getLogger(__name__)
+
+#: the broker's key a waiting deliver task holds (its Redis database is the broker's own)
+WAITING = "turnpost:deliver-waiting"
+#: how long the key outlives a task that never started (lost with the broker's queue): kicks
+#: are left out for this long at most, and the sweep sends their rows meanwhile
+EXPIRY_MS = 15_000
+
+
+class DeliverGate:
+    """The web's and the workers' side of the key, on a connection bounded as a kick's is."""
+
+    def __init__(self, broker_url: str):
+        self._client = None
+        if broker_url.startswith(("redis://", "rediss://", "unix://")):
+            # one attempt, each step bounded (redis-py retries three times by default): a
+            # hung broker costs a kick one wait, then the sweep sends its rows
+            self._client = redis.Redis.from_url(
+                broker_url, socket_timeout=KICK_WAIT_SECONDS,
+                socket_connect_timeout=KICK_WAIT_SECONDS, retry=Retry(NoBackoff(), 0))
+
+    def should_publish(self) -> bool:
+        """True when no deliver task waits, and this kick's task is now the one that does.
+        A broker that does not answer raises, as the publish would (the caller notes it)."""
+        if self._client is None:
+            return True
+        return bool(self._client.set(WAITING, b"1", nx=True, px=EXPIRY_MS))
+
+    def reopen(self) -> None:
+        """A deliver task starts (it claims after this), or a publish failed: the next kick
+        publishes. Never raises: a broker away now is one the task could not run under."""
+        if self._client is None:
+            return
+        try:
+            self._client.delete(WAITING)
+        except redis.RedisError as exc:
+            log.debug("deliver gate not reopened: %s", exc)
