@@ -17,7 +17,7 @@ from sqlalchemy import and_, bindparam, case, exists, select
 from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
-from .models import PLANS_WAITING, GameRow, Plan, Player, Seat, Webhook
+from .models import PLANS_WAITING, GameRow, Note, Plan, Player, Seat, Webhook
 
 GAMES, SEATS, PLAYERS = GameRow.__table__, Seat.__table__, Player.__table__
 
@@ -47,8 +47,11 @@ _ONE_LOCKED = (_ONE.add_columns(
     exists().where(Plan.game_id == GAMES.c.id, PLANS_WAITING).label("plans_waiting"),
     exists().where(Webhook.player_id == PLAYERS.c.id, Webhook.active.is_(True)).label("hooked"))
     .with_for_update(of=GAMES))
-# several games, for a group of emails (service.play.mail.relay)
-_MANY = (_JOINED.where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
+# several games, for a group of emails (service.play.mail.relay), each saying whether a
+# private note is kept on it: the relay reads the notes of those games alone (most have none,
+# and their read was a statement of every group's five)
+_MANY = (_JOINED.add_columns(exists().where(Note.game_id == GAMES.c.id).label("noted"))
+         .where(GAMES.c.id.in_(bindparam("game_ids", expanding=True)))
          .order_by(GAMES.c.id, SEATS.c.seat))
 
 
@@ -61,16 +64,19 @@ def read_one(session: Session | Connection, game_id: int, *, lock: bool = False)
 
 
 def read_many(session: Session, game_ids) -> dict[int, SimpleNamespace]:
-    """Several games as `read_one` reads one, by id, in one statement (read only)."""
+    """Several games as `read_one` reads one, by id, in one statement (read only), each with
+    `noted`: whether any private note is kept on it."""
     ids = sorted(set(game_ids))
     if not ids:
         return {}
-    return {g.id: g for g in _assembled(session.execute(_MANY, {"game_ids": ids}).all())}
+    rows = session.execute(_MANY, {"game_ids": ids}).all()
+    return {g.id: g for g in _assembled(rows, noted=True)}
 
 
-def _assembled(rows, flagged: bool = False) -> list[SimpleNamespace]:
+def _assembled(rows, flagged: bool = False, noted: bool = False) -> list[SimpleNamespace]:
     """Joined game + seat + player rows (a game's together, seats in order) as records;
-    `flagged`: the rows end with the lock read's game.plans_waiting and seat.player.hooked."""
+    `flagged`: the rows end with the lock read's game.plans_waiting and seat.player.hooked;
+    `noted`: with read_many's game.noted."""
     ng, ns, np = len(_GAME_NAMES), len(_SEAT_NAMES), len(_PLAYER_NAMES)
     games: list[SimpleNamespace] = []
     for row in rows:
@@ -79,6 +85,8 @@ def _assembled(rows, flagged: bool = False) -> list[SimpleNamespace]:
             game.seats = []
             if flagged:
                 game.plans_waiting = bool(row[ng + ns + np])
+            if noted:
+                game.noted = bool(row[ng + ns + np])
             games.append(game)
         if row[ng] is None:                 # a game without seats (outer join)
             continue

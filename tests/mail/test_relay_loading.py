@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from service import play
 from service.play.mail import relay
-from service.store.models import OutboxRow
+from service.store.models import GameRow, Note, OutboxRow
 from tests.mail.test_relay_fanout import LINK, queued
 from tests.play.moves.test_costs import next_move, statements
 
@@ -24,18 +24,29 @@ def load(svc, row_ids: list[int]) -> dict:
     return relay._Sending(svc, "t", probe=False)._load(row_ids)
 
 
-def test_a_group_is_loaded_in_five_statements_whatever_its_size(services):
+def test_a_group_is_loaded_in_four_statements_whatever_its_size(services):
     ids = queued(services, 5)           # five games, two seats mailed each
     assert len(ids) == relay.GROUP == 10
     with statements(services) as one:
         drafts = load(services, ids[:1])
     with statements(services) as ten:
         drafts |= load(services, ids)
-    # the rows with their news' start, the games, the news; and the readers' desks (issue
-    # 50): their games waiting elsewhere, their notes. Whether a reader's address bounced is
-    # in their seat's record (issue 53: a statement of its own before)
-    assert len(reads(one)) == len(reads(ten)) == 5, ten
+    # the rows with their news' start, the games, the news, and the readers' games waiting
+    # elsewhere (issue 50). Whether a reader's address bounced is in their seat's record, and
+    # whether any note is kept on a game in the game's (issue 53: a statement each before)
+    assert len(reads(one)) == len(reads(ten)) == 4, ten
     assert all(callable(drafts[i][0]) for i in ids)
+    # a note kept on one of the group's games: its notes are read, and only then
+    with services.db.transaction() as s:
+        row = s.get(OutboxRow, ids[0])
+        holder = next(x.player_id for x in s.get(GameRow, row.game_id).seats
+                      if x.seat == row.seat)
+        s.add(Note(game_id=row.game_id, seat=row.seat, player_id=holder, text="mind the Mill",
+                   created_at=services.clock.now()))
+    with statements(services) as noted:
+        drafts = load(services, ids)
+    assert len(reads(noted)) == 5, noted
+    assert "mind the Mill" in drafts[ids[0]][0]().get_body(("plain",)).get_content()
 
 
 def _parts(msg) -> tuple[str, ...]:

@@ -597,7 +597,8 @@ def render(session: Session, svc: Services, row: OutboxRow) -> EmailMessage:
 @dataclass(frozen=True)
 class Desk:
     """What a group's emails say of their readers' desks (issue 50), read for the group in
-    two statements: each holder's games waiting on them, the notes on the group's games."""
+    two statements: each reader's games waiting on them, the notes on the group's games (none
+    when their games' read says no note is kept on them)."""
 
     waiting: dict[int, waiting.Shortlist]
     notes: dict[tuple[int, int, int], list[str]]
@@ -608,8 +609,10 @@ def _desk(session: Session, rows: list[OutboxRow], games: dict[int, Any]) -> Des
     # the readers alone: a game's other seats get emails of their own, with their own desks
     readers = {s.player_id for r in rows if r.game_id in in_games and r.game_id in games
                for s in games[r.game_id].seats if s.seat == r.seat}
+    # the notes of the games that have any (their read says so: most have none)
+    noted = {g for g in in_games if getattr(games.get(g), "noted", True)}
     return Desk(waiting.shortlists(session, readers - {None}, in_games),
-                notes.shown_many(session, in_games))
+                notes.shown_many(session, noted))
 
 
 def prepare(session: Session, svc: Services, row: OutboxRow,
