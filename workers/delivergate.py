@@ -37,7 +37,7 @@ class DeliverGate:
 
     def __init__(self, broker_url: str):
         self._client = None
-        if broker_url.startswith(("redis://", "rediss://", "unix://")):
+        if broker_url.startswith(("redis://", "rediss://")):
             # one attempt, each step bounded (redis-py retries three times by default): a
             # hung broker costs a kick one wait, then the sweep sends its rows
             self._client = redis.Redis.from_url(

@@ -91,7 +91,13 @@ class Player(Base):
 
     @property
     def unmailable(self) -> bool:
-        return self.suppressed or self.bounced_at is not None
+        return refuses_mail(self)
+
+
+def refuses_mail(player) -> bool:
+    """No mail goes to the player's address: it hard-bounced, or they asked never to be
+    mailed. Takes a Player or its plain record (service.store.records)."""
+    return bool(player.suppressed or player.bounced_at is not None)
 
 
 #: a game not over (forming or in progress): its index holds these alone (migration 0040), for

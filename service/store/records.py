@@ -58,8 +58,11 @@ _MANY = (_JOINED.add_columns(exists().where(Note.game_id == GAMES.c.id).label("n
 def read_one(session: Session | Connection, game_id: int, *, lock: bool = False) -> SimpleNamespace | None:
     """The game, its seats (in seat order) and their players, in one statement; `lock`: under
     the game's write lock. Read only: `Tracked.lock_one` for a game to write back."""
-    rows = session.execute(_ONE_LOCKED if lock else _ONE, {"game_id": game_id}).all()
-    games = _assembled(rows, flagged=lock)
+    if lock:
+        rows = session.execute(_ONE_LOCKED, {"game_id": game_id}).all()
+        games = _assembled(rows, game_flag="plans_waiting", player_flag="hooked")
+    else:
+        games = _assembled(session.execute(_ONE, {"game_id": game_id}).all())
     return games[0] if games else None
 
 
@@ -70,31 +73,30 @@ def read_many(session: Session, game_ids) -> dict[int, SimpleNamespace]:
     if not ids:
         return {}
     rows = session.execute(_MANY, {"game_ids": ids}).all()
-    return {g.id: g for g in _assembled(rows, noted=True)}
+    return {g.id: g for g in _assembled(rows, game_flag="noted")}
 
 
-def _assembled(rows, flagged: bool = False, noted: bool = False) -> list[SimpleNamespace]:
-    """Joined game + seat + player rows (a game's together, seats in order) as records;
-    `flagged`: the rows end with the lock read's game.plans_waiting and seat.player.hooked;
-    `noted`: with read_many's game.noted."""
+def _assembled(rows, game_flag: str | None = None, player_flag: str | None = None
+               ) -> list[SimpleNamespace]:
+    """Joined game + seat + player rows (a game's together, seats in order) as records. The
+    rows may end with an EXISTS column about the game (`game_flag`: its attribute's name),
+    then one about each seat's player (`player_flag`)."""
     ng, ns, np = len(_GAME_NAMES), len(_SEAT_NAMES), len(_PLAYER_NAMES)
     games: list[SimpleNamespace] = []
     for row in rows:
         if not games or games[-1].id != row[_GAME_ID]:
             game = SimpleNamespace(**dict(zip(_GAME_NAMES, row[:ng], strict=True)))
             game.seats = []
-            if flagged:
-                game.plans_waiting = bool(row[ng + ns + np])
-            if noted:
-                game.noted = bool(row[ng + ns + np])
+            if game_flag:
+                setattr(game, game_flag, bool(row[ng + ns + np]))
             games.append(game)
         if row[ng] is None:                 # a game without seats (outer join)
             continue
         seat = SimpleNamespace(**dict(zip(_SEAT_NAMES, row[ng:ng + ns], strict=True)))
         seat.player = SimpleNamespace(**dict(zip(_PLAYER_NAMES, row[ng + ns:ng + ns + np],
                                                  strict=True)))
-        if flagged:
-            seat.player.hooked = bool(row[ng + ns + np + 1])
+        if player_flag:
+            setattr(seat.player, player_flag, bool(row[ng + ns + np + 1]))
         games[-1].seats.append(seat)
     return games
 

@@ -17,7 +17,7 @@ from service.mailwire.outbound.catalogs import N_
 from service.play.players import default_name
 from service.play.services import Services
 from service.play.time import mailholds
-from service.store.models import Invitation, OutboxRow, Player
+from service.store.models import Invitation, OutboxRow, Player, refuses_mail
 from service.store.statuses import InboundStatus
 
 _BOUNCE = re.compile(r"^bounce\+([a-z0-9.]+)@(.+)$")
@@ -63,14 +63,18 @@ def mute_address(session, address: str, now) -> None:
         inv.status, inv.answered_at = "declined", now   # the creator sees "declined" only
 
 
-def unmailable(session, addrs: Iterable[str]) -> set[str]:
+def unmailable(session, addrs: Iterable[str], players: Iterable = ()) -> set[str]:
     """The relay's last look before sending rows queued before their address bounced (or
     asked never to be mailed): which of these addresses (lower case) not to mail, in one
-    statement for a whole batch of rows."""
+    statement for a whole batch of rows. `players`: players read already (a group's seats'
+    records): their addresses are answered from them, and only the others are asked."""
     lowered = {a.lower() for a in addrs}
-    if not lowered:
-        return set()
-    return set(session.scalars(_UNMAILABLE, {"addrs": sorted(lowered)}))
+    known = {p.email: refuses_mail(p) for p in players if p is not None and p.email}
+    dead = {a for a in lowered if known.get(a)}
+    asked = lowered - known.keys()
+    if asked:
+        dead |= set(session.scalars(_UNMAILABLE, {"addrs": sorted(asked)}))
+    return dead
 
 
 # built once: the relay asks it for every group of rows

@@ -410,7 +410,9 @@ class _Sending:
         for row, since in session.execute(_ROWS_WITH_SINCE, {"ids": group}):
             rows[row.id], after[row.id] = row, since
         games, news = _games_and_news(session, list(rows.values()), after)
-        dead = _unmailable(session, rows.values(), games)
+        # a turn email's reader is a seat's player, whose record the group's games carry
+        dead = bounces.unmailable(session, (r.to_addr for r in rows.values()),
+                                  players=(s.player for g in games.values() for s in g.seats))
         live = [r for r in rows.values() if r.to_addr.lower() not in dead]
         desk = _desk(session, live, games)
         for row_id in group:
@@ -504,21 +506,6 @@ class _Sending:
             self.refused.append((row_id, exc))     # told when the batch is over
             return {}
         return {row_id: _failed(self.svc, row_id, self.token, exc, self.probe)}
-
-
-def _unmailable(session: Session, rows, games: dict[int, Any]) -> set[str]:
-    """Which of the rows' addresses (lower case) not to mail: bounced, or asked never to be
-    mailed. A turn email's reader is a seat's player, whose record the group's games carry
-    already; only the other addresses (letters, notices) take a statement."""
-    known: dict[str, bool] = {}
-    for game_id in {r.game_id for r in rows}:
-        for seat in getattr(games.get(game_id), "seats", ()):
-            player = seat.player
-            if player is not None and player.email is not None:
-                known[player.email] = bool(player.suppressed or player.bounced_at is not None)
-    asked = {r.to_addr.lower() for r in rows}
-    dead = {a for a in asked if known.get(a)}
-    return dead | bounces.unmailable(session, asked - set(known))
 
 
 def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]

@@ -105,10 +105,10 @@ def shortlists(session: Session | Connection, player_ids: set[int], asked: set[i
     statement that counts in the database and brings back at most NAMED rows a player besides
     the asked games' (a player of a hundred games was a hundred rows, each its options decoded,
     on every email)."""
-    found: dict[int, list] = {p: [] for p in player_ids}
-    totals = dict.fromkeys(player_ids, 0)
     if not player_ids:
         return {}
+    found: dict[int, list] = {p: [] for p in player_ids}
+    totals = dict.fromkeys(player_ids, 0)
     for r in session.execute(_SHORTLISTS, {"players": sorted(player_ids),
                                            "asked": sorted(asked), "besides": -1}):
         totals[r.player_id] = r.total
