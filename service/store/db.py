@@ -9,6 +9,8 @@ from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from . import liveness
+
 
 class Database:
     def __init__(self, url: str | None = None):
@@ -31,7 +33,10 @@ class Database:
             event.listen(self.engine, "commit", _sqlite_end)
             event.listen(self.engine, "rollback", _sqlite_end)
         else:
-            self.engine = create_engine(url, pool_pre_ping=True, connect_args=SERIAL_PLANS)
+            # pinged at checkout only when it may be dead (liveness: no round trip before
+            # each unit of work)
+            self.engine = create_engine(url, connect_args=SERIAL_PLANS)
+            liveness.watch(self.engine)
         self.sessions = sessionmaker(self.engine, expire_on_commit=False)
 
     @contextmanager

@@ -5,8 +5,9 @@
 * Any unexpected exception: a friendly page with an incident id, and one log line with the
   same id and the traceback, so a player's email can be matched to it.
 * The database is unreachable (a restart, a failover): 503 with Retry-After; a page that was
-  only being read reloads itself a few seconds later. The pool pings connections before use
-  (pool_pre_ping), so once the database is back the next request works.
+  only being read reloads itself a few seconds later. A pooled connection the restart ended
+  is replaced before use (service.store.liveness), so once the database is back the next
+  request works.
 * An address with nothing at it: a page saying where to go instead.
 * Under /api/ each of these is a problem document (service.web.problems) with the same
   status and words, never an HTML page: a client reads JSON whatever went wrong.
