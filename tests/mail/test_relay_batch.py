@@ -13,6 +13,7 @@ from service.mailwire.outbound.transports import SMTPTransport
 from service.play import notify
 from service.store.models import OutboxRow, Player
 from tests.mail.test_relay_fanout import Sink, queued, relay_at
+from tests.play.moves.test_costs import statements
 
 
 @pytest.fixture
@@ -55,7 +56,8 @@ def test_an_email_costs_two_units_of_work_its_claim_with_its_load_and_its_mark(
         smtp_services, sink):
     """The rows a task claims are loaded in the claim's own transaction (issue 53: a third
     unit of work per email was a pool checkout, a ping, BEGIN and COMMIT), and each is marked
-    sent in one of its own once the relay has it."""
+    sent in one of its own once the relay has it, by one statement that also says whether
+    its seat is held for want of mail (a second statement per email before)."""
     from sqlalchemy import event
     _, handler = sink
     handler.refuse.clear()
@@ -64,10 +66,15 @@ def test_an_email_costs_two_units_of_work_its_claim_with_its_load_and_its_mark(
     listener = lambda *_: checkouts.append(1)   # noqa: E731
     event.listen(smtp_services.db.engine, "checkout", listener)
     try:
-        assert play.deliver(smtp_services, [row_id]) == {row_id: "sent"}
+        with statements(smtp_services) as seen:
+            assert play.deliver(smtp_services, [row_id]) == {row_id: "sent"}
     finally:
         event.remove(smtp_services.db.engine, "checkout", listener)
     assert len(checkouts) == 2 and len(handler.messages) == 1
+    # the claim, the group's four reads, the mark (SQLite's BEGIN aside)
+    sent = [sql for sql in seen if not sql.startswith("BEGIN")]
+    assert len(sent) == 6, sent
+    assert sent[-1].startswith("UPDATE outbox") and "mail_held_since" in sent[-1]
 
 
 def test_a_kept_connection_the_server_closed_is_replaced_without_losing_a_message(

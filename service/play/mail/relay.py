@@ -530,16 +530,18 @@ def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, in
 _ROWS_WITH_SINCE = select(OutboxRow, notify.SINCE).where(
     OutboxRow.id.in_(bindparam("ids", expanding=True)))
 
+#: a row marked sent, with whether its seat is held for want of mail (the email reaching it
+#: releases the hold): one statement, where the mark and the question were two
 _MARK_SENT = (update(OutboxRow.__table__)
-              .where(OutboxRow.__table__.c.id == bindparam("row_id"),
-                     OutboxRow.__table__.c.status != OutboxStatus.SENT)
+              .where(_OUTBOX.id == bindparam("row_id"), _OUTBOX.status != OutboxStatus.SENT)
               .values(status=OutboxStatus.SENT, sent_at=bindparam("at"), last_error=None,
-                      claim=None, relay_id=bindparam("answer")))
+                      claim=None, relay_id=bindparam("answer"))
+              .returning(_OUTBOX.game_id, _OUTBOX.seat, mailholds.seat_held().label("held")))
 
 
 def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
                release_holds: bool = True) -> None:
-    """The messages went out: record it (one statement for the lot), through a database
+    """The messages went out: record it (a statement a row), through a database
     restart if need be. Until it is recorded the heartbeat keeps the claims, so the rows are
     not taken over and sent again. `forget`: the rows are deleted instead (an erased
     player's goodbye: its address was to be kept only until it was sent). `release_holds`:
@@ -555,14 +557,17 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
         for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
             with attempt:
                 with svc.db.transaction() as session:
-                    # a seat held for want of mail among the recipients, asked in the same
-                    # transaction (no second one per email when none is held, the usual case)
-                    held = mailholds.held_among(session, list(sent)) \
-                        if release_holds and not forget else []
                     if forget:
                         session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
+                        held = []
                     else:
-                        session.execute(_MARK_SENT, params)
+                        # a seat held for want of mail among the recipients, told by the mark
+                        # itself (no second transaction per email when none is held, the
+                        # usual case)
+                        marked = [session.execute(_MARK_SENT, one).one_or_none()
+                                  for one in params]
+                        held = sorted({(m.game_id, m.seat) for m in marked
+                                       if m is not None and m.held}) if release_holds else []
                 svc.outages.ok("database")
                 mailholds.release_held(svc, held)   # their clocks run again
     except DBAPIError:

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from datetime import datetime, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import literal_column, select
 from sqlalchemy.orm import Session
 
 from service.mailwire.outbound.catalogs import N_
@@ -78,6 +78,17 @@ def delivered(svc: Services, row_ids: list[int]) -> int:
     with svc.db.transaction() as session:
         held = held_among(session, row_ids)
     return release_held(svc, held)
+
+
+def seat_held():
+    """Whether an outbox row's seat is held for want of mail: a column for a statement about
+    outbox rows (the relay's mark of a row sent returns it, so a delivered email asks in the
+    same round trip that records it)."""
+    # the outbox row's columns named with their table: SQLAlchemy writes a RETURNING clause
+    # on SQLite without table names, which in this subquery would name the seat's own columns
+    return select(Seat.seat).where(Seat.game_id == literal_column("outbox.game_id"),
+                                   Seat.seat == literal_column("outbox.seat"),
+                                   Seat.mail_held_since.is_not(None)).exists()
 
 
 def held_among(session: Session, row_ids: list[int]) -> list[tuple[int, int]]:
