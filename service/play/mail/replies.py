@@ -22,6 +22,7 @@ from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from sqlalchemy import func, or_, select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError
@@ -126,6 +127,11 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
             # parsed once, at intake; rows stored before that was kept are parsed here
             mail = InboundMail.from_json(parsed) if parsed else \
                 parse_message(session.get(InboundMessage, inbound_id).raw)
+            bounce = bounces.token_of(mail, svc.urls.domain)
+            # a reply's game and seat are read in the claim's own unit of work (issue 53: it
+            # was a unit of work of its own, a pool checkout, BEGIN and COMMIT more); a bug
+            # reading them is the message's failure below, not the claim's
+            target = _target_or_failure(session, svc, mail) if not bounce else None
     except Exception as exc:
         if not is_transient(exc):
             raise
@@ -134,7 +140,6 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
             from exc
     try:
         # a delivery report to one of our bounce+ addresses, or a player's reply
-        bounce = bounces.token_of(mail, svc.urls.domain)
         if bounce:
             status, detail = bounces.handle(svc, _raw(svc, inbound_id), bounce)
             if status == "ignored":   # an out-of-office reply to the return path (RFC 3834)
@@ -142,7 +147,9 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
                     svc, mail, *awayoffers.seat_of_bounce_token(svc, bounce)) or (status, detail)
             result = Result(status, detail=detail)
         else:
-            result = _decide(svc, mail, now, inbound_id)
+            if isinstance(target, Exception):
+                raise target
+            result = _decide(svc, mail, now, inbound_id, target)
     except Exception as exc:
         if is_transient(exc):
             _stopped_by_database(svc, inbound_id, now, exc)
@@ -187,13 +194,27 @@ def _raw(svc: Services, inbound_id: int) -> bytes:
         return session.get(InboundMessage, inbound_id).raw
 
 
-def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) -> Result:
+def _target_or_failure(session: Session, svc: Services, mail: InboundMail
+                       ) -> Target | Exception | None:
+    """The game and seat the message is for (find_target), or the bug that stopped reading
+    them; a database error is raised, to take the claim back with its transaction."""
+    try:
+        return find_target(session, svc.urls.signer, mail, svc.urls.domain)
+    except DBAPIError:
+        raise
+    except Exception as exc:   # noqa: BLE001 - a bug: the message fails, once, with it
+        return exc
+
+
+def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int,
+            target: Target | None) -> Result:
+    """What to do with a reply whose game and seat (`target`) were read with its claim. The
+    usual reply needs nothing more of the database here (the session below then opens no
+    connection): its game came with the target, and its lines are its own."""
     db, domain = svc.db, svc.urls.domain
     why = rejection(mail, domain)
     if isinstance(why, Automated):
         # never answered as a move; an out-of-office reply may bring its player an offer
-        with db.transaction() as session:
-            target = find_target(session, svc.urls.signer, mail, domain)
         offered = awayoffers.consider(svc, mail, target.game_id, target.seat) if target \
             else None
         status, detail = offered or (InboundStatus.IGNORED, why.explain())
@@ -201,7 +222,6 @@ def _decide(svc: Services, mail: InboundMail, now: datetime, inbound_id: int) ->
     if not mail.sender:
         return Result(InboundStatus.IGNORED, detail=NO_SENDER)
     with db.transaction() as session:
-        target = find_target(session, svc.urls.signer, mail, domain)
         if target is None:
             # no game: nobody we know to answer (a From can name anyone: no backscatter)
             return Result(InboundStatus.IGNORED, detail=NO_GAME)

@@ -262,3 +262,25 @@ def test_undo_in_a_reply_is_answered_with_words(client, app):
     assert inbound_status(app, row_id)[0] == "refused"
     assert "no move to take back" in text_of(latest_to(app, addr))
     assert events(app) == before
+
+
+def test_a_usual_reply_is_two_units_of_work_its_claim_with_its_game_and_its_move(client, app):
+    """The reply's game and seat are read in the transaction that claims it (issue 53: a unit
+    of work of their own before, a pool checkout, BEGIN and COMMIT more), and its move with its
+    outcome is the other; its emails are the relay's (left out here)."""
+    from sqlalchemy import event
+    start(client)
+    _, ours = mover(app)
+    svc = app.extensions["turnpost"]
+    kick, svc.enqueue = svc.enqueue, play.services.run_nothing
+    checkouts: list[int] = []
+    listener = lambda *_: checkouts.append(1)   # noqa: E731
+    try:
+        row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
+        event.listen(svc.db.engine, "checkout", listener)
+        result = replies.process(svc, row_id)
+    finally:
+        event.remove(svc.db.engine, "checkout", listener)
+        svc.enqueue = kick
+    assert result.status == "applied", result
+    assert len(checkouts) == 2
