@@ -69,6 +69,9 @@ from service.store.models import (  # noqa: E402
     Submission,
 )
 
+#: the Procfile's worker: two processes (at most one email each with the relay and not
+#: marked sent when the worker is killed)
+WORKER_PROCESSES = 2
 BIN = Path(sys.executable).parent
 DOMAIN = "turnpost.test"
 LINK = re.compile(r"(/m/[A-Za-z0-9_.\-]+)")
@@ -252,7 +255,7 @@ class Stack:
             # the Procfile's processes: worker and beat apart, gunicorn with its config file
             # (4 sync workers)
             "worker": [str(BIN / "celery"), "-A", "workers.worker", "worker",
-                       "--concurrency", "2", "--loglevel", "WARNING"],
+                       "--concurrency", str(WORKER_PROCESSES), "--loglevel", "WARNING"],
             "beat": [str(BIN / "celery"), "-A", "workers.worker", "beat", "--loglevel",
                      "WARNING", "--schedule", str(self.tmp / "beat-schedule")],
             "web": [str(BIN / "gunicorn"), "-c", str(ROOT / "config" / "gunicorn.py"),
@@ -732,7 +735,9 @@ class Harness:
         emails, so that on its return one task sends them all (a batch fills with what is
         due) to a relay with no delay, and the sink kills the worker as it takes the batch's
         third email, before its 250 goes back: the one email in flight, which the worker cannot
-        know was taken. Its claim lapses after 60 s and it is sent again."""
+        know was taken. Its claim lapses after 60 s and it is sent again. A reply's task sends
+        its own emails where it runs (workers.celery_app), so the other process may have one
+        in flight too: at most one a process."""
         sink, stack = self.stack.sink, self.stack
         report = Report("worker kill -9 inside a fast batch")
         before = self.before()
@@ -1131,8 +1136,10 @@ receiver, PostgreSQL 15 and Redis, and the production sweep interval, 60 s
   email, before its 250 goes back. The worker cannot know the relay has that email (SMTP has
   no way to ask), so it is composed and sent again when its claim lapses after 60 s, under a
   Message-ID of its own (`tp.….2`: a Message-ID names one rendering), and counted as that
-  row's: 1 doubled per kill is the floor, and the run fails on more. Every other email is
-  marked sent in its own commit as soon as the relay's answer is in.
+  row's: 1 doubled per kill is the floor for the batch. A reply's task sends its own emails
+  where it runs, so the worker's other process may have one in flight as well: the run fails
+  on more than one a worker process (2). Every other email is marked sent in its own commit
+  as soon as the relay's answer is in.
 - *100 help replies, 4 at a time*: from one seat of a game of their own: the cap allows 10
   answers an hour and an 11th that says it is the last, counted under the game row's lock,
   so exactly 11 answers and 1 notice whatever the concurrency.
@@ -1199,8 +1206,8 @@ def main() -> int:
     muted = sum(r.muted for r in reports)
     slowest = max((r.slowest for r in reports if r.slowest is not None), default=None)
     failures = [f"{r.name}: {f}" for r in reports for f in r.failures]
-    failures += [f"{r.name}: {r.doubled} doubled in one kill (at most 1)" for r in kills
-                 if r.doubled > 1]
+    failures += [f"{r.name}: {r.doubled} doubled in one kill (at most {WORKER_PROCESSES}, one "
+                 f"a worker process)" for r in kills if r.doubled > WORKER_PROCESSES]
     verdict = f"{lost} lost, {doubled} doubled, {muted} muted, {bare} bare 500s"
     if slowest is not None:
         verdict += f", slowest click under a hung broker {slowest:.2f} s"
