@@ -49,6 +49,27 @@ class Database:
                 self.committed(session.info)
 
     @contextmanager
+    def autocommit(self) -> Iterator[Session]:
+        """A unit of work whose statements each commit as they run: for one statement, or
+        for statements that need no transaction together (a claim, then reads about what it
+        claimed). On PostgreSQL no BEGIN or COMMIT goes to the server: two of the three round
+        trips of a one-statement transaction (issue 53). A statement run before an error
+        stays done, so use it only where that is what the caller wants. The work declared
+        for after the commit (session.info) runs after the last statement, as with
+        `transaction()`. On SQLite, whose transactions cost no round trip, it is
+        `transaction()`."""
+        if self.engine.dialect.name == "sqlite":
+            with self.transaction() as session:
+                yield session
+            return
+        with self.sessions() as session:
+            with session.begin():
+                session.connection(execution_options={"isolation_level": "AUTOCOMMIT"})
+                yield session
+            if self.committed is not None and session.info:
+                self.committed(session.info)
+
+    @contextmanager
     def reading(self) -> Iterator[Session]:
         """A unit of work that only reads (a page, a feed, the API's GETs). On SQLite it
         neither takes nor waits for the write lock (WAL lets a reader see the last commit

@@ -44,7 +44,8 @@ def store_raw(svc: Services, raw: bytes, via: str) -> tuple[int, bool]:
         raw = raw[:svc.settings.INBOUND_UNKNOWN_MAX_BYTES]
         expires_at = now + UNKNOWN_KEPT
     try:
-        with svc.db.transaction() as session:
+        # one statement: no BEGIN or COMMIT round trip for it (Database.autocommit)
+        with svc.db.autocommit() as session:
             row_id = inboundrows.insert(session.connection(), {
                 "message_id": message_id, "raw": raw, "via": via,
                 "status": InboundStatus.RECEIVED, "parsed": mail.to_json(), "attempts": 0,

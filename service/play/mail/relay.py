@@ -208,7 +208,7 @@ class Heartbeat:
     def _beat(self) -> None:
         while not self._stop.wait(HEARTBEAT_SECONDS):
             try:
-                with self.svc.db.transaction() as session:
+                with self.svc.db.autocommit() as session:
                     session.execute(update(OutboxRow).where(
                         OutboxRow.id.in_(self.row_ids), OutboxRow.claim == self.token,
                         OutboxRow.status == OutboxStatus.SENDING)
@@ -556,7 +556,8 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
     try:
         for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
             with attempt:
-                with svc.db.transaction() as session:
+                # one statement: no BEGIN or COMMIT round trip for it (Database.autocommit)
+                with svc.db.autocommit() as session:
                     if forget:
                         session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
                         held = []

@@ -22,7 +22,6 @@ from datetime import datetime, timedelta
 from types import SimpleNamespace
 
 from sqlalchemy import func, or_, select
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session
 
 from service.games.contract import CommandError
@@ -119,7 +118,9 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
     `claimant`: who takes the message (a worker's task id, the same in its retries)."""
     now = svc.clock.now()
     try:
-        with svc.db.transaction() as session:
+        # the claim commits as it runs (no BEGIN or COMMIT round trip): what follows in this
+        # unit of work only reads
+        with svc.db.autocommit() as session:
             taken, parsed = inboundrows.claim(session.connection(), inbound_id, now,
                                                 now - CLAIM_TIMEOUT, claimant)
             if not taken:
@@ -130,7 +131,7 @@ def process(svc: Services, inbound_id: int, claimant: str | None = None) -> Resu
             bounce = bounces.token_of(mail, svc.urls.domain)
             # a reply's game and seat are read in the claim's own unit of work (issue 53: it
             # was a unit of work of its own, a pool checkout, BEGIN and COMMIT more); a bug
-            # reading them is the message's failure below, not the claim's
+            # reading them is the message's failure below
             target = _target_or_failure(session, svc, mail) if not bounce else None
     except Exception as exc:
         if not is_transient(exc):
@@ -197,12 +198,13 @@ def _raw(svc: Services, inbound_id: int) -> bytes:
 def _target_or_failure(session: Session, svc: Services, mail: InboundMail
                        ) -> Target | Exception | None:
     """The game and seat the message is for (find_target), or the bug that stopped reading
-    them; a database error is raised, to take the claim back with its transaction."""
+    them; a transient database error is raised (the claim is kept: the worker's retry, the
+    same claimant, takes the message again, or the sweep once the claim lapses)."""
     try:
         return find_target(session, svc.urls.signer, mail, svc.urls.domain)
-    except DBAPIError:
-        raise
     except Exception as exc:   # noqa: BLE001 - a bug: the message fails, once, with it
+        if is_transient(exc):
+            raise
         return exc
 
 

@@ -211,11 +211,11 @@ def test_a_message_the_database_stops_before_it_is_taken_stays_to_be_taken(clien
     start(client)
     _, ours = mover(app)
     svc = app.extensions["turnpost"]
-    real = svc.db.transaction
     with monkeypatch.context() as patched:
         patched.setattr(svc, "kick", lambda *a: None)       # stored, its kick lost
         row_id, _ = deliver(app, reply_to(ours, move_links(ours)[0][0]))
-        patched.setattr(svc.db, "transaction", raising_n(real, sqlite_locked(), 1))
+        # the claim's unit of work (Database.autocommit: its statement commits as it runs)
+        patched.setattr(svc.db, "autocommit", raising_n(svc.db.autocommit, sqlite_locked(), 1))
         with pytest.raises(play.DatabaseUnavailable):
             play.process_inbound(svc, row_id)
     assert inbound_status(app, row_id)[0] == "received"
