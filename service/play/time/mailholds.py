@@ -93,7 +93,7 @@ def seat_held():
 
 def held_among(session: Session, row_ids: list[int]) -> list[tuple[int, int]]:
     """The (game, seat) held for want of mail among these outbox rows' recipients: one
-    statement, which the relay runs in the transaction that marks the rows sent."""
+    statement (`delivered`'s; the relay's own mark asks `seat_held` instead)."""
     if not row_ids:
         return []
     return [tuple(r) for r in session.execute(
