@@ -14,8 +14,6 @@ the process and is left out. Prints the p50 over the rounds of each part, per em
 from __future__ import annotations
 
 import argparse
-import email.generator
-import io
 import random
 import statistics
 import sys
@@ -28,7 +26,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bench import queue_turn_emails  # noqa: E402
-from service.mailwire.outbound import compose  # noqa: E402
+from service.mailwire.outbound import compose, pipelining  # noqa: E402
 from service.play.mail import relay  # noqa: E402
 from service.store.migrate import upgrade  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -38,9 +36,7 @@ GROUP = relay.GROUP
 
 def for_smtp(msg) -> bytes:
     """The bytes SMTP carries, as the relay's pipelining flattens them."""
-    flat = io.BytesIO()
-    email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
-    return flat.getvalue()
+    return pipelining.flatten(msg)
 
 
 def measure(rounds: int, per_round: int) -> dict[str, list[float]]:

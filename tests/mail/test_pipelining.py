@@ -6,6 +6,8 @@ may be handed over before the relay answers its data (`hand_over`): the answer i
 the line carries anything else, and means for that message what it would have meant at once."""
 from __future__ import annotations
 
+import email.generator
+import io
 import re
 import socketserver
 import threading
@@ -14,10 +16,15 @@ from email.message import EmailMessage
 
 import pytest
 from aiosmtpd.controller import Controller
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
+from service.mailwire.outbound.pipelining import flatten
 from service.mailwire.outbound.transports import SendFailed, SendRefused, SMTPTransport
+from service.play.mail.relay import render
+from service.store.models import OutboxRow
 from tests.mail.test_relay import free_port
-from tests.mail.test_relay_fanout import Holding, Sink, relay_at
+from tests.mail.test_relay_fanout import Holding, Sink, queued, relay_at
 
 
 class Relay(Sink):
@@ -258,3 +265,33 @@ def test_a_line_that_drops_before_the_answer_fails_that_message_for_a_later_try(
         finally:
             transport.close()
     assert handler.connections == 2
+
+
+def stdlib_bytes(msg: EmailMessage) -> bytes:
+    flat = io.BytesIO()
+    email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
+    return flat.getvalue()
+
+
+@settings(max_examples=200, deadline=None, derandomize=True)
+@given(st.lists(st.sampled_from(["Your move.", "", "é ♣ 🐉", ".dot", "\r\n", "\r", "\n",
+                                  "From here", " " * 3, "x" * 90]), max_size=40),
+       st.booleans())
+def test_a_message_is_flattened_to_the_stdlibs_own_bytes(pieces, html):
+    """flatten writes a part's text in one go: the bytes are the stdlib
+    BytesGenerator's, whatever the line ends (CRLF, CR, LF, none at the end), characters and
+    parts."""
+    body = "".join(pieces)
+    msg = message(3, body or "\n")
+    if html:
+        msg.add_alternative(f"<p>{body}</p>", subtype="html")
+    assert flatten(msg) == stdlib_bytes(msg)
+
+
+def test_a_turn_email_is_flattened_to_the_stdlibs_own_bytes(services):
+    """The real thing: a turn email with its text, HTML and picture."""
+    row_id = queued(services, 1)[0]
+    with services.db.transaction() as s:
+        msg = render(s, services, s.get(OutboxRow, row_id))
+    assert msg.is_multipart()
+    assert flatten(msg) == stdlib_bytes(msg)
