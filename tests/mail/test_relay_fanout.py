@@ -560,18 +560,24 @@ def test_a_database_blip_mid_batch_is_waited_out_and_said_once(smtp, monkeypatch
     monkeypatch.setattr(relay, "LOAD_PAUSES", (0, 0, 0))
     monkeypatch.setattr(relay, "GROUP", 2)      # rows loaded two at a time: a game's two
     ids = queued(svc, 3)
-    real, blips = svc.db.transaction, []
+    blips = []
 
-    def flaky():
-        if sink.messages and len(blips) < 2:
-            blips.append(1)
-            raise OperationalError("SELECT outbox", {}, Exception("server closed the connection"))
-        return real()
+    def away(unit):
+        """A unit of work that fails while the database is away: the loads' transactions and
+        the marks' autocommit alike, as when it really goes."""
+        def flaky():
+            if sink.messages and len(blips) < 2:
+                blips.append(1)
+                raise OperationalError("SELECT outbox", {},
+                                       Exception("server closed the connection"))
+            return unit()
+        return flaky
 
-    monkeypatch.setattr(svc.db, "transaction", flaky)
-    with caplog.at_level("WARNING"):
-        results = play.deliver(svc, ids)
-    monkeypatch.setattr(svc.db, "transaction", real)
+    with monkeypatch.context() as patched:
+        patched.setattr(svc.db, "transaction", away(svc.db.transaction))
+        patched.setattr(svc.db, "autocommit", away(svc.db.autocommit))
+        with caplog.at_level("WARNING"):
+            results = play.deliver(svc, ids)
     assert set(results.values()) == {"sent"} and len(blips) == 2
     assert sorted(sink.message_ids()) == sorted(message_ids(svc, ids).values())   # once each
     said = [r for r in caplog.records if "database" in r.getMessage()]
