@@ -563,8 +563,7 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
                         held = []
                     else:
                         # a seat held for want of mail among the recipients, told by the mark
-                        # itself (no second transaction per email when none is held, the
-                        # usual case)
+                        # itself (no second statement per email to ask)
                         marked = [session.execute(_MARK_SENT, one).one_or_none()
                                   for one in params]
                         held = sorted({(m.game_id, m.seat) for m in marked

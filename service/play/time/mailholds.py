@@ -1,8 +1,8 @@
 """Clocks that know when mail failed: a seat whose turn email hard-bounced, or was not accepted
 by the relay for 24 hours, cannot be expected to move, so its clock stops (`hold`) and the
 others are told that the player did not receive the turn. It runs again (`release`) when a later
-email to that seat is delivered (the relay's `delivered`) or the player acts (a move records
-`release_mover`): from then on, with the time it had left when it stopped.
+email to that seat is delivered (the relay's mark of it sent asks `seat_held`) or the player
+acts (a move records `release_mover`): from then on, with the time it had left when it stopped.
 
 A hold is the seat's `mail_held_since` and a paused clock (service.play.time.clocks.seat.pause), so a deadline
 sweep never finds the seat due meanwhile."""
@@ -93,14 +93,13 @@ def seat_held():
 
 def held_among(session: Session, row_ids: list[int]) -> list[tuple[int, int]]:
     """The (game, seat) held for want of mail among these outbox rows' recipients: one
-    statement (`delivered`'s; the relay's own mark asks `seat_held` instead)."""
+    statement (`delivered`'s; the relay's own mark asks `seat_held` in its statement)."""
     if not row_ids:
         return []
     return [tuple(r) for r in session.execute(
-        select(Seat.game_id, Seat.seat).join(OutboxRow, (OutboxRow.game_id == Seat.game_id)
-                                             & (OutboxRow.seat == Seat.seat))
-        .where(OutboxRow.id.in_(sorted(row_ids)), Seat.mail_held_since.is_not(None))
-        .distinct().order_by(Seat.game_id)).all()]
+        select(OutboxRow.game_id, OutboxRow.seat)
+        .where(OutboxRow.id.in_(sorted(row_ids)), seat_held())
+        .distinct().order_by(OutboxRow.game_id)).all()]
 
 
 def release_held(svc: Services, held: list[tuple[int, int]]) -> int:
