@@ -27,29 +27,32 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
 
 from pg_bench import fresh_database, warm_up  # noqa: E402
-from sweep_shards import backends, cpu_seconds  # noqa: E402
+from sweep_shards import backends  # noqa: E402
 
 from bench import p95, smtp_sink  # noqa: E402
 from scale import web  # noqa: E402
-from scale.stack import Stack, members  # noqa: E402
+from scale.stack import Stack, cpu_seconds, members  # noqa: E402
 from service import play  # noqa: E402
 from service.store.models import OutboxRow  # noqa: E402
 from service.web import create_app  # noqa: E402
 
 
 def spent(shape: Stack, engine) -> dict[str, float]:
-    """CPU seconds so far of the web's and the workers' processes, and of the database's
-    backends (by pid: a backend that ended since is not counted)."""
+    """CPU seconds so far of the web's and the workers' processes (each process's own: the
+    group already lists the children), the Celery worker's main process apart, and of the
+    database's backends (by pid: a backend that ended since is not counted)."""
     out = {role: sum(cpu_seconds(pid) for pid in members(shape.procs[role].pid))
            for role in ("web", "worker")}
+    out["worker main"] = cpu_seconds(shape.procs["worker"].pid)
     return {**out, **{f"pg{pid}": cpu for pid, cpu in backends(engine).items()}}
 
 
 def per_reply(before: dict[str, float], after: dict[str, float], n: int) -> str:
     """Milliseconds of CPU per reply applied, by role (the workers' include sending the
-    emails the moves queued)."""
+    emails the moves queued; of them, the Celery worker's main process: its consumer)."""
     pg = sum(cpu - before.get(k, 0.0) for k, cpu in after.items() if k.startswith("pg"))
     parts = {"web": after["web"] - before["web"], "workers": after["worker"] - before["worker"],
+             "of which Celery's main": after["worker main"] - before["worker main"],
              "PostgreSQL": pg}
     return ", ".join(f"{k} {v * 1000 / max(n, 1):.1f}" for k, v in parts.items())
 
