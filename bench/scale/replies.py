@@ -7,6 +7,10 @@ its own new Trees game. For comparing two versions of the reply path in minutes.
 
     .venv/bin/python bench/scale/replies.py --url postgresql+psycopg://postgres@127.0.0.1/x \\
                                             --redis-url redis://127.0.0.1:6379/12 [--rounds 3]
+                                            [--pool 4] [--web-workers 4]
+
+Each round's CPU is read once its emails are sent and the queue is empty, as make
+bench-scale's is (bench/scale/work.drain).
 
 The --url database's tables are DROPPED and recreated; the Redis database is flushed. Prints;
 never asserts."""
@@ -30,8 +34,8 @@ from pg_bench import fresh_database, warm_up  # noqa: E402
 from sweep_shards import backends  # noqa: E402
 
 from bench import p95, smtp_sink  # noqa: E402
-from scale import web  # noqa: E402
-from scale.stack import Stack, cpu_seconds, members  # noqa: E402
+from scale import web, work  # noqa: E402
+from scale.stack import POOL, WEB_WORKERS, Stack, cpu_seconds, members  # noqa: E402
 from service import play  # noqa: E402
 from service.store.models import OutboxRow  # noqa: E402
 from service.web import create_app  # noqa: E402
@@ -63,13 +67,17 @@ def main() -> None:
     ap.add_argument("--redis-url", required=True, help="Redis (flushed)")
     ap.add_argument("--replies", type=int, default=1500, help="replies a round")
     ap.add_argument("--rounds", type=int, default=3)
+    ap.add_argument("--pool", type=int, default=POOL, help="Celery worker processes")
+    ap.add_argument("--web-workers", type=int, default=WEB_WORKERS,
+                    help="gunicorn workers (the service's; the bare route's too)")
     args = ap.parse_args()
     fresh_database(args.url)
     with tempfile.TemporaryDirectory() as tmp, ExitStack() as stack:
         tmp = Path(tmp)
         sink_port = stack.enter_context(smtp_sink(tmp / "sink.log"))
         redis.Redis.from_url(args.redis_url).flushdb()
-        shape = Stack(args.url, args.redis_url, tmp, smtp_port=sink_port)
+        shape = Stack(args.url, args.redis_url, tmp, smtp_port=sink_port,
+                      web_workers=args.web_workers, pool=args.pool)
         app = create_app({**shape.env(), "TURNPOST_CHANCE": random.Random(4)})
         svc = app.extensions["turnpost"]
         svc.enqueue = play.services.run_nothing          # the games' first emails: not sent
@@ -91,7 +99,7 @@ def main() -> None:
             before = spent(shape, svc.db.engine)
             posted, bare = web.alternate(shape.web_port, shape.bare_port, pool, slices=2)
             lags, rate, lost = web.applied(svc.db, tag)
-            time.sleep(5)                               # the round's emails go out
+            work.drain(svc.db.engine, args.redis_url)      # the round's emails go out
             cpu = per_reply(before, spent(shape, svc.db.engine), len(lags))
             print(f"round {n + 1}: {len(lags)} moves by reply at {rate:.1f}/s against the bare "
                   f"route's {bare.rate:,.0f} req/s: {rate / bare.rate:.3f}x"

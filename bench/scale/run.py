@@ -161,16 +161,7 @@ class Bench:
     def drain(self, seconds: float = 900) -> float:
         """Wait until the workers' queue is empty and no email is due or being sent (a
         figure's emails are not the next's)."""
-        broker, t0 = redis.Redis.from_url(self.args.redis_url), time.monotonic()
-        unsent = text("SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') "
-                      "AND next_try <= now() AT TIME ZONE 'UTC'")
-        while time.monotonic() - t0 < seconds:
-            with self.svc.db.engine.connect() as conn:
-                left = conn.scalar(unsent)
-            if not left and not broker.llen("celery"):
-                break
-            time.sleep(1)
-        took = time.monotonic() - t0
+        took = work.drain(self.svc.db.engine, self.args.redis_url, seconds)
         self.say(f"the workers' queue and the due emails drained in {took:.0f} s")
         return took
 

@@ -114,6 +114,8 @@ class Stack:
     web_port: int = field(default_factory=free_port)
     bare_port: int = field(default_factory=free_port)
     smtp_port: int = 0
+    web_workers: int = WEB_WORKERS
+    pool: int = POOL
     procs: dict[str, subprocess.Popen] = field(default_factory=dict)
 
     def env(self, **more) -> dict:
@@ -127,7 +129,7 @@ class Stack:
 
     def start(self, stack: ExitStack, sink_port: int) -> None:
         self.smtp_port = sink_port
-        gunicorn = [str(BIN / "gunicorn"), "--workers", str(WEB_WORKERS), "--log-level",
+        gunicorn = [str(BIN / "gunicorn"), "--workers", str(self.web_workers), "--log-level",
                     "warning"]
         logs = self.tmp
         # the floor's table made here: four workers making it at once race on the catalog
@@ -140,7 +142,7 @@ class Stack:
             [*gunicorn, "--bind", f"127.0.0.1:{self.web_port}", "service.web:create_app()"],
             self.env(), logs / "web.log", self.web_port))
         self.stack = stack
-        self.start_worker(POOL)
+        self.start_worker(self.pool)
         self.procs["beat"] = stack.enter_context(group(
             [str(BIN / "celery"), "-A", "workers.worker", "beat", "--loglevel=WARNING",
              "--schedule", str(self.tmp / "celerybeat-schedule")], self.env(),

@@ -7,8 +7,9 @@ import time
 from datetime import datetime, timedelta, timezone
 
 import psycopg
+import redis
 from pg_bench import sink_arrivals
-from sqlalchemy import select, update
+from sqlalchemy import select, text, update
 from sqlalchemy.orm import selectinload
 
 from bench import plain_smtplib_rate
@@ -19,6 +20,21 @@ from service.store.models import GameRow, OutboxRow, Seat
 from . import seed
 
 FAR = datetime(2999, 1, 1, tzinfo=timezone.utc)
+_UNSENT = text("SELECT count(*) FROM outbox WHERE status IN ('pending', 'sending') "
+               "AND next_try <= now() AT TIME ZONE 'UTC'")
+
+
+def drain(engine, redis_url: str, seconds: float = 900) -> float:
+    """Wait until the workers' queue is empty and no email is due or being sent (a figure's
+    emails are its own cost, not the next one's); the seconds it took."""
+    broker, t0 = redis.Redis.from_url(redis_url), time.monotonic()
+    while time.monotonic() - t0 < seconds:
+        with engine.connect() as conn:
+            left = conn.scalar(_UNSENT)
+        if not left and not broker.llen("celery"):
+            break
+        time.sleep(1)
+    return time.monotonic() - t0
 
 
 def make_due(url: str, lo: int, hi: int, n: int) -> tuple[datetime, int]:
