@@ -133,22 +133,27 @@ def enqueue_for(app, celery_app: Celery):
 
 def _to_the_broker(app, celery_app: Celery, run):
     """`enqueue` with a broker: tasks published for the workers (a deliver kick left out while
-    one waits: workers.delivergate), or run here when this task sends its own emails."""
+    one waits: workers.delivergate), or run here when this task sends its own emails and no
+    task waits behind it."""
     bot_delay = float(app.config["TURNPOST_BOT_DELAY_SECONDS"])
     publisher = Publisher(celery_app)
     gate = app.extensions["turnpost.delivergate"] = DeliverGate(
         app.config["TURNPOST_BROKER_URL"])
+    queue = celery_app.conf.task_default_queue
 
     def enqueue(job: str, *args: Any) -> None:
         if job == "deliver" and not args[0]:
             return
-        if job == "deliver" and _sending_here.get():
-            # the rows are committed: sent here, now, by the delivery task run in place
-            # (its failure is the sweep's to mend, as a lost kick's); this worker dying
-            # first leaves them pending for the sweep, its task redelivered finds its
-            # reply processed (acks_late, the claim), so nothing is lost or applied twice
+        if job == "deliver" and _sending_here.get() and not gate.work_waiting(queue):
+            # the workers keep up: the rows are committed, sent here, now, by the delivery
+            # task run in place (its failure is the sweep's to mend, as a lost kick's); this
+            # worker dying first leaves them pending for the sweep, its task redelivered
+            # finds its reply processed (acks_late, the claim), so nothing is lost or
+            # applied twice
             run(job, *args)
             return
+        # otherwise (tasks wait behind this one) its emails join the batch a deliver task
+        # makes of everything due: one task, one claim, one connection for many replies'
         if job == "deliver" and not gate.should_publish():
             return          # a deliver task waits in the queue: its claim takes these rows
         # a broker that does not answer gives up in a tenth of a second (the sweep

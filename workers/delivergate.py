@@ -10,6 +10,12 @@ it can see committed and before the waiting task's claim, which takes that row (
 task already has it): nothing is left behind. A task that claimed a whole batch may have left
 rows due: it kicks once more as it ends (`more_may_wait`).
 
+A task that sends its own emails (a reply's) sends them where it runs while the workers keep
+up; while tasks wait in the queue behind it, its rows join the batch a waiting deliver task
+makes of everything due (`work_waiting`): composed and sent ten at a time, an email costs the
+workers about two thirds of one sent alone (the claim, the group's reads, the batch's threads
+paid once; bench/scale/replies.py).
+
 What can go wrong loses nothing, as a lost kick loses nothing: the rows are in the database
 and the sweep sends them. The key outlives a task lost with the broker by its expiry at most;
 a broker that is not Redis has no key, and every kick publishes as before."""
@@ -50,6 +56,19 @@ class DeliverGate:
         if self._client is None:
             return True
         return bool(self._client.set(WAITING, b"1", nx=True, px=EXPIRY_MS))
+
+    def work_waiting(self, queue: str) -> bool:
+        """Whether tasks wait in the broker's queue behind the ones the workers hold (the
+        length of its Redis list, which holds only those not yet taken). Never raises: a
+        broker that does not answer is taken for an idle one, so a reply's emails go from
+        its own task as they always could."""
+        if self._client is None:
+            return False
+        try:
+            return bool(self._client.llen(queue))
+        except redis.RedisError as exc:
+            log.debug("queue length not read: %s", exc)
+            return False
 
     def reopen(self) -> None:
         """A deliver task starts (it claims after this), or a publish failed: the next kick
