@@ -1,0 +1,152 @@
+"""A turn email's CPU time in the relay on `make bench-scale`'s seed, in process: games in the
+middle of play, of all four kinds, where bench/email_cpu.py's are the first move of a Trees
+game (which cost about two thirds as much). For finding what a real email costs and comparing
+two versions of rendering on a busy machine.
+
+    .venv/bin/python bench/scale/emails.py [--url postgresql+psycopg://.../turnpost_scale]
+                                           [--emails 2000] [--games 95000-99999]
+
+Turn emails for the seats of the games in the range are queued as the fan-out queues them
+(held, due in the far future), loaded ten at a time, composed and flattened as the relay
+does, then deleted: the seed is left as it was. Prints, per game kind, the median and 90th
+percentile of an email's CPU (this thread's: load, compose, flatten), then the mean of each
+part across all of them."""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import sys
+import time
+from collections import defaultdict
+from email.message import MIMEPart
+from pathlib import Path
+
+import jinja2
+from sqlalchemy import delete, select
+
+HERE = Path(__file__).resolve().parent
+sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
+
+from pg_bench import service_env  # noqa: E402
+
+from scale import work  # noqa: E402
+from service.mailwire.outbound import compose, htmllines, pipelining  # noqa: E402
+from service.play.mail import relay  # noqa: E402
+from service.store.models import GameRow, OutboxRow  # noqa: E402
+from service.web import create_app  # noqa: E402
+
+GROUP = relay.GROUP
+
+
+class Parts:
+    """CPU time spent inside some functions, by name, while `on`."""
+
+    def __init__(self) -> None:
+        self.spent: dict[str, float] = defaultdict(float)
+        self._inside: set[str] = set()      # a part called within itself is counted once
+
+    def time(self, owner, name: str, label) -> None:
+        real = getattr(owner, name)
+
+        def timed(*args, **kwargs):
+            key = label(args)
+            if key in self._inside:
+                return real(*args, **kwargs)
+            self._inside.add(key)
+            t0 = time.thread_time()
+            try:
+                return real(*args, **kwargs)
+            finally:
+                self.spent[key] += time.thread_time() - t0
+                self._inside.discard(key)
+        setattr(owner, name, timed)
+
+    def inliner(self, inliner):
+        parts = self
+
+        class Timed:
+            def inline(self, html: str) -> str:
+                t0 = time.thread_time()
+                try:
+                    return inliner.inline(html)
+                finally:
+                    parts.spent["CSS inlined"] += time.thread_time() - t0
+        return Timed()
+
+
+def instrument(parts: Parts) -> None:
+    parts.time(jinja2.Template, "render", lambda a: f"template {a[0].name}")
+    parts.time(compose, "picture", lambda a: "the table picture")
+    parts.time(htmllines, "fold", lambda a: "HTML lines folded")
+    parts.time(pipelining, "flatten", lambda a: "flattened (the bytes SMTP carries)")
+    for name in ("set_content", "add_alternative", "make_related", "__setitem__"):
+        parts.time(MIMEPart, name, lambda a: "the email package: headers and parts")
+    compose._inliner = parts.inliner(compose._inliner)
+
+
+def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
+    app = create_app(service_env(url, redis_url))
+    svc = app.extensions["turnpost"]
+    relay.prepare_to_render(svc)            # as a worker does before it forks
+    with svc.db.transaction() as s:
+        kinds = dict(s.execute(select(GameRow.id, GameRow.kind)
+                               .where(GameRow.id.between(lo, hi))).all())
+    ids = sorted(work.queue_fanout(svc, lo, hi, n).values())
+    parts = Parts()
+    by_kind: dict[str, list[float]] = defaultdict(list)
+    try:
+        with svc.db.transaction() as s:
+            game_of = dict(s.execute(select(OutboxRow.id, OutboxRow.game_id)
+                                     .where(OutboxRow.id.in_(ids))).all())
+        sending = relay._Sending(svc, "scale-emails", probe=False)
+        warm = ids[:GROUP * 2]                    # the first groups warm the process
+        for k in range(0, len(ids), GROUP):
+            if k == len(warm):
+                instrument(parts)
+            group = ids[k:k + GROUP]
+            t0 = time.thread_time()
+            drafts = sending._load(group)
+            load = (time.thread_time() - t0) / len(group)
+            if k >= len(warm):
+                parts.spent["loaded (rows, games, news, desks)"] += load * len(group)
+            for row_id in group:
+                t0 = time.thread_time()
+                pipelining.flatten(drafts[row_id][0]())
+                if k >= len(warm):
+                    by_kind[kinds[game_of[row_id]]].append(
+                        (time.thread_time() - t0 + load) * 1000)
+    finally:
+        with svc.db.transaction() as s:
+            s.execute(delete(OutboxRow).where(OutboxRow.id.in_(ids)))
+        svc.dispose()
+    every = [ms for values in by_kind.values() for ms in values]
+    print(f"CPU ms per turn email (load, compose, flatten), {len(every)} emails of games "
+          f"{lo}-{hi}:")
+    for kind, values in sorted(by_kind.items()):
+        values.sort()
+        print(f"  {kind:12s} {len(values):5d} emails  median {statistics.median(values):6.2f}"
+              f"  p90 {values[int(len(values) * 0.9)]:6.2f}")
+    print(f"  {'all':12s} {len(every):5d} emails  mean   {statistics.mean(every):6.2f}")
+    print("of which, mean per email (the parts overlap: a template renders inside composing):")
+    for name, seconds in sorted(parts.spent.items(), key=lambda item: -item[1]):
+        print(f"  {name:45s} {seconds / len(every) * 1000:6.2f}")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--url", default=os.environ.get(
+        "TURNPOST_SCALE_DATABASE_URL",
+        "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_scale"),
+        help="the bench-scale seed (rows are added, then deleted)")
+    ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_SCALE_REDIS_URL",
+                                                          "redis://127.0.0.1:6379/14"))
+    ap.add_argument("--games", default="95000-99999", help="a range of game ids in progress")
+    ap.add_argument("--emails", type=int, default=2000)
+    args = ap.parse_args()
+    lo, hi = (int(x) for x in args.games.split("-"))
+    measure(args.url, args.redis_url, lo, hi, args.emails)
+
+
+if __name__ == "__main__":
+    main()
