@@ -153,7 +153,8 @@ def _to_the_broker(app, celery_app: Celery, run):
             run(job, *args)
             return
         # otherwise (tasks wait behind this one) its emails join the batch a deliver task
-        # makes of everything due: one task, one claim, one connection for many replies'
+        # makes of everything due: one task, one claim and one connection for the emails of
+        # many replies (workers.delivergate)
         if job == "deliver" and not gate.should_publish():
             return          # a deliver task waits in the queue: its claim takes these rows
         # a broker that does not answer gives up in a tenth of a second (the sweep
