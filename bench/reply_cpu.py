@@ -29,6 +29,7 @@ import sys
 import tempfile
 import time
 from collections import defaultdict
+from collections.abc import Callable
 from email.message import EmailMessage
 from pathlib import Path
 
@@ -53,7 +54,9 @@ class Parts:
         self.spent: dict[str, float] = defaultdict(float)
         self._inner: list[float] = []
 
-    def wrap(self, module, name: str, label: str) -> None:
+    def wrap(self, module, name: str, label: str | Callable[[tuple], str]) -> None:
+        """Time `module.name` from now on, under `label` (or the label it gives the call's
+        arguments)."""
         real = getattr(module, name)
 
         def timed(*args, **kwargs):
@@ -64,7 +67,7 @@ class Parts:
             finally:
                 took = time.thread_time() - t
                 inner = self._inner.pop()
-                self.spent[label] += took - inner
+                self.spent[label if isinstance(label, str) else label(args)] += took - inner
                 if self._inner:
                     self._inner[-1] += took
         setattr(module, name, timed)

@@ -14,7 +14,7 @@ A task that sends its own emails (a reply's) sends them where it runs while the 
 up; while tasks wait in the queue behind it, its rows join the batch a waiting deliver task
 makes of everything due (`work_waiting`): composed and sent ten at a time, an email costs the
 workers about two thirds of one sent alone (the claim, the group's reads, the batch's threads
-paid once; bench/scale/replies.py).
+paid once; docs/performance.md, "A reply's emails join a batch").
 
 What can go wrong loses nothing, as a lost kick loses nothing: the rows are in the database
 and the sweep sends them. The key outlives a task lost with the broker by its expiry at most;

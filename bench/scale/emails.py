@@ -10,7 +10,7 @@ Turn emails for the seats of the games in the range are queued as the fan-out qu
 (held, due in the far future), loaded ten at a time, composed and flattened as the relay
 does, then deleted: the seed is left as it was. Prints, per game kind, the median and 90th
 percentile of an email's CPU (this thread's: load, compose, flatten), then the mean of each
-part across all of them."""
+part's own time across all of them (bench/reply_cpu.py's Parts)."""
 from __future__ import annotations
 
 import argparse
@@ -29,6 +29,7 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
 
 from pg_bench import service_env  # noqa: E402
+from reply_cpu import Parts  # noqa: E402
 
 from scale import work  # noqa: E402
 from service.mailwire.outbound import compose, htmllines, pipelining  # noqa: E402
@@ -39,50 +40,22 @@ from service.web import create_app  # noqa: E402
 GROUP = relay.GROUP
 
 
-class Parts:
-    """CPU time spent inside some functions, by name, while `on`."""
+class _Inliner:
+    """css_inline's inliner takes no attribute of ours: its `inline`, timed through this."""
 
-    def __init__(self) -> None:
-        self.spent: dict[str, float] = defaultdict(float)
-        self._inside: set[str] = set()      # a part called within itself is counted once
-
-    def time(self, owner, name: str, label) -> None:
-        real = getattr(owner, name)
-
-        def timed(*args, **kwargs):
-            key = label(args)
-            if key in self._inside:
-                return real(*args, **kwargs)
-            self._inside.add(key)
-            t0 = time.thread_time()
-            try:
-                return real(*args, **kwargs)
-            finally:
-                self.spent[key] += time.thread_time() - t0
-                self._inside.discard(key)
-        setattr(owner, name, timed)
-
-    def inliner(self, inliner):
-        parts = self
-
-        class Timed:
-            def inline(self, html: str) -> str:
-                t0 = time.thread_time()
-                try:
-                    return inliner.inline(html)
-                finally:
-                    parts.spent["CSS inlined"] += time.thread_time() - t0
-        return Timed()
+    def __init__(self, real) -> None:
+        self.inline = real.inline
 
 
 def instrument(parts: Parts) -> None:
-    parts.time(jinja2.Template, "render", lambda a: f"template {a[0].name}")
-    parts.time(compose, "picture", lambda a: "the table picture")
-    parts.time(htmllines, "fold", lambda a: "HTML lines folded")
-    parts.time(pipelining, "flatten", lambda a: "flattened (the bytes SMTP carries)")
+    parts.wrap(jinja2.Template, "render", lambda a: f"template {a[0].name}")
+    parts.wrap(compose, "picture", "the table picture")
+    parts.wrap(htmllines, "fold", "HTML lines folded")
+    parts.wrap(pipelining, "flatten", "flattened (the bytes SMTP carries)")
     for name in ("set_content", "add_alternative", "make_related", "__setitem__"):
-        parts.time(MIMEPart, name, lambda a: "the email package: headers and parts")
-    compose._inliner = parts.inliner(compose._inliner)
+        parts.wrap(MIMEPart, name, "the email package: headers and parts")
+    compose._inliner = _Inliner(compose._inliner)
+    parts.wrap(compose._inliner, "inline", "CSS inlined")
 
 
 def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
@@ -128,7 +101,8 @@ def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
         print(f"  {kind:12s} {len(values):5d} emails  median {statistics.median(values):6.2f}"
               f"  p90 {values[int(len(values) * 0.9)]:6.2f}")
     print(f"  {'all':12s} {len(every):5d} emails  mean   {statistics.mean(every):6.2f}")
-    print("of which, mean per email (the parts overlap: a template renders inside composing):")
+    print("of which, mean per email (each part's own time; a template's includes are in its "
+          "own):")
     for name, seconds in sorted(parts.spent.items(), key=lambda item: -item[1]):
         print(f"  {name:45s} {seconds / len(every) * 1000:6.2f}")
 
