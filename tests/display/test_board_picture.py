@@ -6,7 +6,9 @@ places."""
 from __future__ import annotations
 
 import io
+import random
 import re
+import zlib
 
 import pytest
 from PIL import Image
@@ -104,6 +106,28 @@ def test_the_png_holds_exactly_the_pixels_drawn_as_pillow_would_encode_them():
                 ours.load()
                 assert ours.format == "PNG" and ours.mode == "RGB"
                 assert ours.tobytes() == Image.open(theirs).tobytes() == drawn.tobytes(), case
+
+
+@pytest.mark.parametrize("width", [1, 534])
+def test_the_png_is_lossless_whatever_its_height_against_the_strips_it_is_encoded_in(width):
+    """encode_png hands the rows over a strip at a time: a picture of one row, of exactly
+    one strip, of one row more or less than whole strips, decodes to the same pixels."""
+    per_strip = max(1, boardpicture.STRIP_BYTES // (width * 3 + 1))
+    rng = random.Random(53)
+    for height in sorted({1, per_strip - 1, per_strip, per_strip + 1, 3 * per_strip} - {0}):
+        image = Image.frombytes("RGB", (width, height), rng.randbytes(width * height * 3))
+        png = boardpicture.encode_png(image)
+        # the compressed rows hold exactly the picture, each row led by filter 0: no byte
+        # more (Pillow ignores one; libpng's readers warn of "extra compressed data")
+        idat_length = int.from_bytes(png[33:37], "big")
+        assert png[37:41] == b"IDAT"
+        rows = zlib.decompress(png[41:41 + idat_length])
+        assert len(rows) == height * (width * 3 + 1)
+        assert all(rows[k * (width * 3 + 1)] == 0 for k in range(height))
+        decoded = Image.open(io.BytesIO(png))
+        decoded.load()
+        assert decoded.size == (width, height) and decoded.mode == "RGB"
+        assert decoded.tobytes() == image.tobytes(), height
 
 
 def test_encode_png_takes_only_rgb():
