@@ -30,3 +30,18 @@ def suit_names(card_id: str) -> str:
     if decktet.rank(card_id) == "1":
         return ""
     return "/".join(decktet.SUIT_NAMES[s] for s in decktet.suits(card_id))
+
+
+#: a rank as a card's short mark shows it: the Ace, Pawn, Court and Crown by letter
+_MARK_RANKS = {"1": "A", "P": "P", "T": "C", "N": "Cr"}
+_MARK = Markup('<span class="{0}">{1}&nbsp;{2}</span>')
+
+
+@cache
+def mark(card_id: str, css_class: str) -> Markup:
+    """A card's short mark: its rank (A, 2-9, P, C, Cr) and its suits' symbols, in a span of
+    `css_class`; a copy's suffix (".2") is left out. A Trees table shows one per card, each
+    a macro of five calls when it was written in the template."""
+    face = card_id.split(".")[0]
+    return _MARK.format(css_class, _MARK_RANKS.get(face[0], face[0]),
+                        Markup("").join(suit(s) for s in face[1:]))

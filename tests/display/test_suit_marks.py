@@ -31,6 +31,16 @@ def test_a_card_names_its_suits_and_an_ace_names_none():
     assert decktetsuits.suit_names("8VL.2") == "Waves/Leaves"     # a double deck's second copy
 
 
+def test_a_cards_short_mark_is_its_rank_by_letter_then_its_suits_named():
+    """Trees shows each card as a mark (games/trees/view.html): the Ace, Pawn, Court and
+    Crown by letter, a number as it is, then each suit as suit() shows it."""
+    moons, suns = decktetsuits.suit("M"), decktetsuits.suit("S")
+    assert str(decktetsuits.mark("1M", "tr-mark")) == f'<span class="tr-mark">A&nbsp;{moons}</span>'
+    assert decktetsuits.mark("3MS", "x") == f'<span class="x">3&nbsp;{moons}{suns}</span>'
+    assert "Cr&nbsp;" in decktetsuits.mark("NS", "x") and "C&nbsp;" in decktetsuits.mark("TMS", "x")
+    assert decktetsuits.mark("PMS.2", "x") == decktetsuits.mark("PMS", "x")   # a second copy
+
+
 def test_every_decktet_partial_names_each_suit_symbol_it_shows():
     """Through the games' own templates (games/_decktet.html hands them these marks): no
     symbol of a suit goes out without its name."""

@@ -54,7 +54,8 @@ FILTERS = {"card": cards.label, "cardname": cards.name, "reply_subject": reply_s
 GLOBALS = {"fill": fill, "ending": ending, "view_sentence": view_sentence,
            "unkept": catalogs.unkept, "language": catalogs.current, "game_over": game_over,
            "decktet_suit": decktetsuits.suit,
-           "decktet_suit_names": decktetsuits.suit_names, "french_card": frenchsuits.chip}
+           "decktet_suit_names": decktetsuits.suit_names, "decktet_mark": decktetsuits.mark,
+           "french_card": frenchsuits.chip}
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
