@@ -266,7 +266,7 @@ def seat_page(engine: Game, game_id: int, kind: str, state: Any, seq: int, seat:
     outcome = engine.outcome(state)
     told = history(engine, news_events, seat, names)
     page = SeatPage(game_id=game_id, kind=kind, title=title, seq=seq,
-                    mark=mark(engine, state, seat), me=seat,
+                    mark=mark(engine, state, seat, view), me=seat,
                     names=names, view=view,
                     news=[h["text"] for h in told], lead=lead(engine, told),
                     to_act=to_act, your_turn=seat is not None and seat in to_act,

@@ -14,11 +14,16 @@ from typing import Any
 from service.games.contract import Game
 
 
-def freshness(engine: Game, state: Any, seat: int | None) -> Any:
+def freshness(engine: Game, state: Any, seat: int | None, view: Any = None) -> Any:
+    """`view`: the seat's whole view, when the caller made it already (engine.view(state,
+    seat), unchanged): an engine whose freshness is its whole view is not asked again."""
     custom = getattr(engine, "freshness", None)
-    return custom(state, seat) if custom is not None else engine.view(state, seat)
+    if custom is not None:
+        return custom(state, seat)
+    return view if view is not None else engine.view(state, seat)
 
 
-def mark(engine: Game, state: Any, seat: int | None) -> str:
-    blob = json.dumps(freshness(engine, state, seat), sort_keys=True, separators=(",", ":"))
+def mark(engine: Game, state: Any, seat: int | None, view: Any = None) -> str:
+    blob = json.dumps(freshness(engine, state, seat, view), sort_keys=True,
+                      separators=(",", ":"))
     return hashlib.sha256(blob.encode()).hexdigest()[:20]
