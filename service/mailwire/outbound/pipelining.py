@@ -34,7 +34,8 @@ def _may_mangle(msg: EmailMessage) -> bool:
     for part in msg.walk():
         texts = ([part.preamble, part.epilogue] if part.is_multipart()
                  else [part.get_payload()])
-        if any(isinstance(t, str) and "From " in t for t in texts):
+        if any((isinstance(t, str) and "From " in t)
+               or (isinstance(t, bytes) and b"From " in t) for t in texts):
             return True
     return False
 
