@@ -32,6 +32,7 @@ from pg_bench import service_env  # noqa: E402
 from reply_cpu import Parts  # noqa: E402
 
 from scale import work  # noqa: E402
+from service.display import boardpicture  # noqa: E402
 from service.mailwire.outbound import compose, htmllines, pipelining  # noqa: E402
 from service.play.mail import relay  # noqa: E402
 from service.store.models import GameRow, OutboxRow  # noqa: E402
@@ -49,7 +50,9 @@ class _Inliner:
 
 def instrument(parts: Parts) -> None:
     parts.wrap(jinja2.Template, "render", lambda a: f"template {a[0].name}")
-    parts.wrap(compose, "picture", "the table picture")
+    parts.wrap(compose, "picture", "the table picture: rows, layout, alt text")
+    parts.wrap(boardpicture, "board_image", "the table picture: drawn")
+    parts.wrap(boardpicture, "encode_png", "the table picture: PNG encoded")
     parts.wrap(htmllines, "fold", "HTML lines folded")
     parts.wrap(pipelining, "flatten", "flattened (the bytes SMTP carries)")
     for name in ("set_content", "add_alternative", "make_related", "__setitem__"):
