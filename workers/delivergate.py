@@ -7,8 +7,11 @@ a dispatch, a claim and a task's bookkeeping in the workers for nothing. Here a 
 only when it sets the broker's key WAITING (SET NX, a few seconds' expiry), and the task
 clears it as it starts, before it claims. So a kick that finds the key set comes after a row
 it can see committed and before the waiting task's claim, which takes that row (or another
-task already has it): nothing is left behind. A task that claimed a whole batch may have left
-rows due: it kicks once more as it ends (`more_may_wait`).
+task already has it): nothing is left behind. A task whose claim took a whole batch may have
+left rows due: it kicks once more at once, before it sends (workers.tasks.deliver_outbox), so
+the next task is taken by another worker while this one sends, and a backlog that no further
+kick follows (the emails of a burst of timeouts, for one) is sent by every free worker, not one
+task after another.
 
 A task that sends its own emails (a reply's) sends them where it runs while the workers keep
 up; while tasks wait in the queue behind it, its rows join the batch a waiting deliver task

@@ -53,14 +53,22 @@ def _through_outages(task, work: Callable[[], Any]) -> Any:
 def deliver_outbox(self, row_ids: list[int]) -> dict:
     """Send these rows and whatever else is due, up to a batch, over this process's kept
     connection to the relay (under a burst the batches grow, and the kicks behind a waiting
-    task are left out: workers.delivergate)."""
+    task are left out: workers.delivergate). A claim that took a whole batch asks for the
+    next task at once, so that a backlog is sent by as many workers as are free."""
     gate = current_app.extensions.get("turnpost.delivergate")
     if gate is not None and not self.request.is_eager:
         gate.reopen()               # before the claim: a kick from now on publishes again
-    results = _through_outages(self, lambda: play.deliver(_services(), row_ids, fill=True))
-    if gate is not None and results and play.more_due(results) and gate.should_publish():
-        deliver_outbox.apply_async(([],))     # a whole batch: rows may wait behind it
-    return results
+
+    def next_task() -> None:
+        if gate.should_publish():
+            try:
+                deliver_outbox.apply_async(([],))
+            except Exception:
+                gate.reopen()       # no task waits after all: the next kick publishes
+                raise
+
+    return _through_outages(self, lambda: play.deliver(
+        _services(), row_ids, fill=True, whole_batch=next_task if gate is not None else None))
 
 
 @shared_task(ignore_result=True)

@@ -16,7 +16,7 @@ from .errors import (
     PositionChanged,
     Refused,
 )
-from .mail import accept_mail, deliver, more_due, prepare_to_render, requeue
+from .mail import accept_mail, deliver, prepare_to_render, requeue
 from .mail import process as process_inbound
 from .moves import (
     Applied,
@@ -52,7 +52,7 @@ from .time.sweep import Pruned, prune, sweep, timers, timers_shard
 __all__ = ["AlreadyDone", "advance_tournament", "Applied", "BadStart", "ChatRefused", "GameOver", "GameRead",
            "Intent", "NoSuchGame", "OPERATOR", "NotYet", "NotYourSeat", "PlayError", "PositionChanged",
            "PublicGame", "Pruned", "Reader", "Refused", "Services", "Started", "Step", "UndoRefused",
-           "accept_mail", "wordregistry", "deliver", "more_due", "from_settings",
+           "accept_mail", "wordregistry", "deliver", "from_settings",
            "is_bot_entry", "made_already", "move_bots", "next_game", "prepare_to_render",
            "process_inbound", "prune", "runner",
            "public_game", "read_game", "replay_step", "requeue", "say", "seat_log", "start_game",

@@ -234,6 +234,36 @@ def test_a_filling_claim_takes_at_most_a_batch_the_rows_asked_for_first(smtp, mo
         ["sent", "pending", "pending", "pending", "sent", "sent"] + ["pending"] * 4
 
 
+def test_a_claim_of_a_whole_batch_asks_for_the_next_before_it_sends(smtp, monkeypatch):
+    """A backlog is sent by as many workers as are free: a delivery whose claim took a whole
+    batch asks for the next task (workers.tasks.deliver_outbox) before its first email goes,
+    not after its last; one that took less asks for nothing."""
+    svc, sink = smtp
+    monkeypatch.setattr(relay, "BATCH", 3)
+    ids = queued(svc, 2)                       # four rows due
+    asked = []
+    play.deliver(svc, [], fill=True, whole_batch=lambda: asked.append(len(sink.messages)))
+    assert asked == [0] and len(sink.messages) == 3
+    play.deliver(svc, [], fill=True, whole_batch=lambda: asked.append(len(sink.messages)))
+    assert asked == [0] and len(sink.messages) == 4          # the last row: no whole batch
+    assert {status for status, _ in rows(svc, ids).values()} == {"sent"}
+
+
+def test_asking_for_the_next_delivery_never_costs_the_claimed_rows(smtp, monkeypatch, caplog):
+    """The broker away when the next task is asked for: the batch claimed is sent all the
+    same (the sweep sends whatever the missing task would have)."""
+    svc, sink = smtp
+    monkeypatch.setattr(relay, "BATCH", 2)
+    ids = queued(svc, 1)
+
+    def broker_away() -> None:
+        raise ConnectionError("the broker is away")
+    assert set(play.deliver(svc, [], fill=True, whole_batch=broker_away).values()) == {"sent"}
+    assert {status for status, _ in rows(svc, ids).values()} == {"sent"}
+    assert len(sink.messages) == 2
+    assert "asking for the next delivery failed" in caplog.text
+
+
 def test_workers_claiming_at_once_never_claim_the_same_row(services):
     ids = queued(services, 10)
     claims: dict[str, list[int]] = {"a": [], "b": []}

@@ -2,7 +2,7 @@
 
 from . import awayoffers, digest, intake, relay, replies, rerun
 from .intake import accept_mail
-from .relay import deliver, more_due, prepare_to_render, requeue
+from .relay import deliver, prepare_to_render, requeue
 from .replies import process
 
 __all__ = [
@@ -11,7 +11,6 @@ __all__ = [
     "deliver",
     "digest",
     "intake",
-    "more_due",
     "prepare_to_render",
     "process",
     "relay",

@@ -218,7 +218,8 @@ class Heartbeat:
 
 
 def deliver(svc: Services, row_ids: list[int], *, fill: bool = False,
-            early: bool = False) -> dict[int, str]:
+            early: bool = False, whole_batch: Callable[[], None] | None = None
+            ) -> dict[int, str]:
     """Send these outbox rows, BATCH at a time. Returns what happened to each: sent |
     skipped (not claimable: sent already, claimed by another, or its address bounced) |
     retry | parked | waiting (`early`: a probe's row that still could not go).
@@ -226,23 +227,21 @@ def deliver(svc: Services, row_ids: list[int], *, fill: bool = False,
     `fill`: also take other rows that are due, up to a whole batch (a worker's task of two
     rows sends whatever else is waiting too, so under a burst the batches grow and the tasks
     behind find their rows sent: one claim, one connection, one mark for many).
-    `early`: rows waiting for their next try go now (the probe's)."""
+    `early`: rows waiting for their next try go now (the probe's).
+    `whole_batch`: called once a claim has taken a whole batch, before its emails are
+    composed (rows may still be due behind it: a worker's task asks for the next task then,
+    so that another worker takes them while this one sends; workers.delivergate)."""
     results: dict[int, str] = {}
     chunks = [row_ids[k:k + BATCH] for k in range(0, len(row_ids), BATCH)]
     for chunk in chunks or ([[]] if fill else []):
-        results.update(_batch(svc, chunk, BATCH - len(chunk) if fill else 0, early))
+        results.update(_batch(svc, chunk, BATCH - len(chunk) if fill else 0, early,
+                              whole_batch))
     for result in results.values():
         if result != "skipped":
             svc.note("email", event={"retry": "retried"}.get(result, result))
     if results:
         log.info("outbox delivery: %s", summary(results))
     return results
-
-
-def more_due(results: dict[int, str]) -> bool:
-    """Whether a filled delivery took a whole batch, so that rows may still be due behind it
-    (a worker's task then asks for another: workers.delivergate)."""
-    return len(results) >= BATCH
 
 
 def summary(results: dict[int, str]) -> str:
@@ -260,7 +259,8 @@ def deliver_one(svc: Services, row_id: int, *, probe: bool = False) -> str:
     return _batch(svc, [row_id], 0, probe)[row_id]
 
 
-def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[int, str]:
+def _batch(svc: Services, row_ids: list[int], fill: int, early: bool,
+           whole_batch: Callable[[], None] | None = None) -> dict[int, str]:
     token = secrets.token_hex(8)
     batch = _Sending(svc, token, probe=early)
     with svc.db.transaction() as session:
@@ -272,6 +272,11 @@ def _batch(svc: Services, row_ids: list[int], fill: int, early: bool) -> dict[in
     results = {row_id: "skipped" for row_id in row_ids}
     if not claimed:
         return results
+    if whole_batch is not None and len(claimed) >= BATCH:
+        try:
+            whole_batch()
+        except Exception:  # noqa: BLE001 - asking for more must never cost the claimed rows
+            log.exception("asking for the next delivery failed (the sweep sends what is due)")
     with Heartbeat(svc, claimed, token), \
             ThreadPoolExecutor(1, thread_name_prefix="outbox-mark") as marking:
         batch.marking = marking
