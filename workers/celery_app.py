@@ -155,17 +155,23 @@ def _to_the_broker(app, celery_app: Celery, run):
         # otherwise (tasks wait behind this one) its emails join the batch a deliver task
         # makes of everything due: one task, one claim and one connection for the emails of
         # many replies (workers.delivergate)
-        if job == "deliver" and not gate.should_publish():
-            return          # a deliver task waits in the queue: its claim takes these rows
+        if job == "deliver":
+            next_delivery(args[0])
+            return
         # a broker that does not answer gives up in a tenth of a second (the sweep
         # sends what it could not queue): the caller may be a web worker
         countdown = bot_delay if job == "bots" and bot_delay else None
-        try:
-            publisher.publish(celery_app.tasks[JOBS[job]], args, countdown=countdown)
-        except Exception:
-            if job == "deliver":
-                gate.reopen()       # no task waits after all: the next kick publishes
-            raise
+        publisher.publish(celery_app.tasks[JOBS[job]], args, countdown=countdown)
+
+    def next_delivery(row_ids: list[int] | None = None) -> None:
+        """A deliver task for these rows and whatever else is due, left out while one waits
+        (a kick's; a delivery whose claim took a whole batch asks for its next one here too,
+        with no rows of its own: workers.tasks.deliver_outbox), on the bounded connection of
+        every kick."""
+        gate.publish_unless_waiting(
+            lambda: publisher.publish(celery_app.tasks[JOBS["deliver"]], (row_ids or [],)))
+
+    app.extensions["turnpost.next_delivery"] = next_delivery
     return enqueue
 
 

@@ -8,7 +8,7 @@ only when it sets the broker's key WAITING (SET NX, a few seconds' expiry), and 
 clears it as it starts, before it claims. So a kick that finds the key set comes after a row
 it can see committed and before the waiting task's claim, which takes that row (or another
 task already has it): nothing is left behind. A task whose claim took a whole batch may have
-left rows due: it kicks once more at once, before it sends (workers.tasks.deliver_outbox), so
+left rows due: it kicks once more at once, before it sends (`next_delivery`), so
 the next task is taken by another worker while this one sends, and a backlog that no further
 kick follows (the emails of a burst of timeouts, for one) is sent by every free worker, not one
 task after another.
@@ -25,6 +25,7 @@ a broker that is not Redis has no key, and every kick publishes as before."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
 import redis
 from redis.backoff import NoBackoff
@@ -59,6 +60,18 @@ class DeliverGate:
         if self._client is None:
             return True
         return bool(self._client.set(WAITING, b"1", nx=True, px=EXPIRY_MS))
+
+    def publish_unless_waiting(self, publish: Callable[[], None]) -> None:
+        """Publish a deliver task by `publish`, unless one waits already (its claim takes
+        what the caller's would have). A publish that fails reopens the gate, since no task
+        waits after all (the next kick publishes), and raises."""
+        if not self.should_publish():
+            return
+        try:
+            publish()
+        except Exception:
+            self.reopen()
+            raise
 
     def work_waiting(self, queue: str) -> bool:
         """Whether tasks wait in the broker's queue behind the ones the workers hold (the

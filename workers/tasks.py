@@ -58,17 +58,10 @@ def deliver_outbox(self, row_ids: list[int]) -> dict:
     gate = current_app.extensions.get("turnpost.delivergate")
     if gate is not None and not self.request.is_eager:
         gate.reopen()               # before the claim: a kick from now on publishes again
-
-    def next_task() -> None:
-        if gate.should_publish():
-            try:
-                deliver_outbox.apply_async(([],))
-            except Exception:
-                gate.reopen()       # no task waits after all: the next kick publishes
-                raise
-
+    # with a broker: a task left out while one waits, on the kicks' bounded connection
+    next_delivery = current_app.extensions.get("turnpost.next_delivery")
     return _through_outages(self, lambda: play.deliver(
-        _services(), row_ids, fill=True, whole_batch=next_task if gate is not None else None))
+        _services(), row_ids, fill=True, whole_batch=next_delivery))
 
 
 @shared_task(ignore_result=True)

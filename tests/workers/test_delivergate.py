@@ -36,6 +36,26 @@ def test_one_kick_publishes_until_its_task_starts(gate, redis_url):
     assert gate.should_publish() is True
 
 
+def test_a_publish_is_left_out_while_a_task_waits_and_a_failed_one_reopens(gate):
+    """The kicks and a whole batch's ask for the next task go through one door: published
+    once until the task starts; a publish that fails leaves no task waiting, so the next
+    one publishes."""
+    gate.reopen()
+    published = []
+    gate.publish_unless_waiting(lambda: published.append("task"))
+    gate.publish_unless_waiting(lambda: published.append("task"))
+    assert published == ["task"]
+    gate.reopen()                                       # the waiting task starts
+
+    def broker_away() -> None:
+        raise ConnectionError("the broker is away")
+    with pytest.raises(ConnectionError):
+        gate.publish_unless_waiting(broker_away)
+    gate.publish_unless_waiting(lambda: published.append("task"))
+    assert published == ["task", "task"]
+    gate.reopen()
+
+
 def test_a_broker_other_than_redis_publishes_every_kick():
     gate = delivergate.DeliverGate("amqp://guest@127.0.0.1//")
     assert gate.should_publish() and gate.should_publish()
