@@ -11,7 +11,7 @@ from __future__ import annotations
 import hashlib
 import threading
 from collections import OrderedDict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from functools import cache as once
 from pathlib import Path
@@ -211,6 +211,48 @@ def load_many(session: Session, cache: StateCache,
         cache.remember(game.id, seq, state)
         loaded[game.id] = Position(game, registry.get(game.kind), state, seq)
     return loaded, due
+
+
+def fold_starts(session: Session, cache: StateCache, wanted: Mapping[int, tuple[Any, int]]
+                ) -> dict[int, tuple[int, Any]]:
+    """Where `load` would start folding each of many games to a position, found for all of
+    them at once: {game_id: (game row, seq)} to {game_id: (seq, state)}, the cache's newest
+    state at or before the position, else the newest snapshot (one statement for the games
+    that need one), else (0, None). A game whose newest snapshot lies past its position is
+    left out: `load` finds the one before it alone."""
+    found = {gid: cache.get(gid, upto) or (0, None) for gid, (_, upto) in wanted.items()}
+    far = {gid: (snapshot_format(row), found[gid][0], upto)
+           for gid, (row, upto) in wanted.items() if upto - found[gid][0] > SNAPSHOT_EVERY}
+    found.update(snapshots.latest_many(session, far))
+    return {gid: start for gid, start in found.items()
+            if wanted[gid][1] - start[0] <= SNAPSHOT_EVERY}
+
+
+def fold_ahead(session: Session, cache: StateCache,
+               wanted: Mapping[int, tuple[Any, Sequence[int]]],
+               starts: Mapping[int, tuple[int, Any]],
+               logs: Mapping[int, Sequence[eventstore.Recorded]]) -> None:
+    """Fold each game of `starts` (fold_starts', found for its earliest position) to each of
+    its positions in `wanted` ({game_id: (game row, seqs)}) from the events the caller read
+    with its own (`logs`), and cache the states, leaving the snapshot `load` would: the
+    loads of those positions that follow fold nothing and read nothing. A game whose events
+    do not reach back to its start is left to `load`."""
+    due: list[Snapshot] = []
+    for gid, (base, state) in starts.items():
+        row, positions = wanted[gid]
+        events = {r.seq: r.event for r in logs.get(gid, ()) if r.seq > base}
+        if any(at not in events for at in range(base + 1, max(positions) + 1)):
+            continue
+        seq = base
+        for upto in sorted(set(positions)):
+            seq, state = fold(session, cache, row, seq, state,
+                              [(at, events[at]) for at in range(seq + 1, upto + 1)])
+            if state is not None:       # (a snapshot's own position included)
+                cache.remember(gid, upto, state)
+        snapshot = snapshot_after_fold(row, base, seq, state) if state is not None else None
+        if snapshot:
+            due.append(snapshot)
+    snapshots.save_many(session, due)
 
 
 def fold(session: Session, cache: StateCache, row: GameRow, base_seq: int, state: Any,

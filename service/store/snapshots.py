@@ -12,7 +12,7 @@ import logging
 import pickle
 from typing import Any
 
-from sqlalchemy import and_, bindparam, func, select
+from sqlalchemy import and_, bindparam, func, or_, select
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.orm import Session
 
@@ -48,9 +48,12 @@ def latest_many(session: Session,
     readable snapshot of each game that has one in its range, as {game_id: (seq, state)}."""
     if not wanted:
         return {}
+    # each game's own range, as `latest` has it: a game's newest snapshot may lie past the
+    # position asked for (an email of a game that has moved on since)
+    ranges = or_(*(and_(Snapshot.game_id == game_id, Snapshot.seq > after, Snapshot.seq <= upto)
+                   for game_id, (_, after, upto) in wanted.items()))
     newest = (select(Snapshot.game_id, Snapshot.format, func.max(Snapshot.seq).label("seq"))
-              .where(Snapshot.game_id.in_(list(wanted)),
-                     Snapshot.format.in_({fmt for fmt, _, _ in wanted.values()}))
+              .where(ranges, Snapshot.format.in_({fmt for fmt, _, _ in wanted.values()}))
               .group_by(Snapshot.game_id, Snapshot.format).subquery())
     found = session.execute(
         select(Snapshot.game_id, Snapshot.format, Snapshot.seq, Snapshot.state)
@@ -60,7 +63,7 @@ def latest_many(session: Session,
     for row in found:
         fmt, after, upto = wanted[row.game_id]
         if row.format != fmt or not after < row.seq <= upto:
-            continue        # another format, or none newer than what the caller has
+            continue        # another format
         try:
             out[row.game_id] = row.seq, pickle.loads(row.state)  # noqa: S301 - our own bytes
         except Exception:  # noqa: BLE001 - an unreadable cache entry: replay the log instead

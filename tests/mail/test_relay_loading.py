@@ -8,8 +8,9 @@ import random
 from sqlalchemy import select
 
 from service import play
+from service.play import repository
 from service.play.mail import relay
-from service.store.models import GameRow, Note, OutboxRow
+from service.store.models import GameRow, Note, OutboxRow, Snapshot
 from tests.mail.test_relay_fanout import LINK, queued
 from tests.play.moves.test_costs import next_move, statements
 
@@ -47,6 +48,42 @@ def test_a_group_is_loaded_in_four_statements_whatever_its_size(services):
         drafts = load(services, ids)
     assert len(reads(noted)) == 5, noted
     assert "mind the Mill" in drafts[ids[0]][0]().get_body(("plain",)).get_content()
+
+
+def test_games_far_into_play_are_loaded_in_five_statements_whatever_their_length(
+        services, monkeypatch):
+    """Games far into play, a snapshot behind each and each seat's news starting after it:
+    the group reads the snapshots it needs in one statement, and the events from each
+    snapshot on with the news, so the emails fold and read nothing more (issue 53: two
+    statements a game before); each email is the one its row loads alone."""
+    monkeypatch.setattr(repository, "SNAPSHOT_EVERY", 3)    # a snapshot every few events
+    ids = queued(services, 5)
+    with services.db.transaction() as s:
+        game_ids = sorted({s.get(OutboxRow, i).game_id for i in ids})
+    rng = random.Random(11)
+    for game_id in game_ids:
+        for _ in range(6):
+            _, seat, move = next_move(services, game_id, rng)
+            play.submit(services, play.Intent(game_id, seat, source="email",
+                                              whole_turn=True, moves=[move]))
+    with services.db.transaction() as s:
+        latest = {}
+        for row_id, game_id, seat in s.execute(
+                select(OutboxRow.id, OutboxRow.game_id, OutboxRow.seat)
+                .where(OutboxRow.game_id.in_(game_ids)).order_by(OutboxRow.id)):
+            latest[game_id, seat] = row_id
+        snapshotted = set(s.scalars(select(Snapshot.game_id)
+                                    .where(Snapshot.game_id.in_(game_ids))))
+    assert snapshotted == set(game_ids), "each game has a snapshot to start from"
+    group = sorted(latest.values())
+    assert len(group) == relay.GROUP
+    with statements(services) as seen:
+        together = load(services, group)
+    # the rows, the games, the snapshots, the events with the news, the readers' desks
+    assert len(reads(seen)) == 5, "\n\n".join(s[:300] for s in reads(seen))
+    for row_id in group:
+        alone = load(services, [row_id])[row_id]
+        assert _parts(together[row_id][0]()) == _parts(alone[0]()), row_id
 
 
 def _parts(msg) -> tuple[str, ...]:

@@ -414,7 +414,7 @@ class _Sending:
         rows, after = {}, {}
         for row, since in session.execute(_ROWS_WITH_SINCE, {"ids": group}):
             rows[row.id], after[row.id] = row, since
-        games, news = _games_and_news(session, list(rows.values()), after)
+        games, news = _games_and_news(session, self.svc.states, list(rows.values()), after)
         # a turn email's reader is a seat's player, whose record the group's games carry
         dead = bounces.unmailable(session, (r.to_addr for r in rows.values()),
                                   players=(s.player for g in games.values() for s in g.seats))
@@ -513,21 +513,38 @@ class _Sending:
         return {row_id: _failed(self.svc, row_id, self.token, exc, self.probe)}
 
 
-def _games_and_news(session: Session, rows: list[OutboxRow], after: dict[int, int]
+def _games_and_news(session: Session, states: repository.StateCache, rows: list[OutboxRow],
+                    after: dict[int, int]
                     ) -> tuple[dict[int, Any], dict[int, list[eventstore.Recorded]]]:
     """The turn emails' games (with seats and players) and, per game, the events from the
-    earliest news any of its rows tells to the latest position any shows: two statements."""
+    earliest news any of its rows tells to the latest position any shows: two statements,
+    and one more for the snapshots of the games that need one.
+
+    Each game's position at its latest row is folded here too, into the state cache, from
+    the same read of events: it reaches back to where the fold starts (the cache's state,
+    else the newest snapshot) when that is before the news, so `prepare` finds the state
+    cached and reads nothing more. Loaded a row at a time, a game far into play read its
+    snapshot and its events again, two statements a game (issue 53)."""
     turns = [r for r in rows if r.game_id is not None and r.kind not in letters.KINDS
              and r.kind != webhooks.KIND]
     games = records.read_many(session, {r.game_id for r in turns})
     spans: dict[int, tuple[Any, int, int]] = {}
+    shown: dict[int, tuple[Any, list[int]]] = {}        # the positions each game's rows show
     for r in turns:
         game = games.get(r.game_id)
         if game is None:
             continue                # prepare says so, for this row alone
         _, low, high = spans.get(r.game_id, (game, after[r.id], r.seq))
         spans[r.game_id] = (game, min(low, after[r.id]), max(high, r.seq))
-    return games, eventstore.load_ranges(session, spans)
+        shown.setdefault(r.game_id, (game, []))[1].append(r.seq)
+    starts = repository.fold_starts(session, states, {gid: (game, min(seqs))
+                                                      for gid, (game, seqs) in shown.items()})
+    for gid, (base, _) in starts.items():
+        game, low, high = spans[gid]
+        spans[gid] = (game, min(low, base), high)
+    news = eventstore.load_ranges(session, spans)
+    repository.fold_ahead(session, states, shown, starts, news)
+    return games, news
 
 
 # a group's rows, each with the seq its news start after (built once: per call, it cost more
