@@ -5,8 +5,9 @@ from __future__ import annotations
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy import Executable, create_engine, event
+from sqlalchemy.engine import Connection, Engine, Result, Row
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm import Session, sessionmaker
 
 from . import liveness
@@ -69,6 +70,11 @@ class Database:
             if self.committed is not None and session.info:
                 self.committed(session.info)
 
+    def line(self) -> StatementLine:
+        """Statements each committed as it runs, as `autocommit()` runs them, one after
+        another on one connection kept until the line is closed (contextlib.closing)."""
+        return StatementLine(self)
+
     @contextmanager
     def reading(self) -> Iterator[Session]:
         """A unit of work that only reads (a page, a feed, the API's GETs). On SQLite it
@@ -88,6 +94,46 @@ class Database:
     def dispose(self) -> None:
         if self.engine is not None:
             self.engine.dispose()
+
+
+class StatementLine:
+    """Statements that each commit as they run, one after another, over one connection kept
+    for the line's life rather than checked out of the pool and back for each (a session, a
+    checkout, its events and a reset a statement): a batch's marks of emails sent, each its
+    own commit, cost the marking thread 0.9 ms of CPU an email that way and 0.4 ms on one
+    connection (issue 53). A database error drops the connection, and the next statement
+    takes a fresh one from the pool, so a caller that tries again after a restart is not
+    handed the broken one. On SQLite each statement is `autocommit()`'s own unit of work:
+    a connection kept there would keep its write lock."""
+
+    def __init__(self, db: Database):
+        self._db = db
+        self._conn: Connection | None = None
+
+    def execute(self, statement: Executable, params: dict | None = None) -> list[Row]:
+        """Run one statement and commit it; the rows it returned (none for a write without
+        RETURNING)."""
+        if self._db.engine.dialect.name == "sqlite":
+            with self._db.autocommit() as session:
+                return _rows(session.connection().execute(statement, params))
+        if self._conn is None:
+            self._conn = self._db.engine.connect().execution_options(
+                isolation_level="AUTOCOMMIT")
+        try:
+            return _rows(self._conn.execute(statement, params))
+        except DBAPIError:
+            self.close()
+            raise
+
+    def close(self) -> None:
+        """Return the connection to the pool (a broken one is discarded)."""
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            conn.close()
+
+
+def _rows(result: Result) -> list[Row]:
+    return result.all() if result.returns_rows else []
 
 
 #: PostgreSQL plans each of our statements without parallel workers: every one reads a few rows

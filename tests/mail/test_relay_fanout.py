@@ -24,6 +24,7 @@ from service import play
 from service.mailwire.outbound.transports import SendFailed, SMTPTransport
 from service.play import notify
 from service.play.mail import relay
+from service.store.db import StatementLine
 from service.store.models import OutboxRow, Player, Seat
 from tests.mail.test_relay import free_port
 from tests.web.helpers import start_game
@@ -594,18 +595,19 @@ def test_a_database_blip_mid_batch_is_waited_out_and_said_once(smtp, monkeypatch
 
     def away(unit):
         """A unit of work that fails while the database is away: the loads' transactions and
-        the marks' autocommit alike, as when it really goes."""
-        def flaky():
+        the marks' statements alike, as when it really goes."""
+        def flaky(*args):
             if sink.messages and len(blips) < 2:
                 blips.append(1)
                 raise OperationalError("SELECT outbox", {},
                                        Exception("server closed the connection"))
-            return unit()
+            return unit(*args)
         return flaky
 
     with monkeypatch.context() as patched:
         patched.setattr(svc.db, "transaction", away(svc.db.transaction))
         patched.setattr(svc.db, "autocommit", away(svc.db.autocommit))
+        patched.setattr(StatementLine, "execute", away(StatementLine.execute))
         with caplog.at_level("WARNING"):
             results = play.deliver(svc, ids)
     assert set(results.values()) == {"sent"} and len(blips) == 2

@@ -17,6 +17,7 @@ from service import play
 from service.mailwire.outbound.transports import SMTPTransport
 from service.play.clock import ManualClock
 from service.play.mail import relay
+from service.store.db import StatementLine
 from service.store.models import OutboxRow, Seat
 from tests.conftest import T0
 from tests.mail.test_relay import free_port, rows, start
@@ -123,20 +124,20 @@ def test_a_database_blip_after_the_send_does_not_send_it_again(app, monkeypatch,
     row_id = next(iter(rows(app)))
     with svc.db.transaction() as s:
         s.get(OutboxRow, row_id).status = "pending"
-    # the mark's unit of work (Database.autocommit: one statement, committed as it runs)
-    real = svc.db.autocommit
+    # the mark's statement (Database.line: one statement, committed as it runs)
+    real = StatementLine.execute
     blips = []
 
-    def flaky():
+    def flaky(line, statement, params=None):
         if len(handler.messages) == 1 and len(blips) < 2:
             blips.append(1)
             raise OperationalError("UPDATE outbox", {}, Exception("server closed the connection"))
-        return real()
+        return real(line, statement, params)
 
     svc.transport = SMTPTransport("127.0.0.1", controller.port)
-    monkeypatch.setattr(svc.db, "autocommit", flaky)
+    monkeypatch.setattr(StatementLine, "execute", flaky)
     assert relay.deliver_one(svc, row_id) == "sent"
-    monkeypatch.setattr(svc.db, "autocommit", real)
+    monkeypatch.setattr(StatementLine, "execute", real)
     assert len(blips) == 2 and len(handler.messages) == 1
     with svc.db.transaction() as s:
         row = s.get(OutboxRow, row_id)

@@ -2,15 +2,19 @@
 PostgreSQL no BEGIN or COMMIT goes to the server (each statement is a transaction of its own),
 and the pooled connection goes back to ordinary transactions for the next unit of work; on
 SQLite it is `transaction()`. Either way the work declared for after the commit runs once the
-unit is over. Budget: under 2 s."""
+unit is over. `Database.line()` runs such statements one after another on one connection
+kept for them. Budget: under 2 s."""
 from __future__ import annotations
 
+from contextlib import closing
 from datetime import datetime, timezone
 
 import pytest
-from sqlalchemy import func, insert, select, text
+from sqlalchemy import event, func, insert, select, text
+from sqlalchemy.exc import DBAPIError
 
 from service.store.models import Player
+from tests.store.test_liveness import end_backends
 
 
 def add_player(session, n: int) -> None:
@@ -62,3 +66,34 @@ def test_the_work_declared_for_after_the_commit_runs_once_it_is_over(db):
         assert told == []
     assert told == [{"kick": ["deliver"]}]
     assert players(db) == 1
+
+
+# -- Database.line(): such statements one after another on one kept connection ---------------
+
+def test_a_line_commits_each_statement_as_it_runs_on_one_connection(db):
+    checkouts = []
+    event.listen(db.engine, "checkout", lambda *_: checkouts.append(1))
+    with closing(db.line()) as line:
+        for n in range(3):
+            assert line.execute(insert(Player).values(
+                email=f"p{n}@example.org", name=f"P{n}",
+                created_at=datetime(2026, 1, 1, tzinfo=timezone.utc))) == []
+            assert players(db) == n + 1         # seen from another unit of work at once
+        rows = line.execute(select(Player.name).order_by(Player.name))
+    assert [r.name for r in rows] == ["P0", "P1", "P2"]
+    if db.engine.dialect.name == "postgresql":
+        # one checkout for the line's statements, one for each count (on SQLite each
+        # statement is a unit of work of its own: a kept connection would keep its lock)
+        assert len(checkouts) == 1 + 3
+
+
+def test_a_line_whose_connection_the_server_ended_goes_on_with_a_fresh_one(db):
+    if db.engine.dialect.name != "postgresql":
+        pytest.skip("SQLite: no server to end a connection")
+    with closing(db.line()) as line:
+        (first,) = line.execute(text("SELECT pg_backend_pid()"))
+        end_backends(db.engine.url.render_as_string(hide_password=False), first[0])
+        with pytest.raises(DBAPIError):
+            line.execute(text("SELECT pg_backend_pid()"))
+        (second,) = line.execute(text("SELECT pg_backend_pid()"))   # the caller's retry
+    assert second[0] != first[0]

@@ -54,6 +54,7 @@ import secrets
 import threading
 from collections.abc import Callable
 from concurrent.futures import Future, ThreadPoolExecutor
+from contextlib import closing, nullcontext
 from dataclasses import dataclass, replace
 from datetime import datetime, timedelta
 from email.message import EmailMessage
@@ -89,6 +90,7 @@ from service.play.reads import forcedmoves, seatpage, waiting
 from service.play.services import Services
 from service.play.time import calendar, mailholds
 from service.store import eventstore, records
+from service.store.db import StatementLine
 from service.store.models import OutboxRow, Player
 from service.store.statuses import OutboxStatus
 from service.telemetry import logcontext
@@ -277,9 +279,10 @@ def _batch(svc: Services, row_ids: list[int], fill: int, early: bool,
             whole_batch()
         except Exception:  # noqa: BLE001 - asking for more must never cost the claimed rows
             log.exception("asking for the next delivery failed (the sweep sends what is due)")
-    with Heartbeat(svc, claimed, token), \
+    # the executor ends (its thread joined) before the marks' connection goes back
+    with Heartbeat(svc, claimed, token), closing(svc.db.line()) as marks, \
             ThreadPoolExecutor(1, thread_name_prefix="outbox-mark") as marking:
-        batch.marking = marking
+        batch.marking, batch.marks = marking, marks
         try:
             for k in range(0, len(claimed), GROUP):
                 results.update(batch.deliver(claimed[k:k + GROUP], first if k == 0 else None))
@@ -302,6 +305,8 @@ class _Sending:
     def __init__(self, svc: Services, token: str, probe: bool,
                  marking: ThreadPoolExecutor | None = None):    # None: for loading alone
         self.svc, self.token, self.probe, self.marking = svc, token, probe, marking
+        # the marking thread's connection, kept for the batch's marks (Database.line)
+        self.marks: StatementLine | None = None
         # row id -> (game, seat): what the log lines of its composing and sending are about
         self.about: dict[int, tuple[int | None, int | None]] = {}
         self.to: dict[int, str] = {}            # row id -> its address, lower case
@@ -503,7 +508,8 @@ class _Sending:
     def _taken(self, row_id: int, relay_id: str) -> str:
         self.svc.outages.ok(RELAY)
         self.took_any = True
-        _mark_sent(self.svc, {row_id: relay_id}, forget=row_id in self.forget)
+        _mark_sent(self.svc, {row_id: relay_id}, forget=row_id in self.forget,
+                   line=self.marks)
         return "sent"
 
     def _failed(self, row_id: int, exc: Exception) -> dict[int, str]:
@@ -562,12 +568,13 @@ _MARK_SENT = (update(OutboxRow.__table__)
 
 
 def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
-               release_holds: bool = True) -> None:
-    """The messages went out: record it (a statement a row), through a database
-    restart if need be. Until it is recorded the heartbeat keeps the claims, so the rows are
-    not taken over and sent again. `forget`: the rows are deleted instead (an erased
-    player's goodbye: its address was to be kept only until it was sent). `release_holds`:
-    False for a webhook delivery, which is no email reaching the seat."""
+               release_holds: bool = True, line: StatementLine | None = None) -> None:
+    """The messages went out: record it (a statement a row, each its own commit), through a
+    database restart if need be. Until it is recorded the heartbeat keeps the claims, so the
+    rows are not taken over and sent again. `forget`: the rows are deleted instead (an
+    erased player's goodbye: its address was to be kept only until it was sent).
+    `release_holds`: False for a webhook delivery, which is no email reaching the seat.
+    `line`: the batch's connection for its marks (else one is taken for these)."""
     now = svc.clock.now()
     params = [{"row_id": row_id, "at": now, "answer": str(answer or "")[:200] or None}
               for row_id, answer in sent.items()]
@@ -575,25 +582,24 @@ def _mark_sent(svc: Services, sent: dict[int, str], *, forget: bool = False,
         svc.outages.failed("database", f"{type(state.outcome.exception()).__name__} marking "
                            f"outbox rows {sorted(sent)} sent; retrying")
 
-    try:
-        for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
-            with attempt:
-                # one statement: no BEGIN or COMMIT round trip for it (Database.autocommit)
-                with svc.db.autocommit() as session:
+    with closing(svc.db.line()) if line is None else nullcontext(line) as marks:
+        try:
+            for attempt in retry.after_pauses(MARK_SENT_PAUSES, _database_away, away):
+                with attempt:
                     if forget:
-                        session.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
+                        marks.execute(delete(OutboxRow).where(OutboxRow.id.in_(list(sent))))
                         held = []
                     else:
-                        # a seat held for want of mail among the recipients, told by the mark
-                        # itself (no second statement per email to ask)
-                        marked = [session.execute(_MARK_SENT, one).one_or_none()
-                                  for one in params]
+                        # a seat held for want of mail among the recipients, told by the
+                        # mark itself (no second statement per email to ask)
+                        marked = [row for one in params
+                                  for row in marks.execute(_MARK_SENT, one)]
                         held = sorted({(m.game_id, m.seat) for m in marked
-                                       if m is not None and m.held}) if release_holds else []
-                svc.outages.ok("database")
-                mailholds.release_held(svc, held)   # their clocks run again
-    except DBAPIError:
-        log.error("outbox rows %s were sent but could not be marked sent", sent)
+                                       if m.held}) if release_holds else []
+                    svc.outages.ok("database")
+                    mailholds.release_held(svc, held)   # their clocks run again
+        except DBAPIError:
+            log.error("outbox rows %s were sent but could not be marked sent", sent)
 
 
 def _database_away(exc: BaseException) -> bool:
