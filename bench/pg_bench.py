@@ -233,13 +233,30 @@ class Hammered:
 
 # -- a Celery worker sending to the sink ---------------------------------------------------------
 
-def sink_arrivals(log: Path, since: float = 0.0) -> dict[str, float]:
-    out = {}
-    for line in log.read_text().splitlines() if log.exists() else []:
-        at, _, mid = line.partition(" ")
-        if float(at) >= since:
-            out[mid.strip("<>").split("@")[0]] = float(at)
-    return out
+class SinkTail:
+    """The sink's log (arrival time, Message-ID a line) read as it grows: each `read` parses
+    only the whole lines written since the last one. Re-reading the whole log every second
+    while 10,000 emails arrived, bench-scale's fan-out driver spent 0.39 ms of CPU an email
+    sent, on the two cores the workers it measures share; reading what is new, 0.25-0.28 ms,
+    most of it publishing the fan-out's 5,000 tasks (2026-12-07)."""
+
+    def __init__(self, log: Path, since: float = 0.0):
+        self.log, self.since, self.offset = log, since, 0
+        self.arrivals: dict[str, float] = {}
+
+    def read(self) -> dict[str, float]:
+        if not self.log.exists():
+            return self.arrivals
+        with open(self.log, "rb") as f:
+            f.seek(self.offset)
+            chunk = f.read()
+        whole = chunk[:chunk.rfind(b"\n") + 1]     # a line being written waits for the next
+        self.offset += len(whole)
+        for line in whole.decode(errors="replace").splitlines():
+            at, _, mid = line.partition(" ")
+            if float(at) >= self.since:
+                self.arrivals[mid.strip("<>").split("@")[0]] = float(at)
+        return self.arrivals
 
 
 def fanout(tmp: Path, pg: str, redis: str) -> list[Row]:
@@ -303,8 +320,10 @@ def wait_arrivals(log: Path, wanted: set[str], seconds: float,
                   since: float = 0.0) -> dict[str, float]:
     """Arrival times of the wanted Message-IDs after `since` (the floor's smtplib run sent
     the same messages before)."""
+    tail = SinkTail(log, since)
+
     def got() -> dict[str, float]:
-        return {m: at for m, at in sink_arrivals(log, since).items() if m in wanted}
+        return {m: at for m, at in tail.read().items() if m in wanted}
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline and len(got()) < len(wanted):
         time.sleep(0.2)

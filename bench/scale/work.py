@@ -8,7 +8,7 @@ from datetime import datetime, timedelta, timezone
 
 import psycopg
 import redis
-from pg_bench import sink_arrivals
+from pg_bench import SinkTail
 from sqlalchemy import select, text, update
 from sqlalchemy.orm import selectinload
 
@@ -121,9 +121,9 @@ def fanout(svc, celery_app, queued: dict[str, int], log, seconds: float = 900) -
     start = time.time()
     for k in range(0, len(ids), 2):
         celery_app.send_task("workers.tasks.deliver_outbox", args=[ids[k:k + 2]])
-    wanted = set(queued)
+    wanted, tail = set(queued), SinkTail(log, start)
     while time.time() - start < seconds:
-        arrived = {m: at for m, at in sink_arrivals(log, start).items() if m in wanted}
+        arrived = {m: at for m, at in tail.read().items() if m in wanted}
         if len(arrived) >= len(wanted):
             break
         time.sleep(1)
