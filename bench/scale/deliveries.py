@@ -5,7 +5,7 @@ times the loading and composing alone. For finding what the workers spend on an 
 composing it (the claim, the sending, the marks) and comparing two versions on a busy machine.
 
     .venv/bin/python bench/scale/deliveries.py [--url postgresql+psycopg://.../turnpost_scale]
-                                               [--emails 550] [--games 20000-24999]
+                                               [--emails 550] [--games 90000-94999]
 
 Turn emails for the seats of the games in the range are queued as the fan-out queues them,
 the first batch warms the process, the rest are delivered and timed, then deleted: the seed
@@ -111,7 +111,9 @@ def main() -> None:
         help="the bench-scale seed (rows are added, then deleted)")
     ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_SCALE_REDIS_URL",
                                                           "redis://127.0.0.1:6379/14"))
-    ap.add_argument("--games", default="20000-24999", help="a range of game ids in progress")
+    ap.add_argument("--games", default="90000-94999",
+                    help="a range of game ids in progress, above 10,000 (those below are the "
+                         "heavy players', /me's)")
     ap.add_argument("--emails", type=int, default=550)
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.games.split("-"))
