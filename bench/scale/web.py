@@ -15,6 +15,7 @@ from sqlalchemy import text
 
 from bench import bot_move
 from service.play import repository
+from service.store.statuses import InboundStatus
 
 from .stack import INBOUND_SECRET
 
@@ -126,6 +127,9 @@ def alternate(port: int, bare_port: int, pool: list, slices: int = 4, slice_s: f
     return moves, bare
 
 
+_UNDONE = (InboundStatus.RECEIVED, InboundStatus.PROCESSING)
+
+
 def applied(db, tag: str, seconds: float = 300) -> tuple[list[float], float, int]:
     """Wait for the tagged replies to be processed: each one's time from stored to applied,
     the rate they were applied at (from the first stored to the last applied), how many
@@ -137,7 +141,8 @@ def applied(db, tag: str, seconds: float = 300) -> tuple[list[float], float, int
     while True:
         with db.engine.connect() as conn:
             rows = conn.execute(sql, {"tag": f"%scale-{tag}-%"}).all()
-        if all(r.processed_at is not None for r in rows) or time.monotonic() > deadline:
+        # a reply being processed may carry its claim's time already: done is an outcome
+        if all(r.status not in _UNDONE for r in rows) or time.monotonic() > deadline:
             break
         time.sleep(0.5)
     done = [r for r in rows if r.status == "applied"]
