@@ -66,22 +66,36 @@ def test_a_claim_reads_only_as_far_as_its_batch_whatever_the_statistics_say(serv
         s.execute(update(OutboxRow).values(status="sent"))
         s.execute(text("ANALYZE outbox"))
         s.execute(update(OutboxRow).values(status="pending"))
+    for asked in (ids[:2], []):             # a task's own rows; the sweep's claim of none
+        plan, got = explained_claim(services, asked, fill=8)
+        assert got[:len(asked)] == asked and len(got) == len(asked) + 8
+        scans = outbox_scans(plan)
+        # each read of the outbox at most the batch and the rows asked for, of a backlog of 60
+        assert scans and all(rows <= 10 + 2 for _, rows in scans), (asked, scans)
+
+
+def explained_claim(services, asked: list[int], fill: int) -> tuple[dict, list[int]]:
+    """A claim's plan as PostgreSQL ran it (auto_explain, with the rows each node read) and
+    what it claimed, in a transaction rolled back."""
     notices: list[str] = []
-    with services.db.transaction() as s:
-        conn = s.connection()
+    session = services.db.session()
+    try:
+        session.begin()
+        conn = session.connection()
         conn.connection.dbapi_connection.add_notice_handler(
             lambda diag: notices.append(diag.message_primary))
         # a server's outbox is millions of rows, which the planner reads by its indexes; these
         # sixty it would read whole, whatever it guessed of them
-        for setting in ("SET LOCAL enable_seqscan = off", "LOAD 'auto_explain'", "SET LOCAL auto_explain.log_min_duration = 0",
+        for setting in ("SET LOCAL enable_seqscan = off", "LOAD 'auto_explain'",
+                        "SET LOCAL auto_explain.log_min_duration = 0",
                         "SET LOCAL auto_explain.log_analyze = on",
                         "SET LOCAL auto_explain.log_format = json",
                         "SET LOCAL auto_explain.log_level = notice",
                         "SET LOCAL client_min_messages = notice"):
             conn.exec_driver_sql(setting)
-        got = relay.claim_batch(s, ids[:2], services.clock.now(), "mine", fill=8)
-    assert got[:2] == ids[:2] and len(got) == 10
+        got = relay.claim_batch(session, asked, services.clock.now(), "mine", fill=fill)
+    finally:
+        session.rollback()
+        session.close()
     (plan,) = [json.loads(n[n.index("{"):]) for n in notices if '"Plan"' in n]
-    scans = outbox_scans(plan)
-    # each read of the outbox at most the batch and the rows asked for, of a backlog of 60
-    assert scans and all(rows <= 10 + 2 for _, rows in scans), scans
+    return plan, got

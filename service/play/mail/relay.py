@@ -208,10 +208,13 @@ def _claim_statement(fill: bool, early: bool, postgres: bool):
                  .where(asked)).cte("own")
     mine = select(own.c.id, literal(0).label("place")).where(_claimable(early, own.c))
     if fill:
+        # not the rows asked for (told by `own`: the ids' bind again, negated, would be
+        # rendered for an empty list as the negation's "true" in both places)
+        others = _OUTBOX.id.not_in(select(own.c.id))
         lapsed = locked(select(_OUTBOX.id, literal(1).label("place"))
-                        .where(_lapsed(), ~asked).limit(bindparam("fill"))).cte("lapsed")
+                        .where(_lapsed(), others).limit(bindparam("fill"))).cte("lapsed")
         waiting = locked(select(_OUTBOX.id, literal(2).label("place"))
-                         .where(_waiting(early), ~asked).order_by(_OUTBOX.next_try)
+                         .where(_waiting(early), others).order_by(_OUTBOX.next_try)
                          .limit(bindparam("fill"))).cte("waiting")
         parts = union_all(mine, *(select(part.c.id, part.c.place) for part in (lapsed, waiting))
                           ).subquery("parts")
