@@ -185,16 +185,26 @@ def load(session: Session, cache: StateCache, game_id: int, upto: int | None = N
     return Position(row, engine, state, seq)
 
 
+def fold_starts(session: Session, cache: StateCache, wanted: Mapping[int, tuple[Any, int]]
+                ) -> dict[int, tuple[int, Any]]:
+    """Where `load` would start folding each of many games to a position, found for all of
+    them at once: {game_id: (game row, seq)} to {game_id: (seq, state)}, the cache's newest
+    state at or before the position, else the newest snapshot at or before it (one statement
+    for the games that need one), else (0, None)."""
+    found = {gid: cache.get(gid, upto) or (0, None) for gid, (_, upto) in wanted.items()}
+    far = {gid: (snapshot_format(row), found[gid][0], upto)
+           for gid, (row, upto) in wanted.items() if upto - found[gid][0] > SNAPSHOT_EVERY}
+    found.update(snapshots.latest_many(session, far))
+    return found
+
+
 def load_many(session: Session, cache: StateCache,
               rows: Sequence[GameRow]) -> tuple[dict[int, Position], list[Snapshot]]:
     """Many games' latest states as `load` finds each (the cache, else the newest snapshot,
     plus the events after it), for the whole batch in two queries; and the snapshots the
     folds call for, for the caller to write with the rest of its rows. A game without events
     has no position."""
-    found = {game.id: cache.get(game.id, game.seq) or (0, None) for game in rows}
-    far = {g.id: (snapshot_format(g), found[g.id][0], g.seq) for g in rows
-           if g.seq - found[g.id][0] > SNAPSHOT_EVERY}
-    found.update(snapshots.latest_many(session, far))
+    found = fold_starts(session, cache, {game.id: (game, game.seq) for game in rows})
     behind = {g.id: (g, found[g.id][0]) for g in rows
               if found[g.id][0] < g.seq or found[g.id][1] is None}
     logs = eventstore.load_many(session, behind)
@@ -211,21 +221,6 @@ def load_many(session: Session, cache: StateCache,
         cache.remember(game.id, seq, state)
         loaded[game.id] = Position(game, registry.get(game.kind), state, seq)
     return loaded, due
-
-
-def fold_starts(session: Session, cache: StateCache, wanted: Mapping[int, tuple[Any, int]]
-                ) -> dict[int, tuple[int, Any]]:
-    """Where `load` would start folding each of many games to a position, found for all of
-    them at once: {game_id: (game row, seq)} to {game_id: (seq, state)}, the cache's newest
-    state at or before the position, else the newest snapshot (one statement for the games
-    that need one), else (0, None). A game whose newest snapshot lies past its position is
-    left out: `load` finds the one before it alone."""
-    found = {gid: cache.get(gid, upto) or (0, None) for gid, (_, upto) in wanted.items()}
-    far = {gid: (snapshot_format(row), found[gid][0], upto)
-           for gid, (row, upto) in wanted.items() if upto - found[gid][0] > SNAPSHOT_EVERY}
-    found.update(snapshots.latest_many(session, far))
-    return {gid: start for gid, start in found.items()
-            if wanted[gid][1] - start[0] <= SNAPSHOT_EVERY}
 
 
 def fold_ahead(session: Session, cache: StateCache,
