@@ -66,7 +66,6 @@ from sqlalchemy import (
     bindparam,
     delete,
     literal,
-    literal_column,
     or_,
     select,
     union_all,
@@ -220,7 +219,7 @@ def _claim_statement(fill: bool, early: bool, postgres: bool):
                           ).subquery("parts")
         # (the rows asked for and the waiting ones come to n at most: only lapsed claims
         # beyond it are left, unclaimed)
-        picked = (select(parts.c.id).order_by(literal_column("place"))
+        picked = (select(parts.c.id).order_by(parts.c.place)
                   .limit(bindparam("n")).cte("picked"))
     else:
         picked = mine.cte("picked")
@@ -572,7 +571,7 @@ def _games_and_news(session: Session, states: repository.StateCache, rows: list[
     earliest news any of its rows tells to the latest position any shows: two statements,
     and one more for the snapshots of the games that need one.
 
-    Each game's position at its latest row is folded here too, into the state cache, from
+    Each game is folded here too, into the state cache, to each position its rows show, from
     the same read of events: it reaches back to where the fold starts (the cache's state,
     else the newest snapshot) when that is before the news, so `prepare` finds the state
     cached and reads nothing more. Loaded a row at a time, a game far into play read its
