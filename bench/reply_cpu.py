@@ -27,6 +27,7 @@ import random
 import statistics
 import sys
 import tempfile
+import threading
 import time
 from collections import defaultdict
 from collections.abc import Callable
@@ -48,11 +49,13 @@ SECRET = "reply-cpu-inbound-secret"
 
 
 class Parts:
-    """CPU time by part, each part's own (a part inside another is taken out of the outer)."""
+    """CPU time by part, each part's own (a part inside another is taken out of the outer),
+    in the thread that runs it."""
 
     def __init__(self):
         self.spent: dict[str, float] = defaultdict(float)
-        self._inner: list[float] = []
+        # the parts a thread is inside, its own: a part in another thread is nobody's inner
+        self._threads = threading.local()
 
     def wrap(self, module, name: str, label: str | Callable[[tuple], str]) -> None:
         """Time `module.name` from now on, under `label` (or the label it gives the call's
@@ -60,17 +63,23 @@ class Parts:
         real = getattr(module, name)
 
         def timed(*args, **kwargs):
-            self._inner.append(0.0)
+            inside = self._inside()
+            inside.append(0.0)
             t = time.thread_time()
             try:
                 return real(*args, **kwargs)
             finally:
                 took = time.thread_time() - t
-                inner = self._inner.pop()
+                inner = inside.pop()
                 self.spent[label if isinstance(label, str) else label(args)] += took - inner
-                if self._inner:
-                    self._inner[-1] += took
+                if inside:
+                    inside[-1] += took
         setattr(module, name, timed)
+
+    def _inside(self) -> list[float]:
+        if not hasattr(self._threads, "stack"):
+            self._threads.stack = []
+        return self._threads.stack
 
 
 def instrument(parts: Parts, svc) -> None:

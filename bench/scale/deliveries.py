@@ -14,10 +14,7 @@ versions). Prints the process's CPU (every thread) per email, then each part's o
 (the thread it ran in), per email."""
 from __future__ import annotations
 
-import argparse
-import functools
 import logging
-import os
 import sys
 import tempfile
 import time
@@ -30,9 +27,10 @@ HERE = Path(__file__).resolve().parent
 sys.path[:0] = [str(HERE.parent), str(HERE.parents[1])]
 
 from pg_bench import service_env  # noqa: E402
+from reply_cpu import Parts  # noqa: E402
 
 from bench import smtp_sink  # noqa: E402
-from scale import work  # noqa: E402
+from scale import emails, work  # noqa: E402
 from service.mailwire.outbound import transports  # noqa: E402
 from service.play.mail import relay  # noqa: E402
 from service.store.models import OutboxRow  # noqa: E402
@@ -46,20 +44,6 @@ PARTS = ((relay, "claim_batch", "claim"),
          (relay, "hand_over", "hand over (flatten, send)"),
          (transports.Handover, "answer", "the relay's answer read (marking thread)"),
          (relay, "_mark_sent", "marked sent (marking thread)"))
-
-
-def timed(spent: Counter, owner, name: str, label: str) -> None:
-    real = getattr(owner, name)
-
-    @functools.wraps(real)
-    def wrapper(*args, **kwargs):
-        t0 = time.thread_time()
-        try:
-            return real(*args, **kwargs)
-        finally:
-            spent[label] += time.thread_time() - t0
-
-    setattr(owner, name, wrapper)
 
 
 def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
@@ -77,9 +61,9 @@ def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
                           .values(next_try=svc.clock.now()))
             relay.deliver(svc, ids[:relay.BATCH])           # warms the process
             timing = ids[relay.BATCH:]
-            spent: Counter = Counter()
+            parts = Parts()
             for owner, name, label in PARTS:
-                timed(spent, owner, name, label)
+                parts.wrap(owner, name, label)
             statements = []
             event.listen(svc.db.engine, "before_cursor_execute",
                          lambda *_a: statements.append(1))
@@ -99,25 +83,12 @@ def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
     print(f"  wall time per email                              {wall / sent * 1000:6.2f} ms")
     print(f"  statements per email                             {len(statements) / sent:6.2f}")
     print("of which, per email (each part's own thread's CPU):")
-    for label, seconds in spent.most_common():
+    for label, seconds in sorted(parts.spent.items(), key=lambda item: -item[1]):
         print(f"  {label:48s} {seconds / sent * 1000:6.2f}")
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--url", default=os.environ.get(
-        "TURNPOST_SCALE_DATABASE_URL",
-        "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_scale"),
-        help="the bench-scale seed (rows are added, then deleted)")
-    ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_SCALE_REDIS_URL",
-                                                          "redis://127.0.0.1:6379/14"))
-    ap.add_argument("--games", default="90000-94999",
-                    help="a range of game ids in progress, above 10,000 (those below are the "
-                         "heavy players', /me's)")
-    ap.add_argument("--emails", type=int, default=550)
-    args = ap.parse_args()
-    lo, hi = (int(x) for x in args.games.split("-"))
-    measure(args.url, args.redis_url, lo, hi, args.emails)
+    measure(*emails.seed_options(__doc__, "90000-94999", 550))
 
 
 if __name__ == "__main__":

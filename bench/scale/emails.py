@@ -110,19 +110,27 @@ def measure(url: str, redis_url: str, lo: int, hi: int, n: int) -> None:
         print(f"  {name:45s} {seconds / len(every) * 1000:6.2f}")
 
 
-def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+def seed_options(doc: str, games: str, emails: int) -> tuple[str, str, int, int, int]:
+    """The command line of a script that works on the bench-scale seed in process: the
+    seed's URL, a Redis URL, the range of game ids and the number of emails."""
+    ap = argparse.ArgumentParser(description=doc.splitlines()[0])
     ap.add_argument("--url", default=os.environ.get(
         "TURNPOST_SCALE_DATABASE_URL",
         "postgresql+psycopg://postgres@127.0.0.1:5432/turnpost_scale"),
         help="the bench-scale seed (rows are added, then deleted)")
     ap.add_argument("--redis-url", default=os.environ.get("TURNPOST_SCALE_REDIS_URL",
                                                           "redis://127.0.0.1:6379/14"))
-    ap.add_argument("--games", default="95000-99999", help="a range of game ids in progress")
-    ap.add_argument("--emails", type=int, default=2000)
+    ap.add_argument("--games", default=games,
+                    help="a range of game ids in progress, above 10,000 (those below are the "
+                         "heavy players', /me's)")
+    ap.add_argument("--emails", type=int, default=emails)
     args = ap.parse_args()
     lo, hi = (int(x) for x in args.games.split("-"))
-    measure(args.url, args.redis_url, lo, hi, args.emails)
+    return args.url, args.redis_url, lo, hi, args.emails
+
+
+def main() -> None:
+    measure(*seed_options(__doc__, "95000-99999", 2000))
 
 
 if __name__ == "__main__":
