@@ -100,8 +100,11 @@ def test_without_the_offer_each_command_waits_for_its_answer(writes):
 
 def test_the_relay_receives_the_same_bytes_pipelined_or_not():
     """A line that starts with a dot keeps it (the dot is doubled on the wire, RFC 5321
-    4.5.2), and a body without a final line break is still ended properly."""
-    body = "Round 2.\n.hidden line starting with a dot\n..two dots\nno final break"
+    4.5.2), a line that starts "From " is not escaped as ">From " (that is for mbox files:
+    smtplib's send_message did it, and a player's chat line reached the table so), and a body
+    without a final line break is still ended properly."""
+    body = ("Round 2.\n.hidden line starting with a dot\n..two dots\nFrom now on I bid low\n"
+            "no final break")
     got = []
     for pipelining in (True, False):
         with relay(pipelining) as (transport, handler):
@@ -109,6 +112,7 @@ def test_the_relay_receives_the_same_bytes_pipelined_or_not():
             got.append(handler.messages[0].content)
     assert got[0] == got[1]
     assert b"\r\n.hidden line" in got[0] and b"\r\n..two dots" in got[0]
+    assert b"\r\nFrom now on I bid low\r\n" in got[0] and b">From" not in got[0]
 
 
 def test_a_sender_refused_for_now_may_pass_later_and_the_line_goes_on():
@@ -187,7 +191,7 @@ def test_an_address_beyond_ascii_goes_smtplibs_own_way_with_smtputf8():
                             enable_SMTPUTF8=True)
     controller.start()
     transport = SMTPTransport("127.0.0.1", controller.port)
-    msg = message(1)
+    msg = message(1, "From Paris with love\n")
     msg.replace_header("To", "josé@example.org")
     try:
         transport.send(msg)
@@ -196,6 +200,7 @@ def test_an_address_beyond_ascii_goes_smtplibs_own_way_with_smtputf8():
         controller.stop()
     assert handler.messages[0].rcpt_tos == ["josé@example.org"]
     assert "SMTPUTF8" in handler.messages[0].mail_options
+    assert b"\r\nFrom Paris with love" in handler.messages[0].content       # not ">From"
 
 
 # -- the answer to the data read later (SMTPTransport.hand_over) ---------------------------------
@@ -269,7 +274,7 @@ def test_a_line_that_drops_before_the_answer_fails_that_message_for_a_later_try(
 
 def stdlib_bytes(msg: EmailMessage) -> bytes:
     flat = io.BytesIO()
-    email.generator.BytesGenerator(flat).flatten(msg, linesep="\r\n")
+    email.generator.BytesGenerator(flat, mangle_from_=False).flatten(msg, linesep="\r\n")
     return flat.getvalue()
 
 

@@ -20,24 +20,14 @@ from email.message import EmailMessage
 
 def flatten(msg: EmailMessage) -> bytes:
     """The message's bytes as SMTP carries them (CRLF line ends), as the stdlib's
-    BytesGenerator writes them."""
+    BytesGenerator writes them, with a body line that starts "From " left as written.
+    smtplib's `send_message` escapes such a line as ">From " for an ASCII envelope (its
+    generator's default, made for mbox files): a player's chat line "From now on..." reached the
+    table as ">From now on...". SMTP carries the line as it is (RFC 5321 has no such rule); a
+    mailbox that stores mail as mbox escapes it itself, and unescapes it when it reads."""
     flat = io.BytesIO()
-    WholeLinesGenerator(flat, mangle_from_=_may_mangle(msg)).flatten(msg, linesep="\r\n")
+    WholeLinesGenerator(flat, mangle_from_=False).flatten(msg, linesep="\r\n")
     return flat.getvalue()
-
-
-def _may_mangle(msg: EmailMessage) -> bool:
-    """Whether the stdlib's generator could write a body line as ">From " (it escapes a line
-    that starts "From ", as smtplib's send_message has it do): only where a part's text holds
-    "From " at all. Telling it so where none does spares a regular expression over every part
-    (the picture's base64 among them) and writes the same bytes."""
-    for part in msg.walk():
-        texts = ([part.preamble, part.epilogue] if part.is_multipart()
-                 else [part.get_payload()])
-        if any((isinstance(t, str) and "From " in t)
-               or (isinstance(t, bytes) and b"From " in t) for t in texts):
-            return True
-    return False
 
 
 class WholeLinesGenerator(email.generator.BytesGenerator):
@@ -58,14 +48,10 @@ class WholeLinesGenerator(email.generator.BytesGenerator):
             self.write(lines.replace("\r\n", "\n").replace("\r", "\n").replace("\n", self._NL))
 
 
-def envelope(conn: smtplib.SMTP, msg: EmailMessage,
-             from_addr: str | None) -> tuple[str, list[str]] | None:
+def envelope(msg: EmailMessage, from_addr: str | None) -> tuple[str, list[str]] | None:
     """The envelope's sender (`from_addr`, else the message's Sender or From) and recipients,
-    when the relay offers pipelining and the message needs nothing smtplib's own path does for
-    it: no Bcc to strip, no Resent- headers, plain ASCII addresses (else SMTPUTF8). None: send
-    it smtplib's way."""
-    if not conn.has_extn("pipelining"):
-        return None
+    when the message needs nothing smtplib's own `send_message` does for it: no Bcc to strip,
+    no Resent- headers, plain ASCII addresses (else SMTPUTF8). None: send it smtplib's way."""
     if any(h in msg for h in ("Bcc", "Resent-Bcc", "Resent-Date")):
         return None
     sender = from_addr if from_addr is not None else email.utils.getaddresses(

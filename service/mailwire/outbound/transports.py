@@ -247,13 +247,20 @@ class SMTPTransport:
             options = ("BODY=8BITMIME",) if conn.has_extn("8bitmime") else ()
             if not options:
                 msg = seven_bit(msg)
-            pipelined = pipelining.envelope(conn, msg, return_path)
-            if pipelined is not None:
-                pipelining.hand_over(conn, msg, *pipelined, options, self._started)
+            plain = pipelining.envelope(msg, return_path)
+            if plain is not None and conn.has_extn("pipelining"):
+                pipelining.hand_over(conn, msg, *plain, options, self._started)
                 self._used = time.monotonic()
                 self._owed = Handover(self._answer_of)
                 return self._owed
-            conn.send_message(msg, from_addr=return_path, mail_options=options)
+            if plain is not None:
+                # the same bytes as the pipelined path: send_message would write a line
+                # that starts "From " as ">From " (pipelining.flatten says why not)
+                conn.sendmail(*plain, pipelining.flatten(msg), options)
+            else:
+                # Bcc, Resent- or an address beyond ASCII: smtplib's own way (SMTPUTF8), whose
+                # generator then follows the message's policy and leaves "From " lines be
+                conn.send_message(msg, from_addr=return_path, mail_options=options)
         except (smtplib.SMTPException, OSError) as exc:
             failure = self._failure(conn, exc)
             if self._kept is conn:
