@@ -63,7 +63,7 @@ class Parts:
         real = getattr(module, name)
 
         def timed(*args, **kwargs):
-            inside = self._inside()
+            inside = self.inside()
             inside.append(0.0)
             t = time.thread_time()
             try:
@@ -76,7 +76,8 @@ class Parts:
                     inside[-1] += took
         setattr(module, name, timed)
 
-    def _inside(self) -> list[float]:
+    def inside(self) -> list[float]:
+        """The time of the parts the calling thread is inside, innermost last."""
         if not hasattr(self._threads, "stack"):
             self._threads.stack = []
         return self._threads.stack
@@ -113,8 +114,9 @@ def instrument(parts: Parts, svc) -> None:
         label = "web: kick published" if job == "process_inbound" else "worker: kicks published"
         took = time.thread_time() - t
         parts.spent[label] += took
-        if parts._inner:
-            parts._inner[-1] += took
+        inside = parts.inside()
+        if inside:
+            inside[-1] += took
     svc.kick = kick
 
 
