@@ -194,7 +194,8 @@ def fold_starts(session: Session, cache: StateCache, wanted: Mapping[int, tuple[
     found = {gid: cache.get(gid, upto) or (0, None) for gid, (_, upto) in wanted.items()}
     far = {gid: (snapshot_format(row), found[gid][0], upto)
            for gid, (row, upto) in wanted.items() if upto - found[gid][0] > SNAPSHOT_EVERY}
-    found.update(snapshots.latest_many(session, far))
+    found.update(snapshots.latest_many(session, far, ends={gid: wanted[gid][0].seq
+                                                           for gid in far}))
     return found
 
 
