@@ -56,6 +56,7 @@ def test_sign_in_open_me_accept_an_invitation_and_move(server, page, addr, tmp_p
     move_url = move.get_attribute("action")
     move_text = move.locator("button").inner_text()
     move.locator("button").click()
+    page.wait_for_load_state()      # as helpers.click: read mid-navigation, the page is empty
     assert "Done" in page.content()
     page.goto(server + move_url)          # the same link again: its move was made
     assert "already done" in page.content() and "no longer applies" not in page.content()
@@ -74,6 +75,7 @@ def test_a_trees_practice_game_against_a_bot_to_the_end_and_its_replay(server, p
     form = page.locator("form[action='/practice#practice']")
     form.locator("select[name=table]").select_option("trees:2")
     form.locator("text=Play against bots").click()
+    page.wait_for_load_state()
     seat_url = page.url.split("#")[0]     # looked at again below: a load, not a jump
     assert "/g/" in seat_url and "Normal bot" in page.content()
     # the history's times, rewritten in the browser's zone, say which zone that is
