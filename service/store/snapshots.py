@@ -50,8 +50,8 @@ def latest_many(session: Session, wanted: Mapping[int, tuple[str, int, int]],
 
     `ends`: each game's last seq, where the caller knows it. A game asked for at its end has
     no snapshot past the position, so it is read by its key alone (a sweep's batch of games
-    at their last event: a term for each game cost a batch of 200 twice the database's time
-    and five times the client's CPU); the others (an email of a game that moved on since),
+    at their last event: a term for each game cost a batch of 200 twice the wall time and
+    four times the client's CPU, bench/snapshot_reads.py); the others (an email of a game that moved on since),
     each within its own range. Should a snapshot have been written past a game's end since
     the caller read it, that game is read again within its range."""
     if not wanted:
