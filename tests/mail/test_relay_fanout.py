@@ -12,6 +12,7 @@ import smtplib
 import threading
 import time
 from contextlib import contextmanager
+from datetime import timedelta
 from email import message_from_bytes, policy
 from email.message import EmailMessage
 
@@ -228,6 +229,10 @@ def test_a_filling_claim_takes_at_most_a_batch_the_rows_asked_for_first(smtp, mo
     svc, sink = smtp
     monkeypatch.setattr(relay, "BATCH", 3)
     ids = queued(svc, 5)
+    # the batch is filled with the rows due longest (relay.claim_batch): the first row a
+    # minute before the rest, which fell due together, in no set order among them
+    with svc.db.transaction() as s:
+        s.get(OutboxRow, ids[0]).next_try -= timedelta(minutes=1)
     results = play.deliver(svc, ids[4:6], fill=True)
     assert results == {ids[4]: "sent", ids[5]: "sent", ids[0]: "sent"}
     assert len(sink.messages) == 3

@@ -169,7 +169,9 @@ def claim(session: Session, row_id: int, now: datetime, token: str = "",
 def claim_batch(session: Session, row_ids: list[int], now: datetime, token: str, *,
                 fill: int = 0, early: bool = False) -> list[int]:
     """Claim those of `row_ids` that are claimable and, with `fill`, up to that many other
-    due rows, oldest first, in one UPDATE. Returns the ids claimed: those asked for in the
+    rows, lapsed claims first, then the rows due longest (those that fell due at the same
+    moment in no set order: a tie broken by id would sort a whole burst, which fell due at
+    once, at every claim), in one UPDATE. Returns the ids claimed: those asked for in the
     order asked, then the others. On PostgreSQL a row another worker is claiming this moment
     is skipped rather than waited for."""
     if not row_ids and not fill:
